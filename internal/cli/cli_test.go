@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+
+	"github.com/triage-eval/triage/internal/servertest"
+)
+
+func testEnv(vars map[string]string) (Env, *servertest.LogBuffer, *servertest.LogBuffer) {
+	out, errOut := &servertest.LogBuffer{}, &servertest.LogBuffer{}
+	return Env{Stdin: strings.NewReader(""), Stdout: out, Stderr: errOut, Getenv: func(k string) string { return vars[k] }}, out, errOut
+}
+
+func TestServeAnswersHealthAndStopsOnCancel(t *testing.T) {
+	env, _, logs := testEnv(map[string]string{"TRIAGE_LISTEN": "127.0.0.1:0", "TRIAGE_SHUTDOWN_GRACE": "2s"})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, []string{"serve", "--services", "oracle"}, env) }()
+
+	addr := waitForAddr(t, logs)
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	resp, err := healthpb.NewHealthClient(conn).Check(context.Background(), &healthpb.HealthCheckRequest{Service: "triage.v1.OracleService"})
+	if err != nil || resp.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+		t.Fatalf("health = %v, %v", resp, err)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve returned %v after cancel, want nil", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+	if !strings.Contains(logs.String(), "stopped gracefully") {
+		t.Errorf("no graceful stop in the log:\n%s", logs)
+	}
+}
+
+// waitForAddr reads the "serving" log line for the address bound to port 0.
+func waitForAddr(t *testing.T, logs *servertest.LogBuffer) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, line := range strings.Split(logs.String(), "\n") {
+			var rec struct{ Msg, Addr string }
+			if json.Unmarshal([]byte(line), &rec) == nil && rec.Msg == "serving" {
+				return rec.Addr
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("server never logged its address:\n%s", logs)
+	return ""
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string // the error must name the culprit
+	}{
+		{"no command", nil, nil, "no command"},
+		{"unknown command", []string{"frobnicate"}, nil, `"frobnicate"`},
+		{"unknown service", []string{"serve", "--services", "oracle,nope"}, nil, `--services: unknown service "nope"`},
+		{"bad env duration", []string{"serve"}, map[string]string{"TRIAGE_SHUTDOWN_GRACE": "soon"}, "TRIAGE_SHUTDOWN_GRACE"},
+		{"bad env number", []string{"serve"}, map[string]string{"TRIAGE_MAX_MESSAGE_BYTES": "lots"}, "TRIAGE_MAX_MESSAGE_BYTES"},
+		{"bad flag", []string{"serve", "--max-message-bytes", "x"}, nil, "max-message-bytes"},
+		{"unknown flag", []string{"serve", "--colour"}, nil, "colour"},
+		{"stray argument", []string{"serve", "extra"}, nil, "extra"},
+		{"bad log level", []string{"serve", "--log-level", "loud"}, nil, "--log-level"},
+		{"bad log format", []string{"serve", "--log-format", "xml"}, nil, "--log-format"},
+		{"tiny messages", []string{"serve", "--max-message-bytes", "10"}, nil, "max message size"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env, _, _ := testEnv(tt.env)
+			err := Run(context.Background(), tt.args, env)
+			if !errors.Is(err, ErrUsage) {
+				t.Fatalf("err = %v, want a usage error", err)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %q, want it to mention %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestFlagWinsOverEnvironment(t *testing.T) {
+	env, _, _ := testEnv(map[string]string{"TRIAGE_LISTEN": "256.0.0.1:1"})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	// The bad address from the environment must not be used when the flag
+	// gives a good one; the cancelled context makes serve return at once.
+	if err := Run(ctx, []string{"serve", "--listen", "127.0.0.1:0"}, env); err != nil {
+		t.Fatalf("Run = %v", err)
+	}
+	env, _, _ = testEnv(map[string]string{"TRIAGE_LISTEN": "256.0.0.1:1"})
+	if err := Run(ctx, []string{"serve"}, env); err == nil || !strings.Contains(err.Error(), "256.0.0.1:1") {
+		t.Fatalf("Run with a bad TRIAGE_LISTEN = %v, want an error naming it", err)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	env, out, _ := testEnv(nil)
+	if err := Run(context.Background(), []string{"help"}, env); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "serve") {
+		t.Errorf("help lacks the serve command:\n%s", out)
+	}
+	env, _, errOut := testEnv(nil)
+	if err := Run(context.Background(), []string{"serve", "-h"}, env); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut.String(), "TRIAGE_") || !strings.Contains(errOut.String(), "-listen") {
+		t.Errorf("serve -h lacks flags or the environment note:\n%s", errOut)
+	}
+}

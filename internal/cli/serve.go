@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"time"
+
+	"github.com/triage-eval/triage/internal/server"
+	"github.com/triage-eval/triage/internal/telemetry"
+)
+
+// DefaultListen is where triage serve listens unless told otherwise.
+const DefaultListen = "127.0.0.1:50051"
+
+func runServe(ctx context.Context, args []string, env Env) error {
+	def := server.DefaultConfig()
+	cfg := def
+	fs := newFlagSet("serve", env.Stderr)
+	listen := fs.String("listen", DefaultListen, "address to listen on (host:port)")
+	services := fs.String("services", "", "comma-separated services to serve (default: all: oracle)")
+	fs.IntVar(&cfg.MaxMessageBytes, "max-message-bytes", def.MaxMessageBytes, "largest message received or sent")
+	fs.DurationVar(&cfg.ShutdownGrace, "shutdown-grace", def.ShutdownGrace, "time in-flight RPCs get to finish on shutdown")
+	fs.DurationVar(&cfg.KeepaliveTime, "keepalive-time", def.KeepaliveTime, "ping an idle connection this often")
+	fs.DurationVar(&cfg.KeepaliveTimeout, "keepalive-timeout", def.KeepaliveTimeout, "close a connection whose ping goes unanswered this long")
+	logFormat := fs.String("log-format", "json", "log format: json or text")
+	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "usage: triage serve [flags]\n\nEvery flag can also be set with TRIAGE_<FLAG> (e.g. TRIAGE_LISTEN);\nOpenTelemetry export is configured with the standard OTEL_* variables.\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args, env.Getenv); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	logger, err := newLogger(env.Stderr, *logFormat, *logLevel)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	svcs, err := selectServices(*services)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	if err := cfg.Validate(); err != nil {
+		return fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	tel, err := telemetry.Setup(ctx, "triage", env.Getenv)
+	if err != nil {
+		return err
+	}
+	defer flushTelemetry(tel, logger.Warn)
+	srv, err := server.New(cfg, logger, tel, svcs)
+	if err != nil {
+		return err
+	}
+	lis, err := net.Listen("tcp", *listen)
+	if err != nil {
+		return fmt.Errorf("--listen %s: %w", *listen, err)
+	}
+	return srv.Serve(ctx, lis)
+}
+
+// flushTelemetry gives exporters a few seconds to send what they hold.
+func flushTelemetry(tel *telemetry.Telemetry, warn func(string, ...any)) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := tel.Shutdown(ctx); err != nil {
+		warn("telemetry flush failed", "err", err)
+	}
+}

@@ -4,9 +4,9 @@ import (
 	"context"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/budget"
 	"github.com/triage-eval/triage/internal/knapsack"
 	"github.com/triage-eval/triage/internal/pool"
+	"github.com/triage-eval/triage/internal/protoconv"
 	"github.com/triage-eval/triage/internal/randomref"
 )
 
@@ -32,23 +32,17 @@ func NewService() *Service {
 // service elsewhere must do the same to get field-level errors (unvalidated
 // bad input still fails, with a plain error, and never panics).
 func (s *Service) ComputeReferences(ctx context.Context, req *triagev1.ComputeReferencesRequest) (*triagev1.ComputeReferencesResponse, error) {
-	items := toPoolItems(req.GetItems())
+	items := protoconv.PoolItems(req.GetItems())
 	total := pool.TotalCost(items)
 	budgets := make([]int64, len(req.GetBudgets()))
 	refs := make([]*triagev1.BudgetReferences, len(budgets))
 	for i, b := range req.GetBudgets() {
-		refs[i] = &triagev1.BudgetReferences{}
-		switch k := b.GetKind().(type) {
-		case *triagev1.Budget_Tokens:
-			budgets[i] = k.Tokens
-		case *triagev1.Budget_Alpha:
-			tokens, err := budget.FromAlpha(k.Alpha, total)
-			if err != nil {
-				return nil, err
-			}
-			budgets[i], refs[i].Alpha = tokens, &k.Alpha
+		tokens, alpha, err := protoconv.Tokens(b, total)
+		if err != nil {
+			return nil, err
 		}
-		refs[i].Budget = budgets[i]
+		budgets[i] = tokens
+		refs[i] = &triagev1.BudgetReferences{Budget: tokens, Alpha: alpha}
 	}
 	for i, b := range budgets {
 		sol, err := knapsack.Solve(ctx, items, b)

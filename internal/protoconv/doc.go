@@ -1,0 +1,5 @@
+// Package protoconv converts triage.v1 messages shared by several services
+// into domain values, validating them field by field: pool items and budgets.
+// Field names in violations are the message's own paths under a prefix the
+// caller gives, so each service reports them where they sit in its request.
+package protoconv

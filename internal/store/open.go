@@ -1,0 +1,34 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Open opens the store at location, creating and migrating its schema when
+// needed:
+//
+//   - "postgres://…" or "postgresql://…": PostgreSQL; the URL may carry pgx
+//     settings and runtime parameters, e.g. "?search_path=triage".
+//   - "sqlite:PATH" or a bare PATH: an embedded SQLite file, created if
+//     missing (its directory must exist). PATH ":memory:" is a private
+//     in-memory database, for tests: it uses a single connection, so readers
+//     wait while an import runs.
+//
+// Open applies the embedded schema migrations the database lacks in one
+// transaction and refuses a database whose schema is newer than this binary.
+func Open(ctx context.Context, location string) (Store, error) {
+	switch {
+	case strings.HasPrefix(location, "postgres://"), strings.HasPrefix(location, "postgresql://"):
+		return openPostgres(ctx, location)
+	case strings.HasPrefix(location, "sqlite:"):
+		return openSQLite(ctx, strings.TrimPrefix(location, "sqlite:"))
+	case location == "":
+		return nil, fmt.Errorf("store: empty location: want a SQLite file path, sqlite:PATH or a postgres:// URL")
+	case strings.Contains(location, "://"):
+		return nil, fmt.Errorf("store: location %q: unsupported scheme (want postgres://, postgresql://, sqlite:PATH or a file path)", redact(location))
+	default:
+		return openSQLite(ctx, location)
+	}
+}

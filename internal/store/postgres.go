@@ -1,0 +1,51 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// pgStore is the PostgreSQL backend: a pgx connection pool. Imports run in
+// one transaction each on one pooled connection; reads use any other, and
+// see the last committed state (READ COMMITTED).
+type pgStore struct {
+	location string // redacted, for errors
+	pool     *pgxpool.Pool
+}
+
+// openPostgres connects to the database at dsn (a postgres:// URL; extra
+// query parameters such as search_path become session settings) and
+// migrates it.
+func openPostgres(ctx context.Context, dsn string) (_ Store, err error) {
+	s := &pgStore{location: redact(dsn)}
+	defer func() {
+		if err != nil {
+			s.Close()
+			err = fmt.Errorf("store: open %s: %w", s.location, err)
+		}
+	}()
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, err
+	}
+	if s.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
+		return nil, err
+	}
+	if err = s.pool.Ping(ctx); err != nil {
+		return nil, err
+	}
+	if err = s.migrate(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close releases the pool.
+func (s *pgStore) Close() error {
+	if s.pool != nil {
+		s.pool.Close()
+	}
+	return nil
+}

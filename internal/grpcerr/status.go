@@ -7,6 +7,7 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/protoadapt"
 
 	"github.com/triage-eval/triage/internal/apperr"
 )
@@ -19,10 +20,18 @@ func ToStatus(err error) error {
 	if _, ok := status.FromError(err); ok {
 		return err
 	}
-	var invalid *apperr.InvalidArgumentError
+	var (
+		invalid      *apperr.InvalidArgumentError
+		notFound     *apperr.NotFoundError
+		precondition *apperr.PreconditionError
+	)
 	switch {
 	case errors.As(err, &invalid):
 		return invalidArgument(invalid)
+	case errors.As(err, &notFound):
+		return notFoundStatus(notFound)
+	case errors.As(err, &precondition):
+		return status.Error(codes.FailedPrecondition, precondition.Reason)
 	case errors.Is(err, context.Canceled):
 		return status.Error(codes.Canceled, err.Error())
 	case errors.Is(err, context.DeadlineExceeded):
@@ -43,6 +52,18 @@ func invalidArgument(e *apperr.InvalidArgumentError) error {
 	st, err := status.New(codes.InvalidArgument, e.Error()).WithDetails(br)
 	if err != nil {
 		return status.Error(codes.InvalidArgument, e.Error())
+	}
+	return st.Err()
+}
+
+func notFoundStatus(e *apperr.NotFoundError) error {
+	details := make([]protoadapt.MessageV1, 0, len(e.Keys))
+	for _, k := range e.Keys {
+		details = append(details, &errdetails.ResourceInfo{ResourceType: e.Kind, ResourceName: k})
+	}
+	st, err := status.New(codes.NotFound, e.Error()).WithDetails(details...)
+	if err != nil {
+		return status.Error(codes.NotFound, e.Error())
 	}
 	return st.Err()
 }

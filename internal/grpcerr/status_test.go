@@ -6,11 +6,25 @@ import (
 	"fmt"
 	"testing"
 
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	"github.com/triage-eval/triage/internal/apperr"
 )
+
+func TestNotFoundCarriesKeys(t *testing.T) {
+	err := ToStatus(&apperr.NotFoundError{Kind: "problem", Keys: []string{"aime/p3", "aime/p9"}})
+	var names []string
+	for _, d := range status.Convert(err).Details() {
+		if ri, ok := d.(*errdetails.ResourceInfo); ok && ri.GetResourceType() == "problem" {
+			names = append(names, ri.GetResourceName())
+		}
+	}
+	if fmt.Sprint(names) != "[aime/p3 aime/p9]" {
+		t.Errorf("resource details = %v", names)
+	}
+}
 
 func TestToStatus(t *testing.T) {
 	var two apperr.Violations
@@ -27,6 +41,8 @@ func TestToStatus(t *testing.T) {
 		{name: "nil", err: nil, wantCode: codes.OK},
 		{name: "invalid", err: two.Err(), wantCode: codes.InvalidArgument, wantFields: []string{"items[0].cost", "budgets[1].alpha"}},
 		{name: "wrapped invalid", err: fmt.Errorf("oracle: %w", apperr.Invalid("random.samples", "too many")), wantCode: codes.InvalidArgument, wantFields: []string{"random.samples"}},
+		{name: "not found", err: &apperr.NotFoundError{Kind: "problem", Keys: []string{"aime/p3"}}, wantCode: codes.NotFound, wantMsg: "problem not found: aime/p3"},
+		{name: "precondition", err: fmt.Errorf("x: %w", &apperr.PreconditionError{Reason: "no store"}), wantCode: codes.FailedPrecondition, wantMsg: "no store"},
 		{name: "canceled", err: fmt.Errorf("work: %w", context.Canceled), wantCode: codes.Canceled},
 		{name: "deadline", err: context.DeadlineExceeded, wantCode: codes.DeadlineExceeded},
 		{name: "status passes", err: status.Error(codes.NotFound, "x"), wantCode: codes.NotFound, wantMsg: "x"},

@@ -42,7 +42,7 @@ func ValidateItems(v *apperr.Violations, field string, items []*triagev1.GroundT
 			v.Add(name(i, "id"), "must be at most %d bytes, got %d", MaxIDBytes, len(id))
 		default:
 			if first, dup := seen[id]; dup {
-				v.Add(name(i, "id"), "duplicate id %q (first at %s[%d])", id, field, first)
+				v.Add(name(i, "id"), "duplicate id %q (first at index %d)", id, first)
 			} else {
 				seen[id] = i
 			}

@@ -9,21 +9,27 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/test/bufconn"
 
+	"github.com/triage-eval/triage/internal/inproc"
 	"github.com/triage-eval/triage/internal/server"
 	"github.com/triage-eval/triage/internal/telemetry"
 )
 
-// Start serves services on a bufconn listener until the test ends and returns
-// a connection to them. Server logs go to logOut (io.Discard if nil).
+// Start serves services in process (package inproc, the production runner
+// on bufconn) until the test ends and returns a connection to them. Server
+// logs go to logOut (io.Discard if nil).
 func Start(tb testing.TB, logOut io.Writer, services ...server.Service) *grpc.ClientConn {
 	tb.Helper()
-	lis := bufconn.Listen(1 << 20)
-	conn := serve(tb, lis, logOut, services, func(ctx context.Context, _ string) (net.Conn, error) {
-		return lis.DialContext(ctx)
+	conn, err := inproc.Start(server.DefaultConfig(), newLogger(logOut), telemetry.Disabled(), services)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		if err := conn.Close(); err != nil {
+			tb.Errorf("in-process server: %v", err)
+		}
 	})
-	return conn
+	return conn.ClientConn
 }
 
 // StartTCP is Start on a real loopback TCP listener, for benchmarks that
@@ -34,29 +40,14 @@ func StartTCP(tb testing.TB, logOut io.Writer, services ...server.Service) *grpc
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return serve(tb, lis, logOut, services, nil)
-}
-
-func serve(tb testing.TB, lis net.Listener, logOut io.Writer, services []server.Service, dial func(context.Context, string) (net.Conn, error)) *grpc.ClientConn {
-	tb.Helper()
-	if logOut == nil {
-		logOut = io.Discard
-	}
-	logger := slog.New(telemetry.LogHandler(slog.NewJSONHandler(logOut, nil)))
-	srv, err := server.New(server.DefaultConfig(), logger, telemetry.Disabled(), services)
+	srv, err := server.New(server.DefaultConfig(), newLogger(logOut), telemetry.Disabled(), services)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, lis) }()
-	opts := []grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}
-	target := lis.Addr().String()
-	if dial != nil {
-		opts = append(opts, grpc.WithContextDialer(dial))
-		target = "passthrough:///bufnet"
-	}
-	conn, err := grpc.NewClient(target, opts...)
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -68,4 +59,12 @@ func serve(tb testing.TB, lis net.Listener, logOut io.Writer, services []server.
 		}
 	})
 	return conn
+}
+
+// newLogger writes JSON lines with trace ids to w (io.Discard if nil).
+func newLogger(w io.Writer) *slog.Logger {
+	if w == nil {
+		w = io.Discard
+	}
+	return slog.New(telemetry.LogHandler(slog.NewJSONHandler(w, nil)))
 }

@@ -80,7 +80,7 @@ func validateRandom(v *apperr.Violations, opts *triagev1.RandomReferenceOptions,
 		poolItems := protoconv.PoolItems(items)
 		for i, b := range budgets {
 			if err := randomref.CheckExact(poolItems, b); err != nil {
-				v.Add("random.method", "exact random reference not possible at budgets[%d] = %d: %v", i, b, err)
+				v.Add("random.method", "the exact random reference is not possible at budgets[%d] (%d tokens): %v", i, b, err)
 			}
 		}
 	default:

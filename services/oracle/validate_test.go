@@ -36,7 +36,7 @@ func TestValidationErrorsNameTheField(t *testing.T) {
 	}{
 		{"empty id", func(r *triagev1.ComputeReferencesRequest) { r.Items[2].Id = "" }, []string{"items[2].id"}, "empty"},
 		{"long id", func(r *triagev1.ComputeReferencesRequest) { r.Items[0].Id = strings.Repeat("x", oracle.MaxIDBytes+1) }, []string{"items[0].id"}, "bytes"},
-		{"duplicate id", func(r *triagev1.ComputeReferencesRequest) { r.Items[7].Id = "p1" }, []string{"items[7].id"}, "items[0]"},
+		{"duplicate id", func(r *triagev1.ComputeReferencesRequest) { r.Items[7].Id = "p1" }, []string{"items[7].id"}, "index 0"},
 		{"zero cost", func(r *triagev1.ComputeReferencesRequest) { r.Items[1].Cost = 0 }, []string{"items[1].cost"}, "positive"},
 		{"negative cost", func(r *triagev1.ComputeReferencesRequest) { r.Items[1].Cost = -5 }, []string{"items[1].cost"}, "-5"},
 		{"huge cost", func(r *triagev1.ComputeReferencesRequest) { r.Items[1].Cost = oracle.MaxCost + 1 }, []string{"items[1].cost"}, "≤"},

@@ -1,0 +1,71 @@
+package executor
+
+import (
+	"time"
+
+	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/store"
+)
+
+// modeNames maps the API's solver modes to the store's; an unspecified mode
+// maps to "", which validation rejects.
+var modeNames = map[triagev1.SolverMode]string{
+	triagev1.SolverMode_SOLVER_MODE_STANDARD: store.ModeStandard,
+	triagev1.SolverMode_SOLVER_MODE_EXTENDED: store.ModeExtended,
+}
+
+func solverFromProto(s *triagev1.Solver) store.Solver {
+	return store.Solver{Model: s.GetModel(), Mode: modeNames[s.GetMode()]}
+}
+
+func solverToProto(s store.Solver) *triagev1.Solver {
+	mode := triagev1.SolverMode_SOLVER_MODE_UNSPECIFIED
+	for m, name := range modeNames {
+		if name == s.Mode {
+			mode = m
+		}
+	}
+	return &triagev1.Solver{Model: s.Model, Mode: mode}
+}
+
+// recordFromProto converts a record; an unset measurement time becomes now.
+func recordFromProto(r *triagev1.GroundTruthRecord, now time.Time) store.Record {
+	measured := now
+	if r.GetMeasuredTime() != nil {
+		measured = r.GetMeasuredTime().AsTime()
+	}
+	return store.Record{
+		Key: store.Key{
+			Solver:    solverFromProto(r.GetSolver()),
+			Dataset:   r.GetDataset(),
+			ProblemID: r.GetProblemId(),
+		},
+		Cost:           r.GetCost(),
+		Correct:        r.GetCorrect(),
+		Gradeable:      r.GetGradeable(),
+		FinishReason:   r.GetFinishReason(),
+		Latency:        r.GetLatency().AsDuration(),
+		ResponseSHA256: r.GetResponseSha256(),
+		Error:          r.GetError(),
+		MeasuredAt:     measured,
+	}
+}
+
+func recordToProto(r store.Record) *triagev1.GroundTruthRecord {
+	return &triagev1.GroundTruthRecord{
+		Solver:         solverToProto(r.Solver),
+		Dataset:        r.Dataset,
+		ProblemId:      r.ProblemID,
+		Cost:           r.Cost,
+		Correct:        r.Correct,
+		Gradeable:      r.Gradeable,
+		FinishReason:   r.FinishReason,
+		Latency:        durationpb.New(r.Latency),
+		ResponseSha256: r.ResponseSHA256,
+		Error:          r.Error,
+		MeasuredTime:   timestamppb.New(r.MeasuredAt),
+	}
+}

@@ -1,0 +1,10 @@
+// Package executor implements triage.v1.ExecutorService: it keeps the Phase 0
+// ground truth (package store), and scores plans against it, or against ground
+// truth sent inline, under the execution regimes of SPEC §3 (package
+// execution), after normalizing them per SPEC §2 step 3.
+//
+// Pools of stored ground truth follow SPEC §1: a solver with no records at
+// all, or a problem with no record for the solver, is NotFound (with the
+// missing keys); a problem whose record is not gradeable is dropped from the
+// pool and reported. A budget given as α applies to the pool that remains.
+package executor

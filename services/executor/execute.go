@@ -1,0 +1,152 @@
+package executor
+
+import (
+	"context"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/apperr"
+	"github.com/triage-eval/triage/internal/execution"
+	"github.com/triage-eval/triage/internal/pool"
+	"github.com/triage-eval/triage/internal/protoconv"
+	"github.com/triage-eval/triage/internal/store"
+)
+
+// ExecutePlan normalizes the plan against the pool and executes it under the
+// requested regimes (both when none is named).
+func (s *Service) ExecutePlan(ctx context.Context, req *triagev1.ExecutePlanRequest) (*triagev1.ExecutePlanResponse, error) {
+	items, ungradeable, err := s.poolItems(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	p, err := execution.NewPool(items)
+	if err != nil {
+		return nil, err
+	}
+	total := pool.TotalCost(items)
+	budget, _, err := protoconv.Tokens(req.GetBudget(), total)
+	if err != nil {
+		return nil, err
+	}
+	steps := make([]execution.Step, len(req.GetPlan()))
+	for i, st := range req.GetPlan() {
+		steps[i] = execution.Step{ID: st.GetId(), Tokens: st.GetTokens()}
+	}
+	plan := execution.Normalize(p, steps)
+
+	resp := &triagev1.ExecutePlanResponse{
+		Budget:                budget,
+		PlannedTokens:         plan.PlannedTokens,
+		OverBudget:            plan.OverBudget(budget),
+		UngradeableProblemIds: ungradeable,
+		PoolSize:              int32(len(items)),
+		TotalCost:             total,
+		NormalizedPlan:        make([]*triagev1.PlanStep, len(plan.Steps)),
+		DroppedSteps:          make([]*triagev1.PlanDrop, len(plan.Log)),
+	}
+	for i, st := range plan.Steps {
+		resp.NormalizedPlan[i] = &triagev1.PlanStep{Id: st.ID, Tokens: st.Tokens}
+	}
+	for i, d := range plan.Log {
+		resp.DroppedSteps[i] = &triagev1.PlanDrop{Index: int32(d.Index), Id: d.ID, Tokens: d.Tokens, Reason: dropReasons[d.Reason]}
+	}
+	regimes := req.GetRegimes()
+	if len(regimes) == 0 {
+		regimes = []triagev1.Regime{triagev1.Regime_REGIME_ADVISORY, triagev1.Regime_REGIME_ENFORCED}
+	}
+	for _, r := range regimes {
+		resp.Results = append(resp.Results, regimeResult(r, run(p, plan, budget, r, !req.GetOmitTrace())))
+	}
+	return resp, nil
+}
+
+// run executes plan under regime r, with its trace when trace is set.
+func run(p *execution.Pool, plan execution.Plan, budget int64, r triagev1.Regime, trace bool) execution.Result {
+	switch {
+	case !trace && r == triagev1.Regime_REGIME_ENFORCED:
+		return execution.Execute(p, plan, budget, execution.Enforced)
+	case !trace:
+		return execution.Execute(p, plan, budget, execution.Advisory)
+	case r == triagev1.Regime_REGIME_ENFORCED:
+		return execution.RunEnforced(p, plan, budget)
+	default:
+		return execution.RunAdvisory(p, plan, budget)
+	}
+}
+
+var dropReasons = map[execution.DropReason]triagev1.PlanDropReason{
+	execution.DropUnknownID: triagev1.PlanDropReason_PLAN_DROP_REASON_UNKNOWN_ID,
+	execution.DropDuplicate: triagev1.PlanDropReason_PLAN_DROP_REASON_DUPLICATE,
+	execution.DropNegative:  triagev1.PlanDropReason_PLAN_DROP_REASON_NEGATIVE,
+	execution.DropZero:      triagev1.PlanDropReason_PLAN_DROP_REASON_ZERO,
+}
+
+var outcomes = map[execution.Outcome]triagev1.TraceOutcome{
+	execution.Scored:     triagev1.TraceOutcome_TRACE_OUTCOME_SCORED,
+	execution.Truncated:  triagev1.TraceOutcome_TRACE_OUTCOME_TRUNCATED,
+	execution.Stopped:    triagev1.TraceOutcome_TRACE_OUTCOME_STOPPED,
+	execution.NotReached: triagev1.TraceOutcome_TRACE_OUTCOME_NOT_REACHED,
+}
+
+func regimeResult(r triagev1.Regime, res execution.Result) *triagev1.RegimeResult {
+	out := &triagev1.RegimeResult{
+		Regime:          r,
+		Value:           res.Value,
+		RemainingBudget: res.Remaining,
+		Trace:           make([]*triagev1.TraceStep, len(res.Trace)),
+	}
+	for i, e := range res.Trace {
+		out.Trace[i] = &triagev1.TraceStep{
+			Id: e.ID, Tokens: e.Tokens, Cost: e.Cost, Correct: e.Correct,
+			Outcome: outcomes[e.Outcome], Gain: e.Gain, RemainingBudget: e.Remaining,
+		}
+	}
+	return out
+}
+
+// poolItems returns the pool's gradeable items, in pool order, and the ids
+// of stored problems dropped because they are not gradeable.
+func (s *Service) poolItems(ctx context.Context, req *triagev1.ExecutePlanRequest) ([]pool.Item, []string, error) {
+	if inline := req.GetInline(); inline != nil {
+		return protoconv.PoolItems(inline.GetItems()), nil, nil
+	}
+	stored := req.GetStored()
+	if s.store == nil {
+		return nil, nil, errNoStore
+	}
+	solver := solverFromProto(stored.GetSolver())
+	known, err := s.store.HasSolver(ctx, solver)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !known {
+		return nil, nil, &apperr.NotFoundError{Kind: "solver", Keys: []string{solver.Model + "/" + solver.Mode}}
+	}
+	ids := stored.GetProblemIds()
+	records, err := s.store.Get(ctx, solver, stored.GetDataset(), ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	var missing, ungradeable []string
+	items := make([]pool.Item, 0, len(ids))
+	for _, id := range ids {
+		rec, ok := records[id]
+		switch {
+		case !ok:
+			missing = append(missing, stored.GetDataset()+"/"+id)
+		case !rec.Gradeable:
+			ungradeable = append(ungradeable, id)
+		default:
+			items = append(items, itemFromRecord(rec))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, nil, &apperr.NotFoundError{Kind: "problem", Keys: missing}
+	}
+	return items, ungradeable, nil
+}
+
+// itemFromRecord turns stored ground truth into a pool item. Values are not
+// stored: the main protocol keeps every value at 1 (SPEC §1).
+func itemFromRecord(r store.Record) pool.Item {
+	return pool.Item{ID: r.ProblemID, Cost: r.Cost, Value: 1, Correct: r.Correct}
+}

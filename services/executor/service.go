@@ -1,0 +1,27 @@
+package executor
+
+import (
+	"time"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/apperr"
+	"github.com/triage-eval/triage/internal/store"
+)
+
+// Service implements triagev1.ExecutorServiceServer.
+type Service struct {
+	triagev1.UnimplementedExecutorServiceServer
+	store store.Store
+	now   func() time.Time
+}
+
+// New returns an Executor over st, which may be nil for an executor that
+// only scores inline pools. now stamps imported records that carry no
+// measurement time.
+func New(st store.Store, now func() time.Time) *Service {
+	return &Service{store: st, now: now}
+}
+
+// errNoStore is returned for calls that need stored ground truth when the
+// executor was started without a store.
+var errNoStore = &apperr.PreconditionError{Reason: "this executor has no ground-truth store; send an inline pool or start it with a store"}

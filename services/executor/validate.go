@@ -1,0 +1,94 @@
+package executor
+
+import (
+	"strconv"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/apperr"
+	"github.com/triage-eval/triage/internal/protoconv"
+	"github.com/triage-eval/triage/internal/store"
+)
+
+// MaxPlanSteps bounds the length of a plan as given (before normalization).
+const MaxPlanSteps = 10 * protoconv.MaxItems
+
+// ValidateRequest checks a unary request before its handler runs and
+// reports every invalid field; see server.RequestValidator. Streamed imports
+// are validated record by record as they arrive.
+func (s *Service) ValidateRequest(_ string, req any) error {
+	var v apperr.Violations
+	switch r := req.(type) {
+	case *triagev1.ExecutePlanRequest:
+		validateExecutePlan(&v, r)
+	case *triagev1.ListGroundTruthRequest:
+		if r.GetSolver() != nil {
+			validateSolver(&v, "solver", r.GetSolver())
+		}
+		if r.GetPageSize() < 0 {
+			v.Add("page_size", "must be ≥ 0, got %d", r.GetPageSize())
+		}
+	}
+	return v.Err()
+}
+
+func validateExecutePlan(v *apperr.Violations, req *triagev1.ExecutePlanRequest) {
+	switch p := req.GetPool().(type) {
+	case *triagev1.ExecutePlanRequest_Stored:
+		validateStoredPool(v, p.Stored)
+	case *triagev1.ExecutePlanRequest_Inline:
+		protoconv.ValidateItems(v, "inline.items", p.Inline.GetItems())
+	default:
+		v.Add("pool", "set either stored or inline")
+	}
+	protoconv.ValidateBudget(v, "budget", req.GetBudget())
+	if n := len(req.GetPlan()); n > MaxPlanSteps {
+		v.Add("plan", "at most %d steps, got %d", MaxPlanSteps, n)
+	}
+	seen := map[triagev1.Regime]bool{}
+	for i, r := range req.GetRegimes() {
+		field := "regimes[" + strconv.Itoa(i) + "]"
+		switch {
+		case r != triagev1.Regime_REGIME_ADVISORY && r != triagev1.Regime_REGIME_ENFORCED:
+			v.Add(field, "must be REGIME_ADVISORY or REGIME_ENFORCED, got %v", r)
+		case seen[r]:
+			v.Add(field, "%v is requested twice", r)
+		}
+		seen[r] = true
+	}
+}
+
+func validateStoredPool(v *apperr.Violations, p *triagev1.StoredPool) {
+	validateSolver(v, "stored.solver", p.GetSolver())
+	if p.GetDataset() == "" {
+		v.Add("stored.dataset", "must not be empty")
+	}
+	ids := p.GetProblemIds()
+	if len(ids) > protoconv.MaxItems {
+		v.Add("stored.problem_ids", "at most %d problems, got %d", protoconv.MaxItems, len(ids))
+		return
+	}
+	seen := make(map[string]int, len(ids))
+	for i, id := range ids {
+		field := func() string { return "stored.problem_ids[" + strconv.Itoa(i) + "]" }
+		if id == "" {
+			v.Add(field(), "must not be empty")
+			continue
+		}
+		if first, dup := seen[id]; dup {
+			v.Add(field(), "duplicate id %q (first at stored.problem_ids[%d])", id, first)
+			continue
+		}
+		seen[id] = i
+	}
+}
+
+func validateSolver(v *apperr.Violations, field string, s *triagev1.Solver) {
+	if s.GetModel() == "" {
+		v.Add(field+".model", "must not be empty")
+	} else if len(s.GetModel()) > store.MaxModelBytes {
+		v.Add(field+".model", "must be at most %d bytes", store.MaxModelBytes)
+	}
+	if _, ok := modeNames[s.GetMode()]; !ok {
+		v.Add(field+".mode", "must be SOLVER_MODE_STANDARD or SOLVER_MODE_EXTENDED, got %v", s.GetMode())
+	}
+}

@@ -39,8 +39,17 @@ bench:
 
 ## fuzz: run each fuzz target for FUZZTIME (default 20s)
 FUZZTIME ?= 20s
+FUZZ_TARGETS := \
+	FuzzValidateComputeReferences:./services/oracle/ \
+	FuzzScoreInput:./internal/scoring/ \
+	FuzzGroundTruthLine:./internal/cli/ \
+	FuzzNormalizeAndRun:./internal/execution/
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzValidateComputeReferences$$' -fuzztime $(FUZZTIME) ./services/oracle/
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  name=$${t%%:*}; pkg=$${t#*:}; \
+	  echo "fuzz $$name ($$pkg)"; \
+	  $(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$pkg; \
+	done
 
 ## breaking: check proto/ for breaking changes against main
 breaking:

@@ -25,7 +25,9 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"serve": {summary: "run TRIAGE gRPC services", run: runServe},
+		"serve":        {summary: "run TRIAGE gRPC services", run: runServe},
+		"ground-truth": {summary: "import (JSONL) or list the stored Phase 0 ground truth", run: runGroundTruth},
+		"score":        {summary: "score one plan: every metric from one JSON document", run: runScore},
 	}
 }
 

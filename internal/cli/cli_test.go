@@ -101,7 +101,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestFlagWinsOverEnvironment(t *testing.T) {
-	env, _, _ := testEnv(map[string]string{"TRIAGE_LISTEN": "256.0.0.1:1"})
+	env, _, _ := testEnv(map[string]string{"TRIAGE_LISTEN": "256.0.0.1:1", "TRIAGE_SERVICES": "oracle"})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	// The bad address from the environment must not be used when the flag
@@ -109,7 +109,7 @@ func TestFlagWinsOverEnvironment(t *testing.T) {
 	if err := Run(ctx, []string{"serve", "--listen", "127.0.0.1:0"}, env); err != nil {
 		t.Fatalf("Run = %v", err)
 	}
-	env, _, _ = testEnv(map[string]string{"TRIAGE_LISTEN": "256.0.0.1:1"})
+	env, _, _ = testEnv(map[string]string{"TRIAGE_LISTEN": "256.0.0.1:1", "TRIAGE_SERVICES": "oracle"})
 	if err := Run(ctx, []string{"serve"}, env); err == nil || !strings.Contains(err.Error(), "256.0.0.1:1") {
 		t.Fatalf("Run with a bad TRIAGE_LISTEN = %v, want an error naming it", err)
 	}

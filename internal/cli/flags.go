@@ -23,9 +23,10 @@ func envName(flagName string) string {
 }
 
 // parseFlags applies TRIAGE_* environment variables to fs and then parses
-// args, so a flag on the command line wins over the environment. Errors name
-// the variable or flag at fault.
-func parseFlags(fs *flag.FlagSet, args []string, getenv func(string) string) error {
+// args, so a flag on the command line wins over the environment, allowing at
+// most maxArgs positional arguments. Errors name the variable or flag at
+// fault.
+func parseFlags(fs *flag.FlagSet, args []string, getenv func(string) string, maxArgs int) error {
 	var errs []error
 	fs.VisitAll(func(f *flag.Flag) {
 		name := envName(f.Name)
@@ -44,7 +45,7 @@ func parseFlags(fs *flag.FlagSet, args []string, getenv func(string) string) err
 		}
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
-	if fs.NArg() > 0 {
+	if fs.NArg() > maxArgs {
 		return fmt.Errorf("%w: unexpected arguments %q", ErrUsage, fs.Args())
 	}
 	return nil

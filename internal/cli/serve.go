@@ -9,18 +9,23 @@ import (
 	"time"
 
 	"github.com/triage-eval/triage/internal/server"
+	"github.com/triage-eval/triage/internal/store"
 	"github.com/triage-eval/triage/internal/telemetry"
 )
 
 // DefaultListen is where triage serve listens unless told otherwise.
 const DefaultListen = "127.0.0.1:50051"
 
+// DefaultStore is the embedded SQLite file used unless told otherwise.
+const DefaultStore = "triage.db"
+
 func runServe(ctx context.Context, args []string, env Env) error {
 	def := server.DefaultConfig()
 	cfg := def
 	fs := newFlagSet("serve", env.Stderr)
 	listen := fs.String("listen", DefaultListen, "address to listen on (host:port)")
-	services := fs.String("services", "", "comma-separated services to serve (default: all: oracle)")
+	services := fs.String("services", "", "comma-separated services to serve (default: all: executor, oracle)")
+	storeLoc := fs.String("store", DefaultStore, "ground-truth store: a SQLite file path, sqlite:PATH, or a postgres:// URL")
 	fs.IntVar(&cfg.MaxMessageBytes, "max-message-bytes", def.MaxMessageBytes, "largest message received or sent")
 	fs.DurationVar(&cfg.ShutdownGrace, "shutdown-grace", def.ShutdownGrace, "time in-flight RPCs get to finish on shutdown")
 	fs.DurationVar(&cfg.KeepaliveTime, "keepalive-time", def.KeepaliveTime, "ping an idle connection this often")
@@ -31,7 +36,7 @@ func runServe(ctx context.Context, args []string, env Env) error {
 		fmt.Fprint(fs.Output(), "usage: triage serve [flags]\n\nEvery flag can also be set with TRIAGE_<FLAG> (e.g. TRIAGE_LISTEN);\nOpenTelemetry export is configured with the standard OTEL_* variables.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args, env.Getenv); err != nil {
+	if err := parseFlags(fs, args, env.Getenv, 0); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
@@ -41,7 +46,7 @@ func runServe(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
-	svcs, err := selectServices(*services)
+	names, err := serviceNames(*services)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
@@ -53,7 +58,16 @@ func runServe(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer flushTelemetry(tel, logger.Warn)
-	srv, err := server.New(cfg, logger, tel, svcs)
+	deps := serviceDeps{now: time.Now}
+	if needStore(names) {
+		st, err := store.Open(ctx, *storeLoc)
+		if err != nil {
+			return fmt.Errorf("--store: %w", err)
+		}
+		defer st.Close()
+		deps.store = st
+	}
+	srv, err := server.New(cfg, logger, tel, buildServices(names, deps))
 	if err != nil {
 		return err
 	}

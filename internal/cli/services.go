@@ -4,46 +4,80 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/server"
+	"github.com/triage-eval/triage/internal/store"
+	"github.com/triage-eval/triage/services/executor"
 	"github.com/triage-eval/triage/services/oracle"
 )
 
+// serviceDeps is what services may need from the process.
+type serviceDeps struct {
+	// store is the ground-truth store, nil if none was opened.
+	store store.Store
+	// now is the clock.
+	now func() time.Time
+}
+
+// serviceSpec describes one service this binary can serve.
+type serviceSpec struct {
+	// needsStore reports that the service wants a ground-truth store.
+	needsStore bool
+	build      func(serviceDeps) server.Service
+}
+
 // availableServices lists every service this binary can serve, by the name
 // operators pick it with.
-func availableServices() map[string]func() server.Service {
-	return map[string]func() server.Service{
-		"oracle": func() server.Service {
+func availableServices() map[string]serviceSpec {
+	return map[string]serviceSpec{
+		"oracle": {build: func(serviceDeps) server.Service {
 			return server.Service{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()}
-		},
+		}},
+		"executor": {needsStore: true, build: func(d serviceDeps) server.Service {
+			return server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: executor.New(d.store, d.now)}
+		}},
 	}
 }
 
-// selectServices builds the services named in a comma-separated list; an
-// empty list means all of them.
-func selectServices(list string) ([]server.Service, error) {
+// serviceNames returns the names in a comma-separated list, checked and
+// deduplicated; an empty list means all services.
+func serviceNames(list string) ([]string, error) {
 	avail := availableServices()
-	names := make([]string, 0, len(avail))
+	all := make([]string, 0, len(avail))
 	for name := range avail {
-		names = append(names, name)
+		all = append(all, name)
 	}
-	slices.Sort(names)
+	slices.Sort(all)
 	if strings.TrimSpace(list) == "" {
-		list = strings.Join(names, ",")
+		return all, nil
 	}
-	var out []server.Service
-	seen := map[string]bool{}
+	var out []string
 	for _, raw := range strings.Split(list, ",") {
 		name := strings.ToLower(strings.TrimSpace(raw))
-		build, ok := avail[name]
-		if !ok {
-			return nil, fmt.Errorf("--services: unknown service %q (available: %s)", raw, strings.Join(names, ", "))
+		if _, ok := avail[name]; !ok {
+			return nil, fmt.Errorf("--services: unknown service %q (available: %s)", raw, strings.Join(all, ", "))
 		}
-		if !seen[name] {
-			seen[name] = true
-			out = append(out, build())
+		if !slices.Contains(out, name) {
+			out = append(out, name)
 		}
 	}
 	return out, nil
+}
+
+// needStore reports whether any of the named services wants a store.
+func needStore(names []string) bool {
+	avail := availableServices()
+	return slices.ContainsFunc(names, func(n string) bool { return avail[n].needsStore })
+}
+
+// buildServices builds the named services.
+func buildServices(names []string, deps serviceDeps) []server.Service {
+	avail := availableServices()
+	out := make([]server.Service, len(names))
+	for i, n := range names {
+		out[i] = avail[n].build(deps)
+	}
+	return out
 }

@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	"github.com/triage-eval/triage/internal/inproc"
+	"github.com/triage-eval/triage/internal/server"
+	"github.com/triage-eval/triage/internal/store"
+	"github.com/triage-eval/triage/internal/telemetry"
+)
+
+// connections holds one client connection per service name: to a remote
+// server where an address was given, otherwise to services started in this
+// process.
+type connections struct {
+	conns  map[string]grpc.ClientConnInterface
+	closes []func() error
+}
+
+// connect returns connections to the named services. addrs maps a service
+// name to a remote address ("" for in process); st is the store the
+// in-process Executor uses (nil: inline pools only). In-process services log
+// warnings and errors to logOut.
+func connect(names []string, addrs map[string]string, st store.Store, logOut io.Writer) (*connections, error) {
+	c := &connections{conns: map[string]grpc.ClientConnInterface{}}
+	var local []string
+	for _, name := range names {
+		addr := addrs[name]
+		if addr == "" {
+			local = append(local, name)
+			continue
+		}
+		cc, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		if err != nil {
+			return nil, errors.Join(fmt.Errorf("--%s-addr %s: %w", name, addr, err), c.Close())
+		}
+		c.conns[name] = cc
+		c.closes = append(c.closes, cc.Close)
+	}
+	if len(local) > 0 {
+		logger := slog.New(telemetry.LogHandler(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: slog.LevelWarn})))
+		deps := serviceDeps{store: st, now: time.Now}
+		conn, err := inproc.Start(server.DefaultConfig(), logger, telemetry.Disabled(), buildServices(local, deps))
+		if err != nil {
+			return nil, errors.Join(err, c.Close())
+		}
+		for _, name := range local {
+			c.conns[name] = conn
+		}
+		c.closes = append(c.closes, conn.Close)
+	}
+	return c, nil
+}
+
+// Close closes every connection and stops in-process services.
+func (c *connections) Close() error {
+	var errs []error
+	for _, f := range c.closes {
+		errs = append(errs, f())
+	}
+	c.closes = nil
+	return errors.Join(errs...)
+}

@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func gtLines(n int, bad map[int]string) string {
+	var b strings.Builder
+	for i := range n {
+		if line, ok := bad[i]; ok {
+			b.WriteString(line + "\n")
+			continue
+		}
+		fmt.Fprintf(&b, `{"model":"m1","mode":"standard","dataset":"aime","problem_id":"p%04d","cost":%d,"correct":%v,"measured_at":"2026-01-02T03:04:05Z"}`+"\n", i, 100+i, i%2 == 0)
+		if i == 10 {
+			b.WriteString("\n") // blank lines are skipped but still counted
+		}
+	}
+	return b.String()
+}
+
+func runCLI(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	env, out, _ := testEnv(nil)
+	err := Run(context.Background(), args, env)
+	return out.String(), err
+}
+
+func TestGroundTruthImportAndList(t *testing.T) {
+	db := "sqlite:" + filepath.Join(t.TempDir(), "gt.db")
+	file := writeFile(t, "gt.jsonl", gtLines(2500, nil))
+	out, err := runCLI(t, "ground-truth", "import", "--store", db, file)
+	if err != nil || !strings.Contains(out, "2500 records imported (2500 inserted, 0 updated, 0 unchanged)") {
+		t.Fatalf("import: %q, %v", out, err)
+	}
+	out, err = runCLI(t, "ground-truth", "import", "--store", db, file)
+	if err != nil || !strings.Contains(out, "(0 inserted, 0 updated, 2500 unchanged)") {
+		t.Fatalf("re-import: %q, %v", out, err)
+	}
+	listed, err := runCLI(t, "ground-truth", "list", "--store", db, "--dataset", "aime")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(listed), "\n")
+	if len(lines) != 2500 || !strings.Contains(lines[0], `"problem_id":"p0000"`) {
+		t.Fatalf("list gave %d lines, first %q", len(lines), lines[0])
+	}
+	// What list prints imports back unchanged.
+	again := writeFile(t, "again.jsonl", listed)
+	out, err = runCLI(t, "ground-truth", "import", "--store", db, again)
+	if err != nil || !strings.Contains(out, "2500 unchanged") {
+		t.Fatalf("list output does not re-import unchanged: %q, %v", out, err)
+	}
+	none, err := runCLI(t, "ground-truth", "list", "--store", db, "--model", "m2", "--mode", "standard")
+	if err != nil || none != "" {
+		t.Errorf("other model: %q, %v", none, err)
+	}
+}
+
+func TestGroundTruthImportErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		bad  map[int]string
+		want string // expected error text
+	}{
+		{"invalid JSON", map[int]string{1500: `{"model": "m1",`}, ":1502: invalid JSON"},
+		{"unknown key", map[int]string{7: `{"model":"m1","colour":"red"}`}, ":8: colour: unknown key"},
+		{"wrong type", map[int]string{3: `{"model":"m1","cost":"lots"}`}, ":4: cost: must be an integer"},
+		{"bad mode", map[int]string{20: `{"model":"m1","mode":"fast"}`}, `:22: mode: must be "standard" or "extended"`},
+		{"rejected by the executor", map[int]string{1800: `{"model":"m1","mode":"standard","dataset":"aime","problem_id":"x","cost":0,"correct":true}`}, ":1802: cost: a gradeable record needs a cost"},
+		{"missing model", map[int]string{2: `{"mode":"extended","dataset":"aime","problem_id":"x","cost":5}`}, ":3: model: must not be empty"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db := "sqlite:" + filepath.Join(t.TempDir(), "gt.db")
+			file := writeFile(t, "gt.jsonl", gtLines(2000, tt.bad))
+			_, err := runCLI(t, "ground-truth", "import", "--store", db, file)
+			if err == nil || !strings.Contains(err.Error(), file+tt.want) || !strings.Contains(err.Error(), "nothing was imported") {
+				t.Fatalf("err = %v, want it to contain %q", err, file+tt.want)
+			}
+			listed, err := runCLI(t, "ground-truth", "list", "--store", db)
+			if err != nil || listed != "" {
+				t.Errorf("after a failed import the store holds %d bytes of records (%v)", len(listed), err)
+			}
+		})
+	}
+}

@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/scoring"
+)
+
+func runScore(ctx context.Context, args []string, env Env) error {
+	fs := newFlagSet("score", env.Stderr)
+	execAddr := fs.String("executor-addr", "", "remote Executor (host:port); default: in process")
+	oracleAddr := fs.String("oracle-addr", "", "remote Oracle (host:port); default: in process")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `usage: triage score [flags] [FILE]
+
+Scores one plan: reads a JSON document from FILE (or standard input, or "-")
+and writes every metric as JSON to standard output. See README.md for the
+format. Flags can also be set with TRIAGE_<FLAG>.
+
+flags:
+`)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args, env.Getenv, 1); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	name, data, err := readInput(fs.Arg(0), env.Stdin)
+	if err != nil {
+		return err
+	}
+	in, err := scoring.ParseInput(name, data)
+	if err != nil {
+		return err
+	}
+	conns, err := connect([]string{"executor", "oracle"}, map[string]string{"executor": *execAddr, "oracle": *oracleAddr}, nil, env.Stderr)
+	if err != nil {
+		return err
+	}
+	defer conns.Close()
+	out, err := scoring.Score(ctx, scoring.Clients{
+		Executor: triagev1.NewExecutorServiceClient(conns.conns["executor"]),
+		Oracle:   triagev1.NewOracleServiceClient(conns.conns["oracle"]),
+	}, name, in)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(env.Stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// readInput reads path, or stdin when path is "" or "-", and returns the
+// name to use in messages.
+func readInput(path string, stdin io.Reader) (string, []byte, error) {
+	if path == "" || path == "-" {
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			return "", nil, fmt.Errorf("reading standard input: %w", err)
+		}
+		return "-", data, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", nil, err
+	}
+	return path, data, nil
+}

@@ -315,7 +315,9 @@ func TestExecuteValidation(t *testing.T) {
 		{"no pool", func(r *triagev1.ExecutePlanRequest) { r.Pool = nil }, "pool"},
 		{"bad item", func(r *triagev1.ExecutePlanRequest) { r.GetInline().Items[0].Cost = -1 }, "inline.items[0].cost"},
 		{"no budget", func(r *triagev1.ExecutePlanRequest) { r.Budget = nil }, "budget"},
-		{"alpha out of range", func(r *triagev1.ExecutePlanRequest) { r.Budget = &triagev1.Budget{Kind: &triagev1.Budget_Alpha{Alpha: 2}} }, "budget.alpha"},
+		{"alpha out of range", func(r *triagev1.ExecutePlanRequest) {
+			r.Budget = &triagev1.Budget{Kind: &triagev1.Budget_Alpha{Alpha: 2}}
+		}, "budget.alpha"},
 		{"bad regime", func(r *triagev1.ExecutePlanRequest) { r.Regimes = []triagev1.Regime{0} }, "regimes[0]"},
 		{"repeated regime", func(r *triagev1.ExecutePlanRequest) {
 			r.Regimes = []triagev1.Regime{triagev1.Regime_REGIME_ENFORCED, triagev1.Regime_REGIME_ENFORCED}

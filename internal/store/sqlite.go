@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+	"modernc.org/sqlite" // also registers the "sqlite" database/sql driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // sqliteReaders is the size of the read pool: in WAL mode readers proceed
@@ -28,9 +30,43 @@ type sqliteStore struct {
 	upsert, exists, existsInGroup *sql.Stmt
 }
 
+// sqliteOpenPatience is how long openSQLite keeps retrying an open that
+// SQLite answers with SQLITE_BUSY; the same as the busy timeout.
+const sqliteOpenPatience = 5 * time.Second
+
 // openSQLite opens (creating if missing) the SQLite database at path and
-// migrates it.
-func openSQLite(ctx context.Context, path string) (_ Store, err error) {
+// migrates it. SQLite returns SQLITE_BUSY without consulting the busy
+// handler in a few opening steps — switching a new file to WAL, or while
+// another connection recovers the WAL — so when several processes or
+// goroutines open one file at once, the open is retried with backoff for up
+// to sqliteOpenPatience.
+func openSQLite(ctx context.Context, path string) (Store, error) {
+	deadline := time.Now().Add(sqliteOpenPatience)
+	wait := 5 * time.Millisecond
+	for {
+		s, err := openSQLiteOnce(ctx, path)
+		if err == nil || !isSQLiteBusy(err) || time.Now().Add(wait).After(deadline) {
+			return s, err
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return nil, fmt.Errorf("store: open sqlite:%s: %w", path, ctx.Err())
+		case <-timer.C:
+		}
+		wait = min(2*wait, 200*time.Millisecond)
+	}
+}
+
+// isSQLiteBusy reports whether err is SQLITE_BUSY (or an extended BUSY code).
+func isSQLiteBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
+}
+
+// openSQLiteOnce makes one attempt at opening and migrating the database.
+func openSQLiteOnce(ctx context.Context, path string) (_ Store, err error) {
 	if path == "" {
 		return nil, errors.New("store: sqlite: empty database path")
 	}

@@ -1,0 +1,45 @@
+package llm
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+)
+
+// Cache stores successful responses under a content-addressed key (see
+// cacheKey). Implementations must be safe for concurrent use.
+type Cache interface {
+	// Get returns the response stored under key, and whether there is one.
+	Get(ctx context.Context, key string) (Response, bool, error)
+	// Put stores r under key. A key already stored keeps its response.
+	Put(ctx context.Context, key string, r Response) error
+}
+
+// cacheKeyVersion changes whenever the key derivation or the meaning of a
+// stored Response changes, so that old entries stop matching.
+const cacheKeyVersion = "triage-llm-cache/v1"
+
+// cacheKey returns the hex SHA-256 of the canonical JSON of
+// {"base_url", "body", "v"}, where body is the exact request body the
+// transport sends (canonical too): model, messages, temperature, the token
+// limit, the mode fields, response_format and the extra body: every
+// parameter that can change the answer, and nothing else. The API key is
+// a header, never part of it; Endpoint.Name, Timeout, Concurrency and
+// MaxAttempts do not change answers and are not part of it either.
+func cacheKey(baseURL string, w *wireRequest) (string, error) {
+	body, err := w.body()
+	if err != nil {
+		return "", err
+	}
+	material, err := encodeCanonical(map[string]any{
+		"v":        cacheKeyVersion,
+		"base_url": baseURL,
+		"body":     json.RawMessage(body),
+	})
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(material)
+	return hex.EncodeToString(sum[:]), nil
+}

@@ -1,0 +1,324 @@
+package llm
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/triage-eval/triage/internal/llm/llmtest"
+)
+
+func openTestCache(t *testing.T, path string) *SQLiteCache {
+	t.Helper()
+	c, err := OpenCache(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func TestCacheHitMakesNoRequest(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.WithScript(llmtest.VLLM(llmtest.Completion{
+		Content: "4", Reasoning: "2+2", PromptTokens: 3, CompletionTokens: 7,
+	})))
+	cache := openTestCache(t, filepath.Join(t.TempDir(), "cache.db"))
+	c := newTestClient(t, testEndpoint(srv), &sleeps{}, WithCache(cache))
+	ctx := context.Background()
+	first, err := c.Complete(ctx, userRequest("What is 2+2?"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.CacheHit {
+		t.Error("first call reported a cache hit")
+	}
+	// A later clock: a hit must keep the original ObtainedAt.
+	c.opts.now = func() time.Time { return testNow.Add(time.Hour) }
+	second, err := c.Complete(ctx, userRequest("What is 2+2?"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if srv.Count() != 1 {
+		t.Fatalf("server saw %d requests, want 1 (the second call must be a hit)", srv.Count())
+	}
+	if !second.CacheHit {
+		t.Error("second call did not report a cache hit")
+	}
+	if !second.ObtainedAt.Equal(first.ObtainedAt) || second.Content != "4" || second.Reasoning != "2+2" ||
+		second.Cost != 7 || string(second.Raw) != string(first.Raw) || second.Attempts != 1 {
+		t.Errorf("hit = %+v\nwant the stored %+v", second, first)
+	}
+	// A different request misses.
+	if _, err := c.Complete(ctx, userRequest("What is 3+3?")); err != nil {
+		t.Fatal(err)
+	}
+	if srv.Count() != 2 {
+		t.Errorf("server saw %d requests, want 2", srv.Count())
+	}
+}
+
+func TestCacheDurableAcrossReopen(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	path := filepath.Join(t.TempDir(), "cache.db")
+	ctx := context.Background()
+
+	cache, err := OpenCache(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newTestClient(t, testEndpoint(srv), &sleeps{}, WithCache(cache))
+	if _, err := c.Complete(ctx, userRequest("hi")); err != nil {
+		t.Fatal(err)
+	}
+	if err := cache.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	reopened := openTestCache(t, path)
+	c2 := newTestClient(t, testEndpoint(srv), &sleeps{}, WithCache(reopened))
+	r, err := c2.Complete(ctx, userRequest("hi"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.CacheHit || srv.Count() != 1 {
+		t.Errorf("after reopening: CacheHit %v, server requests %d; want a hit and 1", r.CacheHit, srv.Count())
+	}
+	if !r.ObtainedAt.Equal(testNow) {
+		t.Errorf("ObtainedAt = %s, want %s", r.ObtainedAt, testNow)
+	}
+}
+
+func TestCacheOff(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts []Option
+	}{
+		{"default", nil},
+		{"nil_cache", []Option{WithCache(nil)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.NewServer(t)
+			c := newTestClient(t, testEndpoint(srv), &sleeps{}, tc.opts...)
+			for range 2 {
+				r, err := c.Complete(context.Background(), userRequest("hi"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.CacheHit {
+					t.Error("cache hit without a cache")
+				}
+			}
+			if srv.Count() != 2 {
+				t.Errorf("server saw %d requests, want 2", srv.Count())
+			}
+		})
+	}
+}
+
+// TestCacheKeyCoversWhatIsSent: every change to the request body or the
+// base URL changes the key; what is not sent (API key, name, timeouts)
+// does not.
+func TestCacheKeyCoversWhatIsSent(t *testing.T) {
+	base := Endpoint{Name: "a", BaseURL: "http://h/v1", APIKeyEnv: "K", Model: "m", Mode: ModeStandard,
+		Family: FamilyQwen, MaxOutputTokens: 100}
+	req := userRequest("What is 2+2?")
+	key := func(t *testing.T, ep Endpoint, r Request) string {
+		t.Helper()
+		if err := ep.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		ep = ep.withDefaults()
+		extra, err := normalizeObject(ep.ExtraBody)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := buildWire(ep, extra, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := cacheKey(strings.TrimRight(ep.BaseURL, "/"), &w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	k0 := key(t, base, req)
+	if len(k0) != 64 {
+		t.Fatalf("key %q is not a hex SHA-256", k0)
+	}
+	differ := []struct {
+		name string
+		ep   func(*Endpoint)
+		req  func(*Request)
+	}{
+		{"temperature", func(e *Endpoint) { e.Temperature = 0.6 }, nil},
+		{"omit_temperature", func(e *Endpoint) { e.OmitTemperature = true }, nil},
+		{"model", func(e *Endpoint) { e.Model = "m2" }, nil},
+		{"base_url", func(e *Endpoint) { e.BaseURL = "http://other/v1" }, nil},
+		{"mode", func(e *Endpoint) { e.Mode = ModeExtended }, nil},
+		{"family", func(e *Endpoint) { e.Family = FamilyDeepSeek }, nil},
+		{"max_tokens", func(e *Endpoint) { e.MaxOutputTokens = 101 }, nil},
+		{"max_tokens_field", func(e *Endpoint) { e.MaxTokensField = MaxCompletionTokensField }, nil},
+		{"extra_body", func(e *Endpoint) { e.ExtraBody = map[string]any{"top_k": 20} }, nil},
+		{"message_text", nil, func(r *Request) { r.Messages = []Message{{Role: RoleUser, Content: "What is 2+3?"}} }},
+		{"message_role", nil, func(r *Request) { r.Messages = []Message{{Role: RoleSystem, Content: "What is 2+2?"}} }},
+		{"extra_message", nil, func(r *Request) {
+			r.Messages = []Message{{Role: RoleSystem, Content: "Be brief."}, {Role: RoleUser, Content: "What is 2+2?"}}
+		}},
+		{"request_max_tokens", nil, func(r *Request) { r.MaxOutputTokens = 5 }},
+		{"response_format", nil, func(r *Request) {
+			r.ResponseFormat = &JSONSchema{Name: "x", Schema: map[string]any{"type": "object"}}
+		}},
+	}
+	seen := map[string]string{k0: "base"}
+	for _, d := range differ {
+		ep, r := base, req
+		if d.ep != nil {
+			d.ep(&ep)
+		}
+		if d.req != nil {
+			d.req(&r)
+		}
+		k := key(t, ep, r)
+		if prev, dup := seen[k]; dup {
+			t.Errorf("changing %s gives the same key as %s", d.name, prev)
+		}
+		seen[k] = d.name
+	}
+	same := []struct {
+		name string
+		ep   func(*Endpoint)
+	}{
+		{"name", func(e *Endpoint) { e.Name = "b" }},
+		{"api_key_env", func(e *Endpoint) { e.APIKeyEnv = "OTHER" }},
+		{"timeout", func(e *Endpoint) { e.Timeout = 7 }},
+		{"concurrency", func(e *Endpoint) { e.Concurrency = 9 }},
+		{"max_attempts", func(e *Endpoint) { e.MaxAttempts = 2 }},
+		{"trailing_slash", func(e *Endpoint) { e.BaseURL += "/" }},
+		{"explicit_defaults", func(e *Endpoint) { e.MaxTokensField = MaxTokensField }},
+	}
+	for _, s := range same {
+		ep := base
+		s.ep(&ep)
+		if k := key(t, ep, req); k != k0 {
+			t.Errorf("changing %s changed the key", s.name)
+		}
+	}
+}
+
+// TestCacheHoldsNoAPIKey: two clients with different keys share entries,
+// and the stored row does not contain the key.
+func TestCacheHoldsNoAPIKey(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	path := filepath.Join(t.TempDir(), "cache.db")
+	cache := openTestCache(t, path)
+	ctx := context.Background()
+	for i, secret := range []string{"sk-first-SECRET", "sk-second-SECRET"} {
+		c := newTestClient(t, testEndpoint(srv), &sleeps{}, WithCache(cache),
+			WithGetenv(func(string) string { return secret }))
+		r, err := c.Complete(ctx, userRequest("hi"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.CacheHit != (i == 1) {
+			t.Errorf("call %d: CacheHit = %v", i, r.CacheHit)
+		}
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.QueryContext(ctx, `SELECT key, response, obtained_at FROM llm_cache`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		n++
+		var k, doc, at string
+		if err := rows.Scan(&k, &doc, &at); err != nil {
+			t.Fatal(err)
+		}
+		for _, field := range []string{k, doc, at} {
+			if strings.Contains(field, "SECRET") {
+				t.Errorf("stored row contains the API key: %s", field)
+			}
+		}
+		if at != "2026-03-14T15:09:26Z" {
+			t.Errorf("obtained_at = %q", at)
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d rows, want 1", n)
+	}
+}
+
+func TestCacheStoresOnlySuccesses(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.WithScript(
+		llmtest.BadRequest("nope"),
+		llmtest.Truncated(llmtest.OpenAI, llmtest.Completion{Content: "cut", PromptTokens: 1, CompletionTokens: 16}),
+	))
+	cache := openTestCache(t, ":memory:")
+	c := newTestClient(t, testEndpoint(srv), &sleeps{}, WithCache(cache))
+	ctx := context.Background()
+	if _, err := c.Complete(ctx, userRequest("a")); err == nil {
+		t.Fatal("want the 400")
+	}
+	if n, _ := cache.Len(ctx); n != 0 {
+		t.Fatalf("a failed call stored %d entries", n)
+	}
+	r, err := c.Complete(ctx, userRequest("b"))
+	if err != nil || !r.Truncated {
+		t.Fatalf("Complete = %+v, %v; want a truncated response", r, err)
+	}
+	if n, _ := cache.Len(ctx); n != 1 {
+		t.Errorf("a truncated response must be stored; %d entries", n)
+	}
+	hit, err := c.Complete(ctx, userRequest("b"))
+	if err != nil || !hit.CacheHit || !hit.Truncated || hit.Cost != 16 {
+		t.Errorf("hit = %+v, %v", hit, err)
+	}
+}
+
+// failingCache fails every operation.
+type failingCache struct{}
+
+func (failingCache) Get(context.Context, string) (Response, bool, error) {
+	return Response{}, false, errors.New("disk on fire")
+}
+func (failingCache) Put(context.Context, string, Response) error { return errors.New("disk on fire") }
+
+func TestCacheErrorsSurface(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	c := newTestClient(t, testEndpoint(srv), &sleeps{}, WithCache(failingCache{}))
+	_, err := c.Complete(context.Background(), userRequest("hi"))
+	if err == nil || !strings.Contains(err.Error(), "disk on fire") {
+		t.Errorf("error = %v, want the cache's", err)
+	}
+	if srv.Count() != 0 {
+		t.Error("a failed lookup must not call the provider")
+	}
+}
+
+func TestCachePutFailureKeepsResponse(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	c := newTestClient(t, testEndpoint(srv), &sleeps{}, WithCache(putFailingCache{}))
+	r, err := c.Complete(context.Background(), userRequest("hi"))
+	if err == nil || r.Content != "ok" {
+		t.Errorf("Complete = %q, %v; want the response and the cache error", r.Content, err)
+	}
+}
+
+// putFailingCache misses and fails to store.
+type putFailingCache struct{}
+
+func (putFailingCache) Get(context.Context, string) (Response, bool, error) {
+	return Response{}, false, nil
+}
+func (putFailingCache) Put(context.Context, string, Response) error { return errors.New("read-only") }

@@ -1,0 +1,82 @@
+package llm
+
+import (
+	"context"
+	"fmt"
+)
+
+// Complete sends req and returns the first choice, retrying transient
+// failures (see the package documentation). Errors are *EndpointError
+// wrapping one of: *apperr.InvalidArgumentError for a bad req, a
+// non-retryable *StatusError, an *ExhaustedError whose Last is the final
+// transient error, the context's error, or a cache error. When storing a
+// fresh response in the cache fails, Complete returns the response
+// together with the error.
+func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
+	if err := req.validate(); err != nil {
+		return Response{}, c.wrap(err)
+	}
+	w, err := buildWire(c.ep, c.extraBody, req)
+	if err != nil {
+		return Response{}, c.wrap(err)
+	}
+	var key string
+	if c.opts.cache != nil {
+		if key, err = cacheKey(c.baseURL, &w); err != nil {
+			return Response{}, c.wrap(fmt.Errorf("cache key: %w", err))
+		}
+		r, ok, err := c.opts.cache.Get(ctx, key)
+		if err != nil {
+			return Response{}, c.wrap(fmt.Errorf("cache lookup: %w", err))
+		}
+		if ok {
+			r.CacheHit = true
+			return r, nil
+		}
+	}
+	r, err := c.send(ctx, &w)
+	if err != nil {
+		return Response{}, c.wrap(err)
+	}
+	if c.opts.cache != nil {
+		if err := c.opts.cache.Put(ctx, key, r); err != nil {
+			return r, c.wrap(fmt.Errorf("cache store: %w", err))
+		}
+	}
+	return r, nil
+}
+
+// send makes up to Endpoint.MaxAttempts attempts, holding a concurrency
+// slot only while a request is in flight, and waiting between attempts as
+// Retry-After says or with jittered exponential backoff.
+func (c *Client) send(ctx context.Context, w *wireRequest) (Response, error) {
+	for n := 1; ; n++ {
+		if err := c.sem.acquire(ctx); err != nil {
+			return Response{}, fmt.Errorf("waiting for a concurrency slot: %w", err)
+		}
+		o := c.attempt(ctx, w)
+		c.sem.release()
+		if o.err == nil {
+			o.resp.Attempts = n
+			return o.resp, nil
+		}
+		if !o.retry {
+			return Response{}, o.err
+		}
+		if n >= c.ep.MaxAttempts {
+			return Response{}, &ExhaustedError{Attempts: n, Last: o.err}
+		}
+		wait := o.wait
+		if !o.hasWait {
+			wait = c.backoff.delay(n)
+		}
+		if err := c.opts.sleep(ctx, wait); err != nil {
+			return Response{}, fmt.Errorf("waiting %s to retry after attempt %d (%v): %w", wait, n, o.err, err)
+		}
+	}
+}
+
+// wrap names the endpoint in err.
+func (c *Client) wrap(err error) error {
+	return &EndpointError{Endpoint: c.ep.Name, Err: err}
+}

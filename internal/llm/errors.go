@@ -1,0 +1,163 @@
+package llm
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// StatusError is an HTTP error response of the provider.
+type StatusError struct {
+	// StatusCode is the HTTP status, e.g. 400 or 429.
+	StatusCode int
+	// Message is the provider's error message ("error.message" or a
+	// string "error" or "detail" field, else the start of the body).
+	Message string
+	// Type and Code are the provider's error type and code, when given.
+	Type, Code string
+	// RetryAfter is the wait the Retry-After header asked for, already
+	// capped; meaningful only when HasRetryAfter.
+	RetryAfter time.Duration
+	// HasRetryAfter says whether the response carried a valid Retry-After.
+	HasRetryAfter bool
+}
+
+// Error returns the status and the provider's message.
+func (e *StatusError) Error() string {
+	s := fmt.Sprintf("HTTP %d %s", e.StatusCode, http.StatusText(e.StatusCode))
+	if e.Message != "" {
+		s += ": " + e.Message
+	}
+	return s
+}
+
+// Retryable reports whether the status is worth retrying: 408, 429, 5xx.
+func (e *StatusError) Retryable() bool {
+	return e.StatusCode == http.StatusRequestTimeout || e.StatusCode == http.StatusTooManyRequests || e.StatusCode >= 500
+}
+
+// TimeoutError says an attempt got no complete response within
+// Endpoint.Timeout.
+type TimeoutError struct {
+	// After is the per-attempt timeout that expired.
+	After time.Duration
+	// Err is the error the HTTP client returned.
+	Err error
+}
+
+// Error says after how long the attempt gave up.
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("no complete response within %s", e.After)
+}
+
+// Unwrap returns the HTTP client's error.
+func (e *TimeoutError) Unwrap() error { return e.Err }
+
+// ConnectionError says the request or its response was lost in transit
+// (refused or reset connection, DNS failure, truncated body...).
+type ConnectionError struct {
+	// Err is the error the HTTP client returned.
+	Err error
+}
+
+// Error describes the transport failure.
+func (e *ConnectionError) Error() string { return "connection failed: " + e.Err.Error() }
+
+// Unwrap returns the HTTP client's error.
+func (e *ConnectionError) Unwrap() error { return e.Err }
+
+// MalformedResponseError says a 2xx response was not a chat completion:
+// invalid JSON, or JSON without a choice.
+type MalformedResponseError struct {
+	// Reason says what is wrong.
+	Reason string
+	// Body is the start of the response body.
+	Body string
+}
+
+// Error gives the reason and the start of the body.
+func (e *MalformedResponseError) Error() string {
+	return fmt.Sprintf("malformed response: %s (body starts %q)", e.Reason, e.Body)
+}
+
+// ExhaustedError says every allowed attempt failed with a retryable error.
+type ExhaustedError struct {
+	// Attempts is how many attempts were made.
+	Attempts int
+	// Last is the error of the last attempt.
+	Last error
+}
+
+// Error gives the number of attempts and the last cause.
+func (e *ExhaustedError) Error() string {
+	return fmt.Sprintf("gave up after %d attempts; last error: %v", e.Attempts, e.Last)
+}
+
+// Unwrap returns the last attempt's error.
+func (e *ExhaustedError) Unwrap() error { return e.Last }
+
+// EndpointError names the endpoint an error of Complete comes from.
+type EndpointError struct {
+	// Endpoint is Endpoint.Name.
+	Endpoint string
+	// Err is the cause: a *StatusError, *ExhaustedError, a context error...
+	Err error
+}
+
+// Error prefixes the cause with the endpoint's name.
+func (e *EndpointError) Error() string {
+	return fmt.Sprintf("llm endpoint %q: %v", e.Endpoint, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *EndpointError) Unwrap() error { return e.Err }
+
+// snippetBytes bounds the body excerpts kept in errors.
+const snippetBytes = 512
+
+// snippet returns the start of body, for error messages.
+func snippet(body []byte) string {
+	if len(body) > snippetBytes {
+		return string(body[:snippetBytes]) + "…"
+	}
+	return string(body)
+}
+
+// newStatusError reads the provider's error out of an error response body.
+// Providers disagree on the shape: OpenAI and most clones send {"error":
+// {"message", "type", "code"}}, llama.cpp and Ollama sometimes {"error":
+// "text"}, FastAPI-based servers {"detail": ...}.
+func newStatusError(status int, body []byte) *StatusError {
+	e := &StatusError{StatusCode: status}
+	var shape struct {
+		Error  json.RawMessage `json:"error"`
+		Detail json.RawMessage `json:"detail"`
+	}
+	if json.Unmarshal(body, &shape) == nil {
+		var obj struct {
+			Message string `json:"message"`
+			Type    string `json:"type"`
+			Code    any    `json:"code"`
+		}
+		var text string
+		switch {
+		case json.Unmarshal(shape.Error, &obj) == nil && obj.Message != "":
+			e.Message, e.Type = obj.Message, obj.Type
+			if obj.Code != nil {
+				e.Code = fmt.Sprint(obj.Code)
+			}
+		case json.Unmarshal(shape.Error, &text) == nil && text != "":
+			e.Message = text
+		case json.Unmarshal(shape.Detail, &text) == nil && text != "":
+			e.Message = text
+		case len(shape.Detail) > 0:
+			e.Message = snippet(shape.Detail)
+		}
+	}
+	if e.Message == "" {
+		e.Message = strings.TrimSpace(snippet(body))
+	}
+	return e
+}

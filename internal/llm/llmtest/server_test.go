@@ -1,0 +1,87 @@
+package llmtest
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func post(t *testing.T, url, auth string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"model":"m"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, body
+}
+
+func TestScriptThenHandlerAndLog(t *testing.T) {
+	s := NewServer(t, WithAPIKey("k"), WithScript(RateLimited("3"), ServerError()))
+	url := s.URL() + "/chat/completions"
+	if resp, _ := post(t, url, "Bearer wrong"); resp.StatusCode != 401 {
+		t.Errorf("wrong key: status %d, want 401", resp.StatusCode)
+	}
+	resp, _ := post(t, url, "Bearer k")
+	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "3" {
+		t.Errorf("first scripted reply: %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	if resp, _ := post(t, url, "Bearer k"); resp.StatusCode != 500 {
+		t.Errorf("second scripted reply: %d", resp.StatusCode)
+	}
+	if resp, body := post(t, url, "Bearer k"); resp.StatusCode != 200 || !strings.Contains(string(body), `"content":"ok"`) {
+		t.Errorf("default handler: %d %s", resp.StatusCode, body)
+	}
+	reqs := s.Requests()
+	if len(reqs) != 4 || s.Count() != 4 {
+		t.Fatalf("logged %d requests, counted %d; want 4", len(reqs), s.Count())
+	}
+	for i, r := range reqs {
+		if r.Header.Get("Authorization") != "REDACTED" || string(r.Body) != `{"model":"m"}` {
+			t.Errorf("request %d logged as %v %s", i, r.Header, r.Body)
+		}
+		if r.Authorized != (i > 0) {
+			t.Errorf("request %d: Authorized = %v", i, r.Authorized)
+		}
+	}
+}
+
+func TestHangReleasedByClient(t *testing.T) {
+	s := NewServer(t, WithScript(Hang()))
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, s.URL()+"/chat/completions", strings.NewReader("{}"))
+	start := time.Now()
+	if _, err := http.DefaultClient.Do(req); err == nil {
+		t.Fatal("a hung request answered")
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Error("the client could not give up")
+	}
+}
+
+func TestLatency(t *testing.T) {
+	s := NewServer(t, WithLatency(40*time.Millisecond))
+	start := time.Now()
+	post(t, s.URL()+"/chat/completions", "")
+	if d := time.Since(start); d < 40*time.Millisecond {
+		t.Errorf("answered after %s, want ≥ 40ms", d)
+	}
+	if s.MaxInFlight() != 1 {
+		t.Errorf("MaxInFlight = %d", s.MaxInFlight())
+	}
+}

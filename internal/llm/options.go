@@ -1,0 +1,85 @@
+package llm
+
+import (
+	"context"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"time"
+)
+
+// Option configures a Client.
+type Option func(*options)
+
+// options are the injectable dependencies of a Client.
+type options struct {
+	cache      Cache
+	httpClient *http.Client
+	now        func() time.Time
+	sleep      func(context.Context, time.Duration) error
+	getenv     func(string) string
+	rand       func() float64
+	backoff    struct{ base, max time.Duration }
+}
+
+// defaultOptions returns the production dependencies: no cache, a tuned
+// HTTP transport, the real clock, a context-aware sleep, os.Getenv and
+// math/rand/v2.
+func defaultOptions() options {
+	o := options{
+		now:    time.Now,
+		sleep:  sleepContext,
+		getenv: os.Getenv,
+		rand:   rand.Float64,
+	}
+	o.backoff.base, o.backoff.max = DefaultBackoffBase, DefaultBackoffMax
+	return o
+}
+
+// WithCache serves repeated calls from c and stores successful responses
+// in it. A nil c (the default) switches caching off.
+func WithCache(c Cache) Option { return func(o *options) { o.cache = c } }
+
+// WithHTTPClient makes the Client send through a copy of hc whose
+// transport is wrapped by the gateway's (nil Transport means
+// http.DefaultTransport). The default is a dedicated transport sized for
+// Endpoint.Concurrency. Leave hc.Timeout zero: Endpoint.Timeout bounds
+// each attempt.
+func WithHTTPClient(hc *http.Client) Option { return func(o *options) { o.httpClient = hc } }
+
+// WithClock sets the clock used for ObtainedAt, Latency and HTTP-date
+// Retry-After values.
+func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
+
+// WithSleep sets how the Client waits between attempts; sleep must return
+// ctx's error if ctx ends first.
+func WithSleep(sleep func(ctx context.Context, d time.Duration) error) Option {
+	return func(o *options) { o.sleep = sleep }
+}
+
+// WithGetenv sets how the Client reads the API key variable.
+func WithGetenv(getenv func(string) string) Option { return func(o *options) { o.getenv = getenv } }
+
+// WithRand sets the source of backoff jitter: uniform floats in [0, 1).
+// It is called from concurrent calls and must be safe for that.
+func WithRand(rand func() float64) Option { return func(o *options) { o.rand = rand } }
+
+// WithBackoff sets the jitter window of the first retry and its cap.
+func WithBackoff(base, max time.Duration) Option {
+	return func(o *options) { o.backoff.base, o.backoff.max = base, max }
+}
+
+// sleepContext waits d, or until ctx ends.
+func sleepContext(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,102 @@
+package llm
+
+import (
+	"encoding/json"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// FinishReasonLength is the finish reason of an output cut at the token
+// limit.
+const FinishReasonLength = "length"
+
+// Response is the outcome of a successful call. It is what the cache
+// stores, in this JSON encoding.
+type Response struct {
+	// Content is choices[0].message.content.
+	Content string `json:"content"`
+	// Reasoning is the visible thinking: choices[0].message.reasoning_content
+	// (DeepSeek, older vLLM) or, when that is empty, .reasoning (vLLM,
+	// Ollama). Empty when the provider does not return it (OpenAI).
+	Reasoning string `json:"reasoning,omitempty"`
+	// FinishReason is choices[0].finish_reason, e.g. "stop" or "length".
+	FinishReason string `json:"finish_reason"`
+	// Truncated reports FinishReason == "length".
+	Truncated bool `json:"truncated"`
+	// PromptTokens, CompletionTokens and TotalTokens are usage as reported.
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+	// ReasoningTokens is usage.completion_tokens_details.reasoning_tokens,
+	// 0 when not reported.
+	ReasoningTokens int `json:"reasoning_tokens"`
+	// Cost is the output cost c of SPEC §1, reasoning included:
+	// max(CompletionTokens, TotalTokens − PromptTokens). Some providers
+	// leave thinking tokens out of completion_tokens but not of the total.
+	Cost int `json:"cost"`
+	// Latency is the duration of the successful attempt.
+	Latency time.Duration `json:"latency_ns"`
+	// Attempts is how many attempts the call took (1 without retries).
+	Attempts int `json:"attempts"`
+	// CacheHit reports that the response came from the cache; Latency,
+	// Attempts and ObtainedAt are then those of the original call.
+	CacheHit bool `json:"-"`
+	// ObtainedAt is when the response arrived from the provider.
+	ObtainedAt time.Time `json:"obtained_at"`
+	// Raw is the provider's response body, verbatim.
+	Raw json.RawMessage `json:"raw"`
+}
+
+// outputCost is the SPEC §1 cost rule: max(completion, total − prompt).
+func outputCost(prompt, completion, total int) int {
+	return max(completion, total-prompt)
+}
+
+// rawReasoning is the part of a response body go-openai does not read.
+type rawReasoning struct {
+	Choices []struct {
+		Message struct {
+			Reasoning        *string `json:"reasoning"`
+			ReasoningContent *string `json:"reasoning_content"`
+		} `json:"message"`
+	} `json:"choices"`
+}
+
+// parseResponse builds the Response of a 2xx answer from go-openai's
+// decoding and the raw body, or returns a *MalformedResponseError.
+func parseResponse(raw []byte, chat openai.ChatCompletionResponse) (Response, error) {
+	if !json.Valid(raw) {
+		return Response{}, &MalformedResponseError{Reason: "invalid JSON", Body: snippet(raw)}
+	}
+	var extra rawReasoning
+	if err := json.Unmarshal(raw, &extra); err != nil {
+		return Response{}, &MalformedResponseError{Reason: err.Error(), Body: snippet(raw)}
+	}
+	if len(chat.Choices) == 0 || len(extra.Choices) == 0 {
+		return Response{}, &MalformedResponseError{Reason: "no choices", Body: snippet(raw)}
+	}
+	choice := chat.Choices[0]
+	u := chat.Usage
+	r := Response{
+		Content:          choice.Message.Content,
+		FinishReason:     string(choice.FinishReason),
+		Truncated:        choice.FinishReason == openai.FinishReasonLength,
+		PromptTokens:     u.PromptTokens,
+		CompletionTokens: u.CompletionTokens,
+		TotalTokens:      u.TotalTokens,
+		Cost:             outputCost(u.PromptTokens, u.CompletionTokens, u.TotalTokens),
+		Raw:              json.RawMessage(raw),
+	}
+	if d := u.CompletionTokensDetails; d != nil {
+		r.ReasoningTokens = d.ReasoningTokens
+	}
+	m := extra.Choices[0].Message
+	switch {
+	case m.ReasoningContent != nil && *m.ReasoningContent != "":
+		r.Reasoning = *m.ReasoningContent
+	case m.Reasoning != nil:
+		r.Reasoning = *m.Reasoning
+	}
+	return r, nil
+}

@@ -24,6 +24,7 @@ func ToStatus(err error) error {
 		invalid      *apperr.InvalidArgumentError
 		notFound     *apperr.NotFoundError
 		precondition *apperr.PreconditionError
+		unavailable  *apperr.UnavailableError
 	)
 	switch {
 	case errors.As(err, &invalid):
@@ -32,6 +33,8 @@ func ToStatus(err error) error {
 		return notFoundStatus(notFound)
 	case errors.As(err, &precondition):
 		return status.Error(codes.FailedPrecondition, precondition.Reason)
+	case errors.As(err, &unavailable):
+		return status.Error(codes.Unavailable, unavailable.Reason)
 	case errors.Is(err, context.Canceled):
 		return status.Error(codes.Canceled, err.Error())
 	case errors.Is(err, context.DeadlineExceeded):

@@ -43,6 +43,7 @@ func TestToStatus(t *testing.T) {
 		{name: "wrapped invalid", err: fmt.Errorf("oracle: %w", apperr.Invalid("random.samples", "too many")), wantCode: codes.InvalidArgument, wantFields: []string{"random.samples"}},
 		{name: "not found", err: &apperr.NotFoundError{Kind: "problem", Keys: []string{"aime/p3"}}, wantCode: codes.NotFound, wantMsg: "problem not found: aime/p3"},
 		{name: "precondition", err: fmt.Errorf("x: %w", &apperr.PreconditionError{Reason: "no store"}), wantCode: codes.FailedPrecondition, wantMsg: "no store"},
+		{name: "unavailable", err: fmt.Errorf("plan: %w", &apperr.UnavailableError{Reason: "model down"}), wantCode: codes.Unavailable, wantMsg: "model down"},
 		{name: "canceled", err: fmt.Errorf("work: %w", context.Canceled), wantCode: codes.Canceled},
 		{name: "deadline", err: context.DeadlineExceeded, wantCode: codes.DeadlineExceeded},
 		{name: "status passes", err: status.Error(codes.NotFound, "x"), wantCode: codes.NotFound, wantMsg: "x"},

@@ -1,0 +1,122 @@
+package prompts
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestDefaultIsThePapersPrompt compares the default template with the
+// paper's appendix listing, copied verbatim from the LaTeX source into
+// testdata: with unit values the only placeholder that differs is
+// {points_rule}.
+func TestDefaultIsThePapersPrompt(t *testing.T) {
+	paper, err := os.ReadFile(filepath.Join("testdata", "paper_planner_prompt.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl, err := Planner(Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Replace(tmpl.Text(), "{points_rule}", "Each problem is worth 1 point.", 1)
+	if got != string(paper) {
+		t.Errorf("default template differs from the paper:\n--- template\n%s\n--- paper\n%s", got, paper)
+	}
+}
+
+// TestVariantsReplaceOnlyTheOpening: every variant has the default's body
+// and a different first paragraph.
+func TestVariantsReplaceOnlyTheOpening(t *testing.T) {
+	def, _ := Planner(Default)
+	_, body, _ := strings.Cut(def.Text(), "\n\n")
+	seen := map[string]Variant{}
+	for _, v := range Variants() {
+		tmpl, err := Planner(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opening, rest, _ := strings.Cut(tmpl.Text(), "\n\n")
+		if rest != body {
+			t.Errorf("variant %s changes more than the opening", v)
+		}
+		if other, dup := seen[opening]; dup {
+			t.Errorf("variants %s and %s share an opening", v, other)
+		}
+		seen[opening] = v
+		if tmpl.Name != "planner/"+string(v) || len(tmpl.SHA256) != 64 {
+			t.Errorf("variant %s: name %q hash %q", v, tmpl.Name, tmpl.SHA256)
+		}
+	}
+	if len(seen) != 4 {
+		t.Errorf("%d variants, want default, A, B, C", len(seen))
+	}
+	if _, err := Planner("D"); err == nil {
+		t.Error("unknown variant accepted")
+	}
+}
+
+func TestRenderGolden(t *testing.T) {
+	problems := []Problem{
+		{ID: "p1", Text: "Find the number of ordered pairs (m, n) such that m + n = 10.", Value: 1},
+		{ID: "p2", Text: "Compute 2^10 mod 7.", Value: 1},
+	}
+	weighted := append([]Problem(nil), problems...)
+	weighted[1].Value = 2.5
+	cases := []struct {
+		name     string
+		variant  Variant
+		problems []Problem
+	}{
+		{"planner_default", Default, problems},
+		{"planner_A", Neutral, problems},
+		{"planner_B", Agent, problems},
+		{"planner_C", Exam, problems},
+		{"planner_default_weighted", Default, weighted},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tmpl, err := Planner(c.variant)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := tmpl.Render(PlannerInput{Problems: c.problems, Budget: 12000, Domain: DomainLabel("aime")})
+			if strings.Contains(got, "{") && strings.Contains(got, "{n}") {
+				t.Error("placeholder left unrendered")
+			}
+			golden(t, c.name+".golden", got)
+		})
+	}
+	banner, err := BudgetAwareBanner()
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "budget_aware_banner.golden", banner.Banner(1500))
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs:\n%s", path, got)
+	}
+}
+
+func TestDomainLabel(t *testing.T) {
+	if DomainLabel("AIME") != "competition math problems" || DomainLabel("unknown") != "problems" {
+		t.Error("domain labels")
+	}
+}

@@ -1,0 +1,110 @@
+package prompts
+
+import (
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+//go:embed templates
+var files embed.FS
+
+// Variant names a planner prompt variant.
+type Variant string
+
+// Planner prompt variants (SPEC §6).
+const (
+	// Default is the paper's appendix "Planner Prompt".
+	Default Variant = "default"
+	// Neutral is ablation variant A.
+	Neutral Variant = "A"
+	// Agent is ablation variant B, the autonomous agent.
+	Agent Variant = "B"
+	// Exam is ablation variant C, the timed exam.
+	Exam Variant = "C"
+)
+
+var openings = map[Variant]string{
+	Default: "templates/planner/opening_default.txt",
+	Neutral: "templates/planner/opening_a.txt",
+	Agent:   "templates/planner/opening_b.txt",
+	Exam:    "templates/planner/opening_c.txt",
+}
+
+const (
+	bodyFile   = "templates/planner/body.txt"
+	bannerFile = "templates/solver/budget_aware_banner.txt"
+)
+
+// Template is a named, hashed prompt template.
+type Template struct {
+	// Name identifies the template, e.g. "planner/B".
+	Name string
+	// SHA256 is the hex SHA-256 of the template text (for the planner, the
+	// opening and body files joined by a blank line).
+	SHA256 string
+	text   string
+}
+
+// Variants lists the planner variants in a stable order.
+func Variants() []Variant {
+	out := make([]Variant, 0, len(openings))
+	for v := range openings {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// Planner returns the planner template of a variant.
+func Planner(v Variant) (Template, error) {
+	path, ok := openings[v]
+	if !ok {
+		return Template{}, fmt.Errorf("unknown prompt variant %q (want default, A, B or C)", v)
+	}
+	opening, err := files.ReadFile(path)
+	if err != nil {
+		return Template{}, err
+	}
+	body, err := files.ReadFile(bodyFile)
+	if err != nil {
+		return Template{}, err
+	}
+	return newTemplate("planner/"+string(v), strings.TrimRight(string(opening), "\n")+"\n\n"+string(body)), nil
+}
+
+// BudgetAwareBanner returns the banner prepended to the standard solver
+// prompt in the budget-aware re-solve (SPEC §5).
+func BudgetAwareBanner() (Template, error) {
+	text, err := files.ReadFile(bannerFile)
+	if err != nil {
+		return Template{}, err
+	}
+	return newTemplate("solver/budget_aware_banner", string(text)), nil
+}
+
+func newTemplate(name, text string) Template {
+	sum := sha256.Sum256([]byte(text))
+	return Template{Name: name, SHA256: hex.EncodeToString(sum[:]), text: text}
+}
+
+// Text returns the template text with its placeholders.
+func (t Template) Text() string { return t.text }
+
+// render replaces each {key} with its value.
+func (t Template) render(values map[string]string) string {
+	pairs := make([]string, 0, 2*len(values))
+	for k, v := range values {
+		pairs = append(pairs, "{"+k+"}", v)
+	}
+	return strings.NewReplacer(pairs...).Replace(t.text)
+}
+
+// Banner renders the budget-aware banner for an allocation of tokens.
+func (t Template) Banner(tokens int64) string {
+	return t.render(map[string]string{"a_i": strconv.FormatInt(tokens, 10)})
+}

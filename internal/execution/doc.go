@@ -4,10 +4,11 @@
 //
 // # SPEC rules implemented
 //
-//   - SPEC §2 step 3 (Normalize): unknown ids are dropped, a repeated id keeps
-//     its first occurrence, negative allocations become 0, and allocations of
-//     0 are dropped (not attempted). Every drop is logged with its raw
-//     position, id, raw allocation and reason.
+//   - SPEC §2 step 3 (Normalize; NormalizeIDs for callers that know only the
+//     pool's ids): unknown ids are dropped, a repeated id keeps its first
+//     occurrence, negative allocations become 0, and allocations of 0 are
+//     dropped (not attempted). Every drop is logged with its raw position,
+//     id, raw allocation and reason.
 //   - SPEC §1: the planned set is S = {i : a_i > 0} (the kept steps); a plan
 //     with Σ a > B is still executed, and flagged by Plan.OverBudget.
 //   - SPEC §3 regime U (RunAdvisory): R ← B, V ← 0; for each step in plan
@@ -24,8 +25,10 @@
 //
 // The text-level repairs of SPEC §2 steps 1, 2 and 4 (extracting the JSON,
 // tolerating defects, matching canonical id forms, unparseable output)
-// belong to the parser; Normalize receives its output as []Step with ids
-// that match pool ids exactly.
+// belong to the parser (internal/repair); Normalize receives its output as
+// []Step with ids that match pool ids exactly. The parser applies step 3
+// itself through NormalizeIDs, the same rules over an id lookup instead of a
+// Pool, so that both agree: Normalize keeps every step of a repaired plan.
 //
 // # Conventions where SPEC is silent
 //

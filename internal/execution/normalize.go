@@ -63,8 +63,10 @@ const (
 	smallPool = 512
 )
 
-// Normalize applies SPEC §2 step 3 to a raw plan. Each raw step is checked by
-// these rules, in order, and the first that applies drops it:
+// Normalize applies SPEC §2 step 3 to a raw plan against a Pool: it is
+// NormalizeIDs over the Pool's ids, matched exactly by Pool.Lookup. Each raw
+// step is checked by these rules, in order, and the first that applies drops
+// it:
 //
 //  1. an id not in the pool is dropped (DropUnknownID);
 //  2. an id already seen earlier in the raw plan is dropped (DropDuplicate):
@@ -77,6 +79,39 @@ const (
 // every step is dropped as unknown. Normalize only reads p and is safe for
 // concurrent use.
 func Normalize(p *Pool, plan []Step) Plan {
+	var index map[string]int // a nil Pool has no ids: a nil map finds none
+	if p != nil {
+		index = p.index
+	}
+	return normalize(p.Len(), index, nil, plan)
+}
+
+// NormalizeIDs applies the rules of Normalize (SPEC §2 step 3) to a raw plan
+// over a pool known only by its ids, for callers that have no Pool (the
+// plan parser, which knows ids but no costs). n is the number of pool items
+// and lookup returns the pool index in [0, n) of an id and whether the id is
+// in the pool; an index outside [0, n) is taken as "not in the pool" (n is
+// capped at math.MaxInt32, the largest Pool).
+//
+// Kept steps carry the raw step's ID unchanged (PlannedStep.ID = Step.ID), so
+// lookup should match ids exactly, as Pool.Lookup does: a caller that
+// accepts other spellings of an id resolves them to the pool's id before
+// calling NormalizeIDs. Two raw steps are the same item when lookup returns
+// the same index for them.
+//
+// A nil lookup finds no id. NormalizeIDs calls lookup once per raw step, in
+// plan order, and allocates
+// only its result (plus scratch for plans over 64 steps or pools over 512
+// items). It is safe for concurrent use when lookup is.
+func NormalizeIDs(n int, lookup func(id string) (int, bool), plan []Step) Plan {
+	return normalize(n, nil, lookup, plan)
+}
+
+// normalize implements Normalize and NormalizeIDs. Ids are looked up with
+// lookup when it is not nil, else in index (Normalize's direct path, which
+// saves an indirect call per step).
+func normalize(n int, index map[string]int, lookup func(id string) (int, bool), plan []Step) Plan {
+	n = min(max(n, 0), math.MaxInt32) // pool indices are stored as int32
 	// code[k] is the pool index of raw step k when it is kept, else −reason.
 	var codeBuf [smallPlan]int32
 	var code []int32
@@ -87,7 +122,7 @@ func Normalize(p *Pool, plan []Step) Plan {
 	}
 	var seenBuf [smallPool / 64]uint64
 	var seen []uint64
-	if words := (p.Len() + 63) / 64; words <= len(seenBuf) {
+	if words := (n + 63) / 64; words <= len(seenBuf) {
 		seen = seenBuf[:words]
 	} else {
 		seen = make([]uint64, words)
@@ -97,9 +132,15 @@ func Normalize(p *Pool, plan []Step) Plan {
 	var total int64
 	saturated := false
 	for k, s := range plan {
-		i, ok := p.Lookup(s.ID)
+		var i int
+		var ok bool
+		if lookup != nil {
+			i, ok = lookup(s.ID)
+		} else {
+			i, ok = index[s.ID]
+		}
 		switch {
-		case !ok:
+		case !ok || i < 0 || i >= n:
 			code[k] = -int32(DropUnknownID)
 			continue
 		case seen[i>>6]&(1<<(i&63)) != 0:
@@ -132,7 +173,7 @@ func Normalize(p *Pool, plan []Step) Plan {
 	ks, kd := 0, 0
 	for k, s := range plan {
 		if c := int(code[k]); c >= 0 {
-			out.Steps[ks] = PlannedStep{Index: c, ID: p.items[c].ID, Tokens: s.Tokens}
+			out.Steps[ks] = PlannedStep{Index: c, ID: s.ID, Tokens: s.Tokens}
 			ks++
 		} else {
 			out.Log[kd] = Drop{Index: k, ID: s.ID, Tokens: s.Tokens, Reason: DropReason(-c)}

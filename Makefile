@@ -43,7 +43,8 @@ FUZZ_TARGETS := \
 	FuzzValidateComputeReferences:./services/oracle/ \
 	FuzzScoreInput:./internal/scoring/ \
 	FuzzGroundTruthLine:./internal/cli/ \
-	FuzzNormalizeAndRun:./internal/execution/
+	FuzzNormalizeAndRun:./internal/execution/ \
+	FuzzRepair:./internal/repair/
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  name=$${t%%:*}; pkg=$${t#*:}; \

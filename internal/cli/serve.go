@@ -6,11 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"slices"
 	"time"
 
+	"github.com/triage-eval/triage/internal/llm"
 	"github.com/triage-eval/triage/internal/server"
 	"github.com/triage-eval/triage/internal/store"
 	"github.com/triage-eval/triage/internal/telemetry"
+	"github.com/triage-eval/triage/services/planner"
 )
 
 // DefaultListen is where triage serve listens unless told otherwise.
@@ -19,12 +22,17 @@ const DefaultListen = "127.0.0.1:50051"
 // DefaultStore is the embedded SQLite file used unless told otherwise.
 const DefaultStore = "triage.db"
 
+// DefaultLLMCache is the SQLite file model responses are cached in.
+const DefaultLLMCache = "triage-llm-cache.db"
+
 func runServe(ctx context.Context, args []string, env Env) error {
 	def := server.DefaultConfig()
 	cfg := def
 	fs := newFlagSet("serve", env.Stderr)
 	listen := fs.String("listen", DefaultListen, "address to listen on (host:port)")
-	services := fs.String("services", "", "comma-separated services to serve (default: all: executor, oracle)")
+	services := fs.String("services", "", "comma-separated services to serve (default: all: executor, oracle, planner)")
+	endpoints := fs.String("endpoints", "", "JSON file of named LLM endpoints the Planner may use")
+	llmCache := fs.String("llm-cache", DefaultLLMCache, "SQLite file caching model responses; \"off\" disables the cache")
 	storeLoc := fs.String("store", DefaultStore, "ground-truth store: a SQLite file path, sqlite:PATH, or a postgres:// URL")
 	fs.IntVar(&cfg.MaxMessageBytes, "max-message-bytes", def.MaxMessageBytes, "largest message received or sent")
 	fs.DurationVar(&cfg.ShutdownGrace, "shutdown-grace", def.ShutdownGrace, "time in-flight RPCs get to finish on shutdown")
@@ -59,6 +67,14 @@ func runServe(ctx context.Context, args []string, env Env) error {
 	}
 	defer flushTelemetry(tel, logger.Warn)
 	deps := serviceDeps{now: time.Now}
+	if slices.Contains(names, "planner") {
+		cfg, closeCache, err := plannerConfig(ctx, *endpoints, *llmCache, env.Getenv)
+		if err != nil {
+			return err
+		}
+		defer closeCache()
+		deps.planner = cfg
+	}
 	if needStore(names) {
 		st, err := store.Open(ctx, *storeLoc)
 		if err != nil {
@@ -85,4 +101,22 @@ func flushTelemetry(tel *telemetry.Telemetry, warn func(string, ...any)) {
 	if err := tel.Shutdown(ctx); err != nil {
 		warn("telemetry flush failed", "err", err)
 	}
+}
+
+// plannerConfig loads the endpoints and opens the response cache.
+func plannerConfig(ctx context.Context, endpointsPath, cachePath string, getenv func(string) string) (planner.Config, func(), error) {
+	eps, err := loadEndpoints(endpointsPath)
+	if err != nil {
+		return planner.Config{}, nil, fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	cfg := planner.Config{Endpoints: eps, Getenv: getenv, Now: time.Now}
+	if cachePath == "off" || cachePath == "" {
+		return cfg, func() {}, nil
+	}
+	cache, err := llm.OpenCache(ctx, cachePath)
+	if err != nil {
+		return planner.Config{}, nil, fmt.Errorf("--llm-cache: %w", err)
+	}
+	cfg.Cache = cache
+	return cfg, func() { cache.Close() }, nil
 }

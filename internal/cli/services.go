@@ -11,12 +11,15 @@ import (
 	"github.com/triage-eval/triage/internal/store"
 	"github.com/triage-eval/triage/services/executor"
 	"github.com/triage-eval/triage/services/oracle"
+	"github.com/triage-eval/triage/services/planner"
 )
 
 // serviceDeps is what services may need from the process.
 type serviceDeps struct {
 	// store is the ground-truth store, nil if none was opened.
 	store store.Store
+	// planner configures the Planner (endpoints, response cache).
+	planner planner.Config
 	// now is the clock.
 	now func() time.Time
 }
@@ -34,6 +37,9 @@ func availableServices() map[string]serviceSpec {
 	return map[string]serviceSpec{
 		"oracle": {build: func(serviceDeps) server.Service {
 			return server.Service{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()}
+		}},
+		"planner": {build: func(d serviceDeps) server.Service {
+			return server.Service{Name: "planner", Desc: &triagev1.PlannerService_ServiceDesc, Impl: planner.New(d.planner)}
 		}},
 		"executor": {needsStore: true, build: func(d serviceDeps) server.Service {
 			return server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: executor.New(d.store, d.now)}

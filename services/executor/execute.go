@@ -41,13 +41,10 @@ func (s *Service) ExecutePlan(ctx context.Context, req *triagev1.ExecutePlanRequ
 		PoolSize:              int32(len(items)),
 		TotalCost:             total,
 		NormalizedPlan:        make([]*triagev1.PlanStep, len(plan.Steps)),
-		DroppedSteps:          make([]*triagev1.PlanDrop, len(plan.Log)),
+		DroppedSteps:          protoconv.PlanDrops(plan.Log),
 	}
 	for i, st := range plan.Steps {
 		resp.NormalizedPlan[i] = &triagev1.PlanStep{Id: st.ID, Tokens: st.Tokens}
-	}
-	for i, d := range plan.Log {
-		resp.DroppedSteps[i] = &triagev1.PlanDrop{Index: int32(d.Index), Id: d.ID, Tokens: d.Tokens, Reason: dropReasons[d.Reason]}
 	}
 	regimes := req.GetRegimes()
 	if len(regimes) == 0 {
@@ -71,13 +68,6 @@ func run(p *execution.Pool, plan execution.Plan, budget int64, r triagev1.Regime
 	default:
 		return execution.RunAdvisory(p, plan, budget)
 	}
-}
-
-var dropReasons = map[execution.DropReason]triagev1.PlanDropReason{
-	execution.DropUnknownID: triagev1.PlanDropReason_PLAN_DROP_REASON_UNKNOWN_ID,
-	execution.DropDuplicate: triagev1.PlanDropReason_PLAN_DROP_REASON_DUPLICATE,
-	execution.DropNegative:  triagev1.PlanDropReason_PLAN_DROP_REASON_NEGATIVE,
-	execution.DropZero:      triagev1.PlanDropReason_PLAN_DROP_REASON_ZERO,
 }
 
 var outcomes = map[execution.Outcome]triagev1.TraceOutcome{

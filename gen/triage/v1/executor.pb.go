@@ -129,67 +129,6 @@ func (Regime) EnumDescriptor() ([]byte, []int) {
 	return file_triage_v1_executor_proto_rawDescGZIP(), []int{1}
 }
 
-// PlanDropReason is why normalization dropped a plan step (SPEC §2 step 3).
-type PlanDropReason int32
-
-const (
-	// Unset; never sent.
-	PlanDropReason_PLAN_DROP_REASON_UNSPECIFIED PlanDropReason = 0
-	// The id is not in the pool.
-	PlanDropReason_PLAN_DROP_REASON_UNKNOWN_ID PlanDropReason = 1
-	// The id appeared earlier in the plan; the first occurrence is kept.
-	PlanDropReason_PLAN_DROP_REASON_DUPLICATE PlanDropReason = 2
-	// The allocation was negative, so it became 0 and the step was dropped.
-	PlanDropReason_PLAN_DROP_REASON_NEGATIVE PlanDropReason = 3
-	// The allocation was 0: the item is not attempted.
-	PlanDropReason_PLAN_DROP_REASON_ZERO PlanDropReason = 4
-)
-
-// Enum value maps for PlanDropReason.
-var (
-	PlanDropReason_name = map[int32]string{
-		0: "PLAN_DROP_REASON_UNSPECIFIED",
-		1: "PLAN_DROP_REASON_UNKNOWN_ID",
-		2: "PLAN_DROP_REASON_DUPLICATE",
-		3: "PLAN_DROP_REASON_NEGATIVE",
-		4: "PLAN_DROP_REASON_ZERO",
-	}
-	PlanDropReason_value = map[string]int32{
-		"PLAN_DROP_REASON_UNSPECIFIED": 0,
-		"PLAN_DROP_REASON_UNKNOWN_ID":  1,
-		"PLAN_DROP_REASON_DUPLICATE":   2,
-		"PLAN_DROP_REASON_NEGATIVE":    3,
-		"PLAN_DROP_REASON_ZERO":        4,
-	}
-)
-
-func (x PlanDropReason) Enum() *PlanDropReason {
-	p := new(PlanDropReason)
-	*p = x
-	return p
-}
-
-func (x PlanDropReason) String() string {
-	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
-}
-
-func (PlanDropReason) Descriptor() protoreflect.EnumDescriptor {
-	return file_triage_v1_executor_proto_enumTypes[2].Descriptor()
-}
-
-func (PlanDropReason) Type() protoreflect.EnumType {
-	return &file_triage_v1_executor_proto_enumTypes[2]
-}
-
-func (x PlanDropReason) Number() protoreflect.EnumNumber {
-	return protoreflect.EnumNumber(x)
-}
-
-// Deprecated: Use PlanDropReason.Descriptor instead.
-func (PlanDropReason) EnumDescriptor() ([]byte, []int) {
-	return file_triage_v1_executor_proto_rawDescGZIP(), []int{2}
-}
-
 // TraceOutcome is what happened to one plan step during execution.
 type TraceOutcome int32
 
@@ -235,11 +174,11 @@ func (x TraceOutcome) String() string {
 }
 
 func (TraceOutcome) Descriptor() protoreflect.EnumDescriptor {
-	return file_triage_v1_executor_proto_enumTypes[3].Descriptor()
+	return file_triage_v1_executor_proto_enumTypes[2].Descriptor()
 }
 
 func (TraceOutcome) Type() protoreflect.EnumType {
-	return &file_triage_v1_executor_proto_enumTypes[3]
+	return &file_triage_v1_executor_proto_enumTypes[2]
 }
 
 func (x TraceOutcome) Number() protoreflect.EnumNumber {
@@ -248,7 +187,7 @@ func (x TraceOutcome) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use TraceOutcome.Descriptor instead.
 func (TraceOutcome) EnumDescriptor() ([]byte, []int) {
-	return file_triage_v1_executor_proto_rawDescGZIP(), []int{3}
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{2}
 }
 
 // Solver is a model configuration; two modes of one model are two solvers.
@@ -927,79 +866,6 @@ func (*ExecutePlanRequest_Stored) isExecutePlanRequest_Pool() {}
 
 func (*ExecutePlanRequest_Inline) isExecutePlanRequest_Pool() {}
 
-// PlanDrop is one plan step that normalization removed.
-type PlanDrop struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// Position of the step in the plan as given, from 0.
-	Index int32 `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
-	// The step's id.
-	Id string `protobuf:"bytes,2,opt,name=id,proto3" json:"id,omitempty"`
-	// The step's allocation as given.
-	Tokens int64 `protobuf:"varint,3,opt,name=tokens,proto3" json:"tokens,omitempty"`
-	// Why it was removed.
-	Reason        PlanDropReason `protobuf:"varint,4,opt,name=reason,proto3,enum=triage.v1.PlanDropReason" json:"reason,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *PlanDrop) Reset() {
-	*x = PlanDrop{}
-	mi := &file_triage_v1_executor_proto_msgTypes[9]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *PlanDrop) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*PlanDrop) ProtoMessage() {}
-
-func (x *PlanDrop) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_executor_proto_msgTypes[9]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use PlanDrop.ProtoReflect.Descriptor instead.
-func (*PlanDrop) Descriptor() ([]byte, []int) {
-	return file_triage_v1_executor_proto_rawDescGZIP(), []int{9}
-}
-
-func (x *PlanDrop) GetIndex() int32 {
-	if x != nil {
-		return x.Index
-	}
-	return 0
-}
-
-func (x *PlanDrop) GetId() string {
-	if x != nil {
-		return x.Id
-	}
-	return ""
-}
-
-func (x *PlanDrop) GetTokens() int64 {
-	if x != nil {
-		return x.Tokens
-	}
-	return 0
-}
-
-func (x *PlanDrop) GetReason() PlanDropReason {
-	if x != nil {
-		return x.Reason
-	}
-	return PlanDropReason_PLAN_DROP_REASON_UNSPECIFIED
-}
-
 // TraceStep is one step of an execution trace.
 type TraceStep struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1023,7 +889,7 @@ type TraceStep struct {
 
 func (x *TraceStep) Reset() {
 	*x = TraceStep{}
-	mi := &file_triage_v1_executor_proto_msgTypes[10]
+	mi := &file_triage_v1_executor_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1035,7 +901,7 @@ func (x *TraceStep) String() string {
 func (*TraceStep) ProtoMessage() {}
 
 func (x *TraceStep) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_executor_proto_msgTypes[10]
+	mi := &file_triage_v1_executor_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1048,7 +914,7 @@ func (x *TraceStep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TraceStep.ProtoReflect.Descriptor instead.
 func (*TraceStep) Descriptor() ([]byte, []int) {
-	return file_triage_v1_executor_proto_rawDescGZIP(), []int{10}
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *TraceStep) GetId() string {
@@ -1118,7 +984,7 @@ type RegimeResult struct {
 
 func (x *RegimeResult) Reset() {
 	*x = RegimeResult{}
-	mi := &file_triage_v1_executor_proto_msgTypes[11]
+	mi := &file_triage_v1_executor_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1130,7 +996,7 @@ func (x *RegimeResult) String() string {
 func (*RegimeResult) ProtoMessage() {}
 
 func (x *RegimeResult) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_executor_proto_msgTypes[11]
+	mi := &file_triage_v1_executor_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1143,7 +1009,7 @@ func (x *RegimeResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RegimeResult.ProtoReflect.Descriptor instead.
 func (*RegimeResult) Descriptor() ([]byte, []int) {
-	return file_triage_v1_executor_proto_rawDescGZIP(), []int{11}
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *RegimeResult) GetRegime() Regime {
@@ -1202,7 +1068,7 @@ type ExecutePlanResponse struct {
 
 func (x *ExecutePlanResponse) Reset() {
 	*x = ExecutePlanResponse{}
-	mi := &file_triage_v1_executor_proto_msgTypes[12]
+	mi := &file_triage_v1_executor_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1214,7 +1080,7 @@ func (x *ExecutePlanResponse) String() string {
 func (*ExecutePlanResponse) ProtoMessage() {}
 
 func (x *ExecutePlanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_executor_proto_msgTypes[12]
+	mi := &file_triage_v1_executor_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1227,7 +1093,7 @@ func (x *ExecutePlanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecutePlanResponse.ProtoReflect.Descriptor instead.
 func (*ExecutePlanResponse) Descriptor() ([]byte, []int) {
-	return file_triage_v1_executor_proto_rawDescGZIP(), []int{12}
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ExecutePlanResponse) GetBudget() int64 {
@@ -1348,12 +1214,7 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\aregimes\x18\x05 \x03(\x0e2\x11.triage.v1.RegimeR\aregimes\x12\x1d\n" +
 	"\n" +
 	"omit_trace\x18\x06 \x01(\bR\tomitTraceB\x06\n" +
-	"\x04pool\"{\n" +
-	"\bPlanDrop\x12\x14\n" +
-	"\x05index\x18\x01 \x01(\x05R\x05index\x12\x0e\n" +
-	"\x02id\x18\x02 \x01(\tR\x02id\x12\x16\n" +
-	"\x06tokens\x18\x03 \x01(\x03R\x06tokens\x121\n" +
-	"\x06reason\x18\x04 \x01(\x0e2\x19.triage.v1.PlanDropReasonR\x06reason\"\xd3\x01\n" +
+	"\x04pool\"\xd3\x01\n" +
 	"\tTraceStep\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x16\n" +
 	"\x06tokens\x18\x02 \x01(\x03R\x06tokens\x12\x12\n" +
@@ -1387,13 +1248,7 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\x06Regime\x12\x16\n" +
 	"\x12REGIME_UNSPECIFIED\x10\x00\x12\x13\n" +
 	"\x0fREGIME_ADVISORY\x10\x01\x12\x13\n" +
-	"\x0fREGIME_ENFORCED\x10\x02*\xad\x01\n" +
-	"\x0ePlanDropReason\x12 \n" +
-	"\x1cPLAN_DROP_REASON_UNSPECIFIED\x10\x00\x12\x1f\n" +
-	"\x1bPLAN_DROP_REASON_UNKNOWN_ID\x10\x01\x12\x1e\n" +
-	"\x1aPLAN_DROP_REASON_DUPLICATE\x10\x02\x12\x1d\n" +
-	"\x19PLAN_DROP_REASON_NEGATIVE\x10\x03\x12\x19\n" +
-	"\x15PLAN_DROP_REASON_ZERO\x10\x04*\x9e\x01\n" +
+	"\x0fREGIME_ENFORCED\x10\x02*\x9e\x01\n" +
 	"\fTraceOutcome\x12\x1d\n" +
 	"\x19TRACE_OUTCOME_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14TRACE_OUTCOME_SCORED\x10\x01\x12\x1b\n" +
@@ -1417,65 +1272,63 @@ func file_triage_v1_executor_proto_rawDescGZIP() []byte {
 	return file_triage_v1_executor_proto_rawDescData
 }
 
-var file_triage_v1_executor_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_triage_v1_executor_proto_msgTypes = make([]protoimpl.MessageInfo, 13)
+var file_triage_v1_executor_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
+var file_triage_v1_executor_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
 var file_triage_v1_executor_proto_goTypes = []any{
 	(SolverMode)(0),                   // 0: triage.v1.SolverMode
 	(Regime)(0),                       // 1: triage.v1.Regime
-	(PlanDropReason)(0),               // 2: triage.v1.PlanDropReason
-	(TraceOutcome)(0),                 // 3: triage.v1.TraceOutcome
-	(*Solver)(nil),                    // 4: triage.v1.Solver
-	(*GroundTruthRecord)(nil),         // 5: triage.v1.GroundTruthRecord
-	(*ImportGroundTruthRequest)(nil),  // 6: triage.v1.ImportGroundTruthRequest
-	(*ImportGroundTruthResponse)(nil), // 7: triage.v1.ImportGroundTruthResponse
-	(*ListGroundTruthRequest)(nil),    // 8: triage.v1.ListGroundTruthRequest
-	(*ListGroundTruthResponse)(nil),   // 9: triage.v1.ListGroundTruthResponse
-	(*StoredPool)(nil),                // 10: triage.v1.StoredPool
-	(*InlinePool)(nil),                // 11: triage.v1.InlinePool
-	(*ExecutePlanRequest)(nil),        // 12: triage.v1.ExecutePlanRequest
-	(*PlanDrop)(nil),                  // 13: triage.v1.PlanDrop
-	(*TraceStep)(nil),                 // 14: triage.v1.TraceStep
-	(*RegimeResult)(nil),              // 15: triage.v1.RegimeResult
-	(*ExecutePlanResponse)(nil),       // 16: triage.v1.ExecutePlanResponse
-	(*durationpb.Duration)(nil),       // 17: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil),     // 18: google.protobuf.Timestamp
-	(*GroundTruthItem)(nil),           // 19: triage.v1.GroundTruthItem
-	(*Budget)(nil),                    // 20: triage.v1.Budget
-	(*PlanStep)(nil),                  // 21: triage.v1.PlanStep
+	(TraceOutcome)(0),                 // 2: triage.v1.TraceOutcome
+	(*Solver)(nil),                    // 3: triage.v1.Solver
+	(*GroundTruthRecord)(nil),         // 4: triage.v1.GroundTruthRecord
+	(*ImportGroundTruthRequest)(nil),  // 5: triage.v1.ImportGroundTruthRequest
+	(*ImportGroundTruthResponse)(nil), // 6: triage.v1.ImportGroundTruthResponse
+	(*ListGroundTruthRequest)(nil),    // 7: triage.v1.ListGroundTruthRequest
+	(*ListGroundTruthResponse)(nil),   // 8: triage.v1.ListGroundTruthResponse
+	(*StoredPool)(nil),                // 9: triage.v1.StoredPool
+	(*InlinePool)(nil),                // 10: triage.v1.InlinePool
+	(*ExecutePlanRequest)(nil),        // 11: triage.v1.ExecutePlanRequest
+	(*TraceStep)(nil),                 // 12: triage.v1.TraceStep
+	(*RegimeResult)(nil),              // 13: triage.v1.RegimeResult
+	(*ExecutePlanResponse)(nil),       // 14: triage.v1.ExecutePlanResponse
+	(*durationpb.Duration)(nil),       // 15: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil),     // 16: google.protobuf.Timestamp
+	(*GroundTruthItem)(nil),           // 17: triage.v1.GroundTruthItem
+	(*Budget)(nil),                    // 18: triage.v1.Budget
+	(*PlanStep)(nil),                  // 19: triage.v1.PlanStep
+	(*PlanDrop)(nil),                  // 20: triage.v1.PlanDrop
 }
 var file_triage_v1_executor_proto_depIdxs = []int32{
 	0,  // 0: triage.v1.Solver.mode:type_name -> triage.v1.SolverMode
-	4,  // 1: triage.v1.GroundTruthRecord.solver:type_name -> triage.v1.Solver
-	17, // 2: triage.v1.GroundTruthRecord.latency:type_name -> google.protobuf.Duration
-	18, // 3: triage.v1.GroundTruthRecord.measured_time:type_name -> google.protobuf.Timestamp
-	5,  // 4: triage.v1.ImportGroundTruthRequest.records:type_name -> triage.v1.GroundTruthRecord
-	4,  // 5: triage.v1.ListGroundTruthRequest.solver:type_name -> triage.v1.Solver
-	5,  // 6: triage.v1.ListGroundTruthResponse.records:type_name -> triage.v1.GroundTruthRecord
-	4,  // 7: triage.v1.StoredPool.solver:type_name -> triage.v1.Solver
-	19, // 8: triage.v1.InlinePool.items:type_name -> triage.v1.GroundTruthItem
-	10, // 9: triage.v1.ExecutePlanRequest.stored:type_name -> triage.v1.StoredPool
-	11, // 10: triage.v1.ExecutePlanRequest.inline:type_name -> triage.v1.InlinePool
-	20, // 11: triage.v1.ExecutePlanRequest.budget:type_name -> triage.v1.Budget
-	21, // 12: triage.v1.ExecutePlanRequest.plan:type_name -> triage.v1.PlanStep
+	3,  // 1: triage.v1.GroundTruthRecord.solver:type_name -> triage.v1.Solver
+	15, // 2: triage.v1.GroundTruthRecord.latency:type_name -> google.protobuf.Duration
+	16, // 3: triage.v1.GroundTruthRecord.measured_time:type_name -> google.protobuf.Timestamp
+	4,  // 4: triage.v1.ImportGroundTruthRequest.records:type_name -> triage.v1.GroundTruthRecord
+	3,  // 5: triage.v1.ListGroundTruthRequest.solver:type_name -> triage.v1.Solver
+	4,  // 6: triage.v1.ListGroundTruthResponse.records:type_name -> triage.v1.GroundTruthRecord
+	3,  // 7: triage.v1.StoredPool.solver:type_name -> triage.v1.Solver
+	17, // 8: triage.v1.InlinePool.items:type_name -> triage.v1.GroundTruthItem
+	9,  // 9: triage.v1.ExecutePlanRequest.stored:type_name -> triage.v1.StoredPool
+	10, // 10: triage.v1.ExecutePlanRequest.inline:type_name -> triage.v1.InlinePool
+	18, // 11: triage.v1.ExecutePlanRequest.budget:type_name -> triage.v1.Budget
+	19, // 12: triage.v1.ExecutePlanRequest.plan:type_name -> triage.v1.PlanStep
 	1,  // 13: triage.v1.ExecutePlanRequest.regimes:type_name -> triage.v1.Regime
-	2,  // 14: triage.v1.PlanDrop.reason:type_name -> triage.v1.PlanDropReason
-	3,  // 15: triage.v1.TraceStep.outcome:type_name -> triage.v1.TraceOutcome
-	1,  // 16: triage.v1.RegimeResult.regime:type_name -> triage.v1.Regime
-	14, // 17: triage.v1.RegimeResult.trace:type_name -> triage.v1.TraceStep
-	15, // 18: triage.v1.ExecutePlanResponse.results:type_name -> triage.v1.RegimeResult
-	21, // 19: triage.v1.ExecutePlanResponse.normalized_plan:type_name -> triage.v1.PlanStep
-	13, // 20: triage.v1.ExecutePlanResponse.dropped_steps:type_name -> triage.v1.PlanDrop
-	12, // 21: triage.v1.ExecutorService.ExecutePlan:input_type -> triage.v1.ExecutePlanRequest
-	6,  // 22: triage.v1.ExecutorService.ImportGroundTruth:input_type -> triage.v1.ImportGroundTruthRequest
-	8,  // 23: triage.v1.ExecutorService.ListGroundTruth:input_type -> triage.v1.ListGroundTruthRequest
-	16, // 24: triage.v1.ExecutorService.ExecutePlan:output_type -> triage.v1.ExecutePlanResponse
-	7,  // 25: triage.v1.ExecutorService.ImportGroundTruth:output_type -> triage.v1.ImportGroundTruthResponse
-	9,  // 26: triage.v1.ExecutorService.ListGroundTruth:output_type -> triage.v1.ListGroundTruthResponse
-	24, // [24:27] is the sub-list for method output_type
-	21, // [21:24] is the sub-list for method input_type
-	21, // [21:21] is the sub-list for extension type_name
-	21, // [21:21] is the sub-list for extension extendee
-	0,  // [0:21] is the sub-list for field type_name
+	2,  // 14: triage.v1.TraceStep.outcome:type_name -> triage.v1.TraceOutcome
+	1,  // 15: triage.v1.RegimeResult.regime:type_name -> triage.v1.Regime
+	12, // 16: triage.v1.RegimeResult.trace:type_name -> triage.v1.TraceStep
+	13, // 17: triage.v1.ExecutePlanResponse.results:type_name -> triage.v1.RegimeResult
+	19, // 18: triage.v1.ExecutePlanResponse.normalized_plan:type_name -> triage.v1.PlanStep
+	20, // 19: triage.v1.ExecutePlanResponse.dropped_steps:type_name -> triage.v1.PlanDrop
+	11, // 20: triage.v1.ExecutorService.ExecutePlan:input_type -> triage.v1.ExecutePlanRequest
+	5,  // 21: triage.v1.ExecutorService.ImportGroundTruth:input_type -> triage.v1.ImportGroundTruthRequest
+	7,  // 22: triage.v1.ExecutorService.ListGroundTruth:input_type -> triage.v1.ListGroundTruthRequest
+	14, // 23: triage.v1.ExecutorService.ExecutePlan:output_type -> triage.v1.ExecutePlanResponse
+	6,  // 24: triage.v1.ExecutorService.ImportGroundTruth:output_type -> triage.v1.ImportGroundTruthResponse
+	8,  // 25: triage.v1.ExecutorService.ListGroundTruth:output_type -> triage.v1.ListGroundTruthResponse
+	23, // [23:26] is the sub-list for method output_type
+	20, // [20:23] is the sub-list for method input_type
+	20, // [20:20] is the sub-list for extension type_name
+	20, // [20:20] is the sub-list for extension extendee
+	0,  // [0:20] is the sub-list for field type_name
 }
 
 func init() { file_triage_v1_executor_proto_init() }
@@ -1493,8 +1346,8 @@ func file_triage_v1_executor_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_triage_v1_executor_proto_rawDesc), len(file_triage_v1_executor_proto_rawDesc)),
-			NumEnums:      4,
-			NumMessages:   13,
+			NumEnums:      3,
+			NumMessages:   12,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -21,6 +21,67 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// PlanDropReason is why normalization dropped a plan step (SPEC §2 step 3).
+type PlanDropReason int32
+
+const (
+	// Unset; never sent.
+	PlanDropReason_PLAN_DROP_REASON_UNSPECIFIED PlanDropReason = 0
+	// The id is not in the pool.
+	PlanDropReason_PLAN_DROP_REASON_UNKNOWN_ID PlanDropReason = 1
+	// The id appeared earlier in the plan; the first occurrence is kept.
+	PlanDropReason_PLAN_DROP_REASON_DUPLICATE PlanDropReason = 2
+	// The allocation was negative, so it became 0 and the step was dropped.
+	PlanDropReason_PLAN_DROP_REASON_NEGATIVE PlanDropReason = 3
+	// The allocation was 0: the item is not attempted.
+	PlanDropReason_PLAN_DROP_REASON_ZERO PlanDropReason = 4
+)
+
+// Enum value maps for PlanDropReason.
+var (
+	PlanDropReason_name = map[int32]string{
+		0: "PLAN_DROP_REASON_UNSPECIFIED",
+		1: "PLAN_DROP_REASON_UNKNOWN_ID",
+		2: "PLAN_DROP_REASON_DUPLICATE",
+		3: "PLAN_DROP_REASON_NEGATIVE",
+		4: "PLAN_DROP_REASON_ZERO",
+	}
+	PlanDropReason_value = map[string]int32{
+		"PLAN_DROP_REASON_UNSPECIFIED": 0,
+		"PLAN_DROP_REASON_UNKNOWN_ID":  1,
+		"PLAN_DROP_REASON_DUPLICATE":   2,
+		"PLAN_DROP_REASON_NEGATIVE":    3,
+		"PLAN_DROP_REASON_ZERO":        4,
+	}
+)
+
+func (x PlanDropReason) Enum() *PlanDropReason {
+	p := new(PlanDropReason)
+	*p = x
+	return p
+}
+
+func (x PlanDropReason) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (PlanDropReason) Descriptor() protoreflect.EnumDescriptor {
+	return file_triage_v1_types_proto_enumTypes[0].Descriptor()
+}
+
+func (PlanDropReason) Type() protoreflect.EnumType {
+	return &file_triage_v1_types_proto_enumTypes[0]
+}
+
+func (x PlanDropReason) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use PlanDropReason.Descriptor instead.
+func (PlanDropReason) EnumDescriptor() ([]byte, []int) {
+	return file_triage_v1_types_proto_rawDescGZIP(), []int{0}
+}
+
 // GroundTruthItem is one gradeable problem of a pool together with one
 // solver's Phase 0 ground truth for it (SPEC §1).
 type GroundTruthItem struct {
@@ -241,6 +302,79 @@ func (x *PlanStep) GetTokens() int64 {
 	return 0
 }
 
+// PlanDrop is one plan step that normalization removed.
+type PlanDrop struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Position of the step in the plan as given, from 0.
+	Index int32 `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
+	// The step's id.
+	Id string `protobuf:"bytes,2,opt,name=id,proto3" json:"id,omitempty"`
+	// The step's allocation as given.
+	Tokens int64 `protobuf:"varint,3,opt,name=tokens,proto3" json:"tokens,omitempty"`
+	// Why it was removed.
+	Reason        PlanDropReason `protobuf:"varint,4,opt,name=reason,proto3,enum=triage.v1.PlanDropReason" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlanDrop) Reset() {
+	*x = PlanDrop{}
+	mi := &file_triage_v1_types_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlanDrop) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlanDrop) ProtoMessage() {}
+
+func (x *PlanDrop) ProtoReflect() protoreflect.Message {
+	mi := &file_triage_v1_types_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlanDrop.ProtoReflect.Descriptor instead.
+func (*PlanDrop) Descriptor() ([]byte, []int) {
+	return file_triage_v1_types_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *PlanDrop) GetIndex() int32 {
+	if x != nil {
+		return x.Index
+	}
+	return 0
+}
+
+func (x *PlanDrop) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *PlanDrop) GetTokens() int64 {
+	if x != nil {
+		return x.Tokens
+	}
+	return 0
+}
+
+func (x *PlanDrop) GetReason() PlanDropReason {
+	if x != nil {
+		return x.Reason
+	}
+	return PlanDropReason_PLAN_DROP_REASON_UNSPECIFIED
+}
+
 var File_triage_v1_types_proto protoreflect.FileDescriptor
 
 const file_triage_v1_types_proto_rawDesc = "" +
@@ -258,7 +392,18 @@ const file_triage_v1_types_proto_rawDesc = "" +
 	"\x04kind\"2\n" +
 	"\bPlanStep\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x16\n" +
-	"\x06tokens\x18\x02 \x01(\x03R\x06tokensB6Z4github.com/triage-eval/triage/gen/triage/v1;triagev1b\x06proto3"
+	"\x06tokens\x18\x02 \x01(\x03R\x06tokens\"{\n" +
+	"\bPlanDrop\x12\x14\n" +
+	"\x05index\x18\x01 \x01(\x05R\x05index\x12\x0e\n" +
+	"\x02id\x18\x02 \x01(\tR\x02id\x12\x16\n" +
+	"\x06tokens\x18\x03 \x01(\x03R\x06tokens\x121\n" +
+	"\x06reason\x18\x04 \x01(\x0e2\x19.triage.v1.PlanDropReasonR\x06reason*\xad\x01\n" +
+	"\x0ePlanDropReason\x12 \n" +
+	"\x1cPLAN_DROP_REASON_UNSPECIFIED\x10\x00\x12\x1f\n" +
+	"\x1bPLAN_DROP_REASON_UNKNOWN_ID\x10\x01\x12\x1e\n" +
+	"\x1aPLAN_DROP_REASON_DUPLICATE\x10\x02\x12\x1d\n" +
+	"\x19PLAN_DROP_REASON_NEGATIVE\x10\x03\x12\x19\n" +
+	"\x15PLAN_DROP_REASON_ZERO\x10\x04B6Z4github.com/triage-eval/triage/gen/triage/v1;triagev1b\x06proto3"
 
 var (
 	file_triage_v1_types_proto_rawDescOnce sync.Once
@@ -272,18 +417,22 @@ func file_triage_v1_types_proto_rawDescGZIP() []byte {
 	return file_triage_v1_types_proto_rawDescData
 }
 
-var file_triage_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
+var file_triage_v1_types_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
+var file_triage_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
 var file_triage_v1_types_proto_goTypes = []any{
-	(*GroundTruthItem)(nil), // 0: triage.v1.GroundTruthItem
-	(*Budget)(nil),          // 1: triage.v1.Budget
-	(*PlanStep)(nil),        // 2: triage.v1.PlanStep
+	(PlanDropReason)(0),     // 0: triage.v1.PlanDropReason
+	(*GroundTruthItem)(nil), // 1: triage.v1.GroundTruthItem
+	(*Budget)(nil),          // 2: triage.v1.Budget
+	(*PlanStep)(nil),        // 3: triage.v1.PlanStep
+	(*PlanDrop)(nil),        // 4: triage.v1.PlanDrop
 }
 var file_triage_v1_types_proto_depIdxs = []int32{
-	0, // [0:0] is the sub-list for method output_type
-	0, // [0:0] is the sub-list for method input_type
-	0, // [0:0] is the sub-list for extension type_name
-	0, // [0:0] is the sub-list for extension extendee
-	0, // [0:0] is the sub-list for field type_name
+	0, // 0: triage.v1.PlanDrop.reason:type_name -> triage.v1.PlanDropReason
+	1, // [1:1] is the sub-list for method output_type
+	1, // [1:1] is the sub-list for method input_type
+	1, // [1:1] is the sub-list for extension type_name
+	1, // [1:1] is the sub-list for extension extendee
+	0, // [0:1] is the sub-list for field type_name
 }
 
 func init() { file_triage_v1_types_proto_init() }
@@ -301,13 +450,14 @@ func file_triage_v1_types_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_triage_v1_types_proto_rawDesc), len(file_triage_v1_types_proto_rawDesc)),
-			NumEnums:      0,
-			NumMessages:   3,
+			NumEnums:      1,
+			NumMessages:   4,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
 		GoTypes:           file_triage_v1_types_proto_goTypes,
 		DependencyIndexes: file_triage_v1_types_proto_depIdxs,
+		EnumInfos:         file_triage_v1_types_proto_enumTypes,
 		MessageInfos:      file_triage_v1_types_proto_msgTypes,
 	}.Build()
 	File_triage_v1_types_proto = out.File

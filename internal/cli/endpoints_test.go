@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLoadEndpoints(t *testing.T) {
+	path := writeFile(t, "endpoints.json", `{
+  "qwen": {"base_url": "http://127.0.0.1:8000/v1", "model": "Qwen/Qwen3-32B", "mode": "extended",
+           "family": "qwen", "timeout": "90s", "concurrency": 8, "extra_body": {"top_k": 20}},
+  "gpt": {"base_url": "https://api.openai.com/v1", "api_key_env": "OPENAI_API_KEY", "model": "o4-mini",
+          "mode": "extended", "family": "openai", "omit_temperature": true}
+}`)
+	eps, err := loadEndpoints(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := eps["qwen"]
+	if len(eps) != 2 || q.Timeout != 90*time.Second || q.Concurrency != 8 || q.ExtraBody["top_k"] != float64(20) || eps["gpt"].APIKeyEnv != "OPENAI_API_KEY" {
+		t.Errorf("endpoints = %+v", eps)
+	}
+	if eps, err := loadEndpoints(""); err != nil || len(eps) != 0 {
+		t.Errorf("no file: %v, %v", eps, err)
+	}
+}
+
+func TestLoadEndpointsErrors(t *testing.T) {
+	tests := []struct {
+		name, content string
+		want          []string
+	}{
+		{"bad fields", `{
+  "ok": {"base_url": "http://h/v1", "model": "m", "mode": "standard"},
+  "bad": {"base_url": "nope", "model": "", "mode": "fast"}
+}`, []string{":3: bad.base_url", ":3: bad.model", ":3: bad.mode"}},
+		{"bad timeout", `{"x": {"base_url": "http://h/v1", "model": "m", "mode": "standard",
+  "timeout": "soon"}}`, []string{":2: x.timeout"}},
+		{"unknown key", `{"x": {"colour": "red"}}`, []string{"unknown field \"colour\""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeFile(t, "endpoints.json", tt.content)
+			_, err := loadEndpoints(path)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+		})
+	}
+}

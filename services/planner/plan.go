@@ -1,0 +1,176 @@
+package planner
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/execution"
+	"github.com/triage-eval/triage/internal/llm"
+	"github.com/triage-eval/triage/internal/prompts"
+	"github.com/triage-eval/triage/internal/protoconv"
+	"github.com/triage-eval/triage/internal/repair"
+)
+
+// CreatePlan makes one plan for one pool.
+func (s *Service) CreatePlan(ctx context.Context, req *triagev1.CreatePlanRequest) (*triagev1.CreatePlanResponse, error) {
+	problems := make([]prompts.Problem, len(req.GetProblems()))
+	ids := make([]string, len(problems))
+	for i, p := range req.GetProblems() {
+		value := 1.0
+		if p.Value != nil {
+			value = p.GetValue()
+		}
+		problems[i] = prompts.Problem{ID: p.GetId(), Text: p.GetText(), Value: value}
+		ids[i] = p.GetId()
+	}
+	budget := req.GetBudget()
+	strategy := req.GetStrategy()
+	if strategy == triagev1.PlannerStrategy_PLANNER_STRATEGY_UNSPECIFIED {
+		strategy = triagev1.PlannerStrategy_PLANNER_STRATEGY_LLM
+	}
+	if strategy != triagev1.PlannerStrategy_PLANNER_STRATEGY_LLM {
+		var steps []execution.Step
+		switch strategy {
+		case triagev1.PlannerStrategy_PLANNER_STRATEGY_RANDOM:
+			steps = strategyRandom(problems, budget, req.GetSeed())
+		case triagev1.PlannerStrategy_PLANNER_STRATEGY_SHORTEST_FIRST:
+			steps = strategyShortestFirst(problems, budget)
+		default:
+			steps = strategyAllInOrder(problems, budget)
+		}
+		raw := repair.Render(steps)
+		return &triagev1.CreatePlanResponse{
+			Parsed:    parsedPlan(repair.Repair(raw, ids, &budget)),
+			RawOutput: raw,
+			Strategy:  strategy,
+			Usage:     &triagev1.Usage{},
+			Latency:   durationpb.New(0),
+		}, nil
+	}
+
+	tmpl, err := prompts.Planner(variants[req.GetVariant()])
+	if err != nil {
+		return nil, err
+	}
+	domain := req.GetDomain()
+	if domain == "" {
+		domain = "problems"
+	}
+	prompt := tmpl.Render(prompts.PlannerInput{Problems: problems, Budget: budget, Domain: domain})
+	key, ep, err := s.endpoint(req)
+	if err != nil {
+		return nil, err
+	}
+	client, err := s.client(key, ep)
+	if err != nil {
+		return nil, err
+	}
+	call := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: prompt}}}
+	if req.GetStructuredOutput() {
+		call.ResponseFormat = planSchema()
+	}
+	resp, err := client.Complete(ctx, call)
+	if err != nil {
+		return nil, modelError(ep.Model, err)
+	}
+	return &triagev1.CreatePlanResponse{
+		Parsed:         parsedPlan(repair.Repair(resp.Content, ids, &budget)),
+		RawOutput:      resp.Content,
+		Reasoning:      resp.Reasoning,
+		Prompt:         prompt,
+		TemplateName:   tmpl.Name,
+		TemplateSha256: tmpl.SHA256,
+		Usage: &triagev1.Usage{
+			PromptTokens:     int64(resp.PromptTokens),
+			CompletionTokens: int64(resp.CompletionTokens),
+			TotalTokens:      int64(resp.TotalTokens),
+			ReasoningTokens:  int64(resp.ReasoningTokens),
+			OutputTokens:     int64(resp.Cost),
+		},
+		FinishReason: resp.FinishReason,
+		Truncated:    resp.Truncated,
+		Latency:      durationpb.New(resp.Latency),
+		CacheHit:     resp.CacheHit,
+		Attempts:     int32(resp.Attempts),
+		Strategy:     strategy,
+		Model:        ep.Model,
+	}, nil
+}
+
+// RepairPlan parses and repairs raw planner output.
+func (s *Service) RepairPlan(_ context.Context, req *triagev1.RepairPlanRequest) (*triagev1.RepairPlanResponse, error) {
+	var budget *int64
+	if req.Budget != nil {
+		b := req.GetBudget()
+		budget = &b
+	}
+	return &triagev1.RepairPlanResponse{Parsed: parsedPlan(repair.Repair(req.GetRawOutput(), req.GetProblemIds(), budget))}, nil
+}
+
+// endpoint resolves the request's endpoint and the key its client is kept
+// under: the name for configured endpoints, a hash of the settings for
+// inline ones.
+func (s *Service) endpoint(req *triagev1.CreatePlanRequest) (string, llm.Endpoint, error) {
+	if name := req.GetEndpointName(); name != "" {
+		return "name:" + name, s.cfg.Endpoints[name], nil
+	}
+	in := req.GetInlineEndpoint()
+	mode := llm.ModeStandard
+	if in.GetMode() == triagev1.SolverMode_SOLVER_MODE_EXTENDED {
+		mode = llm.ModeExtended
+	}
+	ep := llm.Endpoint{
+		Name:            "inline",
+		BaseURL:         in.GetBaseUrl(),
+		Model:           in.GetModel(),
+		Mode:            mode,
+		Family:          in.GetFamily(),
+		MaxOutputTokens: int(in.GetMaxOutputTokens()),
+		Timeout:         in.GetTimeout().AsDuration(),
+		ExtraBody:       in.GetExtraBody().AsMap(),
+	}
+	raw, err := protojson.Marshal(in)
+	if err != nil {
+		return "", llm.Endpoint{}, err
+	}
+	sum := sha256.Sum256(raw)
+	return "inline:" + hex.EncodeToString(sum[:]), ep, nil
+}
+
+// planSchema is the JSON schema of the plan the prompt asks for.
+func planSchema() *llm.JSONSchema {
+	return &llm.JSONSchema{
+		Name: "triage_plan",
+		Schema: json.RawMessage(`{"type":"object","properties":{"plan":{"type":"array","items":{"type":"object",` +
+			`"properties":{"id":{"type":"string"},"tokens":{"type":"integer"}},"required":["id","tokens"],"additionalProperties":false}}},` +
+			`"required":["plan"],"additionalProperties":false}`),
+		Strict: true,
+	}
+}
+
+var statuses = map[repair.Status]triagev1.ParseStatus{
+	repair.OK:          triagev1.ParseStatus_PARSE_STATUS_OK,
+	repair.Repaired:    triagev1.ParseStatus_PARSE_STATUS_REPAIRED,
+	repair.Unparseable: triagev1.ParseStatus_PARSE_STATUS_UNPARSEABLE,
+}
+
+func parsedPlan(r repair.Result) *triagev1.ParsedPlan {
+	out := &triagev1.ParsedPlan{
+		Status:        statuses[r.Status],
+		ParseError:    r.Error,
+		PlannedTokens: r.PlannedTokens,
+		OverBudget:    r.OverBudget,
+	}
+	out.Plan = protoconv.PlanSteps(r.Plan)
+	out.DroppedSteps = protoconv.PlanDrops(r.Dropped)
+	for _, f := range r.Fixes {
+		out.Fixes = append(out.Fixes, &triagev1.RepairFix{Step: f.Step, Detail: f.Detail})
+	}
+	return out
+}

@@ -1,0 +1,87 @@
+// Package report turns a run's stored results (ScoreRecord, Accuracy) into
+// the paper's tables: for people as Markdown and LaTeX, for scripts as CSV
+// and JSON (SPEC §5: aggregation and prompt sensitivity).
+//
+// # Use
+//
+//	rep := report.Build(records, accuracies)
+//	err := rep.WriteDir("results/report")
+//
+// WriteDir writes (FileNames):
+//
+//   - cells.csv — one row per cell (CSV);
+//   - cells.json — the whole report: cells, accuracy, sensitivity (JSON);
+//   - cells.md — every cell with all its numbers (CellsMarkdown);
+//   - tables.md, tables.tex — every table of Tables (Markdown, LaTeX);
+//   - accuracy.csv, sensitivity_ranges.csv, sensitivity_ranks.csv.
+//
+// # Aggregation
+//
+// A cell is (model, mode, dataset, α, prompt variant, strategy, regime);
+// Build groups records by it and aggregates each cell with
+// metrics.Aggregate. An excluded record (Excluded ≠ "") becomes
+// metrics.Exclude(Excluded); an included one is rescored from its Value,
+// Oracle and Random with metrics.Score, so η and R̃ always follow the
+// metrics package's definition (boundary convention included); the stored
+// Eta, Regret and RegretDefined are only checked, and disagreements beyond
+// 1e-9 are counted in Cell.StoredMismatch. Within a cell records are taken
+// in pool order, so means do not depend on input order; a second record of
+// the same pool is excluded as "duplicate" (ExcludedDuplicate). Every
+// aggregate carries its pool count, the number of pools each mean averaged
+// and the excluded pools per reason. Base accuracy is per (model, mode,
+// dataset), Accuracy entries with the same key summed.
+//
+// # Tables
+//
+//   - AccuracyTable: solvers × datasets, "accuracy (n=gradeable)".
+//   - EtaTable / RegretTable (the paper's main shape, one per α, strategy
+//     and variant): solvers (model, mode) × datasets, each cell
+//     "η_U / η_E (n=…)" (or R̃), and a last "excluded" column such as
+//     "aime: unparseable:1; gpqa: error:2". The regret table also counts the
+//     pools without R̃ (V_oracle = 0) there, as "oracle=0:k".
+//   - AlphaTable (per-α breakdown, one per dataset, strategy and variant):
+//     solvers × α, "η_U / η_E (n=…)", exclusions per α. With dataset
+//     AllDatasets it shows the macro-average over datasets (Report.Macro):
+//     the unweighted mean of the per-dataset means over every dataset that
+//     has a cell at that (α, strategy, regime), defined only when each of
+//     them has a defined mean — the paper's "mean over the data splits".
+//   - RangeTable (per strategy, regime and dataset, AllDatasets included):
+//     solvers × α rows, a column of mean η per prompt variant and the range
+//     max − min across variants; notes give the rows with range < 0.10 and
+//     the median range, as the paper's prompt-variant tables do.
+//   - TauTable (per strategy): rows (dataset, regime, α), Kendall's τ_b
+//     between the solver rankings of each variant pair, min τ_b, max range.
+//   - CellsTable: every cell, every number.
+//
+// Regimes are "U" and "E"; tables put U first (U / E) and cells sort U
+// before E. A count pair such as "n=3/2" or "missing:0/1" gives regime U's
+// and regime E's counts when they differ; a missing regime cell counts 0.
+//
+// # Prompt sensitivity
+//
+// Report.Sensitivity, only where at least two variants are present: per
+// (model, mode, dataset, α, strategy, regime) the range of mean η across
+// the variants with a defined mean (metrics.Range; undefined below two); per
+// (dataset, α, strategy, regime) and pair of variants, Kendall's τ_b
+// (metrics.KendallTauB) between the rankings of the solvers that have a
+// defined η under both (undefined, with the reason, below two solvers or
+// when a ranking is all ties). Both are also given over the macro-average
+// (dataset "*", AllDatasets). Strategies without a prompt (variant "-")
+// produce none.
+//
+// # Formats
+//
+//   - Markdown and LaTeX show numbers with 3 decimals (no negative zero) and
+//     an undefined mean as "—"; CSV and JSON use full precision
+//     (round-trip), an empty field or null for undefined. α is written
+//     shortest ("0.5", "1").
+//   - Markdown: a "## title" per table stating metric, α, strategy, variant
+//     or regime, notes, then a pipe table padded to aligned columns
+//     (numbers right-aligned); "|", "*" and "\" in text are escaped.
+//   - LaTeX: one booktabs tabular per table (\toprule, \midrule,
+//     \bottomrule; the document must load booktabs), its title and notes
+//     as comment lines before it, \medskip between tables. Text is escaped
+//     with TeXEscape; the report's symbols become math (η_U → $\eta_U$,
+//     "—" → "---", a leading minus → $-$).
+//   - All output is sorted and byte-for-byte deterministic.
+package report

@@ -5,9 +5,13 @@ COUNT   ?= 6
 PKGS    ?= ./...
 BIN     := bin/triage
 
-.PHONY: all generate lint check-generated test bench build serve fuzz breaking clean
+.PHONY: all demo generate lint check-generated test bench build serve fuzz breaking clean
 
 all: test build
+
+## demo: the main job — the α sweep on the bundled synthetic sample, zero configuration
+demo:
+	$(GO) run ./cmd/triage demo
 
 ## generate: regenerate gen/ from proto/
 generate:
@@ -42,7 +46,7 @@ FUZZTIME ?= 20s
 FUZZ_TARGETS := \
 	FuzzValidateComputeReferences:./services/oracle/ \
 	FuzzScoreInput:./internal/scoring/ \
-	FuzzGroundTruthLine:./internal/cli/ \
+	FuzzLine:./internal/gtfile/ \
 	FuzzNormalizeAndRun:./internal/execution/ \
 	FuzzRepair:./internal/repair/
 fuzz:
@@ -65,4 +69,4 @@ serve: build
 	./$(BIN) serve
 
 clean:
-	rm -rf bin
+	rm -rf bin triage-demo

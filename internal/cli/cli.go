@@ -26,6 +26,9 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		"serve":        {summary: "run TRIAGE gRPC services", run: runServe},
+		"run":          {summary: "run or resume the grid a config describes", run: runRun},
+		"report":       {summary: "write a run's tables (Markdown, CSV, JSON, LaTeX)", run: runReport},
+		"demo":         {summary: "run the bundled synthetic sample end to end", run: runDemo},
 		"ground-truth": {summary: "import (JSONL) or list the stored Phase 0 ground truth", run: runGroundTruth},
 		"score":        {summary: "score one plan: every metric from one JSON document", run: runScore},
 	}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/triage-eval/triage/internal/inproc"
 	"github.com/triage-eval/triage/internal/server"
-	"github.com/triage-eval/triage/internal/store"
 	"github.com/triage-eval/triage/internal/telemetry"
 )
 
@@ -25,10 +24,10 @@ type connections struct {
 }
 
 // connect returns connections to the named services. addrs maps a service
-// name to a remote address ("" for in process); st is the store the
-// in-process Executor uses (nil: inline pools only). In-process services log
-// warnings and errors to logOut.
-func connect(names []string, addrs map[string]string, st store.Store, logOut io.Writer) (*connections, error) {
+// name to a remote address ("" for in process); deps is what in-process
+// services get (a nil store: the Executor scores inline pools only).
+// In-process services log warnings and errors to logOut.
+func connect(names []string, addrs map[string]string, deps serviceDeps, logOut io.Writer) (*connections, error) {
 	c := &connections{conns: map[string]grpc.ClientConnInterface{}}
 	var local []string
 	for _, name := range names {
@@ -46,7 +45,9 @@ func connect(names []string, addrs map[string]string, st store.Store, logOut io.
 	}
 	if len(local) > 0 {
 		logger := slog.New(telemetry.LogHandler(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: slog.LevelWarn})))
-		deps := serviceDeps{store: st, now: time.Now}
+		if deps.now == nil {
+			deps.now = time.Now
+		}
 		conn, err := inproc.Start(server.DefaultConfig(), logger, telemetry.Disabled(), buildServices(local, deps))
 		if err != nil {
 			return nil, errors.Join(err, c.Close())

@@ -16,6 +16,7 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/grpcerr"
+	"github.com/triage-eval/triage/internal/gtfile"
 	"github.com/triage-eval/triage/internal/store"
 )
 
@@ -53,7 +54,7 @@ func runGroundTruth(ctx context.Context, args []string, env Env) error {
 		}
 		defer st.Close()
 	}
-	conns, err := connect([]string{"executor"}, map[string]string{"executor": *addr}, st, env.Stderr)
+	conns, err := connect([]string{"executor"}, map[string]string{"executor": *addr}, serviceDeps{store: st}, env.Stderr)
 	if err != nil {
 		return err
 	}
@@ -103,7 +104,7 @@ func importGroundTruth(ctx context.Context, client triagev1.ExecutorServiceClien
 		if text == "" {
 			continue
 		}
-		rec, err := parseGTLine([]byte(text))
+		rec, err := gtfile.ParseLine([]byte(text))
 		if err != nil {
 			return fmt.Errorf("%s:%d: %v (nothing was imported)", name, line, err)
 		}
@@ -136,14 +137,14 @@ func importError(name string, lineOf []int32, err error) error {
 	}
 	var lines []string
 	for _, fv := range grpcerr.FieldViolations(err) {
-		m := recordField.FindStringSubmatch(fv.GetField())
+		m := gtfile.RecordField.FindStringSubmatch(fv.GetField())
 		if m == nil {
 			lines = append(lines, fmt.Sprintf("%s: %s: %s", name, fv.GetField(), fv.GetDescription()))
 			continue
 		}
 		i, _ := strconv.Atoi(m[1])
 		key := m[2]
-		if k, ok := lineKeys[key]; ok {
+		if k, ok := gtfile.LineKeys[key]; ok {
 			key = k
 		}
 		where := name
@@ -161,7 +162,7 @@ func importError(name string, lineOf []int32, err error) error {
 func listGroundTruth(ctx context.Context, client triagev1.ExecutorServiceClient, model, mode, dataset string, w io.Writer) error {
 	req := &triagev1.ListGroundTruthRequest{Dataset: dataset, PageSize: int32(store.MaxPageSize)}
 	if model != "" || mode != "" {
-		req.Solver = &triagev1.Solver{Model: model, Mode: modes[mode]}
+		req.Solver = &triagev1.Solver{Model: model, Mode: gtfile.Mode(mode)}
 	}
 	bw := bufio.NewWriter(w)
 	for {
@@ -170,7 +171,7 @@ func listGroundTruth(ctx context.Context, client triagev1.ExecutorServiceClient,
 			return err
 		}
 		for _, r := range resp.GetRecords() {
-			b, err := formatGTLine(r)
+			b, err := gtfile.FormatLine(r)
 			if err != nil {
 				return err
 			}

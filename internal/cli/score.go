@@ -42,7 +42,7 @@ flags:
 	if err != nil {
 		return err
 	}
-	conns, err := connect([]string{"executor", "oracle"}, map[string]string{"executor": *execAddr, "oracle": *oracleAddr}, nil, env.Stderr)
+	conns, err := connect([]string{"executor", "oracle"}, map[string]string{"executor": *execAddr, "oracle": *oracleAddr}, serviceDeps{}, env.Stderr)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"golang.org/x/term"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/orchestrator"
+	"github.com/triage-eval/triage/internal/store"
+)
+
+func runRun(ctx context.Context, args []string, env Env) error {
+	fs := newFlagSet("run", env.Stderr)
+	progress := fs.String("progress", "auto", "progress display: auto (live on a terminal, log lines otherwise), plain or off")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "usage: triage run [flags] CONFIG.yaml\n\nRuns (or resumes) the grid a config describes; see README.md.\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args, env.Getenv, 1); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("%w: triage run needs one config file", ErrUsage)
+	}
+	cfg, err := orchestrator.LoadConfig(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	return runGrid(ctx, cfg, *progress, env)
+}
+
+// runGrid runs cfg with in-process services where no address is given.
+func runGrid(ctx context.Context, cfg *orchestrator.Config, progressMode string, env Env) error {
+	runStore, err := orchestrator.OpenRunStore(ctx, cfg.Path(cfg.RunStore))
+	if err != nil {
+		return err
+	}
+	defer runStore.Close()
+	deps := serviceDeps{now: time.Now}
+	if cfg.Services.Executor == "" {
+		st, err := store.Open(ctx, cfg.Path(cfg.GroundTruthStore))
+		if err != nil {
+			return fmt.Errorf("ground_truth_store: %w", err)
+		}
+		defer st.Close()
+		deps.store = st
+	}
+	if cfg.Services.Planner == "" {
+		pc, closeCache, err := plannerConfig(ctx, cfg.Path(cfg.Endpoints), cfg.Path(cfg.LLMCache), env.Getenv)
+		if err != nil {
+			return err
+		}
+		defer closeCache()
+		deps.planner = pc
+	}
+	conns, err := connect([]string{"executor", "oracle", "planner"},
+		map[string]string{"executor": cfg.Services.Executor, "oracle": cfg.Services.Oracle, "planner": cfg.Services.Planner}, deps, env.Stderr)
+	if err != nil {
+		return err
+	}
+	defer conns.Close()
+	p := &orchestrator.Progress{}
+	runner := orchestrator.NewRunner(cfg, orchestrator.Clients{
+		Planner:  triagev1.NewPlannerServiceClient(conns.conns["planner"]),
+		Executor: triagev1.NewExecutorServiceClient(conns.conns["executor"]),
+		Oracle:   triagev1.NewOracleServiceClient(conns.conns["oracle"]),
+	}, runStore, time.Now, p)
+	stop := make(chan struct{})
+	reported := make(chan struct{})
+	switch progressMode {
+	case "off":
+		close(reported)
+	case "auto", "plain":
+		live := progressMode == "auto" && isTerminal(env.Stderr)
+		interval := 5 * time.Second
+		if live {
+			interval = 200 * time.Millisecond
+		}
+		go func() { p.Report(env.Stderr, live, interval, stop); close(reported) }()
+	default:
+		return fmt.Errorf("%w: --progress must be auto, plain or off, got %q", ErrUsage, progressMode)
+	}
+	err = runner.Run(ctx)
+	close(stop)
+	<-reported
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "run complete: results in %s (triage report %s)\n", cfg.Path(cfg.RunStore), cfg.Path(cfg.RunStore))
+	return nil
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}

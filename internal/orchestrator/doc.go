@@ -1,0 +1,18 @@
+// Package orchestrator runs experiment grids: a thin library over the
+// Planner, Executor and Oracle clients (in process or remote alike).
+//
+// A run is described by a Config. Run imports the ground truth, partitions
+// each dataset into seeded pools (package pools, the same for every solver),
+// and for every cell (solver, dataset, pool, α, strategy, prompt variant)
+// plans (Planner), executes under U and E (Executor) and scores against the
+// references (Oracle), computed once per (solver, pool) for the whole α
+// sweep. Every plan, its repair log and its scores are stored in the run's
+// SQLite store in one transaction per cell, so a run killed at any moment
+// and started again skips what is done; the Planner's durable response cache
+// answers any plan whose model call had completed, so nothing already
+// answered is asked again.
+//
+// The orchestrator reads ground truth only to hand it to the Oracle and to
+// size budgets (B = ⌊α·Σc⌋ over the solver's gradeable items of the pool);
+// planners see ids, texts, values and B only (SPEC §7).
+package orchestrator

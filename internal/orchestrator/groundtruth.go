@@ -1,0 +1,105 @@
+package orchestrator
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/gtfile"
+	"github.com/triage-eval/triage/internal/report"
+)
+
+// importGroundTruth streams each ground-truth file to the Executor, one
+// atomic import per file (re-importing is idempotent).
+func (r *Runner) importGroundTruth(ctx context.Context) error {
+	for _, f := range r.cfg.GroundTruth {
+		if err := r.importFile(ctx, r.cfg.Path(f)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *Runner) importFile(ctx context.Context, path string) error {
+	file, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stream, err := r.clients.Executor.ImportGroundTruth(ctx)
+	if err != nil {
+		return err
+	}
+	sc := bufio.NewScanner(file)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	var batch []*triagev1.GroundTruthRecord
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		rec, err := gtfile.ParseLine([]byte(text))
+		if err != nil {
+			return fmt.Errorf("%s:%d: %v", path, line, err)
+		}
+		if batch = append(batch, rec); len(batch) == 1000 {
+			if err := stream.Send(&triagev1.ImportGroundTruthRequest{Records: batch}); err != nil && !errors.Is(err, io.EOF) {
+				return err
+			}
+			batch = nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if len(batch) > 0 {
+		if err := stream.Send(&triagev1.ImportGroundTruthRequest{Records: batch}); err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+	}
+	if _, err := stream.CloseAndRecv(); err != nil {
+		return fmt.Errorf("import %s: %w", path, err)
+	}
+	return nil
+}
+
+// groundTruth lists a solver's records on a dataset, by problem id.
+func (r *Runner) groundTruth(ctx context.Context, s Solver, dataset string) (map[string]*triagev1.GroundTruthRecord, error) {
+	out := map[string]*triagev1.GroundTruthRecord{}
+	req := &triagev1.ListGroundTruthRequest{Solver: solverProto(s), Dataset: dataset, PageSize: 1000}
+	for {
+		resp, err := r.clients.Executor.ListGroundTruth(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("ground truth of %s/%s on %s: %w", s.Model, s.Mode, dataset, err)
+		}
+		for _, rec := range resp.GetRecords() {
+			out[rec.GetProblemId()] = rec
+		}
+		if resp.GetNextPageToken() == "" {
+			return out, nil
+		}
+		req.PageToken = resp.GetNextPageToken()
+	}
+}
+
+func (r *Runner) saveAccuracy(ctx context.Context, s Solver, dataset string, truth map[string]*triagev1.GroundTruthRecord) error {
+	a := report.Accuracy{Model: s.Model, Mode: s.Mode, Dataset: dataset}
+	for _, rec := range truth {
+		if rec.GetGradeable() {
+			a.Gradeable++
+			if rec.GetCorrect() {
+				a.Correct++
+			}
+		}
+	}
+	return r.store.SaveAccuracy(ctx, a)
+}

@@ -1,0 +1,186 @@
+package orchestrator
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"net/url"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/triage-eval/triage/internal/report"
+)
+
+// RunStore holds a run's manifest, plans and scores in SQLite.
+type RunStore struct {
+	db *sql.DB
+}
+
+const runSchema = `
+CREATE TABLE IF NOT EXISTS manifest (
+	id       INTEGER PRIMARY KEY CHECK (id = 1),
+	config   TEXT NOT NULL,
+	pools    TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS cells (
+	key       TEXT PRIMARY KEY,
+	plan      TEXT NOT NULL, -- the planner's response (JSON), or "" on error
+	excluded  TEXT NOT NULL,
+	detail    TEXT NOT NULL,
+	done_at   INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS scores (
+	key      TEXT NOT NULL REFERENCES cells(key),
+	regime   TEXT NOT NULL,
+	record   TEXT NOT NULL, -- report.ScoreRecord as JSON
+	PRIMARY KEY (key, regime)
+);
+CREATE TABLE IF NOT EXISTS accuracy (
+	model TEXT NOT NULL, mode TEXT NOT NULL, dataset TEXT NOT NULL,
+	correct INTEGER NOT NULL, gradeable INTEGER NOT NULL,
+	PRIMARY KEY (model, mode, dataset)
+);`
+
+// OpenRunStore opens (creating) the run store at path.
+func OpenRunStore(ctx context.Context, path string) (*RunStore, error) {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(5000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("run store %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	if _, err := db.ExecContext(ctx, runSchema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("run store %s: %w", path, err)
+	}
+	return &RunStore{db: db}, nil
+}
+
+// Close closes the store.
+func (s *RunStore) Close() error { return s.db.Close() }
+
+// SaveManifest records the config and pools; a resumed run must match them.
+func (s *RunStore) SaveManifest(ctx context.Context, config, pools []byte) error {
+	var oldConfig, oldPools string
+	err := s.db.QueryRowContext(ctx, `SELECT config, pools FROM manifest WHERE id = 1`).Scan(&oldConfig, &oldPools)
+	switch {
+	case err == sql.ErrNoRows:
+		_, err = s.db.ExecContext(ctx, `INSERT INTO manifest (id, config, pools) VALUES (1, ?, ?)`, string(config), string(pools))
+		return err
+	case err != nil:
+		return err
+	case oldPools != string(pools):
+		return fmt.Errorf("this run store holds a run with a different pool partition; use a new run_store")
+	}
+	_, err = s.db.ExecContext(ctx, `UPDATE manifest SET config = ? WHERE id = 1`, string(config))
+	return err
+}
+
+// Done returns the keys of the cells already stored.
+func (s *RunStore) Done(ctx context.Context) (map[string]bool, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT key FROM cells`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	done := map[string]bool{}
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return nil, err
+		}
+		done[k] = true
+	}
+	return done, rows.Err()
+}
+
+// SaveCell stores a cell's plan and scores in one transaction.
+func (s *RunStore) SaveCell(ctx context.Context, key string, plan []byte, excluded, detail string, doneAt int64, scores []report.ScoreRecord) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO cells (key, plan, excluded, detail, done_at) VALUES (?, ?, ?, ?, ?)`,
+		key, string(plan), excluded, detail, doneAt); err != nil {
+		return err
+	}
+	for _, r := range scores {
+		rec, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO scores (key, regime, record) VALUES (?, ?, ?)`, key, r.Regime, string(rec)); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// SaveAccuracy records a solver's base accuracy on a dataset.
+func (s *RunStore) SaveAccuracy(ctx context.Context, a report.Accuracy) error {
+	_, err := s.db.ExecContext(ctx, `INSERT OR REPLACE INTO accuracy (model, mode, dataset, correct, gradeable) VALUES (?, ?, ?, ?, ?)`,
+		a.Model, a.Mode, a.Dataset, a.Correct, a.Gradeable)
+	return err
+}
+
+// Results returns every stored score and accuracy, in key order.
+func (s *RunStore) Results(ctx context.Context) ([]report.ScoreRecord, []report.Accuracy, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT record FROM scores ORDER BY key, regime`)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	var recs []report.ScoreRecord
+	for rows.Next() {
+		var raw string
+		if err := rows.Scan(&raw); err != nil {
+			return nil, nil, err
+		}
+		var r report.ScoreRecord
+		if err := json.Unmarshal([]byte(raw), &r); err != nil {
+			return nil, nil, err
+		}
+		recs = append(recs, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	arows, err := s.db.QueryContext(ctx, `SELECT model, mode, dataset, correct, gradeable FROM accuracy ORDER BY model, mode, dataset`)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer arows.Close()
+	var accs []report.Accuracy
+	for arows.Next() {
+		var a report.Accuracy
+		if err := arows.Scan(&a.Model, &a.Mode, &a.Dataset, &a.Correct, &a.Gradeable); err != nil {
+			return nil, nil, err
+		}
+		accs = append(accs, a)
+	}
+	return recs, accs, arows.Err()
+}
+
+// Plans returns the stored planner responses by cell key.
+func (s *RunStore) Plans(ctx context.Context) (map[string]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT key, plan FROM cells`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var k, p string
+		if err := rows.Scan(&k, &p); err != nil {
+			return nil, err
+		}
+		out[k] = p
+	}
+	return out, rows.Err()
+}

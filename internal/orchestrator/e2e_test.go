@@ -3,8 +3,8 @@ package orchestrator_test
 import (
 	"bytes"
 	"context"
-	"flag"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"

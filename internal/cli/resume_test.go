@@ -27,14 +27,14 @@ import (
 type modelServer struct {
 	*httptest.Server
 	mu       sync.Mutex
-	received []string // request body hashes, in arrival order
-	answered map[string]int
+	received []string            // request body hashes, in arrival order
+	answered map[string]time.Time // when each call's response was delivered
 }
 
 var promptIDs = regexp.MustCompile(`\[id: ([^\]]+)\]`)
 
 func newModelServer(t *testing.T, delay time.Duration) *modelServer {
-	ms := &modelServer{answered: map[string]int{}}
+	ms := &modelServer{answered: map[string]time.Time{}}
 	ms.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var body struct {
 			Model    string `json:"model"`
@@ -74,7 +74,9 @@ func newModelServer(t *testing.T, delay time.Duration) *modelServer {
 		}
 		if r.Context().Err() == nil {
 			ms.mu.Lock()
-			ms.answered[sum]++
+			if _, seen := ms.answered[sum]; !seen {
+				ms.answered[sum] = time.Now()
+			}
 			ms.mu.Unlock()
 		}
 	}))
@@ -82,10 +84,10 @@ func newModelServer(t *testing.T, delay time.Duration) *modelServer {
 	return ms
 }
 
-func (ms *modelServer) snapshot() ([]string, map[string]int) {
+func (ms *modelServer) snapshot() ([]string, map[string]time.Time) {
 	ms.mu.Lock()
 	defer ms.mu.Unlock()
-	answered := map[string]int{}
+	answered := map[string]time.Time{}
 	for k, v := range ms.answered {
 		answered[k] = v
 	}
@@ -161,8 +163,16 @@ func results(t *testing.T, config string) string {
 }
 
 // TestResumeAfterKill kills a real triage run with SIGKILL in the middle,
-// starts it again, and checks that no model call answered before the kill
-// was made again and that the results equal an uninterrupted run's.
+// starts it again, and checks from the model server's log that no call
+// answered before the kill was made again, and that the results equal an
+// uninterrupted run's.
+//
+// One window is unavoidable: a response the process has received but not
+// yet written to its cache dies with it. The test kills right as responses
+// arrive, so it meets that window on purpose; such calls (at most one per
+// concurrent worker, answered within the last moments before the kill) may
+// be asked again, and the test bounds them. Every call answered longer ago
+// than persistWindow must never be asked again.
 func TestResumeAfterKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts triage processes")
@@ -196,6 +206,7 @@ func TestResumeAfterKill(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+	killedAt := time.Now()
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -208,13 +219,24 @@ func TestResumeAfterKill(t *testing.T) {
 	if out, err := triageProcess(config).CombinedOutput(); err != nil {
 		t.Fatalf("resumed run: %v\n%s", err, out)
 	}
+	const persistWindow = 250 * time.Millisecond
 	received, _ := ms.snapshot()
+	repeated := 0
 	for _, sum := range received[len(receivedBefore):] {
-		if answeredBefore[sum] > 0 {
-			t.Errorf("a call answered before the kill was asked again after the restart (%s…)", sum[:12])
+		at, answered := answeredBefore[sum]
+		if !answered {
+			continue
+		}
+		repeated++
+		if killedAt.Sub(at) > persistWindow {
+			t.Errorf("a call answered %v before the kill was asked again after the restart (%s…)", killedAt.Sub(at), sum[:12])
 		}
 	}
-	t.Logf("killed after %d answered calls (%d received); the restart made %d calls", len(answeredBefore), len(receivedBefore), len(received)-len(receivedBefore))
+	if repeated > 3 { // the config's concurrency
+		t.Errorf("%d answered calls were asked again; at most one per worker may be lost in flight", repeated)
+	}
+	t.Logf("killed after %d answered calls (%d received); the restart made %d calls, %d of them repeats of calls answered in the last moments",
+		len(answeredBefore), len(receivedBefore), len(received)-len(receivedBefore), repeated)
 	if got, want := results(t, config), results(t, refConfig); got != want {
 		t.Errorf("results after kill and resume differ from an uninterrupted run's:\n%s\n%s", got, want)
 	}

@@ -1,13 +1,9 @@
 package orchestrator
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"strings"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/gtfile"
@@ -31,45 +27,8 @@ func (r *Runner) importFile(ctx context.Context, path string) error {
 		return err
 	}
 	defer file.Close()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	stream, err := r.clients.Executor.ImportGroundTruth(ctx)
-	if err != nil {
-		return err
-	}
-	sc := bufio.NewScanner(file)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	var batch []*triagev1.GroundTruthRecord
-	line := 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
-			continue
-		}
-		rec, err := gtfile.ParseLine([]byte(text))
-		if err != nil {
-			return fmt.Errorf("%s:%d: %v", path, line, err)
-		}
-		if batch = append(batch, rec); len(batch) == 1000 {
-			if err := stream.Send(&triagev1.ImportGroundTruthRequest{Records: batch}); err != nil && !errors.Is(err, io.EOF) {
-				return err
-			}
-			batch = nil
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if len(batch) > 0 {
-		if err := stream.Send(&triagev1.ImportGroundTruthRequest{Records: batch}); err != nil && !errors.Is(err, io.EOF) {
-			return err
-		}
-	}
-	if _, err := stream.CloseAndRecv(); err != nil {
-		return fmt.Errorf("import %s: %w", path, err)
-	}
-	return nil
+	_, err = gtfile.Import(ctx, r.clients.Executor, path, file)
+	return err
 }
 
 // groundTruth lists a solver's records on a dataset, by problem id.

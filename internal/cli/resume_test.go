@@ -27,7 +27,7 @@ import (
 type modelServer struct {
 	*httptest.Server
 	mu       sync.Mutex
-	received []string            // request body hashes, in arrival order
+	received []string             // request body hashes, in arrival order
 	answered map[string]time.Time // when each call's response was delivered
 }
 

@@ -39,6 +39,9 @@ type Config struct {
 	// Variants are prompt variants (default, A, B, C) for the llm
 	// strategy; default [default].
 	Variants []string `yaml:"variants"`
+	// Regimes are the execution regimes scored, "U" and/or "E"; default
+	// both.
+	Regimes []string `yaml:"regimes"`
 	// Strategies are planner strategies (llm, random, shortest_first,
 	// all_in_order); default all reference strategies, plus llm when any
 	// solver has an endpoint.
@@ -135,6 +138,9 @@ func (c *Config) finish() error {
 	if c.Concurrency == 0 {
 		c.Concurrency = 8
 	}
+	if len(c.Regimes) == 0 {
+		c.Regimes = []string{"U", "E"}
+	}
 	if c.Random.Samples == 0 {
 		c.Random.Samples = 1000
 	}
@@ -188,6 +194,11 @@ func (c *Config) finish() error {
 	for i, s := range c.Strategies {
 		if !slices.Contains([]string{StrategyLLM, StrategyRandom, StrategyShortestFirst, StrategyAllInOrder}, s) {
 			bad(fmt.Sprintf("strategies[%d]", i), "unknown strategy %q", s)
+		}
+	}
+	for i, r := range c.Regimes {
+		if r != "U" && r != "E" || slices.Index(c.Regimes, r) != i {
+			bad(fmt.Sprintf("regimes[%d]", i), "must be U or E, each once, got %q", r)
 		}
 	}
 	if c.Random.Method != "monte_carlo" && c.Random.Method != "exact" {

@@ -12,7 +12,9 @@
 // answers any plan whose model call had completed, so nothing already
 // answered is asked again.
 //
-// The orchestrator reads ground truth only to hand it to the Oracle and to
-// size budgets (B = ⌊α·Σc⌋ over the solver's gradeable items of the pool);
-// planners see ids, texts, values and B only (SPEC §7).
+// The orchestrator reads ground truth from the Executor's store once per
+// (solver, dataset), only to hand it back to the Oracle and the Executor
+// (as inline pools, sparing a store read per cell) and to size budgets
+// (B = ⌊α·Σc⌋ over the solver's gradeable items of the pool); planners see
+// ids, texts, values and B only (SPEC §7).
 package orchestrator

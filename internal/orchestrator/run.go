@@ -237,12 +237,14 @@ func (r *Runner) runCell(ctx context.Context, c cell) error {
 		}
 		return r.save(ctx, c, plan, reason, plan.GetParsed().GetParseError(), base)
 	}
+	// The pool goes inline: the runner already holds this solver's gradeable
+	// items (read once per (solver, dataset) from the Executor's store), so
+	// the Executor need not read them again for every cell.
 	exec, err := r.clients.Executor.ExecutePlan(ctx, &triagev1.ExecutePlanRequest{
-		Pool: &triagev1.ExecutePlanRequest_Stored{Stored: &triagev1.StoredPool{
-			Solver: solverProto(c.g.solver), Dataset: c.g.dataset, ProblemIds: ids(c.g.items),
-		}},
+		Pool:      &triagev1.ExecutePlanRequest_Inline{Inline: &triagev1.InlinePool{Items: c.g.items}},
 		Budget:    &triagev1.Budget{Kind: &triagev1.Budget_Tokens{Tokens: budget}},
 		Plan:      plan.GetParsed().GetPlan(),
+		Regimes:   r.regimes(),
 		OmitTrace: true,
 	})
 	if err != nil {
@@ -266,7 +268,7 @@ func (r *Runner) runCell(ctx context.Context, c cell) error {
 // save stores an excluded cell: one record per regime, marked excluded.
 func (r *Runner) save(ctx context.Context, c cell, plan *triagev1.CreatePlanResponse, excluded, detail string, base report.ScoreRecord) error {
 	var recs []report.ScoreRecord
-	for _, regime := range []string{"U", "E"} {
+	for _, regime := range r.cfg.Regimes {
 		rec := base
 		rec.Regime, rec.Excluded, rec.Detail = regime, excluded, detail
 		recs = append(recs, rec)
@@ -307,6 +309,18 @@ func (r *Runner) planRequest(c cell, budget int64) *triagev1.CreatePlanRequest {
 	return req
 }
 
+// regimes returns the configured regimes for the Executor.
+func (r *Runner) regimes() []triagev1.Regime {
+	out := make([]triagev1.Regime, len(r.cfg.Regimes))
+	for i, g := range r.cfg.Regimes {
+		out[i] = triagev1.Regime_REGIME_ADVISORY
+		if g == "E" {
+			out[i] = triagev1.Regime_REGIME_ENFORCED
+		}
+	}
+	return out
+}
+
 var variantProto = map[string]triagev1.PromptVariant{
 	"default": triagev1.PromptVariant_PROMPT_VARIANT_DEFAULT,
 	"A":       triagev1.PromptVariant_PROMPT_VARIANT_NEUTRAL,
@@ -320,14 +334,6 @@ func solverProto(s Solver) *triagev1.Solver {
 		mode = triagev1.SolverMode_SOLVER_MODE_EXTENDED
 	}
 	return &triagev1.Solver{Model: s.Model, Mode: mode}
-}
-
-func ids(items []*triagev1.GroundTruthItem) []string {
-	out := make([]string, len(items))
-	for i, it := range items {
-		out[i] = it.GetId()
-	}
-	return out
 }
 
 func valueOf(p problems.Problem) *float64 {

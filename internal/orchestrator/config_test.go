@@ -1,0 +1,71 @@
+package orchestrator
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func writeConfig(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "run.yaml")
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestConfigDefaults(t *testing.T) {
+	cfg, err := LoadConfig(writeConfig(t, `run_store: r.db
+ground_truth_store: gt.db
+problems: [p.jsonl]
+solvers: [{model: m, mode: standard}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.PoolSize != 30 || !slices.Equal(cfg.Alphas, []float64{0.25, 0.5, 0.75, 1}) || !slices.Equal(cfg.Regimes, []string{"U", "E"}) ||
+		!slices.Equal(cfg.Strategies, []string{StrategyRandom, StrategyShortestFirst, StrategyAllInOrder}) || cfg.Random.Samples != 1000 {
+		t.Errorf("defaults = %+v", cfg)
+	}
+	if got := cfg.Path("p.jsonl"); got != filepath.Join(filepath.Dir(cfg.Path("x")), "p.jsonl") || cfg.Path("postgres://h/db") != "postgres://h/db" {
+		t.Errorf("Path = %q", got)
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       []string
+	}{
+		{"unknown key", "run_store: r.db\ncolour: red\n", []string{"line 2", "colour"}},
+		{"wrong type", "pool_size: lots\n", []string{"line 1", "lots"}},
+		{"everything wrong", `problems: []
+solvers: [{model: "", mode: fast}]
+alphas: [0, 1.5]
+variants: [D]
+regimes: [U, U, X]
+strategies: [llm, guess]
+random: {method: magic}
+concurrency: -1
+pool_size: -3
+`, []string{"run_store: required", "ground_truth_store: required", "problems: at least one", "solvers[0].model: required",
+			"solvers[0].mode", "solvers[0].endpoint", "alphas[0]", "alphas[1]", "variants[0]", "regimes[1]", "regimes[2]",
+			"strategies[1]", "random.method", "concurrency", "pool_size"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := LoadConfig(writeConfig(t, tt.body))
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error lacks %q:\n%v", w, err)
+				}
+			}
+		})
+	}
+}

@@ -64,11 +64,6 @@ func WithGetenv(getenv func(string) string) Option { return func(o *options) { o
 // It is called from concurrent calls and must be safe for that.
 func WithRand(rand func() float64) Option { return func(o *options) { o.rand = rand } }
 
-// WithBackoff sets the jitter window of the first retry and its cap.
-func WithBackoff(base, max time.Duration) Option {
-	return func(o *options) { o.backoff.base, o.backoff.max = base, max }
-}
-
 // sleepContext waits d, or until ctx ends.
 func sleepContext(ctx context.Context, d time.Duration) error {
 	if d <= 0 {

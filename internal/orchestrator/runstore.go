@@ -166,21 +166,3 @@ func (s *RunStore) Results(ctx context.Context) ([]report.ScoreRecord, []report.
 	}
 	return recs, accs, arows.Err()
 }
-
-// Plans returns the stored planner responses by cell key.
-func (s *RunStore) Plans(ctx context.Context) (map[string]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT key, plan FROM cells`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string]string{}
-	for rows.Next() {
-		var k, p string
-		if err := rows.Scan(&k, &p); err != nil {
-			return nil, err
-		}
-		out[k] = p
-	}
-	return out, rows.Err()
-}

@@ -34,22 +34,22 @@
 // # Tables
 //
 //   - AccuracyTable: solvers × datasets, "accuracy (n=gradeable)".
-//   - EtaTable / RegretTable (the paper's main shape, one per α, strategy
+//   - η and R̃ tables (the paper's main shape, one per α, strategy
 //     and variant): solvers (model, mode) × datasets, each cell
 //     "η_U / η_E (n=…)" (or R̃), and a last "excluded" column such as
 //     "aime: unparseable:1; gpqa: error:2". The regret table also counts the
 //     pools without R̃ (V_oracle = 0) there, as "oracle=0:k".
-//   - AlphaTable (per-α breakdown, one per dataset, strategy and variant):
+//   - per-α table (per-α breakdown, one per dataset, strategy and variant):
 //     solvers × α, "η_U / η_E (n=…)", exclusions per α. With dataset
 //     AllDatasets it shows the macro-average over datasets (Report.Macro):
 //     the unweighted mean of the per-dataset means over every dataset that
 //     has a cell at that (α, strategy, regime), defined only when each of
 //     them has a defined mean — the paper's "mean over the data splits".
-//   - RangeTable (per strategy, regime and dataset, AllDatasets included):
+//   - range table (per strategy, regime and dataset, AllDatasets included):
 //     solvers × α rows, a column of mean η per prompt variant and the range
 //     max − min across variants; notes give the rows with range < 0.10 and
 //     the median range, as the paper's prompt-variant tables do.
-//   - TauTable (per strategy): rows (dataset, regime, α), Kendall's τ_b
+//   - τ_b table (per strategy): rows (dataset, regime, α), Kendall's τ_b
 //     between the solver rankings of each variant pair, min τ_b, max range.
 //   - CellsTable: every cell, every number.
 //

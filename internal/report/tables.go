@@ -29,20 +29,10 @@ const (
 	noteExcl   = "excluded: pools left out of the means, by reason (\"reason:count\", u/e when the regimes differ)."
 )
 
-// EtaTable is the paper's main table shape at one α: rows are solvers
-// (model, mode), columns datasets, and each cell is "η_U / η_E (n=…)". A last
+// solverDatasetTable is the paper's main table shape at one α: rows are
+// solvers (model, mode), columns datasets, each cell "η_U / η_E (n=…)" (or
+// R̃ when regret is set, where pools without R̃ count as "oracle=0"); a last
 // column lists the exclusions per dataset.
-func (r Report) EtaTable(alpha float64, strategy, variant string) Table {
-	return r.solverDatasetTable(r.index(), alpha, strategy, variant, false)
-}
-
-// RegretTable is EtaTable for the normalized regret: "R̃_U / R̃_E (n=…)",
-// where the exclusions also count the pools without R̃ (V_oracle = 0) as
-// "oracle=0".
-func (r Report) RegretTable(alpha float64, strategy, variant string) Table {
-	return r.solverDatasetTable(r.index(), alpha, strategy, variant, true)
-}
-
 func (r Report) solverDatasetTable(ix *index, alpha float64, strategy, variant string, regret bool) Table {
 	keep := func(c Cell) bool { return c.Alpha == alpha && c.Strategy == strategy && c.Variant == variant }
 	datasets := distinct(r.Cells, keep, func(c Cell) string { return c.Dataset })
@@ -74,15 +64,8 @@ func (r Report) solverDatasetTable(ix *index, alpha float64, strategy, variant s
 	return t
 }
 
-// AlphaTable is the per-α breakdown of η: rows are solvers (model, mode),
-// columns the α values, each cell "η_U / η_E (n=…)", for one dataset — or,
-// when dataset is AllDatasets, for the macro-average over datasets (see
-// Report.Macro), as in the paper's per-α prompt-sensitivity tables. A last
-// column lists the exclusions per α.
-func (r Report) AlphaTable(dataset, strategy, variant string) Table {
-	return r.alphaTable(r.index(), dataset, strategy, variant)
-}
-
+// alphaTable is the per-α breakdown of η for one dataset, or for the
+// macro-average over datasets when dataset is AllDatasets (see Report.Macro).
 func (r Report) alphaTable(ix *index, dataset, strategy, variant string) Table {
 	keep := func(c Cell) bool {
 		return c.Strategy == strategy && c.Variant == variant && (dataset == AllDatasets || c.Dataset == dataset)
@@ -195,15 +178,8 @@ func (r Report) CellsTable() Table {
 	return t
 }
 
-// RangeTable shows prompt sensitivity of η in one (strategy, regime,
-// dataset) — dataset may be AllDatasets: rows (model, mode, α), a column per
-// variant with its mean η, and the range across variants (the paper's
-// prompt-variant tables). Notes count the rows with range < 0.10 and give
-// the median range.
-func (r Report) RangeTable(strategy, regime, dataset string) Table {
-	return rangeTable(r.Sensitivity(), strategy, regime, dataset)
-}
-
+// rangeTable shows prompt sensitivity of η in one (strategy, regime,
+// dataset): rows (model, mode, α), a column per variant and the range.
 func rangeTable(sens Sensitivity, strategy, regime, dataset string) Table {
 	var rows []VariantRange
 	var variants []string
@@ -271,14 +247,8 @@ func median(xs []float64) string {
 	return fmt3((s[n/2-1] + s[n/2]) / 2)
 }
 
-// TauTable shows, for one strategy, Kendall's τ_b between the solver
-// rankings of each pair of prompt variants: rows (dataset, regime, α), a
-// column per variant pair "τ_b (n=solvers ranked)", the minimum τ_b and the
-// largest range of any solver in the row (as in the paper).
-func (r Report) TauTable(strategy string) Table {
-	return tauTable(r.Sensitivity(), strategy)
-}
-
+// tauTable shows Kendall's τ_b between the solver rankings of each pair of
+// prompt variants, with the minimum τ_b and the largest range per row.
 func tauTable(sens Sensitivity, strategy string) Table {
 	type rowKey struct {
 		dataset, regime string
@@ -338,9 +308,9 @@ func tauTable(sens Sensitivity, strategy string) Table {
 
 // Tables returns every table of the report, in the order Markdown and LaTeX
 // write them: base accuracy; then for each (strategy, variant), sorted, the
-// EtaTable and RegretTable at each α, and the AlphaTable over all datasets
+// η and R̃ tables at each α, and the per-α table over all datasets
 // and per dataset; then for each strategy with several variants the
-// RangeTable per regime and dataset (AllDatasets first) and the TauTable.
+// range table per regime and dataset (AllDatasets first) and the τ_b table.
 // The cell-by-cell listing is CellsTable, written separately.
 func (r Report) Tables() []Table {
 	var ts []Table

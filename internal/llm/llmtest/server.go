@@ -103,13 +103,6 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 // URL returns the API base URL, ending in "/v1".
 func (s *Server) URL() string { return s.srv.URL + "/v1" }
 
-// Script replaces the scripted replies of the next requests.
-func (s *Server) Script(replies ...Reply) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.script = append([]Reply(nil), replies...)
-}
-
 // Requests returns a copy of the request log, in order of arrival.
 func (s *Server) Requests() []Recorded {
 	s.mu.Lock()

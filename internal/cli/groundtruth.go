@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/gtfile"
@@ -93,16 +92,4 @@ func listGroundTruth(ctx context.Context, client triagev1.ExecutorServiceClient,
 		}
 		req.PageToken = resp.GetNextPageToken()
 	}
-}
-
-// openInput opens path, or stdin for "" or "-".
-func openInput(path string, stdin io.Reader) (string, io.Reader, func() error, error) {
-	if path == "" || path == "-" {
-		return "-", stdin, func() error { return nil }, nil
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return "", nil, nil, err
-	}
-	return path, f, f.Close, nil
 }

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"os"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/scoring"
@@ -57,21 +55,4 @@ flags:
 	enc := json.NewEncoder(env.Stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
-}
-
-// readInput reads path, or stdin when path is "" or "-", and returns the
-// name to use in messages.
-func readInput(path string, stdin io.Reader) (string, []byte, error) {
-	if path == "" || path == "-" {
-		data, err := io.ReadAll(stdin)
-		if err != nil {
-			return "", nil, fmt.Errorf("reading standard input: %w", err)
-		}
-		return "-", data, nil
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", nil, err
-	}
-	return path, data, nil
 }

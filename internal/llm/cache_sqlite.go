@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
-	"strings"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+
+	"github.com/triage-eval/triage/internal/sqlitedsn"
 )
 
 // SQLiteCache is a durable Cache in one SQLite file, shared safely by the
@@ -34,7 +34,7 @@ func OpenCache(ctx context.Context, path string) (_ *SQLiteCache, err error) {
 	if path == "" {
 		return nil, errors.New("llm cache: empty database path")
 	}
-	db, err := sql.Open("sqlite", cacheDSN(path))
+	db, err := sql.Open("sqlite", sqlitedsn.DSN(path, sqlitedsn.Options{}))
 	if err != nil {
 		return nil, fmt.Errorf("llm cache: open %s: %w", path, err)
 	}
@@ -54,21 +54,6 @@ func OpenCache(ctx context.Context, path string) (_ *SQLiteCache, err error) {
 		return nil, err
 	}
 	return &SQLiteCache{db: db}, nil
-}
-
-// cacheDSN returns the modernc.org/sqlite DSN of path: WAL (readers and
-// the writer do not block each other), synchronous=NORMAL (safe in WAL), a
-// 5 s busy timeout for concurrent writers.
-func cacheDSN(path string) string {
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(5000)")
-	q.Add("_pragma", "synchronous(NORMAL)")
-	if path == ":memory:" {
-		return ":memory:?" + q.Encode()
-	}
-	q.Add("_pragma", "journal_mode(WAL)")
-	escaped := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
-	return "file:" + escaped + "?" + q.Encode()
 }
 
 // Get implements Cache.

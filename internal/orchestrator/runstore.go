@@ -5,11 +5,11 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"net/url"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"github.com/triage-eval/triage/internal/report"
+	"github.com/triage-eval/triage/internal/sqlitedsn"
 )
 
 // RunStore holds a run's manifest, plans and scores in SQLite.
@@ -44,12 +44,7 @@ CREATE TABLE IF NOT EXISTS accuracy (
 
 // OpenRunStore opens (creating) the run store at path.
 func OpenRunStore(ctx context.Context, path string) (*RunStore, error) {
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(5000)")
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	db, err := sql.Open("sqlite", sqlitedsn.DSN(path, sqlitedsn.Options{ImmediateTx: true}))
 	if err != nil {
 		return nil, fmt.Errorf("run store %s: %w", path, err)
 	}

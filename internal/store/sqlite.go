@@ -5,12 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
-	"strings"
 	"time"
 
 	"modernc.org/sqlite" // also registers the "sqlite" database/sql driver
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/triage-eval/triage/internal/sqlitedsn"
 )
 
 // sqliteReaders is the size of the read pool: in WAL mode readers proceed
@@ -115,33 +115,10 @@ func openSQLiteOnce(ctx context.Context, path string) (_ Store, err error) {
 	return s, nil
 }
 
-// sqliteDSN returns the modernc.org/sqlite DSN of path. The pragmas apply to
-// every connection the pool opens: WAL (readers do not block the writer nor
-// the writer readers), synchronous=NORMAL (durable at checkpoints, safe in
-// WAL), a 5 s busy timeout for other processes, foreign keys. Writers begin
-// IMMEDIATE transactions so they take the write lock up front instead of
-// failing to upgrade; readers are query-only.
+// sqliteDSN returns the DSN of the write pool (IMMEDIATE transactions, so
+// writers take the lock up front) or of the query-only read pool.
 func sqliteDSN(path string, write bool) string {
-	q := url.Values{}
-	q.Set("_busy_timeout", "5000")
-	q.Set("_foreign_keys", "1")
-	q.Set("_synchronous", "NORMAL")
-	if path == ":memory:" {
-		return ":memory:?" + q.Encode()
-	}
-	q.Set("_journal_mode", "WAL")
-	if write {
-		q.Set("_txlock", "immediate")
-	} else {
-		q.Set("_query_only", "1")
-	}
-	return "file:" + sqliteURIPath(path) + "?" + q.Encode()
-}
-
-// sqliteURIPath escapes the characters that would end or alter the path
-// part of an SQLite "file:" URI.
-func sqliteURIPath(path string) string {
-	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
+	return sqlitedsn.DSN(path, sqlitedsn.Options{ForeignKeys: true, ImmediateTx: write, QueryOnly: !write})
 }
 
 // Close releases both pools.

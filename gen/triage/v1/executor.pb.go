@@ -190,6 +190,84 @@ func (TraceOutcome) EnumDescriptor() ([]byte, []int) {
 	return file_triage_v1_executor_proto_rawDescGZIP(), []int{2}
 }
 
+// GradeOutcome is how a baseline answer fared.
+type GradeOutcome int32
+
+const (
+	// Unset; never sent.
+	GradeOutcome_GRADE_OUTCOME_UNSPECIFIED GradeOutcome = 0
+	// The answer is correct (code: every test passed).
+	GradeOutcome_GRADE_OUTCOME_CORRECT GradeOutcome = 1
+	// An answer was found and it is wrong.
+	GradeOutcome_GRADE_OUTCOME_INCORRECT GradeOutcome = 2
+	// No final answer or code block was found.
+	GradeOutcome_GRADE_OUTCOME_NO_ANSWER GradeOutcome = 3
+	// Code ran and some test's output was wrong.
+	GradeOutcome_GRADE_OUTCOME_WRONG_ANSWER GradeOutcome = 4
+	// Code exceeded a time limit.
+	GradeOutcome_GRADE_OUTCOME_TIMEOUT GradeOutcome = 5
+	// Code crashed or hit a resource limit.
+	GradeOutcome_GRADE_OUTCOME_RUNTIME_ERROR GradeOutcome = 6
+	// The output was cut at the token limit (finish_reason "length"): counted
+	// as incorrect, and flagged.
+	GradeOutcome_GRADE_OUTCOME_TRUNCATED GradeOutcome = 7
+	// No ground truth: the call failed after its retries, or grading failed.
+	GradeOutcome_GRADE_OUTCOME_NOT_GRADEABLE GradeOutcome = 8
+)
+
+// Enum value maps for GradeOutcome.
+var (
+	GradeOutcome_name = map[int32]string{
+		0: "GRADE_OUTCOME_UNSPECIFIED",
+		1: "GRADE_OUTCOME_CORRECT",
+		2: "GRADE_OUTCOME_INCORRECT",
+		3: "GRADE_OUTCOME_NO_ANSWER",
+		4: "GRADE_OUTCOME_WRONG_ANSWER",
+		5: "GRADE_OUTCOME_TIMEOUT",
+		6: "GRADE_OUTCOME_RUNTIME_ERROR",
+		7: "GRADE_OUTCOME_TRUNCATED",
+		8: "GRADE_OUTCOME_NOT_GRADEABLE",
+	}
+	GradeOutcome_value = map[string]int32{
+		"GRADE_OUTCOME_UNSPECIFIED":   0,
+		"GRADE_OUTCOME_CORRECT":       1,
+		"GRADE_OUTCOME_INCORRECT":     2,
+		"GRADE_OUTCOME_NO_ANSWER":     3,
+		"GRADE_OUTCOME_WRONG_ANSWER":  4,
+		"GRADE_OUTCOME_TIMEOUT":       5,
+		"GRADE_OUTCOME_RUNTIME_ERROR": 6,
+		"GRADE_OUTCOME_TRUNCATED":     7,
+		"GRADE_OUTCOME_NOT_GRADEABLE": 8,
+	}
+)
+
+func (x GradeOutcome) Enum() *GradeOutcome {
+	p := new(GradeOutcome)
+	*p = x
+	return p
+}
+
+func (x GradeOutcome) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (GradeOutcome) Descriptor() protoreflect.EnumDescriptor {
+	return file_triage_v1_executor_proto_enumTypes[3].Descriptor()
+}
+
+func (GradeOutcome) Type() protoreflect.EnumType {
+	return &file_triage_v1_executor_proto_enumTypes[3]
+}
+
+func (x GradeOutcome) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use GradeOutcome.Descriptor instead.
+func (GradeOutcome) EnumDescriptor() ([]byte, []int) {
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{3}
+}
+
 // Solver is a model configuration; two modes of one model are two solvers.
 type Solver struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1159,6 +1237,555 @@ func (x *ExecutePlanResponse) GetTotalCost() int64 {
 	return 0
 }
 
+// Problem is one problem in the canonical form, with the grading data the
+// solver never sees.
+type Problem struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Identifier, unique within the dataset.
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// Dataset, e.g. "aime".
+	Dataset string `protobuf:"bytes,2,opt,name=dataset,proto3" json:"dataset,omitempty"`
+	// What the solver sees.
+	Text string `protobuf:"bytes,3,opt,name=text,proto3" json:"text,omitempty"`
+	// The grading data as a JSON object: {"kind": "math" | "choice" | "exact"
+	// | "code", ...}, as `triage import` writes it.
+	GradingJson string `protobuf:"bytes,4,opt,name=grading_json,json=gradingJson,proto3" json:"grading_json,omitempty"`
+	// Whether this is an injected unsolvable variant.
+	Unsolvable    bool `protobuf:"varint,5,opt,name=unsolvable,proto3" json:"unsolvable,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Problem) Reset() {
+	*x = Problem{}
+	mi := &file_triage_v1_executor_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Problem) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Problem) ProtoMessage() {}
+
+func (x *Problem) ProtoReflect() protoreflect.Message {
+	mi := &file_triage_v1_executor_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Problem.ProtoReflect.Descriptor instead.
+func (*Problem) Descriptor() ([]byte, []int) {
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *Problem) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *Problem) GetDataset() string {
+	if x != nil {
+		return x.Dataset
+	}
+	return ""
+}
+
+func (x *Problem) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+func (x *Problem) GetGradingJson() string {
+	if x != nil {
+		return x.GradingJson
+	}
+	return ""
+}
+
+func (x *Problem) GetUnsolvable() bool {
+	if x != nil {
+		return x.Unsolvable
+	}
+	return false
+}
+
+// RunBaselineRequest asks for the Phase 0 baseline of one solver.
+type RunBaselineRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The solver measured; its ground truth is stored under this key.
+	Solver *Solver `protobuf:"bytes,1,opt,name=solver,proto3" json:"solver,omitempty"`
+	// Name of the endpoint, among those the Executor was started with, that
+	// plays the solver; its mode must match the solver's.
+	Endpoint string `protobuf:"bytes,2,opt,name=endpoint,proto3" json:"endpoint,omitempty"`
+	// The problems, at most 100,000; (dataset, id) pairs must be unique.
+	Problems []*Problem `protobuf:"bytes,3,rep,name=problems,proto3" json:"problems,omitempty"`
+	// Problems solved at once; 0 means 4. The endpoint's own concurrency
+	// limit also applies.
+	Concurrency int32 `protobuf:"varint,4,opt,name=concurrency,proto3" json:"concurrency,omitempty"`
+	// Re-run problems whose stored ground truth is gradeable too, replacing
+	// it. Responses still come from the response cache when present.
+	Rerun bool `protobuf:"varint,5,opt,name=rerun,proto3" json:"rerun,omitempty"`
+	// Leave problems stored as not gradeable alone instead of trying them
+	// again.
+	KeepUngradeable bool `protobuf:"varint,6,opt,name=keep_ungradeable,json=keepUngradeable,proto3" json:"keep_ungradeable,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *RunBaselineRequest) Reset() {
+	*x = RunBaselineRequest{}
+	mi := &file_triage_v1_executor_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RunBaselineRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RunBaselineRequest) ProtoMessage() {}
+
+func (x *RunBaselineRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_triage_v1_executor_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RunBaselineRequest.ProtoReflect.Descriptor instead.
+func (*RunBaselineRequest) Descriptor() ([]byte, []int) {
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *RunBaselineRequest) GetSolver() *Solver {
+	if x != nil {
+		return x.Solver
+	}
+	return nil
+}
+
+func (x *RunBaselineRequest) GetEndpoint() string {
+	if x != nil {
+		return x.Endpoint
+	}
+	return ""
+}
+
+func (x *RunBaselineRequest) GetProblems() []*Problem {
+	if x != nil {
+		return x.Problems
+	}
+	return nil
+}
+
+func (x *RunBaselineRequest) GetConcurrency() int32 {
+	if x != nil {
+		return x.Concurrency
+	}
+	return 0
+}
+
+func (x *RunBaselineRequest) GetRerun() bool {
+	if x != nil {
+		return x.Rerun
+	}
+	return false
+}
+
+func (x *RunBaselineRequest) GetKeepUngradeable() bool {
+	if x != nil {
+		return x.KeepUngradeable
+	}
+	return false
+}
+
+// BaselineStarted opens a baseline stream.
+type BaselineStarted struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Problems in the request.
+	Total int32 `protobuf:"varint,1,opt,name=total,proto3" json:"total,omitempty"`
+	// Problems skipped because their ground truth is already stored.
+	Skipped int32 `protobuf:"varint,2,opt,name=skipped,proto3" json:"skipped,omitempty"`
+	// Problems to be solved by this call.
+	Pending       int32 `protobuf:"varint,3,opt,name=pending,proto3" json:"pending,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BaselineStarted) Reset() {
+	*x = BaselineStarted{}
+	mi := &file_triage_v1_executor_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BaselineStarted) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BaselineStarted) ProtoMessage() {}
+
+func (x *BaselineStarted) ProtoReflect() protoreflect.Message {
+	mi := &file_triage_v1_executor_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BaselineStarted.ProtoReflect.Descriptor instead.
+func (*BaselineStarted) Descriptor() ([]byte, []int) {
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *BaselineStarted) GetTotal() int32 {
+	if x != nil {
+		return x.Total
+	}
+	return 0
+}
+
+func (x *BaselineStarted) GetSkipped() int32 {
+	if x != nil {
+		return x.Skipped
+	}
+	return 0
+}
+
+func (x *BaselineStarted) GetPending() int32 {
+	if x != nil {
+		return x.Pending
+	}
+	return 0
+}
+
+// BaselineItem is one problem's baseline result, sent once it is stored.
+type BaselineItem struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The stored ground truth.
+	Record *GroundTruthRecord `protobuf:"bytes,1,opt,name=record,proto3" json:"record,omitempty"`
+	// How the answer fared.
+	Outcome GradeOutcome `protobuf:"varint,2,opt,name=outcome,proto3,enum=triage.v1.GradeOutcome" json:"outcome,omitempty"`
+	// The final answer as the grader extracted it (for code, the program),
+	// cut to 4 KiB.
+	ExtractedAnswer string `protobuf:"bytes,3,opt,name=extracted_answer,json=extractedAnswer,proto3" json:"extracted_answer,omitempty"`
+	// What the grader says about the outcome, e.g. the first failing test.
+	GradeDetail string `protobuf:"bytes,4,opt,name=grade_detail,json=gradeDetail,proto3" json:"grade_detail,omitempty"`
+	// Whether the response came from the response cache.
+	Cached bool `protobuf:"varint,5,opt,name=cached,proto3" json:"cached,omitempty"`
+	// Name of the solver prompt template, e.g. "solver/math".
+	PromptTemplate string `protobuf:"bytes,6,opt,name=prompt_template,json=promptTemplate,proto3" json:"prompt_template,omitempty"`
+	// Hex SHA-256 of the solver prompt template.
+	PromptSha256 string `protobuf:"bytes,7,opt,name=prompt_sha256,json=promptSha256,proto3" json:"prompt_sha256,omitempty"`
+	// Problems finished so far in this call, this one included.
+	Done          int32 `protobuf:"varint,8,opt,name=done,proto3" json:"done,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BaselineItem) Reset() {
+	*x = BaselineItem{}
+	mi := &file_triage_v1_executor_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BaselineItem) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BaselineItem) ProtoMessage() {}
+
+func (x *BaselineItem) ProtoReflect() protoreflect.Message {
+	mi := &file_triage_v1_executor_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BaselineItem.ProtoReflect.Descriptor instead.
+func (*BaselineItem) Descriptor() ([]byte, []int) {
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *BaselineItem) GetRecord() *GroundTruthRecord {
+	if x != nil {
+		return x.Record
+	}
+	return nil
+}
+
+func (x *BaselineItem) GetOutcome() GradeOutcome {
+	if x != nil {
+		return x.Outcome
+	}
+	return GradeOutcome_GRADE_OUTCOME_UNSPECIFIED
+}
+
+func (x *BaselineItem) GetExtractedAnswer() string {
+	if x != nil {
+		return x.ExtractedAnswer
+	}
+	return ""
+}
+
+func (x *BaselineItem) GetGradeDetail() string {
+	if x != nil {
+		return x.GradeDetail
+	}
+	return ""
+}
+
+func (x *BaselineItem) GetCached() bool {
+	if x != nil {
+		return x.Cached
+	}
+	return false
+}
+
+func (x *BaselineItem) GetPromptTemplate() string {
+	if x != nil {
+		return x.PromptTemplate
+	}
+	return ""
+}
+
+func (x *BaselineItem) GetPromptSha256() string {
+	if x != nil {
+		return x.PromptSha256
+	}
+	return ""
+}
+
+func (x *BaselineItem) GetDone() int32 {
+	if x != nil {
+		return x.Done
+	}
+	return 0
+}
+
+// BaselineSummary closes a baseline stream.
+type BaselineSummary struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Problems solved and stored by this call.
+	Solved int32 `protobuf:"varint,1,opt,name=solved,proto3" json:"solved,omitempty"`
+	// Of those, gradeable ones.
+	Gradeable int32 `protobuf:"varint,2,opt,name=gradeable,proto3" json:"gradeable,omitempty"`
+	// Of those, correct ones.
+	Correct int32 `protobuf:"varint,3,opt,name=correct,proto3" json:"correct,omitempty"`
+	// Of the gradeable ones, outputs cut at the token limit.
+	Truncated int32 `protobuf:"varint,4,opt,name=truncated,proto3" json:"truncated,omitempty"`
+	// Problems stored as not gradeable.
+	NotGradeable int32 `protobuf:"varint,5,opt,name=not_gradeable,json=notGradeable,proto3" json:"not_gradeable,omitempty"`
+	// Responses served from the cache.
+	Cached        int32 `protobuf:"varint,6,opt,name=cached,proto3" json:"cached,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BaselineSummary) Reset() {
+	*x = BaselineSummary{}
+	mi := &file_triage_v1_executor_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BaselineSummary) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BaselineSummary) ProtoMessage() {}
+
+func (x *BaselineSummary) ProtoReflect() protoreflect.Message {
+	mi := &file_triage_v1_executor_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BaselineSummary.ProtoReflect.Descriptor instead.
+func (*BaselineSummary) Descriptor() ([]byte, []int) {
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *BaselineSummary) GetSolved() int32 {
+	if x != nil {
+		return x.Solved
+	}
+	return 0
+}
+
+func (x *BaselineSummary) GetGradeable() int32 {
+	if x != nil {
+		return x.Gradeable
+	}
+	return 0
+}
+
+func (x *BaselineSummary) GetCorrect() int32 {
+	if x != nil {
+		return x.Correct
+	}
+	return 0
+}
+
+func (x *BaselineSummary) GetTruncated() int32 {
+	if x != nil {
+		return x.Truncated
+	}
+	return 0
+}
+
+func (x *BaselineSummary) GetNotGradeable() int32 {
+	if x != nil {
+		return x.NotGradeable
+	}
+	return 0
+}
+
+func (x *BaselineSummary) GetCached() int32 {
+	if x != nil {
+		return x.Cached
+	}
+	return 0
+}
+
+// RunBaselineResponse is one event of a baseline stream: started first,
+// then one item per solved problem, then the summary.
+type RunBaselineResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The event.
+	//
+	// Types that are valid to be assigned to Event:
+	//
+	//	*RunBaselineResponse_Started
+	//	*RunBaselineResponse_Item
+	//	*RunBaselineResponse_Summary
+	Event         isRunBaselineResponse_Event `protobuf_oneof:"event"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RunBaselineResponse) Reset() {
+	*x = RunBaselineResponse{}
+	mi := &file_triage_v1_executor_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RunBaselineResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RunBaselineResponse) ProtoMessage() {}
+
+func (x *RunBaselineResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_triage_v1_executor_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RunBaselineResponse.ProtoReflect.Descriptor instead.
+func (*RunBaselineResponse) Descriptor() ([]byte, []int) {
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *RunBaselineResponse) GetEvent() isRunBaselineResponse_Event {
+	if x != nil {
+		return x.Event
+	}
+	return nil
+}
+
+func (x *RunBaselineResponse) GetStarted() *BaselineStarted {
+	if x != nil {
+		if x, ok := x.Event.(*RunBaselineResponse_Started); ok {
+			return x.Started
+		}
+	}
+	return nil
+}
+
+func (x *RunBaselineResponse) GetItem() *BaselineItem {
+	if x != nil {
+		if x, ok := x.Event.(*RunBaselineResponse_Item); ok {
+			return x.Item
+		}
+	}
+	return nil
+}
+
+func (x *RunBaselineResponse) GetSummary() *BaselineSummary {
+	if x != nil {
+		if x, ok := x.Event.(*RunBaselineResponse_Summary); ok {
+			return x.Summary
+		}
+	}
+	return nil
+}
+
+type isRunBaselineResponse_Event interface {
+	isRunBaselineResponse_Event()
+}
+
+type RunBaselineResponse_Started struct {
+	// Sent first.
+	Started *BaselineStarted `protobuf:"bytes,1,opt,name=started,proto3,oneof"`
+}
+
+type RunBaselineResponse_Item struct {
+	// Sent per problem, in completion order.
+	Item *BaselineItem `protobuf:"bytes,2,opt,name=item,proto3,oneof"`
+}
+
+type RunBaselineResponse_Summary struct {
+	// Sent last.
+	Summary *BaselineSummary `protobuf:"bytes,3,opt,name=summary,proto3,oneof"`
+}
+
+func (*RunBaselineResponse_Started) isRunBaselineResponse_Event() {}
+
+func (*RunBaselineResponse_Item) isRunBaselineResponse_Event() {}
+
+func (*RunBaselineResponse_Summary) isRunBaselineResponse_Event() {}
+
 var File_triage_v1_executor_proto protoreflect.FileDescriptor
 
 const file_triage_v1_executor_proto_rawDesc = "" +
@@ -1239,7 +1866,47 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\x17ungradeable_problem_ids\x18\a \x03(\tR\x15ungradeableProblemIds\x12\x1b\n" +
 	"\tpool_size\x18\b \x01(\x05R\bpoolSize\x12\x1d\n" +
 	"\n" +
-	"total_cost\x18\t \x01(\x03R\ttotalCost*]\n" +
+	"total_cost\x18\t \x01(\x03R\ttotalCost\"\x8a\x01\n" +
+	"\aProblem\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n" +
+	"\adataset\x18\x02 \x01(\tR\adataset\x12\x12\n" +
+	"\x04text\x18\x03 \x01(\tR\x04text\x12!\n" +
+	"\fgrading_json\x18\x04 \x01(\tR\vgradingJson\x12\x1e\n" +
+	"\n" +
+	"unsolvable\x18\x05 \x01(\bR\n" +
+	"unsolvable\"\xee\x01\n" +
+	"\x12RunBaselineRequest\x12)\n" +
+	"\x06solver\x18\x01 \x01(\v2\x11.triage.v1.SolverR\x06solver\x12\x1a\n" +
+	"\bendpoint\x18\x02 \x01(\tR\bendpoint\x12.\n" +
+	"\bproblems\x18\x03 \x03(\v2\x12.triage.v1.ProblemR\bproblems\x12 \n" +
+	"\vconcurrency\x18\x04 \x01(\x05R\vconcurrency\x12\x14\n" +
+	"\x05rerun\x18\x05 \x01(\bR\x05rerun\x12)\n" +
+	"\x10keep_ungradeable\x18\x06 \x01(\bR\x0fkeepUngradeable\"[\n" +
+	"\x0fBaselineStarted\x12\x14\n" +
+	"\x05total\x18\x01 \x01(\x05R\x05total\x12\x18\n" +
+	"\askipped\x18\x02 \x01(\x05R\askipped\x12\x18\n" +
+	"\apending\x18\x03 \x01(\x05R\apending\"\xbf\x02\n" +
+	"\fBaselineItem\x124\n" +
+	"\x06record\x18\x01 \x01(\v2\x1c.triage.v1.GroundTruthRecordR\x06record\x121\n" +
+	"\aoutcome\x18\x02 \x01(\x0e2\x17.triage.v1.GradeOutcomeR\aoutcome\x12)\n" +
+	"\x10extracted_answer\x18\x03 \x01(\tR\x0fextractedAnswer\x12!\n" +
+	"\fgrade_detail\x18\x04 \x01(\tR\vgradeDetail\x12\x16\n" +
+	"\x06cached\x18\x05 \x01(\bR\x06cached\x12'\n" +
+	"\x0fprompt_template\x18\x06 \x01(\tR\x0epromptTemplate\x12#\n" +
+	"\rprompt_sha256\x18\a \x01(\tR\fpromptSha256\x12\x12\n" +
+	"\x04done\x18\b \x01(\x05R\x04done\"\xbc\x01\n" +
+	"\x0fBaselineSummary\x12\x16\n" +
+	"\x06solved\x18\x01 \x01(\x05R\x06solved\x12\x1c\n" +
+	"\tgradeable\x18\x02 \x01(\x05R\tgradeable\x12\x18\n" +
+	"\acorrect\x18\x03 \x01(\x05R\acorrect\x12\x1c\n" +
+	"\ttruncated\x18\x04 \x01(\x05R\ttruncated\x12#\n" +
+	"\rnot_gradeable\x18\x05 \x01(\x05R\fnotGradeable\x12\x16\n" +
+	"\x06cached\x18\x06 \x01(\x05R\x06cached\"\xbd\x01\n" +
+	"\x13RunBaselineResponse\x126\n" +
+	"\astarted\x18\x01 \x01(\v2\x1a.triage.v1.BaselineStartedH\x00R\astarted\x12-\n" +
+	"\x04item\x18\x02 \x01(\v2\x17.triage.v1.BaselineItemH\x00R\x04item\x126\n" +
+	"\asummary\x18\x03 \x01(\v2\x1a.triage.v1.BaselineSummaryH\x00R\asummaryB\a\n" +
+	"\x05event*]\n" +
 	"\n" +
 	"SolverMode\x12\x1b\n" +
 	"\x17SOLVER_MODE_UNSPECIFIED\x10\x00\x12\x18\n" +
@@ -1254,11 +1921,22 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\x14TRACE_OUTCOME_SCORED\x10\x01\x12\x1b\n" +
 	"\x17TRACE_OUTCOME_TRUNCATED\x10\x02\x12\x19\n" +
 	"\x15TRACE_OUTCOME_STOPPED\x10\x03\x12\x1d\n" +
-	"\x19TRACE_OUTCOME_NOT_REACHED\x10\x042\x9b\x02\n" +
+	"\x19TRACE_OUTCOME_NOT_REACHED\x10\x04*\x9c\x02\n" +
+	"\fGradeOutcome\x12\x1d\n" +
+	"\x19GRADE_OUTCOME_UNSPECIFIED\x10\x00\x12\x19\n" +
+	"\x15GRADE_OUTCOME_CORRECT\x10\x01\x12\x1b\n" +
+	"\x17GRADE_OUTCOME_INCORRECT\x10\x02\x12\x1b\n" +
+	"\x17GRADE_OUTCOME_NO_ANSWER\x10\x03\x12\x1e\n" +
+	"\x1aGRADE_OUTCOME_WRONG_ANSWER\x10\x04\x12\x19\n" +
+	"\x15GRADE_OUTCOME_TIMEOUT\x10\x05\x12\x1f\n" +
+	"\x1bGRADE_OUTCOME_RUNTIME_ERROR\x10\x06\x12\x1b\n" +
+	"\x17GRADE_OUTCOME_TRUNCATED\x10\a\x12\x1f\n" +
+	"\x1bGRADE_OUTCOME_NOT_GRADEABLE\x10\b2\xeb\x02\n" +
 	"\x0fExecutorService\x12L\n" +
 	"\vExecutePlan\x12\x1d.triage.v1.ExecutePlanRequest\x1a\x1e.triage.v1.ExecutePlanResponse\x12`\n" +
 	"\x11ImportGroundTruth\x12#.triage.v1.ImportGroundTruthRequest\x1a$.triage.v1.ImportGroundTruthResponse(\x01\x12X\n" +
-	"\x0fListGroundTruth\x12!.triage.v1.ListGroundTruthRequest\x1a\".triage.v1.ListGroundTruthResponseB6Z4github.com/triage-eval/triage/gen/triage/v1;triagev1b\x06proto3"
+	"\x0fListGroundTruth\x12!.triage.v1.ListGroundTruthRequest\x1a\".triage.v1.ListGroundTruthResponse\x12N\n" +
+	"\vRunBaseline\x12\x1d.triage.v1.RunBaselineRequest\x1a\x1e.triage.v1.RunBaselineResponse0\x01B6Z4github.com/triage-eval/triage/gen/triage/v1;triagev1b\x06proto3"
 
 var (
 	file_triage_v1_executor_proto_rawDescOnce sync.Once
@@ -1272,63 +1950,79 @@ func file_triage_v1_executor_proto_rawDescGZIP() []byte {
 	return file_triage_v1_executor_proto_rawDescData
 }
 
-var file_triage_v1_executor_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_triage_v1_executor_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
+var file_triage_v1_executor_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
+var file_triage_v1_executor_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
 var file_triage_v1_executor_proto_goTypes = []any{
 	(SolverMode)(0),                   // 0: triage.v1.SolverMode
 	(Regime)(0),                       // 1: triage.v1.Regime
 	(TraceOutcome)(0),                 // 2: triage.v1.TraceOutcome
-	(*Solver)(nil),                    // 3: triage.v1.Solver
-	(*GroundTruthRecord)(nil),         // 4: triage.v1.GroundTruthRecord
-	(*ImportGroundTruthRequest)(nil),  // 5: triage.v1.ImportGroundTruthRequest
-	(*ImportGroundTruthResponse)(nil), // 6: triage.v1.ImportGroundTruthResponse
-	(*ListGroundTruthRequest)(nil),    // 7: triage.v1.ListGroundTruthRequest
-	(*ListGroundTruthResponse)(nil),   // 8: triage.v1.ListGroundTruthResponse
-	(*StoredPool)(nil),                // 9: triage.v1.StoredPool
-	(*InlinePool)(nil),                // 10: triage.v1.InlinePool
-	(*ExecutePlanRequest)(nil),        // 11: triage.v1.ExecutePlanRequest
-	(*TraceStep)(nil),                 // 12: triage.v1.TraceStep
-	(*RegimeResult)(nil),              // 13: triage.v1.RegimeResult
-	(*ExecutePlanResponse)(nil),       // 14: triage.v1.ExecutePlanResponse
-	(*durationpb.Duration)(nil),       // 15: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil),     // 16: google.protobuf.Timestamp
-	(*GroundTruthItem)(nil),           // 17: triage.v1.GroundTruthItem
-	(*Budget)(nil),                    // 18: triage.v1.Budget
-	(*PlanStep)(nil),                  // 19: triage.v1.PlanStep
-	(*PlanDrop)(nil),                  // 20: triage.v1.PlanDrop
+	(GradeOutcome)(0),                 // 3: triage.v1.GradeOutcome
+	(*Solver)(nil),                    // 4: triage.v1.Solver
+	(*GroundTruthRecord)(nil),         // 5: triage.v1.GroundTruthRecord
+	(*ImportGroundTruthRequest)(nil),  // 6: triage.v1.ImportGroundTruthRequest
+	(*ImportGroundTruthResponse)(nil), // 7: triage.v1.ImportGroundTruthResponse
+	(*ListGroundTruthRequest)(nil),    // 8: triage.v1.ListGroundTruthRequest
+	(*ListGroundTruthResponse)(nil),   // 9: triage.v1.ListGroundTruthResponse
+	(*StoredPool)(nil),                // 10: triage.v1.StoredPool
+	(*InlinePool)(nil),                // 11: triage.v1.InlinePool
+	(*ExecutePlanRequest)(nil),        // 12: triage.v1.ExecutePlanRequest
+	(*TraceStep)(nil),                 // 13: triage.v1.TraceStep
+	(*RegimeResult)(nil),              // 14: triage.v1.RegimeResult
+	(*ExecutePlanResponse)(nil),       // 15: triage.v1.ExecutePlanResponse
+	(*Problem)(nil),                   // 16: triage.v1.Problem
+	(*RunBaselineRequest)(nil),        // 17: triage.v1.RunBaselineRequest
+	(*BaselineStarted)(nil),           // 18: triage.v1.BaselineStarted
+	(*BaselineItem)(nil),              // 19: triage.v1.BaselineItem
+	(*BaselineSummary)(nil),           // 20: triage.v1.BaselineSummary
+	(*RunBaselineResponse)(nil),       // 21: triage.v1.RunBaselineResponse
+	(*durationpb.Duration)(nil),       // 22: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil),     // 23: google.protobuf.Timestamp
+	(*GroundTruthItem)(nil),           // 24: triage.v1.GroundTruthItem
+	(*Budget)(nil),                    // 25: triage.v1.Budget
+	(*PlanStep)(nil),                  // 26: triage.v1.PlanStep
+	(*PlanDrop)(nil),                  // 27: triage.v1.PlanDrop
 }
 var file_triage_v1_executor_proto_depIdxs = []int32{
 	0,  // 0: triage.v1.Solver.mode:type_name -> triage.v1.SolverMode
-	3,  // 1: triage.v1.GroundTruthRecord.solver:type_name -> triage.v1.Solver
-	15, // 2: triage.v1.GroundTruthRecord.latency:type_name -> google.protobuf.Duration
-	16, // 3: triage.v1.GroundTruthRecord.measured_time:type_name -> google.protobuf.Timestamp
-	4,  // 4: triage.v1.ImportGroundTruthRequest.records:type_name -> triage.v1.GroundTruthRecord
-	3,  // 5: triage.v1.ListGroundTruthRequest.solver:type_name -> triage.v1.Solver
-	4,  // 6: triage.v1.ListGroundTruthResponse.records:type_name -> triage.v1.GroundTruthRecord
-	3,  // 7: triage.v1.StoredPool.solver:type_name -> triage.v1.Solver
-	17, // 8: triage.v1.InlinePool.items:type_name -> triage.v1.GroundTruthItem
-	9,  // 9: triage.v1.ExecutePlanRequest.stored:type_name -> triage.v1.StoredPool
-	10, // 10: triage.v1.ExecutePlanRequest.inline:type_name -> triage.v1.InlinePool
-	18, // 11: triage.v1.ExecutePlanRequest.budget:type_name -> triage.v1.Budget
-	19, // 12: triage.v1.ExecutePlanRequest.plan:type_name -> triage.v1.PlanStep
+	4,  // 1: triage.v1.GroundTruthRecord.solver:type_name -> triage.v1.Solver
+	22, // 2: triage.v1.GroundTruthRecord.latency:type_name -> google.protobuf.Duration
+	23, // 3: triage.v1.GroundTruthRecord.measured_time:type_name -> google.protobuf.Timestamp
+	5,  // 4: triage.v1.ImportGroundTruthRequest.records:type_name -> triage.v1.GroundTruthRecord
+	4,  // 5: triage.v1.ListGroundTruthRequest.solver:type_name -> triage.v1.Solver
+	5,  // 6: triage.v1.ListGroundTruthResponse.records:type_name -> triage.v1.GroundTruthRecord
+	4,  // 7: triage.v1.StoredPool.solver:type_name -> triage.v1.Solver
+	24, // 8: triage.v1.InlinePool.items:type_name -> triage.v1.GroundTruthItem
+	10, // 9: triage.v1.ExecutePlanRequest.stored:type_name -> triage.v1.StoredPool
+	11, // 10: triage.v1.ExecutePlanRequest.inline:type_name -> triage.v1.InlinePool
+	25, // 11: triage.v1.ExecutePlanRequest.budget:type_name -> triage.v1.Budget
+	26, // 12: triage.v1.ExecutePlanRequest.plan:type_name -> triage.v1.PlanStep
 	1,  // 13: triage.v1.ExecutePlanRequest.regimes:type_name -> triage.v1.Regime
 	2,  // 14: triage.v1.TraceStep.outcome:type_name -> triage.v1.TraceOutcome
 	1,  // 15: triage.v1.RegimeResult.regime:type_name -> triage.v1.Regime
-	12, // 16: triage.v1.RegimeResult.trace:type_name -> triage.v1.TraceStep
-	13, // 17: triage.v1.ExecutePlanResponse.results:type_name -> triage.v1.RegimeResult
-	19, // 18: triage.v1.ExecutePlanResponse.normalized_plan:type_name -> triage.v1.PlanStep
-	20, // 19: triage.v1.ExecutePlanResponse.dropped_steps:type_name -> triage.v1.PlanDrop
-	11, // 20: triage.v1.ExecutorService.ExecutePlan:input_type -> triage.v1.ExecutePlanRequest
-	5,  // 21: triage.v1.ExecutorService.ImportGroundTruth:input_type -> triage.v1.ImportGroundTruthRequest
-	7,  // 22: triage.v1.ExecutorService.ListGroundTruth:input_type -> triage.v1.ListGroundTruthRequest
-	14, // 23: triage.v1.ExecutorService.ExecutePlan:output_type -> triage.v1.ExecutePlanResponse
-	6,  // 24: triage.v1.ExecutorService.ImportGroundTruth:output_type -> triage.v1.ImportGroundTruthResponse
-	8,  // 25: triage.v1.ExecutorService.ListGroundTruth:output_type -> triage.v1.ListGroundTruthResponse
-	23, // [23:26] is the sub-list for method output_type
-	20, // [20:23] is the sub-list for method input_type
-	20, // [20:20] is the sub-list for extension type_name
-	20, // [20:20] is the sub-list for extension extendee
-	0,  // [0:20] is the sub-list for field type_name
+	13, // 16: triage.v1.RegimeResult.trace:type_name -> triage.v1.TraceStep
+	14, // 17: triage.v1.ExecutePlanResponse.results:type_name -> triage.v1.RegimeResult
+	26, // 18: triage.v1.ExecutePlanResponse.normalized_plan:type_name -> triage.v1.PlanStep
+	27, // 19: triage.v1.ExecutePlanResponse.dropped_steps:type_name -> triage.v1.PlanDrop
+	4,  // 20: triage.v1.RunBaselineRequest.solver:type_name -> triage.v1.Solver
+	16, // 21: triage.v1.RunBaselineRequest.problems:type_name -> triage.v1.Problem
+	5,  // 22: triage.v1.BaselineItem.record:type_name -> triage.v1.GroundTruthRecord
+	3,  // 23: triage.v1.BaselineItem.outcome:type_name -> triage.v1.GradeOutcome
+	18, // 24: triage.v1.RunBaselineResponse.started:type_name -> triage.v1.BaselineStarted
+	19, // 25: triage.v1.RunBaselineResponse.item:type_name -> triage.v1.BaselineItem
+	20, // 26: triage.v1.RunBaselineResponse.summary:type_name -> triage.v1.BaselineSummary
+	12, // 27: triage.v1.ExecutorService.ExecutePlan:input_type -> triage.v1.ExecutePlanRequest
+	6,  // 28: triage.v1.ExecutorService.ImportGroundTruth:input_type -> triage.v1.ImportGroundTruthRequest
+	8,  // 29: triage.v1.ExecutorService.ListGroundTruth:input_type -> triage.v1.ListGroundTruthRequest
+	17, // 30: triage.v1.ExecutorService.RunBaseline:input_type -> triage.v1.RunBaselineRequest
+	15, // 31: triage.v1.ExecutorService.ExecutePlan:output_type -> triage.v1.ExecutePlanResponse
+	7,  // 32: triage.v1.ExecutorService.ImportGroundTruth:output_type -> triage.v1.ImportGroundTruthResponse
+	9,  // 33: triage.v1.ExecutorService.ListGroundTruth:output_type -> triage.v1.ListGroundTruthResponse
+	21, // 34: triage.v1.ExecutorService.RunBaseline:output_type -> triage.v1.RunBaselineResponse
+	31, // [31:35] is the sub-list for method output_type
+	27, // [27:31] is the sub-list for method input_type
+	27, // [27:27] is the sub-list for extension type_name
+	27, // [27:27] is the sub-list for extension extendee
+	0,  // [0:27] is the sub-list for field type_name
 }
 
 func init() { file_triage_v1_executor_proto_init() }
@@ -1341,13 +2035,18 @@ func file_triage_v1_executor_proto_init() {
 		(*ExecutePlanRequest_Stored)(nil),
 		(*ExecutePlanRequest_Inline)(nil),
 	}
+	file_triage_v1_executor_proto_msgTypes[17].OneofWrappers = []any{
+		(*RunBaselineResponse_Started)(nil),
+		(*RunBaselineResponse_Item)(nil),
+		(*RunBaselineResponse_Summary)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_triage_v1_executor_proto_rawDesc), len(file_triage_v1_executor_proto_rawDesc)),
-			NumEnums:      3,
-			NumMessages:   12,
+			NumEnums:      4,
+			NumMessages:   18,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -22,6 +22,7 @@ const (
 	ExecutorService_ExecutePlan_FullMethodName       = "/triage.v1.ExecutorService/ExecutePlan"
 	ExecutorService_ImportGroundTruth_FullMethodName = "/triage.v1.ExecutorService/ImportGroundTruth"
 	ExecutorService_ListGroundTruth_FullMethodName   = "/triage.v1.ExecutorService/ListGroundTruth"
+	ExecutorService_RunBaseline_FullMethodName       = "/triage.v1.ExecutorService/RunBaseline"
 )
 
 // ExecutorServiceClient is the client API for ExecutorService service.
@@ -39,6 +40,11 @@ type ExecutorServiceClient interface {
 	ImportGroundTruth(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[ImportGroundTruthRequest, ImportGroundTruthResponse], error)
 	// ListGroundTruth pages through stored records in key order.
 	ListGroundTruth(ctx context.Context, in *ListGroundTruthRequest, opts ...grpc.CallOption) (*ListGroundTruthResponse, error)
+	// RunBaseline runs Phase 0 for one solver: every problem once, at
+	// temperature 0, graded, and stored as ground truth as soon as it is
+	// graded. It streams one event per problem. A call is resumable: problems
+	// whose ground truth is stored are skipped (see the request's flags).
+	RunBaseline(ctx context.Context, in *RunBaselineRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[RunBaselineResponse], error)
 }
 
 type executorServiceClient struct {
@@ -82,6 +88,25 @@ func (c *executorServiceClient) ListGroundTruth(ctx context.Context, in *ListGro
 	return out, nil
 }
 
+func (c *executorServiceClient) RunBaseline(ctx context.Context, in *RunBaselineRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[RunBaselineResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &ExecutorService_ServiceDesc.Streams[1], ExecutorService_RunBaseline_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[RunBaselineRequest, RunBaselineResponse]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type ExecutorService_RunBaselineClient = grpc.ServerStreamingClient[RunBaselineResponse]
+
 // ExecutorServiceServer is the server API for ExecutorService service.
 // All implementations must embed UnimplementedExecutorServiceServer
 // for forward compatibility.
@@ -97,6 +122,11 @@ type ExecutorServiceServer interface {
 	ImportGroundTruth(grpc.ClientStreamingServer[ImportGroundTruthRequest, ImportGroundTruthResponse]) error
 	// ListGroundTruth pages through stored records in key order.
 	ListGroundTruth(context.Context, *ListGroundTruthRequest) (*ListGroundTruthResponse, error)
+	// RunBaseline runs Phase 0 for one solver: every problem once, at
+	// temperature 0, graded, and stored as ground truth as soon as it is
+	// graded. It streams one event per problem. A call is resumable: problems
+	// whose ground truth is stored are skipped (see the request's flags).
+	RunBaseline(*RunBaselineRequest, grpc.ServerStreamingServer[RunBaselineResponse]) error
 	mustEmbedUnimplementedExecutorServiceServer()
 }
 
@@ -115,6 +145,9 @@ func (UnimplementedExecutorServiceServer) ImportGroundTruth(grpc.ClientStreaming
 }
 func (UnimplementedExecutorServiceServer) ListGroundTruth(context.Context, *ListGroundTruthRequest) (*ListGroundTruthResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListGroundTruth not implemented")
+}
+func (UnimplementedExecutorServiceServer) RunBaseline(*RunBaselineRequest, grpc.ServerStreamingServer[RunBaselineResponse]) error {
+	return status.Error(codes.Unimplemented, "method RunBaseline not implemented")
 }
 func (UnimplementedExecutorServiceServer) mustEmbedUnimplementedExecutorServiceServer() {}
 func (UnimplementedExecutorServiceServer) testEmbeddedByValue()                         {}
@@ -180,6 +213,17 @@ func _ExecutorService_ListGroundTruth_Handler(srv interface{}, ctx context.Conte
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ExecutorService_RunBaseline_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(RunBaselineRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(ExecutorServiceServer).RunBaseline(m, &grpc.GenericServerStream[RunBaselineRequest, RunBaselineResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type ExecutorService_RunBaselineServer = grpc.ServerStreamingServer[RunBaselineResponse]
+
 // ExecutorService_ServiceDesc is the grpc.ServiceDesc for ExecutorService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -201,6 +245,11 @@ var ExecutorService_ServiceDesc = grpc.ServiceDesc{
 			StreamName:    "ImportGroundTruth",
 			Handler:       _ExecutorService_ImportGroundTruth_Handler,
 			ClientStreams: true,
+		},
+		{
+			StreamName:    "RunBaseline",
+			Handler:       _ExecutorService_RunBaseline_Handler,
+			ServerStreams: true,
 		},
 	},
 	Metadata: "triage/v1/executor.proto",

@@ -26,11 +26,14 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		"serve":        {summary: "run TRIAGE gRPC services", run: runServe},
+		"baseline":     {summary: "run Phase 0: solve and grade every problem, store the ground truth", run: runBaseline},
+		"budget-aware": {summary: "re-solve the α = 1 plans' picks with the budget banner and compare", run: runBudgetAware},
 		"run":          {summary: "run or resume the grid a config describes", run: runRun},
 		"report":       {summary: "write a run's tables (Markdown, CSV, JSON, LaTeX)", run: runReport},
 		"demo":         {summary: "run the bundled synthetic sample end to end", run: runDemo},
 		"ground-truth": {summary: "import (JSONL) or list the stored Phase 0 ground truth", run: runGroundTruth},
 		"score":        {summary: "score one plan: every metric from one JSON document", run: runScore},
+		"import":       {summary: "convert a benchmark's files to canonical problem JSONL", run: runImport},
 	}
 }
 

@@ -75,20 +75,9 @@ func runGrid(ctx context.Context, cfg *orchestrator.Config, progressMode string,
 		Executor: triagev1.NewExecutorServiceClient(conns.conns["executor"]),
 		Oracle:   triagev1.NewOracleServiceClient(conns.conns["oracle"]),
 	}, runStore, time.Now, p)
-	stop := make(chan struct{})
-	reported := make(chan struct{})
-	switch progressMode {
-	case "off":
-		close(reported)
-	case "auto", "plain":
-		live := progressMode == "auto" && isTerminal(env.Stderr)
-		interval := 5 * time.Second
-		if live {
-			interval = 200 * time.Millisecond
-		}
-		go func() { p.Report(env.Stderr, live, interval, stop); close(reported) }()
-	default:
-		return fmt.Errorf("%w: --progress must be auto, plain or off, got %q", ErrUsage, progressMode)
+	stop, reported, err := startProgress(p, progressMode, env.Stderr)
+	if err != nil {
+		return err
 	}
 	err = runner.Run(ctx)
 	close(stop)

@@ -31,7 +31,11 @@ func runServe(ctx context.Context, args []string, env Env) error {
 	fs := newFlagSet("serve", env.Stderr)
 	listen := fs.String("listen", DefaultListen, "address to listen on (host:port)")
 	services := fs.String("services", "", "comma-separated services to serve (default: all: executor, oracle, planner)")
-	endpoints := fs.String("endpoints", "", "JSON file of named LLM endpoints the Planner may use")
+	endpoints := fs.String("endpoints", "", "JSON file of named LLM endpoints the Planner (planning) and the Executor (baselines) may use")
+	var solve solveOptions
+	fs.StringVar(&solve.judgeEndpoint, "judge-endpoint", "", "endpoint (in --endpoints) that judges exact answers matching cannot settle; empty for none")
+	fs.StringVar(&solve.python, "python", "", "Python interpreter code problems run with (default: python3 on PATH)")
+	fs.IntVar(&solve.codeConcurrency, "code-concurrency", 2, "programs run at once in the code sandbox")
 	llmCache := fs.String("llm-cache", DefaultLLMCache, "SQLite file caching model responses; \"off\" disables the cache")
 	storeLoc := fs.String("store", DefaultStore, "ground-truth store: a SQLite file path, sqlite:PATH, or a postgres:// URL")
 	fs.IntVar(&cfg.MaxMessageBytes, "max-message-bytes", def.MaxMessageBytes, "largest message received or sent")
@@ -67,13 +71,20 @@ func runServe(ctx context.Context, args []string, env Env) error {
 	}
 	defer flushTelemetry(tel, logger.Warn)
 	deps := serviceDeps{now: time.Now}
-	if slices.Contains(names, "planner") {
+	if slices.Contains(names, "planner") || slices.Contains(names, "executor") {
 		cfg, closeCache, err := plannerConfig(ctx, *endpoints, *llmCache, env.Getenv)
 		if err != nil {
 			return err
 		}
 		defer closeCache()
 		deps.planner = cfg
+		if slices.Contains(names, "executor") && len(cfg.Endpoints) > 0 {
+			b, err := newBaseline(cfg, solve, func(msg string) { logger.Warn(msg) })
+			if err != nil {
+				return err
+			}
+			deps.baseline = b
+		}
 	}
 	if needStore(names) {
 		st, err := store.Open(ctx, *storeLoc)

@@ -20,6 +20,9 @@ type serviceDeps struct {
 	store store.Store
 	// planner configures the Planner (endpoints, response cache).
 	planner planner.Config
+	// baseline lets the Executor run Phase 0; nil when no endpoints are
+	// configured.
+	baseline *executor.Baseline
 	// now is the clock.
 	now func() time.Time
 }
@@ -42,7 +45,7 @@ func availableServices() map[string]serviceSpec {
 			return server.Service{Name: "planner", Desc: &triagev1.PlannerService_ServiceDesc, Impl: planner.New(d.planner)}
 		}},
 		"executor": {needsStore: true, build: func(d serviceDeps) server.Service {
-			return server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: executor.New(d.store, d.now)}
+			return server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: executor.New(d.store, d.now, executor.WithBaseline(d.baseline))}
 		}},
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/triage-eval/triage/internal/problems"
 )
 
 // Config describes one run. Relative paths are relative to the config file.
@@ -58,6 +60,9 @@ type Config struct {
 	LLMCache string `yaml:"llm_cache"`
 	// Services gives remote addresses; empty means in process.
 	Services Services `yaml:"services"`
+	// Baseline configures Phase 0 (triage baseline) and the budget-aware
+	// re-solve (triage budget-aware).
+	Baseline BaselineConfig `yaml:"baseline"`
 
 	dir string
 }
@@ -80,6 +85,25 @@ type RandomConfig struct {
 	Samples int32 `yaml:"samples"`
 	// Seed of the Monte Carlo estimate.
 	Seed uint64 `yaml:"seed"`
+}
+
+// BaselineConfig configures how solvers are run on problems. Each solver's
+// endpoint plays it (the same endpoint that plans for it, SPEC §7).
+type BaselineConfig struct {
+	// Concurrency is the problems solved at once per solver; default 4.
+	Concurrency int `yaml:"concurrency"`
+	// JudgeEndpoint optionally names the endpoint that judges exact answers
+	// that normalized matching could not settle.
+	JudgeEndpoint string `yaml:"judge_endpoint"`
+	// Python is the interpreter code problems run with; default python3 on
+	// PATH.
+	Python string `yaml:"python"`
+	// CodeConcurrency is how many programs run at once in the sandbox;
+	// default 2.
+	CodeConcurrency int `yaml:"code_concurrency"`
+	// BudgetAwareVariant is the prompt variant whose α = 1 plans the
+	// budget-aware re-solve follows; default "default".
+	BudgetAwareVariant string `yaml:"budget_aware_variant"`
 }
 
 // Services holds remote service addresses.
@@ -140,6 +164,15 @@ func (c *Config) finish() error {
 	}
 	if len(c.Regimes) == 0 {
 		c.Regimes = []string{"U", "E"}
+	}
+	if c.Baseline.Concurrency == 0 {
+		c.Baseline.Concurrency = 4
+	}
+	if c.Baseline.CodeConcurrency == 0 {
+		c.Baseline.CodeConcurrency = 2
+	}
+	if c.Baseline.BudgetAwareVariant == "" {
+		c.Baseline.BudgetAwareVariant = "default"
 	}
 	if c.Random.Samples == 0 {
 		c.Random.Samples = 1000
@@ -207,6 +240,15 @@ func (c *Config) finish() error {
 	if c.Concurrency < 1 {
 		bad("concurrency", "must be ≥ 1, got %d", c.Concurrency)
 	}
+	if c.Baseline.Concurrency < 1 || c.Baseline.Concurrency > 256 {
+		bad("baseline.concurrency", "must be in [1, 256], got %d", c.Baseline.Concurrency)
+	}
+	if c.Baseline.CodeConcurrency < 1 {
+		bad("baseline.code_concurrency", "must be ≥ 1, got %d", c.Baseline.CodeConcurrency)
+	}
+	if !slices.Contains([]string{"default", "A", "B", "C"}, c.Baseline.BudgetAwareVariant) {
+		bad("baseline.budget_aware_variant", "must be default, A, B or C, got %q", c.Baseline.BudgetAwareVariant)
+	}
 	return errors.Join(errs...)
 }
 
@@ -216,4 +258,39 @@ func (c *Config) Path(p string) string {
 		return p
 	}
 	return filepath.Join(c.dir, p)
+}
+
+// LoadProblems reads every problem file, keyed by dataset and id. A problem
+// repeated in a later file replaces the earlier one.
+func (c *Config) LoadProblems() (map[string]map[string]problems.Problem, error) {
+	out := map[string]map[string]problems.Problem{}
+	for _, f := range c.Problems {
+		ps, err := problems.ReadFile(c.Path(f))
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range ps {
+			if out[p.Dataset] == nil {
+				out[p.Dataset] = map[string]problems.Problem{}
+			}
+			out[p.Dataset][p.ID] = p
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no problems")
+	}
+	return out, nil
+}
+
+// SelectedDatasets returns the datasets of probs the run keeps (all when
+// Datasets is empty), sorted.
+func (c *Config) SelectedDatasets(probs map[string]map[string]problems.Problem) []string {
+	var out []string
+	for d := range probs {
+		if len(c.Datasets) == 0 || slices.Contains(c.Datasets, d) {
+			out = append(out, d)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

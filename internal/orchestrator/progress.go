@@ -9,8 +9,12 @@ import (
 
 // Progress counts what a run has done; safe for concurrent use.
 type Progress struct {
+	// Unit names what Total and Done count; "" means "cells".
+	Unit string
+	// Counters, updated as work finishes.
 	Total, Done, Skipped, LLMCalls, CacheHits, OutputTokens, Errors atomic.Int64
-	start                                                           time.Time
+
+	start time.Time
 }
 
 // line renders the counters with an ETA from the cells done in this process.
@@ -21,8 +25,12 @@ func (p *Progress) line(now time.Time) string {
 		per := now.Sub(p.start) / time.Duration(fresh)
 		eta = (per * time.Duration(total-done)).Round(time.Second).String()
 	}
-	return fmt.Sprintf("cells %d/%d (%d resumed) · llm calls %d (cache hits %d) · output tokens %d · errors %d · eta %s",
-		done, total, skipped, p.LLMCalls.Load(), p.CacheHits.Load(), p.OutputTokens.Load(), p.Errors.Load(), eta)
+	unit := p.Unit
+	if unit == "" {
+		unit = "cells"
+	}
+	return fmt.Sprintf("%s %d/%d (%d resumed) · llm calls %d (cache hits %d) · output tokens %d · errors %d · eta %s",
+		unit, done, total, skipped, p.LLMCalls.Load(), p.CacheHits.Load(), p.OutputTokens.Load(), p.Errors.Load(), eta)
 }
 
 // Report writes the counters to w every interval until stop is closed:

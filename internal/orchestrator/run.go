@@ -3,9 +3,7 @@ package orchestrator
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 
@@ -65,18 +63,23 @@ type cell struct {
 }
 
 func (c cell) key() string {
-	return fmt.Sprintf("%s|%s|%s|%04d|%g|%s|%s", c.g.solver.Model, c.g.solver.Mode, c.g.dataset, c.g.pool.Index, c.alpha, c.strategy, c.variant)
+	return CellKey(c.g.solver, c.g.dataset, c.g.pool.Index, c.alpha, c.strategy, c.variant)
+}
+
+// CellKey is the run store's key of one cell.
+func CellKey(s Solver, dataset string, pool int, alpha float64, strategy, variant string) string {
+	return fmt.Sprintf("%s|%s|%s|%04d|%g|%s|%s", s.Model, s.Mode, dataset, pool, alpha, strategy, variant)
 }
 
 // Run executes every cell not yet stored. It returns the first error that
 // stops the run (a storage failure, a cancelled context); a failing planner
 // or an unparseable plan is a result, recorded and excluded, not an error.
 func (r *Runner) Run(ctx context.Context) error {
-	probs, err := r.loadProblems()
+	probs, err := r.cfg.LoadProblems()
 	if err != nil {
 		return err
 	}
-	datasets := r.datasets(probs)
+	datasets := r.cfg.SelectedDatasets(probs)
 	partitions := map[string][]pools.Pool{}
 	for _, d := range datasets {
 		ids := make([]string, 0, len(probs[d]))
@@ -342,35 +345,4 @@ func valueOf(p problems.Problem) *float64 {
 	}
 	v := p.Value
 	return &v
-}
-
-func (r *Runner) datasets(probs map[string]map[string]problems.Problem) []string {
-	var out []string
-	for d := range probs {
-		if len(r.cfg.Datasets) == 0 || slices.Contains(r.cfg.Datasets, d) {
-			out = append(out, d)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-func (r *Runner) loadProblems() (map[string]map[string]problems.Problem, error) {
-	out := map[string]map[string]problems.Problem{}
-	for _, f := range r.cfg.Problems {
-		ps, err := problems.ReadFile(r.cfg.Path(f))
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range ps {
-			if out[p.Dataset] == nil {
-				out[p.Dataset] = map[string]problems.Problem{}
-			}
-			out[p.Dataset][p.ID] = p
-		}
-	}
-	if len(out) == 0 {
-		return nil, errors.New("no problems")
-	}
-	return out, nil
 }

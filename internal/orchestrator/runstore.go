@@ -8,6 +8,7 @@ import (
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
+	"github.com/triage-eval/triage/internal/pools"
 	"github.com/triage-eval/triage/internal/report"
 	"github.com/triage-eval/triage/internal/sqlitedsn"
 )
@@ -35,6 +36,11 @@ CREATE TABLE IF NOT EXISTS scores (
 	regime   TEXT NOT NULL,
 	record   TEXT NOT NULL, -- report.ScoreRecord as JSON
 	PRIMARY KEY (key, regime)
+);
+CREATE TABLE IF NOT EXISTS budget_aware (
+	model TEXT NOT NULL, mode TEXT NOT NULL, dataset TEXT NOT NULL, problem_id TEXT NOT NULL,
+	record TEXT NOT NULL, -- BudgetAwareResult as JSON
+	PRIMARY KEY (model, mode, dataset, problem_id)
 );
 CREATE TABLE IF NOT EXISTS accuracy (
 	model TEXT NOT NULL, mode TEXT NOT NULL, dataset TEXT NOT NULL,
@@ -160,4 +166,96 @@ func (s *RunStore) Results(ctx context.Context) ([]report.ScoreRecord, []report.
 		accs = append(accs, a)
 	}
 	return recs, accs, arows.Err()
+}
+
+// Pools returns the pool partition the run recorded, by dataset.
+func (s *RunStore) Pools(ctx context.Context) (map[string][]pools.Pool, error) {
+	var raw string
+	err := s.db.QueryRowContext(ctx, `SELECT pools FROM manifest WHERE id = 1`).Scan(&raw)
+	if err == sql.ErrNoRows {
+		return nil, fmt.Errorf("the run store holds no run yet (triage run first)")
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out map[string][]pools.Pool
+	if err := json.Unmarshal([]byte(raw), &out); err != nil {
+		return nil, fmt.Errorf("run store manifest: %w", err)
+	}
+	return out, nil
+}
+
+// Plan returns the planner response stored for a cell (protojson of a
+// CreatePlanResponse; empty when the planner call failed) and whether the
+// cell is stored.
+func (s *RunStore) Plan(ctx context.Context, key string) (plan []byte, found bool, err error) {
+	var raw string
+	err = s.db.QueryRowContext(ctx, `SELECT plan FROM cells WHERE key = ?`, key).Scan(&raw)
+	if err == sql.ErrNoRows {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return []byte(raw), true, nil
+}
+
+// BudgetAwareResult is one budget-aware re-solve (SPEC §5).
+type BudgetAwareResult struct {
+	// Model, Mode, Dataset and ProblemID identify the re-solved item.
+	Model     string `json:"model"`
+	Mode      string `json:"mode"`
+	Dataset   string `json:"dataset"`
+	ProblemID string `json:"problem_id"`
+	// Pool is the item's pool index.
+	Pool int `json:"pool"`
+	// Tokens is a_i, the allocation the α = 1 plan gave it.
+	Tokens int64 `json:"tokens"`
+	// BaselineCorrect is y_i from Phase 0.
+	BaselineCorrect bool `json:"baseline_correct"`
+	// Gradeable reports that the re-solve succeeded and was graded.
+	Gradeable bool `json:"gradeable"`
+	// Correct is the re-solve's grade.
+	Correct bool `json:"correct"`
+	// Truncated reports an output cut at the token limit.
+	Truncated bool `json:"truncated,omitempty"`
+	// OutputTokens is what the re-solve spent, reasoning included.
+	OutputTokens int64 `json:"output_tokens"`
+	// Outcome is the grading outcome, e.g. "incorrect".
+	Outcome string `json:"outcome,omitempty"`
+	// Error says why the re-solve is not gradeable.
+	Error string `json:"error,omitempty"`
+}
+
+// SaveBudgetAware stores one re-solve, replacing an earlier one.
+func (s *RunStore) SaveBudgetAware(ctx context.Context, r BudgetAwareResult) error {
+	raw, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	_, err = s.db.ExecContext(ctx, `INSERT OR REPLACE INTO budget_aware (model, mode, dataset, problem_id, record) VALUES (?, ?, ?, ?, ?)`,
+		r.Model, r.Mode, r.Dataset, r.ProblemID, string(raw))
+	return err
+}
+
+// BudgetAware returns every stored re-solve in key order.
+func (s *RunStore) BudgetAware(ctx context.Context) ([]BudgetAwareResult, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT record FROM budget_aware ORDER BY model, mode, dataset, problem_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []BudgetAwareResult
+	for rows.Next() {
+		var raw string
+		if err := rows.Scan(&raw); err != nil {
+			return nil, err
+		}
+		var r BudgetAwareResult
+		if err := json.Unmarshal([]byte(raw), &r); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }

@@ -11,15 +11,26 @@ import (
 // Service implements triagev1.ExecutorServiceServer.
 type Service struct {
 	triagev1.UnimplementedExecutorServiceServer
-	store store.Store
-	now   func() time.Time
+	store    store.Store
+	now      func() time.Time
+	baseline *Baseline
 }
+
+// Option configures an Executor.
+type Option func(*Service)
+
+// WithBaseline lets the Executor run Phase 0 baselines (RunBaseline).
+func WithBaseline(b *Baseline) Option { return func(s *Service) { s.baseline = b } }
 
 // New returns an Executor over st, which may be nil for an executor that
 // only scores inline pools. now stamps imported records that carry no
 // measurement time.
-func New(st store.Store, now func() time.Time) *Service {
-	return &Service{store: st, now: now}
+func New(st store.Store, now func() time.Time, opts ...Option) *Service {
+	s := &Service{store: st, now: now}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
 }
 
 // errNoStore is returned for calls that need stored ground truth when the

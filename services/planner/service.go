@@ -3,7 +3,6 @@ package planner
 import (
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
@@ -29,13 +28,16 @@ type Config struct {
 type Service struct {
 	triagev1.UnimplementedPlannerServiceServer
 	cfg     Config
-	mu      sync.Mutex
-	clients map[string]*llm.Client
+	clients *llm.Clients
 }
 
 // New returns a Planner.
 func New(cfg Config) *Service {
-	return &Service{cfg: cfg, clients: map[string]*llm.Client{}}
+	opts := []llm.Option{llm.WithGetenv(cfg.Getenv), llm.WithClock(cfg.Now)}
+	if cfg.Cache != nil {
+		opts = append(opts, llm.WithCache(cfg.Cache))
+	}
+	return &Service{cfg: cfg, clients: llm.NewClients(opts...)}
 }
 
 // variants maps the API's prompt variants to templates.
@@ -62,19 +64,5 @@ func (s *Service) endpointNames() string {
 // client returns the gateway client of an endpoint, creating it once per
 // distinct endpoint configuration.
 func (s *Service) client(key string, ep llm.Endpoint) (*llm.Client, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c, ok := s.clients[key]; ok {
-		return c, nil
-	}
-	opts := []llm.Option{llm.WithGetenv(s.cfg.Getenv), llm.WithClock(s.cfg.Now)}
-	if s.cfg.Cache != nil {
-		opts = append(opts, llm.WithCache(s.cfg.Cache))
-	}
-	c, err := llm.New(ep, opts...)
-	if err != nil {
-		return nil, err
-	}
-	s.clients[key] = c
-	return c, nil
+	return s.clients.Get(key, ep)
 }

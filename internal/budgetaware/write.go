@@ -1,0 +1,70 @@
+package budgetaware
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// Markdown writes rows as a Markdown table.
+func Markdown(w io.Writer, rows []Row) error {
+	fmt.Fprintln(w, "| model | mode | dataset | N | Acc baseline | Acc budget-aware | compliance | kept correct | lost correct | newly correct | still wrong | truncated | not gradeable |")
+	fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	for _, r := range rows {
+		if _, err := fmt.Fprintf(w, "| %s | %s | %s | %d | %.3f | %.3f | %.3f | %d | %d | %d | %d | %d | %d |\n",
+			r.Model, r.Mode, r.Dataset, r.N, r.AccBaseline, r.AccBudgetAware, r.Compliance,
+			r.KeptCorrect, r.LostCorrect, r.NewlyCorrect, r.StillWrong, r.Truncated, r.NotGradeable); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteDir writes budget_aware.md, budget_aware.csv and budget_aware.json
+// into dir, creating it.
+func WriteDir(dir string, rows []Row) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	md, err := os.Create(filepath.Join(dir, "budget_aware.md"))
+	if err != nil {
+		return err
+	}
+	if err := Markdown(md, rows); err != nil {
+		md.Close()
+		return err
+	}
+	if err := md.Close(); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(dir, "budget_aware.csv"))
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	w.Write([]string{"model", "mode", "dataset", "n", "acc_baseline", "acc_budget_aware", "compliance", "kept_correct", "lost_correct", "newly_correct", "still_wrong", "truncated", "not_gradeable"})
+	for _, r := range rows {
+		w.Write([]string{r.Model, r.Mode, r.Dataset, strconv.Itoa(r.N), ff(r.AccBaseline), ff(r.AccBudgetAware), ff(r.Compliance),
+			strconv.Itoa(r.KeptCorrect), strconv.Itoa(r.LostCorrect), strconv.Itoa(r.NewlyCorrect), strconv.Itoa(r.StillWrong),
+			strconv.Itoa(r.Truncated), strconv.Itoa(r.NotGradeable)})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	raw, err := json.MarshalIndent(rows, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "budget_aware.json"), append(raw, '\n'), 0o644)
+}
+
+func ff(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }

@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/orchestrator"
+	"github.com/triage-eval/triage/internal/store"
+)
+
+func runBaseline(ctx context.Context, args []string, env Env) error {
+	fs := newFlagSet("baseline", env.Stderr)
+	progressMode := fs.String("progress", "auto", "progress display: auto (live on a terminal, log lines otherwise), plain or off")
+	rerun := fs.Bool("rerun", false, "re-solve problems whose stored ground truth is gradeable too (cached responses are reused)")
+	keep := fs.Bool("keep-ungradeable", false, "leave problems stored as not gradeable alone instead of trying them again")
+	logPath := fs.String("log", "", "append one JSON line per solved problem (outcome, extracted answer, error) to this file")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "usage: triage baseline [flags] CONFIG.yaml\n\nRuns Phase 0: every solver of the config on every problem of its datasets,\nonce, graded, stored as ground truth in the config's ground_truth_store (or\nthe remote Executor). Resumable: stored problems are skipped.\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args, env.Getenv, 1); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("%w: triage baseline needs one config file", ErrUsage)
+	}
+	cfg, err := orchestrator.LoadConfig(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	opts := orchestrator.BaselineOptions{Rerun: *rerun, KeepUngradeable: *keep}
+	if *logPath != "" {
+		f, err := os.OpenFile(*logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			return fmt.Errorf("--log: %w", err)
+		}
+		defer f.Close()
+		opts.Log = f
+	}
+	deps := serviceDeps{now: time.Now}
+	if cfg.Services.Executor == "" {
+		st, err := store.Open(ctx, cfg.Path(cfg.GroundTruthStore))
+		if err != nil {
+			return fmt.Errorf("ground_truth_store: %w", err)
+		}
+		defer st.Close()
+		deps.store = st
+		llmCfg, closeCache, err := plannerConfig(ctx, cfg.Path(cfg.Endpoints), cfg.Path(cfg.LLMCache), env.Getenv)
+		if err != nil {
+			return err
+		}
+		defer closeCache()
+		so := solveOptions{judgeEndpoint: cfg.Baseline.JudgeEndpoint, python: cfg.Baseline.Python, codeConcurrency: cfg.Baseline.CodeConcurrency}
+		if deps.baseline, err = newBaseline(llmCfg, so, func(msg string) { fmt.Fprintln(env.Stderr, "warning:", msg) }); err != nil {
+			return err
+		}
+	}
+	conns, err := connect([]string{"executor"}, map[string]string{"executor": cfg.Services.Executor}, deps, env.Stderr)
+	if err != nil {
+		return err
+	}
+	defer conns.Close()
+	p := &orchestrator.Progress{Unit: "problems"}
+	stop, reported, err := startProgress(p, *progressMode, env.Stderr)
+	if err != nil {
+		return err
+	}
+	sums, err := orchestrator.RunBaseline(ctx, cfg, triagev1.NewExecutorServiceClient(conns.conns["executor"]), opts, p)
+	close(stop)
+	<-reported
+	printBaselineSummaries(env.Stderr, sums)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "baseline complete: ground truth in %s; next: triage run %s\n", where(cfg), fs.Arg(0))
+	return nil
+}
+
+// where names the store the ground truth went to.
+func where(cfg *orchestrator.Config) string {
+	if cfg.Services.Executor != "" {
+		return "the executor at " + cfg.Services.Executor
+	}
+	return cfg.Path(cfg.GroundTruthStore)
+}
+
+// printBaselineSummaries writes one line per solver.
+func printBaselineSummaries(w io.Writer, sums []orchestrator.BaselineSummary) {
+	for _, s := range sums {
+		if s.Summary == nil {
+			continue
+		}
+		m := s.Summary
+		fmt.Fprintf(w, "%s/%s: %d problems, %d already stored; solved %d: %d correct, %d incorrect (%d cut at the token limit), %d not gradeable, %d from cache\n",
+			s.Solver.Model, s.Solver.Mode, s.Total, s.Skipped, m.GetSolved(), m.GetCorrect(), m.GetGradeable()-m.GetCorrect(), m.GetTruncated(), m.GetNotGradeable(), m.GetCached())
+	}
+}
+
+// startProgress starts reporting p to w as mode asks; close stop to end it
+// and wait on reported for the final line.
+func startProgress(p *orchestrator.Progress, mode string, w io.Writer) (stop, reported chan struct{}, err error) {
+	stop, reported = make(chan struct{}), make(chan struct{})
+	switch mode {
+	case "off":
+		close(reported)
+	case "auto", "plain":
+		live := mode == "auto" && isTerminal(w)
+		interval := 5 * time.Second
+		if live {
+			interval = 200 * time.Millisecond
+		}
+		go func() { p.Report(w, live, interval, stop); close(reported) }()
+	default:
+		return nil, nil, fmt.Errorf("%w: --progress must be auto, plain or off, got %q", ErrUsage, mode)
+	}
+	return stop, reported, nil
+}

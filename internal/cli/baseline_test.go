@@ -1,0 +1,251 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/triage-eval/triage/internal/llm"
+	"github.com/triage-eval/triage/internal/llm/llmtest"
+	"github.com/triage-eval/triage/internal/orchestrator"
+	"github.com/triage-eval/triage/internal/problems"
+	"github.com/triage-eval/triage/internal/store"
+)
+
+// aimeModel plays a solver on imported AIME 2024 problems: it knows every
+// answer, and answers problem k (1-based position in the file) as follows,
+// in vLLM's shape with the thinking in message.reasoning.
+//
+//	k ≡ 0 mod 3   wrong final answer (answer+1), though its thinking
+//	              boxes the right one: thinking is never graded
+//	k = 10        output cut at the token limit (finish_reason "length")
+//	k = 20        500 on every attempt: not gradeable
+//	otherwise     right answer in \boxed{}
+//
+// Costs are 100·k tokens (reasoning included). Planner prompts get a plan
+// giving every listed problem 50 tokens; budget-aware prompts are answered
+// right, in 40 tokens for odd k and 80 for even k.
+type aimeModel struct {
+	answers map[string]string // problem text → answer
+	order   map[string]int    // problem text → k
+	mu      sync.Mutex
+	solves  map[string]int // problem text → calls
+}
+
+var (
+	plannerIDs = regexp.MustCompile(`\[id: ([^\]]+)\]`)
+	bannerRE   = regexp.MustCompile(`strict output-token budget of (\d+) tokens`)
+)
+
+func (m *aimeModel) reply(_ int, r llmtest.Recorded) llmtest.Reply {
+	var body struct {
+		Messages []llm.Message `json:"messages"`
+	}
+	_ = json.Unmarshal(r.Body, &body)
+	prompt := body.Messages[0].Content
+	if ids := plannerIDs.FindAllStringSubmatch(prompt, -1); len(ids) > 0 {
+		var steps []string
+		for _, id := range ids {
+			steps = append(steps, fmt.Sprintf(`{"id": %q, "tokens": 50}`, id[1]))
+		}
+		return llmtest.OpenAI(llmtest.Completion{Content: `{"plan": [` + strings.Join(steps, ", ") + `]}`, PromptTokens: 900, CompletionTokens: 60})
+	}
+	for text, answer := range m.answers {
+		if !strings.Contains(prompt, text) {
+			continue
+		}
+		k := m.order[text]
+		m.mu.Lock()
+		m.solves[text]++
+		m.mu.Unlock()
+		if bannerRE.MatchString(prompt) {
+			return llmtest.VLLM(llmtest.Completion{Content: `\boxed{` + answer + `}`, PromptTokens: 200, CompletionTokens: 40 + 40*(1-k%2)})
+		}
+		right, _ := strconv.Atoi(answer)
+		c := llmtest.Completion{Reasoning: "so it is \\boxed{" + answer + "}", Content: "The answer is $\\boxed{" + answer + "}$.", PromptTokens: 200, CompletionTokens: 100 * k}
+		switch {
+		case k == 20:
+			return llmtest.ServerError()
+		case k == 10:
+			return llmtest.Truncated(llmtest.VLLM, c)
+		case k%3 == 0:
+			c.Content = "The answer is $\\boxed{" + strconv.Itoa(right+1) + "}$."
+		}
+		return llmtest.VLLM(c)
+	}
+	return llmtest.BadRequest("unknown problem")
+}
+
+func TestBaselineThenRunThenBudgetAware(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	env, _, logs := testEnv(nil)
+	problemsFile := filepath.Join(dir, "aime.jsonl")
+	if err := Run(ctx, []string{"import", "aime", "--out", problemsFile, "../../../shared/data/aime/aime2024.jsonl"}, env); err != nil {
+		t.Fatalf("import: %v\n%s", err, logs)
+	}
+	probs, err := problems.ReadFile(problemsFile)
+	if err != nil || len(probs) != 30 {
+		t.Fatalf("imported %d problems, %v", len(probs), err)
+	}
+	model := &aimeModel{answers: map[string]string{}, order: map[string]int{}, solves: map[string]int{}}
+	for k, p := range probs {
+		var g struct{ Answer string }
+		_ = json.Unmarshal(p.Grading, &g)
+		model.answers[p.Text], model.order[p.Text] = g.Answer, k+1
+	}
+	srv := llmtest.NewServer(t, llmtest.WithHandler(model.reply))
+	write := func(name, content string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("endpoints.json", fmt.Sprintf(`{"q": {"base_url": %q, "model": "qwen3-8b", "mode": "extended", "family": "qwen", "max_attempts": 2, "timeout": "5s"}}`, srv.URL()))
+	write("run.yaml", `name: phase0
+run_store: run.db
+ground_truth_store: gt.db
+problems: [aime.jsonl]
+endpoints: endpoints.json
+llm_cache: llm-cache.db
+solvers: [{model: qwen3-8b, mode: extended, endpoint: q}]
+pool_size: 15
+alphas: [0.5, 1]
+strategies: [llm]
+baseline: {concurrency: 3}
+`)
+	cfgPath := filepath.Join(dir, "run.yaml")
+
+	// Phase 0.
+	if err := Run(ctx, []string{"baseline", "--progress", "off", "--log", filepath.Join(dir, "baseline.jsonl"), cfgPath}, env); err != nil {
+		t.Fatalf("baseline: %v\n%s", err, logs)
+	}
+	st, err := store.Open(ctx, filepath.Join(dir, "gt.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := map[string]store.Record{}
+	page, err := st.List(ctx, store.ListQuery{PageSize: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range page.Records {
+		recs[r.ProblemID] = r
+	}
+	st.Close()
+	if len(recs) != 30 {
+		t.Fatalf("stored %d records, want 30", len(recs))
+	}
+	correct := 0
+	for k, p := range probs {
+		r, k := recs[p.ID], k+1
+		switch {
+		case k == 20:
+			if r.Gradeable || !strings.Contains(r.Error, "500") {
+				t.Errorf("problem 20: %+v, want not gradeable with the HTTP error", r)
+			}
+		case k == 10:
+			if !r.Gradeable || r.Correct || r.FinishReason != "length" || r.Cost != 1000 {
+				t.Errorf("problem 10 (truncated): %+v, want gradeable, incorrect, finish_reason length, cost 1000", r)
+			}
+		default:
+			want := k%3 != 0
+			if !r.Gradeable || r.Correct != want || r.Cost != int64(100*k) || r.ResponseSHA256 == "" {
+				t.Errorf("problem %d (%s): %+v, want correct=%v cost %d", k, p.ID, r, want, 100*k)
+			}
+			if want {
+				correct++
+			}
+		}
+	}
+	if !strings.Contains(logs.String(), fmt.Sprintf("solved 30: %d correct, %d incorrect (1 cut at the token limit), 1 not gradeable", correct, 29-correct)) {
+		t.Errorf("summary line missing:\n%s", logs)
+	}
+	lines := readLines(t, filepath.Join(dir, "baseline.jsonl"))
+	if len(lines) != 30 || !strings.Contains(strings.Join(lines, "\n"), `"outcome":"truncated"`) || !strings.Contains(strings.Join(lines, "\n"), `"prompt":"solver/math"`) {
+		t.Errorf("baseline log: %d lines\n%s", len(lines), strings.Join(lines, "\n"))
+	}
+
+	// Resuming tries only the problem that is not gradeable (twice: it
+	// fails on both attempts).
+	before := srv.Count()
+	if err := Run(ctx, []string{"baseline", "--progress", "off", cfgPath}, env); err != nil {
+		t.Fatalf("resumed baseline: %v", err)
+	}
+	if got := srv.Count() - before; got != 2 {
+		t.Errorf("resumed baseline made %d calls, want 2 (one problem, two attempts)", got)
+	}
+	if !strings.Contains(logs.String(), "30 problems, 29 already stored; solved 1") {
+		t.Errorf("resume summary missing:\n%s", logs)
+	}
+
+	// Phase 1–2 on the ground truth Phase 0 produced.
+	if err := Run(ctx, []string{"run", "--progress", "off", cfgPath}, env); err != nil {
+		t.Fatalf("run: %v\n%s", err, logs)
+	}
+	rs, err := orchestrator.OpenRunStore(ctx, filepath.Join(dir, "run.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores, accs, err := rs.Results(ctx)
+	rs.Close()
+	if err != nil || len(scores) == 0 {
+		t.Fatalf("run stored %d scores, %v", len(scores), err)
+	}
+	if len(accs) != 1 || accs[0].Gradeable != 29 || accs[0].Correct != correct {
+		t.Errorf("accuracy %+v, want %d/29", accs, correct)
+	}
+
+	// The budget-aware re-solve: the α = 1 plans give every gradeable
+	// problem 50 tokens.
+	baEnv, out, baLogs := testEnv(nil)
+	if err := Run(ctx, []string{"budget-aware", "--progress", "off", cfgPath}, baEnv); err != nil {
+		t.Fatalf("budget-aware: %v\n%s", err, baLogs)
+	}
+	// 29 re-solves, all right: kept = baseline correct, newly = the rest;
+	// compliance counts outputs ≤ 50 tokens: the odd positions (40 tokens).
+	odd := 0
+	for k := 1; k <= 30; k++ {
+		if k != 20 && k%2 == 1 {
+			odd++
+		}
+	}
+	want := fmt.Sprintf("| qwen3-8b | extended | aime | 29 | %.3f | 1.000 | %.3f | %d | 0 | %d | 0 | 0 | 0 |", float64(correct)/29, float64(odd)/29, correct, 29-correct)
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("budget-aware table lacks\n%s\ngot\n%s", want, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "run.db.report", "budget_aware.csv")); err != nil {
+		t.Error(err)
+	}
+	// Re-running it resumes: no new calls.
+	before = srv.Count()
+	if err := Run(ctx, []string{"budget-aware", "--progress", "off", cfgPath}, env); err != nil {
+		t.Fatal(err)
+	}
+	if srv.Count() != before {
+		t.Errorf("resumed budget-aware made %d calls, want 0", srv.Count()-before)
+	}
+}
+
+func readLines(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		out = append(out, sc.Text())
+	}
+	return out
+}

@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"time"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/budgetaware"
+	"github.com/triage-eval/triage/internal/orchestrator"
+	"github.com/triage-eval/triage/internal/store"
+)
+
+func runBudgetAware(ctx context.Context, args []string, env Env) error {
+	fs := newFlagSet("budget-aware", env.Stderr)
+	progressMode := fs.String("progress", "auto", "progress display: auto (live on a terminal, log lines otherwise), plain or off")
+	out := fs.String("out", "", "directory for budget_aware.{md,csv,json}; default: RUN_STORE.report")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "usage: triage budget-aware [flags] CONFIG.yaml\n\nRe-solves every (solver, problem) that the run's α = 1 llm plan selected\nwith a_i > 0, with the budget banner stating a_i (SPEC §5), and reports\nAcc_baseline, Acc_budget-aware, compliance and the four outcome counts per\nsolver and dataset. Results go to the run store; a re-run resumes.\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args, env.Getenv, 1); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("%w: triage budget-aware needs the run's config file", ErrUsage)
+	}
+	cfg, err := orchestrator.LoadConfig(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	rs, err := orchestrator.OpenRunStore(ctx, cfg.Path(cfg.RunStore))
+	if err != nil {
+		return err
+	}
+	defer rs.Close()
+	llmCfg, closeCache, err := plannerConfig(ctx, cfg.Path(cfg.Endpoints), cfg.Path(cfg.LLMCache), env.Getenv)
+	if err != nil {
+		return err
+	}
+	defer closeCache()
+	so := solveOptions{judgeEndpoint: cfg.Baseline.JudgeEndpoint, python: cfg.Baseline.Python, codeConcurrency: cfg.Baseline.CodeConcurrency}
+	solver, clients, err := newSolver(llmCfg, so, func(msg string) { fmt.Fprintln(env.Stderr, "warning:", msg) })
+	if err != nil {
+		return err
+	}
+	deps := serviceDeps{now: time.Now}
+	if cfg.Services.Executor == "" {
+		st, err := store.Open(ctx, cfg.Path(cfg.GroundTruthStore))
+		if err != nil {
+			return fmt.Errorf("ground_truth_store: %w", err)
+		}
+		defer st.Close()
+		deps.store = st
+	}
+	conns, err := connect([]string{"executor"}, map[string]string{"executor": cfg.Services.Executor}, deps, env.Stderr)
+	if err != nil {
+		return err
+	}
+	defer conns.Close()
+	p := &orchestrator.Progress{Unit: "re-solves"}
+	stop, reported, err := startProgress(p, *progressMode, env.Stderr)
+	if err != nil {
+		return err
+	}
+	sel, err := budgetaware.Run(ctx, budgetaware.Deps{
+		Config: cfg, RunStore: rs, Executor: triagev1.NewExecutorServiceClient(conns.conns["executor"]),
+		Endpoints: llmCfg.Endpoints, Clients: clients, Solver: solver,
+	}, p)
+	close(stop)
+	<-reported
+	if err != nil {
+		return err
+	}
+	results, err := rs.BudgetAware(ctx)
+	if err != nil {
+		return err
+	}
+	rows := budgetaware.Summarize(results)
+	dir := *out
+	if dir == "" {
+		dir = cfg.Path(cfg.RunStore) + ".report"
+	}
+	if err := budgetaware.WriteDir(dir, rows); err != nil {
+		return err
+	}
+	if err := budgetaware.Markdown(env.Stdout, rows); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "%d items re-solved from %d α = 1 pools (%d pools without a usable plan); tables in %s\n",
+		len(sel.Items), sel.Pools, sel.MissingPools, dir)
+	return nil
+}

@@ -1,0 +1,351 @@
+package executor
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/apperr"
+	"github.com/triage-eval/triage/internal/grading"
+	"github.com/triage-eval/triage/internal/llm"
+	"github.com/triage-eval/triage/internal/problems"
+	"github.com/triage-eval/triage/internal/solving"
+	"github.com/triage-eval/triage/internal/store"
+)
+
+// Baseline is what the Executor needs to run Phase 0.
+type Baseline struct {
+	// Endpoints are the named endpoints a request may choose from.
+	Endpoints map[string]llm.Endpoint
+	// Clients holds one gateway client per endpoint (and its cache).
+	Clients *llm.Clients
+	// Solver prompts and grades.
+	Solver *solving.Solver
+}
+
+// Baseline limits.
+const (
+	// MaxBaselineProblems bounds the problems of one RunBaseline call.
+	MaxBaselineProblems = 100_000
+	// DefaultBaselineConcurrency is the problems solved at once when the
+	// request leaves it 0.
+	DefaultBaselineConcurrency = 4
+	// MaxBaselineConcurrency bounds the request's concurrency.
+	MaxBaselineConcurrency = 256
+	// maxExtracted bounds the extracted answer sent back per item.
+	maxExtracted = 4096
+)
+
+// errNoBaseline is returned when the Executor was started without solver
+// endpoints.
+var errNoBaseline = &apperr.PreconditionError{Reason: "this executor runs no baselines; start it with solver endpoints (--endpoints)"}
+
+// RunBaseline solves every pending problem once, stores each graded result
+// as it arrives, and streams the results.
+func (s *Service) RunBaseline(req *triagev1.RunBaselineRequest, stream grpc.ServerStreamingServer[triagev1.RunBaselineResponse]) error {
+	ctx := stream.Context()
+	if s.store == nil {
+		return errNoStore
+	}
+	if s.baseline == nil {
+		return errNoBaseline
+	}
+	probs, err := s.validateBaseline(req)
+	if err != nil {
+		return err
+	}
+	solver := solverFromProto(req.GetSolver())
+	ep := s.baseline.Endpoints[req.GetEndpoint()]
+	client, err := s.baseline.Clients.Get("baseline/"+req.GetEndpoint(), ep)
+	if err != nil {
+		return err
+	}
+	pending, err := s.pendingProblems(ctx, solver, probs, req)
+	if err != nil {
+		return err
+	}
+	if err := stream.Send(&triagev1.RunBaselineResponse{Event: &triagev1.RunBaselineResponse_Started{Started: &triagev1.BaselineStarted{
+		Total: int32(len(probs)), Skipped: int32(len(probs) - len(pending)), Pending: int32(len(pending)),
+	}}}); err != nil {
+		return err
+	}
+	concurrency := int(req.GetConcurrency())
+	if concurrency == 0 {
+		concurrency = DefaultBaselineConcurrency
+	}
+	summary, err := s.solveAll(ctx, client, solver, pending, concurrency, stream.Send)
+	if err != nil {
+		return err
+	}
+	return stream.Send(&triagev1.RunBaselineResponse{Event: &triagev1.RunBaselineResponse_Summary{Summary: summary}})
+}
+
+// solved is one finished problem.
+type solved struct {
+	problem problems.Problem
+	attempt solving.Attempt
+}
+
+// solveAll solves problems with concurrency workers and, in this goroutine,
+// stores each result before sending it, so a result is never reported
+// unless it is stored.
+func (s *Service) solveAll(ctx context.Context, c solving.Completer, solver store.Solver, pending []problems.Problem, concurrency int, send func(*triagev1.RunBaselineResponse) error) (*triagev1.BaselineSummary, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan problems.Problem)
+	results := make(chan solved)
+	errs := make(chan error, concurrency)
+	var wg sync.WaitGroup
+	for range min(concurrency, max(len(pending), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range jobs {
+				a, err := s.baseline.Solver.Solve(ctx, c, p, 0)
+				if err != nil {
+					errs <- err
+					return
+				}
+				select {
+				case results <- solved{p, a}:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for _, p := range pending {
+			select {
+			case jobs <- p:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	sum := &triagev1.BaselineSummary{}
+	for r := range results {
+		rec := attemptRecord(solver, r.problem, r.attempt)
+		if _, err := s.store.Import(ctx, oneRecord(rec)); err != nil {
+			return nil, fmt.Errorf("storing %s/%s: %w", rec.Dataset, rec.ProblemID, err)
+		}
+		sum.Solved++
+		a := r.attempt
+		switch {
+		case !a.Gradeable:
+			sum.NotGradeable++
+		case a.Correct():
+			sum.Gradeable++
+			sum.Correct++
+		default:
+			sum.Gradeable++
+			if a.Truncated {
+				sum.Truncated++
+			}
+		}
+		if a.Response.CacheHit {
+			sum.Cached++
+		}
+		if err := send(&triagev1.RunBaselineResponse{Event: &triagev1.RunBaselineResponse_Item{Item: itemProto(rec, a, sum.Solved)}}); err != nil {
+			return nil, err
+		}
+	}
+	select {
+	case err := <-errs:
+		return nil, err
+	default:
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return sum, nil
+}
+
+// pendingProblems drops the problems whose stored ground truth the request
+// keeps.
+func (s *Service) pendingProblems(ctx context.Context, solver store.Solver, probs []problems.Problem, req *triagev1.RunBaselineRequest) ([]problems.Problem, error) {
+	if req.GetRerun() {
+		return probs, nil
+	}
+	byDataset := map[string][]string{}
+	for _, p := range probs {
+		byDataset[p.Dataset] = append(byDataset[p.Dataset], p.ID)
+	}
+	stored := map[store.Key]store.Record{}
+	for ds, ids := range byDataset {
+		got, err := s.store.Get(ctx, solver, ds, ids)
+		if err != nil {
+			return nil, err
+		}
+		for id, r := range got {
+			stored[store.Key{Solver: solver, Dataset: ds, ProblemID: id}] = r
+		}
+	}
+	var pending []problems.Problem
+	for _, p := range probs {
+		r, ok := stored[store.Key{Solver: solver, Dataset: p.Dataset, ProblemID: p.ID}]
+		if ok && (r.Gradeable || req.GetKeepUngradeable()) {
+			continue
+		}
+		pending = append(pending, p)
+	}
+	return pending, nil
+}
+
+// validateBaseline checks a request and returns its problems.
+func (s *Service) validateBaseline(req *triagev1.RunBaselineRequest) ([]problems.Problem, error) {
+	var v apperr.Violations
+	validateSolver(&v, "solver", req.GetSolver())
+	ep, ok := s.baseline.Endpoints[req.GetEndpoint()]
+	switch {
+	case req.GetEndpoint() == "":
+		v.Add("endpoint", "required; %s", s.endpointNames())
+	case !ok:
+		v.Add("endpoint", "unknown endpoint %q; %s", req.GetEndpoint(), s.endpointNames())
+	case ep.Mode != "" && modeNames[req.GetSolver().GetMode()] != "" && ep.Mode != modeNames[req.GetSolver().GetMode()]:
+		v.Add("endpoint", "endpoint %q runs mode %s but the solver's mode is %s", req.GetEndpoint(), ep.Mode, modeNames[req.GetSolver().GetMode()])
+	}
+	if c := req.GetConcurrency(); c < 0 || c > MaxBaselineConcurrency {
+		v.Add("concurrency", "must be in [0, %d], got %d", MaxBaselineConcurrency, c)
+	}
+	n := len(req.GetProblems())
+	switch {
+	case n == 0:
+		v.Add("problems", "at least one problem is required")
+	case n > MaxBaselineProblems:
+		v.Add("problems", "at most %d problems, got %d", MaxBaselineProblems, n)
+		return nil, v.Err()
+	}
+	probs := make([]problems.Problem, 0, n)
+	seen := map[[2]string]int{}
+	for i, p := range req.GetProblems() {
+		field := fmt.Sprintf("problems[%d]", i)
+		prob, ok := problemFromProto(&v, field, p)
+		if !ok {
+			continue
+		}
+		key := [2]string{p.GetDataset(), p.GetId()}
+		if first, dup := seen[key]; dup {
+			v.Add(field+".id", "duplicate (dataset, id) %s/%s (first at problems[%d])", p.GetDataset(), p.GetId(), first)
+			continue
+		}
+		seen[key] = i
+		probs = append(probs, prob)
+	}
+	return probs, v.Err()
+}
+
+// problemFromProto converts and checks one problem.
+func problemFromProto(v *apperr.Violations, field string, p *triagev1.Problem) (problems.Problem, bool) {
+	before := v.Len()
+	if p.GetId() == "" {
+		v.Add(field+".id", "must not be empty")
+	} else if len(p.GetId()) > store.MaxProblemBytes {
+		v.Add(field+".id", "must be at most %d bytes", store.MaxProblemBytes)
+	}
+	if p.GetDataset() == "" {
+		v.Add(field+".dataset", "must not be empty")
+	} else if len(p.GetDataset()) > store.MaxDatasetBytes {
+		v.Add(field+".dataset", "must be at most %d bytes", store.MaxDatasetBytes)
+	}
+	if strings.TrimSpace(p.GetText()) == "" {
+		v.Add(field+".text", "must not be blank")
+	}
+	if _, err := grading.ParseSpec(json.RawMessage(p.GetGradingJson())); err != nil {
+		v.Add(field+".grading_json", "%v", err)
+	}
+	if v.Len() > before {
+		return problems.Problem{}, false
+	}
+	return problems.Problem{ID: p.GetId(), Dataset: p.GetDataset(), Text: p.GetText(), Value: 1, Grading: []byte(p.GetGradingJson()), Unsolvable: p.GetUnsolvable()}, true
+}
+
+func (s *Service) endpointNames() string {
+	names := make([]string, 0, len(s.baseline.Endpoints))
+	for n := range s.baseline.Endpoints {
+		names = append(names, n)
+	}
+	if len(names) == 0 {
+		return "none are configured"
+	}
+	slices.Sort(names)
+	return "configured: " + strings.Join(names, ", ")
+}
+
+// attemptRecord is the ground truth an attempt yields.
+func attemptRecord(solver store.Solver, p problems.Problem, a solving.Attempt) store.Record {
+	rec := store.Record{
+		Key:            store.Key{Solver: solver, Dataset: p.Dataset, ProblemID: p.ID},
+		Latency:        a.Response.Latency,
+		ResponseSHA256: a.ResponseSHA256(),
+		MeasuredAt:     a.MeasuredAt,
+		Error:          clip(a.Error, store.MaxTextBytes),
+		FinishReason:   clip(a.Response.FinishReason, store.MaxTextBytes),
+	}
+	if a.Gradeable {
+		rec.Cost, rec.Correct, rec.Gradeable = a.Cost(), a.Correct(), true
+	}
+	return rec
+}
+
+// oneRecord yields rec alone, for Store.Import.
+func oneRecord(rec store.Record) func(yield func(store.Record, error) bool) {
+	return func(yield func(store.Record, error) bool) { yield(rec, nil) }
+}
+
+// gradeOutcomes maps grading outcomes to the API's.
+var gradeOutcomes = map[string]triagev1.GradeOutcome{
+	"correct":       triagev1.GradeOutcome_GRADE_OUTCOME_CORRECT,
+	"incorrect":     triagev1.GradeOutcome_GRADE_OUTCOME_INCORRECT,
+	"no_answer":     triagev1.GradeOutcome_GRADE_OUTCOME_NO_ANSWER,
+	"wrong_answer":  triagev1.GradeOutcome_GRADE_OUTCOME_WRONG_ANSWER,
+	"timeout":       triagev1.GradeOutcome_GRADE_OUTCOME_TIMEOUT,
+	"runtime_error": triagev1.GradeOutcome_GRADE_OUTCOME_RUNTIME_ERROR,
+}
+
+// itemProto reports one stored result.
+func itemProto(rec store.Record, a solving.Attempt, done int32) *triagev1.BaselineItem {
+	out := triagev1.GradeOutcome_GRADE_OUTCOME_NOT_GRADEABLE
+	switch {
+	case a.Truncated:
+		out = triagev1.GradeOutcome_GRADE_OUTCOME_TRUNCATED
+	case a.Gradeable:
+		out = gradeOutcomes[string(a.Verdict.Outcome)]
+	}
+	extracted := clip(a.Verdict.Extracted, maxExtracted)
+	return &triagev1.BaselineItem{
+		Record: &triagev1.GroundTruthRecord{
+			Solver: solverToProto(rec.Solver), Dataset: rec.Dataset, ProblemId: rec.ProblemID,
+			Cost: rec.Cost, Correct: rec.Correct, Gradeable: rec.Gradeable, FinishReason: rec.FinishReason,
+			Latency: durationpb.New(rec.Latency), ResponseSha256: rec.ResponseSHA256, Error: rec.Error,
+			MeasuredTime: timestamppb.New(rec.MeasuredAt),
+		},
+		Outcome:         out,
+		ExtractedAnswer: extracted,
+		GradeDetail:     clip(a.Verdict.Detail, maxExtracted),
+		Cached:          a.Response.CacheHit,
+		PromptTemplate:  a.Template.Name,
+		PromptSha256:    a.Template.SHA256,
+		Done:            done,
+	}
+}
+
+// clip makes s storable: valid UTF-8 without NUL bytes, at most n bytes.
+func clip(s string, n int) string {
+	s = strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "")
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "")
+}

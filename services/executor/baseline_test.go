@@ -1,0 +1,204 @@
+package executor_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/grading"
+	"github.com/triage-eval/triage/internal/grpcerr"
+	"github.com/triage-eval/triage/internal/llm"
+	"github.com/triage-eval/triage/internal/llm/llmtest"
+	"github.com/triage-eval/triage/internal/server"
+	"github.com/triage-eval/triage/internal/servertest"
+	"github.com/triage-eval/triage/internal/solving"
+	"github.com/triage-eval/triage/internal/store"
+	"github.com/triage-eval/triage/services/executor"
+)
+
+// newBaselineClient serves an Executor that runs baselines against srv.
+func newBaselineClient(t *testing.T, srv *llmtest.Server) (triagev1.ExecutorServiceClient, store.Store) {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "gt.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	now := func() time.Time { return fixedNow }
+	b := &executor.Baseline{
+		Endpoints: map[string]llm.Endpoint{"q": {Name: "q", BaseURL: srv.URL(), Model: "qwen3-32b", Mode: "extended", MaxAttempts: 1, Timeout: 5 * time.Second}},
+		Clients:   llm.NewClients(llm.WithClock(now)),
+		Solver:    solving.New(grading.New(nil, nil), now),
+	}
+	svc := server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: executor.New(st, now, executor.WithBaseline(b))}
+	return triagev1.NewExecutorServiceClient(servertest.Start(t, nil, svc)), st
+}
+
+func mathProblem(id, answer string) *triagev1.Problem {
+	return &triagev1.Problem{Id: id, Dataset: "aime", Text: "Compute problem " + id + ".", GradingJson: `{"kind":"math","answer":"` + answer + `","integer":true}`}
+}
+
+// collect reads a whole baseline stream.
+func collect(t *testing.T, c triagev1.ExecutorServiceClient, req *triagev1.RunBaselineRequest) (*triagev1.BaselineStarted, []*triagev1.BaselineItem, *triagev1.BaselineSummary, error) {
+	t.Helper()
+	stream, err := c.RunBaseline(context.Background(), req)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var (
+		started *triagev1.BaselineStarted
+		items   []*triagev1.BaselineItem
+		sum     *triagev1.BaselineSummary
+	)
+	for {
+		msg, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			return started, items, sum, nil
+		}
+		if err != nil {
+			return started, items, sum, err
+		}
+		switch ev := msg.GetEvent().(type) {
+		case *triagev1.RunBaselineResponse_Started:
+			if started != nil || len(items) > 0 {
+				t.Error("started is not the first event")
+			}
+			started = ev.Started
+		case *triagev1.RunBaselineResponse_Item:
+			items = append(items, ev.Item)
+		case *triagev1.RunBaselineResponse_Summary:
+			sum = ev.Summary
+		}
+	}
+}
+
+func TestRunBaselineStreamsAndStores(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.WithHandler(func(_ int, r llmtest.Recorded) llmtest.Reply {
+		body := string(r.Body)
+		switch {
+		case strings.Contains(body, "problem p1."):
+			return llmtest.OpenAI(llmtest.Completion{Content: "so \\boxed{42}", CompletionTokens: 300, ReasoningTokens: 200})
+		case strings.Contains(body, "problem p2."):
+			return llmtest.OpenAI(llmtest.Completion{Content: "Answer: 41", CompletionTokens: 120})
+		default:
+			return llmtest.OpenAI(llmtest.Completion{Content: "I do not know.", CompletionTokens: 7})
+		}
+	}))
+	c, st := newBaselineClient(t, srv)
+	req := &triagev1.RunBaselineRequest{Solver: qwen, Endpoint: "q", Problems: []*triagev1.Problem{mathProblem("p1", "42"), mathProblem("p2", "42"), mathProblem("p3", "7")}}
+	started, items, sum, err := collect(t, c, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if started.GetTotal() != 3 || started.GetPending() != 3 || len(items) != 3 {
+		t.Fatalf("started %v, %d items", started, len(items))
+	}
+	if sum.GetSolved() != 3 || sum.GetGradeable() != 3 || sum.GetCorrect() != 1 {
+		t.Errorf("summary %v", sum)
+	}
+	want := map[string]struct {
+		outcome triagev1.GradeOutcome
+		cost    int64
+		answer  string
+	}{
+		"p1": {triagev1.GradeOutcome_GRADE_OUTCOME_CORRECT, 300, "42"},
+		"p2": {triagev1.GradeOutcome_GRADE_OUTCOME_INCORRECT, 120, "41"},
+		"p3": {triagev1.GradeOutcome_GRADE_OUTCOME_NO_ANSWER, 7, ""},
+	}
+	for _, it := range items {
+		id := it.GetRecord().GetProblemId()
+		w := want[id]
+		if it.GetOutcome() != w.outcome || it.GetRecord().GetCost() != w.cost || it.GetExtractedAnswer() != w.answer || it.GetPromptTemplate() != "solver/math" || len(it.GetPromptSha256()) != 64 {
+			t.Errorf("%s: %v", id, it)
+		}
+		// Each reported item is already stored.
+		got, err := st.Get(context.Background(), store.Solver{Model: "qwen3-32b", Mode: "extended"}, "aime", []string{id})
+		if err != nil || got[id].Cost != w.cost {
+			t.Errorf("%s stored as %+v, %v", id, got[id], err)
+		}
+	}
+	// A second call skips what is stored and calls nothing.
+	before := srv.Count()
+	started, items, _, err = collect(t, c, req)
+	if err != nil || started.GetSkipped() != 3 || len(items) != 0 || srv.Count() != before {
+		t.Errorf("second call: started %v, %d items, %d calls, %v", started, len(items), srv.Count()-before, err)
+	}
+	// rerun re-solves everything.
+	req.Rerun = true
+	if _, items, _, err = collect(t, c, req); err != nil || len(items) != 3 {
+		t.Errorf("rerun: %d items, %v", len(items), err)
+	}
+}
+
+func TestRunBaselineFailuresAreStoredNotGradeable(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.WithHandler(func(int, llmtest.Recorded) llmtest.Reply { return llmtest.ServerError() }))
+	c, st := newBaselineClient(t, srv)
+	_, items, sum, err := collect(t, c, &triagev1.RunBaselineRequest{Solver: qwen, Endpoint: "q", Problems: []*triagev1.Problem{mathProblem("p1", "1")}})
+	if err != nil || len(items) != 1 || sum.GetNotGradeable() != 1 {
+		t.Fatalf("items %v, summary %v, %v", items, sum, err)
+	}
+	if it := items[0]; it.GetOutcome() != triagev1.GradeOutcome_GRADE_OUTCOME_NOT_GRADEABLE || !strings.Contains(it.GetRecord().GetError(), "500") {
+		t.Errorf("item %v", it)
+	}
+	got, _ := st.Get(context.Background(), store.Solver{Model: "qwen3-32b", Mode: "extended"}, "aime", []string{"p1"})
+	if r := got["p1"]; r.Gradeable || r.Error == "" {
+		t.Errorf("stored %+v", r)
+	}
+}
+
+func TestRunBaselineValidation(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	c, _ := newBaselineClient(t, srv)
+	good := func() *triagev1.RunBaselineRequest {
+		return &triagev1.RunBaselineRequest{Solver: qwen, Endpoint: "q", Problems: []*triagev1.Problem{mathProblem("p1", "1")}}
+	}
+	tests := []struct {
+		name   string
+		mutate func(*triagev1.RunBaselineRequest)
+		fields string
+	}{
+		{"no solver", func(r *triagev1.RunBaselineRequest) { r.Solver = nil }, "solver.model solver.mode"},
+		{"unknown endpoint", func(r *triagev1.RunBaselineRequest) { r.Endpoint = "nope" }, "endpoint"},
+		{"mode mismatch", func(r *triagev1.RunBaselineRequest) {
+			r.Solver = &triagev1.Solver{Model: "m", Mode: triagev1.SolverMode_SOLVER_MODE_STANDARD}
+		}, "endpoint"},
+		{"no problems", func(r *triagev1.RunBaselineRequest) { r.Problems = nil }, "problems"},
+		{"bad concurrency", func(r *triagev1.RunBaselineRequest) { r.Concurrency = -1 }, "concurrency"},
+		{"bad problem", func(r *triagev1.RunBaselineRequest) {
+			r.Problems = append(r.Problems, &triagev1.Problem{Text: " ", GradingJson: `{"kind":"choice","answer":"b"}`}, mathProblem("p1", "2"))
+		}, "problems[1].id problems[1].dataset problems[1].text problems[1].grading_json problems[2].id"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := good()
+			tt.mutate(req)
+			_, _, _, err := collect(t, c, req)
+			var fields []string
+			for _, fv := range grpcerr.FieldViolations(err) {
+				fields = append(fields, fv.GetField())
+			}
+			if status.Code(err) != codes.InvalidArgument || strings.Join(fields, " ") != tt.fields {
+				t.Errorf("err = %v, fields %v; want InvalidArgument on %s", err, fields, tt.fields)
+			}
+		})
+	}
+	if srv.Count() != 0 {
+		t.Errorf("invalid requests made %d model calls", srv.Count())
+	}
+}
+
+func TestRunBaselinePreconditions(t *testing.T) {
+	c, _ := newClient(t, true)
+	_, _, _, err := collect(t, c, &triagev1.RunBaselineRequest{Solver: qwen, Endpoint: "q", Problems: []*triagev1.Problem{mathProblem("p1", "1")}})
+	if status.Code(err) != codes.FailedPrecondition || !strings.Contains(err.Error(), "--endpoints") {
+		t.Errorf("without endpoints: %v", err)
+	}
+}

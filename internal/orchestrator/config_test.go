@@ -27,7 +27,8 @@ solvers: [{model: m, mode: standard}]
 		t.Fatal(err)
 	}
 	if cfg.PoolSize != 30 || !slices.Equal(cfg.Alphas, []float64{0.25, 0.5, 0.75, 1}) || !slices.Equal(cfg.Regimes, []string{"U", "E"}) ||
-		!slices.Equal(cfg.Strategies, []string{StrategyRandom, StrategyShortestFirst, StrategyAllInOrder}) || cfg.Random.Samples != 1000 {
+		!slices.Equal(cfg.Strategies, []string{StrategyRandom, StrategyShortestFirst, StrategyAllInOrder}) || cfg.Random.Samples != 1000 ||
+		cfg.Baseline.Concurrency != 4 || cfg.Baseline.CodeConcurrency != 2 || cfg.Baseline.BudgetAwareVariant != "default" {
 		t.Errorf("defaults = %+v", cfg)
 	}
 	if got := cfg.Path("p.jsonl"); got != filepath.Join(filepath.Dir(cfg.Path("x")), "p.jsonl") || cfg.Path("postgres://h/db") != "postgres://h/db" {
@@ -51,7 +52,8 @@ strategies: [llm, guess]
 random: {method: magic}
 concurrency: -1
 pool_size: -3
-`, []string{"run_store: required", "ground_truth_store: required", "problems: at least one", "solvers[0].model: required",
+baseline: {concurrency: 1000, code_concurrency: -2, budget_aware_variant: Z}
+`, []string{"baseline.concurrency", "baseline.code_concurrency", "baseline.budget_aware_variant", "run_store: required", "ground_truth_store: required", "problems: at least one", "solvers[0].model: required",
 			"solvers[0].mode", "solvers[0].endpoint", "alphas[0]", "alphas[1]", "variants[0]", "regimes[1]", "regimes[2]",
 			"strategies[1]", "random.method", "concurrency", "pool_size"}},
 	}

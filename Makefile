@@ -48,7 +48,8 @@ FUZZ_TARGETS := \
 	FuzzScoreInput:./internal/scoring/ \
 	FuzzLine:./internal/gtfile/ \
 	FuzzNormalizeAndRun:./internal/execution/ \
-	FuzzRepair:./internal/repair/
+	FuzzRepair:./internal/repair/ \
+	FuzzGraders:./internal/grading/
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  name=$${t%%:*}; pkg=$${t#*:}; \

@@ -17,6 +17,7 @@ import (
 	"github.com/triage-eval/triage/internal/grpcerr"
 	"github.com/triage-eval/triage/internal/llm"
 	"github.com/triage-eval/triage/internal/llm/llmtest"
+	"github.com/triage-eval/triage/internal/sandbox"
 	"github.com/triage-eval/triage/internal/server"
 	"github.com/triage-eval/triage/internal/servertest"
 	"github.com/triage-eval/triage/internal/solving"
@@ -25,7 +26,7 @@ import (
 )
 
 // newBaselineClient serves an Executor that runs baselines against srv.
-func newBaselineClient(t *testing.T, srv *llmtest.Server) (triagev1.ExecutorServiceClient, store.Store) {
+func newBaselineClient(t *testing.T, srv *llmtest.Server, g *grading.Grader) (triagev1.ExecutorServiceClient, store.Store) {
 	t.Helper()
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "gt.db"))
 	if err != nil {
@@ -36,7 +37,7 @@ func newBaselineClient(t *testing.T, srv *llmtest.Server) (triagev1.ExecutorServ
 	b := &executor.Baseline{
 		Endpoints: map[string]llm.Endpoint{"q": {Name: "q", BaseURL: srv.URL(), Model: "qwen3-32b", Mode: "extended", MaxAttempts: 1, Timeout: 5 * time.Second}},
 		Clients:   llm.NewClients(llm.WithClock(now)),
-		Solver:    solving.New(grading.New(nil, nil), now),
+		Solver:    solving.New(g, now),
 	}
 	svc := server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: executor.New(st, now, executor.WithBaseline(b))}
 	return triagev1.NewExecutorServiceClient(servertest.Start(t, nil, svc)), st
@@ -92,7 +93,7 @@ func TestRunBaselineStreamsAndStores(t *testing.T) {
 			return llmtest.OpenAI(llmtest.Completion{Content: "I do not know.", CompletionTokens: 7})
 		}
 	}))
-	c, st := newBaselineClient(t, srv)
+	c, st := newBaselineClient(t, srv, grading.New(nil, nil))
 	req := &triagev1.RunBaselineRequest{Solver: qwen, Endpoint: "q", Problems: []*triagev1.Problem{mathProblem("p1", "42"), mathProblem("p2", "42"), mathProblem("p3", "7")}}
 	started, items, sum, err := collect(t, c, req)
 	if err != nil {
@@ -140,7 +141,7 @@ func TestRunBaselineStreamsAndStores(t *testing.T) {
 
 func TestRunBaselineFailuresAreStoredNotGradeable(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.WithHandler(func(int, llmtest.Recorded) llmtest.Reply { return llmtest.ServerError() }))
-	c, st := newBaselineClient(t, srv)
+	c, st := newBaselineClient(t, srv, grading.New(nil, nil))
 	_, items, sum, err := collect(t, c, &triagev1.RunBaselineRequest{Solver: qwen, Endpoint: "q", Problems: []*triagev1.Problem{mathProblem("p1", "1")}})
 	if err != nil || len(items) != 1 || sum.GetNotGradeable() != 1 {
 		t.Fatalf("items %v, summary %v, %v", items, sum, err)
@@ -156,7 +157,7 @@ func TestRunBaselineFailuresAreStoredNotGradeable(t *testing.T) {
 
 func TestRunBaselineValidation(t *testing.T) {
 	srv := llmtest.NewServer(t)
-	c, _ := newBaselineClient(t, srv)
+	c, _ := newBaselineClient(t, srv, grading.New(nil, nil))
 	good := func() *triagev1.RunBaselineRequest {
 		return &triagev1.RunBaselineRequest{Solver: qwen, Endpoint: "q", Problems: []*triagev1.Problem{mathProblem("p1", "1")}}
 	}
@@ -200,5 +201,37 @@ func TestRunBaselinePreconditions(t *testing.T) {
 	_, _, _, err := collect(t, c, &triagev1.RunBaselineRequest{Solver: qwen, Endpoint: "q", Problems: []*triagev1.Problem{mathProblem("p1", "1")}})
 	if status.Code(err) != codes.FailedPrecondition || !strings.Contains(err.Error(), "--endpoints") {
 		t.Errorf("without endpoints: %v", err)
+	}
+}
+
+func TestRunBaselineGradesCodeInTheSandbox(t *testing.T) {
+	sb, err := sandbox.New(sandbox.Options{})
+	if err != nil {
+		t.Fatalf("sandbox: %v (CI installs python3; see .ci/run)", err)
+	}
+	srv := llmtest.NewServer(t, llmtest.WithHandler(func(_ int, r llmtest.Recorded) llmtest.Reply {
+		program := "a, b = map(int, input().split())\nprint(a + b)"
+		if strings.Contains(string(r.Body), "wrong") {
+			program = "a, b = map(int, input().split())\nprint(a - b)"
+		}
+		return llmtest.VLLM(llmtest.Completion{Reasoning: "```python\nprint(42)\n```", Content: "Here:\n```python\n" + program + "\n```", CompletionTokens: 90})
+	}))
+	c, _ := newBaselineClient(t, srv, grading.New(sb, nil))
+	spec := `{"kind":"code","code":{"testtype":"stdin","public_tests":[{"input":"1 2\n","output":"3\n"},{"input":"5 7\n","output":"12\n"}]}}`
+	_, items, _, err := collect(t, c, &triagev1.RunBaselineRequest{Solver: qwen, Endpoint: "q", Problems: []*triagev1.Problem{
+		{Id: "sum", Dataset: "lcb", Text: "Read a and b; print a+b.", GradingJson: spec},
+		{Id: "sum-wrong", Dataset: "lcb", Text: "Read a and b; print a+b (wrong).", GradingJson: spec},
+	}})
+	if err != nil || len(items) != 2 {
+		t.Fatalf("%d items, %v", len(items), err)
+	}
+	for _, it := range items {
+		want := triagev1.GradeOutcome_GRADE_OUTCOME_CORRECT
+		if it.GetRecord().GetProblemId() == "sum-wrong" {
+			want = triagev1.GradeOutcome_GRADE_OUTCOME_WRONG_ANSWER
+		}
+		if it.GetOutcome() != want || !strings.Contains(it.GetExtractedAnswer(), "input().split()") {
+			t.Errorf("%s: outcome %v (want %v), detail %q, program %q", it.GetRecord().GetProblemId(), it.GetOutcome(), want, it.GetGradeDetail(), it.GetExtractedAnswer())
+		}
 	}
 }

@@ -224,6 +224,14 @@ baseline: {concurrency: 3}
 	if _, err := os.Stat(filepath.Join(dir, "run.db.report", "budget_aware.csv")); err != nil {
 		t.Error(err)
 	}
+	// triage report shows the re-solve too.
+	repEnv, repOut, _ := testEnv(nil)
+	if err := Run(ctx, []string{"report", filepath.Join(dir, "run.db")}, repEnv); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(repOut.String(), "## Budget-aware re-solve") || !strings.Contains(repOut.String(), want) {
+		t.Errorf("report lacks the budget-aware table:\n%s", repOut)
+	}
 	// Re-running it resumes: no new calls.
 	before = srv.Count()
 	if err := Run(ctx, []string{"budget-aware", "--progress", "off", cfgPath}, env); err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/triage-eval/triage/internal/budgetaware"
 	"github.com/triage-eval/triage/internal/orchestrator"
 	"github.com/triage-eval/triage/internal/report"
 )
@@ -56,6 +57,20 @@ func writeReport(ctx context.Context, path, dir string, env Env) error {
 	}
 	if err := rep.Markdown(env.Stdout); err != nil {
 		return err
+	}
+	ba, err := rs.BudgetAware(ctx)
+	if err != nil {
+		return err
+	}
+	if len(ba) > 0 {
+		rows := budgetaware.Summarize(ba)
+		if err := budgetaware.WriteDir(dir, rows); err != nil {
+			return err
+		}
+		fmt.Fprint(env.Stdout, "\n## Budget-aware re-solve\n\n")
+		if err := budgetaware.Markdown(env.Stdout, rows); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(env.Stderr, "report written to %s\n", dir)
 	return nil

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"google.golang.org/protobuf/proto"
+
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/problems"
 )
@@ -115,32 +117,69 @@ func RunBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 	return out, errors.Join(errs...)
 }
 
-// baselineOne runs one solver's baseline and consumes its stream.
+// maxBatchBytes bounds the encoded problems of one RunBaseline call, well
+// under the servers' default 16 MiB message limit: LiveCodeBench problems
+// with private tests can be megabytes each.
+const maxBatchBytes = 8 << 20
+
+// batches splits list into runs whose encoded size stays under
+// maxBatchBytes (a larger problem goes alone) and whose length stays under
+// the Executor's per-call limit.
+func batches(list []*triagev1.Problem) [][]*triagev1.Problem {
+	var out [][]*triagev1.Problem
+	start, size := 0, 0
+	for i, p := range list {
+		n := proto.Size(p) + 8
+		if i > start && (size+n > maxBatchBytes || i-start >= maxBatchProblems) {
+			out = append(out, list[start:i])
+			start, size = i, 0
+		}
+		size += n
+	}
+	if start < len(list) {
+		out = append(out, list[start:])
+	}
+	return out
+}
+
+// maxBatchProblems is the Executor's limit on problems per call.
+const maxBatchProblems = 100_000
+
+// baselineOne runs one solver's baseline, batch after batch, and adds up
+// the summaries.
 func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, s Solver, list []*triagev1.Problem, opts BaselineOptions, progress *Progress, logMu *sync.Mutex) (BaselineSummary, error) {
-	sum := BaselineSummary{Solver: s}
+	sum := BaselineSummary{Solver: s, Summary: &triagev1.BaselineSummary{}}
+	for _, batch := range batches(list) {
+		if err := baselineBatch(ctx, cfg, exec, s, batch, opts, progress, logMu, &sum); err != nil {
+			return sum, err
+		}
+	}
+	return sum, nil
+}
+
+// baselineBatch runs one RunBaseline call and consumes its stream into sum.
+func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, s Solver, batch []*triagev1.Problem, opts BaselineOptions, progress *Progress, logMu *sync.Mutex, sum *BaselineSummary) error {
 	stream, err := exec.RunBaseline(ctx, &triagev1.RunBaselineRequest{
-		Solver: solverProto(s), Endpoint: s.Endpoint, Problems: list,
+		Solver: solverProto(s), Endpoint: s.Endpoint, Problems: batch,
 		Concurrency: int32(cfg.Baseline.Concurrency), Rerun: opts.Rerun, KeepUngradeable: opts.KeepUngradeable,
 	})
 	if err != nil {
-		return sum, err
+		return err
 	}
 	for {
 		msg, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
-			if sum.Summary == nil {
-				return sum, errors.New("the executor ended the stream without a summary")
-			}
-			return sum, nil
+			return errors.New("the executor ended the stream without a summary")
 		}
 		if err != nil {
-			return sum, err
+			return err
 		}
 		switch ev := msg.GetEvent().(type) {
 		case *triagev1.RunBaselineResponse_Started:
-			sum.Total, sum.Skipped = int(ev.Started.GetTotal()), int(ev.Started.GetSkipped())
-			progress.Done.Add(int64(sum.Skipped))
-			progress.Skipped.Add(int64(sum.Skipped))
+			sum.Total += int(ev.Started.GetTotal())
+			sum.Skipped += int(ev.Started.GetSkipped())
+			progress.Done.Add(int64(ev.Started.GetSkipped()))
+			progress.Skipped.Add(int64(ev.Started.GetSkipped()))
 		case *triagev1.RunBaselineResponse_Item:
 			it := ev.Item
 			progress.Done.Add(1)
@@ -154,11 +193,18 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 			}
 			if opts.Log != nil {
 				if err := writeLogLine(opts.Log, logMu, s, it); err != nil {
-					return sum, fmt.Errorf("baseline log: %w", err)
+					return fmt.Errorf("baseline log: %w", err)
 				}
 			}
 		case *triagev1.RunBaselineResponse_Summary:
-			sum.Summary = ev.Summary
+			m, b := sum.Summary, ev.Summary
+			m.Solved += b.GetSolved()
+			m.Gradeable += b.GetGradeable()
+			m.Correct += b.GetCorrect()
+			m.Truncated += b.GetTruncated()
+			m.NotGradeable += b.GetNotGradeable()
+			m.Cached += b.GetCached()
+			return nil
 		}
 	}
 }

@@ -153,25 +153,15 @@ func result(it Item, a solving.Attempt, baselineCorrect bool) orchestrator.Budge
 	return r
 }
 
-// baselineCorrect lists a solver's Phase 0 correctness on a dataset.
+// baselineCorrect is a solver's Phase 0 correctness on a dataset.
 func baselineCorrect(ctx context.Context, exec triagev1.ExecutorServiceClient, s orchestrator.Solver, dataset string) (map[string]bool, error) {
-	mode := triagev1.SolverMode_SOLVER_MODE_STANDARD
-	if s.Mode == "extended" {
-		mode = triagev1.SolverMode_SOLVER_MODE_EXTENDED
+	recs, err := orchestrator.ListGroundTruth(ctx, exec, s, dataset)
+	if err != nil {
+		return nil, err
 	}
-	out := map[string]bool{}
-	req := &triagev1.ListGroundTruthRequest{Solver: &triagev1.Solver{Model: s.Model, Mode: mode}, Dataset: dataset, PageSize: 1000}
-	for {
-		page, err := exec.ListGroundTruth(ctx, req)
-		if err != nil {
-			return nil, fmt.Errorf("ground truth of %s/%s on %s: %w", s.Model, s.Mode, dataset, err)
-		}
-		for _, r := range page.GetRecords() {
-			out[r.GetProblemId()] = r.GetGradeable() && r.GetCorrect()
-		}
-		if page.GetNextPageToken() == "" {
-			return out, nil
-		}
-		req.PageToken = page.GetNextPageToken()
+	out := make(map[string]bool, len(recs))
+	for id, r := range recs {
+		out[id] = r.GetGradeable() && r.GetCorrect()
 	}
+	return out, nil
 }

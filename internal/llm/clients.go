@@ -1,6 +1,8 @@
 package llm
 
-import "sync"
+import (
+	"sync"
+)
 
 // Clients keeps one gateway client per key, so that an endpoint's
 // concurrency limit holds across every request a service serves. It is safe

@@ -3,7 +3,9 @@ package llm
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/triage-eval/triage/internal/apperr"
@@ -243,4 +245,18 @@ func (e Endpoint) family() string {
 		return FamilyGeneric
 	}
 	return e.Family
+}
+
+// DescribeNames lists the endpoint names for an error message:
+// "configured: a, b" or "none are configured".
+func DescribeNames(eps map[string]Endpoint) string {
+	names := make([]string, 0, len(eps))
+	for n := range eps {
+		names = append(names, n)
+	}
+	if len(names) == 0 {
+		return "none are configured"
+	}
+	slices.Sort(names)
+	return "configured: " + strings.Join(names, ", ")
 }

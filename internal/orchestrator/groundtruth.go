@@ -33,10 +33,16 @@ func (r *Runner) importFile(ctx context.Context, path string) error {
 
 // groundTruth lists a solver's records on a dataset, by problem id.
 func (r *Runner) groundTruth(ctx context.Context, s Solver, dataset string) (map[string]*triagev1.GroundTruthRecord, error) {
+	return ListGroundTruth(ctx, r.clients.Executor, s, dataset)
+}
+
+// ListGroundTruth pages through a solver's records on a dataset and returns
+// them by problem id.
+func ListGroundTruth(ctx context.Context, exec triagev1.ExecutorServiceClient, s Solver, dataset string) (map[string]*triagev1.GroundTruthRecord, error) {
 	out := map[string]*triagev1.GroundTruthRecord{}
 	req := &triagev1.ListGroundTruthRequest{Solver: solverProto(s), Dataset: dataset, PageSize: 1000}
 	for {
-		resp, err := r.clients.Executor.ListGroundTruth(ctx, req)
+		resp, err := exec.ListGroundTruth(ctx, req)
 		if err != nil {
 			return nil, fmt.Errorf("ground truth of %s/%s on %s: %w", s.Model, s.Mode, dataset, err)
 		}

@@ -4,13 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 
 	"google.golang.org/grpc"
-	"google.golang.org/protobuf/types/known/durationpb"
-	"google.golang.org/protobuf/types/known/timestamppb"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/apperr"
@@ -271,17 +268,7 @@ func problemFromProto(v *apperr.Violations, field string, p *triagev1.Problem) (
 	return problems.Problem{ID: p.GetId(), Dataset: p.GetDataset(), Text: p.GetText(), Value: 1, Grading: []byte(p.GetGradingJson()), Unsolvable: p.GetUnsolvable()}, true
 }
 
-func (s *Service) endpointNames() string {
-	names := make([]string, 0, len(s.baseline.Endpoints))
-	for n := range s.baseline.Endpoints {
-		names = append(names, n)
-	}
-	if len(names) == 0 {
-		return "none are configured"
-	}
-	slices.Sort(names)
-	return "configured: " + strings.Join(names, ", ")
-}
+func (s *Service) endpointNames() string { return llm.DescribeNames(s.baseline.Endpoints) }
 
 // attemptRecord is the ground truth an attempt yields.
 func attemptRecord(solver store.Solver, p problems.Problem, a solving.Attempt) store.Record {
@@ -325,12 +312,7 @@ func itemProto(rec store.Record, a solving.Attempt, done int32) *triagev1.Baseli
 	}
 	extracted := clip(a.Verdict.Extracted, maxExtracted)
 	return &triagev1.BaselineItem{
-		Record: &triagev1.GroundTruthRecord{
-			Solver: solverToProto(rec.Solver), Dataset: rec.Dataset, ProblemId: rec.ProblemID,
-			Cost: rec.Cost, Correct: rec.Correct, Gradeable: rec.Gradeable, FinishReason: rec.FinishReason,
-			Latency: durationpb.New(rec.Latency), ResponseSha256: rec.ResponseSHA256, Error: rec.Error,
-			MeasuredTime: timestamppb.New(rec.MeasuredAt),
-		},
+		Record:          recordToProto(rec),
 		Outcome:         out,
 		ExtractedAnswer: extracted,
 		GradeDetail:     clip(a.Verdict.Detail, maxExtracted),

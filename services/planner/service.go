@@ -1,8 +1,6 @@
 package planner
 
 import (
-	"slices"
-	"strings"
 	"time"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
@@ -49,17 +47,7 @@ var variants = map[triagev1.PromptVariant]prompts.Variant{
 	triagev1.PromptVariant_PROMPT_VARIANT_EXAM:        prompts.Exam,
 }
 
-func (s *Service) endpointNames() string {
-	names := make([]string, 0, len(s.cfg.Endpoints))
-	for n := range s.cfg.Endpoints {
-		names = append(names, n)
-	}
-	if len(names) == 0 {
-		return "none are configured"
-	}
-	slices.Sort(names)
-	return "configured: " + strings.Join(names, ", ")
-}
+func (s *Service) endpointNames() string { return llm.DescribeNames(s.cfg.Endpoints) }
 
 // client returns the gateway client of an endpoint, creating it once per
 // distinct endpoint configuration.

@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/triage-eval/triage/internal/jsonloc"
 )
 
 // Input is one source file.
@@ -139,25 +141,13 @@ func (r record) asString(k string) (string, bool) {
 	return s, true
 }
 
-// kindOf names the kind of a JSON value as encoding/json's errors do.
+// kindOf names the kind of a JSON value as encoding/json's errors do, with
+// a number's text: "number 5".
 func kindOf(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "nothing"
+	if k := jsonloc.Kind(raw); k != "number" {
+		return k
 	}
-	switch raw[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "bool"
-	case 'n':
-		return "null"
-	}
-	return "number " + string(raw)
+	return "number " + string(bytes.TrimSpace(raw))
 }
 
 // eachRecord calls fn for each record of a JSONL or CSV input (Parquet has

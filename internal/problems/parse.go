@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/triage-eval/triage/internal/jsonloc"
 )
 
 // Field limits.
@@ -54,7 +56,7 @@ func splitObject(line []byte) (fields map[string]json.RawMessage, issues []Issue
 	}
 	dec := json.NewDecoder(bytes.NewReader(line))
 	if tok, _ := dec.Token(); tok != json.Delim('{') {
-		return nil, []Issue{{Reason: "must be a JSON object, got " + kindOf(bytes.TrimSpace(line))}}
+		return nil, []Issue{{Reason: "must be a JSON object, got " + jsonloc.Kind(bytes.TrimSpace(line))}}
 	}
 	fields = map[string]json.RawMessage{}
 	for dec.More() {
@@ -109,8 +111,8 @@ func decodeField(p *Problem, k string, raw json.RawMessage) string {
 	case "value":
 		return decodeValue(&p.Value, raw)
 	case "grading":
-		if kindOf(raw) != "object" {
-			return "must be an object, got " + kindOf(raw)
+		if jsonloc.Kind(raw) != "object" {
+			return "must be an object, got " + jsonloc.Kind(raw)
 		}
 		canon, err := json.Marshal(raw) // compact, HTML-escaped: what json.Marshal of a Problem writes
 		if err != nil {
@@ -118,8 +120,8 @@ func decodeField(p *Problem, k string, raw json.RawMessage) string {
 		}
 		p.Grading = canon
 	case "unsolvable":
-		if kindOf(raw) != "bool" {
-			return "must be true or false, got " + kindOf(raw)
+		if jsonloc.Kind(raw) != "bool" {
+			return "must be true or false, got " + jsonloc.Kind(raw)
 		}
 		_ = json.Unmarshal(raw, &p.Unsolvable)
 	}
@@ -129,8 +131,8 @@ func decodeField(p *Problem, k string, raw json.RawMessage) string {
 // decodeString decodes a non-blank string of at most maxBytes bytes (0: no
 // limit) without NUL characters.
 func decodeString(dst *string, raw json.RawMessage, maxBytes int) string {
-	if kindOf(raw) != "string" {
-		return "must be a string, got " + kindOf(raw)
+	if jsonloc.Kind(raw) != "string" {
+		return "must be a string, got " + jsonloc.Kind(raw)
 	}
 	var s string
 	_ = json.Unmarshal(raw, &s)
@@ -148,8 +150,8 @@ func decodeString(dst *string, raw json.RawMessage, maxBytes int) string {
 
 // decodeValue decodes a value in [0, MaxValue]; 0 becomes 1.
 func decodeValue(dst *float64, raw json.RawMessage) string {
-	if kindOf(raw) != "number" {
-		return "must be a number, got " + kindOf(raw)
+	if jsonloc.Kind(raw) != "number" {
+		return "must be a number, got " + jsonloc.Kind(raw)
 	}
 	var v float64
 	if err := json.Unmarshal(raw, &v); err != nil {
@@ -165,24 +167,4 @@ func decodeValue(dst *float64, raw json.RawMessage) string {
 	}
 	*dst = v
 	return ""
-}
-
-// kindOf names the kind of a JSON value as encoding/json's type errors do.
-func kindOf(raw []byte) string {
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "bool"
-	case 'n':
-		return "null"
-	}
-	return "number"
 }

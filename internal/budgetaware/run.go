@@ -43,43 +43,52 @@ func Run(ctx context.Context, d Deps, progress *orchestrator.Progress) (Selectio
 	if err != nil {
 		return sel, err
 	}
-	done := map[string]bool{}
+	type key struct{ model, mode, dataset, id string }
+	done := map[key]bool{}
 	for _, r := range stored {
 		if r.Gradeable {
-			done[r.Model+"\x00"+r.Mode+"\x00"+r.Dataset+"\x00"+r.ProblemID] = true
+			done[key{r.Model, r.Mode, r.Dataset, r.ProblemID}] = true
 		}
 	}
-	truth := map[string]map[string]bool{} // solver/dataset → id → correct
-	var todo []Item
+	truth := map[key]map[string]bool{} // by solver and dataset (id ""): id → correct
+	var todo []job
 	progress.Total.Store(int64(len(sel.Items)))
 	for _, it := range sel.Items {
-		if done[it.Solver.Model+"\x00"+it.Solver.Mode+"\x00"+it.Dataset+"\x00"+it.ProblemID] {
+		if done[key{it.Solver.Model, it.Solver.Mode, it.Dataset, it.ProblemID}] {
 			progress.Done.Add(1)
 			progress.Skipped.Add(1)
 			continue
 		}
-		if _, ok := probs[it.Dataset][it.ProblemID]; !ok {
+		p, ok := probs[it.Dataset][it.ProblemID]
+		if !ok {
 			return sel, fmt.Errorf("problem %s/%s, selected by a plan, is in none of the problem files", it.Dataset, it.ProblemID)
 		}
 		if _, ok := d.Endpoints[it.Solver.Endpoint]; !ok {
 			return sel, fmt.Errorf("solver %s/%s: endpoint %q is not in the endpoints file", it.Solver.Model, it.Solver.Mode, it.Solver.Endpoint)
 		}
-		k := it.Solver.Model + "\x00" + it.Solver.Mode + "\x00" + it.Dataset
+		k := key{it.Solver.Model, it.Solver.Mode, it.Dataset, ""}
 		if truth[k] == nil {
 			if truth[k], err = baselineCorrect(ctx, d.Executor, it.Solver, it.Dataset); err != nil {
 				return sel, err
 			}
 		}
-		todo = append(todo, it)
+		todo = append(todo, job{item: it, problem: p, baselineCorrect: truth[k][it.ProblemID]})
 	}
-	return sel, solveAll(ctx, d, todo, probs, truth, progress)
+	return sel, solveAll(ctx, d, todo, progress)
 }
 
-// solveAll re-solves items with the configured concurrency per solver.
-func solveAll(ctx context.Context, d Deps, todo []Item, probs map[string]map[string]problems.Problem, truth map[string]map[string]bool, progress *orchestrator.Progress) error {
+// job is one re-solve with what it needs resolved.
+type job struct {
+	item            Item
+	problem         problems.Problem
+	baselineCorrect bool
+}
+
+// solveAll re-solves the jobs with the configured concurrency per solver.
+func solveAll(ctx context.Context, d Deps, todo []job, progress *orchestrator.Progress) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	jobs := make(chan Item)
+	jobs := make(chan job)
 	var (
 		wg       sync.WaitGroup
 		mu       sync.Mutex
@@ -96,18 +105,19 @@ func solveAll(ctx context.Context, d Deps, todo []Item, probs map[string]map[str
 	workers := d.Config.Baseline.Concurrency * len(d.Config.Solvers)
 	for range workers {
 		wg.Go(func() {
-			for it := range jobs {
-				c, err := d.Clients.Get("budget-aware/"+it.Solver.Endpoint, d.Endpoints[it.Solver.Endpoint])
+			for j := range jobs {
+				ep := j.item.Solver.Endpoint
+				c, err := d.Clients.Get("budget-aware/"+ep, d.Endpoints[ep])
 				if err != nil {
 					fail(err)
 					return
 				}
-				a, err := d.Solver.Solve(ctx, c, probs[it.Dataset][it.ProblemID], it.Tokens)
+				a, err := d.Solver.Solve(ctx, c, j.problem, j.item.Tokens)
 				if err != nil {
 					fail(err)
 					return
 				}
-				r := result(it, a, truth[it.Solver.Model+"\x00"+it.Solver.Mode+"\x00"+it.Dataset][it.ProblemID])
+				r := result(j.item, a, j.baselineCorrect)
 				if err := d.RunStore.SaveBudgetAware(context.WithoutCancel(ctx), r); err != nil {
 					fail(err)
 					return
@@ -125,9 +135,9 @@ func solveAll(ctx context.Context, d Deps, todo []Item, probs map[string]map[str
 		})
 	}
 feed:
-	for _, it := range todo {
+	for _, j := range todo {
 		select {
-		case jobs <- it:
+		case jobs <- j:
 		case <-ctx.Done():
 			break feed
 		}

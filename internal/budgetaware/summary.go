@@ -32,76 +32,64 @@ type Row struct {
 }
 
 // Summarize builds one row per (solver, dataset), each solver's rows
-// followed by its AllDatasets row, in the order of results (key order).
+// followed by its AllDatasets row. results must be in key order (model,
+// mode, dataset), as RunStore.BudgetAware returns them.
 func Summarize(results []orchestrator.BudgetAwareResult) []Row {
 	var rows []Row
-	var total *Row
-	var within, totalWithin int
-	flush := func() {
-		if total != nil {
-			finish(total, totalWithin)
-			rows = append(rows, *total)
+	for _, solver := range runs(results, func(a, b orchestrator.BudgetAwareResult) bool { return a.Model == b.Model && a.Mode == b.Mode }) {
+		for _, ds := range runs(solver, func(a, b orchestrator.BudgetAwareResult) bool { return a.Dataset == b.Dataset }) {
+			rows = append(rows, tally(ds, ds[0].Dataset))
 		}
-	}
-	for i, r := range results {
-		if i == 0 || r.Model != results[i-1].Model || r.Mode != results[i-1].Mode {
-			if i > 0 {
-				finish(&rows[len(rows)-1], within)
-				flush()
-			}
-			total, totalWithin = &Row{Model: r.Model, Mode: r.Mode, Dataset: AllDatasets}, 0
-			rows = append(rows, Row{Model: r.Model, Mode: r.Mode, Dataset: r.Dataset})
-			within = 0
-		} else if r.Dataset != results[i-1].Dataset {
-			finish(&rows[len(rows)-1], within)
-			rows = append(rows, Row{Model: r.Model, Mode: r.Mode, Dataset: r.Dataset})
-			within = 0
-		}
-		for _, row := range []*Row{&rows[len(rows)-1], total} {
-			add(row, r)
-		}
-		if r.Gradeable && r.OutputTokens <= r.Tokens {
-			within++
-			totalWithin++
-		}
-	}
-	if len(results) > 0 {
-		finish(&rows[len(rows)-1], within)
-		flush()
+		rows = append(rows, tally(solver, AllDatasets))
 	}
 	return rows
 }
 
-// add counts one result into row (as raw counts; finish turns the
-// accuracies into means).
-func add(row *Row, r orchestrator.BudgetAwareResult) {
-	if !r.Gradeable {
-		row.NotGradeable++
-		return
+// runs splits results into maximal runs of neighbours that same says
+// belong together.
+func runs(results []orchestrator.BudgetAwareResult, same func(a, b orchestrator.BudgetAwareResult) bool) [][]orchestrator.BudgetAwareResult {
+	var out [][]orchestrator.BudgetAwareResult
+	for start, i := 0, 1; i <= len(results); i++ {
+		if i == len(results) || !same(results[start], results[i]) {
+			out = append(out, results[start:i])
+			start = i
+		}
 	}
-	row.N++
-	switch {
-	case r.BaselineCorrect && r.Correct:
-		row.KeptCorrect++
-	case r.BaselineCorrect:
-		row.LostCorrect++
-	case r.Correct:
-		row.NewlyCorrect++
-	default:
-		row.StillWrong++
-	}
-	if r.Truncated {
-		row.Truncated++
-	}
+	return out
 }
 
-// finish computes a row's means from its counts.
-func finish(row *Row, within int) {
-	if row.N == 0 {
-		return
+// tally summarizes results of one solver under the dataset label given.
+func tally(results []orchestrator.BudgetAwareResult, dataset string) Row {
+	row := Row{Model: results[0].Model, Mode: results[0].Mode, Dataset: dataset}
+	within := 0
+	for _, r := range results {
+		if !r.Gradeable {
+			row.NotGradeable++
+			continue
+		}
+		row.N++
+		if r.OutputTokens <= r.Tokens {
+			within++
+		}
+		if r.Truncated {
+			row.Truncated++
+		}
+		switch {
+		case r.BaselineCorrect && r.Correct:
+			row.KeptCorrect++
+		case r.BaselineCorrect:
+			row.LostCorrect++
+		case r.Correct:
+			row.NewlyCorrect++
+		default:
+			row.StillWrong++
+		}
 	}
-	n := float64(row.N)
-	row.AccBaseline = float64(row.KeptCorrect+row.LostCorrect) / n
-	row.AccBudgetAware = float64(row.KeptCorrect+row.NewlyCorrect) / n
-	row.Compliance = float64(within) / n
+	if row.N > 0 {
+		n := float64(row.N)
+		row.AccBaseline = float64(row.KeptCorrect+row.LostCorrect) / n
+		row.AccBudgetAware = float64(row.KeptCorrect+row.NewlyCorrect) / n
+		row.Compliance = float64(within) / n
+	}
+	return row
 }

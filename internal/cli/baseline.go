@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,7 +9,6 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/orchestrator"
-	"github.com/triage-eval/triage/internal/store"
 )
 
 func runBaseline(ctx context.Context, args []string, env Env) error {
@@ -24,17 +21,8 @@ func runBaseline(ctx context.Context, args []string, env Env) error {
 		fmt.Fprint(fs.Output(), "usage: triage baseline [flags] CONFIG.yaml\n\nRuns Phase 0: every solver of the config on every problem of its datasets,\nonce, graded, stored as ground truth in the config's ground_truth_store (or\nthe remote Executor). Resumable: stored problems are skipped.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args, env.Getenv, 1); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return err
-	}
-	if fs.NArg() != 1 {
-		return fmt.Errorf("%w: triage baseline needs one config file", ErrUsage)
-	}
-	cfg, err := orchestrator.LoadConfig(fs.Arg(0))
-	if err != nil {
+	cfg, err := loadConfigArg(fs, args, env)
+	if cfg == nil || err != nil {
 		return err
 	}
 	opts := orchestrator.BaselineOptions{Rerun: *rerun, KeepUngradeable: *keep}
@@ -46,21 +34,19 @@ func runBaseline(ctx context.Context, args []string, env Env) error {
 		defer f.Close()
 		opts.Log = f
 	}
-	deps := serviceDeps{now: time.Now}
-	if cfg.Services.Executor == "" {
-		st, err := store.Open(ctx, cfg.Path(cfg.GroundTruthStore))
-		if err != nil {
-			return fmt.Errorf("ground_truth_store: %w", err)
-		}
-		defer st.Close()
-		deps.store = st
+	st, closeStore, err := openGroundTruth(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	deps := serviceDeps{now: time.Now, store: st}
+	if st != nil {
 		llmCfg, closeCache, err := plannerConfig(ctx, cfg.Path(cfg.Endpoints), cfg.Path(cfg.LLMCache), env.Getenv)
 		if err != nil {
 			return err
 		}
 		defer closeCache()
-		so := solveOptions{judgeEndpoint: cfg.Baseline.JudgeEndpoint, python: cfg.Baseline.Python, codeConcurrency: cfg.Baseline.CodeConcurrency}
-		if deps.baseline, err = newBaseline(llmCfg, so, func(msg string) { fmt.Fprintln(env.Stderr, "warning:", msg) }); err != nil {
+		if deps.baseline, err = newBaseline(llmCfg, solveOptionsOf(cfg), func(msg string) { fmt.Fprintln(env.Stderr, "warning:", msg) }); err != nil {
 			return err
 		}
 	}

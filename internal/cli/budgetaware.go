@@ -2,15 +2,12 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"time"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/budgetaware"
 	"github.com/triage-eval/triage/internal/orchestrator"
-	"github.com/triage-eval/triage/internal/store"
 )
 
 func runBudgetAware(ctx context.Context, args []string, env Env) error {
@@ -21,17 +18,8 @@ func runBudgetAware(ctx context.Context, args []string, env Env) error {
 		fmt.Fprint(fs.Output(), "usage: triage budget-aware [flags] CONFIG.yaml\n\nRe-solves every (solver, problem) that the run's α = 1 llm plan selected\nwith a_i > 0, with the budget banner stating a_i (SPEC §5), and reports\nAcc_baseline, Acc_budget-aware, compliance and the four outcome counts per\nsolver and dataset. Results go to the run store; a re-run resumes.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args, env.Getenv, 1); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return err
-	}
-	if fs.NArg() != 1 {
-		return fmt.Errorf("%w: triage budget-aware needs the run's config file", ErrUsage)
-	}
-	cfg, err := orchestrator.LoadConfig(fs.Arg(0))
-	if err != nil {
+	cfg, err := loadConfigArg(fs, args, env)
+	if cfg == nil || err != nil {
 		return err
 	}
 	rs, err := orchestrator.OpenRunStore(ctx, cfg.Path(cfg.RunStore))
@@ -44,20 +32,16 @@ func runBudgetAware(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer closeCache()
-	so := solveOptions{judgeEndpoint: cfg.Baseline.JudgeEndpoint, python: cfg.Baseline.Python, codeConcurrency: cfg.Baseline.CodeConcurrency}
-	solver, clients, err := newSolver(llmCfg, so, func(msg string) { fmt.Fprintln(env.Stderr, "warning:", msg) })
+	solver, clients, err := newSolver(llmCfg, solveOptionsOf(cfg), func(msg string) { fmt.Fprintln(env.Stderr, "warning:", msg) })
 	if err != nil {
 		return err
 	}
-	deps := serviceDeps{now: time.Now}
-	if cfg.Services.Executor == "" {
-		st, err := store.Open(ctx, cfg.Path(cfg.GroundTruthStore))
-		if err != nil {
-			return fmt.Errorf("ground_truth_store: %w", err)
-		}
-		defer st.Close()
-		deps.store = st
+	st, closeStore, err := openGroundTruth(ctx, cfg)
+	if err != nil {
+		return err
 	}
+	defer closeStore()
+	deps := serviceDeps{now: time.Now, store: st}
 	conns, err := connect([]string{"executor"}, map[string]string{"executor": cfg.Services.Executor}, deps, env.Stderr)
 	if err != nil {
 		return err

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,7 +11,6 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/orchestrator"
-	"github.com/triage-eval/triage/internal/store"
 )
 
 func runRun(ctx context.Context, args []string, env Env) error {
@@ -23,17 +20,8 @@ func runRun(ctx context.Context, args []string, env Env) error {
 		fmt.Fprint(fs.Output(), "usage: triage run [flags] CONFIG.yaml\n\nRuns (or resumes) the grid a config describes; see README.md.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args, env.Getenv, 1); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return err
-	}
-	if fs.NArg() != 1 {
-		return fmt.Errorf("%w: triage run needs one config file", ErrUsage)
-	}
-	cfg, err := orchestrator.LoadConfig(fs.Arg(0))
-	if err != nil {
+	cfg, err := loadConfigArg(fs, args, env)
+	if cfg == nil || err != nil {
 		return err
 	}
 	return runGrid(ctx, cfg, *progress, env)
@@ -46,15 +34,12 @@ func runGrid(ctx context.Context, cfg *orchestrator.Config, progressMode string,
 		return err
 	}
 	defer runStore.Close()
-	deps := serviceDeps{now: time.Now}
-	if cfg.Services.Executor == "" {
-		st, err := store.Open(ctx, cfg.Path(cfg.GroundTruthStore))
-		if err != nil {
-			return fmt.Errorf("ground_truth_store: %w", err)
-		}
-		defer st.Close()
-		deps.store = st
+	st, closeStore, err := openGroundTruth(ctx, cfg)
+	if err != nil {
+		return err
 	}
+	defer closeStore()
+	deps := serviceDeps{now: time.Now, store: st}
 	if cfg.Services.Planner == "" {
 		pc, closeCache, err := plannerConfig(ctx, cfg.Path(cfg.Endpoints), cfg.Path(cfg.LLMCache), env.Getenv)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -228,18 +229,7 @@ func writeLogLine(w io.Writer, mu *sync.Mutex, s Solver, it *triagev1.BaselineIt
 
 // outcomeName is the lower-case outcome, e.g. "wrong_answer".
 func outcomeName(o triagev1.GradeOutcome) string {
-	name := o.String()
-	const prefix = "GRADE_OUTCOME_"
-	if len(name) > len(prefix) {
-		name = name[len(prefix):]
-	}
-	b := []byte(name)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
+	return strings.ToLower(strings.TrimPrefix(o.String(), "GRADE_OUTCOME_"))
 }
 
 // problemProto converts a canonical problem for the Executor.

@@ -45,11 +45,11 @@ bench:
 FUZZTIME ?= 20s
 FUZZ_TARGETS := \
 	FuzzValidateComputeReferences:./services/oracle/ \
-	FuzzScoreInput:./internal/scoring/ \
-	FuzzLine:./internal/gtfile/ \
-	FuzzNormalizeAndRun:./internal/execution/ \
-	FuzzRepair:./internal/repair/ \
-	FuzzGraders:./internal/grading/
+	FuzzScoreInput:./internal/runs/scoring/ \
+	FuzzLine:./internal/store/gtfile/ \
+	FuzzNormalizeAndRun:./internal/protocol/execution/ \
+	FuzzRepair:./internal/planning/repair/ \
+	FuzzGraders:./internal/phase0/grading/
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  name=$${t%%:*}; pkg=$${t#*:}; \

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/orchestrator"
 )
 
 func runBaseline(ctx context.Context, args []string, env Env) error {

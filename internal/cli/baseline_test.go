@@ -15,9 +15,9 @@ import (
 
 	"github.com/triage-eval/triage/internal/llm"
 	"github.com/triage-eval/triage/internal/llm/llmtest"
-	"github.com/triage-eval/triage/internal/orchestrator"
-	"github.com/triage-eval/triage/internal/problems"
-	"github.com/triage-eval/triage/internal/store"
+	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/store/groundtruth"
+	"github.com/triage-eval/triage/internal/store/problems"
 )
 
 // aimeModel plays a solver on imported AIME 2024 problems: it knows every

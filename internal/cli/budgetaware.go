@@ -6,8 +6,8 @@ import (
 	"time"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/budgetaware"
-	"github.com/triage-eval/triage/internal/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/budgetaware"
+	"github.com/triage-eval/triage/internal/runs/orchestrator"
 )
 
 func runBudgetAware(ctx context.Context, args []string, env Env) error {

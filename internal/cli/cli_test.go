@@ -12,7 +12,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
-	"github.com/triage-eval/triage/internal/servertest"
+	"github.com/triage-eval/triage/internal/platform/servertest"
 )
 
 func testEnv(vars map[string]string) (Env, *servertest.LogBuffer, *servertest.LogBuffer) {

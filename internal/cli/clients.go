@@ -10,9 +10,9 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
-	"github.com/triage-eval/triage/internal/inproc"
-	"github.com/triage-eval/triage/internal/server"
-	"github.com/triage-eval/triage/internal/telemetry"
+	"github.com/triage-eval/triage/internal/platform/inproc"
+	"github.com/triage-eval/triage/internal/platform/server"
+	"github.com/triage-eval/triage/internal/platform/telemetry"
 )
 
 // connections holds one client connection per service name: to a remote

@@ -6,8 +6,8 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/triage-eval/triage/internal/orchestrator"
-	"github.com/triage-eval/triage/internal/store"
+	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/store/groundtruth"
 )
 
 // loadConfigArg parses the flags of a command whose one argument is a run

@@ -9,8 +9,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/triage-eval/triage/internal/demo"
-	"github.com/triage-eval/triage/internal/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/demo"
+	"github.com/triage-eval/triage/internal/runs/orchestrator"
 )
 
 // Environment variables that add the LLM planner to the demo.

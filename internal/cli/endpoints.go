@@ -9,9 +9,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/triage-eval/triage/internal/apperr"
-	"github.com/triage-eval/triage/internal/jsonloc"
 	"github.com/triage-eval/triage/internal/llm"
+	"github.com/triage-eval/triage/internal/platform/apperr"
+	"github.com/triage-eval/triage/internal/platform/jsonloc"
 )
 
 // endpointFile is one entry of an endpoints file: a JSON object mapping

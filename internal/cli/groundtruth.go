@@ -9,8 +9,8 @@ import (
 	"io"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/gtfile"
-	"github.com/triage-eval/triage/internal/store"
+	"github.com/triage-eval/triage/internal/store/groundtruth"
+	"github.com/triage-eval/triage/internal/store/gtfile"
 )
 
 func runGroundTruth(ctx context.Context, args []string, env Env) error {

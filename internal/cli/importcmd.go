@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/triage-eval/triage/internal/importers"
-	"github.com/triage-eval/triage/internal/problems"
+	"github.com/triage-eval/triage/internal/phase0/importers"
+	"github.com/triage-eval/triage/internal/store/problems"
 )
 
 // importKinds are the benchmarks triage import converts, with a summary.

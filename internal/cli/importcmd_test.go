@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/triage-eval/triage/internal/problems"
+	"github.com/triage-eval/triage/internal/store/problems"
 )
 
 func sharedDataFile(t *testing.T, rel string) string {

@@ -6,7 +6,7 @@ import (
 	"log/slog"
 	"strings"
 
-	"github.com/triage-eval/triage/internal/telemetry"
+	"github.com/triage-eval/triage/internal/platform/telemetry"
 )
 
 // newLogger returns a slog logger writing format ("json" or "text") at level

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/triage-eval/triage/internal/budgetaware"
-	"github.com/triage-eval/triage/internal/orchestrator"
-	"github.com/triage-eval/triage/internal/report"
+	"github.com/triage-eval/triage/internal/runs/budgetaware"
+	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/report"
 )
 
 func runReport(ctx context.Context, args []string, env Env) error {

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/triage-eval/triage/internal/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/orchestrator"
 )
 
 // modelServer is an OpenAI-compatible endpoint that plans the first half of

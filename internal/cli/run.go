@@ -10,7 +10,7 @@ import (
 	"golang.org/x/term"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/orchestrator"
 )
 
 func runRun(ctx context.Context, args []string, env Env) error {

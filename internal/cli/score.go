@@ -8,7 +8,7 @@ import (
 	"fmt"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/scoring"
+	"github.com/triage-eval/triage/internal/runs/scoring"
 )
 
 func runScore(ctx context.Context, args []string, env Env) error {

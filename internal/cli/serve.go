@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/triage-eval/triage/internal/llm"
-	"github.com/triage-eval/triage/internal/server"
-	"github.com/triage-eval/triage/internal/store"
-	"github.com/triage-eval/triage/internal/telemetry"
+	"github.com/triage-eval/triage/internal/platform/server"
+	"github.com/triage-eval/triage/internal/platform/telemetry"
+	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/services/planner"
 )
 

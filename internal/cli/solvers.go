@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/triage-eval/triage/internal/grading"
 	"github.com/triage-eval/triage/internal/llm"
-	"github.com/triage-eval/triage/internal/sandbox"
-	"github.com/triage-eval/triage/internal/solving"
+	"github.com/triage-eval/triage/internal/phase0/grading"
+	"github.com/triage-eval/triage/internal/phase0/sandbox"
+	"github.com/triage-eval/triage/internal/phase0/solving"
 	"github.com/triage-eval/triage/services/executor"
 	"github.com/triage-eval/triage/services/planner"
 )

@@ -10,7 +10,7 @@ import (
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 
-	"github.com/triage-eval/triage/internal/sqlitedsn"
+	"github.com/triage-eval/triage/internal/store/sqlitedsn"
 )
 
 // SQLiteCache is a durable Cache in one SQLite file, shared safely by the

@@ -7,7 +7,7 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
-	"github.com/triage-eval/triage/internal/apperr"
+	"github.com/triage-eval/triage/internal/platform/apperr"
 )
 
 // Client calls one Endpoint. It is safe for concurrent use; at most

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/triage-eval/triage/internal/apperr"
+	"github.com/triage-eval/triage/internal/platform/apperr"
 )
 
 // Modes of a solver (SPEC §1): a model without or with its native extended

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/triage-eval/triage/internal/apperr"
+	"github.com/triage-eval/triage/internal/platform/apperr"
 )
 
 func TestEndpointValidate(t *testing.T) {

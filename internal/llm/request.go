@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/triage-eval/triage/internal/apperr"
+	"github.com/triage-eval/triage/internal/platform/apperr"
 )
 
 // Message roles accepted in a Request.

@@ -10,12 +10,12 @@ import (
 	"google.golang.org/grpc"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/apperr"
-	"github.com/triage-eval/triage/internal/grading"
 	"github.com/triage-eval/triage/internal/llm"
-	"github.com/triage-eval/triage/internal/problems"
-	"github.com/triage-eval/triage/internal/solving"
-	"github.com/triage-eval/triage/internal/store"
+	"github.com/triage-eval/triage/internal/phase0/grading"
+	"github.com/triage-eval/triage/internal/phase0/solving"
+	"github.com/triage-eval/triage/internal/platform/apperr"
+	"github.com/triage-eval/triage/internal/store/groundtruth"
+	"github.com/triage-eval/triage/internal/store/problems"
 )
 
 // Baseline is what the Executor needs to run Phase 0.

@@ -13,15 +13,15 @@ import (
 	"google.golang.org/grpc/status"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/grading"
-	"github.com/triage-eval/triage/internal/grpcerr"
 	"github.com/triage-eval/triage/internal/llm"
 	"github.com/triage-eval/triage/internal/llm/llmtest"
-	"github.com/triage-eval/triage/internal/sandbox"
-	"github.com/triage-eval/triage/internal/server"
-	"github.com/triage-eval/triage/internal/servertest"
-	"github.com/triage-eval/triage/internal/solving"
-	"github.com/triage-eval/triage/internal/store"
+	"github.com/triage-eval/triage/internal/phase0/grading"
+	"github.com/triage-eval/triage/internal/phase0/sandbox"
+	"github.com/triage-eval/triage/internal/phase0/solving"
+	"github.com/triage-eval/triage/internal/platform/grpcerr"
+	"github.com/triage-eval/triage/internal/platform/server"
+	"github.com/triage-eval/triage/internal/platform/servertest"
+	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/services/executor"
 )
 

@@ -7,7 +7,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/store"
+	"github.com/triage-eval/triage/internal/store/groundtruth"
 )
 
 // modeNames maps the API's solver modes to the store's; an unspecified mode

@@ -4,11 +4,11 @@ import (
 	"context"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/apperr"
-	"github.com/triage-eval/triage/internal/execution"
-	"github.com/triage-eval/triage/internal/pool"
-	"github.com/triage-eval/triage/internal/protoconv"
-	"github.com/triage-eval/triage/internal/store"
+	"github.com/triage-eval/triage/internal/platform/apperr"
+	"github.com/triage-eval/triage/internal/platform/protoconv"
+	"github.com/triage-eval/triage/internal/protocol/execution"
+	"github.com/triage-eval/triage/internal/protocol/pool"
+	"github.com/triage-eval/triage/internal/store/groundtruth"
 )
 
 // ExecutePlan normalizes the plan against the pool and executes it under the

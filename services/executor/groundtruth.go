@@ -9,8 +9,8 @@ import (
 	"google.golang.org/grpc"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/apperr"
-	"github.com/triage-eval/triage/internal/store"
+	"github.com/triage-eval/triage/internal/platform/apperr"
+	"github.com/triage-eval/triage/internal/store/groundtruth"
 )
 
 // ImportGroundTruth stores the streamed records in one transaction. Each

@@ -4,8 +4,8 @@ import (
 	"time"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/apperr"
-	"github.com/triage-eval/triage/internal/store"
+	"github.com/triage-eval/triage/internal/platform/apperr"
+	"github.com/triage-eval/triage/internal/store/groundtruth"
 )
 
 // Service implements triagev1.ExecutorServiceServer.

@@ -8,7 +8,7 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/servertest"
+	"github.com/triage-eval/triage/internal/platform/servertest"
 	"github.com/triage-eval/triage/services/oracle"
 )
 

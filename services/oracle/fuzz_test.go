@@ -9,7 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/apperr"
+	"github.com/triage-eval/triage/internal/platform/apperr"
 	"github.com/triage-eval/triage/services/oracle"
 )
 

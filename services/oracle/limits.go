@@ -1,6 +1,6 @@
 package oracle
 
-import "github.com/triage-eval/triage/internal/protoconv"
+import "github.com/triage-eval/triage/internal/platform/protoconv"
 
 // Request limits. They bound the work and memory one call can ask for.
 const (

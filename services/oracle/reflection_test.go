@@ -9,7 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/descriptorpb"
 
-	"github.com/triage-eval/triage/internal/servertest"
+	"github.com/triage-eval/triage/internal/platform/servertest"
 )
 
 // TestReflection checks what grpcurl needs: the services are listed and the

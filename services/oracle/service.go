@@ -4,10 +4,10 @@ import (
 	"context"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/knapsack"
-	"github.com/triage-eval/triage/internal/pool"
-	"github.com/triage-eval/triage/internal/protoconv"
-	"github.com/triage-eval/triage/internal/randomref"
+	"github.com/triage-eval/triage/internal/platform/protoconv"
+	"github.com/triage-eval/triage/internal/protocol/knapsack"
+	"github.com/triage-eval/triage/internal/protocol/pool"
+	"github.com/triage-eval/triage/internal/protocol/randomref"
 )
 
 // Service implements triagev1.OracleServiceServer. Its only state is the

@@ -14,8 +14,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/server"
-	"github.com/triage-eval/triage/internal/servertest"
+	"github.com/triage-eval/triage/internal/platform/server"
+	"github.com/triage-eval/triage/internal/platform/servertest"
 	"github.com/triage-eval/triage/services/oracle"
 )
 

@@ -4,9 +4,9 @@ import (
 	"strconv"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/apperr"
-	"github.com/triage-eval/triage/internal/protoconv"
-	"github.com/triage-eval/triage/internal/randomref"
+	"github.com/triage-eval/triage/internal/platform/apperr"
+	"github.com/triage-eval/triage/internal/platform/protoconv"
+	"github.com/triage-eval/triage/internal/protocol/randomref"
 )
 
 // ValidateRequest checks a request before its handler runs and reports every

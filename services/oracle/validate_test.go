@@ -12,7 +12,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/grpcerr"
+	"github.com/triage-eval/triage/internal/platform/grpcerr"
 	"github.com/triage-eval/triage/services/oracle"
 )
 

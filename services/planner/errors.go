@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/triage-eval/triage/internal/apperr"
 	"github.com/triage-eval/triage/internal/llm"
+	"github.com/triage-eval/triage/internal/platform/apperr"
 )
 
 // modelError turns a gateway error into a domain error: a model that kept

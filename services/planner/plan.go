@@ -10,11 +10,11 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/execution"
 	"github.com/triage-eval/triage/internal/llm"
-	"github.com/triage-eval/triage/internal/prompts"
-	"github.com/triage-eval/triage/internal/protoconv"
-	"github.com/triage-eval/triage/internal/repair"
+	"github.com/triage-eval/triage/internal/planning/prompts"
+	"github.com/triage-eval/triage/internal/planning/repair"
+	"github.com/triage-eval/triage/internal/platform/protoconv"
+	"github.com/triage-eval/triage/internal/protocol/execution"
 )
 
 // CreatePlan makes one plan for one pool.

@@ -5,7 +5,7 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/llm"
-	"github.com/triage-eval/triage/internal/prompts"
+	"github.com/triage-eval/triage/internal/planning/prompts"
 )
 
 // Config is what the Planner needs from its process.

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"github.com/triage-eval/triage/internal/execution"
-	"github.com/triage-eval/triage/internal/prompts"
+	"github.com/triage-eval/triage/internal/planning/prompts"
+	"github.com/triage-eval/triage/internal/protocol/execution"
 )
 
 // Reference strategies: planners that use only what a planner may see

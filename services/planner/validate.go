@@ -7,8 +7,8 @@ import (
 	"strconv"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/apperr"
-	"github.com/triage-eval/triage/internal/protoconv"
+	"github.com/triage-eval/triage/internal/platform/apperr"
+	"github.com/triage-eval/triage/internal/platform/protoconv"
 )
 
 // Limits of planner requests.

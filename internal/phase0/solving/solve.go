@@ -1,0 +1,127 @@
+package solving
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+
+	"github.com/triage-eval/triage/internal/llm"
+	"github.com/triage-eval/triage/internal/phase0/grading"
+	"github.com/triage-eval/triage/internal/planning/prompts"
+	"github.com/triage-eval/triage/internal/store/problems"
+)
+
+// Completer is the part of the LLM gateway a Solver uses; *llm.Client
+// implements it.
+type Completer interface {
+	Complete(ctx context.Context, req llm.Request) (llm.Response, error)
+}
+
+// Attempt is one solve of one problem.
+type Attempt struct {
+	// Template is the solver prompt template used.
+	Template prompts.Template
+	// Response is the model's response; zero when the call failed.
+	Response llm.Response
+	// Verdict is the grade; zero when not graded.
+	Verdict grading.Verdict
+	// Gradeable reports that the call succeeded and the answer was graded
+	// (or counted incorrect for truncation).
+	Gradeable bool
+	// Truncated reports an output cut at the token limit: incorrect, not
+	// graded.
+	Truncated bool
+	// Error says why the attempt is not gradeable.
+	Error string
+	// MeasuredAt is when the response arrived (the original call's time for
+	// a cached response), or when the call failed.
+	MeasuredAt time.Time
+}
+
+// Correct reports whether the attempt counts as solved.
+func (a Attempt) Correct() bool {
+	return a.Gradeable && !a.Truncated && a.Verdict.Correct()
+}
+
+// Cost is the output tokens spent, reasoning included (SPEC §1).
+func (a Attempt) Cost() int64 { return int64(a.Response.Cost) }
+
+// ResponseSHA256 is the hex SHA-256 of the raw response body, or "".
+func (a Attempt) ResponseSHA256() string {
+	if len(a.Response.Raw) == 0 {
+		return ""
+	}
+	sum := sha256.Sum256(a.Response.Raw)
+	return hex.EncodeToString(sum[:])
+}
+
+// Solver prompts a model with problems and grades the answers.
+type Solver struct {
+	grader *grading.Grader
+	now    func() time.Time
+}
+
+// New returns a Solver grading with g; now stamps failed attempts.
+func New(g *grading.Grader, now func() time.Time) *Solver {
+	return &Solver{grader: g, now: now}
+}
+
+// Solve prompts c with p and grades the answer. bannerTokens > 0 prepends
+// the budget-aware banner stating that many tokens. The error is non-nil
+// only when ctx ended: every other failure is an attempt that is not
+// gradeable.
+func (s *Solver) Solve(ctx context.Context, c Completer, p problems.Problem, bannerTokens int64) (Attempt, error) {
+	spec, err := grading.ParseSpec(p.Grading)
+	if err != nil {
+		return s.failed(Attempt{}, err.Error()), nil
+	}
+	tmpl, err := prompts.Solver(string(spec.Kind))
+	if err != nil {
+		return s.failed(Attempt{}, err.Error()), nil
+	}
+	a := Attempt{Template: tmpl}
+	banner := ""
+	if bannerTokens > 0 {
+		b, err := prompts.BudgetAwareBanner()
+		if err != nil {
+			return s.failed(a, err.Error()), nil
+		}
+		banner = b.Banner(bannerTokens)
+	}
+	prompt := tmpl.SolverPrompt(p.Text, banner)
+	resp, err := c.Complete(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: prompt}}})
+	if ctx.Err() != nil {
+		return Attempt{}, ctx.Err()
+	}
+	if err != nil {
+		return s.failed(a, "model call failed: "+err.Error()), nil
+	}
+	a.Response = resp
+	a.MeasuredAt = resp.ObtainedAt
+	if resp.Cost <= 0 {
+		return s.failed(a, "the provider reported no output tokens"), nil
+	}
+	if resp.Truncated {
+		a.Gradeable, a.Truncated = true, true
+		return a, nil
+	}
+	v, err := s.grader.Grade(ctx, spec, p.Text, grading.StripThinking(resp.Content))
+	if ctx.Err() != nil {
+		return Attempt{}, ctx.Err()
+	}
+	if err != nil {
+		return s.failed(a, "grading failed: "+err.Error()), nil
+	}
+	a.Verdict, a.Gradeable = v, true
+	return a, nil
+}
+
+// failed marks a as not gradeable for reason.
+func (s *Solver) failed(a Attempt, reason string) Attempt {
+	a.Gradeable, a.Error = false, reason
+	if a.MeasuredAt.IsZero() {
+		a.MeasuredAt = s.now()
+	}
+	return a
+}

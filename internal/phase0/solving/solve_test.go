@@ -1,0 +1,77 @@
+package solving
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/triage-eval/triage/internal/llm"
+	"github.com/triage-eval/triage/internal/phase0/grading"
+	"github.com/triage-eval/triage/internal/store/problems"
+)
+
+// fakeModel answers every request with resp (or err) and keeps the prompt.
+type fakeModel struct {
+	resp   llm.Response
+	err    error
+	prompt string
+}
+
+func (f *fakeModel) Complete(_ context.Context, req llm.Request) (llm.Response, error) {
+	f.prompt = req.Messages[0].Content
+	return f.resp, f.err
+}
+
+func TestSolve(t *testing.T) {
+	now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	s := New(grading.New(nil, nil), func() time.Time { return now })
+	aime := problems.Problem{ID: "2024-I-1", Dataset: "aime", Text: "Find x.", Grading: []byte(`{"kind":"math","answer":"204","integer":true}`)}
+	tests := []struct {
+		name      string
+		problem   problems.Problem
+		model     fakeModel
+		banner    int64
+		gradeable bool
+		correct   bool
+		truncated bool
+		errPart   string
+	}{
+		{"correct", aime, fakeModel{resp: llm.Response{Content: `\boxed{204}`, Cost: 50}}, 0, true, true, false, ""},
+		{"thinking is not graded", aime, fakeModel{resp: llm.Response{Content: "<think>\\boxed{204}</think> so 205", Reasoning: `\boxed{204}`, Cost: 50}}, 0, true, false, false, ""},
+		{"truncated", aime, fakeModel{resp: llm.Response{Content: `\boxed{204}`, Cost: 50, Truncated: true, FinishReason: "length"}}, 0, true, false, true, ""},
+		{"model failed", aime, fakeModel{err: errors.New("boom")}, 0, false, false, false, "model call failed: boom"},
+		{"no output tokens", aime, fakeModel{resp: llm.Response{Content: `\boxed{204}`}}, 0, false, false, false, "no output tokens"},
+		{"bad grading", problems.Problem{ID: "x", Dataset: "d", Text: "t", Grading: []byte(`{"kind":"essay"}`)}, fakeModel{}, 0, false, false, false, "grading.kind"},
+		{"code without a sandbox", problems.Problem{ID: "c", Dataset: "lcb", Text: "t", Grading: []byte(`{"kind":"code","code":{"testtype":"stdin","public_tests":[{"input":"","output":"1"}]}}`)},
+			fakeModel{resp: llm.Response{Content: "```python\nprint(1)\n```", Cost: 9}}, 0, false, false, false, "grading failed"},
+		{"banner", aime, fakeModel{resp: llm.Response{Content: `\boxed{204}`, Cost: 50}}, 1500, true, true, false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := tt.model
+			a, err := s.Solve(context.Background(), &m, tt.problem, tt.banner)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Gradeable != tt.gradeable || a.Correct() != tt.correct || a.Truncated != tt.truncated || !strings.Contains(a.Error, tt.errPart) {
+				t.Errorf("attempt %+v", a)
+			}
+			if !tt.gradeable && a.MeasuredAt.IsZero() {
+				t.Error("a failed attempt has no time")
+			}
+			if m.prompt != "" && strings.Contains(m.prompt, "strict output-token budget of 1500 tokens") != (tt.banner > 0) {
+				t.Errorf("banner presence wrong in prompt:\n%s", m.prompt)
+			}
+			if m.prompt != "" && !strings.Contains(m.prompt, tt.problem.Text) {
+				t.Errorf("problem text missing from prompt:\n%s", m.prompt)
+			}
+		})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := s.Solve(ctx, &fakeModel{err: context.Canceled}, aime, 0); !errors.Is(err, context.Canceled) {
+		t.Errorf("canceled solve returned %v", err)
+	}
+}

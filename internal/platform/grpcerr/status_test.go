@@ -1,0 +1,72 @@
+package grpcerr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/triage-eval/triage/internal/platform/apperr"
+)
+
+func TestNotFoundCarriesKeys(t *testing.T) {
+	err := ToStatus(&apperr.NotFoundError{Kind: "problem", Keys: []string{"aime/p3", "aime/p9"}})
+	var names []string
+	for _, d := range status.Convert(err).Details() {
+		if ri, ok := d.(*errdetails.ResourceInfo); ok && ri.GetResourceType() == "problem" {
+			names = append(names, ri.GetResourceName())
+		}
+	}
+	if fmt.Sprint(names) != "[aime/p3 aime/p9]" {
+		t.Errorf("resource details = %v", names)
+	}
+}
+
+func TestToStatus(t *testing.T) {
+	var two apperr.Violations
+	two.Add("items[0].cost", "must be > 0")
+	two.Add("budgets[1].alpha", "must be in (0, 1]")
+
+	tests := []struct {
+		name       string
+		err        error
+		wantCode   codes.Code
+		wantFields []string
+		wantMsg    string
+	}{
+		{name: "nil", err: nil, wantCode: codes.OK},
+		{name: "invalid", err: two.Err(), wantCode: codes.InvalidArgument, wantFields: []string{"items[0].cost", "budgets[1].alpha"}},
+		{name: "wrapped invalid", err: fmt.Errorf("oracle: %w", apperr.Invalid("random.samples", "too many")), wantCode: codes.InvalidArgument, wantFields: []string{"random.samples"}},
+		{name: "not found", err: &apperr.NotFoundError{Kind: "problem", Keys: []string{"aime/p3"}}, wantCode: codes.NotFound, wantMsg: "problem not found: aime/p3"},
+		{name: "precondition", err: fmt.Errorf("x: %w", &apperr.PreconditionError{Reason: "no store"}), wantCode: codes.FailedPrecondition, wantMsg: "no store"},
+		{name: "unavailable", err: fmt.Errorf("plan: %w", &apperr.UnavailableError{Reason: "model down"}), wantCode: codes.Unavailable, wantMsg: "model down"},
+		{name: "canceled", err: fmt.Errorf("work: %w", context.Canceled), wantCode: codes.Canceled},
+		{name: "deadline", err: context.DeadlineExceeded, wantCode: codes.DeadlineExceeded},
+		{name: "status passes", err: status.Error(codes.NotFound, "x"), wantCode: codes.NotFound, wantMsg: "x"},
+		{name: "other hidden", err: errors.New("disk on fire at /secret/path"), wantCode: codes.Internal, wantMsg: "internal error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ToStatus(tt.err)
+			if code := status.Code(got); code != tt.wantCode {
+				t.Fatalf("code = %v, want %v", code, tt.wantCode)
+			}
+			if tt.wantMsg != "" && status.Convert(got).Message() != tt.wantMsg {
+				t.Errorf("message = %q, want %q", status.Convert(got).Message(), tt.wantMsg)
+			}
+			fvs := FieldViolations(got)
+			if len(fvs) != len(tt.wantFields) {
+				t.Fatalf("field violations = %v, want fields %v", fvs, tt.wantFields)
+			}
+			for i, f := range tt.wantFields {
+				if fvs[i].GetField() != f || fvs[i].GetDescription() == "" {
+					t.Errorf("violation %d = %v, want field %q with a description", i, fvs[i], f)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,73 @@
+package protoconv
+
+import (
+	"fmt"
+	"math"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/platform/apperr"
+	"github.com/triage-eval/triage/internal/protocol/pool"
+)
+
+// Limits of pool items.
+const (
+	// MaxItems is the largest pool one request may carry.
+	MaxItems = 100_000
+	// MaxIDBytes is the longest item id.
+	MaxIDBytes = 256
+	// MaxCost is the largest cost of one item; with MaxItems it keeps every
+	// sum of costs far from overflowing.
+	MaxCost = 1_000_000_000_000
+	// MaxValue is the largest value of one item.
+	MaxValue = 1e12
+)
+
+// ValidateItems adds a violation for every invalid item under field (e.g.
+// "items" gives "items[3].cost") and reports whether all items are valid.
+func ValidateItems(v *apperr.Violations, field string, items []*triagev1.GroundTruthItem) bool {
+	if len(items) > MaxItems {
+		v.Add(field, "at most %d items per request, got %d", MaxItems, len(items))
+		return false
+	}
+	before := v.Len()
+	seen := make(map[string]int, len(items))
+	// Field names are formatted only for violations: valid items, the usual
+	// case, cost no formatting.
+	name := func(i int, leaf string) string { return fmt.Sprintf("%s[%d].%s", field, i, leaf) }
+	for i, it := range items {
+		switch id := it.GetId(); {
+		case id == "":
+			v.Add(name(i, "id"), "must not be empty")
+		case len(id) > MaxIDBytes:
+			v.Add(name(i, "id"), "must be at most %d bytes, got %d", MaxIDBytes, len(id))
+		default:
+			if first, dup := seen[id]; dup {
+				v.Add(name(i, "id"), "duplicate id %q (first at index %d)", id, first)
+			} else {
+				seen[id] = i
+			}
+		}
+		if c := it.GetCost(); c <= 0 || c > MaxCost {
+			v.Add(name(i, "cost"), "must be a positive number of tokens ≤ %d, got %d", int64(MaxCost), c)
+		}
+		if it.Value != nil {
+			if val := it.GetValue(); math.IsNaN(val) || val <= 0 || val > MaxValue {
+				v.Add(name(i, "value"), "must be finite, > 0 and ≤ %g, got %v", MaxValue, val)
+			}
+		}
+	}
+	return v.Len() == before
+}
+
+// PoolItems converts validated items; an unset value means 1.
+func PoolItems(items []*triagev1.GroundTruthItem) []pool.Item {
+	out := make([]pool.Item, len(items))
+	for i, it := range items {
+		value := 1.0
+		if it.Value != nil {
+			value = it.GetValue()
+		}
+		out[i] = pool.Item{ID: it.GetId(), Cost: it.GetCost(), Value: value, Correct: it.GetCorrect()}
+	}
+	return out
+}

@@ -1,0 +1,209 @@
+package server_test
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/status"
+
+	"github.com/triage-eval/triage/internal/platform/grpcerr"
+	"github.com/triage-eval/triage/internal/platform/server"
+	"github.com/triage-eval/triage/internal/platform/servertest"
+	"github.com/triage-eval/triage/internal/platform/telemetry"
+)
+
+func TestCallsThroughTheChain(t *testing.T) {
+	logs := &servertest.LogBuffer{}
+	p, svc := newProbe()
+	conn := servertest.Start(t, logs, svc)
+	ctx := context.Background()
+
+	tests := []struct {
+		text       string
+		wantCode   codes.Code
+		wantReply  string
+		wantFields []string
+	}{
+		{text: "hello", wantCode: codes.OK, wantReply: "echo:hello"},
+		{text: "invalid", wantCode: codes.InvalidArgument, wantFields: []string{"value"}},
+		{text: "panic", wantCode: codes.Internal},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			got, err := call(ctx, conn, tt.text)
+			if status.Code(err) != tt.wantCode {
+				t.Fatalf("code = %v (%v), want %v", status.Code(err), err, tt.wantCode)
+			}
+			if got != tt.wantReply {
+				t.Errorf("reply = %q, want %q", got, tt.wantReply)
+			}
+			var fields []string
+			for _, fv := range grpcerr.FieldViolations(err) {
+				fields = append(fields, fv.GetField())
+			}
+			if strings.Join(fields, ",") != strings.Join(tt.wantFields, ",") {
+				t.Errorf("field violations = %v, want %v", fields, tt.wantFields)
+			}
+		})
+	}
+	if p.calls != 2 {
+		t.Errorf("handler ran %d times, want 2: validation must stop the invalid call", p.calls)
+	}
+
+	// Every RPC is logged once with its code and a trace id; the panic too.
+	var finished, panics int
+	for _, l := range logs.Records(t) {
+		if l["grpc.method"] == "Do" {
+			finished++
+			if id, _ := l["trace_id"].(string); len(id) != 32 {
+				t.Errorf("log line without a trace id: %v", l)
+			}
+		}
+		if l["msg"] == "handler panicked" {
+			panics++
+			stack, _ := l["stack"].(string)
+			if id, _ := l["trace_id"].(string); len(id) != 32 || !strings.Contains(stack, "probe") {
+				t.Errorf("panic log needs a trace id and the stack: %v", l)
+			}
+		}
+	}
+	if finished != 3 || panics != 1 {
+		t.Errorf("logged %d finished calls and %d panics, want 3 and 1", finished, panics)
+	}
+}
+
+func TestHealthPerService(t *testing.T) {
+	logs := &servertest.LogBuffer{}
+	_, svc := newProbe()
+	conn := servertest.Start(t, logs, svc)
+	client := healthpb.NewHealthClient(conn)
+	for _, name := range []string{"", "triage.test.Probe"} {
+		resp, err := client.Check(context.Background(), &healthpb.HealthCheckRequest{Service: name})
+		if err != nil || resp.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+			t.Errorf("Check(%q) = %v, %v; want SERVING", name, resp, err)
+		}
+	}
+	_, err := client.Check(context.Background(), &healthpb.HealthCheckRequest{Service: "triage.v1.Nope"})
+	if status.Code(err) != codes.NotFound {
+		t.Errorf("Check(unknown) = %v, want NotFound", err)
+	}
+	for _, l := range logs.Records(t) {
+		if l["grpc.service"] == healthpb.Health_ServiceDesc.ServiceName {
+			t.Errorf("health checks must not be logged: %v", l)
+		}
+	}
+}
+
+// startTCP runs a server on loopback TCP under ctx and returns a client and
+// the channel Serve's result arrives on.
+func startTCP(t *testing.T, ctx context.Context, cfg server.Config, svc server.Service) (*grpc.ClientConn, <-chan error) {
+	t.Helper()
+	srv, err := server.New(cfg, slog.New(slog.DiscardHandler), telemetry.Disabled(), []server.Service{svc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, lis) }()
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn, done
+}
+
+func TestGracefulShutdownLetsInFlightCallsFinish(t *testing.T) {
+	p, svc := newProbe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	conn, done := startTCP(t, ctx, server.DefaultConfig(), svc)
+
+	reply := make(chan error, 1)
+	go func() {
+		_, err := call(context.Background(), conn, "block")
+		reply <- err
+	}()
+	<-p.started
+	health := healthpb.NewHealthClient(conn)
+	cancel() // as SIGTERM would
+
+	// Health flips to NOT_SERVING while the call is still in flight.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		resp, err := health.Check(context.Background(), &healthpb.HealthCheckRequest{})
+		if err == nil && resp.GetStatus() == healthpb.HealthCheckResponse_NOT_SERVING {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("health did not turn NOT_SERVING: %v, %v", resp, err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("Serve returned (%v) while a call was in flight", err)
+	default:
+	}
+	close(p.release)
+	if err := <-reply; err != nil {
+		t.Errorf("in-flight call failed: %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("Serve = %v, want nil after a requested shutdown", err)
+	}
+}
+
+func TestShutdownCutsOffAfterGrace(t *testing.T) {
+	p, svc := newProbe()
+	cfg := server.DefaultConfig()
+	cfg.ShutdownGrace = 100 * time.Millisecond
+	ctx, cancel := context.WithCancel(context.Background())
+	conn, done := startTCP(t, ctx, cfg, svc)
+
+	reply := make(chan error, 1)
+	go func() {
+		_, err := call(context.Background(), conn, "block")
+		reply <- err
+	}()
+	<-p.started
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve = %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return after the grace period")
+	}
+	if err := <-reply; err == nil {
+		t.Error("the blocked call succeeded; it should have been cut off")
+	}
+}
+
+func TestNewRejects(t *testing.T) {
+	logger := slog.New(slog.DiscardHandler)
+	_, svc := newProbe()
+	bad := server.DefaultConfig()
+	bad.MaxMessageBytes = 10
+	if _, err := server.New(bad, logger, telemetry.Disabled(), []server.Service{svc}); err == nil {
+		t.Error("tiny max message size accepted")
+	}
+	if _, err := server.New(server.DefaultConfig(), logger, telemetry.Disabled(), nil); err == nil {
+		t.Error("no services accepted")
+	}
+	if _, err := server.New(server.DefaultConfig(), logger, telemetry.Disabled(), []server.Service{svc, svc}); err == nil {
+		t.Error("a service registered twice accepted")
+	}
+}

@@ -1,0 +1,77 @@
+package execution
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/triage-eval/triage/internal/protocol/pool"
+)
+
+// Pool is one solver's pool as the executor sees it: the gradeable items in
+// pool order and an id → index lookup built once. A Pool is immutable after
+// NewPool returns, so any number of goroutines may use it at once.
+type Pool struct {
+	items []pool.Item
+	index map[string]int
+}
+
+// NewPool copies items into a Pool. It returns an error when an id is empty
+// or repeated, a cost is not positive, a value is not finite and positive
+// (SPEC §1: c ∈ ℤ>0, v > 0), or there are more than math.MaxInt32 items.
+func NewPool(items []pool.Item) (*Pool, error) {
+	if len(items) > math.MaxInt32 {
+		return nil, fmt.Errorf("execution: %d items exceed the supported maximum", len(items))
+	}
+	p := &Pool{
+		items: make([]pool.Item, len(items)),
+		index: make(map[string]int, len(items)),
+	}
+	copy(p.items, items)
+	for i, it := range p.items {
+		switch {
+		case it.ID == "":
+			return nil, fmt.Errorf("execution: items[%d]: empty id", i)
+		case it.Cost <= 0:
+			return nil, fmt.Errorf("execution: items[%d] (%q): cost %d is not positive", i, it.ID, it.Cost)
+		case !(it.Value > 0) || math.IsInf(it.Value, 1):
+			return nil, fmt.Errorf("execution: items[%d] (%q): value %v is not finite and positive", i, it.ID, it.Value)
+		}
+		if j, dup := p.index[it.ID]; dup {
+			return nil, fmt.Errorf("execution: items[%d]: id %q repeats items[%d]", i, it.ID, j)
+		}
+		p.index[it.ID] = i
+	}
+	return p, nil
+}
+
+// Len returns the number of items in the pool. A nil Pool is empty.
+func (p *Pool) Len() int {
+	if p == nil {
+		return 0
+	}
+	return len(p.items)
+}
+
+// Item returns the item at pool index i; it panics when i is out of range.
+func (p *Pool) Item(i int) pool.Item { return p.items[i] }
+
+// Items returns a copy of the items in pool order.
+func (p *Pool) Items() []pool.Item {
+	if p == nil {
+		return nil
+	}
+	out := make([]pool.Item, len(p.items))
+	copy(out, p.items)
+	return out
+}
+
+// Lookup returns the pool index of id and whether id is in the pool. Ids match
+// exactly (SPEC §2 step 2's canonical forms are the parser's job). A nil
+// Pool holds no ids.
+func (p *Pool) Lookup(id string) (int, bool) {
+	if p == nil {
+		return 0, false
+	}
+	i, ok := p.index[id]
+	return i, ok
+}

@@ -1,0 +1,95 @@
+package budgetaware
+
+import (
+	"github.com/triage-eval/triage/internal/runs/orchestrator"
+)
+
+// AllDatasets labels a solver's row over every dataset.
+const AllDatasets = "all"
+
+// Row summarizes the re-solves of one solver on one dataset (or all).
+type Row struct {
+	// Model, Mode and Dataset name the row; Dataset is AllDatasets for the
+	// solver's total.
+	Model   string `json:"model"`
+	Mode    string `json:"mode"`
+	Dataset string `json:"dataset"`
+	// N is the re-solves graded; NotGradeable those that failed.
+	N            int `json:"n"`
+	NotGradeable int `json:"not_gradeable"`
+	// AccBaseline and AccBudgetAware are the accuracies over the N items.
+	AccBaseline    float64 `json:"acc_baseline"`
+	AccBudgetAware float64 `json:"acc_budget_aware"`
+	// Compliance is the share of the N items whose output stayed within a_i.
+	Compliance float64 `json:"compliance"`
+	// The four outcome counts; they sum to N.
+	KeptCorrect  int `json:"kept_correct"`
+	LostCorrect  int `json:"lost_correct"`
+	NewlyCorrect int `json:"newly_correct"`
+	StillWrong   int `json:"still_wrong"`
+	// Truncated counts outputs cut at the token limit (incorrect).
+	Truncated int `json:"truncated"`
+}
+
+// Summarize builds one row per (solver, dataset), each solver's rows
+// followed by its AllDatasets row. results must be in key order (model,
+// mode, dataset), as RunStore.BudgetAware returns them.
+func Summarize(results []orchestrator.BudgetAwareResult) []Row {
+	var rows []Row
+	for _, solver := range runs(results, func(a, b orchestrator.BudgetAwareResult) bool { return a.Model == b.Model && a.Mode == b.Mode }) {
+		for _, ds := range runs(solver, func(a, b orchestrator.BudgetAwareResult) bool { return a.Dataset == b.Dataset }) {
+			rows = append(rows, tally(ds, ds[0].Dataset))
+		}
+		rows = append(rows, tally(solver, AllDatasets))
+	}
+	return rows
+}
+
+// runs splits results into maximal runs of neighbours that same says
+// belong together.
+func runs(results []orchestrator.BudgetAwareResult, same func(a, b orchestrator.BudgetAwareResult) bool) [][]orchestrator.BudgetAwareResult {
+	var out [][]orchestrator.BudgetAwareResult
+	for start, i := 0, 1; i <= len(results); i++ {
+		if i == len(results) || !same(results[start], results[i]) {
+			out = append(out, results[start:i])
+			start = i
+		}
+	}
+	return out
+}
+
+// tally summarizes results of one solver under the dataset label given.
+func tally(results []orchestrator.BudgetAwareResult, dataset string) Row {
+	row := Row{Model: results[0].Model, Mode: results[0].Mode, Dataset: dataset}
+	within := 0
+	for _, r := range results {
+		if !r.Gradeable {
+			row.NotGradeable++
+			continue
+		}
+		row.N++
+		if r.OutputTokens <= r.Tokens {
+			within++
+		}
+		if r.Truncated {
+			row.Truncated++
+		}
+		switch {
+		case r.BaselineCorrect && r.Correct:
+			row.KeptCorrect++
+		case r.BaselineCorrect:
+			row.LostCorrect++
+		case r.Correct:
+			row.NewlyCorrect++
+		default:
+			row.StillWrong++
+		}
+	}
+	if row.N > 0 {
+		n := float64(row.N)
+		row.AccBaseline = float64(row.KeptCorrect+row.LostCorrect) / n
+		row.AccBudgetAware = float64(row.KeptCorrect+row.NewlyCorrect) / n
+		row.Compliance = float64(within) / n
+	}
+	return row
+}

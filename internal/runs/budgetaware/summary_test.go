@@ -1,0 +1,43 @@
+package budgetaware
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/triage-eval/triage/internal/runs/orchestrator"
+)
+
+func res(model, dataset string, tokens, out int64, base, now, gradeable bool) orchestrator.BudgetAwareResult {
+	return orchestrator.BudgetAwareResult{Model: model, Mode: "standard", Dataset: dataset, Tokens: tokens, OutputTokens: out,
+		BaselineCorrect: base, Correct: now && gradeable, Gradeable: gradeable}
+}
+
+func TestSummarize(t *testing.T) {
+	results := []orchestrator.BudgetAwareResult{
+		res("a", "aime", 100, 90, true, true, true),   // kept, compliant
+		res("a", "aime", 100, 150, true, false, true), // lost
+		res("a", "aime", 100, 100, false, true, true), // newly, compliant (≤)
+		res("a", "aime", 100, 0, true, false, false),  // not gradeable
+		res("a", "gpqa", 50, 60, false, false, true),  // still wrong
+		res("b", "gpqa", 50, 10, false, true, true),   // newly, compliant
+	}
+	got := Summarize(results)
+	want := []Row{
+		{Model: "a", Mode: "standard", Dataset: "aime", N: 3, NotGradeable: 1, AccBaseline: 2.0 / 3, AccBudgetAware: 2.0 / 3, Compliance: 2.0 / 3, KeptCorrect: 1, LostCorrect: 1, NewlyCorrect: 1},
+		{Model: "a", Mode: "standard", Dataset: "gpqa", N: 1, AccBaseline: 0, AccBudgetAware: 0, Compliance: 0, StillWrong: 1},
+		{Model: "a", Mode: "standard", Dataset: AllDatasets, N: 4, NotGradeable: 1, AccBaseline: 0.5, AccBudgetAware: 0.5, Compliance: 0.5, KeptCorrect: 1, LostCorrect: 1, NewlyCorrect: 1, StillWrong: 1},
+		{Model: "b", Mode: "standard", Dataset: "gpqa", N: 1, AccBudgetAware: 1, Compliance: 1, NewlyCorrect: 1},
+		{Model: "b", Mode: "standard", Dataset: AllDatasets, N: 1, AccBudgetAware: 1, Compliance: 1, NewlyCorrect: 1},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Summarize:\n got %+v\nwant %+v", got, want)
+	}
+	for _, r := range got {
+		if r.KeptCorrect+r.LostCorrect+r.NewlyCorrect+r.StillWrong != r.N {
+			t.Errorf("%+v: the four counts do not sum to N", r)
+		}
+	}
+	if Summarize(nil) != nil {
+		t.Error("no results should give no rows")
+	}
+}

@@ -1,0 +1,238 @@
+package orchestrator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/store/problems"
+)
+
+// BaselineOptions adjusts a Phase 0 run.
+type BaselineOptions struct {
+	// Rerun re-solves problems whose ground truth is stored as gradeable.
+	Rerun bool
+	// KeepUngradeable leaves problems stored as not gradeable alone.
+	KeepUngradeable bool
+	// Log, when not nil, receives one JSON line per solved problem.
+	Log io.Writer
+	// Now is the clock progress ETAs use; nil means time.Now.
+	Now func() time.Time
+}
+
+// BaselineSummary is one solver's Phase 0 outcome.
+type BaselineSummary struct {
+	// Solver is the solver run.
+	Solver Solver
+	// Total, Skipped are the problems sent and those already stored.
+	Total, Skipped int
+	// Summary counts what this call solved.
+	Summary *triagev1.BaselineSummary
+}
+
+// logLine is one line of the baseline log.
+type logLine struct {
+	Model           string `json:"model"`
+	Mode            string `json:"mode"`
+	Dataset         string `json:"dataset"`
+	ID              string `json:"id"`
+	Outcome         string `json:"outcome"`
+	Correct         bool   `json:"correct"`
+	Gradeable       bool   `json:"gradeable"`
+	Cost            int64  `json:"cost"`
+	FinishReason    string `json:"finish_reason,omitempty"`
+	Error           string `json:"error,omitempty"`
+	ExtractedAnswer string `json:"extracted_answer,omitempty"`
+	GradeDetail     string `json:"grade_detail,omitempty"`
+	Cached          bool   `json:"cached,omitempty"`
+	Prompt          string `json:"prompt"`
+	PromptSHA256    string `json:"prompt_sha256"`
+}
+
+// RunBaseline runs Phase 0 for every solver of cfg on every problem of its
+// selected datasets through the Executor, solvers in parallel, and returns
+// one summary per solver in config order. Progress counts problems.
+func RunBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, opts BaselineOptions, progress *Progress) ([]BaselineSummary, error) {
+	var missing []error
+	for i, s := range cfg.Solvers {
+		if s.Endpoint == "" {
+			missing = append(missing, fmt.Errorf("solvers[%d].endpoint: required to run the baseline of %s/%s", i, s.Model, s.Mode))
+		}
+	}
+	if err := errors.Join(missing...); err != nil {
+		return nil, err
+	}
+	probs, err := cfg.LoadProblems()
+	if err != nil {
+		return nil, err
+	}
+	var list []*triagev1.Problem
+	for _, d := range cfg.SelectedDatasets(probs) {
+		ids := make([]string, 0, len(probs[d]))
+		for id := range probs[d] {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		for _, id := range ids {
+			list = append(list, problemProto(probs[d][id]))
+		}
+	}
+	if len(list) == 0 {
+		return nil, fmt.Errorf("datasets: no problems in the selected datasets %v", cfg.Datasets)
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	progress.start = now()
+	progress.Total.Store(int64(len(list) * len(cfg.Solvers)))
+	out := make([]BaselineSummary, len(cfg.Solvers))
+	errs := make([]error, len(cfg.Solvers))
+	var logMu sync.Mutex
+	var wg sync.WaitGroup
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for i, s := range cfg.Solvers {
+		wg.Go(func() {
+			out[i], errs[i] = baselineOne(ctx, cfg, exec, s, list, opts, progress, &logMu)
+			if errs[i] != nil {
+				cancel()
+			}
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return out, fmt.Errorf("baseline of %s/%s: %w", cfg.Solvers[i].Model, cfg.Solvers[i].Mode, err)
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+// maxBatchBytes bounds the encoded problems of one RunBaseline call, well
+// under the servers' default 16 MiB message limit: LiveCodeBench problems
+// with private tests can be megabytes each.
+const maxBatchBytes = 8 << 20
+
+// batches splits list into runs whose encoded size stays under
+// maxBatchBytes (a larger problem goes alone) and whose length stays under
+// the Executor's per-call limit.
+func batches(list []*triagev1.Problem) [][]*triagev1.Problem {
+	var out [][]*triagev1.Problem
+	start, size := 0, 0
+	for i, p := range list {
+		n := proto.Size(p) + 8
+		if i > start && (size+n > maxBatchBytes || i-start >= maxBatchProblems) {
+			out = append(out, list[start:i])
+			start, size = i, 0
+		}
+		size += n
+	}
+	if start < len(list) {
+		out = append(out, list[start:])
+	}
+	return out
+}
+
+// maxBatchProblems is the Executor's limit on problems per call.
+const maxBatchProblems = 100_000
+
+// baselineOne runs one solver's baseline, batch after batch, and adds up
+// the summaries.
+func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, s Solver, list []*triagev1.Problem, opts BaselineOptions, progress *Progress, logMu *sync.Mutex) (BaselineSummary, error) {
+	sum := BaselineSummary{Solver: s, Summary: &triagev1.BaselineSummary{}}
+	for _, batch := range batches(list) {
+		if err := baselineBatch(ctx, cfg, exec, s, batch, opts, progress, logMu, &sum); err != nil {
+			return sum, err
+		}
+	}
+	return sum, nil
+}
+
+// baselineBatch runs one RunBaseline call and consumes its stream into sum.
+func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, s Solver, batch []*triagev1.Problem, opts BaselineOptions, progress *Progress, logMu *sync.Mutex, sum *BaselineSummary) error {
+	stream, err := exec.RunBaseline(ctx, &triagev1.RunBaselineRequest{
+		Solver: solverProto(s), Endpoint: s.Endpoint, Problems: batch,
+		Concurrency: int32(cfg.Baseline.Concurrency), Rerun: opts.Rerun, KeepUngradeable: opts.KeepUngradeable,
+	})
+	if err != nil {
+		return err
+	}
+	for {
+		msg, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			return errors.New("the executor ended the stream without a summary")
+		}
+		if err != nil {
+			return err
+		}
+		switch ev := msg.GetEvent().(type) {
+		case *triagev1.RunBaselineResponse_Started:
+			sum.Total += int(ev.Started.GetTotal())
+			sum.Skipped += int(ev.Started.GetSkipped())
+			progress.Done.Add(int64(ev.Started.GetSkipped()))
+			progress.Skipped.Add(int64(ev.Started.GetSkipped()))
+		case *triagev1.RunBaselineResponse_Item:
+			it := ev.Item
+			progress.Done.Add(1)
+			progress.LLMCalls.Add(1)
+			if it.GetCached() {
+				progress.CacheHits.Add(1)
+			}
+			progress.OutputTokens.Add(it.GetRecord().GetCost())
+			if !it.GetRecord().GetGradeable() {
+				progress.Errors.Add(1)
+			}
+			if opts.Log != nil {
+				if err := writeLogLine(opts.Log, logMu, s, it); err != nil {
+					return fmt.Errorf("baseline log: %w", err)
+				}
+			}
+		case *triagev1.RunBaselineResponse_Summary:
+			m, b := sum.Summary, ev.Summary
+			m.Solved += b.GetSolved()
+			m.Gradeable += b.GetGradeable()
+			m.Correct += b.GetCorrect()
+			m.Truncated += b.GetTruncated()
+			m.NotGradeable += b.GetNotGradeable()
+			m.Cached += b.GetCached()
+			return nil
+		}
+	}
+}
+
+func writeLogLine(w io.Writer, mu *sync.Mutex, s Solver, it *triagev1.BaselineItem) error {
+	r := it.GetRecord()
+	line, err := json.Marshal(logLine{
+		Model: s.Model, Mode: s.Mode, Dataset: r.GetDataset(), ID: r.GetProblemId(),
+		Outcome: outcomeName(it.GetOutcome()), Correct: r.GetCorrect(), Gradeable: r.GetGradeable(), Cost: r.GetCost(),
+		FinishReason: r.GetFinishReason(), Error: r.GetError(), ExtractedAnswer: it.GetExtractedAnswer(),
+		GradeDetail: it.GetGradeDetail(), Cached: it.GetCached(), Prompt: it.GetPromptTemplate(), PromptSHA256: it.GetPromptSha256(),
+	})
+	if err != nil {
+		return err
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	_, err = w.Write(append(line, '\n'))
+	return err
+}
+
+// outcomeName is the lower-case outcome, e.g. "wrong_answer".
+func outcomeName(o triagev1.GradeOutcome) string {
+	return strings.ToLower(strings.TrimPrefix(o.String(), "GRADE_OUTCOME_"))
+}
+
+// problemProto converts a canonical problem for the Executor.
+func problemProto(p problems.Problem) *triagev1.Problem {
+	return &triagev1.Problem{Id: p.ID, Dataset: p.Dataset, Text: p.Text, GradingJson: string(p.Grading), Unsolvable: p.Unsolvable}
+}

@@ -1,0 +1,135 @@
+package orchestrator_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/llm"
+	"github.com/triage-eval/triage/internal/llm/llmtest"
+	"github.com/triage-eval/triage/internal/platform/server"
+	"github.com/triage-eval/triage/internal/platform/servertest"
+	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/store/groundtruth"
+	"github.com/triage-eval/triage/services/executor"
+	"github.com/triage-eval/triage/services/oracle"
+	"github.com/triage-eval/triage/services/planner"
+)
+
+// gridShape is a grid's size: solvers × datasets × pools of 30 × α × variants
+// of the llm strategy.
+type gridShape struct{ solvers, datasets, pools, alphas, variants int }
+
+func (g gridShape) cells() int { return g.solvers * g.datasets * g.pools * g.alphas * g.variants }
+
+// benchGrid writes the grid's problems and ground truth into dir and
+// returns its config; every solver plans through its own endpoint at url.
+func benchGrid(b *testing.B, dir, url string, g gridShape, concurrency int) (*orchestrator.Config, map[string]llm.Endpoint) {
+	b.Helper()
+	var probs, gt strings.Builder
+	eps := map[string]llm.Endpoint{}
+	var solvers []orchestrator.Solver
+	for s := range g.solvers {
+		name := fmt.Sprintf("model-%02d", s)
+		solvers = append(solvers, orchestrator.Solver{Model: name, Mode: "standard", Endpoint: name})
+		eps[name] = llm.Endpoint{Name: name, BaseURL: url, Model: name, Mode: llm.ModeStandard, Concurrency: concurrency, Timeout: 30 * time.Second}
+	}
+	for d := range g.datasets {
+		ds := fmt.Sprintf("ds%d", d)
+		for i := range 30 * g.pools {
+			id := fmt.Sprintf("%s-%04d", ds, i)
+			fmt.Fprintf(&probs, `{"id":"%s","dataset":"%s","text":"[synthetic] problem %s"}`+"\n", id, ds, id)
+			for s := range g.solvers {
+				fmt.Fprintf(&gt, `{"model":"model-%02d","mode":"standard","dataset":"%s","problem_id":"%s","cost":%d,"correct":%v,"measured_at":"2026-01-01T00:00:00Z"}`+"\n",
+					s, ds, id, 300+(i*37+s*11)%4000, (i+s)%3 != 0)
+			}
+		}
+	}
+	for name, content := range map[string]string{"problems.jsonl": probs.String(), "gt.jsonl": gt.String()} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cfg := &orchestrator.Config{
+		RunStore: "run.db", GroundTruthStore: "gt.db", Problems: []string{"problems.jsonl"}, GroundTruth: []string{"gt.jsonl"},
+		Solvers: solvers, PoolSize: 30, Alphas: []float64{0.25, 0.5, 0.75, 1}[:g.alphas],
+		Variants: []string{"default", "A", "B", "C"}[:g.variants], Strategies: []string{orchestrator.StrategyLLM},
+		Concurrency: concurrency, LLMCache: "off",
+	}
+	if err := cfg.Prepare(dir); err != nil {
+		b.Fatal(err)
+	}
+	return cfg, eps
+}
+
+// runGrid runs cfg end to end through the three services over gRPC
+// (in process, bufconn) and returns the wall time.
+func runGrid(b *testing.B, cfg *orchestrator.Config, eps map[string]llm.Endpoint) time.Duration {
+	b.Helper()
+	ctx := context.Background()
+	gt, err := store.Open(ctx, cfg.Path(cfg.GroundTruthStore))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer gt.Close()
+	conn := servertest.Start(b, nil,
+		server.Service{Name: "planner", Desc: &triagev1.PlannerService_ServiceDesc, Impl: planner.New(planner.Config{Endpoints: eps, Getenv: os.Getenv, Now: time.Now})},
+		server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: executor.New(gt, time.Now)},
+		server.Service{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()},
+	)
+	rs, err := orchestrator.OpenRunStore(ctx, cfg.Path(cfg.RunStore))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rs.Close()
+	p := &orchestrator.Progress{}
+	r := orchestrator.NewRunner(cfg, orchestrator.Clients{
+		Planner: triagev1.NewPlannerServiceClient(conn), Executor: triagev1.NewExecutorServiceClient(conn), Oracle: triagev1.NewOracleServiceClient(conn),
+	}, rs, time.Now, p)
+	start := time.Now()
+	if err := r.Run(ctx); err != nil {
+		b.Fatal(err)
+	}
+	wall := time.Since(start)
+	if got := p.Done.Load(); got != p.Total.Load() || p.Errors.Load() != 0 {
+		b.Fatalf("%d of %d cells done, %d errors", got, p.Total.Load(), p.Errors.Load())
+	}
+	return wall
+}
+
+// BenchmarkPaperGrid runs the paper's grid shape — 20 solvers × 8 datasets ×
+// 7 pools × 4 α × 3 variants = 13,440 planned cells — end to end through
+// gRPC against a zero-latency test model: everything measured is overhead
+// (bar: ≤ 10 s on 2 cores). Run with -benchtime 1x.
+func BenchmarkPaperGrid(b *testing.B) {
+	g := gridShape{solvers: 20, datasets: 8, pools: 7, alphas: 4, variants: 3}
+	srv := llmtest.NewServer(b, llmtest.WithHandler(planningModel), llmtest.WithoutLog())
+	for b.Loop() {
+		cfg, eps := benchGrid(b, b.TempDir(), srv.URL(), g, 8)
+		wall := runGrid(b, cfg, eps)
+		b.ReportMetric(wall.Seconds(), "wall-s")
+		b.ReportMetric(float64(wall.Microseconds())/float64(g.cells()), "µs/cell")
+	}
+}
+
+// BenchmarkLatencyBoundGrid runs 1,920 planned cells (8 solvers × 4 datasets
+// × 5 pools × 4 α × 3 variants) against a test model that answers in
+// 100 ms, at concurrency 64: the ideal wall time is 1,920 × 100 ms / 64 = 3 s
+// (bar: within 1.2×). The wall time includes the ground-truth import and the
+// references, so it is the whole run.
+func BenchmarkLatencyBoundGrid(b *testing.B) {
+	g := gridShape{solvers: 8, datasets: 4, pools: 5, alphas: 4, variants: 3}
+	srv := llmtest.NewServer(b, llmtest.WithHandler(planningModel), llmtest.WithLatency(100*time.Millisecond), llmtest.WithoutLog())
+	ideal := time.Duration(g.cells()) * 100 * time.Millisecond / 64
+	for b.Loop() {
+		cfg, eps := benchGrid(b, b.TempDir(), srv.URL(), g, 64)
+		wall := runGrid(b, cfg, eps)
+		b.ReportMetric(wall.Seconds(), "wall-s")
+		b.ReportMetric(wall.Seconds()/ideal.Seconds(), "x-ideal")
+	}
+}

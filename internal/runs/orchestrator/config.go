@@ -1,0 +1,296 @@
+package orchestrator
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/triage-eval/triage/internal/store/problems"
+)
+
+// Config describes one run. Relative paths are relative to the config file.
+type Config struct {
+	// Name labels the run.
+	Name string `yaml:"name"`
+	// RunStore is the SQLite file holding the run's results.
+	RunStore string `yaml:"run_store"`
+	// GroundTruthStore is the Executor's store (SQLite path or postgres://
+	// URL) when the Executor runs in process.
+	GroundTruthStore string `yaml:"ground_truth_store"`
+	// Problems are canonical problem files (JSONL).
+	Problems []string `yaml:"problems"`
+	// GroundTruth are ground-truth JSONL files imported at start (imports
+	// are idempotent).
+	GroundTruth []string `yaml:"ground_truth"`
+	// Solvers are the (model, mode) pairs evaluated.
+	Solvers []Solver `yaml:"solvers"`
+	// Datasets restricts the run to these datasets; empty means all.
+	Datasets []string `yaml:"datasets"`
+	// PoolSize is n; default 30.
+	PoolSize int `yaml:"pool_size"`
+	// PartitionSeed seeds the pool partition.
+	PartitionSeed uint64 `yaml:"partition_seed"`
+	// Alphas are the budget fractions; default 0.25, 0.5, 0.75, 1.
+	Alphas []float64 `yaml:"alphas"`
+	// Variants are prompt variants (default, A, B, C) for the llm
+	// strategy; default [default].
+	Variants []string `yaml:"variants"`
+	// Regimes are the execution regimes scored, "U" and/or "E"; default
+	// both.
+	Regimes []string `yaml:"regimes"`
+	// Strategies are planner strategies (llm, random, shortest_first,
+	// all_in_order); default all reference strategies, plus llm when any
+	// solver has an endpoint.
+	Strategies []string `yaml:"strategies"`
+	// Random configures the random reference.
+	Random RandomConfig `yaml:"random"`
+	// StrategySeed seeds the random planning strategy.
+	StrategySeed uint64 `yaml:"strategy_seed"`
+	// Concurrency is how many cells run at once; default 8.
+	Concurrency int `yaml:"concurrency"`
+	// Endpoints is the JSON file of named LLM endpoints for the Planner.
+	Endpoints string `yaml:"endpoints"`
+	// LLMCache is the Planner's response cache file; "off" disables it.
+	LLMCache string `yaml:"llm_cache"`
+	// Services gives remote addresses; empty means in process.
+	Services Services `yaml:"services"`
+	// Baseline configures Phase 0 (triage baseline) and the budget-aware
+	// re-solve (triage budget-aware).
+	Baseline BaselineConfig `yaml:"baseline"`
+
+	dir string
+}
+
+// Solver is one solver of the grid.
+type Solver struct {
+	// Model and Mode identify the solver's ground truth.
+	Model string `yaml:"model"`
+	Mode  string `yaml:"mode"`
+	// Endpoint names the Planner endpoint that plays this solver as a
+	// planner (same weights, SPEC §7); needed for the llm strategy.
+	Endpoint string `yaml:"endpoint"`
+}
+
+// RandomConfig configures the random reference.
+type RandomConfig struct {
+	// Method is "monte_carlo" (default) or "exact".
+	Method string `yaml:"method"`
+	// Samples defaults to 1000.
+	Samples int32 `yaml:"samples"`
+	// Seed of the Monte Carlo estimate.
+	Seed uint64 `yaml:"seed"`
+}
+
+// BaselineConfig configures how solvers are run on problems. Each solver's
+// endpoint plays it (the same endpoint that plans for it, SPEC §7).
+type BaselineConfig struct {
+	// Concurrency is the problems solved at once per solver; default 4.
+	Concurrency int `yaml:"concurrency"`
+	// JudgeEndpoint optionally names the endpoint that judges exact answers
+	// that normalized matching could not settle.
+	JudgeEndpoint string `yaml:"judge_endpoint"`
+	// Python is the interpreter code problems run with; default python3 on
+	// PATH.
+	Python string `yaml:"python"`
+	// CodeConcurrency is how many programs run at once in the sandbox;
+	// default 2.
+	CodeConcurrency int `yaml:"code_concurrency"`
+	// BudgetAwareVariant is the prompt variant whose α = 1 plans the
+	// budget-aware re-solve follows; default "default".
+	BudgetAwareVariant string `yaml:"budget_aware_variant"`
+}
+
+// Services holds remote service addresses.
+type Services struct {
+	Planner  string `yaml:"planner"`
+	Executor string `yaml:"executor"`
+	Oracle   string `yaml:"oracle"`
+}
+
+// Strategy names.
+const (
+	StrategyLLM           = "llm"
+	StrategyRandom        = "random"
+	StrategyShortestFirst = "shortest_first"
+	StrategyAllInOrder    = "all_in_order"
+)
+
+// LoadConfig reads a YAML run config strictly (unknown keys are errors, with
+// their line) and applies defaults.
+func LoadConfig(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var c Config
+	if err := dec.Decode(&c); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	c.dir = filepath.Dir(path)
+	if err := c.finish(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &c, nil
+}
+
+// Prepare applies defaults to a config built in code and checks it;
+// relative paths are taken relative to dir.
+func (c *Config) Prepare(dir string) error {
+	c.dir = dir
+	return c.finish()
+}
+
+// finish applies defaults and reports every invalid setting.
+func (c *Config) finish() error {
+	if c.PoolSize == 0 {
+		c.PoolSize = 30
+	}
+	if len(c.Alphas) == 0 {
+		c.Alphas = []float64{0.25, 0.5, 0.75, 1}
+	}
+	if len(c.Variants) == 0 {
+		c.Variants = []string{"default"}
+	}
+	if c.Concurrency == 0 {
+		c.Concurrency = 8
+	}
+	if len(c.Regimes) == 0 {
+		c.Regimes = []string{"U", "E"}
+	}
+	if c.Baseline.Concurrency == 0 {
+		c.Baseline.Concurrency = 4
+	}
+	if c.Baseline.CodeConcurrency == 0 {
+		c.Baseline.CodeConcurrency = 2
+	}
+	if c.Baseline.BudgetAwareVariant == "" {
+		c.Baseline.BudgetAwareVariant = "default"
+	}
+	if c.Random.Samples == 0 {
+		c.Random.Samples = 1000
+	}
+	if c.Random.Method == "" {
+		c.Random.Method = "monte_carlo"
+	}
+	if len(c.Strategies) == 0 {
+		c.Strategies = []string{StrategyRandom, StrategyShortestFirst, StrategyAllInOrder}
+		if slices.ContainsFunc(c.Solvers, func(s Solver) bool { return s.Endpoint != "" }) {
+			c.Strategies = append(c.Strategies, StrategyLLM)
+		}
+	}
+	var errs []error
+	bad := func(field, format string, args ...any) { errs = append(errs, fmt.Errorf(field+": "+format, args...)) }
+	if c.RunStore == "" {
+		bad("run_store", "required")
+	}
+	if c.Services.Executor == "" && c.GroundTruthStore == "" {
+		bad("ground_truth_store", "required when the executor runs in process")
+	}
+	if len(c.Problems) == 0 {
+		bad("problems", "at least one problem file is required")
+	}
+	if len(c.Solvers) == 0 {
+		bad("solvers", "at least one solver is required")
+	}
+	for i, s := range c.Solvers {
+		if s.Model == "" {
+			bad(fmt.Sprintf("solvers[%d].model", i), "required")
+		}
+		if s.Mode != "standard" && s.Mode != "extended" {
+			bad(fmt.Sprintf("solvers[%d].mode", i), "must be standard or extended, got %q", s.Mode)
+		}
+		if slices.Contains(c.Strategies, StrategyLLM) && s.Endpoint == "" {
+			bad(fmt.Sprintf("solvers[%d].endpoint", i), "the llm strategy needs a planner endpoint for every solver")
+		}
+	}
+	if c.PoolSize < 1 {
+		bad("pool_size", "must be ≥ 1, got %d", c.PoolSize)
+	}
+	for i, a := range c.Alphas {
+		if !(a > 0 && a <= 1) {
+			bad(fmt.Sprintf("alphas[%d]", i), "must be in (0, 1], got %v", a)
+		}
+	}
+	for i, v := range c.Variants {
+		if !slices.Contains([]string{"default", "A", "B", "C"}, v) {
+			bad(fmt.Sprintf("variants[%d]", i), "must be default, A, B or C, got %q", v)
+		}
+	}
+	for i, s := range c.Strategies {
+		if !slices.Contains([]string{StrategyLLM, StrategyRandom, StrategyShortestFirst, StrategyAllInOrder}, s) {
+			bad(fmt.Sprintf("strategies[%d]", i), "unknown strategy %q", s)
+		}
+	}
+	for i, r := range c.Regimes {
+		if r != "U" && r != "E" || slices.Index(c.Regimes, r) != i {
+			bad(fmt.Sprintf("regimes[%d]", i), "must be U or E, each once, got %q", r)
+		}
+	}
+	if c.Random.Method != "monte_carlo" && c.Random.Method != "exact" {
+		bad("random.method", "must be monte_carlo or exact, got %q", c.Random.Method)
+	}
+	if c.Concurrency < 1 {
+		bad("concurrency", "must be ≥ 1, got %d", c.Concurrency)
+	}
+	if c.Baseline.Concurrency < 1 || c.Baseline.Concurrency > 256 {
+		bad("baseline.concurrency", "must be in [1, 256], got %d", c.Baseline.Concurrency)
+	}
+	if c.Baseline.CodeConcurrency < 1 {
+		bad("baseline.code_concurrency", "must be ≥ 1, got %d", c.Baseline.CodeConcurrency)
+	}
+	if !slices.Contains([]string{"default", "A", "B", "C"}, c.Baseline.BudgetAwareVariant) {
+		bad("baseline.budget_aware_variant", "must be default, A, B or C, got %q", c.Baseline.BudgetAwareVariant)
+	}
+	return errors.Join(errs...)
+}
+
+// Path resolves a path from the config relative to the config's folder.
+func (c *Config) Path(p string) string {
+	if p == "" || p == "off" || filepath.IsAbs(p) || c.dir == "" || strings.Contains(p, "://") {
+		return p
+	}
+	return filepath.Join(c.dir, p)
+}
+
+// LoadProblems reads every problem file, keyed by dataset and id. A problem
+// repeated in a later file replaces the earlier one.
+func (c *Config) LoadProblems() (map[string]map[string]problems.Problem, error) {
+	out := map[string]map[string]problems.Problem{}
+	for _, f := range c.Problems {
+		ps, err := problems.ReadFile(c.Path(f))
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range ps {
+			if out[p.Dataset] == nil {
+				out[p.Dataset] = map[string]problems.Problem{}
+			}
+			out[p.Dataset][p.ID] = p
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no problems")
+	}
+	return out, nil
+}
+
+// SelectedDatasets returns the datasets of probs the run keeps (all when
+// Datasets is empty), sorted.
+func (c *Config) SelectedDatasets(probs map[string]map[string]problems.Problem) []string {
+	var out []string
+	for d := range probs {
+		if len(c.Datasets) == 0 || slices.Contains(c.Datasets, d) {
+			out = append(out, d)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

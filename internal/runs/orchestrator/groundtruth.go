@@ -1,0 +1,70 @@
+package orchestrator
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/runs/report"
+	"github.com/triage-eval/triage/internal/store/gtfile"
+)
+
+// importGroundTruth streams each ground-truth file to the Executor, one
+// atomic import per file (re-importing is idempotent).
+func (r *Runner) importGroundTruth(ctx context.Context) error {
+	for _, f := range r.cfg.GroundTruth {
+		if err := r.importFile(ctx, r.cfg.Path(f)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *Runner) importFile(ctx context.Context, path string) error {
+	file, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	_, err = gtfile.Import(ctx, r.clients.Executor, path, file)
+	return err
+}
+
+// groundTruth lists a solver's records on a dataset, by problem id.
+func (r *Runner) groundTruth(ctx context.Context, s Solver, dataset string) (map[string]*triagev1.GroundTruthRecord, error) {
+	return ListGroundTruth(ctx, r.clients.Executor, s, dataset)
+}
+
+// ListGroundTruth pages through a solver's records on a dataset and returns
+// them by problem id.
+func ListGroundTruth(ctx context.Context, exec triagev1.ExecutorServiceClient, s Solver, dataset string) (map[string]*triagev1.GroundTruthRecord, error) {
+	out := map[string]*triagev1.GroundTruthRecord{}
+	req := &triagev1.ListGroundTruthRequest{Solver: solverProto(s), Dataset: dataset, PageSize: 1000}
+	for {
+		resp, err := exec.ListGroundTruth(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("ground truth of %s/%s on %s: %w", s.Model, s.Mode, dataset, err)
+		}
+		for _, rec := range resp.GetRecords() {
+			out[rec.GetProblemId()] = rec
+		}
+		if resp.GetNextPageToken() == "" {
+			return out, nil
+		}
+		req.PageToken = resp.GetNextPageToken()
+	}
+}
+
+func (r *Runner) saveAccuracy(ctx context.Context, s Solver, dataset string, truth map[string]*triagev1.GroundTruthRecord) error {
+	a := report.Accuracy{Model: s.Model, Mode: s.Mode, Dataset: dataset}
+	for _, rec := range truth {
+		if rec.GetGradeable() {
+			a.Gradeable++
+			if rec.GetCorrect() {
+				a.Correct++
+			}
+		}
+	}
+	return r.store.SaveAccuracy(ctx, a)
+}

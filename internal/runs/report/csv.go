@@ -1,0 +1,87 @@
+package report
+
+import (
+	"encoding/csv"
+	"io"
+	"strconv"
+
+	"github.com/triage-eval/triage/internal/protocol/metrics"
+)
+
+// CSV writes one row per cell, in Cells order, with a header row. Numbers
+// are at full precision; an undefined mean is an empty field. Columns:
+//
+//	model, mode, dataset, alpha, variant, strategy, regime,
+//	pools, eta, eta_n, regret, regret_n, regret_undefined,
+//	excluded_n, excluded ("reason:count;…" sorted by reason),
+//	base_accuracy, gradeable, stored_mismatch
+func (r Report) CSV(w io.Writer) error {
+	rows := [][]string{{
+		"model", "mode", "dataset", "alpha", "variant", "strategy", "regime",
+		"pools", "eta", "eta_n", "regret", "regret_n", "regret_undefined",
+		"excluded_n", "excluded", "base_accuracy", "gradeable", "stored_mismatch",
+	}}
+	for _, c := range r.Cells {
+		excluded := 0
+		for _, rc := range c.Excluded {
+			excluded += rc.Count
+		}
+		rows = append(rows, []string{
+			c.Model, c.Mode, c.Dataset, full(c.Alpha), c.Variant, c.Strategy, c.Regime,
+			itoa(c.Pools), fullMean(c.Eta), itoa(c.Eta.N), fullMean(c.Regret), itoa(c.Regret.N), itoa(c.RegretUndefined),
+			itoa(excluded), reasonsText(c.Excluded, ";"), fullMean(c.BaseAccuracy), itoa(c.BaseAccuracy.N), itoa(c.StoredMismatch),
+		})
+	}
+	return writeCSV(w, rows)
+}
+
+// AccuracyCSV writes the base accuracies: model, mode, dataset, correct,
+// gradeable, accuracy (empty when there are no gradeable items).
+func (r Report) AccuracyCSV(w io.Writer) error {
+	rows := [][]string{{"model", "mode", "dataset", "correct", "gradeable", "accuracy"}}
+	for _, a := range r.Accuracy {
+		rows = append(rows, []string{a.Model, a.Mode, a.Dataset, itoa(a.Correct), itoa(a.Gradeable), fullMean(a.Accuracy)})
+	}
+	return writeCSV(w, rows)
+}
+
+// RangesCSV writes Sensitivity().Ranges in long form, one row per (range,
+// variant): strategy, regime, dataset ("*" for the macro-average), model,
+// mode, alpha, variant, eta, eta_n, compared, range (the range repeats on
+// each of its variants' rows; empty when undefined).
+func (r Report) RangesCSV(w io.Writer) error {
+	rows := [][]string{{"strategy", "regime", "dataset", "model", "mode", "alpha", "variant", "eta", "eta_n", "compared", "range"}}
+	for _, vr := range r.Sensitivity().Ranges {
+		rng := metrics.Mean{Value: vr.Range, Defined: vr.Defined}
+		for _, v := range vr.Variants {
+			rows = append(rows, []string{
+				vr.Strategy, vr.Regime, vr.Dataset, vr.Model, vr.Mode, full(vr.Alpha),
+				v.Variant, fullMean(v.Eta), itoa(v.Eta.N), itoa(vr.Compared), fullMean(rng),
+			})
+		}
+	}
+	return writeCSV(w, rows)
+}
+
+// RanksCSV writes Sensitivity().Ranks: strategy, regime, dataset, alpha, a,
+// b, solvers, tau (empty when undefined), undefined (why).
+func (r Report) RanksCSV(w io.Writer) error {
+	rows := [][]string{{"strategy", "regime", "dataset", "alpha", "a", "b", "solvers", "tau", "undefined"}}
+	for _, ra := range r.Sensitivity().Ranks {
+		tau := metrics.Mean{Value: ra.Tau, Defined: ra.Defined}
+		rows = append(rows, []string{
+			ra.Strategy, ra.Regime, ra.Dataset, full(ra.Alpha), ra.A, ra.B, itoa(ra.Solvers), fullMean(tau), ra.Undefined,
+		})
+	}
+	return writeCSV(w, rows)
+}
+
+func writeCSV(w io.Writer, rows [][]string) error {
+	cw := csv.NewWriter(w)
+	if err := cw.WriteAll(rows); err != nil {
+		return err
+	}
+	return cw.Error()
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

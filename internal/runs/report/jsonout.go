@@ -1,0 +1,141 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+	"math"
+
+	"github.com/triage-eval/triage/internal/protocol/metrics"
+)
+
+// JSON writes the whole report as one indented JSON object:
+//
+//	{"cells": [...], "accuracy": [...],
+//	 "sensitivity": {"ranges": [...], "ranks": [...]}}
+//
+// in the orders of Cells, Accuracy and Sensitivity. Numbers are at full
+// precision; an undefined mean (or τ_b, or range) is null, next to its count.
+// Cell exclusions are an object {"reason": count} (empty when none).
+func (r Report) JSON(w io.Writer) error {
+	out := jsonReport{
+		Cells:    make([]jsonCell, len(r.Cells)),
+		Accuracy: make([]jsonAccuracy, len(r.Accuracy)),
+	}
+	for i, c := range r.Cells {
+		excl := map[string]int{}
+		for _, rc := range c.Excluded {
+			excl[string(rc.Reason)] += rc.Count
+		}
+		out.Cells[i] = jsonCell{
+			Model: c.Model, Mode: c.Mode, Dataset: c.Dataset, Alpha: num(c.Alpha, true),
+			Variant: c.Variant, Strategy: c.Strategy, Regime: c.Regime,
+			Pools: c.Pools, Eta: mean(c.Eta), EtaN: c.Eta.N, Regret: mean(c.Regret), RegretN: c.Regret.N,
+			RegretUndefined: c.RegretUndefined, Excluded: excl,
+			BaseAccuracy: mean(c.BaseAccuracy), Gradeable: c.BaseAccuracy.N, StoredMismatch: c.StoredMismatch,
+		}
+	}
+	for i, a := range r.Accuracy {
+		out.Accuracy[i] = jsonAccuracy{a.Model, a.Mode, a.Dataset, a.Correct, a.Gradeable, mean(a.Accuracy)}
+	}
+	sens := r.Sensitivity()
+	out.Sensitivity.Ranges = make([]jsonRange, len(sens.Ranges))
+	for i, vr := range sens.Ranges {
+		jr := jsonRange{
+			Strategy: vr.Strategy, Regime: vr.Regime, Dataset: vr.Dataset, Model: vr.Model, Mode: vr.Mode,
+			Alpha: num(vr.Alpha, true), Compared: vr.Compared, Range: num(vr.Range, vr.Defined),
+		}
+		for _, v := range vr.Variants {
+			jr.Variants = append(jr.Variants, jsonVariant{v.Variant, mean(v.Eta), v.Eta.N})
+		}
+		out.Sensitivity.Ranges[i] = jr
+	}
+	out.Sensitivity.Ranks = make([]jsonRank, len(sens.Ranks))
+	for i, ra := range sens.Ranks {
+		out.Sensitivity.Ranks[i] = jsonRank{
+			Strategy: ra.Strategy, Regime: ra.Regime, Dataset: ra.Dataset, Alpha: num(ra.Alpha, true),
+			A: ra.A, B: ra.B, Solvers: ra.Solvers, Tau: num(ra.Tau, ra.Defined), Undefined: ra.Undefined,
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+// num is x when defined and finite, else nil (JSON null).
+func num(x float64, defined bool) *float64 {
+	if !defined || math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+func mean(m metrics.Mean) *float64 { return num(m.Value, m.Defined) }
+
+type jsonReport struct {
+	Cells       []jsonCell     `json:"cells"`
+	Accuracy    []jsonAccuracy `json:"accuracy"`
+	Sensitivity struct {
+		Ranges []jsonRange `json:"ranges"`
+		Ranks  []jsonRank  `json:"ranks"`
+	} `json:"sensitivity"`
+}
+
+type jsonCell struct {
+	Model           string         `json:"model"`
+	Mode            string         `json:"mode"`
+	Dataset         string         `json:"dataset"`
+	Alpha           *float64       `json:"alpha"`
+	Variant         string         `json:"variant"`
+	Strategy        string         `json:"strategy"`
+	Regime          string         `json:"regime"`
+	Pools           int            `json:"pools"`
+	Eta             *float64       `json:"eta"`
+	EtaN            int            `json:"eta_n"`
+	Regret          *float64       `json:"regret"`
+	RegretN         int            `json:"regret_n"`
+	RegretUndefined int            `json:"regret_undefined"`
+	Excluded        map[string]int `json:"excluded"`
+	BaseAccuracy    *float64       `json:"base_accuracy"`
+	Gradeable       int            `json:"gradeable"`
+	StoredMismatch  int            `json:"stored_mismatch"`
+}
+
+type jsonAccuracy struct {
+	Model     string   `json:"model"`
+	Mode      string   `json:"mode"`
+	Dataset   string   `json:"dataset"`
+	Correct   int      `json:"correct"`
+	Gradeable int      `json:"gradeable"`
+	Accuracy  *float64 `json:"accuracy"`
+}
+
+type jsonRange struct {
+	Strategy string        `json:"strategy"`
+	Regime   string        `json:"regime"`
+	Dataset  string        `json:"dataset"`
+	Model    string        `json:"model"`
+	Mode     string        `json:"mode"`
+	Alpha    *float64      `json:"alpha"`
+	Variants []jsonVariant `json:"variants"`
+	Compared int           `json:"compared"`
+	Range    *float64      `json:"range"`
+}
+
+type jsonVariant struct {
+	Variant string   `json:"variant"`
+	Eta     *float64 `json:"eta"`
+	EtaN    int      `json:"eta_n"`
+}
+
+type jsonRank struct {
+	Strategy  string   `json:"strategy"`
+	Regime    string   `json:"regime"`
+	Dataset   string   `json:"dataset"`
+	Alpha     *float64 `json:"alpha"`
+	A         string   `json:"a"`
+	B         string   `json:"b"`
+	Solvers   int      `json:"solvers"`
+	Tau       *float64 `json:"tau"`
+	Undefined string   `json:"undefined,omitempty"`
+}

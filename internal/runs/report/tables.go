@@ -1,0 +1,353 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/triage-eval/triage/internal/protocol/metrics"
+)
+
+// Table is one rendered table, format-neutral: plain Unicode text that
+// Markdown shows as is and LaTeX escapes (see LaTeX).
+type Table struct {
+	// Title says what the table shows: metric, α, strategy, variant, regime.
+	Title string
+	// Notes explain how to read it.
+	Notes []string
+	// Header names the columns.
+	Header []string
+	// Align has one byte per column: 'l' (text) or 'r' (numbers).
+	Align string
+	// Rows hold len(Header) cells each; "" is an absent cell.
+	Rows [][]string
+}
+
+// Notes shared by the solver × dataset and solver × α tables.
+const (
+	noteCounts = "n = pools averaged, shown u/e when regimes U and E differ; — = undefined (no pool averaged); an empty cell has no records."
+	noteExcl   = "excluded: pools left out of the means, by reason (\"reason:count\", u/e when the regimes differ)."
+)
+
+// solverDatasetTable is the paper's main table shape at one α: rows are
+// solvers (model, mode), columns datasets, each cell "η_U / η_E (n=…)" (or
+// R̃ when regret is set, where pools without R̃ count as "oracle=0"); a last
+// column lists the exclusions per dataset.
+func (r Report) solverDatasetTable(ix *index, alpha float64, strategy, variant string, regret bool) Table {
+	keep := func(c Cell) bool { return c.Alpha == alpha && c.Strategy == strategy && c.Variant == variant }
+	datasets := distinct(r.Cells, keep, func(c Cell) string { return c.Dataset })
+	name, what := "η", "mean η over the pools with a scored plan"
+	if regret {
+		name, what = "R̃", "mean R̃ over the pools with a scored plan and V_oracle > 0 (lower is better)"
+	}
+	t := Table{
+		Title: fmt.Sprintf("%s_U / %s_E at α = %s — strategy %s, variant %s", name, name, alphaText(alpha), strategy, variant),
+		Notes: []string{
+			fmt.Sprintf("Rows: solvers (model, mode); columns: datasets. Each cell: %s, regime U / regime E.", what),
+			noteCounts, noteExcl,
+		},
+		Header: append(append([]string{"Model", "Mode"}, datasets...), "excluded"),
+		Align:  "ll" + strings.Repeat("r", len(datasets)) + "l",
+	}
+	for _, s := range solvers(r.Cells, keep) {
+		row := []string{s.model, s.mode}
+		var excl []string
+		for _, d := range datasets {
+			text, ex := pairEntry(ix, s, d, alpha, variant, strategy, regret)
+			row = append(row, text)
+			if ex != "" {
+				excl = append(excl, d+": "+ex)
+			}
+		}
+		t.Rows = append(t.Rows, append(row, strings.Join(excl, "; ")))
+	}
+	return t
+}
+
+// alphaTable is the per-α breakdown of η for one dataset, or for the
+// macro-average over datasets when dataset is AllDatasets (see Report.Macro).
+func (r Report) alphaTable(ix *index, dataset, strategy, variant string) Table {
+	keep := func(c Cell) bool {
+		return c.Strategy == strategy && c.Variant == variant && (dataset == AllDatasets || c.Dataset == dataset)
+	}
+	alphas := distinct(r.Cells, keep, func(c Cell) float64 { return c.Alpha })
+	t := Table{
+		Title: fmt.Sprintf("η_U / η_E by α — %s, strategy %s, variant %s", datasetPhrase(dataset), strategy, variant),
+		Notes: []string{
+			"Rows: solvers (model, mode); columns: budget fraction α. Each cell: mean η over the pools with a scored plan, regime U / regime E.",
+			noteCounts, noteExcl,
+		},
+		Align: "ll" + strings.Repeat("r", len(alphas)) + "l",
+	}
+	if dataset == AllDatasets {
+		t.Notes[0] += " Each mean is the unweighted mean of the per-dataset means, defined only when every dataset has one; n sums their pools."
+	}
+	t.Header = []string{"Model", "Mode"}
+	for _, a := range alphas {
+		t.Header = append(t.Header, "α = "+alphaText(a))
+	}
+	t.Header = append(t.Header, "excluded")
+	for _, s := range solvers(r.Cells, keep) {
+		row := []string{s.model, s.mode}
+		var excl []string
+		for _, a := range alphas {
+			text, ex := pairEntry(ix, s, dataset, a, variant, strategy, false)
+			row = append(row, text)
+			if ex != "" {
+				excl = append(excl, "α="+alphaText(a)+": "+ex)
+			}
+		}
+		t.Rows = append(t.Rows, append(row, strings.Join(excl, "; ")))
+	}
+	return t
+}
+
+// pairEntry formats the U and E cells of one solver as "u / e (n=…)" and
+// their exclusions; both are "" when neither cell exists. A missing regime
+// shows as undefined with 0 pools.
+func pairEntry(ix *index, s solver, dataset string, alpha float64, variant, strategy string, regret bool) (text, excl string) {
+	u, uok := ix.get(s.model, s.mode, dataset, alpha, variant, strategy, "U")
+	e, eok := ix.get(s.model, s.mode, dataset, alpha, variant, strategy, "E")
+	if !uok && !eok {
+		return "", ""
+	}
+	mu, me := u.Eta, e.Eta
+	if regret {
+		mu, me = u.Regret, e.Regret
+	}
+	text = fmt.Sprintf("%s / %s (n=%s)", fixed3(mu), fixed3(me), pairCount(mu.N, me.N))
+	return text, pairReasons(exclusions(u, regret), exclusions(e, regret))
+}
+
+// AccuracyTable shows base accuracy: rows solvers (model, mode), columns
+// datasets, each cell "accuracy (n=gradeable items)".
+func (r Report) AccuracyTable() Table {
+	var datasets []string
+	var rows []solver
+	for _, a := range r.Accuracy {
+		datasets = append(datasets, a.Dataset)
+		rows = append(rows, solver{a.Model, a.Mode})
+	}
+	slices.Sort(datasets)
+	datasets = slices.Compact(datasets)
+	rows = slices.Compact(rows) // r.Accuracy is sorted by model, mode
+	t := Table{
+		Title: "Base accuracy",
+		Notes: []string{
+			"Rows: solvers (model, mode); columns: datasets. Each cell: correct answers / gradeable items in the ground truth (n = gradeable items); independent of α.",
+		},
+		Header: append([]string{"Model", "Mode"}, datasets...),
+		Align:  "ll" + strings.Repeat("r", len(datasets)),
+	}
+	for _, s := range rows {
+		row := []string{s.model, s.mode}
+		for _, d := range datasets {
+			i := slices.IndexFunc(r.Accuracy, func(a AccuracyRow) bool {
+				return a.Model == s.model && a.Mode == s.mode && a.Dataset == d
+			})
+			if i < 0 {
+				row = append(row, "")
+				continue
+			}
+			m := r.Accuracy[i].Accuracy
+			row = append(row, fmt.Sprintf("%s (n=%d)", fixed3(m), m.N))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// CellsTable lists every cell with all its numbers: the audit view behind
+// the other tables.
+func (r Report) CellsTable() Table {
+	t := Table{
+		Title: "All cells",
+		Notes: []string{
+			"One row per (model, mode, dataset, α, variant, strategy, regime). pools = records; η n and R̃ n = pools averaged; no R̃ = pools in the η mean with V_oracle = 0; excluded = pools left out of both means, by reason; acc = base accuracy; mismatch = records whose stored η/R̃ disagree with the recomputed ones.",
+		},
+		Header: []string{"Model", "Mode", "Dataset", "α", "Variant", "Strategy", "Regime", "pools", "η", "η n", "R̃", "R̃ n", "no R̃", "excluded", "acc", "mismatch"},
+		Align:  "lllrlllrrrrrrlrr",
+	}
+	for _, c := range r.Cells {
+		t.Rows = append(t.Rows, []string{
+			c.Model, c.Mode, c.Dataset, alphaText(c.Alpha), c.Variant, c.Strategy, c.Regime,
+			fmt.Sprint(c.Pools), fixed3(c.Eta), fmt.Sprint(c.Eta.N), fixed3(c.Regret), fmt.Sprint(c.Regret.N),
+			fmt.Sprint(c.RegretUndefined), reasonsText(c.Excluded, ", "), fixed3(c.BaseAccuracy), fmt.Sprint(c.StoredMismatch),
+		})
+	}
+	return t
+}
+
+// rangeTable shows prompt sensitivity of η in one (strategy, regime,
+// dataset): rows (model, mode, α), a column per variant and the range.
+func rangeTable(sens Sensitivity, strategy, regime, dataset string) Table {
+	var rows []VariantRange
+	var variants []string
+	for _, vr := range sens.Ranges {
+		if vr.Strategy == strategy && vr.Regime == regime && vr.Dataset == dataset {
+			rows = append(rows, vr)
+			for _, v := range vr.Variants {
+				variants = appendNew(variants, v.Variant)
+			}
+		}
+	}
+	slices.Sort(variants)
+	t := Table{
+		Title: fmt.Sprintf("Prompt sensitivity of η_%s — strategy %s, %s", regime, strategy, datasetPhrase(dataset)),
+		Notes: []string{
+			"Rows: (model, mode, α); a column per prompt variant: mean η (n = pools averaged); range = max − min across the variants with a defined mean (— when fewer than two).",
+		},
+		Header: []string{"Model", "Mode", "α"},
+		Align:  "llr" + strings.Repeat("r", len(variants)+1),
+	}
+	for _, v := range variants {
+		t.Header = append(t.Header, fmt.Sprintf("η_%s (%s)", regime, v))
+	}
+	t.Header = append(t.Header, "range")
+	var ranges []float64
+	for _, vr := range rows {
+		row := []string{vr.Model, vr.Mode, alphaText(vr.Alpha)}
+		for _, v := range variants {
+			i := slices.IndexFunc(vr.Variants, func(x VariantEta) bool { return x.Variant == v })
+			if i < 0 {
+				row = append(row, "")
+				continue
+			}
+			m := vr.Variants[i].Eta
+			row = append(row, fmt.Sprintf("%s (n=%d)", fixed3(m), m.N))
+		}
+		rng := undefined
+		if vr.Defined {
+			rng = fmt3(vr.Range)
+			ranges = append(ranges, vr.Range)
+		}
+		t.Rows = append(t.Rows, append(row, rng))
+	}
+	small := 0
+	for _, x := range ranges {
+		if x < 0.10 {
+			small++
+		}
+	}
+	t.Notes = append(t.Notes, fmt.Sprintf("Rows with range < 0.10: %d / %d defined; median range: %s.", small, len(ranges), median(ranges)))
+	return t
+}
+
+// median formats the median of xs with 3 decimals, "—" for none.
+func median(xs []float64) string {
+	if len(xs) == 0 {
+		return undefined
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return fmt3(s[n/2])
+	}
+	return fmt3((s[n/2-1] + s[n/2]) / 2)
+}
+
+// tauTable shows Kendall's τ_b between the solver rankings of each pair of
+// prompt variants, with the minimum τ_b and the largest range per row.
+func tauTable(sens Sensitivity, strategy string) Table {
+	type rowKey struct {
+		dataset, regime string
+		alpha           float64
+	}
+	var keys []rowKey
+	var pairs [][2]string
+	for _, ra := range sens.Ranks {
+		if ra.Strategy == strategy {
+			keys = appendNew(keys, rowKey{ra.Dataset, ra.Regime, ra.Alpha})
+			pairs = appendNew(pairs, [2]string{ra.A, ra.B})
+		}
+	}
+	slices.SortFunc(pairs, func(a, b [2]string) int { return strings.Compare(a[0]+"\x00"+a[1], b[0]+"\x00"+b[1]) })
+	t := Table{
+		Title: "Ranking stability across prompt variants — strategy " + strategy,
+		Notes: []string{
+			"Rows: (dataset, regime, α). τ_b(A, B): Kendall's τ_b between the solver rankings by mean η under variants A and B (n = solvers with η under both); min τ_b over the pairs; max range: the largest range across variants of any solver in the row.",
+		},
+		Header: []string{"Dataset", "Regime", "α"},
+		Align:  "llr" + strings.Repeat("r", len(pairs)+2),
+	}
+	for _, p := range pairs {
+		t.Header = append(t.Header, fmt.Sprintf("τ_b(%s, %s)", p[0], p[1]))
+	}
+	t.Header = append(t.Header, "min τ_b", "max range")
+	for _, k := range keys {
+		row := []string{datasetLabel(k.dataset), k.regime, alphaText(k.alpha)}
+		minTau := metrics.Mean{}
+		for _, p := range pairs {
+			i := slices.IndexFunc(sens.Ranks, func(ra RankAgreement) bool {
+				return ra.Strategy == strategy && ra.Dataset == k.dataset && ra.Regime == k.regime &&
+					ra.Alpha == k.alpha && ra.A == p[0] && ra.B == p[1]
+			})
+			if i < 0 {
+				row = append(row, "")
+				continue
+			}
+			ra := sens.Ranks[i]
+			tau := metrics.Mean{Value: ra.Tau, N: ra.Solvers, Defined: ra.Defined}
+			row = append(row, fmt.Sprintf("%s (n=%d)", fixed3(tau), ra.Solvers))
+			if ra.Defined && (!minTau.Defined || ra.Tau < minTau.Value) {
+				minTau = metrics.Mean{Value: ra.Tau, Defined: true}
+			}
+		}
+		maxRange := metrics.Mean{}
+		for _, vr := range sens.Ranges {
+			if vr.Strategy == strategy && vr.Dataset == k.dataset && vr.Regime == k.regime && vr.Alpha == k.alpha &&
+				vr.Defined && (!maxRange.Defined || vr.Range > maxRange.Value) {
+				maxRange = metrics.Mean{Value: vr.Range, Defined: true}
+			}
+		}
+		t.Rows = append(t.Rows, append(row, fixed3(minTau), fixed3(maxRange)))
+	}
+	return t
+}
+
+// Tables returns every table of the report, in the order Markdown and LaTeX
+// write them: base accuracy; then for each (strategy, variant), sorted, the
+// η and R̃ tables at each α, and the per-α table over all datasets
+// and per dataset; then for each strategy with several variants the
+// range table per regime and dataset (AllDatasets first) and the τ_b table.
+// The cell-by-cell listing is CellsTable, written separately.
+func (r Report) Tables() []Table {
+	var ts []Table
+	ix := r.index()
+	if len(r.Accuracy) > 0 {
+		ts = append(ts, r.AccuracyTable())
+	}
+	for _, sv := range r.strategyVariants() {
+		keep := func(c Cell) bool { return c.Strategy == sv.strategy && c.Variant == sv.variant }
+		for _, a := range distinct(r.Cells, keep, func(c Cell) float64 { return c.Alpha }) {
+			ts = append(ts, r.solverDatasetTable(ix, a, sv.strategy, sv.variant, false),
+				r.solverDatasetTable(ix, a, sv.strategy, sv.variant, true))
+		}
+		ts = append(ts, r.alphaTable(ix, AllDatasets, sv.strategy, sv.variant))
+		for _, d := range distinct(r.Cells, keep, func(c Cell) string { return c.Dataset }) {
+			ts = append(ts, r.alphaTable(ix, d, sv.strategy, sv.variant))
+		}
+	}
+	sens := r.Sensitivity()
+	type group struct{ strategy, regime, dataset string }
+	var groups []group
+	var strategies []string
+	for _, vr := range sens.Ranges { // sorted by strategy, regime, dataset
+		groups = appendNew(groups, group{vr.Strategy, vr.Regime, vr.Dataset})
+		strategies = appendNew(strategies, vr.Strategy)
+	}
+	for _, ra := range sens.Ranks {
+		strategies = appendNew(strategies, ra.Strategy)
+	}
+	slices.Sort(strategies)
+	for _, s := range strategies {
+		for _, g := range groups {
+			if g.strategy == s {
+				ts = append(ts, rangeTable(sens, g.strategy, g.regime, g.dataset))
+			}
+		}
+		ts = append(ts, tauTable(sens, s))
+	}
+	return ts
+}

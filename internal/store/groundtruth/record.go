@@ -1,0 +1,61 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"time"
+
+	"github.com/triage-eval/triage/internal/platform/apperr"
+)
+
+// normalize returns r as both backends keep it: MeasuredAt in UTC with
+// microsecond precision and Latency in whole microseconds, so a round trip
+// gives equal values and re-importing a record is recognized as Unchanged.
+func normalize(r Record) Record {
+	r.MeasuredAt = r.MeasuredAt.UTC().Truncate(time.Microsecond)
+	r.Latency = r.Latency.Truncate(time.Microsecond)
+	return r
+}
+
+// fromUnixMicro is the inverse of the SQLite encoding of MeasuredAt.
+func fromUnixMicro(us int64) time.Time { return time.UnixMicro(us).UTC() }
+
+// eachRecord reads records in order and calls fn with each one, validated
+// (ValidateRecord, prefix "") and normalized. It stops at the first iterator
+// error, invalid record, cancellation of ctx or error of fn and returns it:
+// an invalid record gives an error wrapping an *apperr.InvalidArgumentError,
+// an iterator error is wrapped with %w. n counts the records read.
+func eachRecord(ctx context.Context, records iter.Seq2[Record, error], fn func(Record) error) (n int64, err error) {
+	for r, rerr := range records {
+		if rerr != nil {
+			return n, fmt.Errorf("store: import: reading records[%d]: %w", n, rerr)
+		}
+		if err := ctx.Err(); err != nil {
+			return n, fmt.Errorf("store: import: %w", err)
+		}
+		var v apperr.Violations
+		ValidateRecord(&v, "", r)
+		if err := v.Err(); err != nil {
+			return n, fmt.Errorf("store: import: records[%d]: %w", n, err)
+		}
+		n++
+		if err := fn(normalize(r)); err != nil {
+			return n, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return n, fmt.Errorf("store: import: %w", err)
+	}
+	return n, nil
+}
+
+// importErr makes sure an import that failed while ctx was done says so:
+// the error wraps ctx.Err() as well as err, whatever the driver reported.
+func importErr(ctx context.Context, err error) error {
+	if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+		return fmt.Errorf("%w (%w)", err, cerr)
+	}
+	return err
+}

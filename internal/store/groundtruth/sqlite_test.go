@@ -1,0 +1,229 @@
+package store_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/triage-eval/triage/internal/store/groundtruth"
+	"github.com/triage-eval/triage/internal/store/groundtruth/storetest"
+)
+
+func TestSQLiteConformance(t *testing.T) {
+	storetest.Run(t, storetest.Harness{Dialect: "sqlite", Open: openSQLiteNamed})
+}
+
+// openSQLiteNamed opens the file database name in t's temporary directory.
+func openSQLiteNamed(t *testing.T, name string) store.Store {
+	t.Helper()
+	s, err := store.Open(context.Background(), "sqlite:"+filepath.Join(sqliteDir(t), name+".db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// sqliteDirs keeps one temporary directory per test, so that every name of
+// a test reopens in the same place.
+var (
+	sqliteDirsMu sync.Mutex
+	sqliteDirs   = map[*testing.T]string{}
+)
+
+func sqliteDir(t *testing.T) string {
+	sqliteDirsMu.Lock()
+	defer sqliteDirsMu.Unlock()
+	if d, ok := sqliteDirs[t]; ok {
+		return d
+	}
+	d := t.TempDir()
+	sqliteDirs[t] = d
+	t.Cleanup(func() {
+		sqliteDirsMu.Lock()
+		defer sqliteDirsMu.Unlock()
+		delete(sqliteDirs, t)
+	})
+	return d
+}
+
+func TestSQLiteMemory(t *testing.T) {
+	ctx := context.Background()
+	s, err := store.Open(ctx, "sqlite::memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	g := storetest.Gen{Models: 1, Datasets: 1, Problems: 300}
+	if _, err := s.Import(ctx, g.Records()); err != nil {
+		t.Fatal(err)
+	}
+	// A cancelled import must not lose the database with its connection.
+	cctx, cancel := context.WithCancel(ctx)
+	g2 := g
+	g2.Variant = 1
+	i := 0
+	_, err = s.Import(cctx, func(yield func(store.Record, error) bool) {
+		for r := range g2.Records() {
+			if i++; i == 280 {
+				cancel()
+			}
+			if !yield(r, nil) {
+				return
+			}
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled import: %v", err)
+	}
+	p, err := s.List(ctx, store.ListQuery{PageSize: store.MaxPageSize})
+	if err != nil || len(p.Records) != g.Len() {
+		t.Fatalf("List = %d records, %v; want %d", len(p.Records), err, g.Len())
+	}
+	if d := p.Records[0]; !d.MeasuredAt.Equal(storetest.Stored(g.Record(0, 0, 0, 0, 0)).MeasuredAt) {
+		t.Fatalf("first record %+v changed by a cancelled import", d)
+	}
+}
+
+func TestSQLiteConcurrentOpen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shared.db")
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Go(func() {
+			s, err := store.Open(context.Background(), path)
+			if err == nil {
+				_, err = s.Import(context.Background(), storetest.Gen{Models: 1, Datasets: 1, Problems: 50, Variant: i}.Records())
+				s.Close()
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if p, err := s.List(context.Background(), store.ListQuery{}); err != nil || len(p.Records) != 100 {
+		t.Fatalf("List = %d records, %v; want 100", len(p.Records), err)
+	}
+}
+
+func TestSQLiteRefusesNewerSchema(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "future.db")
+	s, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO schema_migrations (version, applied_at) VALUES (999, 0)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	_, err = store.Open(ctx, path)
+	if err == nil || !strings.Contains(err.Error(), "999") || !strings.Contains(err.Error(), path) {
+		t.Fatalf("Open of a newer database: %v; want an error naming the version and the location", err)
+	}
+}
+
+func TestSQLiteOpenErrors(t *testing.T) {
+	ctx := context.Background()
+	missing := filepath.Join(t.TempDir(), "no", "such", "dir", "x.db")
+	tests := []struct {
+		location, want string
+	}{
+		{missing, missing},
+		{"sqlite:", "empty"},
+		{"", "empty location"},
+		{"mysql://user:secret@host/db", "unsupported scheme"},
+	}
+	for _, tc := range tests {
+		s, err := store.Open(ctx, tc.location)
+		if err == nil {
+			s.Close()
+			t.Fatalf("Open(%q) succeeded", tc.location)
+		}
+		if !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "secret") {
+			t.Errorf("Open(%q) error %q; want it to contain %q (and no password)", tc.location, err, tc.want)
+		}
+	}
+}
+
+func TestSQLitePathWithURIChars(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "a?b#c%d")
+	path := filepath.Join(dir, "x.db")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("database not created at %s", path)
+	}
+}
+
+// TestSQLiteOddKeys checks that unusual but valid keys page byte-exactly,
+// in bytewise order, and that strings PostgreSQL could not hold (NUL bytes,
+// invalid UTF-8) are rejected here too, so both backends accept the same
+// records.
+func TestSQLiteOddKeys(t *testing.T) {
+	ctx := context.Background()
+	s := openSQLiteNamed(t, "odd")
+	var in []store.Record
+	for _, id := range []string{"a", "a b", "ab", "é", "Z", "日本", "~"} {
+		r := storetest.Gen{Models: 1, Datasets: 1, Problems: 1}.Record(0, 0, 0, 0, 0)
+		r.ProblemID = id
+		r.Dataset = "ds é"
+		in = append(in, r)
+	}
+	st, err := s.Import(ctx, storetest.Slice(in...))
+	if err != nil || st.Inserted != int64(len(in)) {
+		t.Fatalf("Import = %+v, %v", st, err)
+	}
+	q := store.ListQuery{PageSize: 1, Dataset: "ds é"}
+	var got []string
+	for {
+		p, err := s.List(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range p.Records {
+			got = append(got, r.ProblemID)
+		}
+		if p.NextPageToken == "" {
+			break
+		}
+		q.PageToken = p.NextPageToken
+	}
+	want := []string{"Z", "a", "a b", "ab", "~", "é", "日本"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("listed %q, want %q (bytewise order, no gaps)", got, want)
+	}
+	for _, bad := range []string{"a\x00", "a\xff"} {
+		r := in[0]
+		r.ProblemID = bad
+		if _, err := s.Import(ctx, storetest.Slice(r)); err == nil {
+			t.Errorf("problem id %q accepted", bad)
+		}
+	}
+}

@@ -1,0 +1,58 @@
+package store
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/triage-eval/triage/internal/platform/apperr"
+)
+
+func TestValidateRecord(t *testing.T) {
+	good := Record{
+		Key:        Key{Solver: Solver{Model: "m", Mode: ModeStandard}, Dataset: "aime", ProblemID: "p1"},
+		Cost:       10,
+		Correct:    true,
+		Gradeable:  true,
+		MeasuredAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
+	}
+	tests := []struct {
+		name   string
+		mutate func(*Record)
+		fields string
+	}{
+		{"valid", func(*Record) {}, ""},
+		{"ungradeable with zero cost", func(r *Record) { r.Gradeable, r.Correct, r.Cost = false, false, 0 }, ""},
+		{"empty keys", func(r *Record) { r.Solver.Model, r.Dataset, r.ProblemID = "", "", "" }, "x.solver.model x.dataset x.problem_id"},
+		{"bad mode", func(r *Record) { r.Solver.Mode = "fast" }, "x.solver.mode"},
+		{"gradeable zero cost", func(r *Record) { r.Cost = 0 }, "x.cost"},
+		{"negative cost", func(r *Record) { r.Gradeable, r.Correct, r.Cost = false, false, -1 }, "x.cost"},
+		{"correct but ungradeable", func(r *Record) { r.Gradeable = false }, "x.correct"},
+		{"negative latency", func(r *Record) { r.Latency = -time.Second }, "x.latency"},
+		{"bad hash", func(r *Record) { r.ResponseSHA256 = strings.Repeat("A", 64) }, "x.response_sha256"},
+		{"long dataset", func(r *Record) { r.Dataset = strings.Repeat("d", MaxDatasetBytes+1) }, "x.dataset"},
+		{"invalid UTF-8", func(r *Record) { r.ProblemID = "p\xff" }, "x.problem_id"},
+		{"NUL byte", func(r *Record) { r.Error = "a\x00b" }, "x.error"},
+		{"no time", func(r *Record) { r.MeasuredAt = time.Time{} }, "x.measured_time"},
+		{"year out of range", func(r *Record) { r.MeasuredAt = time.Date(12000, 1, 1, 0, 0, 0, 0, time.UTC) }, "x.measured_time"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := good
+			tt.mutate(&r)
+			var v apperr.Violations
+			ValidateRecord(&v, "x", r)
+			var fields []string
+			var inv *apperr.InvalidArgumentError
+			if errors.As(v.Err(), &inv) {
+				for _, fv := range inv.Violations {
+					fields = append(fields, fv.Field)
+				}
+			}
+			if got := strings.Join(fields, " "); got != tt.fields {
+				t.Errorf("violations on %q, want %q", got, tt.fields)
+			}
+		})
+	}
+}

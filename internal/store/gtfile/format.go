@@ -1,0 +1,113 @@
+package gtfile
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/platform/jsonloc"
+)
+
+// line is one line of a ground-truth JSONL file.
+type line struct {
+	Model          string     `json:"model"`
+	Mode           string     `json:"mode"`
+	Dataset        string     `json:"dataset"`
+	ProblemID      string     `json:"problem_id"`
+	Cost           int64      `json:"cost"`
+	Correct        bool       `json:"correct"`
+	Gradeable      *bool      `json:"gradeable,omitempty"`
+	FinishReason   string     `json:"finish_reason,omitempty"`
+	LatencyMS      float64    `json:"latency_ms,omitempty"`
+	ResponseSHA256 string     `json:"response_sha256,omitempty"`
+	Error          string     `json:"error,omitempty"`
+	MeasuredAt     *time.Time `json:"measured_at,omitempty"`
+}
+
+// modes maps the file's mode names to the API's.
+var modes = map[string]triagev1.SolverMode{
+	"standard": triagev1.SolverMode_SOLVER_MODE_STANDARD,
+	"extended": triagev1.SolverMode_SOLVER_MODE_EXTENDED,
+}
+
+// ParseLine decodes one JSONL line into a record. Gradeable defaults to
+// true; an unknown key or a wrong type is an error naming the key.
+func ParseLine(data []byte) (*triagev1.GroundTruthRecord, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var l line
+	if err := dec.Decode(&l); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &typeErr):
+			return nil, fmt.Errorf("%s: %s", typeErr.Field, jsonloc.DescribeTypeError(typeErr))
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			return nil, fmt.Errorf("%s: unknown key", strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`))
+		}
+		return nil, fmt.Errorf("invalid JSON: %v", err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("one JSON object per line")
+	}
+	gradeable := l.Gradeable == nil || *l.Gradeable
+	r := &triagev1.GroundTruthRecord{
+		Solver:         &triagev1.Solver{Model: l.Model, Mode: modes[l.Mode]},
+		Dataset:        l.Dataset,
+		ProblemId:      l.ProblemID,
+		Cost:           l.Cost,
+		Correct:        l.Correct,
+		Gradeable:      gradeable,
+		FinishReason:   l.FinishReason,
+		Latency:        durationpb.New(time.Duration(l.LatencyMS * float64(time.Millisecond))),
+		ResponseSha256: l.ResponseSHA256,
+		Error:          l.Error,
+	}
+	if l.Mode != "" && r.Solver.Mode == triagev1.SolverMode_SOLVER_MODE_UNSPECIFIED {
+		return nil, fmt.Errorf(`mode: must be "standard" or "extended", got %q`, l.Mode)
+	}
+	if l.MeasuredAt != nil {
+		r.MeasuredTime = timestamppb.New(*l.MeasuredAt)
+	}
+	return r, nil
+}
+
+// FormatLine encodes a record as one JSONL line, the format ParseLine reads.
+func FormatLine(r *triagev1.GroundTruthRecord) ([]byte, error) {
+	gradeable := r.GetGradeable()
+	measured := r.GetMeasuredTime().AsTime()
+	mode := ""
+	for name, m := range modes {
+		if m == r.GetSolver().GetMode() {
+			mode = name
+		}
+	}
+	return json.Marshal(line{
+		Model: r.GetSolver().GetModel(), Mode: mode, Dataset: r.GetDataset(), ProblemID: r.GetProblemId(),
+		Cost: r.GetCost(), Correct: r.GetCorrect(), Gradeable: &gradeable, FinishReason: r.GetFinishReason(),
+		LatencyMS: float64(r.GetLatency().AsDuration()) / float64(time.Millisecond), ResponseSHA256: r.GetResponseSha256(),
+		Error: r.GetError(), MeasuredAt: &measured,
+	})
+}
+
+// RecordField matches a service field path such as "records[12].solver.mode".
+var RecordField = regexp.MustCompile(`^records\[(\d+)\](?:\.(.+))?$`)
+
+// LineKeys maps the service's record fields to the JSONL keys.
+var LineKeys = map[string]string{
+	"solver.model":  "model",
+	"solver.mode":   "mode",
+	"latency":       "latency_ms",
+	"measured_time": "measured_at",
+}
+
+// Mode returns the API's mode for a file's mode name ("standard",
+// "extended"), or SOLVER_MODE_UNSPECIFIED.
+func Mode(name string) triagev1.SolverMode { return modes[name] }

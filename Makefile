@@ -5,7 +5,7 @@ COUNT   ?= 6
 PKGS    ?= ./...
 BIN     := bin/triage
 
-.PHONY: all demo generate lint check-generated test bench build serve fuzz breaking clean
+.PHONY: all demo generate generate-clients clients-deps lint check-generated check-clients test test-deploy bench build serve fuzz breaking load clean
 
 all: test build
 
@@ -13,27 +13,64 @@ all: test build
 demo:
 	$(GO) run ./cmd/triage demo
 
-## generate: regenerate gen/ from proto/
+## generate: regenerate gen/ (Go, gRPC, grpc-gateway) and api/openapi/ from proto/
 generate:
 	$(GO) tool buf generate
 
-## lint: buf lint, buf format check, gofmt and go vet
+## lint: buf lint, buf format check (not of the verbatim third_party/ copies), gofmt and go vet
 lint:
 	$(GO) tool buf lint
-	$(GO) tool buf format --diff --exit-code
+	$(GO) tool buf format --diff --exit-code --exclude-path third_party
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go') 2>/dev/null); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 
-## check-generated: fail if gen/ differs from what `make generate` produces
+## check-generated: fail if gen/ or api/openapi/ differs from what `make generate`
+## produces (api/openapi's Go file, which embeds the document, is not generated)
 check-generated:
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	$(GO) tool buf generate --output "$$tmp" && \
-	diff -r gen "$$tmp/gen" || { echo "gen/ is stale: run 'make generate' and commit"; exit 1; }
+	diff -r gen "$$tmp/gen" && diff -r -x '*.go' api/openapi "$$tmp/api/openapi" || \
+	{ echo "gen/ or api/openapi/ is stale: run 'make generate' and commit"; exit 1; }
 
-## test: lint, generated-code check and the race-enabled test suite
-test: lint check-generated
+## clients-deps: the TypeScript client's pinned npm packages (npm ci, which
+## also builds it) and examples/node's link to it; reinstalled when a lock changes
+TS_CLIENT := clients/typescript
+NODE_EXAMPLE := examples/node
+clients-deps: $(TS_CLIENT)/node_modules/.package-lock.json $(NODE_EXAMPLE)/node_modules/.package-lock.json
+	cd $(TS_CLIENT) && npm run --silent build
+
+$(TS_CLIENT)/node_modules/.package-lock.json: $(TS_CLIENT)/package.json $(TS_CLIENT)/package-lock.json
+	cd $(TS_CLIENT) && npm ci --no-audit --no-fund
+
+$(NODE_EXAMPLE)/node_modules/.package-lock.json: $(NODE_EXAMPLE)/package.json $(NODE_EXAMPLE)/package-lock.json
+	cd $(NODE_EXAMPLE) && npm ci --no-audit --no-fund
+
+## generate-clients: regenerate the Python and TypeScript stubs (buf.gen.clients.yaml)
+generate-clients: clients-deps
+	$(GO) tool buf generate --template buf.gen.clients.yaml
+	cd $(TS_CLIENT) && npm run --silent build
+
+## check-clients: fail if the committed client stubs differ from what
+## `make generate-clients` produces (protoc must be Debian bookworm's 3.21.12)
+CLIENT_GEN := clients/python/triage clients/python/google $(TS_CLIENT)/src/gen
+PROTOC_VERSION := libprotoc 3.21.12
+check-clients: clients-deps
+	@v=$$(protoc --version 2>&1); [ "$$v" = "$(PROTOC_VERSION)" ] || \
+	{ echo "the Python stubs are generated with protoc $(PROTOC_VERSION) (apt-get install protobuf-compiler protobuf-compiler-grpc); found: $$v"; exit 1; }
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(GO) tool buf generate --template buf.gen.clients.yaml --output "$$tmp" || exit 1; \
+	stale=0; for d in $(CLIENT_GEN); do diff -r -x __pycache__ "$$d" "$$tmp/$$d" || stale=1; done; \
+	[ $$stale = 0 ] || { echo "client stubs are stale: run 'make generate-clients' and commit"; exit 1; }
+
+## test: lint, generated-code checks, the race-enabled test suite and the deployment checks
+test: lint check-generated check-clients test-deploy
 	$(GO) test -race -count=1 $(PKGS)
+
+## test-deploy: check the Dockerfile, compose.yaml and Kubernetes manifests offline
+## (deploy/ is a module of its own, so the main module's ./... never includes it)
+test-deploy:
+	cd deploy && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 ## bench: run benchmarks COUNT times and summarize medians with benchstat
 bench:
@@ -57,17 +94,26 @@ fuzz:
 	  $(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$pkg; \
 	done
 
-## breaking: check proto/ for breaking changes against main
+## breaking: check the proto/ module for breaking changes against main
 breaking:
-	$(GO) tool buf breaking --against '.git#branch=main'
+	$(GO) tool buf breaking proto --against '.git#branch=main'
 
 ## build: build the triage binary into bin/
 build:
 	$(GO) build -o $(BIN) ./cmd/triage
 
+## load: ghz (pinned) on ComputeReferences against triage serve, plaintext
+## versus TLS with tokens, alternating LOAD_RUNS runs of LOAD_DURATION each;
+## prints throughput, errors, latencies and the server's RSS (scripts/load)
+LOAD_DURATION    ?= 60s
+LOAD_RUNS        ?= 2
+LOAD_CONCURRENCY ?= 50
+load: build
+	$(GO) run ./scripts/load -bin $(BIN) -duration $(LOAD_DURATION) -runs $(LOAD_RUNS) -concurrency $(LOAD_CONCURRENCY)
+
 ## serve: build and run all services on the default address
 serve: build
-	./$(BIN) serve
+	./$(BIN) serve --http-listen 127.0.0.1:8080
 
 clean:
 	rm -rf bin triage-demo

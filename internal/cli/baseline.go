@@ -16,7 +16,9 @@ func runBaseline(ctx context.Context, args []string, env Env) error {
 	progressMode := fs.String("progress", "auto", "progress display: auto (live on a terminal, log lines otherwise), plain or off")
 	rerun := fs.Bool("rerun", false, "re-solve problems whose stored ground truth is gradeable too (cached responses are reused)")
 	keep := fs.Bool("keep-ungradeable", false, "leave problems stored as not gradeable alone instead of trying them again")
+	dial := addDialFlags(fs)
 	logPath := fs.String("log", "", "append one JSON line per solved problem (outcome, extracted answer, error) to this file")
+	shared := addSharedFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: triage baseline [flags] CONFIG.yaml\n\nRuns Phase 0: every solver of the config on every problem of its datasets,\nonce, graded, stored as ground truth in the config's ground_truth_store (or\nthe remote Executor). Resumable: stored problems are skipped.\n\nflags:\n")
 		fs.PrintDefaults()
@@ -34,14 +36,14 @@ func runBaseline(ctx context.Context, args []string, env Env) error {
 		defer f.Close()
 		opts.Log = f
 	}
-	st, closeStore, err := openGroundTruth(ctx, cfg)
+	st, closeStore, err := openGroundTruth(ctx, cfg, env)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
-	deps := serviceDeps{now: time.Now, store: st}
+	deps := serviceDeps{now: time.Now, store: st, tel: env.Telemetry}
 	if st != nil {
-		llmCfg, closeCache, err := plannerConfig(ctx, cfg.Path(cfg.Endpoints), cfg.Path(cfg.LLMCache), env.Getenv)
+		llmCfg, closeCache, err := plannerConfig(ctx, cfg.Path(cfg.Endpoints), cfg.Path(cfg.LLMCache), env)
 		if err != nil {
 			return err
 		}
@@ -50,7 +52,7 @@ func runBaseline(ctx context.Context, args []string, env Env) error {
 			return err
 		}
 	}
-	conns, err := connect([]string{"executor"}, map[string]string{"executor": cfg.Services.Executor}, deps, env.Stderr)
+	conns, err := connect([]string{"executor"}, map[string]string{"executor": cfg.Services.Executor}, dial, deps, env.Stderr)
 	if err != nil {
 		return err
 	}
@@ -60,6 +62,12 @@ func runBaseline(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
+	rs, err := orchestrator.OpenRunStore(ctx, cfg.Path(cfg.RunStore))
+	if err != nil {
+		return err
+	}
+	defer rs.Close()
+	opts.Store, opts.Worker, opts.Lease = rs, shared.worker, shared.lease
 	sums, err := orchestrator.RunBaseline(ctx, cfg, triagev1.NewExecutorServiceClient(conns.conns["executor"]), opts, p)
 	close(stop)
 	<-reported
@@ -67,7 +75,7 @@ func runBaseline(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "baseline complete: ground truth in %s; next: triage run %s\n", where(cfg), fs.Arg(0))
+	fmt.Fprintf(env.Stderr, "baseline complete: ground truth in %s; next: triage run %s\n", where(cfg), cfg.File())
 	return nil
 }
 
@@ -86,8 +94,12 @@ func printBaselineSummaries(w io.Writer, sums []orchestrator.BaselineSummary) {
 			continue
 		}
 		m := s.Summary
-		fmt.Fprintf(w, "%s/%s: %d problems, %d already stored; solved %d: %d correct, %d incorrect (%d cut at the token limit), %d not gradeable, %d from cache\n",
-			s.Solver.Model, s.Solver.Mode, s.Total, s.Skipped, m.GetSolved(), m.GetCorrect(), m.GetGradeable()-m.GetCorrect(), m.GetTruncated(), m.GetNotGradeable(), m.GetCached())
+		lucky := ""
+		if n := m.GetLuckyGuesses(); n > 0 {
+			lucky = fmt.Sprintf(" (%d of them lucky guesses on unsolvable problems, scored 0)", n)
+		}
+		fmt.Fprintf(w, "%s/%s: %d problems, %d already stored; solved %d: %d correct, %d incorrect%s (%d cut at the token limit), %d not gradeable, %d from cache\n",
+			s.Solver.Model, s.Solver.Mode, s.Total, s.Skipped, m.GetSolved(), m.GetCorrect(), m.GetGradeable()-m.GetCorrect(), lucky, m.GetTruncated(), m.GetNotGradeable(), m.GetCached())
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/triage-eval/triage/internal/llm"
 	"github.com/triage-eval/triage/internal/llm/llmtest"
+	"github.com/triage-eval/triage/internal/phase0/benchdata"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/problems"
@@ -89,7 +90,7 @@ func TestBaselineThenRunThenBudgetAware(t *testing.T) {
 	ctx := context.Background()
 	env, _, logs := testEnv(nil)
 	problemsFile := filepath.Join(dir, "aime.jsonl")
-	if err := Run(ctx, []string{"import", "aime", "--out", problemsFile, "../../../shared/data/aime/aime2024.jsonl"}, env); err != nil {
+	if err := Run(ctx, []string{"import", "aime", "--out", problemsFile, benchdata.Path(t, "aime/aime2024.jsonl")}, env); err != nil {
 		t.Fatalf("import: %v\n%s", err, logs)
 	}
 	probs, err := problems.ReadFile(problemsFile)
@@ -127,12 +128,12 @@ baseline: {concurrency: 3}
 	if err := Run(ctx, []string{"baseline", "--progress", "off", "--log", filepath.Join(dir, "baseline.jsonl"), cfgPath}, env); err != nil {
 		t.Fatalf("baseline: %v\n%s", err, logs)
 	}
-	st, err := store.Open(ctx, filepath.Join(dir, "gt.db"))
+	st, err := groundtruth.Open(ctx, filepath.Join(dir, "gt.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs := map[string]store.Record{}
-	page, err := st.List(ctx, store.ListQuery{PageSize: 100})
+	recs := map[string]groundtruth.Record{}
+	page, err := st.List(ctx, groundtruth.ListQuery{PageSize: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,8 +195,9 @@ baseline: {concurrency: 3}
 	if err != nil {
 		t.Fatal(err)
 	}
-	scores, accs, err := rs.Results(ctx)
+	res, err := rs.Results(ctx)
 	rs.Close()
+	scores, accs := res.Records, res.Accuracy
 	if err != nil || len(scores) == 0 {
 		t.Fatalf("run stored %d scores, %v", len(scores), err)
 	}
@@ -217,20 +219,27 @@ baseline: {concurrency: 3}
 			odd++
 		}
 	}
-	want := fmt.Sprintf("| qwen3-8b | extended | aime | 29 | %.3f | 1.000 | %.3f | %d | 0 | %d | 0 | 0 | 0 |", float64(correct)/29, float64(odd)/29, correct, 29-correct)
+	// Every re-solve finished by itself (none cut at max_tokens), so both
+	// compliance figures agree; no a_i reaches the endpoint's max_tokens.
+	want := fmt.Sprintf("| qwen3-8b | extended | aime | 29 | %.3f | 1.000 | %.3f | %.3f | 29 | 0 | %d | 0 | %d | 0 | 0 | 0 |", float64(correct)/29, float64(odd)/29, float64(odd)/29, correct, 29-correct)
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("budget-aware table lacks\n%s\ngot\n%s", want, out)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "run.db.report", "budget_aware.csv")); err != nil {
 		t.Error(err)
 	}
-	// triage report shows the re-solve too.
+	// triage report (given the config) summarizes the re-solve too, and
+	// writes its table.
 	repEnv, repOut, _ := testEnv(nil)
-	if err := Run(ctx, []string{"report", filepath.Join(dir, "run.db")}, repEnv); err != nil {
+	if err := Run(ctx, []string{"report", cfgPath}, repEnv); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(repOut.String(), "## Budget-aware re-solve") || !strings.Contains(repOut.String(), want) {
-		t.Errorf("report lacks the budget-aware table:\n%s", repOut)
+	wantSummary := fmt.Sprintf("%.3f → 1.000 (n=29)", float64(correct)/29)
+	if !strings.Contains(repOut.String(), wantSummary) {
+		t.Errorf("report summary lacks the budget-aware headline %q:\n%s", wantSummary, repOut)
+	}
+	if md, err := os.ReadFile(filepath.Join(dir, "run.db.report", "budget_aware.md")); err != nil || !strings.Contains(string(md), want) {
+		t.Errorf("budget_aware.md lacks %s: %v", want, err)
 	}
 	// Re-running it resumes: no new calls.
 	before = srv.Count()
@@ -239,6 +248,16 @@ baseline: {concurrency: 3}
 	}
 	if srv.Count() != before {
 		t.Errorf("resumed budget-aware made %d calls, want 0", srv.Count()-before)
+	}
+	// Another sampling setting makes every re-solve stale (SPEC §5): all 29
+	// are asked again (the response cache cannot answer a new temperature).
+	write("endpoints.json", fmt.Sprintf(`{"q": {"base_url": %q, "model": "qwen3-8b", "mode": "extended", "family": "qwen", "max_attempts": 2, "timeout": "5s", "temperature": 0.5}}`, srv.URL()))
+	before = srv.Count()
+	if err := Run(ctx, []string{"budget-aware", "--progress", "off", cfgPath}, env); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.Count() - before; got != 29 {
+		t.Errorf("budget-aware after a temperature change made %d calls, want 29", got)
 	}
 }
 

@@ -14,6 +14,8 @@ func runBudgetAware(ctx context.Context, args []string, env Env) error {
 	fs := newFlagSet("budget-aware", env.Stderr)
 	progressMode := fs.String("progress", "auto", "progress display: auto (live on a terminal, log lines otherwise), plain or off")
 	out := fs.String("out", "", "directory for budget_aware.{md,csv,json}; default: RUN_STORE.report")
+	shared := addSharedFlags(fs)
+	dial := addDialFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: triage budget-aware [flags] CONFIG.yaml\n\nRe-solves every (solver, problem) that the run's α = 1 llm plan selected\nwith a_i > 0, with the budget banner stating a_i (SPEC §5), and reports\nAcc_baseline, Acc_budget-aware, compliance and the four outcome counts per\nsolver and dataset. Results go to the run store; a re-run resumes.\n\nflags:\n")
 		fs.PrintDefaults()
@@ -27,7 +29,7 @@ func runBudgetAware(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer rs.Close()
-	llmCfg, closeCache, err := plannerConfig(ctx, cfg.Path(cfg.Endpoints), cfg.Path(cfg.LLMCache), env.Getenv)
+	llmCfg, closeCache, err := plannerConfig(ctx, cfg.Path(cfg.Endpoints), cfg.Path(cfg.LLMCache), env)
 	if err != nil {
 		return err
 	}
@@ -36,13 +38,13 @@ func runBudgetAware(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	st, closeStore, err := openGroundTruth(ctx, cfg)
+	st, closeStore, err := openGroundTruth(ctx, cfg, env)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
-	deps := serviceDeps{now: time.Now, store: st}
-	conns, err := connect([]string{"executor"}, map[string]string{"executor": cfg.Services.Executor}, deps, env.Stderr)
+	deps := serviceDeps{now: time.Now, store: st, tel: env.Telemetry}
+	conns, err := connect([]string{"executor"}, map[string]string{"executor": cfg.Services.Executor}, dial, deps, env.Stderr)
 	if err != nil {
 		return err
 	}
@@ -54,17 +56,18 @@ func runBudgetAware(ctx context.Context, args []string, env Env) error {
 	}
 	sel, err := budgetaware.Run(ctx, budgetaware.Deps{
 		Config: cfg, RunStore: rs, Executor: triagev1.NewExecutorServiceClient(conns.conns["executor"]),
-		Endpoints: llmCfg.Endpoints, Clients: clients, Solver: solver,
+		Endpoints: llmCfg.Endpoints, Clients: clients, Solver: solver, Worker: shared.worker, Lease: shared.lease,
 	}, p)
 	close(stop)
 	<-reported
 	if err != nil {
 		return err
 	}
-	results, err := rs.BudgetAware(ctx)
+	results, fresh, err := rs.BudgetAware(ctx)
 	if err != nil {
 		return err
 	}
+	printFreshness(env.Stderr, "re-solve", fresh)
 	rows := budgetaware.Summarize(results)
 	dir := *out
 	if dir == "" {
@@ -76,7 +79,7 @@ func runBudgetAware(ctx context.Context, args []string, env Env) error {
 	if err := budgetaware.Markdown(env.Stdout, rows); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "%d items re-solved from %d α = 1 pools (%d pools without a usable plan); tables in %s\n",
-		len(sel.Items), sel.Pools, sel.MissingPools, dir)
+	fmt.Fprintf(env.Stderr, "%d items selected from %d α = 1 pools (%d pools without a usable plan): %d re-solved now (%d of them stale, %d retried), %d fresh from before; tables in %s\n",
+		len(sel.Items), sel.Pools, sel.MissingPools, p.Total.Load()-p.Skipped.Load(), p.Stale.Load(), p.Retried.Load(), p.Skipped.Load(), dir)
 	return nil
 }

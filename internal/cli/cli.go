@@ -6,6 +6,11 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/metric"
+
+	"github.com/triage-eval/triage/internal/platform/telemetry"
 )
 
 // Env is what a command may use of its process.
@@ -15,17 +20,24 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	// Getenv reads an environment variable.
 	Getenv func(string) string
+	// Telemetry instruments the command's calls and the services it runs;
+	// when nil, Run sets it up from the OTEL_* environment (export is off
+	// unless asked for) and flushes it when the command ends.
+	Telemetry *telemetry.Telemetry
 }
 
 // command is one subcommand.
 type command struct {
 	summary string
 	run     func(ctx context.Context, args []string, env Env) error
+	// server marks a command that serves calls: each call is its own
+	// trace (or its caller's), so the command has no span of its own.
+	server bool
 }
 
 func commands() map[string]command {
 	return map[string]command{
-		"serve":        {summary: "run TRIAGE gRPC services", run: runServe},
+		"serve":        {summary: "run TRIAGE gRPC services", run: runServe, server: true},
 		"baseline":     {summary: "run Phase 0: solve and grade every problem, store the ground truth", run: runBaseline},
 		"budget-aware": {summary: "re-solve the α = 1 plans' picks with the budget banner and compare", run: runBudgetAware},
 		"run":          {summary: "run or resume the grid a config describes", run: runRun},
@@ -56,7 +68,40 @@ func Run(ctx context.Context, args []string, env Env) error {
 		usage(env.Stderr, cmds)
 		return fmt.Errorf("%w: unknown command %q", ErrUsage, args[0])
 	}
-	return cmd.run(ctx, args[1:], env)
+	if env.Telemetry == nil {
+		tel, err := telemetry.Setup(ctx, "triage", env.Getenv)
+		if err != nil {
+			return err
+		}
+		defer flushTelemetry(tel, func(msg string, args ...any) { fmt.Fprintln(env.Stderr, append([]any{"warning:", msg}, args...)...) })
+		env.Telemetry = tel
+	}
+	if cmd.server {
+		return cmd.run(ctx, args[1:], env)
+	}
+	return traced(ctx, "triage "+args[0], env, func(ctx context.Context) error { return cmd.run(ctx, args[1:], env) })
+}
+
+// meterProvider is where the command's metrics go; nil records nothing.
+func (e Env) meterProvider() metric.MeterProvider {
+	if e.Telemetry == nil {
+		return nil
+	}
+	return e.Telemetry.MeterProvider
+}
+
+// traced runs f in a span called name: the root of the command's trace, or
+// a child of the caller's when the environment carries one (TRACEPARENT).
+// Every service the command calls, in process or remote, joins the trace.
+func traced(ctx context.Context, name string, env Env, f func(context.Context) error) error {
+	ctx = env.Telemetry.FromEnvironment(ctx, env.Getenv)
+	ctx, span := env.Telemetry.TracerProvider.Tracer("github.com/triage-eval/triage/internal/cli").Start(ctx, name)
+	defer span.End()
+	err := f(ctx)
+	if err != nil {
+		span.SetStatus(codes.Error, err.Error())
+	}
+	return err
 }
 
 func usage(w io.Writer, cmds map[string]command) {

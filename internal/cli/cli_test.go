@@ -21,7 +21,7 @@ func testEnv(vars map[string]string) (Env, *servertest.LogBuffer, *servertest.Lo
 }
 
 func TestServeAnswersHealthAndStopsOnCancel(t *testing.T) {
-	env, _, logs := testEnv(map[string]string{"TRIAGE_LISTEN": "127.0.0.1:0", "TRIAGE_SHUTDOWN_GRACE": "2s"})
+	env, _, logs := testEnv(map[string]string{"TRIAGE_LISTEN": "127.0.0.1:0", "TRIAGE_SHUTDOWN_GRACE": "2s", "TRIAGE_DRAIN": "300ms"})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- Run(ctx, []string{"serve", "--services", "oracle"}, env) }()
@@ -44,6 +44,9 @@ func TestServeAnswersHealthAndStopsOnCancel(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not stop")
+	}
+	if !strings.Contains(logs.String(), `"drain":"300ms"`) {
+		t.Errorf("no drain in the log:\n%s", logs)
 	}
 	if !strings.Contains(logs.String(), "stopped gracefully") {
 		t.Errorf("no graceful stop in the log:\n%s", logs)

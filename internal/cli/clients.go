@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/triage-eval/triage/internal/platform/inproc"
 	"github.com/triage-eval/triage/internal/platform/server"
@@ -24,10 +23,11 @@ type connections struct {
 }
 
 // connect returns connections to the named services. addrs maps a service
-// name to a remote address ("" for in process); deps is what in-process
-// services get (a nil store: the Executor scores inline pools only).
-// In-process services log warnings and errors to logOut.
-func connect(names []string, addrs map[string]string, deps serviceDeps, logOut io.Writer) (*connections, error) {
+// name to a remote address ("" for in process), dialled as dial says (TLS,
+// token; see transport.go); deps is what in-process services get (a nil
+// store: the Executor scores inline pools only). In-process services log
+// warnings and errors to logOut.
+func connect(names []string, addrs map[string]string, dial *dialFlags, deps serviceDeps, logOut io.Writer) (*connections, error) {
 	c := &connections{conns: map[string]grpc.ClientConnInterface{}}
 	var local []string
 	for _, name := range names {
@@ -36,19 +36,26 @@ func connect(names []string, addrs map[string]string, deps serviceDeps, logOut i
 			local = append(local, name)
 			continue
 		}
-		cc, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		opts, err := dial.options(addr)
+		if err != nil {
+			return nil, errors.Join(fmt.Errorf("--%s-addr %s: %w", name, addr, err), c.Close())
+		}
+		cc, err := grpc.NewClient(addr, append(append(resilientOptions(), deps.telemetry().ClientOption()), opts...)...)
 		if err != nil {
 			return nil, errors.Join(fmt.Errorf("--%s-addr %s: %w", name, addr, err), c.Close())
 		}
 		c.conns[name] = cc
 		c.closes = append(c.closes, cc.Close)
+		if err := awaitService(cc, readyTimeout); err != nil {
+			return nil, errors.Join(fmt.Errorf("%s service at %s %w", name, addr, err), c.Close())
+		}
 	}
 	if len(local) > 0 {
 		logger := slog.New(telemetry.LogHandler(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: slog.LevelWarn})))
 		if deps.now == nil {
 			deps.now = time.Now
 		}
-		conn, err := inproc.Start(server.DefaultConfig(), logger, telemetry.Disabled(), buildServices(local, deps))
+		conn, err := inproc.Start(server.DefaultConfig(), logger, deps.telemetry(), buildServices(local, deps))
 		if err != nil {
 			return nil, errors.Join(err, c.Close())
 		}

@@ -13,29 +13,49 @@ import (
 // loadConfigArg parses the flags of a command whose one argument is a run
 // config, and loads the config. It returns nil and no error after -h.
 func loadConfigArg(fs *flag.FlagSet, args []string, env Env) (*orchestrator.Config, error) {
-	if err := parseFlags(fs, args, env.Getenv, 1); err != nil {
+	rest, err := parseFlags(fs, args, env.Getenv, 1)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, nil
 		}
 		return nil, err
 	}
-	if fs.NArg() != 1 {
-		return nil, fmt.Errorf("%w: %s needs one config file", ErrUsage, fs.Name())
+	if len(rest) != 1 {
+		return nil, fmt.Errorf("%w: %s needs the run's config file (YAML)", ErrUsage, fs.Name())
 	}
-	return orchestrator.LoadConfig(fs.Arg(0))
+	return loadConfig(rest[0])
+}
+
+// loadConfig reads a run config, saying what the file is when it is not
+// one, and creates the folders of the config's local stores.
+func loadConfig(path string) (*orchestrator.Config, error) {
+	if err := wrongKind(path, "a run config (YAML, see README.md)"); err != nil {
+		return nil, err
+	}
+	cfg, err := orchestrator.LoadConfig(path)
+	if err != nil {
+		return nil, err
+	}
+	for _, loc := range []string{cfg.RunStore, cfg.GroundTruthStore, cfg.LLMCache} {
+		if err := ensureParent(cfg.Path(loc)); err != nil {
+			return nil, err
+		}
+	}
+	return cfg, nil
 }
 
 // openGroundTruth opens the config's ground-truth store when the Executor
-// runs in process; with a remote Executor it returns nil and a no-op close.
-func openGroundTruth(ctx context.Context, cfg *orchestrator.Config) (store.Store, func(), error) {
+// runs in process (instrumented with env's meter provider); with a remote
+// Executor it returns nil and a no-op close.
+func openGroundTruth(ctx context.Context, cfg *orchestrator.Config, env Env) (groundtruth.Store, func(), error) {
 	if cfg.Services.Executor != "" {
 		return nil, func() {}, nil
 	}
-	st, err := store.Open(ctx, cfg.Path(cfg.GroundTruthStore))
+	st, err := groundtruth.Open(ctx, cfg.Path(cfg.GroundTruthStore))
 	if err != nil {
 		return nil, nil, fmt.Errorf("ground_truth_store: %w", err)
 	}
-	return st, func() { st.Close() }, nil
+	return groundtruth.Instrument(st, env.meterProvider()), func() { st.Close() }, nil
 }
 
 // solveOptionsOf is how a config's baseline block sets up grading.

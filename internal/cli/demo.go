@@ -11,6 +11,7 @@ import (
 
 	"github.com/triage-eval/triage/internal/runs/demo"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/report"
 )
 
 // Environment variables that add the LLM planner to the demo.
@@ -38,7 +39,7 @@ flags:
 `, demoBaseURL, demoModel, demoAPIKeyEnv, demoFamily)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args, env.Getenv, 0); err != nil {
+	if _, err := parseFlags(fs, args, env.Getenv, 0); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
@@ -60,22 +61,27 @@ flags:
 		Name: "demo (synthetic)", RunStore: "run.db", GroundTruthStore: "ground-truth.db",
 		Problems: []string{"problems.jsonl"}, GroundTruth: []string{"ground_truth.jsonl"},
 		Datasets: demo.Datasets(), PartitionSeed: 1, StrategySeed: 1,
-		Random:   orchestrator.RandomConfig{Samples: 1000, Seed: 1},
-		LLMCache: "llm-cache.db",
+		Random:    orchestrator.RandomConfig{Samples: 1000, Seed: 1},
+		LLMCache:  "llm-cache.db",
+		Injection: []orchestrator.Injection{{Base: demo.InjectionBase, Source: demo.InjectionSource}},
 	}
 	llmOn := env.Getenv(demoBaseURL) != "" && env.Getenv(demoModel) != ""
 	for _, s := range demo.Solvers() {
 		solver := orchestrator.Solver{Model: s.Model, Mode: s.Mode}
 		if llmOn {
-			solver.Endpoint = "demo"
+			// One endpoint per mode: a planner plays its solver's mode.
+			solver.Endpoint = "demo-" + s.Mode
 		}
 		cfg.Solvers = append(cfg.Solvers, solver)
 	}
 	if llmOn {
-		eps, err := json.Marshal(map[string]any{"demo": map[string]any{
-			"base_url": env.Getenv(demoBaseURL), "model": env.Getenv(demoModel), "mode": "standard",
-			"api_key_env": env.Getenv(demoAPIKeyEnv), "family": env.Getenv(demoFamily),
-		}})
+		endpoint := func(mode string) map[string]any {
+			return map[string]any{
+				"base_url": env.Getenv(demoBaseURL), "model": env.Getenv(demoModel), "mode": mode,
+				"api_key_env": env.Getenv(demoAPIKeyEnv), "family": env.Getenv(demoFamily),
+			}
+		}
+		eps, err := json.Marshal(map[string]any{"demo-standard": endpoint("standard"), "demo-extended": endpoint("extended")})
 		if err != nil {
 			return err
 		}
@@ -89,8 +95,8 @@ flags:
 	}
 	fmt.Fprintf(env.Stderr, "TRIAGE demo on a SYNTHETIC sample (%d solvers, datasets %v, α %v, strategies %v) in %s\n",
 		len(cfg.Solvers), cfg.Datasets, cfg.Alphas, cfg.Strategies, dir)
-	if err := runGrid(ctx, cfg, *progress, env); err != nil {
+	if err := runGrid(ctx, cfg, *progress, orchestrator.Options{}, nil, env); err != nil {
 		return err
 	}
-	return writeReport(ctx, cfg.Path(cfg.RunStore), filepath.Join(dir, "report"), env)
+	return writeReport(ctx, cfg.Path(cfg.RunStore), filepath.Join(dir, "report"), reportOptions{Alpha: report.HeadlineAlpha, Synthetic: true}, env)
 }

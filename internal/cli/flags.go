@@ -22,11 +22,12 @@ func envName(flagName string) string {
 	return "TRIAGE_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
 }
 
-// parseFlags applies TRIAGE_* environment variables to fs and then parses
-// args, so a flag on the command line wins over the environment, allowing at
-// most maxArgs positional arguments. Errors name the variable or flag at
-// fault.
-func parseFlags(fs *flag.FlagSet, args []string, getenv func(string) string, maxArgs int) error {
+// parseFlags applies TRIAGE_* environment variables to fs, then parses args,
+// so a flag on the command line wins over the environment, and returns the
+// positional arguments. Flags may come before or after them ("FILE --out
+// x"); everything after "--" is positional. At most maxArgs positional
+// arguments are allowed. Errors name the variable or flag at fault.
+func parseFlags(fs *flag.FlagSet, args []string, getenv func(string) string, maxArgs int) ([]string, error) {
 	var errs []error
 	fs.VisitAll(func(f *flag.Flag) {
 		name := envName(f.Name)
@@ -37,16 +38,61 @@ func parseFlags(fs *flag.FlagSet, args []string, getenv func(string) string, max
 		}
 	})
 	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("%w: %v", ErrUsage, err)
+		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return err
+			return nil, err
 		}
-		return fmt.Errorf("%w: %v", ErrUsage, err)
+		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
 	}
-	if fs.NArg() > maxArgs {
-		return fmt.Errorf("%w: unexpected arguments %q", ErrUsage, fs.Args())
+	rest, err := interspersedArgs(fs, args)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	if len(rest) > maxArgs {
+		return nil, fmt.Errorf("%w: unexpected arguments %q", ErrUsage, rest[maxArgs:])
+	}
+	return rest, nil
+}
+
+// interspersedArgs returns the positional arguments left after fs parsed
+// args, parsing flags that follow them too ("FILE --out x"); everything
+// after "--" is positional.
+func interspersedArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	rest := fs.Args()
+	if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+		return rest, nil
+	}
+	var files []string
+	for len(rest) > 0 {
+		switch a := rest[0]; {
+		case a == "--":
+			return append(files, rest[1:]...), nil
+		case a == "-" || !strings.HasPrefix(a, "-"):
+			files = append(files, a)
+			rest = rest[1:]
+		default:
+			before := len(rest)
+			if err := fs.Parse(rest); err != nil {
+				if errors.Is(err, flag.ErrHelp) {
+					return nil, err
+				}
+				return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+			}
+			rest = fs.Args() // a suffix of args
+			if consumed := args[len(args)-before : len(args)-len(rest)]; consumed[len(consumed)-1] == "--" {
+				return append(files, rest...), nil
+			}
+		}
+	}
+	return files, nil
+}
+
+// first returns args[0], or "" when there is none.
+func first(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return args[0]
 }

@@ -15,33 +15,51 @@ import (
 
 func runGroundTruth(ctx context.Context, args []string, env Env) error {
 	if len(args) == 0 || (args[0] != "import" && args[0] != "list") {
-		return fmt.Errorf("%w: usage: triage ground-truth import|list [flags]", ErrUsage)
+		return fmt.Errorf("%w: triage ground-truth import FILE | list [CONFIG] [flags]", ErrUsage)
 	}
 	fs := newFlagSet("ground-truth "+args[0], env.Stderr)
 	storeLoc := fs.String("store", DefaultStore, "ground-truth store used in process: a SQLite file path, sqlite:PATH, or a postgres:// URL")
 	addr := fs.String("executor-addr", "", "remote Executor (host:port); default: in process over --store")
+	dial := addDialFlags(fs)
+	config := fs.String("config", "", "a run config whose ground_truth_store (or services.executor) to use")
 	model := fs.String("model", "", "list: only this model")
 	mode := fs.String("mode", "", "list: only this mode (standard or extended; needs --model)")
 	dataset := fs.String("dataset", "", "list: only this dataset")
-	maxArgs := 0
-	if args[0] == "import" {
-		maxArgs = 1
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: triage ground-truth import [flags] FILE\n       triage ground-truth list [flags] [CONFIG.yaml]\n\nThe store is the config's ground_truth_store (--config, or list's CONFIG),\nelse --store; list never creates one.\n\nflags:\n")
+		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args[1:], env.Getenv, maxArgs); err != nil {
+	rest, err := parseFlags(fs, args[1:], env.Getenv, 1)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
 		return err
 	}
-	var st store.Store
+	if args[0] == "list" && len(rest) == 1 {
+		*config, rest = rest[0], nil
+	}
+	if *config != "" {
+		cfg, err := loadConfig(*config)
+		if err != nil {
+			return err
+		}
+		*storeLoc, *addr = cfg.Path(cfg.GroundTruthStore), cfg.Services.Executor
+	}
+	var st groundtruth.Store
 	if *addr == "" {
-		var err error
-		if st, err = store.Open(ctx, *storeLoc); err != nil {
-			return fmt.Errorf("--store: %w", err)
+		if path, local := isStorePath(*storeLoc); local && args[0] == "list" {
+			if kind, err := sniff(path); err != nil || kind == kindMissing {
+				return fmt.Errorf("no ground-truth store at %s (nothing to list; import or run a baseline first)", path)
+			}
+		}
+		if st, err = groundtruth.Open(ctx, *storeLoc); err != nil {
+			return fmt.Errorf("ground-truth store %s: %w", *storeLoc, err)
 		}
 		defer st.Close()
+		st = groundtruth.Instrument(st, env.meterProvider())
 	}
-	conns, err := connect([]string{"executor"}, map[string]string{"executor": *addr}, serviceDeps{store: st}, env.Stderr)
+	conns, err := connect([]string{"executor"}, map[string]string{"executor": *addr}, dial, serviceDeps{store: st, tel: env.Telemetry}, env.Stderr)
 	if err != nil {
 		return err
 	}
@@ -50,7 +68,7 @@ func runGroundTruth(ctx context.Context, args []string, env Env) error {
 	if args[0] == "list" {
 		return listGroundTruth(ctx, client, *model, *mode, *dataset, env.Stdout)
 	}
-	return importGroundTruth(ctx, client, fs.Arg(0), env)
+	return importGroundTruth(ctx, client, first(rest), env)
 }
 
 // importGroundTruth imports a JSONL file (or stdin) in one atomic import.
@@ -70,7 +88,7 @@ func importGroundTruth(ctx context.Context, client triagev1.ExecutorServiceClien
 }
 
 func listGroundTruth(ctx context.Context, client triagev1.ExecutorServiceClient, model, mode, dataset string, w io.Writer) error {
-	req := &triagev1.ListGroundTruthRequest{Dataset: dataset, PageSize: int32(store.MaxPageSize)}
+	req := &triagev1.ListGroundTruthRequest{Dataset: dataset, PageSize: int32(groundtruth.MaxPageSize)}
 	if model != "" || mode != "" {
 		req.Solver = &triagev1.Solver{Model: model, Mode: gtfile.Mode(mode)}
 	}

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/triage-eval/triage/internal/store/groundtruth"
 )
 
 func writeFile(t *testing.T, name, content string) string {
@@ -97,5 +100,47 @@ func TestGroundTruthImportErrors(t *testing.T) {
 				t.Errorf("after a failed import the store holds %d bytes of records (%v)", len(listed), err)
 			}
 		})
+	}
+}
+
+// TestGroundTruthListDuringImport: a read-only `ground-truth list` answers
+// while another process's import holds the SQLite write lock (it failed
+// with "database is locked" when opening the store took that lock).
+func TestGroundTruthListDuringImport(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gt.db")
+	if _, err := runCLI(t, "ground-truth", "import", "--store", path, writeFile(t, "gt.jsonl", gtLines(500, nil))); err != nil {
+		t.Fatal(err)
+	}
+	importer, err := groundtruth.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer importer.Close()
+	holding, release := make(chan struct{}), make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		_, err := importer.Import(context.Background(), func(yield func(groundtruth.Record, error) bool) {
+			rec := groundtruth.Record{Key: groundtruth.Key{Solver: groundtruth.Solver{Model: "m9", Mode: groundtruth.ModeStandard}, Dataset: "aime", ProblemID: "late"},
+				Cost: 5, Gradeable: true, MeasuredAt: time.Now()}
+			if !yield(rec, nil) {
+				return
+			}
+			close(holding) // the first batch is not written yet; the transaction is open
+			<-release
+		})
+		done <- err
+	}()
+	<-holding
+	defer func() { close(release); <-done }()
+	start := time.Now()
+	listed, err := runCLI(t, "ground-truth", "list", "--store", path)
+	if err != nil {
+		t.Fatalf("list during an import: %v", err)
+	}
+	if n := strings.Count(listed, "\n"); n != 500 {
+		t.Errorf("listed %d records, want 500", n)
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("list took %v: it waited for the importer", took)
 	}
 }

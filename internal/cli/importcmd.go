@@ -106,13 +106,7 @@ func runImport(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintf(fs.Output(), "usage: triage import %s [flags] FILE...\n\nWrites canonical problem JSONL (FILE \"-\" is standard input) and prints what was\nskipped to standard error. Flags can also be set with TRIAGE_<FLAG>.\n\nflags:\n", kind)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args[1:], env.Getenv, math.MaxInt); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return err
-	}
-	files, err := interspersedArgs(fs, args[1:])
+	files, err := parseFlags(fs, args[1:], env.Getenv, math.MaxInt)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -153,39 +147,6 @@ func runImport(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintf(env.Stderr, "wrote %d problems to %s\n", len(ps), *out)
 	}
 	return nil
-}
-
-// interspersedArgs returns the positional arguments left after fs parsed
-// args, parsing flags that follow them too ("FILE --out x"); everything
-// after "--" is positional.
-func interspersedArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	rest := fs.Args()
-	if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
-		return rest, nil
-	}
-	var files []string
-	for len(rest) > 0 {
-		switch a := rest[0]; {
-		case a == "--":
-			return append(files, rest[1:]...), nil
-		case a == "-" || !strings.HasPrefix(a, "-"):
-			files = append(files, a)
-			rest = rest[1:]
-		default:
-			before := len(rest)
-			if err := fs.Parse(rest); err != nil {
-				if errors.Is(err, flag.ErrHelp) {
-					return nil, err
-				}
-				return nil, fmt.Errorf("%w: %v", ErrUsage, err)
-			}
-			rest = fs.Args() // a suffix of args
-			if consumed := args[len(args)-before : len(args)-len(rest)]; consumed[len(consumed)-1] == "--" {
-				return append(files, rest...), nil
-			}
-		}
-	}
-	return files, nil
 }
 
 // openImportInputs opens the files ("-" is stdin, at most once).

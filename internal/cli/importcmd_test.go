@@ -8,17 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/triage-eval/triage/internal/phase0/benchdata"
 	"github.com/triage-eval/triage/internal/store/problems"
 )
-
-func sharedDataFile(t *testing.T, rel string) string {
-	t.Helper()
-	path := filepath.Join("..", "..", "..", "shared", "data", rel)
-	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("shared data file: %v", err)
-	}
-	return path
-}
 
 func runImportCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
@@ -29,7 +21,7 @@ func runImportCLI(t *testing.T, args ...string) (stdout, stderr string, err erro
 
 func TestImportAIMEToFile(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "aime.jsonl")
-	stdout, stderr, err := runImportCLI(t, "aime", "--out", out, sharedDataFile(t, "aime/aime2024.jsonl"), sharedDataFile(t, "aime/aime2025.jsonl"))
+	stdout, stderr, err := runImportCLI(t, "aime", "--out", out, benchdata.Path(t, "aime/aime2024.jsonl"), benchdata.Path(t, "aime/aime2025.jsonl"))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
@@ -52,7 +44,7 @@ func TestImportAIMEToFile(t *testing.T) {
 }
 
 func TestImportToStdoutAndReport(t *testing.T) {
-	stdout, stderr, err := runImportCLI(t, "mmlu-abstain", sharedDataFile(t, "mmlu/mmlu_math.jsonl"))
+	stdout, stderr, err := runImportCLI(t, "mmlu-abstain", benchdata.Path(t, "mmlu/mmlu_math.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,11 +63,11 @@ func TestImportToStdoutAndReport(t *testing.T) {
 	}
 
 	// LCB's default window skips the 2023–24 sample; --since takes it all.
-	stdout, stderr, err = runImportCLI(t, "lcb", sharedDataFile(t, "lcb/lcb_sample.jsonl"))
+	stdout, stderr, err = runImportCLI(t, "lcb", benchdata.Path(t, "lcb/lcb_sample.jsonl"))
 	if err != nil || stdout != "" || !strings.Contains(stderr, "skipped 16: contest_date before 2025-01-01") {
 		t.Fatalf("lcb default: %v\n%q\n%s", err, stdout, stderr)
 	}
-	stdout, _, err = runImportCLI(t, "lcb", "--since", "2023-01-01", sharedDataFile(t, "lcb/lcb_sample.jsonl"))
+	stdout, _, err = runImportCLI(t, "lcb", "--since", "2023-01-01", benchdata.Path(t, "lcb/lcb_sample.jsonl"))
 	if ps, rerr := problems.Read(strings.NewReader(stdout), "stdout"); err != nil || rerr != nil || len(ps) != 16 {
 		t.Fatalf("lcb --since: %v, %v", err, rerr)
 	}
@@ -144,7 +136,7 @@ func TestImportUsage(t *testing.T) {
 }
 
 func TestImportFlagsAfterFiles(t *testing.T) {
-	mmlu := sharedDataFile(t, "mmlu/mmlu_math.jsonl")
+	mmlu := benchdata.Path(t, "mmlu/mmlu_math.jsonl")
 	before, _, err := runImportCLI(t, "mmlu", "--shuffle", "--seed", "3", mmlu)
 	if err != nil {
 		t.Fatal(err)

@@ -1,77 +1,198 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
-	"os"
+	"io"
+	"path/filepath"
+	"strings"
 
+	"github.com/triage-eval/triage/internal/protocol/metrics"
 	"github.com/triage-eval/triage/internal/runs/budgetaware"
+	"github.com/triage-eval/triage/internal/runs/figures"
+	"github.com/triage-eval/triage/internal/runs/htmlreport"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/runs/report"
 )
 
 func runReport(ctx context.Context, args []string, env Env) error {
 	fs := newFlagSet("report", env.Stderr)
-	out := fs.String("out", "", "directory for the report files (Markdown, CSV, JSON, LaTeX); default: RUN_STORE.report")
+	out := fs.String("out", "", "directory for the report files; default: RUN_STORE.report")
+	seed := fs.Uint64("bootstrap-seed", 0, "seed of the bootstrap confidence intervals (recorded in cells.json)")
+	alpha := fs.Float64("alpha", report.HeadlineAlpha, "budget fraction of the summary and the bar figures")
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: triage report [flags] RUN_STORE\n\nWrites the tables of a run and prints the Markdown summary.\n\nflags:\n")
+		fmt.Fprint(fs.Output(), "usage: triage report [flags] CONFIG.yaml|RUN_STORE\n\nWrites every table and file of a run's report and prints its summary.\nGive the run's config (its run_store is read) or the run store itself.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args, env.Getenv, 1); err != nil {
+	rest, err := parseFlags(fs, args, env.Getenv, 1)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
 		return err
 	}
-	if fs.NArg() != 1 {
-		return fmt.Errorf("%w: triage report needs the run store (the run_store of the config)", ErrUsage)
+	if len(rest) != 1 {
+		return fmt.Errorf("%w: triage report needs the run's config (YAML) or its run store", ErrUsage)
 	}
-	path := fs.Arg(0)
-	if _, err := os.Stat(path); err != nil {
+	path, err := runStoreOf(rest[0])
+	if err != nil {
 		return err
 	}
 	dir := *out
 	if dir == "" {
 		dir = path + ".report"
 	}
-	return writeReport(ctx, path, dir, env)
+	return writeReport(ctx, path, dir, reportOptions{Bootstrap: metrics.Bootstrap{Seed: *seed}, Alpha: *alpha}, env)
 }
 
-// writeReport builds the report of the run store at path into dir and
-// prints its Markdown to stdout.
-func writeReport(ctx context.Context, path, dir string, env Env) error {
+// runStoreOf returns the run store a report argument names: the file
+// itself when it is a SQLite database, the config's run_store when it is a
+// config. A run store that does not exist is an error, never created.
+func runStoreOf(arg string) (string, error) {
+	kind, err := sniff(arg)
+	if err != nil {
+		return "", err
+	}
+	switch kind {
+	case kindMissing:
+		return "", fmt.Errorf("%s: no such file (expected the run's config or its run store)", arg)
+	case kindSQLite:
+		return arg, nil
+	case kindJSON:
+		return "", fmt.Errorf("%s holds JSON (a problem, ground-truth or score file?), not a run config or a run store", arg)
+	}
+	cfg, err := orchestrator.LoadConfig(arg)
+	if err != nil {
+		return "", fmt.Errorf("%w (triage report expects the run's config or its run store)", err)
+	}
+	path := cfg.Path(cfg.RunStore)
+	if kind, err := sniff(path); err != nil || kind == kindMissing {
+		return "", fmt.Errorf("%s: the config's run_store %s does not exist yet (triage run %s first)", arg, path, arg)
+	}
+	return path, nil
+}
+
+// reportOptions adjust writeReport.
+type reportOptions struct {
+	Bootstrap metrics.Bootstrap
+	// Alpha is the summary's budget fraction.
+	Alpha float64
+	// Synthetic marks a report of made-up data (the demo).
+	Synthetic bool
+}
+
+// writeReport builds the report of the run store at path into dir, prints
+// its summary (at most ~40 lines) to stdout and says where the files are.
+func writeReport(ctx context.Context, path, dir string, opts reportOptions, env Env) error {
 	rs, err := orchestrator.OpenRunStore(ctx, path)
 	if err != nil {
 		return err
 	}
 	defer rs.Close()
-	recs, accs, err := rs.Results(ctx)
+	res, err := rs.Results(ctx)
 	if err != nil {
 		return err
 	}
-	rep := report.Build(recs, accs)
+	rep := report.BuildWith(res.Records, res.Accuracy, report.Options{Bootstrap: opts.Bootstrap})
 	if err := rep.WriteDir(dir); err != nil {
 		return err
 	}
-	if err := rep.Markdown(env.Stdout); err != nil {
-		return err
-	}
-	ba, err := rs.BudgetAware(ctx)
+	ba, baFresh, err := rs.BudgetAware(ctx)
 	if err != nil {
 		return err
 	}
+	var rows []budgetaware.Row
 	if len(ba) > 0 {
-		rows := budgetaware.Summarize(ba)
+		rows = budgetaware.Summarize(ba)
 		if err := budgetaware.WriteDir(dir, rows); err != nil {
 			return err
 		}
-		fmt.Fprint(env.Stdout, "\n## Budget-aware re-solve\n\n")
-		if err := budgetaware.Markdown(env.Stdout, rows); err != nil {
-			return err
+	}
+	var warnings strings.Builder
+	printFreshness(&warnings, "cell", res.Freshness)
+	if len(ba) > 0 || baFresh.Stale > 0 {
+		printFreshness(&warnings, "budget-aware re-solve", baFresh)
+	}
+	if err := writePage(dir, rep, rows, opts, warnings.String()); err != nil {
+		return err
+	}
+	return printSummary(env.Stdout, rep, rows, dir, opts, warnings.String())
+}
+
+// writePage draws the figures into dir/figures and writes the
+// self-contained HTML report, each through a temporary file renamed into
+// place.
+func writePage(dir string, rep report.Report, rows []budgetaware.Row, opts reportOptions, warnings string) error {
+	figs, err := figures.Draw(rep, rows, figures.Options{Alpha: opts.Alpha})
+	if err != nil {
+		return fmt.Errorf("figures: %w", err)
+	}
+	if err := figures.WriteDir(filepath.Join(dir, "figures"), figs); err != nil {
+		return err
+	}
+	var notes []string
+	if opts.Synthetic {
+		notes = append(notes, "SYNTHETIC demo data: invented problems and invented solvers, not real model results.")
+	}
+	for _, line := range strings.Split(strings.TrimSpace(warnings), "\n") {
+		if line != "" {
+			notes = append(notes, line)
 		}
 	}
-	fmt.Fprintf(env.Stderr, "report written to %s\n", dir)
+	var page bytes.Buffer
+	if err := htmlreport.Write(&page, htmlreport.Input{Report: rep, BudgetAware: rows, Figures: figs, Notes: notes}); err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(dir, htmlreport.FileName), func(w io.Writer) error {
+		_, err := w.Write(page.Bytes())
+		return err
+	})
+}
+
+// printSummary writes the report's headline table, the warnings and where
+// the files are.
+func printSummary(w io.Writer, rep report.Report, rows []budgetaware.Row, dir string, opts reportOptions, warnings string) error {
+	title := "# TRIAGE report"
+	if opts.Synthetic {
+		title += " — SYNTHETIC demo data, not real model results"
+	}
+	fmt.Fprintln(w, title)
+	fmt.Fprintln(w)
+	if err := report.WriteMarkdownTable(w, rep.SummaryTable(opts.Alpha, budgetaware.Headlines(rows))); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	if warnings != "" {
+		fmt.Fprint(w, warnings)
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "Every table, figure and number is in %s:\n", dir)
+	fmt.Fprintln(w, "  report.html              the report to read: summary, figures beside their tables (no network)")
+	fmt.Fprintln(w, "  figures/                 every figure as SVG and PNG, with captions (figures.md)")
+	fmt.Fprintln(w, "  tables.md / tables.tex   all tables (Markdown / LaTeX); cells.md every cell")
+	fmt.Fprintln(w, "  cells.csv, cells.json    per cell: means, intervals, exclusions; pools.csv per pool")
+	fmt.Fprintln(w, "  comparisons.csv          paired differences between solvers; injection.csv, budget_aware.csv")
 	return nil
+}
+
+// printFreshness says what a report left out or could not check, so that
+// stale and fresh results are never mixed silently (SPEC §5). unit names
+// what is counted ("cell", "budget-aware re-solve").
+func printFreshness(w io.Writer, unit string, f orchestrator.Freshness) {
+	switch {
+	case f.Unchecked:
+		fmt.Fprintf(w, "warning: no %s of this run store records its inputs (written by an older triage): freshness cannot be checked; run the config again to check and recompute what changed\n", unit)
+		return
+	case f.Stale > 0:
+		fmt.Fprintf(w, "warning: %d %s(s) are stale (their inputs changed after they were computed) and are left out of every figure; run the config again to recompute them\n", f.Stale, unit)
+	}
+	if f.Pending > 0 {
+		fmt.Fprintf(w, "note: %d %s(s) of the latest run are not computed yet\n", f.Pending, unit)
+	}
+	if f.Outside > 0 {
+		fmt.Fprintf(w, "note: %d stored %s(s) are no longer selected by the config and are not reported\n", f.Outside, unit)
+	}
 }

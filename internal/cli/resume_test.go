@@ -154,11 +154,11 @@ func results(t *testing.T, config string) string {
 		t.Fatal(err)
 	}
 	defer rs.Close()
-	recs, _, err := rs.Results(context.Background())
+	res, err := rs.Results(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _ := json.Marshal(recs)
+	out, _ := json.Marshal(res.Records)
 	return string(out)
 }
 

@@ -16,6 +16,9 @@ import (
 func runRun(ctx context.Context, args []string, env Env) error {
 	fs := newFlagSet("run", env.Stderr)
 	progress := fs.String("progress", "auto", "progress display: auto (live on a terminal, log lines otherwise), plain or off")
+	keepErrors := fs.Bool("keep-errors", false, "keep cells whose planner call failed instead of retrying them")
+	shared := addSharedFlags(fs)
+	dial := addDialFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: triage run [flags] CONFIG.yaml\n\nRuns (or resumes) the grid a config describes; see README.md.\n\nflags:\n")
 		fs.PrintDefaults()
@@ -24,24 +27,26 @@ func runRun(ctx context.Context, args []string, env Env) error {
 	if cfg == nil || err != nil {
 		return err
 	}
-	return runGrid(ctx, cfg, *progress, env)
+	return runGrid(ctx, cfg, *progress, orchestrator.Options{KeepErrors: *keepErrors, Worker: shared.worker, Lease: shared.lease}, dial, env)
 }
 
-// runGrid runs cfg with in-process services where no address is given.
-func runGrid(ctx context.Context, cfg *orchestrator.Config, progressMode string, env Env) error {
+// runGrid runs cfg with in-process services where no address is given and
+// remote ones dialled as dial says (nil: plaintext, no token).
+func runGrid(ctx context.Context, cfg *orchestrator.Config, progressMode string, opts orchestrator.Options, dial *dialFlags, env Env) error {
 	runStore, err := orchestrator.OpenRunStore(ctx, cfg.Path(cfg.RunStore))
 	if err != nil {
 		return err
 	}
 	defer runStore.Close()
-	st, closeStore, err := openGroundTruth(ctx, cfg)
+	opts.MeterProvider = env.meterProvider()
+	st, closeStore, err := openGroundTruth(ctx, cfg, env)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
-	deps := serviceDeps{now: time.Now, store: st}
+	deps := serviceDeps{now: time.Now, store: st, tel: env.Telemetry}
 	if cfg.Services.Planner == "" {
-		pc, closeCache, err := plannerConfig(ctx, cfg.Path(cfg.Endpoints), cfg.Path(cfg.LLMCache), env.Getenv)
+		pc, closeCache, err := plannerConfig(ctx, cfg.Path(cfg.Endpoints), cfg.Path(cfg.LLMCache), env)
 		if err != nil {
 			return err
 		}
@@ -49,7 +54,7 @@ func runGrid(ctx context.Context, cfg *orchestrator.Config, progressMode string,
 		deps.planner = pc
 	}
 	conns, err := connect([]string{"executor", "oracle", "planner"},
-		map[string]string{"executor": cfg.Services.Executor, "oracle": cfg.Services.Oracle, "planner": cfg.Services.Planner}, deps, env.Stderr)
+		map[string]string{"executor": cfg.Services.Executor, "oracle": cfg.Services.Oracle, "planner": cfg.Services.Planner}, dial, deps, env.Stderr)
 	if err != nil {
 		return err
 	}
@@ -59,7 +64,7 @@ func runGrid(ctx context.Context, cfg *orchestrator.Config, progressMode string,
 		Planner:  triagev1.NewPlannerServiceClient(conns.conns["planner"]),
 		Executor: triagev1.NewExecutorServiceClient(conns.conns["executor"]),
 		Oracle:   triagev1.NewOracleServiceClient(conns.conns["oracle"]),
-	}, runStore, time.Now, p)
+	}, runStore, time.Now, p, opts)
 	stop, reported, err := startProgress(p, progressMode, env.Stderr)
 	if err != nil {
 		return err
@@ -70,7 +75,8 @@ func runGrid(ctx context.Context, cfg *orchestrator.Config, progressMode string,
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "run complete: results in %s (triage report %s)\n", cfg.Path(cfg.RunStore), cfg.Path(cfg.RunStore))
+	fmt.Fprintf(env.Stderr, "run complete: %d cells (%d fresh from before, %d stale recomputed, %d failed retried, %d planner errors now); results in %s (triage report %s)\n",
+		p.Total.Load(), p.Skipped.Load(), p.Stale.Load(), p.Retried.Load(), p.Errors.Load(), cfg.Path(cfg.RunStore), cfg.Path(cfg.RunStore))
 	return nil
 }
 

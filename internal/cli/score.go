@@ -15,6 +15,7 @@ func runScore(ctx context.Context, args []string, env Env) error {
 	fs := newFlagSet("score", env.Stderr)
 	execAddr := fs.String("executor-addr", "", "remote Executor (host:port); default: in process")
 	oracleAddr := fs.String("oracle-addr", "", "remote Oracle (host:port); default: in process")
+	dial := addDialFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: triage score [flags] [FILE]
 
@@ -26,13 +27,14 @@ flags:
 `)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args, env.Getenv, 1); err != nil {
+	rest, err := parseFlags(fs, args, env.Getenv, 1)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
 		return err
 	}
-	name, data, err := readInput(fs.Arg(0), env.Stdin)
+	name, data, err := readInput(first(rest), env.Stdin)
 	if err != nil {
 		return err
 	}
@@ -40,7 +42,7 @@ flags:
 	if err != nil {
 		return err
 	}
-	conns, err := connect([]string{"executor", "oracle"}, map[string]string{"executor": *execAddr, "oracle": *oracleAddr}, serviceDeps{}, env.Stderr)
+	conns, err := connect([]string{"executor", "oracle"}, map[string]string{"executor": *execAddr, "oracle": *oracleAddr}, dial, serviceDeps{tel: env.Telemetry}, env.Stderr)
 	if err != nil {
 		return err
 	}

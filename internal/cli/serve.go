@@ -9,7 +9,10 @@ import (
 	"slices"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/triage-eval/triage/internal/llm"
+	"github.com/triage-eval/triage/internal/platform/gateway"
 	"github.com/triage-eval/triage/internal/platform/server"
 	"github.com/triage-eval/triage/internal/platform/telemetry"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
@@ -28,8 +31,11 @@ const DefaultLLMCache = "triage-llm-cache.db"
 func runServe(ctx context.Context, args []string, env Env) error {
 	def := server.DefaultConfig()
 	cfg := def
+	cfg.Limits, cfg.Deadlines = server.DefaultLimits(), server.DefaultDeadlines()
 	fs := newFlagSet("serve", env.Stderr)
 	listen := fs.String("listen", DefaultListen, "address to listen on (host:port)")
+	httpListen := fs.String("http-listen", "", "also serve the HTTP/JSON gateway on this address (host:port), with the same TLS, tokens and limits; empty: off")
+	maxImport := fs.Int64("http-max-import-bytes", defaultMaxImportBytes, "largest body of an HTTP ground-truth import (a stream of messages; other bodies are capped at --max-message-bytes)")
 	services := fs.String("services", "", "comma-separated services to serve (default: all: executor, oracle, planner)")
 	endpoints := fs.String("endpoints", "", "JSON file of named LLM endpoints the Planner (planning) and the Executor (baselines) may use")
 	var solve solveOptions
@@ -40,15 +46,17 @@ func runServe(ctx context.Context, args []string, env Env) error {
 	storeLoc := fs.String("store", DefaultStore, "ground-truth store: a SQLite file path, sqlite:PATH, or a postgres:// URL")
 	fs.IntVar(&cfg.MaxMessageBytes, "max-message-bytes", def.MaxMessageBytes, "largest message received or sent")
 	fs.DurationVar(&cfg.ShutdownGrace, "shutdown-grace", def.ShutdownGrace, "time in-flight RPCs get to finish on shutdown")
+	fs.DurationVar(&cfg.Drain, "drain", def.Drain, "on shutdown, health says NOT_SERVING this long while calls are still served, before the graceful stop (0 disables)")
 	fs.DurationVar(&cfg.KeepaliveTime, "keepalive-time", def.KeepaliveTime, "ping an idle connection this often")
 	fs.DurationVar(&cfg.KeepaliveTimeout, "keepalive-timeout", def.KeepaliveTimeout, "close a connection whose ping goes unanswered this long")
+	security := addServeSecurityFlags(fs, &cfg)
 	logFormat := fs.String("log-format", "json", "log format: json or text")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: triage serve [flags]\n\nEvery flag can also be set with TRIAGE_<FLAG> (e.g. TRIAGE_LISTEN);\nOpenTelemetry export is configured with the standard OTEL_* variables.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args, env.Getenv, 0); err != nil {
+	if _, err := parseFlags(fs, args, env.Getenv, 0); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
@@ -62,21 +70,22 @@ func runServe(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
+	if err := security.configure(&cfg); err != nil {
+		return fmt.Errorf("%w: %v", ErrUsage, err)
+	}
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
-	tel, err := telemetry.Setup(ctx, "triage", env.Getenv)
-	if err != nil {
-		return err
-	}
-	defer flushTelemetry(tel, logger.Warn)
-	deps := serviceDeps{now: time.Now}
+	tel := env.Telemetry
+	defer flushTelemetry(tel, logger.Warn) // before Run's, so failures go to the log
+	deps := serviceDeps{now: time.Now, tel: tel}
 	if slices.Contains(names, "planner") || slices.Contains(names, "executor") {
-		cfg, closeCache, err := plannerConfig(ctx, *endpoints, *llmCache, env.Getenv)
+		cfg, closeCache, err := plannerConfig(ctx, *endpoints, *llmCache, env)
 		if err != nil {
 			return err
 		}
 		defer closeCache()
+		cfg.InlineHosts = security.inlineHosts
 		deps.planner = cfg
 		if slices.Contains(names, "executor") && len(cfg.Endpoints) > 0 {
 			b, err := newBaseline(cfg, solve, func(msg string) { logger.Warn(msg) })
@@ -87,12 +96,12 @@ func runServe(ctx context.Context, args []string, env Env) error {
 		}
 	}
 	if needStore(names) {
-		st, err := store.Open(ctx, *storeLoc)
+		st, err := groundtruth.Open(ctx, *storeLoc)
 		if err != nil {
 			return fmt.Errorf("--store: %w", err)
 		}
 		defer st.Close()
-		deps.store = st
+		deps.store = groundtruth.Instrument(st, env.meterProvider())
 	}
 	srv, err := server.New(cfg, logger, tel, buildServices(names, deps))
 	if err != nil {
@@ -102,7 +111,35 @@ func runServe(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return fmt.Errorf("--listen %s: %w", *listen, err)
 	}
-	return srv.Serve(ctx, lis)
+	if err := security.checkListener("--listen", lis, cfg, logger); err != nil {
+		lis.Close()
+		return err
+	}
+	if *httpListen == "" {
+		return srv.Serve(ctx, lis)
+	}
+	defer lis.Close() // closed by Serve, unless the HTTP side fails first
+	if *maxImport < int64(cfg.MaxMessageBytes) {
+		return fmt.Errorf("%w: --http-max-import-bytes must be at least --max-message-bytes (%d), got %d", ErrUsage, cfg.MaxMessageBytes, *maxImport)
+	}
+	front, err := newHTTPFront(ctx, srv, cfg, *maxImport, tel)
+	if err != nil {
+		return err
+	}
+	defer front.conn.Close()
+	hlis, err := net.Listen("tcp", *httpListen)
+	if err != nil {
+		return fmt.Errorf("--http-listen %s: %w", *httpListen, err)
+	}
+	if err := security.checkListener("--http-listen", hlis, cfg, logger); err != nil {
+		hlis.Close()
+		return err
+	}
+	front.cfg.Logger = logger
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return srv.Serve(gctx, lis) })
+	g.Go(func() error { return gateway.Serve(gctx, hlis, front.mux, front.cfg) })
+	return g.Wait()
 }
 
 // flushTelemetry gives exporters a few seconds to send what they hold.
@@ -114,13 +151,14 @@ func flushTelemetry(tel *telemetry.Telemetry, warn func(string, ...any)) {
 	}
 }
 
-// plannerConfig loads the endpoints and opens the response cache.
-func plannerConfig(ctx context.Context, endpointsPath, cachePath string, getenv func(string) string) (planner.Config, func(), error) {
+// plannerConfig loads the endpoints and opens the response cache; model
+// calls read API keys and record metrics through env.
+func plannerConfig(ctx context.Context, endpointsPath, cachePath string, env Env) (planner.Config, func(), error) {
 	eps, err := loadEndpoints(endpointsPath)
 	if err != nil {
 		return planner.Config{}, nil, fmt.Errorf("%w: %v", ErrUsage, err)
 	}
-	cfg := planner.Config{Endpoints: eps, Getenv: getenv, Now: time.Now}
+	cfg := planner.Config{Endpoints: eps, Getenv: env.Getenv, Now: time.Now, MeterProvider: env.meterProvider()}
 	if cachePath == "off" || cachePath == "" {
 		return cfg, func() {}, nil
 	}

@@ -8,6 +8,7 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/server"
+	"github.com/triage-eval/triage/internal/platform/telemetry"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/services/executor"
 	"github.com/triage-eval/triage/services/oracle"
@@ -17,7 +18,7 @@ import (
 // serviceDeps is what services may need from the process.
 type serviceDeps struct {
 	// store is the ground-truth store, nil if none was opened.
-	store store.Store
+	store groundtruth.Store
 	// planner configures the Planner (endpoints, response cache).
 	planner planner.Config
 	// baseline lets the Executor run Phase 0; nil when no endpoints are
@@ -25,6 +26,16 @@ type serviceDeps struct {
 	baseline *executor.Baseline
 	// now is the clock.
 	now func() time.Time
+	// tel instruments the clients and the services; nil means disabled.
+	tel *telemetry.Telemetry
+}
+
+// telemetry returns the instrumentation of the process.
+func (d serviceDeps) telemetry() *telemetry.Telemetry {
+	if d.tel == nil {
+		return telemetry.Disabled()
+	}
+	return d.tel
 }
 
 // serviceSpec describes one service this binary can serve.

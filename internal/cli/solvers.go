@@ -36,7 +36,7 @@ func (u unavailableRunner) RunTests(context.Context, string, *grading.CodeSpec) 
 // does not stop the process: code items become not gradeable, and warn says
 // why.
 func newSolver(llmCfg planner.Config, o solveOptions, warn func(string)) (*solving.Solver, *llm.Clients, error) {
-	opts := []llm.Option{llm.WithGetenv(llmCfg.Getenv), llm.WithClock(llmCfg.Now)}
+	opts := []llm.Option{llm.WithGetenv(llmCfg.Getenv), llm.WithClock(llmCfg.Now), llm.WithMeterProvider(llmCfg.MeterProvider)}
 	if llmCfg.Cache != nil {
 		opts = append(opts, llm.WithCache(llmCfg.Cache))
 	}
@@ -56,7 +56,7 @@ func newSolver(llmCfg planner.Config, o solveOptions, warn func(string)) (*solvi
 		}
 	}
 	var code grading.CodeRunner
-	sb, err := sandbox.New(sandbox.Options{Python: o.python, Concurrency: o.codeConcurrency})
+	sb, err := sandbox.New(sandbox.Options{Python: o.python, Concurrency: o.codeConcurrency, MeterProvider: llmCfg.MeterProvider})
 	if err != nil {
 		warn(fmt.Sprintf("code problems cannot be graded: %v", err))
 		code = unavailableRunner{fmt.Errorf("code sandbox unavailable: %w", err)}

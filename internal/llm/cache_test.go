@@ -10,9 +10,10 @@ import (
 	"time"
 
 	"github.com/triage-eval/triage/internal/llm/llmtest"
+	"github.com/triage-eval/triage/internal/store/pgtest"
 )
 
-func openTestCache(t *testing.T, path string) *SQLiteCache {
+func openTestCache(t *testing.T, path string) *SQLCache {
 	t.Helper()
 	c, err := OpenCache(context.Background(), path)
 	if err != nil {
@@ -20,6 +21,46 @@ func openTestCache(t *testing.T, path string) *SQLiteCache {
 	}
 	t.Cleanup(func() { c.Close() })
 	return c
+}
+
+// cacheLocations are the backends every cache test runs on: a SQLite file,
+// and a PostgreSQL schema of the test's own when TRIAGE_TEST_POSTGRES_DSN is
+// set.
+func cacheLocations(t *testing.T) map[string]func(t *testing.T) string {
+	return map[string]func(t *testing.T) string{
+		"sqlite":   func(t *testing.T) string { return filepath.Join(t.TempDir(), "cache.db") },
+		"postgres": func(t *testing.T) string { return pgtest.Location(t) },
+	}
+}
+
+// TestCacheBackends runs the durable-cache behaviour on every backend: a
+// hit, first-write-wins and reopening.
+func TestCacheBackends(t *testing.T) {
+	for name, location := range cacheLocations(t) {
+		t.Run(name, func(t *testing.T) {
+			loc := location(t)
+			ctx := context.Background()
+			c := openTestCache(t, loc)
+			r := Response{Content: "four", ObtainedAt: testNow, Cost: 3}
+			if err := c.Put(ctx, "k", r); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Put(ctx, "k", Response{Content: "five"}); err != nil {
+				t.Fatal(err)
+			}
+			again := openTestCache(t, loc)
+			got, ok, err := again.Get(ctx, "k")
+			if err != nil || !ok || got.Content != "four" || got.Cost != 3 {
+				t.Errorf("Get after reopening = %+v, %v, %v; want the first response", got, ok, err)
+			}
+			if _, ok, err := again.Get(ctx, "missing"); ok || err != nil {
+				t.Errorf("Get of a missing key: %v, %v", ok, err)
+			}
+			if n, err := again.Len(ctx); n != 1 || err != nil {
+				t.Errorf("Len = %d, %v", n, err)
+			}
+		})
+	}
 }
 
 func TestCacheHitMakesNoRequest(t *testing.T) {

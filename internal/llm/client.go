@@ -20,6 +20,7 @@ type Client struct {
 	sem       semaphore
 	backoff   backoff
 	opts      options
+	metrics   *metrics
 }
 
 // New validates ep (an *apperr.InvalidArgumentError lists every bad
@@ -53,6 +54,7 @@ func New(ep Endpoint, opts ...Option) (*Client, error) {
 		sem:       make(semaphore, ep.Concurrency),
 		backoff:   backoff{base: o.backoff.base, max: o.backoff.max, rand: o.rand},
 		opts:      o,
+		metrics:   newMetrics(o.meter, ep.Name),
 	}
 	cfg := openai.DefaultConfig(key)
 	cfg.BaseURL = c.baseURL

@@ -2,7 +2,9 @@ package llm
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 )
 
 // Complete sends req and returns the first choice, retrying transient
@@ -31,13 +33,16 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 		}
 		if ok {
 			r.CacheHit = true
+			c.metrics.call(ctx, outcomeCacheHit, &r)
 			return r, nil
 		}
 	}
-	r, err := c.send(ctx, &w)
+	r, err := c.sendWithin(ctx, &w)
 	if err != nil {
+		c.metrics.call(ctx, outcomeFailed, nil)
 		return Response{}, c.wrap(err)
 	}
+	c.metrics.call(ctx, outcomeAnswered, &r)
 	if c.opts.cache != nil {
 		if err := c.opts.cache.Put(ctx, key, r); err != nil {
 			return r, c.wrap(fmt.Errorf("cache store: %w", err))
@@ -45,6 +50,43 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 	}
 	return r, nil
 }
+
+// sendWithin is send bounded by Endpoint.TotalTimeout, if set. When that
+// bound, not the caller, ends the call, the error is a *TimeoutError for
+// the whole call.
+func (c *Client) sendWithin(ctx context.Context, w *wireRequest) (Response, error) {
+	if c.ep.TotalTimeout <= 0 {
+		return c.send(ctx, w)
+	}
+	total := &TimeoutError{After: c.ep.TotalTimeout, Whole: true}
+	bounded, cancel := context.WithTimeoutCause(ctx, c.ep.TotalTimeout, total)
+	defer cancel()
+	r, err := c.send(bounded, w)
+	if err != nil && ctx.Err() == nil && context.Cause(bounded) == total {
+		var rw *retryWaitError
+		if errors.As(err, &rw) {
+			total.Last = rw.last
+		}
+		return Response{}, total
+	}
+	return r, err
+}
+
+// retryWaitError says the wait before a retry was cut short by the context.
+type retryWaitError struct {
+	wait    time.Duration
+	attempt int
+	last    error // the failed attempt's error
+	err     error // the context's error
+}
+
+// Error says which wait ended and why the attempt before it failed.
+func (e *retryWaitError) Error() string {
+	return fmt.Sprintf("waiting %s to retry after attempt %d (%v): %v", e.wait, e.attempt, e.last, e.err)
+}
+
+// Unwrap returns the context's error.
+func (e *retryWaitError) Unwrap() error { return e.err }
 
 // send makes up to Endpoint.MaxAttempts attempts, holding a concurrency
 // slot only while a request is in flight, and waiting between attempts as
@@ -71,8 +113,9 @@ func (c *Client) send(ctx context.Context, w *wireRequest) (Response, error) {
 			wait = c.backoff.delay(n)
 		}
 		if err := c.opts.sleep(ctx, wait); err != nil {
-			return Response{}, fmt.Errorf("waiting %s to retry after attempt %d (%v): %w", wait, n, o.err, err)
+			return Response{}, &retryWaitError{wait: wait, attempt: n, last: o.err, err: err}
 		}
+		c.metrics.retry(ctx, o.err)
 	}
 }
 

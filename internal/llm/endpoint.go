@@ -49,6 +49,10 @@ const (
 	// DefaultTimeout bounds one attempt; reasoning models can think for
 	// many minutes.
 	DefaultTimeout = 10 * time.Minute
+	// MaxTimeout is the longest Timeout (and TotalTimeout) an endpoint may
+	// set: long enough for a reasoning model's longest answers, short
+	// enough that a typo ("100h") cannot hold a call for days.
+	MaxTimeout = 30 * time.Minute
 	// DefaultConcurrency is how many requests one Client has in flight.
 	DefaultConcurrency = 4
 	// DefaultMaxAttempts bounds the attempts of one Complete call.
@@ -93,8 +97,14 @@ type Endpoint struct {
 	// OmitTemperature sends no temperature at all, for models that reject
 	// the field (e.g. OpenAI reasoning models accept only their default).
 	OmitTemperature bool
-	// Timeout bounds one attempt; 0 means DefaultTimeout.
+	// Timeout bounds one attempt; 0 means DefaultTimeout. At most
+	// MaxTimeout.
 	Timeout time.Duration
+	// TotalTimeout, when set, bounds a whole Complete call: every attempt
+	// and every wait between them (a provider that never answers costs at
+	// most this, not MaxAttempts × Timeout). 0 means no bound beyond the
+	// caller's context. At most MaxTimeout.
+	TotalTimeout time.Duration
 	// Concurrency caps the requests in flight; 0 means DefaultConcurrency.
 	Concurrency int
 	// MaxAttempts caps the attempts per call; 0 means DefaultMaxAttempts.
@@ -193,8 +203,11 @@ func (e Endpoint) Validate() error {
 	if e.OmitTemperature && e.Temperature != 0 {
 		v.Add("temperature", "is set but omit_temperature is true")
 	}
-	if e.Timeout < 0 {
-		v.Add("timeout", "must be >= 0, got %s", e.Timeout)
+	if e.Timeout < 0 || e.Timeout > MaxTimeout {
+		v.Add("timeout", "must be in [0, %s], got %s", MaxTimeout, e.Timeout)
+	}
+	if e.TotalTimeout < 0 || e.TotalTimeout > MaxTimeout {
+		v.Add("total_timeout", "must be in [0, %s], got %s", MaxTimeout, e.TotalTimeout)
 	}
 	if e.Concurrency < 0 {
 		v.Add("concurrency", "must be >= 0, got %d", e.Concurrency)

@@ -31,6 +31,8 @@ func TestEndpointValidate(t *testing.T) {
 		{"negative_numbers", func(e *Endpoint) {
 			e.MaxOutputTokens, e.Timeout, e.Concurrency, e.MaxAttempts = -1, -time.Second, -1, -1
 		}, []string{"max_output_tokens", "timeout", "concurrency", "max_attempts"}},
+		{"timeouts_capped", func(e *Endpoint) { e.Timeout, e.TotalTimeout = 100*time.Hour, MaxTimeout+time.Second }, []string{"timeout", "total_timeout"}},
+		{"negative_total_timeout", func(e *Endpoint) { e.TotalTimeout = -time.Second }, []string{"total_timeout"}},
 		{"bad_max_tokens_field", func(e *Endpoint) { e.MaxTokensField = "max_new_tokens" }, []string{"max_tokens_field"}},
 		{"temperature_range", func(e *Endpoint) { e.Temperature = 2.5 }, []string{"temperature"}},
 		{"temperature_and_omit", func(e *Endpoint) { e.Temperature, e.OmitTemperature = 1, true }, []string{"temperature"}},

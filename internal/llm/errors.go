@@ -1,11 +1,16 @@
 package llm
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"time"
+
+	"github.com/triage-eval/triage/internal/platform/apperr"
 )
 
 // StatusError is an HTTP error response of the provider.
@@ -39,16 +44,27 @@ func (e *StatusError) Retryable() bool {
 }
 
 // TimeoutError says an attempt got no complete response within
-// Endpoint.Timeout.
+// Endpoint.Timeout, or (Whole) a call none within Endpoint.TotalTimeout.
 type TimeoutError struct {
-	// After is the per-attempt timeout that expired.
+	// After is the timeout that expired.
 	After time.Duration
-	// Err is the error the HTTP client returned.
+	// Whole says After bounded the whole call, every attempt included.
+	Whole bool
+	// Last is, for a whole call cut short while waiting to retry, the
+	// error of the attempt before the wait.
+	Last error
+	// Err is the error the HTTP client returned, if any.
 	Err error
 }
 
-// Error says after how long the attempt gave up.
+// Error says after how long the attempt, or the call, gave up.
 func (e *TimeoutError) Error() string {
+	if e.Whole && e.Last != nil {
+		return fmt.Sprintf("no complete response within the call's %s; last error: %v", e.After, e.Last)
+	}
+	if e.Whole {
+		return fmt.Sprintf("no complete response within the call's %s", e.After)
+	}
 	return fmt.Sprintf("no complete response within %s", e.After)
 }
 
@@ -161,3 +177,50 @@ func newStatusError(status int, body []byte) *StatusError {
 	}
 	return e
 }
+
+// Reason describes a Complete error for callers on the other side of a trust
+// boundary: the HTTP status and the provider's error code when it is a short
+// identifier ("HTTP 400 Bad Request (context_length_exceeded)"), the
+// timeout, or the kind of failure — never a response body, a provider's
+// message, a URL or an address, which may carry secrets (an internal
+// service's error page, a key echoed back) or map a network. The full
+// error stays available to the server through err itself.
+func Reason(err error) string {
+	var (
+		status    *StatusError
+		timeout   *TimeoutError
+		conn      *ConnectionError
+		malformed *MalformedResponseError
+		exhausted *ExhaustedError
+		invalid   *apperr.InvalidArgumentError
+	)
+	switch {
+	case errors.As(err, &exhausted):
+		return fmt.Sprintf("gave up after %d attempts; last error: %s", exhausted.Attempts, Reason(exhausted.Last))
+	case errors.As(err, &status):
+		s := fmt.Sprintf("HTTP %d %s", status.StatusCode, http.StatusText(status.StatusCode))
+		for _, code := range []string{status.Code, status.Type} {
+			if safeCode.MatchString(code) {
+				return s + " (" + code + ")"
+			}
+		}
+		return s
+	case errors.As(err, &timeout) && timeout.Whole && timeout.Last != nil:
+		return fmt.Sprintf("no complete response within the call's %s; last error: %s", timeout.After, Reason(timeout.Last))
+	case errors.As(err, &timeout):
+		return (&TimeoutError{After: timeout.After, Whole: timeout.Whole}).Error()
+	case errors.As(err, &conn):
+		return "connection failed"
+	case errors.As(err, &malformed):
+		return "malformed response"
+	case errors.As(err, &invalid):
+		return invalid.Error()
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return "the call ended before a response"
+	}
+	return "request failed"
+}
+
+// safeCode matches provider error codes and types that can be shown as
+// they are: short identifiers such as "context_length_exceeded".
+var safeCode = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]{0,63}$`)

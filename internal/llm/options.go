@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"os"
 	"time"
+
+	"go.opentelemetry.io/otel/metric"
 )
 
 // Option configures a Client.
@@ -20,6 +22,7 @@ type options struct {
 	getenv     func(string) string
 	rand       func() float64
 	backoff    struct{ base, max time.Duration }
+	meter      metric.MeterProvider
 }
 
 // defaultOptions returns the production dependencies: no cache, a tuned
@@ -63,6 +66,10 @@ func WithGetenv(getenv func(string) string) Option { return func(o *options) { o
 // WithRand sets the source of backoff jitter: uniform floats in [0, 1).
 // It is called from concurrent calls and must be safe for that.
 func WithRand(rand func() float64) Option { return func(o *options) { o.rand = rand } }
+
+// WithMeterProvider records the gateway's metrics (calls by outcome,
+// tokens, retries; see metrics.go) with mp. The default records nothing.
+func WithMeterProvider(mp metric.MeterProvider) Option { return func(o *options) { o.meter = mp } }
 
 // sleepContext waits d, or until ctx ends.
 func sleepContext(ctx context.Context, d time.Duration) error {

@@ -30,8 +30,11 @@ type Baseline struct {
 
 // Baseline limits.
 const (
-	// MaxBaselineProblems bounds the problems of one RunBaseline call.
-	MaxBaselineProblems = 100_000
+	// MaxBaselineProblems bounds the problems of one RunBaseline call: each
+	// is a model call on the server's keys, and a call's length grows with
+	// them (10,000 problems at a minute each and concurrency 4 take 42 h).
+	// Clients send larger runs in batches; triage baseline sends 1,000.
+	MaxBaselineProblems = 10_000
 	// DefaultBaselineConcurrency is the problems solved at once when the
 	// request leaves it 0.
 	DefaultBaselineConcurrency = 4
@@ -94,7 +97,7 @@ type solved struct {
 // solveAll solves problems with concurrency workers and, in this goroutine,
 // stores each result before sending it, so a result is never reported
 // unless it is stored.
-func (s *Service) solveAll(ctx context.Context, c solving.Completer, solver store.Solver, pending []problems.Problem, concurrency int, send func(*triagev1.RunBaselineResponse) error) (*triagev1.BaselineSummary, error) {
+func (s *Service) solveAll(ctx context.Context, c solving.Completer, solver groundtruth.Solver, pending []problems.Problem, concurrency int, send func(*triagev1.RunBaselineResponse) error) (*triagev1.BaselineSummary, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan problems.Problem)
@@ -142,7 +145,10 @@ func (s *Service) solveAll(ctx context.Context, c solving.Completer, solver stor
 		switch {
 		case !a.Gradeable:
 			sum.NotGradeable++
-		case a.Correct():
+		case rec.LuckyGuess:
+			sum.Gradeable++
+			sum.LuckyGuesses++
+		case rec.Correct:
 			sum.Gradeable++
 			sum.Correct++
 		default:
@@ -171,7 +177,7 @@ func (s *Service) solveAll(ctx context.Context, c solving.Completer, solver stor
 
 // pendingProblems drops the problems whose stored ground truth the request
 // keeps.
-func (s *Service) pendingProblems(ctx context.Context, solver store.Solver, probs []problems.Problem, req *triagev1.RunBaselineRequest) ([]problems.Problem, error) {
+func (s *Service) pendingProblems(ctx context.Context, solver groundtruth.Solver, probs []problems.Problem, req *triagev1.RunBaselineRequest) ([]problems.Problem, error) {
 	if req.GetRerun() {
 		return probs, nil
 	}
@@ -179,19 +185,19 @@ func (s *Service) pendingProblems(ctx context.Context, solver store.Solver, prob
 	for _, p := range probs {
 		byDataset[p.Dataset] = append(byDataset[p.Dataset], p.ID)
 	}
-	stored := map[store.Key]store.Record{}
+	stored := map[groundtruth.Key]groundtruth.Record{}
 	for ds, ids := range byDataset {
 		got, err := s.store.Get(ctx, solver, ds, ids)
 		if err != nil {
 			return nil, err
 		}
 		for id, r := range got {
-			stored[store.Key{Solver: solver, Dataset: ds, ProblemID: id}] = r
+			stored[groundtruth.Key{Solver: solver, Dataset: ds, ProblemID: id}] = r
 		}
 	}
 	var pending []problems.Problem
 	for _, p := range probs {
-		r, ok := stored[store.Key{Solver: solver, Dataset: p.Dataset, ProblemID: p.ID}]
+		r, ok := stored[groundtruth.Key{Solver: solver, Dataset: p.Dataset, ProblemID: p.ID}]
 		if ok && (r.Gradeable || req.GetKeepUngradeable()) {
 			continue
 		}
@@ -248,13 +254,13 @@ func problemFromProto(v *apperr.Violations, field string, p *triagev1.Problem) (
 	before := v.Len()
 	if p.GetId() == "" {
 		v.Add(field+".id", "must not be empty")
-	} else if len(p.GetId()) > store.MaxProblemBytes {
-		v.Add(field+".id", "must be at most %d bytes", store.MaxProblemBytes)
+	} else if len(p.GetId()) > groundtruth.MaxProblemBytes {
+		v.Add(field+".id", "must be at most %d bytes", groundtruth.MaxProblemBytes)
 	}
 	if p.GetDataset() == "" {
 		v.Add(field+".dataset", "must not be empty")
-	} else if len(p.GetDataset()) > store.MaxDatasetBytes {
-		v.Add(field+".dataset", "must be at most %d bytes", store.MaxDatasetBytes)
+	} else if len(p.GetDataset()) > groundtruth.MaxDatasetBytes {
+		v.Add(field+".dataset", "must be at most %d bytes", groundtruth.MaxDatasetBytes)
 	}
 	if strings.TrimSpace(p.GetText()) == "" {
 		v.Add(field+".text", "must not be blank")
@@ -271,24 +277,29 @@ func problemFromProto(v *apperr.Violations, field string, p *triagev1.Problem) (
 func (s *Service) endpointNames() string { return llm.DescribeNames(s.baseline.Endpoints) }
 
 // attemptRecord is the ground truth an attempt yields.
-func attemptRecord(solver store.Solver, p problems.Problem, a solving.Attempt) store.Record {
-	rec := store.Record{
-		Key:            store.Key{Solver: solver, Dataset: p.Dataset, ProblemID: p.ID},
+func attemptRecord(solver groundtruth.Solver, p problems.Problem, a solving.Attempt) groundtruth.Record {
+	rec := groundtruth.Record{
+		Key:            groundtruth.Key{Solver: solver, Dataset: p.Dataset, ProblemID: p.ID},
 		Latency:        a.Response.Latency,
 		ResponseSHA256: a.ResponseSHA256(),
 		MeasuredAt:     a.MeasuredAt,
-		Error:          clip(a.Error, store.MaxTextBytes),
-		FinishReason:   clip(a.Response.FinishReason, store.MaxTextBytes),
+		Error:          clip(a.Error, groundtruth.MaxTextBytes),
+		FinishReason:   clip(a.Response.FinishReason, groundtruth.MaxTextBytes),
 	}
 	if a.Gradeable {
 		rec.Cost, rec.Correct, rec.Gradeable = a.Cost(), a.Correct(), true
+		if p.Unsolvable {
+			// SPEC §1: an unsolvable item is never solved; a grader that
+			// accepted its answer was guessed right, which is kept for audit.
+			rec.Correct, rec.LuckyGuess = false, a.Correct()
+		}
 	}
 	return rec
 }
 
 // oneRecord yields rec alone, for Store.Import.
-func oneRecord(rec store.Record) func(yield func(store.Record, error) bool) {
-	return func(yield func(store.Record, error) bool) { yield(rec, nil) }
+func oneRecord(rec groundtruth.Record) func(yield func(groundtruth.Record, error) bool) {
+	return func(yield func(groundtruth.Record, error) bool) { yield(rec, nil) }
 }
 
 // gradeOutcomes maps grading outcomes to the API's.
@@ -302,7 +313,7 @@ var gradeOutcomes = map[string]triagev1.GradeOutcome{
 }
 
 // itemProto reports one stored result.
-func itemProto(rec store.Record, a solving.Attempt, done int32) *triagev1.BaselineItem {
+func itemProto(rec groundtruth.Record, a solving.Attempt, done int32) *triagev1.BaselineItem {
 	out := triagev1.GradeOutcome_GRADE_OUTCOME_NOT_GRADEABLE
 	switch {
 	case a.Truncated:

@@ -26,9 +26,9 @@ import (
 )
 
 // newBaselineClient serves an Executor that runs baselines against srv.
-func newBaselineClient(t *testing.T, srv *llmtest.Server, g *grading.Grader) (triagev1.ExecutorServiceClient, store.Store) {
+func newBaselineClient(t *testing.T, srv *llmtest.Server, g *grading.Grader) (triagev1.ExecutorServiceClient, groundtruth.Store) {
 	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "gt.db"))
+	st, err := groundtruth.Open(context.Background(), filepath.Join(t.TempDir(), "gt.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestRunBaselineStreamsAndStores(t *testing.T) {
 			t.Errorf("%s: %v", id, it)
 		}
 		// Each reported item is already stored.
-		got, err := st.Get(context.Background(), store.Solver{Model: "qwen3-32b", Mode: "extended"}, "aime", []string{id})
+		got, err := st.Get(context.Background(), groundtruth.Solver{Model: "qwen3-32b", Mode: "extended"}, "aime", []string{id})
 		if err != nil || got[id].Cost != w.cost {
 			t.Errorf("%s stored as %+v, %v", id, got[id], err)
 		}
@@ -139,6 +139,41 @@ func TestRunBaselineStreamsAndStores(t *testing.T) {
 	}
 }
 
+// TestRunBaselineUnsolvableScoresZero checks SPEC §1: an unsolvable item's
+// answer that the grader accepts is stored as not correct, with the
+// grader's verdict kept as a lucky guess and counted in the summary.
+func TestRunBaselineUnsolvableScoresZero(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.WithHandler(func(int, llmtest.Recorded) llmtest.Reply {
+		return llmtest.OpenAI(llmtest.Completion{Content: "\\boxed{42}", CompletionTokens: 50})
+	}))
+	c, st := newBaselineClient(t, srv, grading.New(nil, nil))
+	guessed := mathProblem("u1", "42")
+	guessed.Unsolvable = true
+	missed := mathProblem("u2", "7")
+	missed.Unsolvable = true
+	_, items, sum, err := collect(t, c, &triagev1.RunBaselineRequest{Solver: qwen, Endpoint: "q", Problems: []*triagev1.Problem{guessed, missed, mathProblem("p1", "42")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.GetGradeable() != 3 || sum.GetCorrect() != 1 || sum.GetLuckyGuesses() != 1 {
+		t.Errorf("summary %v: want 3 gradeable, 1 correct (p1), 1 lucky guess (u1)", sum)
+	}
+	got, err := st.Get(context.Background(), groundtruth.Solver{Model: "qwen3-32b", Mode: "extended"}, "aime", []string{"u1", "u2", "p1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string][2]bool{"u1": {false, true}, "u2": {false, false}, "p1": {true, false}} {
+		if r := got[id]; r.Correct != want[0] || r.LuckyGuess != want[1] || !r.Gradeable {
+			t.Errorf("%s stored correct=%v lucky_guess=%v gradeable=%v; want correct=%v lucky_guess=%v", id, r.Correct, r.LuckyGuess, r.Gradeable, want[0], want[1])
+		}
+	}
+	for _, it := range items {
+		if it.GetRecord().GetProblemId() == "u1" && (it.GetOutcome() != triagev1.GradeOutcome_GRADE_OUTCOME_CORRECT || !it.GetRecord().GetLuckyGuess() || it.GetRecord().GetCorrect()) {
+			t.Errorf("u1 item %v: the grader's verdict (correct) is reported, the record is a lucky guess", it)
+		}
+	}
+}
+
 func TestRunBaselineFailuresAreStoredNotGradeable(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.WithHandler(func(int, llmtest.Recorded) llmtest.Reply { return llmtest.ServerError() }))
 	c, st := newBaselineClient(t, srv, grading.New(nil, nil))
@@ -149,7 +184,7 @@ func TestRunBaselineFailuresAreStoredNotGradeable(t *testing.T) {
 	if it := items[0]; it.GetOutcome() != triagev1.GradeOutcome_GRADE_OUTCOME_NOT_GRADEABLE || !strings.Contains(it.GetRecord().GetError(), "500") {
 		t.Errorf("item %v", it)
 	}
-	got, _ := st.Get(context.Background(), store.Solver{Model: "qwen3-32b", Mode: "extended"}, "aime", []string{"p1"})
+	got, _ := st.Get(context.Background(), groundtruth.Solver{Model: "qwen3-32b", Mode: "extended"}, "aime", []string{"p1"})
 	if r := got["p1"]; r.Gradeable || r.Error == "" {
 		t.Errorf("stored %+v", r)
 	}

@@ -13,15 +13,15 @@ import (
 // modeNames maps the API's solver modes to the store's; an unspecified mode
 // maps to "", which validation rejects.
 var modeNames = map[triagev1.SolverMode]string{
-	triagev1.SolverMode_SOLVER_MODE_STANDARD: store.ModeStandard,
-	triagev1.SolverMode_SOLVER_MODE_EXTENDED: store.ModeExtended,
+	triagev1.SolverMode_SOLVER_MODE_STANDARD: groundtruth.ModeStandard,
+	triagev1.SolverMode_SOLVER_MODE_EXTENDED: groundtruth.ModeExtended,
 }
 
-func solverFromProto(s *triagev1.Solver) store.Solver {
-	return store.Solver{Model: s.GetModel(), Mode: modeNames[s.GetMode()]}
+func solverFromProto(s *triagev1.Solver) groundtruth.Solver {
+	return groundtruth.Solver{Model: s.GetModel(), Mode: modeNames[s.GetMode()]}
 }
 
-func solverToProto(s store.Solver) *triagev1.Solver {
+func solverToProto(s groundtruth.Solver) *triagev1.Solver {
 	mode := triagev1.SolverMode_SOLVER_MODE_UNSPECIFIED
 	for m, name := range modeNames {
 		if name == s.Mode {
@@ -32,13 +32,13 @@ func solverToProto(s store.Solver) *triagev1.Solver {
 }
 
 // recordFromProto converts a record; an unset measurement time becomes now.
-func recordFromProto(r *triagev1.GroundTruthRecord, now time.Time) store.Record {
+func recordFromProto(r *triagev1.GroundTruthRecord, now time.Time) groundtruth.Record {
 	measured := now
 	if r.GetMeasuredTime() != nil {
 		measured = r.GetMeasuredTime().AsTime()
 	}
-	return store.Record{
-		Key: store.Key{
+	return groundtruth.Record{
+		Key: groundtruth.Key{
 			Solver:    solverFromProto(r.GetSolver()),
 			Dataset:   r.GetDataset(),
 			ProblemID: r.GetProblemId(),
@@ -51,10 +51,11 @@ func recordFromProto(r *triagev1.GroundTruthRecord, now time.Time) store.Record 
 		ResponseSHA256: r.GetResponseSha256(),
 		Error:          r.GetError(),
 		MeasuredAt:     measured,
+		LuckyGuess:     r.GetLuckyGuess(),
 	}
 }
 
-func recordToProto(r store.Record) *triagev1.GroundTruthRecord {
+func recordToProto(r groundtruth.Record) *triagev1.GroundTruthRecord {
 	return &triagev1.GroundTruthRecord{
 		Solver:         solverToProto(r.Solver),
 		Dataset:        r.Dataset,
@@ -67,5 +68,6 @@ func recordToProto(r store.Record) *triagev1.GroundTruthRecord {
 		ResponseSha256: r.ResponseSHA256,
 		Error:          r.Error,
 		MeasuredTime:   timestamppb.New(r.MeasuredAt),
+		LuckyGuess:     r.LuckyGuess,
 	}
 }

@@ -137,6 +137,6 @@ func (s *Service) poolItems(ctx context.Context, req *triagev1.ExecutePlanReques
 
 // itemFromRecord turns stored ground truth into a pool item. Values are not
 // stored: the main protocol keeps every value at 1 (SPEC §1).
-func itemFromRecord(r store.Record) pool.Item {
+func itemFromRecord(r groundtruth.Record) pool.Item {
 	return pool.Item{ID: r.ProblemID, Cost: r.Cost, Value: 1, Correct: r.Correct}
 }

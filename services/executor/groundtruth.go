@@ -22,7 +22,7 @@ func (s *Service) ImportGroundTruth(stream grpc.ClientStreamingServer[triagev1.I
 		return errNoStore
 	}
 	now := s.now()
-	records := func(yield func(store.Record, error) bool) {
+	records := func(yield func(groundtruth.Record, error) bool) {
 		n := 0
 		for {
 			req, err := stream.Recv()
@@ -30,16 +30,16 @@ func (s *Service) ImportGroundTruth(stream grpc.ClientStreamingServer[triagev1.I
 				return
 			}
 			if err != nil {
-				yield(store.Record{}, err)
+				yield(groundtruth.Record{}, err)
 				return
 			}
 			for _, r := range req.GetRecords() {
 				rec := recordFromProto(r, now)
 				var v apperr.Violations
-				store.ValidateRecord(&v, "records["+strconv.Itoa(n)+"]", rec)
+				groundtruth.ValidateRecord(&v, "records["+strconv.Itoa(n)+"]", rec)
 				n++
 				if err := v.Err(); err != nil {
-					yield(store.Record{}, err)
+					yield(groundtruth.Record{}, err)
 					return
 				}
 				if !yield(rec, nil) {
@@ -65,13 +65,13 @@ func (s *Service) ListGroundTruth(ctx context.Context, req *triagev1.ListGroundT
 	if s.store == nil {
 		return nil, errNoStore
 	}
-	q := store.ListQuery{Dataset: req.GetDataset(), PageSize: int(req.GetPageSize()), PageToken: req.GetPageToken()}
+	q := groundtruth.ListQuery{Dataset: req.GetDataset(), PageSize: int(req.GetPageSize()), PageToken: req.GetPageToken()}
 	if req.GetSolver() != nil {
 		solver := solverFromProto(req.GetSolver())
 		q.Solver = &solver
 	}
 	page, err := s.store.List(ctx, q)
-	if errors.Is(err, store.ErrInvalidPageToken) {
+	if errors.Is(err, groundtruth.ErrInvalidPageToken) {
 		return nil, apperr.Invalid("page_token", "not a token from a previous listing with the same filters")
 	}
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 // Service implements triagev1.ExecutorServiceServer.
 type Service struct {
 	triagev1.UnimplementedExecutorServiceServer
-	store    store.Store
+	store    groundtruth.Store
 	now      func() time.Time
 	baseline *Baseline
 }
@@ -25,7 +25,7 @@ func WithBaseline(b *Baseline) Option { return func(s *Service) { s.baseline = b
 // New returns an Executor over st, which may be nil for an executor that
 // only scores inline pools. now stamps imported records that carry no
 // measurement time.
-func New(st store.Store, now func() time.Time, opts ...Option) *Service {
+func New(st groundtruth.Store, now func() time.Time, opts ...Option) *Service {
 	s := &Service{store: st, now: now}
 	for _, o := range opts {
 		o(s)

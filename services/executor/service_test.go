@@ -29,12 +29,12 @@ var (
 )
 
 // newClient serves an Executor over a fresh SQLite store (or none).
-func newClient(t *testing.T, withStore bool) (triagev1.ExecutorServiceClient, store.Store) {
+func newClient(t *testing.T, withStore bool) (triagev1.ExecutorServiceClient, groundtruth.Store) {
 	t.Helper()
-	var st store.Store
+	var st groundtruth.Store
 	if withStore {
 		var err error
-		st, err = store.Open(context.Background(), filepath.Join(t.TempDir(), "gt.db"))
+		st, err = groundtruth.Open(context.Background(), filepath.Join(t.TempDir(), "gt.db"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -337,6 +337,48 @@ func TestExecuteValidation(t *testing.T) {
 			}
 			if status.Code(err) != codes.InvalidArgument || strings.Join(fields, " ") != tt.fields {
 				t.Errorf("err = %v, fields %v; want InvalidArgument on %s", err, fields, tt.fields)
+			}
+		})
+	}
+}
+
+func TestExecuteWorkBound(t *testing.T) {
+	c, _ := newClient(t, false)
+	plan := func(n int) []*triagev1.PlanStep {
+		out := make([]*triagev1.PlanStep, n)
+		for i := range out {
+			out[i] = &triagev1.PlanStep{Id: "a", Tokens: 1}
+		}
+		return out
+	}
+	tests := []struct {
+		name    string
+		regimes []triagev1.Regime
+		steps   int
+		wantMsg string // "" for a request within the bound
+	}{
+		{name: "both regimes at the bound", steps: executor.MaxExecuteWork/2 - 1},
+		{name: "both regimes over it", steps: executor.MaxExecuteWork / 2, wantMsg: "regimes × (items + plan steps) = 2 × (1 + 500000) = 1000002 exceeds 1000000"},
+		{name: "one regime", regimes: []triagev1.Regime{triagev1.Regime_REGIME_ENFORCED}, steps: executor.MaxExecuteWork / 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := c.ExecutePlan(context.Background(), &triagev1.ExecutePlanRequest{
+				Pool:      inline(&triagev1.GroundTruthItem{Id: "a", Cost: 10}),
+				Budget:    &triagev1.Budget{Kind: &triagev1.Budget_Tokens{Tokens: 5}},
+				Plan:      plan(tt.steps),
+				Regimes:   tt.regimes,
+				OmitTrace: true,
+			})
+			if tt.wantMsg == "" {
+				if err != nil {
+					t.Fatalf("err = %v, want a result", err)
+				}
+				return
+			}
+			fvs := grpcerr.FieldViolations(err)
+			if status.Code(err) != codes.InvalidArgument || len(fvs) != 1 || fvs[0].GetField() != "plan" || !strings.Contains(fvs[0].GetDescription(), tt.wantMsg) {
+				t.Errorf("err = %v, want InvalidArgument on plan containing %q", err, tt.wantMsg)
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"fmt"
 	"strconv"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
@@ -9,8 +10,18 @@ import (
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 )
 
-// MaxPlanSteps bounds the length of a plan as given (before normalization).
-const MaxPlanSteps = 10 * protoconv.MaxItems
+// Limits of ExecutePlan.
+const (
+	// MaxPlanSteps bounds the length of a plan as given (before
+	// normalization).
+	MaxPlanSteps = 10 * protoconv.MaxItems
+	// MaxExecuteWork bounds regimes × (pool items + plan steps) of one
+	// ExecutePlan: normalization and each regime are linear in both, and so
+	// is the response (every dropped step and every trace step is listed).
+	// At the bound a call takes about 0.2 s; the paper's calls (2 × (30 +
+	// 30)) are far below it.
+	MaxExecuteWork = 1_000_000
+)
 
 // ValidateRequest checks a unary request before its handler runs and
 // reports every invalid field; see server.RequestValidator. Streamed imports
@@ -43,6 +54,8 @@ func validateExecutePlan(v *apperr.Violations, req *triagev1.ExecutePlanRequest)
 	protoconv.ValidateBudget(v, "budget", req.GetBudget())
 	if n := len(req.GetPlan()); n > MaxPlanSteps {
 		v.Add("plan", "at most %d steps, got %d", MaxPlanSteps, n)
+	} else {
+		validateExecuteWork(v, req)
 	}
 	seen := map[triagev1.Regime]bool{}
 	for i, r := range req.GetRegimes() {
@@ -85,10 +98,24 @@ func validateStoredPool(v *apperr.Violations, p *triagev1.StoredPool) {
 func validateSolver(v *apperr.Violations, field string, s *triagev1.Solver) {
 	if s.GetModel() == "" {
 		v.Add(field+".model", "must not be empty")
-	} else if len(s.GetModel()) > store.MaxModelBytes {
-		v.Add(field+".model", "must be at most %d bytes", store.MaxModelBytes)
+	} else if len(s.GetModel()) > groundtruth.MaxModelBytes {
+		v.Add(field+".model", "must be at most %d bytes", groundtruth.MaxModelBytes)
 	}
 	if _, ok := modeNames[s.GetMode()]; !ok {
 		v.Add(field+".mode", "must be SOLVER_MODE_STANDARD or SOLVER_MODE_EXTENDED, got %v", s.GetMode())
 	}
+}
+
+// validateExecuteWork bounds regimes × (pool items + plan steps)
+// (MaxExecuteWork); no regime named means both.
+func validateExecuteWork(v *apperr.Violations, req *triagev1.ExecutePlanRequest) {
+	items := len(req.GetInline().GetItems()) + len(req.GetStored().GetProblemIds())
+	steps := len(req.GetPlan())
+	regimes := max(len(req.GetRegimes()), 1)
+	if len(req.GetRegimes()) == 0 {
+		regimes = 2
+	}
+	formula := fmt.Sprintf("regimes × (items + plan steps) = %d × (%d + %d)", regimes, items, steps)
+	protoconv.CheckWork(v, "plan", formula, float64(regimes)*float64(items+steps), MaxExecuteWork,
+		"a plan needs at most one step per item; send a shorter plan, fewer regimes or a smaller pool")
 }

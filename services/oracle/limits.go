@@ -16,4 +16,20 @@ const (
 	DefaultSamples = 1000
 	// MaxSamples is the largest Monte Carlo sample count.
 	MaxSamples = 1_000_000
+	// MaxWork bounds items × budgets × samples of one request (the exact
+	// method counts one sample). Monte Carlo costs at most about 22 ns per
+	// item and sample (100,000 items with non-integer values, whose shuffles
+	// miss the cache; 3–4 ns with unit values), so a request at the bound
+	// answers in about 2 s on one core of the 2-core reference machine (see
+	// BenchmarkMaximalRequest). The paper's calls (30 items × 4 budgets ×
+	// 1000 samples = 1.2e5) are far below it.
+	MaxWork = 100_000_000
+	// MaxKnapsackStates bounds the Pareto states the general-values oracle
+	// (items with different values) may examine over all budgets of one
+	// request: at 25–55 ns each about 1 s, and at most a few hundred MiB.
+	// Unit values never use the search; random values need a few hundred
+	// states per budget at 1,000 items and about 250,000 at 100,000 items;
+	// values strongly correlated with costs are the hard case (10⁷ states at
+	// 1,000 items).
+	MaxKnapsackStates = 1 << 24
 )

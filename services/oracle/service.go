@@ -2,8 +2,10 @@ package oracle
 
 import (
 	"context"
+	"errors"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/platform/apperr"
 	"github.com/triage-eval/triage/internal/platform/protoconv"
 	"github.com/triage-eval/triage/internal/protocol/knapsack"
 	"github.com/triage-eval/triage/internal/protocol/pool"
@@ -44,8 +46,14 @@ func (s *Service) ComputeReferences(ctx context.Context, req *triagev1.ComputeRe
 		budgets[i] = tokens
 		refs[i] = &triagev1.BudgetReferences{Budget: tokens, Alpha: alpha}
 	}
+	states := knapsack.NewStateBudget(MaxKnapsackStates)
 	for i, b := range budgets {
-		sol, err := knapsack.Solve(ctx, items, b)
+		sol, err := knapsack.SolveWithin(ctx, items, b, states)
+		var tooHard *knapsack.StateLimitError
+		if errors.As(err, &tooHard) {
+			return nil, apperr.Invalid("items", "the exact oracle for these values needs more than %d Pareto states over the request's budgets (reached at budgets[%d]); "+
+				"values that vary less with cost, fewer items or fewer budgets per request stay within it (unit values never need the search)", tooHard.Limit, i)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"fmt"
 	"strconv"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
@@ -30,8 +31,24 @@ func validateComputeReferences(req *triagev1.ComputeReferencesRequest) error {
 		}
 	}
 	budgets := validateBudgets(&v, req.GetBudgets(), total, itemsOK)
-	validateRandom(&v, req.GetRandom(), items, budgets, itemsOK)
+	if validateRandom(&v, req.GetRandom(), items, budgets, itemsOK) && itemsOK && len(req.GetBudgets()) <= MaxBudgets {
+		validateWork(&v, len(items), len(req.GetBudgets()), req.GetRandom())
+	}
 	return v.Err()
+}
+
+// validateWork bounds items × budgets × samples (MaxWork).
+func validateWork(v *apperr.Violations, items, budgets int, opts *triagev1.RandomReferenceOptions) {
+	samples := int64(1)
+	if opts.GetMethod() != triagev1.RandomMethod_RANDOM_METHOD_EXACT {
+		samples = int64(opts.GetSamples())
+		if samples == 0 {
+			samples = DefaultSamples
+		}
+	}
+	formula := fmt.Sprintf("items × budgets × samples = %d × %d × %d", items, budgets, samples)
+	protoconv.CheckWork(v, "random.samples", formula, float64(items)*float64(budgets)*float64(samples), MaxWork,
+		"send fewer samples, budgets or items, or split the budgets over several requests")
 }
 
 // validateBudgets reports bad budgets and returns the resolved ones when
@@ -63,7 +80,10 @@ func validateBudgets(v *apperr.Violations, specs []*triagev1.Budget, total int64
 	return out
 }
 
-func validateRandom(v *apperr.Violations, opts *triagev1.RandomReferenceOptions, items []*triagev1.GroundTruthItem, budgets []int64, itemsOK bool) {
+// validateRandom reports bad random-reference options and returns whether
+// they are valid.
+func validateRandom(v *apperr.Violations, opts *triagev1.RandomReferenceOptions, items []*triagev1.GroundTruthItem, budgets []int64, itemsOK bool) bool {
+	before := v.Len()
 	samples := opts.GetSamples()
 	switch opts.GetMethod() {
 	case triagev1.RandomMethod_RANDOM_METHOD_UNSPECIFIED, triagev1.RandomMethod_RANDOM_METHOD_MONTE_CARLO:
@@ -75,7 +95,7 @@ func validateRandom(v *apperr.Violations, opts *triagev1.RandomReferenceOptions,
 			v.Add("random.samples", "must be unset with the exact method, got %d", samples)
 		}
 		if !itemsOK || budgets == nil {
-			return
+			return v.Len() == before
 		}
 		poolItems := protoconv.PoolItems(items)
 		for i, b := range budgets {
@@ -86,4 +106,5 @@ func validateRandom(v *apperr.Violations, opts *triagev1.RandomReferenceOptions,
 	default:
 		v.Add("random.method", "unknown method %d", int32(opts.GetMethod()))
 	}
+	return v.Len() == before
 }

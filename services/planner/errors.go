@@ -10,21 +10,22 @@ import (
 )
 
 // modelError turns a gateway error into a domain error: a model that kept
-// failing is Unavailable (retry later); a request the provider refuses
-// (bad key, unknown model, prompt too long) is a FailedPrecondition of the
-// endpoint's configuration. Context errors pass through.
-func modelError(model string, err error) error {
-	var (
-		exhausted *llm.ExhaustedError
-		status    *llm.StatusError
-	)
+// failing (or never answered) is Unavailable (retry later); a request the
+// provider refuses (bad key, unknown model, prompt too long) is a
+// FailedPrecondition of the endpoint's configuration. The caller's own
+// cancellation or deadline comes back as such. Messages say what happened
+// through llm.Reason only — the status, the provider's error code, the
+// timeout — never the provider's body or message, which for an inline
+// endpoint is whatever the host it points at chose to answer.
+func modelError(ctx context.Context, model string, err error) error {
+	var status *llm.StatusError
 	switch {
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return err
-	case errors.As(err, &exhausted):
-		return &apperr.UnavailableError{Reason: fmt.Sprintf("model %s: %v", model, err)}
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.As(err, new(*llm.ExhaustedError)):
+		return &apperr.UnavailableError{Reason: fmt.Sprintf("model %s: %s", model, llm.Reason(err))}
 	case errors.As(err, &status) && !status.Retryable():
-		return &apperr.PreconditionError{Reason: fmt.Sprintf("model %s refused the request: %v", model, err)}
+		return &apperr.PreconditionError{Reason: fmt.Sprintf("model %s refused the request: %s", model, llm.Reason(err))}
 	}
-	return &apperr.UnavailableError{Reason: fmt.Sprintf("model %s: %v", model, err)}
+	return &apperr.UnavailableError{Reason: fmt.Sprintf("model %s: %s", model, llm.Reason(err))}
 }

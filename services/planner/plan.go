@@ -11,23 +11,20 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/llm"
+	"github.com/triage-eval/triage/internal/planning/plannerids"
 	"github.com/triage-eval/triage/internal/planning/prompts"
 	"github.com/triage-eval/triage/internal/planning/repair"
 	"github.com/triage-eval/triage/internal/platform/protoconv"
 	"github.com/triage-eval/triage/internal/protocol/execution"
 )
 
-// CreatePlan makes one plan for one pool.
+// CreatePlan makes one plan for one pool. The planner — a model or a
+// reference strategy — sees the problems as p1 … pn only; its plan is read
+// against those ids and returned in the caller's (SPEC §1).
 func (s *Service) CreatePlan(ctx context.Context, req *triagev1.CreatePlanRequest) (*triagev1.CreatePlanResponse, error) {
-	problems := make([]prompts.Problem, len(req.GetProblems()))
-	ids := make([]string, len(problems))
-	for i, p := range req.GetProblems() {
-		value := 1.0
-		if p.Value != nil {
-			value = p.GetValue()
-		}
-		problems[i] = prompts.Problem{ID: p.GetId(), Text: p.GetText(), Value: value}
-		ids[i] = p.GetId()
+	problems, table, err := shown(req.GetProblems())
+	if err != nil {
+		return nil, err
 	}
 	budget := req.GetBudget()
 	strategy := req.GetStrategy()
@@ -46,11 +43,12 @@ func (s *Service) CreatePlan(ctx context.Context, req *triagev1.CreatePlanReques
 		}
 		raw := repair.Render(steps)
 		return &triagev1.CreatePlanResponse{
-			Parsed:    parsedPlan(repair.Repair(raw, ids, &budget)),
-			RawOutput: raw,
-			Strategy:  strategy,
-			Usage:     &triagev1.Usage{},
-			Latency:   durationpb.New(0),
+			Parsed:     parsedPlan(table.Repair(raw, &budget)),
+			RawOutput:  raw,
+			Strategy:   strategy,
+			Usage:      &triagev1.Usage{},
+			Latency:    durationpb.New(0),
+			PlannerIds: plannerIDs(table),
 		}, nil
 	}
 
@@ -77,10 +75,10 @@ func (s *Service) CreatePlan(ctx context.Context, req *triagev1.CreatePlanReques
 	}
 	resp, err := client.Complete(ctx, call)
 	if err != nil {
-		return nil, modelError(ep.Model, err)
+		return nil, modelError(ctx, ep.Model, err)
 	}
 	return &triagev1.CreatePlanResponse{
-		Parsed:         parsedPlan(repair.Repair(resp.Content, ids, &budget)),
+		Parsed:         parsedPlan(table.Repair(resp.Content, &budget)),
 		RawOutput:      resp.Content,
 		Reasoning:      resp.Reasoning,
 		Prompt:         prompt,
@@ -100,18 +98,31 @@ func (s *Service) CreatePlan(ctx context.Context, req *triagev1.CreatePlanReques
 		Attempts:     int32(resp.Attempts),
 		Strategy:     strategy,
 		Model:        ep.Model,
+		PlannerIds:   plannerIDs(table),
 	}, nil
 }
 
-// RepairPlan parses and repairs raw planner output.
+// RepairPlan parses and repairs raw planner output: with opaque_ids, output
+// that names the problems p1 … pn in the order of problem_ids, as CreatePlan
+// shows them; otherwise output that names them by problem_ids.
 func (s *Service) RepairPlan(_ context.Context, req *triagev1.RepairPlanRequest) (*triagev1.RepairPlanResponse, error) {
 	var budget *int64
 	if req.Budget != nil {
 		b := req.GetBudget()
 		budget = &b
 	}
-	return &triagev1.RepairPlanResponse{Parsed: parsedPlan(repair.Repair(req.GetRawOutput(), req.GetProblemIds(), budget))}, nil
+	if !req.GetOpaqueIds() {
+		return &triagev1.RepairPlanResponse{Parsed: parsedPlan(repair.Repair(req.GetRawOutput(), req.GetProblemIds(), budget))}, nil
+	}
+	table, err := plannerids.New(req.GetProblemIds())
+	if err != nil {
+		return nil, err
+	}
+	return &triagev1.RepairPlanResponse{Parsed: parsedPlan(table.Repair(req.GetRawOutput(), budget)), PlannerIds: plannerIDs(table)}, nil
 }
+
+// inlineKeyPrefix starts the client key of every inline endpoint.
+const inlineKeyPrefix = "inline:"
 
 // endpoint resolves the request's endpoint and the key its client is kept
 // under: the name for configured endpoints, a hash of the settings for
@@ -125,6 +136,10 @@ func (s *Service) endpoint(req *triagev1.CreatePlanRequest) (string, llm.Endpoin
 	if in.GetMode() == triagev1.SolverMode_SOLVER_MODE_EXTENDED {
 		mode = llm.ModeExtended
 	}
+	timeout := DefaultInlineTimeout
+	if in.GetTimeout() != nil {
+		timeout = in.GetTimeout().AsDuration()
+	}
 	ep := llm.Endpoint{
 		Name:            "inline",
 		BaseURL:         in.GetBaseUrl(),
@@ -132,15 +147,18 @@ func (s *Service) endpoint(req *triagev1.CreatePlanRequest) (string, llm.Endpoin
 		Mode:            mode,
 		Family:          in.GetFamily(),
 		MaxOutputTokens: int(in.GetMaxOutputTokens()),
-		Timeout:         in.GetTimeout().AsDuration(),
-		ExtraBody:       in.GetExtraBody().AsMap(),
+		// The timeout bounds the whole call, so a provider that never
+		// answers holds it for timeout, not attempts × timeout.
+		Timeout:      timeout,
+		TotalTimeout: timeout,
+		ExtraBody:    in.GetExtraBody().AsMap(),
 	}
 	raw, err := protojson.Marshal(in)
 	if err != nil {
 		return "", llm.Endpoint{}, err
 	}
 	sum := sha256.Sum256(raw)
-	return "inline:" + hex.EncodeToString(sum[:]), ep, nil
+	return inlineKeyPrefix + hex.EncodeToString(sum[:]), ep, nil
 }
 
 // planSchema is the JSON schema of the plan the prompt asks for.

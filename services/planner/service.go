@@ -1,7 +1,12 @@
 package planner
 
 import (
+	"net/http"
+	"slices"
+	"strings"
 	"time"
+
+	"go.opentelemetry.io/otel/metric"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/llm"
@@ -18,6 +23,12 @@ type Config struct {
 	Getenv func(string) string
 	// Now is the clock.
 	Now func() time.Time
+	// InlineHosts are the hosts CreatePlan's inline endpoints may reach;
+	// none (the default) turns inline endpoints off.
+	InlineHosts []InlineHost
+	// MeterProvider records the gateway's metrics (llm.WithMeterProvider);
+	// nil records nothing.
+	MeterProvider metric.MeterProvider
 }
 
 // Service implements triagev1.PlannerServiceServer. It keeps one gateway
@@ -27,15 +38,25 @@ type Service struct {
 	triagev1.UnimplementedPlannerServiceServer
 	cfg     Config
 	clients *llm.Clients
+	// inline holds the clients of inline endpoints, which never follow a
+	// redirect away from the host that was allowed.
+	inline *llm.Clients
 }
 
 // New returns a Planner.
 func New(cfg Config) *Service {
-	opts := []llm.Option{llm.WithGetenv(cfg.Getenv), llm.WithClock(cfg.Now)}
+	opts := []llm.Option{llm.WithGetenv(cfg.Getenv), llm.WithClock(cfg.Now), llm.WithMeterProvider(cfg.MeterProvider)}
 	if cfg.Cache != nil {
 		opts = append(opts, llm.WithCache(cfg.Cache))
 	}
-	return &Service{cfg: cfg, clients: llm.NewClients(opts...)}
+	inlineOpts := append(slices.Clone(opts), llm.WithHTTPClient(&http.Client{CheckRedirect: noRedirects}))
+	return &Service{cfg: cfg, clients: llm.NewClients(opts...), inline: llm.NewClients(inlineOpts...)}
+}
+
+// LongRunning reports the methods that wait on a model (CreatePlan), which
+// the server gives its long default deadline; see server.LongRunner.
+func (s *Service) LongRunning(fullMethod string) bool {
+	return fullMethod == triagev1.PlannerService_CreatePlan_FullMethodName
 }
 
 // variants maps the API's prompt variants to templates.
@@ -52,5 +73,8 @@ func (s *Service) endpointNames() string { return llm.DescribeNames(s.cfg.Endpoi
 // client returns the gateway client of an endpoint, creating it once per
 // distinct endpoint configuration.
 func (s *Service) client(key string, ep llm.Endpoint) (*llm.Client, error) {
+	if strings.HasPrefix(key, inlineKeyPrefix) {
+		return s.inline.Get(key, ep)
+	}
 	return s.clients.Get(key, ep)
 }

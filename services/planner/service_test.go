@@ -220,7 +220,7 @@ func TestValidation(t *testing.T) {
 		{"no endpoint", &triagev1.CreatePlanRequest{Problems: problems(1)}, "endpoint"},
 		{"unknown endpoint", &triagev1.CreatePlanRequest{Endpoint: &triagev1.CreatePlanRequest_EndpointName{EndpointName: "gpt"}}, "endpoint_name"},
 		{"bad inline", &triagev1.CreatePlanRequest{Endpoint: &triagev1.CreatePlanRequest_InlineEndpoint{InlineEndpoint: &triagev1.LLMEndpoint{BaseUrl: "ftp://x"}}},
-			"inline_endpoint.base_url inline_endpoint.model inline_endpoint.mode"},
+			"inline_endpoint inline_endpoint.model inline_endpoint.mode"},
 		{"endpoint with a strategy", &triagev1.CreatePlanRequest{Strategy: triagev1.PlannerStrategy_PLANNER_STRATEGY_RANDOM,
 			Endpoint: &triagev1.CreatePlanRequest_EndpointName{EndpointName: "qwen"}}, "endpoint"},
 		{"ids and budget", &triagev1.CreatePlanRequest{Strategy: triagev1.PlannerStrategy_PLANNER_STRATEGY_RANDOM, Budget: -1,

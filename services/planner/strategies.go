@@ -11,7 +11,9 @@ import (
 )
 
 // Reference strategies: planners that use only what a planner may see
-// (ids, texts, values, the budget), as points of comparison for models.
+// (planner ids p1 … pn, texts, values, the budget), as points of comparison
+// for models. Their plans name the planner ids and are read back like a
+// model's.
 //
 //   - random: every problem, in an order shuffled by the request's seed
 //     (math/rand/v2 PCG seeded with (seed, 0x7472696167)); allocations

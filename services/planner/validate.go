@@ -3,7 +3,6 @@ package planner
 import (
 	"fmt"
 	"math"
-	"net/url"
 	"strconv"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
@@ -74,7 +73,7 @@ func (s *Service) validateCreatePlan(v *apperr.Violations, r *triagev1.CreatePla
 				v.Add("endpoint_name", "no endpoint %q is configured on this server (%s)", e.EndpointName, s.endpointNames())
 			}
 		case *triagev1.CreatePlanRequest_InlineEndpoint:
-			validateInline(v, e.InlineEndpoint)
+			s.validateInline(v, e.InlineEndpoint)
 		default:
 			v.Add("endpoint", "the LLM strategy needs endpoint_name or inline_endpoint")
 		}
@@ -107,23 +106,5 @@ func validateIDs(v *apperr.Violations, field string, ids []string) {
 			continue
 		}
 		seen[id] = i
-	}
-}
-
-func validateInline(v *apperr.Violations, e *triagev1.LLMEndpoint) {
-	if u, err := url.Parse(e.GetBaseUrl()); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		v.Add("inline_endpoint.base_url", "must be an http or https URL, got %q", e.GetBaseUrl())
-	}
-	if e.GetModel() == "" {
-		v.Add("inline_endpoint.model", "must not be empty")
-	}
-	if e.GetMode() != triagev1.SolverMode_SOLVER_MODE_STANDARD && e.GetMode() != triagev1.SolverMode_SOLVER_MODE_EXTENDED {
-		v.Add("inline_endpoint.mode", "must be SOLVER_MODE_STANDARD or SOLVER_MODE_EXTENDED")
-	}
-	if e.GetMaxOutputTokens() < 0 {
-		v.Add("inline_endpoint.max_output_tokens", "must be ≥ 0")
-	}
-	if e.GetTimeout() != nil && e.GetTimeout().AsDuration() <= 0 {
-		v.Add("inline_endpoint.timeout", "must be > 0")
 	}
 }

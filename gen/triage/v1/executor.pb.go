@@ -7,6 +7,7 @@
 package triagev1
 
 import (
+	_ "google.golang.org/genproto/googleapis/api/annotations"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	durationpb "google.golang.org/protobuf/types/known/durationpb"
@@ -334,7 +335,9 @@ type GroundTruthRecord struct {
 	ProblemId string `protobuf:"bytes,3,opt,name=problem_id,json=problemId,proto3" json:"problem_id,omitempty"`
 	// Output tokens spent, reasoning included; > 0 when gradeable.
 	Cost int64 `protobuf:"varint,4,opt,name=cost,proto3" json:"cost,omitempty"`
-	// Whether the graded answer was correct; false when not gradeable.
+	// Whether the item counts as solved (y in SPEC §1): the grader's verdict,
+	// except that an unsolvable item is never correct (see lucky_guess); false
+	// when not gradeable.
 	Correct bool `protobuf:"varint,5,opt,name=correct,proto3" json:"correct,omitempty"`
 	// Whether the baseline call succeeded and was graded. Only gradeable items
 	// enter pools.
@@ -348,7 +351,11 @@ type GroundTruthRecord struct {
 	// Why the item is not gradeable, or empty.
 	Error string `protobuf:"bytes,10,opt,name=error,proto3" json:"error,omitempty"`
 	// When the baseline call was made; unset means the time of import.
-	MeasuredTime  *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=measured_time,json=measuredTime,proto3" json:"measured_time,omitempty"`
+	MeasuredTime *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=measured_time,json=measuredTime,proto3" json:"measured_time,omitempty"`
+	// Whether the grader accepted the answer to an unsolvable item (SPEC §1):
+	// kept for audit and counted as a lucky guess, never scored, so correct is
+	// false whenever this is true.
+	LuckyGuess    bool `protobuf:"varint,12,opt,name=lucky_guess,json=luckyGuess,proto3" json:"lucky_guess,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -458,6 +465,13 @@ func (x *GroundTruthRecord) GetMeasuredTime() *timestamppb.Timestamp {
 		return x.MeasuredTime
 	}
 	return nil
+}
+
+func (x *GroundTruthRecord) GetLuckyGuess() bool {
+	if x != nil {
+		return x.LuckyGuess
+	}
+	return false
 }
 
 // ImportGroundTruthRequest is one batch of a streamed import.
@@ -1604,7 +1618,10 @@ type BaselineSummary struct {
 	// Problems stored as not gradeable.
 	NotGradeable int32 `protobuf:"varint,5,opt,name=not_gradeable,json=notGradeable,proto3" json:"not_gradeable,omitempty"`
 	// Responses served from the cache.
-	Cached        int32 `protobuf:"varint,6,opt,name=cached,proto3" json:"cached,omitempty"`
+	Cached int32 `protobuf:"varint,6,opt,name=cached,proto3" json:"cached,omitempty"`
+	// Unsolvable problems whose answer the grader accepted: stored as not
+	// correct (SPEC §1: y = 0) with lucky_guess set.
+	LuckyGuesses  int32 `protobuf:"varint,7,opt,name=lucky_guesses,json=luckyGuesses,proto3" json:"lucky_guesses,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1677,6 +1694,13 @@ func (x *BaselineSummary) GetNotGradeable() int32 {
 func (x *BaselineSummary) GetCached() int32 {
 	if x != nil {
 		return x.Cached
+	}
+	return 0
+}
+
+func (x *BaselineSummary) GetLuckyGuesses() int32 {
+	if x != nil {
+		return x.LuckyGuesses
 	}
 	return 0
 }
@@ -1790,10 +1814,10 @@ var File_triage_v1_executor_proto protoreflect.FileDescriptor
 
 const file_triage_v1_executor_proto_rawDesc = "" +
 	"\n" +
-	"\x18triage/v1/executor.proto\x12\ttriage.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15triage/v1/types.proto\"I\n" +
+	"\x18triage/v1/executor.proto\x12\ttriage.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15triage/v1/types.proto\"I\n" +
 	"\x06Solver\x12\x14\n" +
 	"\x05model\x18\x01 \x01(\tR\x05model\x12)\n" +
-	"\x04mode\x18\x02 \x01(\x0e2\x15.triage.v1.SolverModeR\x04mode\"\x9d\x03\n" +
+	"\x04mode\x18\x02 \x01(\x0e2\x15.triage.v1.SolverModeR\x04mode\"\xbe\x03\n" +
 	"\x11GroundTruthRecord\x12)\n" +
 	"\x06solver\x18\x01 \x01(\v2\x11.triage.v1.SolverR\x06solver\x12\x18\n" +
 	"\adataset\x18\x02 \x01(\tR\adataset\x12\x1d\n" +
@@ -1807,7 +1831,9 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\x0fresponse_sha256\x18\t \x01(\tR\x0eresponseSha256\x12\x14\n" +
 	"\x05error\x18\n" +
 	" \x01(\tR\x05error\x12?\n" +
-	"\rmeasured_time\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\fmeasuredTime\"R\n" +
+	"\rmeasured_time\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\fmeasuredTime\x12\x1f\n" +
+	"\vlucky_guess\x18\f \x01(\bR\n" +
+	"luckyGuess\"R\n" +
 	"\x18ImportGroundTruthRequest\x126\n" +
 	"\arecords\x18\x01 \x03(\v2\x1c.triage.v1.GroundTruthRecordR\arecords\"\x8b\x01\n" +
 	"\x19ImportGroundTruthResponse\x12\x1a\n" +
@@ -1894,14 +1920,15 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\x06cached\x18\x05 \x01(\bR\x06cached\x12'\n" +
 	"\x0fprompt_template\x18\x06 \x01(\tR\x0epromptTemplate\x12#\n" +
 	"\rprompt_sha256\x18\a \x01(\tR\fpromptSha256\x12\x12\n" +
-	"\x04done\x18\b \x01(\x05R\x04done\"\xbc\x01\n" +
+	"\x04done\x18\b \x01(\x05R\x04done\"\xe1\x01\n" +
 	"\x0fBaselineSummary\x12\x16\n" +
 	"\x06solved\x18\x01 \x01(\x05R\x06solved\x12\x1c\n" +
 	"\tgradeable\x18\x02 \x01(\x05R\tgradeable\x12\x18\n" +
 	"\acorrect\x18\x03 \x01(\x05R\acorrect\x12\x1c\n" +
 	"\ttruncated\x18\x04 \x01(\x05R\ttruncated\x12#\n" +
 	"\rnot_gradeable\x18\x05 \x01(\x05R\fnotGradeable\x12\x16\n" +
-	"\x06cached\x18\x06 \x01(\x05R\x06cached\"\xbd\x01\n" +
+	"\x06cached\x18\x06 \x01(\x05R\x06cached\x12#\n" +
+	"\rlucky_guesses\x18\a \x01(\x05R\fluckyGuesses\"\xbd\x01\n" +
 	"\x13RunBaselineResponse\x126\n" +
 	"\astarted\x18\x01 \x01(\v2\x1a.triage.v1.BaselineStartedH\x00R\astarted\x12-\n" +
 	"\x04item\x18\x02 \x01(\v2\x17.triage.v1.BaselineItemH\x00R\x04item\x126\n" +
@@ -1931,12 +1958,12 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\x15GRADE_OUTCOME_TIMEOUT\x10\x05\x12\x1f\n" +
 	"\x1bGRADE_OUTCOME_RUNTIME_ERROR\x10\x06\x12\x1b\n" +
 	"\x17GRADE_OUTCOME_TRUNCATED\x10\a\x12\x1f\n" +
-	"\x1bGRADE_OUTCOME_NOT_GRADEABLE\x10\b2\xeb\x02\n" +
-	"\x0fExecutorService\x12L\n" +
-	"\vExecutePlan\x12\x1d.triage.v1.ExecutePlanRequest\x1a\x1e.triage.v1.ExecutePlanResponse\x12`\n" +
-	"\x11ImportGroundTruth\x12#.triage.v1.ImportGroundTruthRequest\x1a$.triage.v1.ImportGroundTruthResponse(\x01\x12X\n" +
-	"\x0fListGroundTruth\x12!.triage.v1.ListGroundTruthRequest\x1a\".triage.v1.ListGroundTruthResponse\x12N\n" +
-	"\vRunBaseline\x12\x1d.triage.v1.RunBaselineRequest\x1a\x1e.triage.v1.RunBaselineResponse0\x01B6Z4github.com/triage-eval/triage/gen/triage/v1;triagev1b\x06proto3"
+	"\x1bGRADE_OUTCOME_NOT_GRADEABLE\x10\b2\xf4\x03\n" +
+	"\x0fExecutorService\x12q\n" +
+	"\vExecutePlan\x12\x1d.triage.v1.ExecutePlanRequest\x1a\x1e.triage.v1.ExecutePlanResponse\"#\x82\xd3\xe4\x93\x02\x1d:\x01*\"\x18/v1/executor:executePlan\x12\x84\x01\n" +
+	"\x11ImportGroundTruth\x12#.triage.v1.ImportGroundTruthRequest\x1a$.triage.v1.ImportGroundTruthResponse\"\"\x82\xd3\xe4\x93\x02\x1c:\x01*\"\x17/v1/ground-truth:import(\x01\x12r\n" +
+	"\x0fListGroundTruth\x12!.triage.v1.ListGroundTruthRequest\x1a\".triage.v1.ListGroundTruthResponse\"\x18\x82\xd3\xe4\x93\x02\x12\x12\x10/v1/ground-truth\x12s\n" +
+	"\vRunBaseline\x12\x1d.triage.v1.RunBaselineRequest\x1a\x1e.triage.v1.RunBaselineResponse\"#\x82\xd3\xe4\x93\x02\x1d:\x01*\"\x18/v1/executor:runBaseline0\x01B6Z4github.com/triage-eval/triage/gen/triage/v1;triagev1b\x06proto3"
 
 var (
 	file_triage_v1_executor_proto_rawDescOnce sync.Once

@@ -36,14 +36,21 @@ type ExecutorServiceClient interface {
 	// ExecutePlan normalizes a plan and executes it under the requested regimes.
 	ExecutePlan(ctx context.Context, in *ExecutePlanRequest, opts ...grpc.CallOption) (*ExecutePlanResponse, error)
 	// ImportGroundTruth stores a stream of records atomically: all of them, or
-	// none if any is invalid. Re-importing a record stores it once.
+	// none if any is invalid. Re-importing a record stores it once. Over
+	// HTTP/JSON the body is the stream: request messages one after another
+	// (newline-delimited JSON).
 	ImportGroundTruth(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[ImportGroundTruthRequest, ImportGroundTruthResponse], error)
-	// ListGroundTruth pages through stored records in key order.
+	// ListGroundTruth pages through stored records in key order. Over
+	// HTTP/JSON the request's fields are query parameters, e.g.
+	// ?solver.model=m&solver.mode=SOLVER_MODE_STANDARD&dataset=aime&pageSize=50.
 	ListGroundTruth(ctx context.Context, in *ListGroundTruthRequest, opts ...grpc.CallOption) (*ListGroundTruthResponse, error)
 	// RunBaseline runs Phase 0 for one solver: every problem once, at
 	// temperature 0, graded, and stored as ground truth as soon as it is
 	// graded. It streams one event per problem. A call is resumable: problems
 	// whose ground truth is stored are skipped (see the request's flags).
+	// Over HTTP/JSON the response is newline-delimited JSON, one
+	// {"result": event} object per line, or {"error": status} last when the
+	// call fails.
 	RunBaseline(ctx context.Context, in *RunBaselineRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[RunBaselineResponse], error)
 }
 
@@ -118,14 +125,21 @@ type ExecutorServiceServer interface {
 	// ExecutePlan normalizes a plan and executes it under the requested regimes.
 	ExecutePlan(context.Context, *ExecutePlanRequest) (*ExecutePlanResponse, error)
 	// ImportGroundTruth stores a stream of records atomically: all of them, or
-	// none if any is invalid. Re-importing a record stores it once.
+	// none if any is invalid. Re-importing a record stores it once. Over
+	// HTTP/JSON the body is the stream: request messages one after another
+	// (newline-delimited JSON).
 	ImportGroundTruth(grpc.ClientStreamingServer[ImportGroundTruthRequest, ImportGroundTruthResponse]) error
-	// ListGroundTruth pages through stored records in key order.
+	// ListGroundTruth pages through stored records in key order. Over
+	// HTTP/JSON the request's fields are query parameters, e.g.
+	// ?solver.model=m&solver.mode=SOLVER_MODE_STANDARD&dataset=aime&pageSize=50.
 	ListGroundTruth(context.Context, *ListGroundTruthRequest) (*ListGroundTruthResponse, error)
 	// RunBaseline runs Phase 0 for one solver: every problem once, at
 	// temperature 0, graded, and stored as ground truth as soon as it is
 	// graded. It streams one event per problem. A call is resumable: problems
 	// whose ground truth is stored are skipped (see the request's flags).
+	// Over HTTP/JSON the response is newline-delimited JSON, one
+	// {"result": event} object per line, or {"error": status} last when the
+	// call fails.
 	RunBaseline(*RunBaselineRequest, grpc.ServerStreamingServer[RunBaselineResponse]) error
 	mustEmbedUnimplementedExecutorServiceServer()
 }

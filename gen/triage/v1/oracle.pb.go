@@ -7,6 +7,7 @@
 package triagev1
 
 import (
+	_ "google.golang.org/genproto/googleapis/api/annotations"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	reflect "reflect"
@@ -492,7 +493,7 @@ var File_triage_v1_oracle_proto protoreflect.FileDescriptor
 
 const file_triage_v1_oracle_proto_rawDesc = "" +
 	"\n" +
-	"\x16triage/v1/oracle.proto\x12\ttriage.v1\x1a\x15triage/v1/types.proto\"w\n" +
+	"\x16triage/v1/oracle.proto\x12\ttriage.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x15triage/v1/types.proto\"w\n" +
 	"\x16RandomReferenceOptions\x12/\n" +
 	"\x06method\x18\x01 \x01(\x0e2\x17.triage.v1.RandomMethodR\x06method\x12\x18\n" +
 	"\asamples\x18\x02 \x01(\x05R\asamples\x12\x12\n" +
@@ -528,9 +529,9 @@ const file_triage_v1_oracle_proto_rawDesc = "" +
 	"\fRandomMethod\x12\x1d\n" +
 	"\x19RANDOM_METHOD_UNSPECIFIED\x10\x00\x12\x1d\n" +
 	"\x19RANDOM_METHOD_MONTE_CARLO\x10\x01\x12\x17\n" +
-	"\x13RANDOM_METHOD_EXACT\x10\x022o\n" +
-	"\rOracleService\x12^\n" +
-	"\x11ComputeReferences\x12#.triage.v1.ComputeReferencesRequest\x1a$.triage.v1.ComputeReferencesResponseB6Z4github.com/triage-eval/triage/gen/triage/v1;triagev1b\x06proto3"
+	"\x13RANDOM_METHOD_EXACT\x10\x022\x99\x01\n" +
+	"\rOracleService\x12\x87\x01\n" +
+	"\x11ComputeReferences\x12#.triage.v1.ComputeReferencesRequest\x1a$.triage.v1.ComputeReferencesResponse\"'\x82\xd3\xe4\x93\x02!:\x01*\"\x1c/v1/oracle:computeReferencesB6Z4github.com/triage-eval/triage/gen/triage/v1;triagev1b\x06proto3"
 
 var (
 	file_triage_v1_oracle_proto_rawDescOnce sync.Once

@@ -7,6 +7,7 @@
 package triagev1
 
 import (
+	_ "google.golang.org/genproto/googleapis/api/annotations"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	durationpb "google.golang.org/protobuf/types/known/durationpb"
@@ -203,10 +204,13 @@ func (ParseStatus) EnumDescriptor() ([]byte, []int) {
 	return file_triage_v1_planner_proto_rawDescGZIP(), []int{2}
 }
 
-// PlannerProblem is what a planner sees of one problem.
+// PlannerProblem is one problem of the pool: its text and value are what a
+// planner sees of it.
 type PlannerProblem struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Problem identifier, unique within the pool.
+	// Problem identifier, unique within the pool. It is never shown to the
+	// planner, which sees the problem as p<k> for its position k (from 1) in
+	// the pool; plans come back in these ids.
 	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
 	// The problem statement.
 	Text string `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
@@ -282,7 +286,8 @@ type LLMEndpoint struct {
 	Family string `protobuf:"bytes,4,opt,name=family,proto3" json:"family,omitempty"`
 	// Most output tokens per call; 0 means the gateway default.
 	MaxOutputTokens int32 `protobuf:"varint,5,opt,name=max_output_tokens,json=maxOutputTokens,proto3" json:"max_output_tokens,omitempty"`
-	// Per-attempt timeout; unset means the gateway default.
+	// Bounds the whole model call, every attempt and every wait between
+	// attempts included; unset means 5 minutes, the most allowed.
 	Timeout *durationpb.Duration `protobuf:"bytes,6,opt,name=timeout,proto3" json:"timeout,omitempty"`
 	// Extra fields merged into every request body.
 	ExtraBody     *structpb.Struct `protobuf:"bytes,7,opt,name=extra_body,json=extraBody,proto3" json:"extra_body,omitempty"`
@@ -384,7 +389,9 @@ type CreatePlanRequest struct {
 	// The budget B in tokens.
 	Budget int64 `protobuf:"varint,4,opt,name=budget,proto3" json:"budget,omitempty"`
 	// Label for the problems in the prompt, e.g. "competition math problems";
-	// empty means "problems".
+	// empty means "problems". It is shown verbatim, so it must not name
+	// problems nor tell which are unsolvable: the orchestrator sends the
+	// dataset's label (a "-abstain" dataset gets its base dataset's label).
 	Domain string `protobuf:"bytes,5,opt,name=domain,proto3" json:"domain,omitempty"`
 	// Prompt opening; unset means the default.
 	Variant PromptVariant `protobuf:"varint,6,opt,name=variant,proto3,enum=triage.v1.PromptVariant" json:"variant,omitempty"`
@@ -513,7 +520,10 @@ type CreatePlanRequest_EndpointName struct {
 }
 
 type CreatePlanRequest_InlineEndpoint struct {
-	// An endpoint given inline; it must need no API key.
+	// An endpoint given inline; it must need no API key. Inline endpoints
+	// are off unless the server allows the endpoint's host
+	// (triage serve --allow-inline-endpoints); provider errors come back as
+	// the HTTP status and error code, never the response body.
 	InlineEndpoint *LLMEndpoint `protobuf:"bytes,2,opt,name=inline_endpoint,json=inlineEndpoint,proto3,oneof"`
 }
 
@@ -759,16 +769,78 @@ func (x *Usage) GetOutputTokens() int64 {
 	return 0
 }
 
+// PlannerId pairs the opaque id a planner saw for a problem with the
+// problem's id (SPEC §1).
+type PlannerId struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The id shown to the planner: "p1" … "pn", by position in the pool.
+	PlannerId string `protobuf:"bytes,1,opt,name=planner_id,json=plannerId,proto3" json:"planner_id,omitempty"`
+	// The problem's id as the caller gave it.
+	ProblemId     string `protobuf:"bytes,2,opt,name=problem_id,json=problemId,proto3" json:"problem_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlannerId) Reset() {
+	*x = PlannerId{}
+	mi := &file_triage_v1_planner_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlannerId) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlannerId) ProtoMessage() {}
+
+func (x *PlannerId) ProtoReflect() protoreflect.Message {
+	mi := &file_triage_v1_planner_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlannerId.ProtoReflect.Descriptor instead.
+func (*PlannerId) Descriptor() ([]byte, []int) {
+	return file_triage_v1_planner_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *PlannerId) GetPlannerId() string {
+	if x != nil {
+		return x.PlannerId
+	}
+	return ""
+}
+
+func (x *PlannerId) GetProblemId() string {
+	if x != nil {
+		return x.ProblemId
+	}
+	return ""
+}
+
 // CreatePlanResponse is the plan with everything needed to audit it.
 type CreatePlanResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The plan.
+	// The plan, in the caller's problem ids: the planner's p1 … pn are mapped
+	// back through planner_ids. A dropped step that names a problem of the
+	// pool (a repeat, an allocation ≤ 0) carries its problem id; one dropped
+	// for an unknown id keeps the id as written. The repair log (fixes)
+	// quotes raw_output and so speaks planner ids.
 	Parsed *ParsedPlan `protobuf:"bytes,1,opt,name=parsed,proto3" json:"parsed,omitempty"`
-	// The planner's raw output (for strategies, the plan they produced as JSON).
+	// The planner's raw output, in planner ids (for strategies, the plan they
+	// produced as JSON, in planner ids too).
 	RawOutput string `protobuf:"bytes,2,opt,name=raw_output,json=rawOutput,proto3" json:"raw_output,omitempty"`
 	// The model's reasoning text, when the provider returns it.
 	Reasoning string `protobuf:"bytes,3,opt,name=reasoning,proto3" json:"reasoning,omitempty"`
-	// The prompt sent (empty for strategies).
+	// The prompt sent (empty for strategies); it names the problems by planner
+	// id only.
 	Prompt string `protobuf:"bytes,4,opt,name=prompt,proto3" json:"prompt,omitempty"`
 	// Name of the prompt template, e.g. "planner/default".
 	TemplateName string `protobuf:"bytes,5,opt,name=template_name,json=templateName,proto3" json:"template_name,omitempty"`
@@ -789,14 +861,17 @@ type CreatePlanResponse struct {
 	// The strategy used.
 	Strategy PlannerStrategy `protobuf:"varint,13,opt,name=strategy,proto3,enum=triage.v1.PlannerStrategy" json:"strategy,omitempty"`
 	// The model that planned, for the LLM strategy.
-	Model         string `protobuf:"bytes,14,opt,name=model,proto3" json:"model,omitempty"`
+	Model string `protobuf:"bytes,14,opt,name=model,proto3" json:"model,omitempty"`
+	// The planner ids of the pool's problems, in pool order: the table that
+	// reads raw_output, the prompt and the repair log. Set for every strategy.
+	PlannerIds    []*PlannerId `protobuf:"bytes,15,rep,name=planner_ids,json=plannerIds,proto3" json:"planner_ids,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CreatePlanResponse) Reset() {
 	*x = CreatePlanResponse{}
-	mi := &file_triage_v1_planner_proto_msgTypes[6]
+	mi := &file_triage_v1_planner_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -808,7 +883,7 @@ func (x *CreatePlanResponse) String() string {
 func (*CreatePlanResponse) ProtoMessage() {}
 
 func (x *CreatePlanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_planner_proto_msgTypes[6]
+	mi := &file_triage_v1_planner_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -821,7 +896,7 @@ func (x *CreatePlanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatePlanResponse.ProtoReflect.Descriptor instead.
 func (*CreatePlanResponse) Descriptor() ([]byte, []int) {
-	return file_triage_v1_planner_proto_rawDescGZIP(), []int{6}
+	return file_triage_v1_planner_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *CreatePlanResponse) GetParsed() *ParsedPlan {
@@ -922,22 +997,35 @@ func (x *CreatePlanResponse) GetModel() string {
 	return ""
 }
 
+func (x *CreatePlanResponse) GetPlannerIds() []*PlannerId {
+	if x != nil {
+		return x.PlannerIds
+	}
+	return nil
+}
+
 // RepairPlanRequest is raw planner output to repair.
 type RepairPlanRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The planner's raw output.
 	RawOutput string `protobuf:"bytes,1,opt,name=raw_output,json=rawOutput,proto3" json:"raw_output,omitempty"`
-	// The pool's problem ids.
+	// The pool's problem ids, in pool order.
 	ProblemIds []string `protobuf:"bytes,2,rep,name=problem_ids,json=problemIds,proto3" json:"problem_ids,omitempty"`
 	// The budget, to flag over-budget plans; unset skips the check.
-	Budget        *int64 `protobuf:"varint,3,opt,name=budget,proto3,oneof" json:"budget,omitempty"`
+	Budget *int64 `protobuf:"varint,3,opt,name=budget,proto3,oneof" json:"budget,omitempty"`
+	// Whether the raw output names the problems by planner id, p1 … pn in the
+	// order of problem_ids, as CreatePlan shows them (SPEC §1). The plan is
+	// then read against p1 … pn ("p3", "3" and 3 name the third problem) and
+	// returned in problem_ids, as CreatePlan returns it. False (the default)
+	// matches the ids as written against problem_ids themselves.
+	OpaqueIds     bool `protobuf:"varint,4,opt,name=opaque_ids,json=opaqueIds,proto3" json:"opaque_ids,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *RepairPlanRequest) Reset() {
 	*x = RepairPlanRequest{}
-	mi := &file_triage_v1_planner_proto_msgTypes[7]
+	mi := &file_triage_v1_planner_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -949,7 +1037,7 @@ func (x *RepairPlanRequest) String() string {
 func (*RepairPlanRequest) ProtoMessage() {}
 
 func (x *RepairPlanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_planner_proto_msgTypes[7]
+	mi := &file_triage_v1_planner_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -962,7 +1050,7 @@ func (x *RepairPlanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RepairPlanRequest.ProtoReflect.Descriptor instead.
 func (*RepairPlanRequest) Descriptor() ([]byte, []int) {
-	return file_triage_v1_planner_proto_rawDescGZIP(), []int{7}
+	return file_triage_v1_planner_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *RepairPlanRequest) GetRawOutput() string {
@@ -986,18 +1074,29 @@ func (x *RepairPlanRequest) GetBudget() int64 {
 	return 0
 }
 
+func (x *RepairPlanRequest) GetOpaqueIds() bool {
+	if x != nil {
+		return x.OpaqueIds
+	}
+	return false
+}
+
 // RepairPlanResponse is the repaired plan.
 type RepairPlanResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The plan.
-	Parsed        *ParsedPlan `protobuf:"bytes,1,opt,name=parsed,proto3" json:"parsed,omitempty"`
+	// The plan, in problem_ids (with opaque_ids, mapped back as in
+	// CreatePlanResponse.parsed).
+	Parsed *ParsedPlan `protobuf:"bytes,1,opt,name=parsed,proto3" json:"parsed,omitempty"`
+	// With opaque_ids, the planner ids of problem_ids, in order; empty
+	// otherwise.
+	PlannerIds    []*PlannerId `protobuf:"bytes,2,rep,name=planner_ids,json=plannerIds,proto3" json:"planner_ids,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *RepairPlanResponse) Reset() {
 	*x = RepairPlanResponse{}
-	mi := &file_triage_v1_planner_proto_msgTypes[8]
+	mi := &file_triage_v1_planner_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1009,7 +1108,7 @@ func (x *RepairPlanResponse) String() string {
 func (*RepairPlanResponse) ProtoMessage() {}
 
 func (x *RepairPlanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_planner_proto_msgTypes[8]
+	mi := &file_triage_v1_planner_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1022,7 +1121,7 @@ func (x *RepairPlanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RepairPlanResponse.ProtoReflect.Descriptor instead.
 func (*RepairPlanResponse) Descriptor() ([]byte, []int) {
-	return file_triage_v1_planner_proto_rawDescGZIP(), []int{8}
+	return file_triage_v1_planner_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *RepairPlanResponse) GetParsed() *ParsedPlan {
@@ -1032,11 +1131,197 @@ func (x *RepairPlanResponse) GetParsed() *ParsedPlan {
 	return nil
 }
 
+func (x *RepairPlanResponse) GetPlannerIds() []*PlannerId {
+	if x != nil {
+		return x.PlannerIds
+	}
+	return nil
+}
+
+// ListEndpointsRequest asks for the endpoints configured on the server.
+type ListEndpointsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListEndpointsRequest) Reset() {
+	*x = ListEndpointsRequest{}
+	mi := &file_triage_v1_planner_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListEndpointsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListEndpointsRequest) ProtoMessage() {}
+
+func (x *ListEndpointsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_triage_v1_planner_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListEndpointsRequest.ProtoReflect.Descriptor instead.
+func (*ListEndpointsRequest) Descriptor() ([]byte, []int) {
+	return file_triage_v1_planner_proto_rawDescGZIP(), []int{10}
+}
+
+// ConfiguredEndpoint is what a caller may know of an endpoint configured on
+// the server: not its URL, API key or key variable.
+type ConfiguredEndpoint struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The name requests give as CreatePlanRequest.endpoint_name.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// Model name as the endpoint knows it.
+	Model string `protobuf:"bytes,2,opt,name=model,proto3" json:"model,omitempty"`
+	// Whether the model runs with its extended reasoning.
+	Mode SolverMode `protobuf:"varint,3,opt,name=mode,proto3,enum=triage.v1.SolverMode" json:"mode,omitempty"`
+	// Provider family: "openai", "qwen", "deepseek", "glm" or "generic" (also
+	// when the configuration leaves it empty).
+	Family string `protobuf:"bytes,4,opt,name=family,proto3" json:"family,omitempty"`
+	// Most output tokens per call; 0 means no limit is sent.
+	MaxOutputTokens int32 `protobuf:"varint,5,opt,name=max_output_tokens,json=maxOutputTokens,proto3" json:"max_output_tokens,omitempty"`
+	// Hex SHA-256 of every setting that changes the model's answers (model,
+	// mode, family, reasoning effort, output limit and its field, temperature,
+	// extra body fields), without revealing them: results record it, so that a
+	// changed setting makes them stale.
+	SettingsSha256 string `protobuf:"bytes,6,opt,name=settings_sha256,json=settingsSha256,proto3" json:"settings_sha256,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *ConfiguredEndpoint) Reset() {
+	*x = ConfiguredEndpoint{}
+	mi := &file_triage_v1_planner_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ConfiguredEndpoint) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ConfiguredEndpoint) ProtoMessage() {}
+
+func (x *ConfiguredEndpoint) ProtoReflect() protoreflect.Message {
+	mi := &file_triage_v1_planner_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ConfiguredEndpoint.ProtoReflect.Descriptor instead.
+func (*ConfiguredEndpoint) Descriptor() ([]byte, []int) {
+	return file_triage_v1_planner_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *ConfiguredEndpoint) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ConfiguredEndpoint) GetModel() string {
+	if x != nil {
+		return x.Model
+	}
+	return ""
+}
+
+func (x *ConfiguredEndpoint) GetMode() SolverMode {
+	if x != nil {
+		return x.Mode
+	}
+	return SolverMode_SOLVER_MODE_UNSPECIFIED
+}
+
+func (x *ConfiguredEndpoint) GetFamily() string {
+	if x != nil {
+		return x.Family
+	}
+	return ""
+}
+
+func (x *ConfiguredEndpoint) GetMaxOutputTokens() int32 {
+	if x != nil {
+		return x.MaxOutputTokens
+	}
+	return 0
+}
+
+func (x *ConfiguredEndpoint) GetSettingsSha256() string {
+	if x != nil {
+		return x.SettingsSha256
+	}
+	return ""
+}
+
+// ListEndpointsResponse lists the configured endpoints.
+type ListEndpointsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The endpoints, sorted by name; empty when none are configured.
+	Endpoints     []*ConfiguredEndpoint `protobuf:"bytes,1,rep,name=endpoints,proto3" json:"endpoints,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListEndpointsResponse) Reset() {
+	*x = ListEndpointsResponse{}
+	mi := &file_triage_v1_planner_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListEndpointsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListEndpointsResponse) ProtoMessage() {}
+
+func (x *ListEndpointsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_triage_v1_planner_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListEndpointsResponse.ProtoReflect.Descriptor instead.
+func (*ListEndpointsResponse) Descriptor() ([]byte, []int) {
+	return file_triage_v1_planner_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *ListEndpointsResponse) GetEndpoints() []*ConfiguredEndpoint {
+	if x != nil {
+		return x.Endpoints
+	}
+	return nil
+}
+
 var File_triage_v1_planner_proto protoreflect.FileDescriptor
 
 const file_triage_v1_planner_proto_rawDesc = "" +
 	"\n" +
-	"\x17triage/v1/planner.proto\x12\ttriage.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x18triage/v1/executor.proto\x1a\x15triage/v1/types.proto\"Y\n" +
+	"\x17triage/v1/planner.proto\x12\ttriage.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x18triage/v1/executor.proto\x1a\x15triage/v1/types.proto\"Y\n" +
 	"\x0ePlannerProblem\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x12\x19\n" +
@@ -1082,7 +1367,12 @@ const file_triage_v1_planner_proto_rawDesc = "" +
 	"\x11completion_tokens\x18\x02 \x01(\x03R\x10completionTokens\x12!\n" +
 	"\ftotal_tokens\x18\x03 \x01(\x03R\vtotalTokens\x12)\n" +
 	"\x10reasoning_tokens\x18\x04 \x01(\x03R\x0freasoningTokens\x12#\n" +
-	"\routput_tokens\x18\x05 \x01(\x03R\foutputTokens\"\x8d\x04\n" +
+	"\routput_tokens\x18\x05 \x01(\x03R\foutputTokens\"I\n" +
+	"\tPlannerId\x12\x1d\n" +
+	"\n" +
+	"planner_id\x18\x01 \x01(\tR\tplannerId\x12\x1d\n" +
+	"\n" +
+	"problem_id\x18\x02 \x01(\tR\tproblemId\"\xc4\x04\n" +
 	"\x12CreatePlanResponse\x12-\n" +
 	"\x06parsed\x18\x01 \x01(\v2\x15.triage.v1.ParsedPlanR\x06parsed\x12\x1d\n" +
 	"\n" +
@@ -1099,16 +1389,32 @@ const file_triage_v1_planner_proto_rawDesc = "" +
 	"\tcache_hit\x18\v \x01(\bR\bcacheHit\x12\x1a\n" +
 	"\battempts\x18\f \x01(\x05R\battempts\x126\n" +
 	"\bstrategy\x18\r \x01(\x0e2\x1a.triage.v1.PlannerStrategyR\bstrategy\x12\x14\n" +
-	"\x05model\x18\x0e \x01(\tR\x05model\"{\n" +
+	"\x05model\x18\x0e \x01(\tR\x05model\x125\n" +
+	"\vplanner_ids\x18\x0f \x03(\v2\x14.triage.v1.PlannerIdR\n" +
+	"plannerIds\"\x9a\x01\n" +
 	"\x11RepairPlanRequest\x12\x1d\n" +
 	"\n" +
 	"raw_output\x18\x01 \x01(\tR\trawOutput\x12\x1f\n" +
 	"\vproblem_ids\x18\x02 \x03(\tR\n" +
 	"problemIds\x12\x1b\n" +
-	"\x06budget\x18\x03 \x01(\x03H\x00R\x06budget\x88\x01\x01B\t\n" +
-	"\a_budget\"C\n" +
+	"\x06budget\x18\x03 \x01(\x03H\x00R\x06budget\x88\x01\x01\x12\x1d\n" +
+	"\n" +
+	"opaque_ids\x18\x04 \x01(\bR\topaqueIdsB\t\n" +
+	"\a_budget\"z\n" +
 	"\x12RepairPlanResponse\x12-\n" +
-	"\x06parsed\x18\x01 \x01(\v2\x15.triage.v1.ParsedPlanR\x06parsed*\xb2\x01\n" +
+	"\x06parsed\x18\x01 \x01(\v2\x15.triage.v1.ParsedPlanR\x06parsed\x125\n" +
+	"\vplanner_ids\x18\x02 \x03(\v2\x14.triage.v1.PlannerIdR\n" +
+	"plannerIds\"\x16\n" +
+	"\x14ListEndpointsRequest\"\xd6\x01\n" +
+	"\x12ConfiguredEndpoint\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
+	"\x05model\x18\x02 \x01(\tR\x05model\x12)\n" +
+	"\x04mode\x18\x03 \x01(\x0e2\x15.triage.v1.SolverModeR\x04mode\x12\x16\n" +
+	"\x06family\x18\x04 \x01(\tR\x06family\x12*\n" +
+	"\x11max_output_tokens\x18\x05 \x01(\x05R\x0fmaxOutputTokens\x12'\n" +
+	"\x0fsettings_sha256\x18\x06 \x01(\tR\x0esettingsSha256\"T\n" +
+	"\x15ListEndpointsResponse\x12;\n" +
+	"\tendpoints\x18\x01 \x03(\v2\x1d.triage.v1.ConfiguredEndpointR\tendpoints*\xb2\x01\n" +
 	"\x0fPlannerStrategy\x12 \n" +
 	"\x1cPLANNER_STRATEGY_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14PLANNER_STRATEGY_LLM\x10\x01\x12\x1b\n" +
@@ -1125,12 +1431,13 @@ const file_triage_v1_planner_proto_rawDesc = "" +
 	"\x18PARSE_STATUS_UNSPECIFIED\x10\x00\x12\x13\n" +
 	"\x0fPARSE_STATUS_OK\x10\x01\x12\x19\n" +
 	"\x15PARSE_STATUS_REPAIRED\x10\x02\x12\x1c\n" +
-	"\x18PARSE_STATUS_UNPARSEABLE\x10\x032\xa6\x01\n" +
-	"\x0ePlannerService\x12I\n" +
+	"\x18PARSE_STATUS_UNPARSEABLE\x10\x032\xdf\x02\n" +
+	"\x0ePlannerService\x12l\n" +
 	"\n" +
-	"CreatePlan\x12\x1c.triage.v1.CreatePlanRequest\x1a\x1d.triage.v1.CreatePlanResponse\x12I\n" +
+	"CreatePlan\x12\x1c.triage.v1.CreatePlanRequest\x1a\x1d.triage.v1.CreatePlanResponse\"!\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/v1/planner:createPlan\x12l\n" +
 	"\n" +
-	"RepairPlan\x12\x1c.triage.v1.RepairPlanRequest\x1a\x1d.triage.v1.RepairPlanResponseB6Z4github.com/triage-eval/triage/gen/triage/v1;triagev1b\x06proto3"
+	"RepairPlan\x12\x1c.triage.v1.RepairPlanRequest\x1a\x1d.triage.v1.RepairPlanResponse\"!\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/v1/planner:repairPlan\x12q\n" +
+	"\rListEndpoints\x12\x1f.triage.v1.ListEndpointsRequest\x1a .triage.v1.ListEndpointsResponse\"\x1d\x82\xd3\xe4\x93\x02\x17\x12\x15/v1/planner/endpointsB6Z4github.com/triage-eval/triage/gen/triage/v1;triagev1b\x06proto3"
 
 var (
 	file_triage_v1_planner_proto_rawDescOnce sync.Once
@@ -1145,52 +1452,62 @@ func file_triage_v1_planner_proto_rawDescGZIP() []byte {
 }
 
 var file_triage_v1_planner_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_triage_v1_planner_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
+var file_triage_v1_planner_proto_msgTypes = make([]protoimpl.MessageInfo, 13)
 var file_triage_v1_planner_proto_goTypes = []any{
-	(PlannerStrategy)(0),        // 0: triage.v1.PlannerStrategy
-	(PromptVariant)(0),          // 1: triage.v1.PromptVariant
-	(ParseStatus)(0),            // 2: triage.v1.ParseStatus
-	(*PlannerProblem)(nil),      // 3: triage.v1.PlannerProblem
-	(*LLMEndpoint)(nil),         // 4: triage.v1.LLMEndpoint
-	(*CreatePlanRequest)(nil),   // 5: triage.v1.CreatePlanRequest
-	(*RepairFix)(nil),           // 6: triage.v1.RepairFix
-	(*ParsedPlan)(nil),          // 7: triage.v1.ParsedPlan
-	(*Usage)(nil),               // 8: triage.v1.Usage
-	(*CreatePlanResponse)(nil),  // 9: triage.v1.CreatePlanResponse
-	(*RepairPlanRequest)(nil),   // 10: triage.v1.RepairPlanRequest
-	(*RepairPlanResponse)(nil),  // 11: triage.v1.RepairPlanResponse
-	(SolverMode)(0),             // 12: triage.v1.SolverMode
-	(*durationpb.Duration)(nil), // 13: google.protobuf.Duration
-	(*structpb.Struct)(nil),     // 14: google.protobuf.Struct
-	(*PlanStep)(nil),            // 15: triage.v1.PlanStep
-	(*PlanDrop)(nil),            // 16: triage.v1.PlanDrop
+	(PlannerStrategy)(0),          // 0: triage.v1.PlannerStrategy
+	(PromptVariant)(0),            // 1: triage.v1.PromptVariant
+	(ParseStatus)(0),              // 2: triage.v1.ParseStatus
+	(*PlannerProblem)(nil),        // 3: triage.v1.PlannerProblem
+	(*LLMEndpoint)(nil),           // 4: triage.v1.LLMEndpoint
+	(*CreatePlanRequest)(nil),     // 5: triage.v1.CreatePlanRequest
+	(*RepairFix)(nil),             // 6: triage.v1.RepairFix
+	(*ParsedPlan)(nil),            // 7: triage.v1.ParsedPlan
+	(*Usage)(nil),                 // 8: triage.v1.Usage
+	(*PlannerId)(nil),             // 9: triage.v1.PlannerId
+	(*CreatePlanResponse)(nil),    // 10: triage.v1.CreatePlanResponse
+	(*RepairPlanRequest)(nil),     // 11: triage.v1.RepairPlanRequest
+	(*RepairPlanResponse)(nil),    // 12: triage.v1.RepairPlanResponse
+	(*ListEndpointsRequest)(nil),  // 13: triage.v1.ListEndpointsRequest
+	(*ConfiguredEndpoint)(nil),    // 14: triage.v1.ConfiguredEndpoint
+	(*ListEndpointsResponse)(nil), // 15: triage.v1.ListEndpointsResponse
+	(SolverMode)(0),               // 16: triage.v1.SolverMode
+	(*durationpb.Duration)(nil),   // 17: google.protobuf.Duration
+	(*structpb.Struct)(nil),       // 18: google.protobuf.Struct
+	(*PlanStep)(nil),              // 19: triage.v1.PlanStep
+	(*PlanDrop)(nil),              // 20: triage.v1.PlanDrop
 }
 var file_triage_v1_planner_proto_depIdxs = []int32{
-	12, // 0: triage.v1.LLMEndpoint.mode:type_name -> triage.v1.SolverMode
-	13, // 1: triage.v1.LLMEndpoint.timeout:type_name -> google.protobuf.Duration
-	14, // 2: triage.v1.LLMEndpoint.extra_body:type_name -> google.protobuf.Struct
+	16, // 0: triage.v1.LLMEndpoint.mode:type_name -> triage.v1.SolverMode
+	17, // 1: triage.v1.LLMEndpoint.timeout:type_name -> google.protobuf.Duration
+	18, // 2: triage.v1.LLMEndpoint.extra_body:type_name -> google.protobuf.Struct
 	4,  // 3: triage.v1.CreatePlanRequest.inline_endpoint:type_name -> triage.v1.LLMEndpoint
 	3,  // 4: triage.v1.CreatePlanRequest.problems:type_name -> triage.v1.PlannerProblem
 	1,  // 5: triage.v1.CreatePlanRequest.variant:type_name -> triage.v1.PromptVariant
 	0,  // 6: triage.v1.CreatePlanRequest.strategy:type_name -> triage.v1.PlannerStrategy
 	2,  // 7: triage.v1.ParsedPlan.status:type_name -> triage.v1.ParseStatus
-	15, // 8: triage.v1.ParsedPlan.plan:type_name -> triage.v1.PlanStep
-	16, // 9: triage.v1.ParsedPlan.dropped_steps:type_name -> triage.v1.PlanDrop
+	19, // 8: triage.v1.ParsedPlan.plan:type_name -> triage.v1.PlanStep
+	20, // 9: triage.v1.ParsedPlan.dropped_steps:type_name -> triage.v1.PlanDrop
 	6,  // 10: triage.v1.ParsedPlan.fixes:type_name -> triage.v1.RepairFix
 	7,  // 11: triage.v1.CreatePlanResponse.parsed:type_name -> triage.v1.ParsedPlan
 	8,  // 12: triage.v1.CreatePlanResponse.usage:type_name -> triage.v1.Usage
-	13, // 13: triage.v1.CreatePlanResponse.latency:type_name -> google.protobuf.Duration
+	17, // 13: triage.v1.CreatePlanResponse.latency:type_name -> google.protobuf.Duration
 	0,  // 14: triage.v1.CreatePlanResponse.strategy:type_name -> triage.v1.PlannerStrategy
-	7,  // 15: triage.v1.RepairPlanResponse.parsed:type_name -> triage.v1.ParsedPlan
-	5,  // 16: triage.v1.PlannerService.CreatePlan:input_type -> triage.v1.CreatePlanRequest
-	10, // 17: triage.v1.PlannerService.RepairPlan:input_type -> triage.v1.RepairPlanRequest
-	9,  // 18: triage.v1.PlannerService.CreatePlan:output_type -> triage.v1.CreatePlanResponse
-	11, // 19: triage.v1.PlannerService.RepairPlan:output_type -> triage.v1.RepairPlanResponse
-	18, // [18:20] is the sub-list for method output_type
-	16, // [16:18] is the sub-list for method input_type
-	16, // [16:16] is the sub-list for extension type_name
-	16, // [16:16] is the sub-list for extension extendee
-	0,  // [0:16] is the sub-list for field type_name
+	9,  // 15: triage.v1.CreatePlanResponse.planner_ids:type_name -> triage.v1.PlannerId
+	7,  // 16: triage.v1.RepairPlanResponse.parsed:type_name -> triage.v1.ParsedPlan
+	9,  // 17: triage.v1.RepairPlanResponse.planner_ids:type_name -> triage.v1.PlannerId
+	16, // 18: triage.v1.ConfiguredEndpoint.mode:type_name -> triage.v1.SolverMode
+	14, // 19: triage.v1.ListEndpointsResponse.endpoints:type_name -> triage.v1.ConfiguredEndpoint
+	5,  // 20: triage.v1.PlannerService.CreatePlan:input_type -> triage.v1.CreatePlanRequest
+	11, // 21: triage.v1.PlannerService.RepairPlan:input_type -> triage.v1.RepairPlanRequest
+	13, // 22: triage.v1.PlannerService.ListEndpoints:input_type -> triage.v1.ListEndpointsRequest
+	10, // 23: triage.v1.PlannerService.CreatePlan:output_type -> triage.v1.CreatePlanResponse
+	12, // 24: triage.v1.PlannerService.RepairPlan:output_type -> triage.v1.RepairPlanResponse
+	15, // 25: triage.v1.PlannerService.ListEndpoints:output_type -> triage.v1.ListEndpointsResponse
+	23, // [23:26] is the sub-list for method output_type
+	20, // [20:23] is the sub-list for method input_type
+	20, // [20:20] is the sub-list for extension type_name
+	20, // [20:20] is the sub-list for extension extendee
+	0,  // [0:20] is the sub-list for field type_name
 }
 
 func init() { file_triage_v1_planner_proto_init() }
@@ -1205,14 +1522,14 @@ func file_triage_v1_planner_proto_init() {
 		(*CreatePlanRequest_EndpointName)(nil),
 		(*CreatePlanRequest_InlineEndpoint)(nil),
 	}
-	file_triage_v1_planner_proto_msgTypes[7].OneofWrappers = []any{}
+	file_triage_v1_planner_proto_msgTypes[8].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_triage_v1_planner_proto_rawDesc), len(file_triage_v1_planner_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   9,
+			NumMessages:   13,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

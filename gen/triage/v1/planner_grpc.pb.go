@@ -19,8 +19,9 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	PlannerService_CreatePlan_FullMethodName = "/triage.v1.PlannerService/CreatePlan"
-	PlannerService_RepairPlan_FullMethodName = "/triage.v1.PlannerService/RepairPlan"
+	PlannerService_CreatePlan_FullMethodName    = "/triage.v1.PlannerService/CreatePlan"
+	PlannerService_RepairPlan_FullMethodName    = "/triage.v1.PlannerService/RepairPlan"
+	PlannerService_ListEndpoints_FullMethodName = "/triage.v1.PlannerService/ListEndpoints"
 )
 
 // PlannerServiceClient is the client API for PlannerService service.
@@ -28,8 +29,10 @@ const (
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
 // PlannerService makes plans (Phase 1, SPEC §7): it shows a planner the pool
-// (ids, texts, values and the budget, never ground truth) and turns its
-// answer into a plan. It also repairs plans that other systems obtained.
+// (texts, values and the budget, never ground truth, and never the problems'
+// ids: a planner sees them as p1 … pn, SPEC §1) and turns its answer into a
+// plan over the caller's ids. It also repairs plans that other systems
+// obtained.
 type PlannerServiceClient interface {
 	// CreatePlan asks a planner for a plan: an LLM through the gateway, or one
 	// of the reference strategies.
@@ -37,6 +40,12 @@ type PlannerServiceClient interface {
 	// RepairPlan parses and repairs a planner's raw output without calling any
 	// model, for platforms that call their own.
 	RepairPlan(ctx context.Context, in *RepairPlanRequest, opts ...grpc.CallOption) (*RepairPlanResponse, error)
+	// ListEndpoints lists the endpoints configured on the server by name, with
+	// their model, mode, family and output limit, so that a caller can check
+	// before any model call that the endpoints it will name exist and play
+	// the model it expects. It never reveals API keys nor where they are read
+	// from.
+	ListEndpoints(ctx context.Context, in *ListEndpointsRequest, opts ...grpc.CallOption) (*ListEndpointsResponse, error)
 }
 
 type plannerServiceClient struct {
@@ -67,13 +76,25 @@ func (c *plannerServiceClient) RepairPlan(ctx context.Context, in *RepairPlanReq
 	return out, nil
 }
 
+func (c *plannerServiceClient) ListEndpoints(ctx context.Context, in *ListEndpointsRequest, opts ...grpc.CallOption) (*ListEndpointsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListEndpointsResponse)
+	err := c.cc.Invoke(ctx, PlannerService_ListEndpoints_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // PlannerServiceServer is the server API for PlannerService service.
 // All implementations must embed UnimplementedPlannerServiceServer
 // for forward compatibility.
 //
 // PlannerService makes plans (Phase 1, SPEC §7): it shows a planner the pool
-// (ids, texts, values and the budget, never ground truth) and turns its
-// answer into a plan. It also repairs plans that other systems obtained.
+// (texts, values and the budget, never ground truth, and never the problems'
+// ids: a planner sees them as p1 … pn, SPEC §1) and turns its answer into a
+// plan over the caller's ids. It also repairs plans that other systems
+// obtained.
 type PlannerServiceServer interface {
 	// CreatePlan asks a planner for a plan: an LLM through the gateway, or one
 	// of the reference strategies.
@@ -81,6 +102,12 @@ type PlannerServiceServer interface {
 	// RepairPlan parses and repairs a planner's raw output without calling any
 	// model, for platforms that call their own.
 	RepairPlan(context.Context, *RepairPlanRequest) (*RepairPlanResponse, error)
+	// ListEndpoints lists the endpoints configured on the server by name, with
+	// their model, mode, family and output limit, so that a caller can check
+	// before any model call that the endpoints it will name exist and play
+	// the model it expects. It never reveals API keys nor where they are read
+	// from.
+	ListEndpoints(context.Context, *ListEndpointsRequest) (*ListEndpointsResponse, error)
 	mustEmbedUnimplementedPlannerServiceServer()
 }
 
@@ -96,6 +123,9 @@ func (UnimplementedPlannerServiceServer) CreatePlan(context.Context, *CreatePlan
 }
 func (UnimplementedPlannerServiceServer) RepairPlan(context.Context, *RepairPlanRequest) (*RepairPlanResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method RepairPlan not implemented")
+}
+func (UnimplementedPlannerServiceServer) ListEndpoints(context.Context, *ListEndpointsRequest) (*ListEndpointsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListEndpoints not implemented")
 }
 func (UnimplementedPlannerServiceServer) mustEmbedUnimplementedPlannerServiceServer() {}
 func (UnimplementedPlannerServiceServer) testEmbeddedByValue()                        {}
@@ -154,6 +184,24 @@ func _PlannerService_RepairPlan_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _PlannerService_ListEndpoints_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListEndpointsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(PlannerServiceServer).ListEndpoints(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: PlannerService_ListEndpoints_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(PlannerServiceServer).ListEndpoints(ctx, req.(*ListEndpointsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // PlannerService_ServiceDesc is the grpc.ServiceDesc for PlannerService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -168,6 +216,10 @@ var PlannerService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "RepairPlan",
 			Handler:    _PlannerService_RepairPlan_Handler,
+		},
+		{
+			MethodName: "ListEndpoints",
+			Handler:    _PlannerService_ListEndpoints_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

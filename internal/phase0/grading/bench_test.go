@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/triage-eval/triage/internal/phase0/benchdata"
 )
 
 // aimePool builds 30 realistic graded items from the real AIME 2024
@@ -127,7 +128,7 @@ var choiceFinishes = []string{
 }
 
 func choicePool(tb testing.TB) ([]Spec, []string) {
-	f, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "data", "mmlu", "mmlu_math.jsonl"))
+	f, err := os.ReadFile(benchdata.Path(tb, "mmlu/mmlu_math.jsonl"))
 	if err != nil {
 		tb.Fatal(err)
 	}

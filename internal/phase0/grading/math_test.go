@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/triage-eval/triage/internal/phase0/benchdata"
 )
 
 func aime(answer string) Spec     { return Spec{Kind: KindMath, Answer: answer, Integer: true} }
@@ -209,9 +211,9 @@ type aimeRecord struct {
 
 func readAIME2024(tb testing.TB) []aimeRecord {
 	tb.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "..", "shared", "data", "aime", "aime2024.jsonl"))
+	f, err := os.Open(benchdata.Path(tb, "aime/aime2024.jsonl"))
 	if err != nil {
-		tb.Fatalf("shared AIME data: %v", err)
+		tb.Fatal(err)
 	}
 	defer f.Close()
 	var out []aimeRecord
@@ -297,11 +299,11 @@ func aimeReasoning(problem string, i int) string {
 	return b.String()
 }
 
-// TestAIME2024Solutions grades the real AoPS solutions in the shared
+// TestAIME2024Solutions grades the real AoPS solutions in the committed
 // file: every one that boxes its result grades correct (one solution has
 // no box and ends with its author's signature, "-sepehr2010").
 func TestAIME2024Solutions(t *testing.T) {
-	f, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "data", "aime", "aime2024.jsonl"))
+	f, err := os.ReadFile(benchdata.Path(t, "aime/aime2024.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,13 +8,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/triage-eval/triage/internal/phase0/benchdata"
 	"github.com/triage-eval/triage/internal/phase0/grading"
 )
 
 func errorsAs(err error, target any) bool { return errors.As(err, target) }
 
 func TestAIME2024(t *testing.T) {
-	ps, rep, err := AIME([]Input{fileInput(t, sharedData(t, "aime/aime2024.jsonl"))}, AIMEOptions{})
+	ps, rep, err := AIME([]Input{fileInput(t, benchdata.Path(t, "aime/aime2024.jsonl"))}, AIMEOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func TestAIME2024(t *testing.T) {
 }
 
 func TestAIME2025MatchesCrossCheckCSVs(t *testing.T) {
-	ps, rep, err := AIME([]Input{fileInput(t, sharedData(t, "aime/aime2025.jsonl"))}, AIMEOptions{})
+	ps, rep, err := AIME([]Input{fileInput(t, benchdata.Path(t, "aime/aime2025.jsonl"))}, AIMEOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func TestAIME2025MatchesCrossCheckCSVs(t *testing.T) {
 	}
 	want := map[string]string{}
 	for _, c := range []string{"I", "II"} {
-		f, err := os.Open(sharedData(t, "aime/aime2025_"+c+"_answers.csv"))
+		f, err := os.Open(benchdata.Path(t, "aime/aime2025_"+c+"_answers.csv"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,8 +90,8 @@ func TestAIME2025MatchesCrossCheckCSVs(t *testing.T) {
 
 func TestAIMEBothFilesTogether(t *testing.T) {
 	ps, rep, err := AIME([]Input{
-		fileInput(t, sharedData(t, "aime/aime2024.jsonl")),
-		fileInput(t, sharedData(t, "aime/aime2025.jsonl")),
+		fileInput(t, benchdata.Path(t, "aime/aime2024.jsonl")),
+		fileInput(t, benchdata.Path(t, "aime/aime2025.jsonl")),
 	}, AIMEOptions{Dataset: "aime-24-25"})
 	if err != nil {
 		t.Fatal(err)

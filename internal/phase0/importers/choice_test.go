@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/triage-eval/triage/internal/phase0/benchdata"
 	"github.com/triage-eval/triage/internal/phase0/grading"
 	"github.com/triage-eval/triage/internal/store/problems"
 )
@@ -62,7 +63,7 @@ type mmluRow struct {
 
 func readMMLURows(t *testing.T) ([]mmluRow, []string) {
 	t.Helper()
-	data, err := os.ReadFile(sharedData(t, "mmlu/mmlu_math.jsonl"))
+	data, err := os.ReadFile(benchdata.Path(t, "mmlu/mmlu_math.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ var mmluID = regexp.MustCompile(`^[a-z_]+-[0-9a-f]{12}$`)
 
 func TestMMLUSharedFile(t *testing.T) {
 	rows, _ := readMMLURows(t)
-	ps, rep, err := MMLU([]Input{fileInput(t, sharedData(t, "mmlu/mmlu_math.jsonl"))}, MMLUOptions{})
+	ps, rep, err := MMLU([]Input{fileInput(t, benchdata.Path(t, "mmlu/mmlu_math.jsonl"))}, MMLUOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func TestMMLUSharedFile(t *testing.T) {
 func TestMMLUShuffleIsPerItemNotPerFile(t *testing.T) {
 	rows, lines := readMMLURows(t)
 	opt := MMLUOptions{Shuffle: true, Seed: 42, Subjects: []string{"abstract_algebra", "college_mathematics"}}
-	ps, rep, err := MMLU([]Input{fileInput(t, sharedData(t, "mmlu/mmlu_math.jsonl"))}, opt)
+	ps, rep, err := MMLU([]Input{fileInput(t, benchdata.Path(t, "mmlu/mmlu_math.jsonl"))}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +183,7 @@ func TestMMLUShuffleIsPerItemNotPerFile(t *testing.T) {
 }
 
 func TestMMLUMathAbstainYields133(t *testing.T) {
-	in := fileInput(t, sharedData(t, "mmlu/mmlu_math.jsonl"))
+	in := fileInput(t, benchdata.Path(t, "mmlu/mmlu_math.jsonl"))
 	ps, rep, err := MMLUAbstain([]Input{in}, MMLUOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -193,7 +194,7 @@ func TestMMLUMathAbstainYields133(t *testing.T) {
 	if skipCount(rep, "subject not selected") != 594 || skipCount(rep, noFinalQuestion) != 337 || rep.Records != 1064 {
 		t.Errorf("report %+v", rep)
 	}
-	solvable, _, err := MMLU([]Input{fileInput(t, sharedData(t, "mmlu/mmlu_math.jsonl"))}, MMLUOptions{Subjects: MMLUAbstainSubjects})
+	solvable, _, err := MMLU([]Input{fileInput(t, benchdata.Path(t, "mmlu/mmlu_math.jsonl"))}, MMLUOptions{Subjects: MMLUAbstainSubjects})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,17 +13,6 @@ import (
 	"github.com/triage-eval/triage/internal/store/problems"
 )
 
-// sharedData is the shared real benchmark records (../shared/data beside
-// the repository).
-func sharedData(t *testing.T, rel string) string {
-	t.Helper()
-	path := filepath.Join("..", "..", "..", "shared", "data", rel)
-	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("shared data file: %v", err)
-	}
-	return path
-}
-
 // fileInput opens path as an Input named by its base name.
 func fileInput(t *testing.T, path string) Input {
 	t.Helper()

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/triage-eval/triage/internal/phase0/benchdata"
 	"github.com/triage-eval/triage/internal/phase0/grading"
 	"github.com/triage-eval/triage/internal/store/problems"
 )
@@ -33,7 +34,7 @@ type lcbRow struct {
 }
 
 func TestLCBSampleDefaultWindowSkipsAll(t *testing.T) {
-	ps, rep, err := LCB([]Input{fileInput(t, sharedData(t, "lcb/lcb_sample.jsonl"))}, LCBOptions{Since: LCBDefaultSince})
+	ps, rep, err := LCB([]Input{fileInput(t, benchdata.Path(t, "lcb/lcb_sample.jsonl"))}, LCBOptions{Since: LCBDefaultSince})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,11 +50,11 @@ func TestLCBSampleDefaultWindowSkipsAll(t *testing.T) {
 }
 
 func TestLCBSampleSince2023(t *testing.T) {
-	data, err := os.ReadFile(sharedData(t, "lcb/lcb_sample.jsonl"))
+	data, err := os.ReadFile(benchdata.Path(t, "lcb/lcb_sample.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, rep, err := LCB([]Input{fileInput(t, sharedData(t, "lcb/lcb_sample.jsonl"))}, LCBOptions{Since: date("2023-01-01")})
+	ps, rep, err := LCB([]Input{fileInput(t, benchdata.Path(t, "lcb/lcb_sample.jsonl"))}, LCBOptions{Since: date("2023-01-01")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +108,7 @@ func TestLCBSampleSince2023(t *testing.T) {
 		t.Errorf("test types %v, want 8 and 8", kinds)
 	}
 	// --until bounds the window from above.
-	ps, rep, err = LCB([]Input{fileInput(t, sharedData(t, "lcb/lcb_sample.jsonl"))}, LCBOptions{Since: date("2023-01-01"), Until: date("2023-06-01")})
+	ps, rep, err = LCB([]Input{fileInput(t, benchdata.Path(t, "lcb/lcb_sample.jsonl"))}, LCBOptions{Since: date("2023-01-01"), Until: date("2023-06-01")})
 	if err != nil || len(ps) != 7 || skipCount(rep, "contest_date on or after 2023-06-01") != 9 {
 		t.Fatalf("until: %d problems, %+v, %v", len(ps), rep, err)
 	}

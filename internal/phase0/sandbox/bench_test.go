@@ -9,14 +9,16 @@ import (
 	"time"
 
 	"github.com/triage-eval/triage/internal/phase0/grading"
+	"github.com/triage-eval/triage/internal/phase0/sandbox/sandboxtest"
 )
 
-// BenchmarkCodePool grades a 30-problem code pool (the 16 shared
+// BenchmarkCodePool grades a 30-problem code pool (the 16 committed
 // LiveCodeBench problems with our solutions, cycled to 30; public tests)
 // at concurrency 2, as a baseline run would. One op is one pool.
 func BenchmarkCodePool(b *testing.B) {
 	s := newSandbox(b, Options{Concurrency: 2})
 	probs := loadLCB(b)
+	solutions := sandboxtest.LCBSolutions()
 	tests := 0
 	type item struct {
 		prog string
@@ -78,7 +80,7 @@ func BenchmarkSandboxOverhead(b *testing.B) {
 	}
 	b.Run("python-startup", func(b *testing.B) {
 		for range b.N {
-			if err := exec.Command(s.python, "-B", "-s", "-c", "pass").Run(); err != nil {
+			if err := exec.Command(s.python.exe, "-B", "-s", "-c", "pass").Run(); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -1,21 +1,34 @@
-# TRIAGE code sandbox harness. The Go side (sandbox.go) starts the
-# interpreter in fresh namespaces with a -c bootstrap that reads this file
-# from standard input. It reads a config line and then one test per line on
-# fd 4, and reports on fd 3, one JSON object a line. It sets up the isolation (mounts, privileges, rlimits) before any
-# untrusted code runs, then forks one child per test. See doc.go.
-import io
+# TRIAGE code sandbox harness; see doc.go. bubblewrap runs the interpreter
+# with a one-line bootstrap that reads this file from fd 3 and executes it
+# with `requests`, a buffered reader of fd 3, in its globals.
+#
+#   fd 3, from Go: one JSON config line, then one line per test,
+#         {"i": k, "input": "..."}, each sent once the previous result is in.
+#   fd 4, to Go:   frames, a 4-byte big-endian length and one JSON object.
+#
+# The harness never receives an expected output and never runs the
+# program's code (it only compiles it, once): each test runs in a forked
+# child which, before anything of the program runs, keeps only descriptors
+# 0, 1 and 2 (its input, its output and its error stream, three fresh
+# memfds) and lowers its own limits. The harness makes itself undumpable first, so a test process,
+# although it has the same uid, can neither ptrace it nor open its
+# /proc/<pid>/fd or /proc/<pid>/mem. Go compares the outputs.
+import base64
+import ctypes
 import json
 import os
 import resource
 import signal
 import sys
+import time
 import traceback
 
-CTL = 3
-TESTS = 4
+RESULTS = 4
+ERR_TAIL = 4000
 
 # LiveCodeBench's import preamble (lcb_runner/evaluation/testing_util.py),
-# executed once; every test's globals start as a copy of the result.
+# executed once; each test's process runs the program in its own
+# (copy-on-write) copy of the resulting globals.
 PREAMBLE = """\
 from string import *
 from re import *
@@ -53,264 +66,206 @@ import sys
 import json
 """
 
-MS_RDONLY = 1
-MS_NOSUID = 2
-MS_NODEV = 4
-MS_NOEXEC = 8
-MS_REMOUNT = 32
-MS_NOATIME = 1024
-MS_NODIRATIME = 2048
-MS_BIND = 4096
-MS_REC = 16384
-MS_PRIVATE = 1 << 18
-MS_RELATIME = 1 << 21
-MS_STRICTATIME = 1 << 24
 
-MOUNT_OPT_FLAGS = {
-    "nosuid": MS_NOSUID,
-    "nodev": MS_NODEV,
-    "noexec": MS_NOEXEC,
-    "noatime": MS_NOATIME,
-    "nodiratime": MS_NODIRATIME,
-    "relatime": MS_RELATIME,
-    "strictatime": MS_STRICTATIME,
-}
+def write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def send(obj):
-    data = (json.dumps(obj) + "\n").encode()
-    while data:
-        n = os.write(CTL, data)
-        data = data[n:]
+    data = json.dumps(obj).encode()
+    write_all(RESULTS, len(data).to_bytes(4, "big") + data)
 
 
-def trunc(s, n=200):
-    if len(s) <= n:
-        return s
-    return s[: n // 2] + "...(truncated)..." + s[-n // 2 :]
+PR_GET_DUMPABLE, PR_SET_DUMPABLE = 3, 4
 
 
-class SetupError(Exception):
-    pass
+def make_undumpable(libc):
+    """prctl(PR_SET_DUMPABLE, 0): only a process with CAP_SYS_PTRACE in
+    the sandbox's user namespace (none has it) may now ptrace this one or
+    open its /proc/<pid>/fd and /proc/<pid>/mem. Forked children inherit
+    the flag."""
+    if libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_DUMPABLE, 0) failed")
+    return libc.prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) == 0
 
 
-def libc():
-    import ctypes
-
-    lib = ctypes.CDLL(None, use_errno=True)
-    lib.mount.argtypes = [
-        ctypes.c_char_p,
-        ctypes.c_char_p,
-        ctypes.c_char_p,
-        ctypes.c_ulong,
-        ctypes.c_char_p,
-    ]
-    lib.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
-    return lib
-
-
-def mount(lib, source, target, fstype, flags, data):
-    import ctypes
-
-    enc = lambda s: None if s is None else s.encode()
-    if lib.mount(enc(source), enc(target), enc(fstype), flags, enc(data)) != 0:
-        e = ctypes.get_errno()
-        raise OSError(e, "mount %s: %s" % (target, os.strerror(e)))
-
-
-def unescape_mountinfo(s):
-    out, i = [], 0
-    while i < len(s):
-        if s[i] == "\\" and i + 3 < len(s) and s[i + 1 : i + 4].isdigit():
-            out.append(chr(int(s[i + 1 : i + 4], 8)))
-            i += 4
-        else:
-            out.append(s[i])
-            i += 1
-    return "".join(out)
-
-
-def setup_mounts(cfg, iso, notes):
-    """Runs as root of fresh mount, PID and network namespaces."""
-    lib = libc()
-    # Nothing below may propagate to the host's mount namespace.
-    mount(lib, None, "/", None, MS_REC | MS_PRIVATE, None)
-    with open("/proc/self/mountinfo") as f:
-        mounts = []
+def proc_status():
+    out = {}
+    with open("/proc/self/status") as f:
         for line in f:
-            fields = line.split()
-            mounts.append((unescape_mountinfo(fields[4]), fields[5]))
-    # Every mount read-only (a bind remount changes this namespace's view
-    # only); device nodes such as /dev/null stay writable.
-    ro_ok = True
-    for point, opts in mounts:
-        if point == "/proc" or point.startswith("/proc/"):
-            continue
-        flags = MS_REMOUNT | MS_BIND | MS_RDONLY
-        for o in opts.split(","):
-            flags |= MOUNT_OPT_FLAGS.get(o, 0)
-        try:
-            mount(lib, None, point, None, flags, None)
-        except OSError as e:
-            if point == "/":
-                ro_ok = False
-            notes.append("read-only remount of %s failed: %s" % (point, e.strerror))
-    iso["readonly_fs"] = ro_ok
-    # A /proc for the new PID namespace: the program sees only its own
-    # processes.
-    try:
-        mount(lib, "proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
-        iso["private_proc"] = True
-    except OSError as e:
-        notes.append("mounting a private /proc failed: %s" % e.strerror)
-    # Private tmpfs: /tmp, read-only, holding the work directory, its own
-    # size-limited tmpfs and the only writable directory.
-    size = cfg["work_bytes"]
-    mount(lib, "tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
-    os.mkdir("/tmp/work", 0o700)
-    mount(lib, "tmpfs", "/tmp/work", "tmpfs", MS_NOSUID | MS_NODEV, "size=%d,mode=0700" % size)
-    if cfg.get("uid") is not None:
-        os.chown("/tmp/work", cfg["uid"], cfg["gid"])
-    mount(lib, None, "/tmp", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, None)
-    iso["private_tmp"] = True
-    if os.path.isdir("/dev/shm"):
-        try:
-            mount(lib, "tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=%d,mode=1777" % min(size, 16 << 20))
-        except OSError as e:
-            notes.append("mounting a private /dev/shm failed: %s" % e.strerror)
-    os.chdir("/tmp/work")
-    return lib
+            key, _, value = line.partition(":")
+            out[key] = value.strip()
+    return out
 
 
-def drop_capabilities(lib):
-    """In a user namespace: drop every capability for good."""
-    import ctypes
+def setup(cfg, undumpable):
+    """Limits for the harness and every process it forks; then the
+    environment the program sees. Returns the checks Go verifies."""
+    lim = cfg["limits"]
 
-    PR_CAPBSET_DROP = 24
-    PR_SET_SECUREBITS = 28
-    PR_CAP_AMBIENT = 47
-    PR_CAP_AMBIENT_CLEAR_ALL = 4
-    # NOROOT|NOROOT_LOCKED|NO_SETUID_FIXUP|NO_SETUID_FIXUP_LOCKED|KEEP_CAPS_LOCKED:
-    # uid 0 never regains capabilities, not even through execve.
-    if lib.prctl(PR_SET_SECUREBITS, 0x2F, 0, 0, 0) != 0:
-        raise SetupError("prctl(PR_SET_SECUREBITS): " + os.strerror(ctypes.get_errno()))
-    for cap in range(64):
-        lib.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0)
-    lib.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
-
-    class Header(ctypes.Structure):
-        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-    class Data(ctypes.Structure):
-        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
-
-    hdr = Header(0x20080522, 0)
-    data = (Data * 2)()
-    if lib.capset(ctypes.byref(hdr), data) != 0:
-        raise SetupError("capset: " + os.strerror(ctypes.get_errno()))
-
-
-def no_new_privs(lib):
-    if lib is None:
-        lib = libc()
-    PR_SET_NO_NEW_PRIVS = 38
-    return lib.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
-
-
-def set_limits(lim):
     def both(res, v):
         resource.setrlimit(res, (v, v))
 
     both(resource.RLIMIT_CORE, 0)
-    if lim.get("as"):
-        both(resource.RLIMIT_AS, lim["as"])
-    if lim.get("fsize"):
-        both(resource.RLIMIT_FSIZE, lim["fsize"])
-    if lim.get("nofile"):
-        both(resource.RLIMIT_NOFILE, lim["nofile"])
-    if lim.get("nproc"):
-        both(resource.RLIMIT_NPROC, lim["nproc"])
-    if lim.get("cpu"):
-        resource.setrlimit(resource.RLIMIT_CPU, (lim["cpu"], lim["cpu"] + 1))
-
-
-def setup(cfg):
-    iso = {"readonly_fs": False, "private_tmp": False, "private_proc": False, "unprivileged": False, "no_new_privs": False}
-    notes = []
-    lib = None
-    if cfg["setup"] in ("root", "userns"):
-        lib = setup_mounts(cfg, iso, notes)
-    else:
-        os.chdir(cfg["workdir"])
-    if cfg["setup"] == "userns":
-        drop_capabilities(lib)
-        iso["unprivileged"] = True
-    if cfg.get("uid") is not None and cfg["setup"] != "userns":
-        os.setgroups([])
-        os.setresgid(cfg["gid"], cfg["gid"], cfg["gid"])
-        os.setresuid(cfg["uid"], cfg["uid"], cfg["uid"])
-        iso["unprivileged"] = True
-    try:
-        iso["no_new_privs"] = no_new_privs(lib)
-    except Exception as e:
-        notes.append("no_new_privs: %s" % e)
-    set_limits(cfg["limits"])
-    # The standard library must stay readable after dropping privileges
-    # (an interpreter under a private home directory would not be).
-    libdir = os.path.dirname(os.__file__)
-    try:
-        os.listdir(libdir)
-        with open(os.path.join(libdir, "fractions.py"), "rb"):
-            pass
-    except OSError as e:
-        raise SetupError("the standard library at %s is not readable by the sandbox user: %s" % (libdir, e.strerror))
+    both(resource.RLIMIT_AS, lim["as"])
+    both(resource.RLIMIT_NOFILE, lim["nofile"])
+    both(resource.RLIMIT_NPROC, lim["nproc"])
+    resource.setrlimit(resource.RLIMIT_CPU, (lim["cpu"], lim["cpu"] + 1))
     os.environ.clear()
     os.environ.update(cfg["env"])
-    return iso, notes
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(errors="backslashreplace")
+    st = proc_status()
+    return {
+        "uid": os.getuid(),
+        "undumpable": undumpable,
+        "no_new_privs": st.get("NoNewPrivs") == "1",
+        "cap_eff": st.get("CapEff", ""),
+        "cap_prm": st.get("CapPrm", ""),
+        "cap_bnd": st.get("CapBnd", ""),
+    }
 
 
-def memfd(name):
-    return os.memfd_create(name, os.MFD_CLOEXEC)
+def preamble_globals():
+    sys.setrecursionlimit(50000)
+    base = {"__builtins__": __builtins__}
+    exec(PREAMBLE, base)
+    base.pop("__name__", None)
+    return base
 
 
-def reset_fd(fd, data=b""):
-    os.lseek(fd, 0, os.SEEK_SET)
-    os.ftruncate(fd, 0)
+def kill_strays():
+    """In the sandbox's PID namespace, kill(-1) reaches exactly the
+    processes a test left behind (never PID 1 or the harness). Repeat
+    until none is left, reaping our own children; bwrap's PID 1 reaps
+    the others."""
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline:
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except ProcessLookupError:
+            return
+        while True:
+            try:
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == 0:
+                break
+        time.sleep(0.001)
+
+
+def fork():
+    for _ in range(50):
+        try:
+            return os.fork()
+        except BlockingIOError:
+            # Processes of the last test may still count against the
+            # process limits for a moment.
+            kill_strays()
+            time.sleep(0.01)
+    return None
+
+
+def memfd(name, data=b""):
+    fd = os.memfd_create(name, 0)
     if data:
-        view = memoryview(data)
-        while view:
-            n = os.write(fd, view)
-            view = view[n:]
+        write_all(fd, data)
         os.lseek(fd, 0, os.SEEK_SET)
+    return fd
 
 
-def read_fd(fd):
+def read_all(fd, limit):
     os.lseek(fd, 0, os.SEEK_SET)
-    chunks = []
-    while True:
+    chunks, n = [], 0
+    while n <= limit:
         b = os.read(fd, 1 << 20)
         if not b:
             break
         chunks.append(b)
-    return b"".join(chunks)
+        n += len(b)
+    return b"".join(chunks)[: limit + 1]
 
 
-def tail_line(err_bytes):
-    text = err_bytes[-4000:].decode("utf-8", "replace").strip()
-    if not text:
-        return ""
-    return trunc(text.splitlines()[-1], 300)
+def read_tail(fd, n):
+    size = os.fstat(fd).st_size
+    return os.pread(fd, n, max(0, size - n))
 
 
-def new_text_streams():
-    sys.stdin = sys.__stdin__ = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8", errors="replace")
-    sys.stdout = sys.__stdout__ = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False), 1 << 16), encoding="utf-8", errors="backslashreplace")
-    sys.stderr = sys.__stderr__ = io.TextIOWrapper(io.BufferedWriter(io.FileIO(2, "w", closefd=False)), encoding="utf-8", errors="backslashreplace", line_buffering=True)
+def compiled(cfg):
+    """The program compiled once, on the first test (compiling runs none
+    of it); None if it does not compile, and each test's process then
+    compiles it again to report the error."""
+    if "code" not in cfg:
+        try:
+            cfg["code"] = compile(cfg["program"], "solution.py", "exec")
+        except Exception:
+            cfg["code"] = None
+    return cfg["code"]
 
 
-def finish_child(status):
-    """Ends a test child the way the interpreter would end: join non-daemon
-    threads, run atexit handlers, flush, then _exit."""
+def run_test(cfg, base, i, inp):
+    compiled(cfg)
+    functional = cfg["test_type"] == "functional"
+    fds = (memfd("stdin", b"" if functional else inp.encode()), memfd("stdout"), memfd("stderr"))
+    pid = fork()
+    if pid is None:
+        for fd in fds:
+            os.close(fd)
+        return {"ev": "result", "i": i, "status": "fork_failed"}
+    if pid == 0:
+        try:
+            child(cfg, base, inp, fds)
+        finally:
+            os._exit(70)
+    _, status = os.waitpid(pid, 0)
+    kill_strays()
+    out = read_all(fds[1], cfg["limits"]["fsize"])
+    err = read_tail(fds[2], ERR_TAIL).decode("utf-8", "replace")
+    for fd in fds:
+        os.close(fd)
+    if os.WIFSIGNALED(status):
+        st, code = "signaled", os.WTERMSIG(status)
+    else:
+        st, code = "exited", os.WEXITSTATUS(status)
+    return {"ev": "result", "i": i, "status": st, "code": code, "stdout": base64.b64encode(out).decode(), "stderr": err}
+
+
+# --- Everything below runs in a test's child process. ---
+
+
+def child(cfg, base, inp, fds):
+    for target, fd in enumerate(fds):
+        os.dup2(fd, target)
+    # Nothing but the test's own streams: not the channels to Go, not the
+    # memfds of other tests.
+    os.closerange(3, 1 << 20)
+    lim = cfg["limits"]
+    resource.setrlimit(resource.RLIMIT_FSIZE, (lim["fsize"], lim["fsize"]))
+    resource.setrlimit(resource.RLIMIT_CPU, (lim["test_cpu"], lim["test_cpu"] + 1))
+    # The memory cgroup's OOM killer is to prefer test processes to the
+    # harness. An undumpable process's /proc/self files belong to root, so
+    # the child is briefly dumpable (nothing of the program has run yet).
+    libc = cfg["libc"]
+    libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
+    try:
+        with open("/proc/self/oom_score_adj", "w") as f:
+            f.write("1000")
+    except OSError:
+        pass
+    libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    sys.argv = ["solution.py"]
+    if cfg["test_type"] == "functional":
+        run_functional(cfg, base, inp)
+    else:
+        run_stdin(cfg, base)
+
+
+def finish(status):
+    """Ends a test process the way the interpreter would end: join
+    non-daemon threads, run atexit handlers, flush, then _exit."""
     try:
         if "threading" in sys.modules:
             sys.modules["threading"]._shutdown()
@@ -322,292 +277,166 @@ def finish_child(status):
         atexit._run_exitfuncs()
     except BaseException:
         pass
-    try:
-        sys.stdout.flush()
-    except BaseException:
-        traceback.print_exc()
-        status = status or 1
-    try:
-        sys.stderr.flush()
-    except BaseException:
-        pass
+    for stream in (sys.stdout, sys.__stdout__):
+        try:
+            stream.flush()
+        except BaseException:
+            traceback.print_exc()
+            status = status or 1
+    for stream in (sys.stderr, sys.__stderr__):
+        try:
+            stream.flush()
+        except BaseException:
+            pass
     os._exit(status)
 
 
-def run_stdin_child(code, base, fds, cpu):
-    inp, out, err = fds
-    os.dup2(inp, 0)
-    os.dup2(out, 1)
-    os.dup2(err, 2)
-    os.close(CTL)
-    os.close(TESTS)
-    if cpu:
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    new_text_streams()
-    sys.argv = ["solution.py"]
-    g = dict(base)
+def program_code(cfg):
+    return cfg["code"] or compile(cfg["program"], "solution.py", "exec")
+
+
+def run_stdin(cfg, base):
+    """The program runs as __main__, as a fresh interpreter would run it.
+    Its globals are this process's copy of the preamble's: copying them
+    would touch every object (and copy its page) for nothing."""
+    g = base
     g["__name__"] = "__main__"
     status = 0
     try:
-        exec(code, g)
+        exec(program_code(cfg), g)
     except SystemExit:
         # LiveCodeBench ignores SystemExit: the output decides.
         pass
     except BaseException:
         traceback.print_exc()
         status = 1
-    finish_child(status)
+    finish(status)
 
 
-def stripped_lines(s):
-    return [line.strip() for line in s.strip().split("\n")]
+class Discard:
+    """A functional test's prints go nowhere (its result is what counts)."""
+
+    encoding = "utf-8"
+    errors = "strict"
+
+    def write(self, s):
+        return len(s)
+
+    def writelines(self, lines):
+        pass
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
 
 
-def compare_stdout(got, expected):
-    """LiveCodeBench's grade_stdio rule: lines stripped, trailing and leading
-    blank lines ignored, a line matches exactly or as whitespace-separated
-    Decimal values. Returns None when equal, else a detail."""
-    from decimal import Decimal
-
-    g, e = stripped_lines(got), stripped_lines(expected)
-    if g == e:
-        return None
-
-    def decimals(line):
-        try:
-            return [Decimal(x) for x in line.split()]
-        except Exception:
-            return None
-
-    if len(g) == len(e):
-        for k, (gl, el) in enumerate(zip(g, e)):
-            if gl == el:
-                continue
-            gd, ed = decimals(gl), decimals(el)
-            try:
-                same = gd is not None and ed is not None and gd == ed
-            except Exception:
-                same = False
-            if not same:
-                if len(g) == 1:
-                    return "expected %r, got %r" % (trunc(el, 100), trunc(gl, 100))
-                return "line %d: expected %r, got %r" % (k + 1, trunc(el, 100), trunc(gl, 100))
-        return None
-    exp, gott = "\n".join(e), "\n".join(g)
-    return "expected %d lines, got %d: expected %r, got %r" % (len(e), len(g), trunc(exp, 100), trunc(gott, 100))
+class Incomparable(Exception):
+    """A value that no JSON value equals in Python."""
 
 
-def describe_status(status, err):
-    if os.WIFSIGNALED(status):
-        sig = os.WTERMSIG(status)
-        if sig == signal.SIGXCPU:
-            return "timeout", "CPU time limit exceeded"
-        if sig == signal.SIGXFSZ:
-            return "error", "output or file size limit exceeded"
-        if sig == signal.SIGSEGV:
-            return "error", "segmentation fault (stack overflow?)"
-        try:
-            name = signal.Signals(sig).name
-        except ValueError:
-            name = "signal %d" % sig
-        line = tail_line(err)
-        return "error", "killed by " + name + (": " + line if line else "")
-    code = os.WEXITSTATUS(status)
-    line = tail_line(err)
-    return "error", line or ("exit status %d" % code)
+def check_comparable(v):
+    """Raises Incomparable unless v is made of what a JSON document decodes
+    to in Python (None, bool, int, float, str, list, dict with str keys).
+    Anything else (a nested tuple, a set, an object) equals no expected
+    output in LiveCodeBench's `prediction == expected`."""
+    if isinstance(v, float):
+        if v != v or v in (float("inf"), float("-inf")):
+            raise Incomparable("the float %r" % v)
+        return
+    if v is None or isinstance(v, (bool, int, str)):
+        return
+    if isinstance(v, list):
+        if set(map(type, v)) <= {int, str, bool}:
+            return
+        for x in v:
+            check_comparable(x)
+        return
+    if isinstance(v, dict):
+        for k, x in v.items():
+            if not isinstance(k, str):
+                raise Incomparable("a dict with a %s key" % type(k).__name__)
+            check_comparable(x)
+        return
+    raise Incomparable("a value of type %s" % type(v).__name__)
 
 
-def reap_strays(unprivileged):
-    """After a test: kill processes the test left behind (in a PID namespace
-    or as a dedicated uid, kill(-1) reaches exactly the sandbox's
-    processes), and reap zombies (we may be PID 1)."""
-    if unprivileged:
-        try:
-            os.kill(-1, signal.SIGKILL)
-        except OSError:
-            pass
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            break
-        if pid == 0:
-            break
-
-
-def run_functional_child(sol, func, test, res_fd, cpu):
-    os.close(CTL)
-    os.close(TESTS)
-    null = os.open("/dev/null", os.O_RDWR)
-    os.dup2(null, 0)
-    os.dup2(null, 1)
-    os.dup2(null, 2)
-    if cpu:
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    new_text_streams()
-
-    def report(status, detail=""):
-        os.write(res_fd, json.dumps({"status": status, "detail": detail}).encode())
-        os._exit(0)
-
+def run_functional(cfg, base, inp):
+    """The program's module-level code runs here, in the test's process;
+    then Solution().<func>(*args), or the module-level function, as
+    LiveCodeBench's grade_call_based calls it (a fresh instance per test).
+    The result goes to fd 1 as {"result": <JSON>} or {"incomparable": ...}."""
+    sys.stdout = Discard()
+    status = 0
     try:
-        args = [json.loads(line) for line in test["input"].split("\n") if line.strip()]
-        expected = json.loads(test["output"])
-    except Exception as e:
-        report("bad_test", "test case is not JSON: %s" % e)
-    try:
-        if sol.get("Solution") is not None:
-            method = getattr(sol["Solution"](), func, None)
+        args = [json.loads(line) for line in inp.split("\n") if line.strip()]
+        g = base
+        g["__name__"] = "solution"
+        exec(program_code(cfg), g)
+        func = cfg["func"]
+        if g.get("Solution") is not None:
+            method = getattr(g["Solution"](), func, None)
             if method is None:
-                report("error", "class Solution has no method %s" % func)
+                raise AttributeError("class Solution has no method %s" % func)
         else:
-            method = sol.get(func)
+            method = g.get(func)
             if not callable(method):
-                report("error", "no class Solution and no function %s" % func)
+                raise NameError("no class Solution and no function %s" % func)
         pred = method(*args)
         if isinstance(pred, tuple):
             pred = list(pred)
-        ok = pred == expected
-    except BaseException as e:
-        if isinstance(e, MemoryError):
-            report("error", "MemoryError")
-        report("error", trunc("%s: %s" % (type(e).__name__, e), 300))
-    if ok:
-        report("pass")
+    except BaseException:
+        traceback.print_exc()
+        status = 1
+    if status:
+        finish(status)
     try:
-        got = json.dumps(pred)
-    except Exception:
-        got = repr(pred)
-    report("wrong", "expected %r, got %r" % (trunc(test["output"].strip(), 100), trunc(got, 100)))
+        if hasattr(sys, "set_int_max_str_digits"):
+            sys.set_int_max_str_digits(0)
+        check_comparable(pred)
+        doc = '{"result": %s}' % json.dumps(pred)
+    except Incomparable as e:
+        doc = json.dumps({"incomparable": str(e)})
+    except (ValueError, RecursionError) as e:
+        doc = json.dumps({"incomparable": "a value JSON cannot hold (%s)" % e})
+    try:
+        if "threading" in sys.modules:
+            sys.modules["threading"]._shutdown()
+        import atexit
 
-
-def fork():
-    # Processes of an earlier program may still await reaping by init and
-    # count against RLIMIT_NPROC for a moment.
-    import time
-
-    for _ in range(100):
-        try:
-            return os.fork()
-        except BlockingIOError:
-            reap_strays(False)
-            time.sleep(0.02)
-    return None
+        atexit._run_exitfuncs()
+        os.ftruncate(1, 0)
+        os.lseek(1, 0, os.SEEK_SET)
+        write_all(1, doc.encode())
+    except BaseException:
+        traceback.print_exc()
+        os._exit(1)
+    os._exit(0)
 
 
 def main():
-    # Standard input held only this file: from now on it is empty, so that
-    # nothing the program does can consume the tests.
-    null = os.open("/dev/null", os.O_RDONLY)
-    os.dup2(null, 0)
-    os.close(null)
-    stdin = io.open(TESTS, "rb", closefd=False)
-    os.set_inheritable(TESTS, False)
-    os.set_inheritable(CTL, False)
-    cfg = json.loads(stdin.readline())
     try:
-        iso, notes = setup(cfg)
-    except Exception as e:
-        send({"ev": "setup_failed", "error": "%s: %s" % (type(e).__name__, e)})
-        os._exit(3)
-    # The preamble's modules and decimal are in Debian's libpython3-stdlib,
-    # not in python3-minimal: an interpreter lacking them is unusable.
-    sys.setrecursionlimit(50000)
-    base = {"__builtins__": __builtins__}
-    try:
-        exec(PREAMBLE, base)
-        import decimal  # noqa: F401 (stdin comparison)
+        libc = ctypes.CDLL(None, use_errno=True)
+        undumpable = make_undumpable(libc)
+        cfg = json.loads(requests.readline())  # noqa: F821 (bootstrap global)
+        cfg["libc"] = libc
+        checks = setup(cfg, undumpable)
+        base = preamble_globals()
+        import decimal  # noqa: F401 (the preamble's statistics needs it)
     except ImportError as e:
         send({"ev": "setup_failed", "error": "incomplete standard library (%s): install python3, not only python3-minimal" % e})
         os._exit(3)
-    base.pop("__name__", None)
-    send({"ev": "ready", "iso": iso, "notes": notes, "python": sys.executable, "version": sys.version.split()[0]})
-    if cfg.get("probe"):
-        send({"ev": "done"})
-        os._exit(0)
-
-    # In a PID namespace or as a dedicated uid, kill(-1) reaches exactly
-    # the sandbox's processes; as a plain user it would reach all of theirs.
-    unprivileged = iso["unprivileged"]
-    cpu = cfg["limits"].get("test_cpu")
-    functional = cfg["mode"] == "functional"
-
-    send({"ev": "start", "i": -1})
-    try:
-        code = compile(cfg["program"], "solution.py", "exec")
-    except BaseException as e:
-        send({"ev": "result", "i": 0, "status": "error", "detail": trunc("%s: %s" % (type(e).__name__, e), 300)})
-        os._exit(0)
-    sol = None
-    if functional:
-        # Module-level code runs once, in this process, as LeetCode loads a
-        # submission once; each test then runs in a fork of the result.
-        sol = dict(base)
-        sol["__name__"] = "solution"
-        null = os.open("/dev/null", os.O_RDWR)
-        saved = (os.dup(1), os.dup(2))
-        os.dup2(null, 1)
-        os.dup2(null, 2)
-        try:
-            exec(code, sol)
-        except BaseException as e:
-            os.dup2(saved[0], 1)
-            os.dup2(saved[1], 2)
-            send({"ev": "result", "i": 0, "status": "error", "detail": trunc("%s: %s" % (type(e).__name__, e), 300)})
-            os._exit(0)
-        os.dup2(saved[0], 1)
-        os.dup2(saved[1], 2)
-        # The module code may have started threads or children; nothing
-        # must outlive it into the tests but its definitions.
-        reap_strays(unprivileged)
-
-    fds = (memfd("stdin"), memfd("stdout"), memfd("stderr"))
-    res = memfd("result")
-    for i in range(cfg["ntests"]):
-        line = stdin.readline()
+    except Exception as e:
+        send({"ev": "setup_failed", "error": "%s: %s" % (type(e).__name__, e)})
+        os._exit(3)
+    send({"ev": "ready", "python": sys.version.split()[0], "executable": sys.executable, "checks": checks})
+    while True:
+        line = requests.readline()  # noqa: F821
         if not line:
-            break
-        test = json.loads(line)
-        for fd in fds:
-            reset_fd(fd)
-        reset_fd(res)
-        if not functional:
-            reset_fd(fds[0], test["input"].encode())
-        pid = fork()
-        if pid is None:
-            send({"ev": "result", "i": i, "status": "infra", "detail": "cannot fork a test process: the sandbox user's process limit is taken"})
             os._exit(0)
-        if pid != 0:
-            send({"ev": "start", "i": i})
-        else:
-            try:
-                if functional:
-                    run_functional_child(sol, cfg["func"], test, res, cpu)
-                else:
-                    run_stdin_child(code, base, fds, cpu)
-            finally:
-                os._exit(70)
-        _, status = os.waitpid(pid, 0)
-        reap_strays(unprivileged)
-        err = read_fd(fds[2])
-        if functional:
-            raw = read_fd(res)
-            if raw:
-                r = json.loads(raw)
-                st, detail = r["status"], r["detail"]
-            else:
-                st, detail = describe_status(status, err)
-        elif os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
-            got = read_fd(fds[1]).decode("utf-8", "replace")
-            detail = compare_stdout(got, test["output"])
-            st = "pass" if detail is None else "wrong"
-        else:
-            st, detail = describe_status(status, err)
-        send({"ev": "result", "i": i, "status": st, "detail": detail or ""})
-        if st != "pass":
-            os._exit(0)
-    send({"ev": "done"})
-    os._exit(0)
+        req = json.loads(line)
+        send(run_test(cfg, base, req["i"], req["input"]))
 
 
 main()

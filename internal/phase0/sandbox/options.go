@@ -1,43 +1,39 @@
 package sandbox
 
 import (
-	_ "embed"
-	"os"
-	"sync/atomic"
 	"time"
+
+	"go.opentelemetry.io/otel/metric"
 )
 
-// Mode selects how a program is isolated.
-type Mode string
+// CgroupMode selects how a program's processes are bounded together.
+type CgroupMode string
 
-// Isolation modes, strongest first.
+// Cgroup modes.
 const (
-	// ModeAuto picks the strongest mode that works here: ModeNamespaces
-	// when running as root, ModeUserNamespaces otherwise, else ModeNone.
-	ModeAuto Mode = ""
-	// ModeNamespaces (root only): fresh mount, PID, network, IPC and UTS
-	// namespaces; every mount read-only, a private tmpfs /tmp; the program
-	// runs as a dedicated unprivileged uid.
-	ModeNamespaces Mode = "namespaces"
-	// ModeUserNamespaces (no root needed): as ModeNamespaces inside a new
-	// user namespace; the program keeps the caller's uid, with every
-	// capability dropped.
-	ModeUserNamespaces Mode = "user-namespaces"
-	// ModeNone: a plain subprocess with rlimits in a temporary directory;
-	// as root, under a dedicated unprivileged uid. The network and the
-	// file system are not isolated.
-	ModeNone Mode = "none"
+	// CgroupAuto uses cgroup v1 memory and pids controllers when they are
+	// mounted and writable, else cgroup v2 with memory and pids, else the
+	// bounded rlimits of CgroupNone.
+	CgroupAuto CgroupMode = ""
+	// CgroupV1 requires cgroup v1 (memory, pids; cpu if mounted).
+	CgroupV1 CgroupMode = "v1"
+	// CgroupV2 requires cgroup v2 with the memory and pids controllers.
+	CgroupV2 CgroupMode = "v2"
+	// CgroupNone uses no cgroup: memory is bounded only by rlimits chosen
+	// so that their product stays bounded (FallbackProcs processes of
+	// 2·MemoryBytes/FallbackProcs address space each).
+	CgroupNone CgroupMode = "none"
 )
 
 // Options configure a Sandbox. Zero fields take the defaults.
 type Options struct {
-	// Python is the interpreter to run. Default: the real executable
-	// behind "python3" on PATH (resolved through shims such as pyenv's),
-	// else /usr/bin/python3 or /usr/local/bin/python3 — the first that the
-	// sandbox user can run.
+	// Bubblewrap is the bwrap executable. Default: bwrap on PATH, else
+	// /usr/bin/bwrap.
+	Bubblewrap string
+	// Python is the interpreter to run. Default: /usr/bin/python3, else
+	// /usr/local/bin/python3, else python3 on PATH (resolved through
+	// shims such as pyenv's to the real executable).
 	Python string
-	// Mode selects the isolation; default ModeAuto.
-	Mode Mode
 	// Concurrency is how many programs run at once (default 2).
 	Concurrency int
 	// TestTimeout is the wall-time limit of one test (default 6s, as
@@ -46,27 +42,50 @@ type Options struct {
 	// TotalTimeout is the wall-time limit of all of a program's tests
 	// (default 60s).
 	TotalTimeout time.Duration
-	// MemoryBytes is RLIMIT_AS per process (default 1 GiB).
+	// MemoryBytes bounds the memory of all of a program's processes
+	// together (default 1 GiB): the cgroup's limit, and RLIMIT_AS of each
+	// process. Without a cgroup see CgroupNone.
 	MemoryBytes int64
-	// FileSizeBytes is RLIMIT_FSIZE, also bounding a test's output
-	// (default 16 MiB).
+	// FileSizeBytes is RLIMIT_FSIZE of a test's processes, also bounding
+	// its output (default 16 MiB).
 	FileSizeBytes int64
-	// WorkDirBytes is the size of the private tmpfs holding the work
-	// directory (default 64 MiB; namespace modes only).
+	// WorkDirBytes is the size of the tmpfs at /tmp, the only writable
+	// directory (default 64 MiB).
 	WorkDirBytes int64
-	// MaxProcs is RLIMIT_NPROC: processes and threads of the sandbox user
-	// (default 32).
+	// MaxProcs bounds a program's processes and threads (default 32):
+	// RLIMIT_NPROC inside its user namespace and, with a cgroup, the
+	// cgroup's pids limit (plus the sandbox's own few processes).
 	MaxProcs int
+	// FallbackProcs is RLIMIT_NPROC when no cgroup is available (default
+	// 8); each process may then map 2·MemoryBytes/FallbackProcs.
+	FallbackProcs int
 	// MaxFiles is RLIMIT_NOFILE (default 64).
 	MaxFiles int
-	// BaseUID is the uid (and gid) of concurrency slot 0 when running as
-	// root; slot k uses BaseUID+k, so concurrent programs never share a
-	// process count. Default: a block of 64 uids from 2000000000 (a range
-	// no distribution allocates) chosen by the process id, each Sandbox of
-	// the process taking the next Concurrency uids of it, so concurrent
-	// sandboxes and triage processes do not share uids.
-	BaseUID int
+	// CPUs is the cgroup CPU quota of a program in cores (default 1),
+	// where a cpu controller is available.
+	CPUs int
+	// Cgroup selects the cgroup version (default CgroupAuto).
+	Cgroup CgroupMode
+	// CgroupParent is the cgroup v2 directory under which each program
+	// gets its cgroup (default: the cgroup2 mount, e.g. /sys/fs/cgroup).
+	CgroupParent string
+	// UID is the host uid (and gid) bubblewrap runs as when triage runs as
+	// root, so that the sandbox's user namespace maps to an unprivileged
+	// host user (default 1950000000: in the range 1879048192–2147483647
+	// that neither distributions nor systemd's container ranges allocate,
+	// and apart from the 2000000000+ uids the earlier sandbox used). All
+	// programs may share it: each has its own user, PID, IPC and network
+	// namespaces, so none can see or signal another. Without root the
+	// sandbox runs as the caller's uid.
+	UID int
+	// MeterProvider records triage.sandbox.runs (see metrics.go); nil
+	// records nothing.
+	MeterProvider metric.MeterProvider
 }
+
+// sandboxUID is the uid (and gid) of the program inside its user
+// namespace.
+const sandboxUID = 1000
 
 func (o *Options) defaults() {
 	if o.Concurrency <= 0 {
@@ -90,27 +109,16 @@ func (o *Options) defaults() {
 	if o.MaxProcs <= 0 {
 		o.MaxProcs = 32
 	}
+	if o.FallbackProcs <= 0 {
+		o.FallbackProcs = 8
+	}
 	if o.MaxFiles <= 0 {
 		o.MaxFiles = 64
 	}
-	if o.BaseUID <= 0 {
-		o.BaseUID = defaultBaseUID(o.Concurrency)
+	if o.CPUs <= 0 {
+		o.CPUs = 1
 	}
-}
-
-// uidsTaken counts the uid slots handed out in this process. It is the one
-// piece of package state, on purpose: uids are a process-wide (indeed
-// machine-wide) resource, so two Sandboxes built independently in one
-// process must not be given the same ones by default.
-var uidsTaken atomic.Int64
-
-// defaultBaseUID returns the first uid of a fresh block of n slots.
-func defaultBaseUID(n int) int {
-	const block = 64
-	n = min(n, block)
-	first := int(uidsTaken.Add(int64(n))-int64(n)) % block
-	if first+n > block {
-		first = 0 // wrap around
+	if o.UID <= 0 {
+		o.UID = 1_950_000_000
 	}
-	return 2_000_000_000 + (os.Getpid()%100_000)*block + first
 }

@@ -15,7 +15,8 @@
 // per-dataset label such as "competition math problems"), {problems} (the
 // problem block) and {points_rule}. Each problem is rendered as
 // "[id: <id>] (points: <v>)" followed by its text on the next line, problems
-// separated by a blank line. {points_rule} is the paper's "Each problem is
+// separated by a blank line; the id is the planner id p1 … pn (package
+// plannerids), never the dataset's id (SPEC §1). {points_rule} is the paper's "Each problem is
 // worth 1 point." when every value is 1; with other values it reads "Each
 // problem is worth the points shown next to it." so the prompt never
 // misstates the scoring.

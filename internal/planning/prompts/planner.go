@@ -7,7 +7,8 @@ import (
 
 // Problem is what the planner sees of one problem: never its ground truth.
 type Problem struct {
-	// ID identifies the problem in the plan.
+	// ID identifies the problem in the plan: its planner id (p1 … pn, see
+	// package plannerids), never the dataset's id, which leaks (SPEC §1).
 	ID string
 	// Text is the problem statement.
 	Text string
@@ -61,27 +62,42 @@ func problemBlock(problems []Problem) string {
 	return b.String()
 }
 
-// domainLabels are the default {domain} labels per dataset.
+// domainLabels are the {domain} labels of the datasets the importers produce
+// (package importers: aime, mmlu-math, gpqa, lcb, hle and hle-<category
+// slug> for HLE's eight categories), and of a few other names in use for
+// them. A "-abstain" dataset takes its base dataset's label (DomainLabel).
 var domainLabels = map[string]string{
-	"aime":           "competition math problems",
-	"mmlu":           "math multiple-choice questions",
-	"mmlu-abstain":   "math multiple-choice questions",
-	"gpqa":           "graduate-level science questions",
-	"gpqa-abstain":   "graduate-level science questions",
-	"lcb":            "competitive programming problems",
-	"livecodebench":  "competitive programming problems",
-	"hle":            "expert-level questions",
-	"hle-physics":    "expert-level physics questions",
-	"hle-math":       "expert-level math questions",
-	"hle-chemistry":  "expert-level chemistry questions",
-	"hle-biology":    "expert-level biology questions",
-	"hle-humanities": "expert-level humanities questions",
+	"aime":                          "competition math problems",
+	"mmlu-math":                     "math multiple-choice questions",
+	"mmlu":                          "math multiple-choice questions",
+	"gpqa":                          "graduate-level science questions",
+	"lcb":                           "competitive programming problems",
+	"livecodebench":                 "competitive programming problems",
+	"hle":                           "expert-level questions",
+	"hle-math":                      "expert-level math questions",
+	"hle-physics":                   "expert-level physics questions",
+	"hle-computer-science-ai":       "expert-level computer science and AI questions",
+	"hle-humanities-social-science": "expert-level humanities and social science questions",
+	"hle-chemistry":                 "expert-level chemistry questions",
+	"hle-engineering":               "expert-level engineering questions",
+	"hle-biology-medicine":          "expert-level biology and medicine questions",
+	"hle-other":                     "expert-level questions",
+	"hle-biology":                   "expert-level biology questions",
+	"hle-humanities":                "expert-level humanities questions",
 }
 
-// DomainLabel returns the {domain} label of a dataset; unknown datasets get
-// "problems".
+// abstainSuffix ends the name of a dataset of unsolvable variants of another
+// dataset's items ("gpqa-abstain", "mmlu-math-abstain"; SPEC §1).
+const abstainSuffix = "-abstain"
+
+// DomainLabel returns the {domain} label of a dataset, compared without
+// case; unknown datasets get "problems". A dataset named <base>-abstain gets
+// the label of <base>: the label must not tell a planner that the items are
+// unsolvable, since recognizing that is what the injection measures (SPEC
+// §5).
 func DomainLabel(dataset string) string {
-	if label, ok := domainLabels[strings.ToLower(dataset)]; ok {
+	base := strings.TrimSuffix(strings.ToLower(dataset), abstainSuffix)
+	if label, ok := domainLabels[base]; ok {
 		return label
 	}
 	return "problems"

@@ -116,7 +116,49 @@ func golden(t *testing.T, name, got string) {
 }
 
 func TestDomainLabel(t *testing.T) {
-	if DomainLabel("AIME") != "competition math problems" || DomainLabel("unknown") != "problems" {
-		t.Error("domain labels")
+	tests := []struct{ dataset, want string }{
+		{"aime", "competition math problems"},
+		{"AIME", "competition math problems"},
+		{"mmlu-math", "math multiple-choice questions"},
+		{"gpqa", "graduate-level science questions"},
+		{"lcb", "competitive programming problems"},
+		{"hle", "expert-level questions"},
+		{"hle-math", "expert-level math questions"},
+		{"hle-physics", "expert-level physics questions"},
+		{"hle-computer-science-ai", "expert-level computer science and AI questions"},
+		{"hle-humanities-social-science", "expert-level humanities and social science questions"},
+		{"hle-chemistry", "expert-level chemistry questions"},
+		{"hle-engineering", "expert-level engineering questions"},
+		{"hle-biology-medicine", "expert-level biology and medicine questions"},
+		{"hle-other", "expert-level questions"},
+		// Unsolvable variants take their base dataset's label.
+		{"mmlu-math-abstain", "math multiple-choice questions"},
+		{"gpqa-abstain", "graduate-level science questions"},
+		{"GPQA-Abstain", "graduate-level science questions"},
+		{"hle-physics-abstain", "expert-level physics questions"},
+		{"mmlu-abstain", "math multiple-choice questions"},
+		// Unknown datasets, with or without the suffix, and the suffix alone.
+		{"unknown", "problems"},
+		{"unknown-abstain", "problems"},
+		{"-abstain", "problems"},
+		{"abstain", "problems"},
+		{"", "problems"},
+	}
+	for _, tt := range tests {
+		if got := DomainLabel(tt.dataset); got != tt.want {
+			t.Errorf("DomainLabel(%q) = %q, want %q", tt.dataset, got, tt.want)
+		}
+	}
+}
+
+// TestDomainLabelsSayNothingOfAnswerability: no label tells a planner that
+// items are unsolvable (SPEC §5 measures whether it notices).
+func TestDomainLabelsSayNothingOfAnswerability(t *testing.T) {
+	for dataset, label := range domainLabels {
+		for _, tell := range []string{"abstain", "unsolv", "unanswer", "no answer", "impossible"} {
+			if strings.Contains(strings.ToLower(label), tell) {
+				t.Errorf("%s: label %q says %q", dataset, label, tell)
+			}
+		}
 	}
 }

@@ -117,6 +117,19 @@ func (m *Matcher) lookup(id string) (int, bool) {
 	return i, ok
 }
 
+// Resolve returns the pool id that a written id names, by the rules Repair
+// applies to a step's id: exactly first, then by canonical form, then
+// (prefix-plus-number pools only) by number. It reports false when the id
+// names no pool id or several (a canonical form they share). So for the pool
+// p1…p30, "p3", "P3", "3", "003" and "[id: #3]" all resolve to "p3".
+func (m *Matcher) Resolve(id string) (string, bool) {
+	i, how := m.resolve(id)
+	if how != matchExact && how != matchCanonical {
+		return "", false
+	}
+	return m.ids[i], true
+}
+
 // resolve returns the pool index of a written id and how it matched: exactly
 // first, then by canonical form, then (prefix-plus-number pools only) by
 // number. A form shared by several pool ids matches none of them.

@@ -100,3 +100,29 @@ func TestMatcherRepeatedAndEmptyPool(t *testing.T) {
 		t.Errorf("empty pool: %+v", res)
 	}
 }
+
+// TestMatcherResolve: the exported Resolve names the pool id a written id
+// resolves to, and nothing for unknown or ambiguous ids.
+func TestMatcherResolve(t *testing.T) {
+	tests := []struct {
+		pool   []string
+		id     string
+		want   string
+		wantOK bool
+	}{
+		{numbered("p", 30, 0), "p3", "p3", true},
+		{numbered("p", 30, 0), "3", "p3", true},
+		{numbered("p", 30, 0), "[id: P03]", "p3", true},
+		{numbered("p", 30, 0), "p99", "", false},
+		{numbered("p", 30, 0), "", "", false},
+		{[]string{"a", "A", "b"}, " a", "", false}, // ambiguous
+		{[]string{"a", "A", "b"}, "A", "A", true},
+		{[]string{"2024-I-14", "1873_A"}, "1873_a", "1873_A", true},
+	}
+	for _, tt := range tests {
+		got, ok := NewMatcher(tt.pool).Resolve(tt.id)
+		if got != tt.want || ok != tt.wantOK {
+			t.Errorf("Resolve(%q) over %v = %q, %v; want %q, %v", tt.id, tt.pool, got, ok, tt.want, tt.wantOK)
+		}
+	}
+}

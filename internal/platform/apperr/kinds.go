@@ -1,6 +1,9 @@
 package apperr
 
-import "strings"
+import (
+	"strings"
+	"time"
+)
 
 // NotFoundError reports records that do not exist.
 type NotFoundError struct {
@@ -34,3 +37,35 @@ type UnavailableError struct {
 
 // Error returns the reason.
 func (e *UnavailableError) Error() string { return e.Reason }
+
+// UnauthenticatedError reports a call without valid credentials: no token,
+// or one the server does not know. Reason must never quote the credential.
+type UnauthenticatedError struct {
+	// Reason says what is missing or wrong.
+	Reason string
+}
+
+// Error returns the reason.
+func (e *UnauthenticatedError) Error() string { return e.Reason }
+
+// PermissionDeniedError reports an authenticated caller asking for what it
+// is not granted, e.g. a service its token does not name.
+type PermissionDeniedError struct {
+	// Reason says what was refused.
+	Reason string
+}
+
+// Error returns the reason.
+func (e *PermissionDeniedError) Error() string { return e.Reason }
+
+// ResourceExhaustedError reports a call refused because its caller is over a
+// limit (calls per second, calls at once); it may succeed after RetryAfter.
+type ResourceExhaustedError struct {
+	// Reason says which limit was hit.
+	Reason string
+	// RetryAfter is when trying again should succeed, at the earliest.
+	RetryAfter time.Duration
+}
+
+// Error returns the reason.
+func (e *ResourceExhaustedError) Error() string { return e.Reason }

@@ -6,17 +6,23 @@ import (
 	"google.golang.org/grpc"
 )
 
-// UnaryServerInterceptor maps every handler error with ToStatus.
+// UnaryServerInterceptor maps every handler error with ToStatus; an
+// Unavailable answer carries the trailer that tells clients not to retry
+// it (see noRetry).
 func UnaryServerInterceptor() grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		resp, err := handler(ctx, req)
-		return resp, ToStatus(err)
+		err = ToStatus(err)
+		trailUnary(ctx, err)
+		return resp, err
 	}
 }
 
-// StreamServerInterceptor maps every stream handler error with ToStatus.
+// StreamServerInterceptor mirrors UnaryServerInterceptor for streams.
 func StreamServerInterceptor() grpc.StreamServerInterceptor {
 	return func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
-		return ToStatus(handler(srv, ss))
+		err := ToStatus(handler(srv, ss))
+		trailStream(ss, err)
+		return err
 	}
 }

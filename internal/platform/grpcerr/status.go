@@ -3,11 +3,13 @@ package grpcerr
 import (
 	"context"
 	"errors"
+	"time"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/protoadapt"
+	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/triage-eval/triage/internal/platform/apperr"
 )
@@ -25,6 +27,9 @@ func ToStatus(err error) error {
 		notFound     *apperr.NotFoundError
 		precondition *apperr.PreconditionError
 		unavailable  *apperr.UnavailableError
+		unauthentic  *apperr.UnauthenticatedError
+		denied       *apperr.PermissionDeniedError
+		exhausted    *apperr.ResourceExhaustedError
 	)
 	switch {
 	case errors.As(err, &invalid):
@@ -35,6 +40,12 @@ func ToStatus(err error) error {
 		return status.Error(codes.FailedPrecondition, precondition.Reason)
 	case errors.As(err, &unavailable):
 		return status.Error(codes.Unavailable, unavailable.Reason)
+	case errors.As(err, &unauthentic):
+		return status.Error(codes.Unauthenticated, unauthentic.Reason)
+	case errors.As(err, &denied):
+		return status.Error(codes.PermissionDenied, denied.Reason)
+	case errors.As(err, &exhausted):
+		return resourceExhausted(exhausted)
 	case errors.Is(err, context.Canceled):
 		return status.Error(codes.Canceled, err.Error())
 	case errors.Is(err, context.DeadlineExceeded):
@@ -69,6 +80,30 @@ func notFoundStatus(e *apperr.NotFoundError) error {
 		return status.Error(codes.NotFound, e.Error())
 	}
 	return st.Err()
+}
+
+// resourceExhausted carries when to retry as an errdetails.RetryInfo.
+func resourceExhausted(e *apperr.ResourceExhaustedError) error {
+	st, err := status.New(codes.ResourceExhausted, e.Reason).WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(e.RetryAfter)})
+	if err != nil {
+		return status.Error(codes.ResourceExhausted, e.Reason)
+	}
+	return st.Err()
+}
+
+// RetryDelay returns the errdetails.RetryInfo delay carried by a status
+// error, and whether it carries one.
+func RetryDelay(err error) (time.Duration, bool) {
+	st, ok := status.FromError(err)
+	if !ok {
+		return 0, false
+	}
+	for _, d := range st.Details() {
+		if ri, ok := d.(*errdetails.RetryInfo); ok {
+			return ri.GetRetryDelay().AsDuration(), true
+		}
+	}
+	return 0, false
 }
 
 // FieldViolations returns the BadRequest field violations carried by a

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
@@ -44,6 +45,9 @@ func TestToStatus(t *testing.T) {
 		{name: "not found", err: &apperr.NotFoundError{Kind: "problem", Keys: []string{"aime/p3"}}, wantCode: codes.NotFound, wantMsg: "problem not found: aime/p3"},
 		{name: "precondition", err: fmt.Errorf("x: %w", &apperr.PreconditionError{Reason: "no store"}), wantCode: codes.FailedPrecondition, wantMsg: "no store"},
 		{name: "unavailable", err: fmt.Errorf("plan: %w", &apperr.UnavailableError{Reason: "model down"}), wantCode: codes.Unavailable, wantMsg: "model down"},
+		{name: "unauthenticated", err: &apperr.UnauthenticatedError{Reason: "no token"}, wantCode: codes.Unauthenticated, wantMsg: "no token"},
+		{name: "permission denied", err: fmt.Errorf("auth: %w", &apperr.PermissionDeniedError{Reason: "not granted"}), wantCode: codes.PermissionDenied, wantMsg: "not granted"},
+		{name: "resource exhausted", err: &apperr.ResourceExhaustedError{Reason: "slow down", RetryAfter: time.Second}, wantCode: codes.ResourceExhausted, wantMsg: "slow down"},
 		{name: "canceled", err: fmt.Errorf("work: %w", context.Canceled), wantCode: codes.Canceled},
 		{name: "deadline", err: context.DeadlineExceeded, wantCode: codes.DeadlineExceeded},
 		{name: "status passes", err: status.Error(codes.NotFound, "x"), wantCode: codes.NotFound, wantMsg: "x"},
@@ -68,5 +72,15 @@ func TestToStatus(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestResourceExhaustedCarriesRetryInfo(t *testing.T) {
+	err := ToStatus(fmt.Errorf("limits: %w", &apperr.ResourceExhaustedError{Reason: "over the rate", RetryAfter: 1500 * time.Millisecond}))
+	if d, ok := RetryDelay(err); !ok || d != 1500*time.Millisecond {
+		t.Errorf("RetryDelay = %v, %v; want 1.5s", d, ok)
+	}
+	if _, ok := RetryDelay(status.Error(codes.ResourceExhausted, "x")); ok {
+		t.Error("a status without RetryInfo reported a delay")
 	}
 }

@@ -24,8 +24,12 @@ type Conn struct {
 	served <-chan error
 }
 
-// Start serves services in process and returns a connection to them.
+// Start serves services in process and returns a connection to them,
+// instrumented with tel like the servers (so calls carry the caller's trace
+// context). No probe watches an in-process server, so it stops without
+// draining.
 func Start(cfg server.Config, logger *slog.Logger, tel *telemetry.Telemetry, services []server.Service) (*Conn, error) {
+	cfg.Drain = 0
 	srv, err := server.New(cfg, logger, tel, services)
 	if err != nil {
 		return nil, err
@@ -38,6 +42,7 @@ func Start(cfg server.Config, logger *slog.Logger, tel *telemetry.Telemetry, ser
 		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(cfg.MaxMessageBytes), grpc.MaxCallSendMsgSize(cfg.MaxMessageBytes)),
+		tel.ClientOption(),
 	)
 	if err != nil {
 		cancel()

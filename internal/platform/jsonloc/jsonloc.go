@@ -2,8 +2,6 @@ package jsonloc
 
 import (
 	"bytes"
-	"encoding/json"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +15,14 @@ type Index map[string]int
 // token.
 type Offsets map[string]int64
 
+// MaxDepth is the deepest nesting Build indexes: values nested deeper (the
+// root is at depth 0) are not indexed, and Line gives them the line of their
+// deepest indexed ancestor. A format's paths are a few levels deep, and
+// encoding/json refuses to decode documents nested beyond 10,000 levels
+// anyway; without the cap the paths of a deeply nested document ("[0][0]…")
+// would take memory quadratic in its size.
+const MaxDepth = 64
+
 // Build indexes a JSON document. A document that is not valid JSON is
 // indexed up to the error; decoding it reports the error itself.
 func Build(data []byte) Index {
@@ -24,48 +30,126 @@ func Build(data []byte) Index {
 	return ix
 }
 
-// BuildOffsets is Build that also returns each value's offset.
+// frame is one open array or object while indexing.
+type frame struct {
+	path  string // the container's path
+	array bool
+	next  int // the index of the next element (objects: members seen)
+}
+
+// BuildOffsets is Build that also returns each value's offset. It takes time
+// and memory linear in the size of data: one pass over the bytes (a small
+// scanner rather than encoding/json's tokenizer, which allocates for every
+// token), lines counted incrementally, at most MaxDepth open containers
+// remembered, and no path longer than MaxDepth levels.
 func BuildOffsets(data []byte) (Index, Offsets) {
 	ix, offs := Index{}, Offsets{}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var walk func(path string) bool
-	walk = func(path string) bool {
-		tok, err := dec.Token()
-		if err != nil {
+	sc := scanner{data: data}
+	lines := lineCounter{data: data, line: 1}
+	var (
+		stack []frame
+		// deep counts the containers open below MaxDepth, whose content
+		// is skipped.
+		deep int
+	)
+	// value takes the first token of a value, just read, indexes the
+	// value under path unless skip, and opens it if it is a container. It
+	// reports false when the token starts no value.
+	value := func(kind token, path string, skip bool) bool {
+		switch kind {
+		case tokString, tokLiteral:
+		case tokOpenArray, tokOpenObject:
+			if skip {
+				deep++
+			} else {
+				stack = append(stack, frame{path: path, array: kind == tokOpenArray})
+			}
+		default:
 			return false
 		}
-		offs[path] = dec.InputOffset()
-		ix[path] = LineAt(data, offs[path]-1)
-		switch tok {
-		case json.Delim('{'):
-			for dec.More() {
-				key, err := dec.Token()
-				if err != nil {
-					return false
-				}
-				k, _ := key.(string)
-				child := k
-				if path != "" {
-					child = path + "." + k
-				}
-				if !walk(child) {
-					return false
-				}
-			}
-			_, err = dec.Token()
-		case json.Delim('['):
-			for i := 0; dec.More(); i++ {
-				if !walk(path + "[" + strconv.Itoa(i) + "]") {
-					return false
-				}
-			}
-			_, err = dec.Token()
+		if !skip {
+			offs[path] = int64(sc.pos)
+			ix[path] = lines.at(int64(sc.pos) - 1)
 		}
-		return err == nil
+		return true
 	}
-	walk("")
+	if !value(sc.token(), "", false) {
+		return ix, offs
+	}
+	for len(stack) > 0 || deep > 0 {
+		if deep > 0 {
+			// Skip to the end of the outermost skipped container.
+			switch sc.token() {
+			case tokInvalid, tokEnd:
+				return ix, offs
+			case tokOpenArray, tokOpenObject:
+				deep++
+			case tokCloseArray, tokCloseObject:
+				deep--
+			}
+			continue
+		}
+		top := &stack[len(stack)-1]
+		// The container ends, or its next element follows (after a comma
+		// unless it is the first).
+		kind := sc.token()
+		if kind == tokCloseArray && top.array || kind == tokCloseObject && !top.array {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		if top.next > 0 {
+			if kind != tokComma {
+				return ix, offs
+			}
+			kind = sc.token()
+		}
+		skip := len(stack) > MaxDepth // the element is one level too deep
+		var path string
+		if top.array {
+			if !skip {
+				path = top.path + "[" + strconv.Itoa(top.next) + "]"
+			}
+		} else {
+			if kind != tokString {
+				return ix, offs
+			}
+			key := sc.text
+			if sc.token() != tokColon {
+				return ix, offs
+			}
+			if !skip {
+				path = decodeString(key)
+				if top.path != "" {
+					path = top.path + "." + path
+				}
+			}
+			kind = sc.token()
+		}
+		top.next++
+		if !value(kind, path, skip) {
+			return ix, offs
+		}
+	}
 	return ix, offs
+}
+
+// lineCounter returns the lines of nondecreasing offsets in data, counting
+// each byte once.
+type lineCounter struct {
+	data []byte
+	pos  int64 // newlines before pos are counted in line
+	line int
+}
+
+// at returns the 1-based line of offset.
+func (c *lineCounter) at(offset int64) int {
+	offset = min(max(offset, 0), int64(len(c.data)))
+	if offset < c.pos {
+		return LineAt(c.data, offset)
+	}
+	c.line += bytes.Count(c.data[c.pos:offset], []byte{'\n'})
+	c.pos = offset
+	return c.line
 }
 
 // PathAt returns the path of the value of the given shape (array indexes
@@ -75,7 +159,7 @@ func BuildOffsets(data []byte) (Index, Offsets) {
 func (o Offsets) PathAt(shape string, offset int64) string {
 	best, bestOff := shape, int64(-1)
 	for path, off := range o {
-		if off <= offset && off > bestOff && strings.ReplaceAll(indexes.ReplaceAllString(path, ""), "..", ".") == shape {
+		if off <= offset && off > bestOff && strings.ReplaceAll(Shape(path, ""), "..", ".") == shape {
 			best, bestOff = path, off
 		}
 	}
@@ -102,7 +186,30 @@ func LineAt(data []byte, offset int64) int {
 	return bytes.Count(data[:offset], []byte{'\n'}) + 1
 }
 
-var indexes = regexp.MustCompile(`\[\d+\]`)
+// Shape returns path with every array index ("[12]") replaced by index:
+// Shape("items[3].cost", "[]") is "items[].cost".
+func Shape(path, index string) string {
+	if strings.IndexByte(path, '[') < 0 {
+		return path
+	}
+	var b strings.Builder
+	b.Grow(len(path))
+	for i := 0; i < len(path); i++ {
+		if path[i] == '[' {
+			j := i + 1
+			for j < len(path) && path[j] >= '0' && path[j] <= '9' {
+				j++
+			}
+			if j > i+1 && j < len(path) && path[j] == ']' {
+				b.WriteString(index)
+				i = j
+				continue
+			}
+		}
+		b.WriteByte(path[i])
+	}
+	return b.String()
+}
 
 // UnknownKeys returns, in document order, the paths whose key the format
 // does not allow. allowed lists the allowed paths with array indexes written
@@ -114,7 +221,7 @@ func (ix Index) UnknownKeys(allowed, free []string) []string {
 		if path == "" || strings.HasSuffix(path, "]") {
 			continue // the root and array elements are not keys
 		}
-		shape := indexes.ReplaceAllString(path, "[]")
+		shape := Shape(path, "[]")
 		if slices.Contains(allowed, shape) || underFree(shape, free) {
 			continue
 		}

@@ -73,3 +73,38 @@ func TestBudget(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckWork(t *testing.T) {
+	tests := []struct {
+		work, limit float64
+		want        string // "" when within the limit
+	}{
+		{work: 1e8, limit: 1e8},
+		{work: 6.4e12, limit: 1e8, want: "n = 6.4e12 exceeds 1e8, the most one request may ask for; split it"},
+		{work: 2_200_000, limit: 1e6, want: "n = 2.2e6 exceeds 1e6, the most one request may ask for; split it"},
+		{work: 999_999, limit: 10, want: "n = 999999 exceeds 10, the most one request may ask for; split it"},
+		{work: 100_000_001, limit: 1e8, want: "n = 100000001 exceeds 100000000, the most one request may ask for; split it"},
+	}
+	for _, tt := range tests {
+		var v apperr.Violations
+		ok := CheckWork(&v, "f", "n", tt.work, tt.limit, "split it")
+		if ok != (tt.want == "") {
+			t.Errorf("CheckWork(%g, %g) = %v", tt.work, tt.limit, ok)
+		}
+		var inv *apperr.InvalidArgumentError
+		if tt.want == "" {
+			if v.Err() != nil {
+				t.Errorf("CheckWork(%g, %g) added %v", tt.work, tt.limit, v.Err())
+			}
+			continue
+		}
+		if !errors.As(v.Err(), &inv) || inv.Violations[0].Field != "f" || inv.Violations[0].Description != tt.want {
+			t.Errorf("CheckWork(%g, %g) = %v, want %q", tt.work, tt.limit, v.Err(), tt.want)
+		}
+	}
+	for x, want := range map[float64]string{0: "0", 30: "30", 1.5e-7: "1.5e-7", 123456789: "1.23e8", 1e100: "1e100"} {
+		if got := Sci(x); got != want {
+			t.Errorf("Sci(%g) = %q, want %q", x, got, want)
+		}
+	}
+}

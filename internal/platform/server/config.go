@@ -1,6 +1,7 @@
 package server
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"time"
@@ -13,6 +14,9 @@ type Config struct {
 	// ShutdownGrace is how long graceful stop may take before in-flight RPCs
 	// are cut off.
 	ShutdownGrace time.Duration
+	// Drain is how long, at shutdown, health says NOT_SERVING while calls
+	// are still accepted and served, before graceful stop; 0 disables it.
+	Drain time.Duration
 	// KeepaliveTime is how often an idle connection is pinged.
 	KeepaliveTime time.Duration
 	// KeepaliveTimeout is how long a ping may go unanswered before the
@@ -21,13 +25,27 @@ type Config struct {
 	// MinClientPingInterval is the most often a client may ping; clients that
 	// ping more often are disconnected.
 	MinClientPingInterval time.Duration
+	// TLS, when set, serves TLS (mutual TLS when it requires client
+	// certificates; see package transport); nil serves plaintext.
+	TLS *tls.Config
+	// Tokens, when set, requires a bearer token granting the service on
+	// every call but health checks; nil lets every caller in as anonymous.
+	Tokens *Tokens
+	// Limits bound each caller's calls per second and calls at once.
+	Limits Limits
+	// Deadlines are given to calls that arrive without one.
+	Deadlines Deadlines
 }
 
-// DefaultConfig returns the settings used when nothing is configured.
+// DefaultConfig returns the settings used when nothing is configured:
+// plaintext, no tokens, no limits and no default deadlines, as suits
+// services inside a command's own process. triage serve adds
+// DefaultLimits and DefaultDeadlines.
 func DefaultConfig() Config {
 	return Config{
 		MaxMessageBytes:       16 << 20,
 		ShutdownGrace:         10 * time.Second,
+		Drain:                 5 * time.Second,
 		KeepaliveTime:         2 * time.Minute,
 		KeepaliveTimeout:      20 * time.Second,
 		MinClientPingInterval: 10 * time.Second,
@@ -43,8 +61,12 @@ func (c Config) Validate() error {
 	if c.ShutdownGrace <= 0 {
 		errs = append(errs, fmt.Errorf("shutdown grace must be > 0, got %v", c.ShutdownGrace))
 	}
+	if c.Drain < 0 {
+		errs = append(errs, fmt.Errorf("drain must be ≥ 0, got %v", c.Drain))
+	}
 	if c.KeepaliveTime <= 0 || c.KeepaliveTimeout <= 0 || c.MinClientPingInterval <= 0 {
 		errs = append(errs, errors.New("keepalive durations must be > 0"))
 	}
+	errs = append(errs, c.Limits.validate(), c.Deadlines.validate())
 	return errors.Join(errs...)
 }

@@ -4,8 +4,20 @@
 // (grpc.health.v1, one status per service plus the overall "" entry) and
 // server reflection, behind one interceptor chain: structured slog logging
 // with the trace id on each line, error-to-status mapping (package grpcerr),
-// request validation, and panic recovery last. OpenTelemetry is attached as a
-// stats handler with health checks filtered out. Serve runs until its context
-// ends, then flips health to NOT_SERVING and stops gracefully, falling back to
-// a hard stop after the configured grace period.
+// the guards — bearer-token authentication with per-service grants (the
+// middleware's auth interceptor; tokens.go, auth.go), a default deadline
+// for calls without one (deadlines.go), per-caller rate and concurrency
+// limits (the middleware's ratelimit interceptor with a token bucket;
+// limits.go) — request validation, and panic recovery last. Health checks
+// pass no guard. Config.TLS serves TLS or mutual TLS. OpenTelemetry is
+// attached as a stats handler with health checks filtered out.
+//
+// A request that cannot be decoded is the caller's fault and is answered
+// InvalidArgument (see readingCodec), and a unary response over the size
+// limit fails inside the chain, so its log line carries the
+// ResourceExhausted the caller gets.
+//
+// Serve runs until its context ends, then drains (health reports
+// NOT_SERVING while calls are still served), stops gracefully, and falls
+// back to a hard stop after the configured grace period.
 package server

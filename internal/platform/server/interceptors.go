@@ -23,29 +23,36 @@ import (
 // panic report included, carries one.
 
 // unaryChain is the server's interceptor chain, outermost first: logging sees
-// the final status, errors are mapped before it, requests are validated
-// before the handler, and recovery is last so a panicking handler becomes
-// Internal and is still logged.
-func unaryChain(logger *slog.Logger) []grpc.UnaryServerInterceptor {
-	return []grpc.UnaryServerInterceptor{
+// the final status, errors are mapped before it, the guards (guards.go:
+// authentication, default deadline, rate and concurrency limits) admit the
+// call, requests are validated before the handler, and recovery is last so
+// a panicking handler becomes Internal and is still logged.
+func unaryChain(logger *slog.Logger, g guards) []grpc.UnaryServerInterceptor {
+	chain := []grpc.UnaryServerInterceptor{
 		selector.UnaryServerInterceptor(
 			logging.UnaryServerInterceptor(rpcLogger(logger), loggingOptions()...),
 			selector.MatchFunc(notHealth)),
 		grpcerr.UnaryServerInterceptor(),
+	}
+	chain = append(chain, g.unary...)
+	return append(chain,
 		validationUnaryInterceptor,
 		recovery.UnaryServerInterceptor(recovery.WithRecoveryHandlerContext(panicHandler(logger))),
-	}
+	)
 }
 
 // streamChain mirrors unaryChain for streaming RPCs.
-func streamChain(logger *slog.Logger) []grpc.StreamServerInterceptor {
-	return []grpc.StreamServerInterceptor{
+func streamChain(logger *slog.Logger, g guards) []grpc.StreamServerInterceptor {
+	chain := []grpc.StreamServerInterceptor{
 		selector.StreamServerInterceptor(
 			logging.StreamServerInterceptor(rpcLogger(logger), loggingOptions()...),
 			selector.MatchFunc(notHealth)),
 		grpcerr.StreamServerInterceptor(),
-		recovery.StreamServerInterceptor(recovery.WithRecoveryHandlerContext(panicHandler(logger))),
 	}
+	chain = append(chain, g.stream...)
+	return append(chain,
+		recovery.StreamServerInterceptor(recovery.WithRecoveryHandlerContext(panicHandler(logger))),
+	)
 }
 
 func loggingOptions() []logging.Option {

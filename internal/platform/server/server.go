@@ -8,10 +8,7 @@ import (
 	"net"
 	"time"
 
-	"go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc"
-	"go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc/filters"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
@@ -31,11 +28,13 @@ type Service struct {
 
 // Server is a gRPC server with health, reflection and the shared middleware.
 type Server struct {
-	grpc     *grpc.Server
-	health   *health.Server
-	logger   *slog.Logger
-	grace    time.Duration
-	services []Service
+	grpc        *grpc.Server
+	health      *healthService
+	logger      *slog.Logger
+	grace       time.Duration
+	drainPeriod time.Duration
+	services    []Service
+	internal    *internalListener // set by DialInternal
 }
 
 // New builds a server for services. tel may be telemetry.Disabled().
@@ -46,38 +45,38 @@ func New(cfg Config, logger *slog.Logger, tel *telemetry.Telemetry, services []S
 	if len(services) == 0 {
 		return nil, errors.New("no services to serve")
 	}
+	guards := newGuards(cfg, services)
+	codec := newReadingCodec()
 	g := grpc.NewServer(
-		grpc.StatsHandler(otelgrpc.NewServerHandler(
-			otelgrpc.WithTracerProvider(tel.TracerProvider),
-			otelgrpc.WithMeterProvider(tel.MeterProvider),
-			otelgrpc.WithPropagators(tel.Propagator),
-			otelgrpc.WithFilter(filters.Not(filters.HealthCheck())),
-		)),
-		grpc.ChainUnaryInterceptor(unaryChain(logger)...),
-		grpc.ChainStreamInterceptor(streamChain(logger)...),
+		grpc.Creds(serverCredentials{transportCredentials(cfg.TLS)}),
+		grpc.ForceServerCodecV2(codec),
+		grpc.StatsHandler(tel.ServerHandler()),
+		grpc.ChainUnaryInterceptor(append(unaryChain(logger, guards), sendLimitUnaryInterceptor(cfg.MaxMessageBytes))...),
+		grpc.ChainStreamInterceptor(append(streamChain(logger, guards), readingStreamInterceptor(codec))...),
 		grpc.MaxRecvMsgSize(cfg.MaxMessageBytes),
 		grpc.MaxSendMsgSize(cfg.MaxMessageBytes),
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: cfg.KeepaliveTime, Timeout: cfg.KeepaliveTimeout}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: cfg.MinClientPingInterval, PermitWithoutStream: true}),
 	)
-	hs := health.NewServer()
+	hs := newHealthService()
 	seen := make(map[string]bool)
 	for _, s := range services {
 		if seen[s.Desc.ServiceName] {
 			return nil, fmt.Errorf("service %q registered twice", s.Name)
 		}
 		seen[s.Desc.ServiceName] = true
-		g.RegisterService(s.Desc, s.Impl)
+		g.RegisterService(readingUnary(s.Desc, codec), s.Impl)
 		hs.SetServingStatus(s.Desc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	}
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
-	healthpb.RegisterHealthServer(g, hs)
+	g.RegisterService(readingUnary(&healthpb.Health_ServiceDesc, codec), hs)
 	reflection.Register(g)
-	return &Server{grpc: g, health: hs, logger: logger, grace: cfg.ShutdownGrace, services: services}, nil
+	return &Server{grpc: g, health: hs, logger: logger, grace: cfg.ShutdownGrace, drainPeriod: cfg.Drain, services: services}, nil
 }
 
 // Serve accepts connections on lis until ctx ends, then shuts down: health
-// turns NOT_SERVING, in-flight RPCs get the grace period to finish, and what
+// turns NOT_SERVING while calls are still served for the drain period, then
+// Watch streams end, in-flight RPCs get the grace period to finish, and what
 // is still running after it is cut off. It returns nil after a shutdown that
 // ctx asked for.
 func (s *Server) Serve(ctx context.Context, lis net.Listener) error {
@@ -88,8 +87,17 @@ func (s *Server) Serve(ctx context.Context, lis net.Listener) error {
 	s.logger.InfoContext(ctx, "serving", "addr", lis.Addr().String(), "services", names)
 	served := make(chan error, 1)
 	go func() { served <- s.grpc.Serve(lis) }()
+	internalServed := make(chan struct{})
+	go func() {
+		defer close(internalServed)
+		if s.internal != nil {
+			_ = s.grpc.Serve(s.internal) // ends when the server stops, as lis does
+		}
+	}()
+	defer func() { <-internalServed }()
 	select {
 	case err := <-served:
+		s.grpc.Stop()
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
@@ -100,10 +108,11 @@ func (s *Server) Serve(ctx context.Context, lis net.Listener) error {
 	return nil
 }
 
-// stop flips health to NOT_SERVING and stops gracefully within the grace
+// stop drains, ends health watches and stops gracefully within the grace
 // period, then hard.
 func (s *Server) stop() {
-	s.health.Shutdown()
+	s.drain()
+	s.health.endWatches()
 	s.logger.Info("shutting down", "grace", s.grace.String())
 	done := make(chan struct{})
 	go func() {

@@ -54,8 +54,8 @@ func TestCallsThroughTheChain(t *testing.T) {
 			}
 		})
 	}
-	if p.calls != 2 {
-		t.Errorf("handler ran %d times, want 2: validation must stop the invalid call", p.calls)
+	if n := p.calls.Load(); n != 2 {
+		t.Errorf("handler ran %d times, want 2: validation must stop the invalid call", n)
 	}
 
 	// Every RPC is logged once with its code and a trace id; the panic too.
@@ -128,7 +128,12 @@ func TestGracefulShutdownLetsInFlightCallsFinish(t *testing.T) {
 	p, svc := newProbe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	conn, done := startTCP(t, ctx, server.DefaultConfig(), svc)
+	cfg := server.DefaultConfig()
+	// A short drain keeps NOT_SERVING observable: without one, the graceful
+	// stop follows the flip at once and refuses the health checks below on
+	// a loaded machine (the drain itself: TestDrain).
+	cfg.Drain = 300 * time.Millisecond
+	conn, done := startTCP(t, ctx, cfg, svc)
 
 	reply := make(chan error, 1)
 	go func() {
@@ -169,6 +174,7 @@ func TestShutdownCutsOffAfterGrace(t *testing.T) {
 	p, svc := newProbe()
 	cfg := server.DefaultConfig()
 	cfg.ShutdownGrace = 100 * time.Millisecond
+	cfg.Drain = 0
 	ctx, cancel := context.WithCancel(context.Background())
 	conn, done := startTCP(t, ctx, cfg, svc)
 
@@ -199,6 +205,11 @@ func TestNewRejects(t *testing.T) {
 	bad.MaxMessageBytes = 10
 	if _, err := server.New(bad, logger, telemetry.Disabled(), []server.Service{svc}); err == nil {
 		t.Error("tiny max message size accepted")
+	}
+	bad = server.DefaultConfig()
+	bad.Drain = -time.Second
+	if _, err := server.New(bad, logger, telemetry.Disabled(), []server.Service{svc}); err == nil {
+		t.Error("a negative drain accepted")
 	}
 	if _, err := server.New(server.DefaultConfig(), logger, telemetry.Disabled(), nil); err == nil {
 		t.Error("no services accepted")

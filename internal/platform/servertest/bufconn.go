@@ -40,7 +40,9 @@ func StartTCP(tb testing.TB, logOut io.Writer, services ...server.Service) *grpc
 	if err != nil {
 		tb.Fatal(err)
 	}
-	srv, err := server.New(server.DefaultConfig(), newLogger(logOut), telemetry.Disabled(), services)
+	cfg := server.DefaultConfig()
+	cfg.Drain = 0
+	srv, err := server.New(cfg, newLogger(logOut), telemetry.Disabled(), services)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -12,4 +12,10 @@
 // With tracing off, spans are still created but never sampled or exported:
 // every RPC gets a trace id (or keeps its caller's), so log lines can always be
 // correlated at the cost of an id per call.
+//
+// Servers (ServerHandler) and clients (ClientOption) are instrumented with
+// the same otelgrpc options and W3C trace-context propagator, so a call
+// carries its caller's trace to the service; FromEnvironment reads a
+// TRACEPARENT (and TRACESTATE, BAGGAGE) a process was started with, so a
+// command joins the trace of the job that ran it.
 package telemetry

@@ -25,7 +25,7 @@
 //
 // The text-level repairs of SPEC §2 steps 1, 2 and 4 (extracting the JSON,
 // tolerating defects, matching canonical id forms, unparseable output)
-// belong to the parser (internal/repair); Normalize receives its output as
+// belong to the parser (internal/planning/repair); Normalize receives its output as
 // []Step with ids that match pool ids exactly. The parser applies step 3
 // itself through NormalizeIDs, the same rules over an id lookup instead of a
 // Pool, so that both agree: Normalize keeps every step of a repaired plan.

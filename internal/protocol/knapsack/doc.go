@@ -78,5 +78,8 @@
 // [1, 4000], values in (0, 1], B ≈ 10⁶) takes about 0.25 ms;
 // BenchmarkSolveGeneral1kCorrelated (v = c + 1000, same n and B) about
 // 65 ms (medians of make bench on a 2-core machine). Solve returns an error
-// rather than exceed 2^31−1 arena nodes.
+// rather than exceed 2^31−1 arena nodes. SolveWithin bounds the search by a
+// StateBudget, which callers serving untrusted requests share between the
+// budgets of one request: it returns a *StateLimitError once the stages have
+// started from that many states (the Oracle allows 2^24 per request).
 package knapsack

@@ -27,6 +27,16 @@ type Solution struct {
 // value is not finite, or solvable costs whose sum overflows int64, and
 // ctx.Err() when ctx is cancelled before or during the search.
 func Solve(ctx context.Context, items []pool.Item, budget int64) (Solution, error) {
+	return SolveWithin(ctx, items, budget, nil)
+}
+
+// SolveWithin is Solve with the general method's work bounded by states
+// (nil: unbounded, as Solve). The general method charges each stage the
+// number of Pareto states it starts from; when states is spent it stops and
+// returns a *StateLimitError. The other methods, which are O(n log n) at
+// worst, charge nothing. Several calls may share one StateBudget, e.g. the
+// budgets of one request.
+func SolveWithin(ctx context.Context, items []pool.Item, budget int64, states *StateBudget) (Solution, error) {
 	if budget < 0 {
 		return Solution{}, fmt.Errorf("knapsack: negative budget %d", budget)
 	}
@@ -48,7 +58,7 @@ func Solve(ctx context.Context, items []pool.Item, budget int64) (Solution, erro
 	case uniform:
 		chosen = solveUniform(items, solvable, budget)
 	default:
-		chosen, err = solveGeneral(ctx, items, solvable, budget)
+		chosen, err = solveGeneral(ctx, items, solvable, budget, states)
 		if err != nil {
 			return Solution{}, err
 		}

@@ -50,7 +50,7 @@ var errTooLarge = errors.New("knapsack: search space too large")
 // Nemhauser–Ullmann Pareto-frontier search with Dantzig-bound pruning (see
 // the package documentation). It returns the chosen indices in no
 // particular order.
-func solveGeneral(ctx context.Context, items []pool.Item, solvable []int, budget int64) ([]int, error) {
+func solveGeneral(ctx context.Context, items []pool.Item, solvable []int, budget int64, states *StateBudget) ([]int, error) {
 	its, vmax := densityOrder(items, solvable, budget)
 	m := len(its)
 	if m == 0 {
@@ -74,6 +74,9 @@ func solveGeneral(ctx context.Context, items []pool.Item, solvable []int, budget
 
 	for k := 0; k < m && len(cur) > 0; k++ {
 		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := states.charge(len(cur)); err != nil {
 			return nil, err
 		}
 		c, v := its[k].cost, its[k].value

@@ -100,7 +100,7 @@ func Aggregate(scores []PoolScore) Cell {
 	excluded := map[Reason]int{}
 	for _, s := range scores {
 		reason := s.Excluded
-		if reason == "" && !usable(s) {
+		if reason == "" && !Usable(s) {
 			reason = ExcludedInvalid
 		}
 		if reason != "" {
@@ -127,8 +127,10 @@ func Aggregate(scores []PoolScore) Cell {
 	return cell
 }
 
-// usable reports whether an included record's numbers can be averaged.
-func usable(s PoolScore) bool {
+// Usable reports whether an included score's numbers can enter the means:
+// η and V_oracle finite, RegretDefined agreeing with V_oracle > 0, and a
+// defined regret finite. Aggregate counts the others as ExcludedInvalid.
+func Usable(s PoolScore) bool {
 	if !finite(s.Eta) || !finite(s.VOracle) || s.RegretDefined != (s.VOracle > 0) {
 		return false
 	}

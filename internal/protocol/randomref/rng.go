@@ -1,30 +1,17 @@
 package randomref
 
-// SplitMix64 constants (Steele, Lea & Flood 2014; the reference C code by
-// Sebastiano Vigna).
-const (
-	splitMixGamma = 0x9E3779B97F4A7C15
-	splitMixMul1  = 0xBF58476D1CE4E5B9
-	splitMixMul2  = 0x94D049BB133111EB
-)
+import "github.com/triage-eval/triage/internal/protocol/splitmix"
 
-// mix64 is the SplitMix64 output function. It is a bijection on uint64.
-func mix64(z uint64) uint64 {
-	z = (z ^ (z >> 30)) * splitMixMul1
-	z = (z ^ (z >> 27)) * splitMixMul2
-	return z ^ (z >> 31)
-}
-
-// streamKey returns mix64(seed), the key from which every sample's stream
+// streamKey returns splitmix.Mix64(seed), the key from which every sample's stream
 // is derived.
-func streamKey(seed uint64) uint64 { return mix64(seed) }
+func streamKey(seed uint64) uint64 { return splitmix.Mix64(seed) }
 
 // sampleState returns the initial SplitMix64 state of sample s's stream:
-// mix64(key + (s+1)·γ) with key = streamKey(seed), i.e. output number s
+// splitmix.Mix64(key + (s+1)·γ) with key = streamKey(seed), i.e. output number s
 // (0-based) of a SplitMix64 generator started from state key. It depends
 // only on (seed, s), so every sample's shuffle can be reproduced on its own.
 func sampleState(key uint64, s int) uint64 {
-	return mix64(key + (uint64(s)+1)*splitMixGamma)
+	return splitmix.Mix64(key + (uint64(s)+1)*splitmix.Gamma)
 }
 
 // maxBatchProduct caps the product of the bounds drawn from one 64-bit word.
@@ -74,8 +61,8 @@ func batchPlan(n int) []batch {
 // costs more than the batch's draws); the tests check that they agree with
 // it.
 func batchWord(st *uint64, prod uint64) uint64 {
-	*st += splitMixGamma
-	x := mix64(*st)
+	*st += splitmix.Gamma
+	x := splitmix.Mix64(*st)
 	if x*prod < prod {
 		x, *st = batchWordSlow(x, prod, *st)
 	}
@@ -90,8 +77,8 @@ func batchWord(st *uint64, prod uint64) uint64 {
 func batchWordSlow(x, prod, st uint64) (uint64, uint64) {
 	threshold := -prod % prod
 	for x*prod < threshold {
-		st += splitMixGamma
-		x = mix64(st)
+		st += splitmix.Gamma
+		x = splitmix.Mix64(st)
 	}
 	return x, st
 }

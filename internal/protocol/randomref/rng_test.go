@@ -4,28 +4,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-)
 
-// The published SplitMix64 outputs for seed 1234567 (and the first output
-// for seed 0), as produced by Vigna's reference C code.
-func TestSplitMix64Vectors(t *testing.T) {
-	tests := []struct {
-		seed uint64
-		want []uint64
-	}{
-		{1234567, []uint64{6457827717110365317, 3203168211198807973, 9817491932198370423, 4593380528125082431, 16408922859458223821}},
-		{0, []uint64{0xe220a8397b1dcdaf}},
-	}
-	for _, tc := range tests {
-		st := tc.seed
-		for i, want := range tc.want {
-			st += splitMixGamma
-			if got := mix64(st); got != want {
-				t.Errorf("seed %d output %d = %d, want %d", tc.seed, i, got, want)
-			}
-		}
-	}
-}
+	"github.com/triage-eval/triage/internal/protocol/splitmix"
+)
 
 func TestBatchPlan(t *testing.T) {
 	for _, n := range []int{0, 1, 2, 3, 7, 30, 64, 100, 1000, 65536, 65537, 100_000} {
@@ -96,22 +77,22 @@ func TestBatchWordRejection(t *testing.T) {
 	// prod = 6: 2^64 mod 6 = 4, so the word 0 (x·6 mod 2^64 = 0) is
 	// rejected and the next output taken.
 	x, st := batchWordSlow(0, 6, 10)
-	if st != 10+splitMixGamma || x != mix64(10+splitMixGamma) {
+	if st != 10+splitmix.Gamma || x != splitmix.Mix64(10+splitmix.Gamma) {
 		t.Errorf("rejected word: got (%#x, %#x), want the next output", x, st)
 	}
 	// A power of two rejects nothing (2^64 mod 2^32 = 0).
 	if x, st := batchWordSlow(1<<40, 1<<32, 10); x != 1<<40 || st != 10 {
 		t.Errorf("power-of-two bound: got (%#x, %#x), want the word kept", x, st)
 	}
-	// Starting from state −γ, the first output is mix64(0) = 0.
+	// Starting from state −γ, the first output is splitmix.Mix64(0) = 0.
 	st = minusGamma
-	if x := batchWord(&st, 6); x != mix64(splitMixGamma) {
-		t.Errorf("batchWord from −γ = %#x, want the second output %#x", x, mix64(splitMixGamma))
+	if x := batchWord(&st, 6); x != splitmix.Mix64(splitmix.Gamma) {
+		t.Errorf("batchWord from −γ = %#x, want the second output %#x", x, splitmix.Mix64(splitmix.Gamma))
 	}
 }
 
-// minusGamma is the state whose next output is mix64(0) = 0.
-const minusGamma = ^uint64(splitMixGamma) + 1
+// minusGamma is the state whose next output is splitmix.Mix64(0) = 0.
+const minusGamma = ^uint64(splitmix.Gamma) + 1
 
 // referenceRec replays sample state st with batchWord and returns the
 // positions j the kernels record for the first `draws` positions.

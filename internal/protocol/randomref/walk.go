@@ -1,6 +1,10 @@
 package randomref
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/triage-eval/triage/internal/protocol/splitmix"
+)
 
 // The two kernels below run one Monte Carlo sample: a partial Fisher–Yates
 // shuffle of arr, driven by the SplitMix64 stream whose state is st, walked
@@ -40,8 +44,8 @@ func walkPacked(arr []int64, rec []int32, plan []batch, lim []int64, mask int64,
 	m := 0
 	for _, bt := range plan {
 		// batchWord, inlined by hand: it takes the state's address.
-		st += splitMixGamma
-		x := mix64(st)
+		st += splitmix.Gamma
+		x := splitmix.Mix64(st)
 		if x*bt.prod < bt.prod {
 			x, st = batchWordSlow(x, bt.prod, st)
 		}
@@ -92,8 +96,8 @@ func walkFloat(arr []elem, rec []int32, plan []batch, lim []int64, out []float64
 	m := 0
 	for _, bt := range plan {
 		// batchWord, inlined by hand: it takes the state's address.
-		st += splitMixGamma
-		x := mix64(st)
+		st += splitmix.Gamma
+		x := splitmix.Mix64(st)
 		if x*bt.prod < bt.prod {
 			x, st = batchWordSlow(x, bt.prod, st)
 		}

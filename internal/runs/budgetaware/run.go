@@ -2,8 +2,10 @@ package budgetaware
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/llm"
@@ -25,10 +27,16 @@ type Deps struct {
 	Clients   *llm.Clients
 	// Solver prompts and grades.
 	Solver *solving.Solver
+	// Worker and Lease identify this worker in a run shared by several
+	// processes (see orchestrator.Options).
+	Worker string
+	Lease  time.Duration
 }
 
-// Run re-solves every selected item not yet stored as gradeable and
-// returns the selection. Progress counts items.
+// Run re-solves every selected item not yet stored fresh and gradeable —
+// new items, items whose inputs changed since (stale, SPEC §5: another
+// plan, another allocation, another endpoint setting…) and items whose
+// re-solve failed — and returns the selection. Progress counts items.
 func Run(ctx context.Context, d Deps, progress *orchestrator.Progress) (Selection, error) {
 	cfg := d.Config
 	sel, err := Select(ctx, cfg, d.RunStore, cfg.Baseline.BudgetAwareVariant)
@@ -39,32 +47,41 @@ func Run(ctx context.Context, d Deps, progress *orchestrator.Progress) (Selectio
 	if err != nil {
 		return sel, err
 	}
-	stored, err := d.RunStore.BudgetAware(ctx)
+	stored, err := d.RunStore.AllBudgetAware(ctx)
 	if err != nil {
 		return sel, err
 	}
 	type key struct{ model, mode, dataset, id string }
-	done := map[key]bool{}
+	previous := map[key]orchestrator.BudgetAwareResult{}
 	for _, r := range stored {
-		if r.Gradeable {
-			done[key{r.Model, r.Mode, r.Dataset, r.ProblemID}] = true
-		}
+		previous[key{r.Model, r.Mode, r.Dataset, r.ProblemID}] = r
 	}
 	truth := map[key]map[string]bool{} // by solver and dataset (id ""): id → correct
 	var todo []job
+	selected := map[orchestrator.BudgetAwareKey]string{}
 	progress.Total.Store(int64(len(sel.Items)))
 	for _, it := range sel.Items {
-		if done[key{it.Solver.Model, it.Solver.Mode, it.Dataset, it.ProblemID}] {
-			progress.Done.Add(1)
-			progress.Skipped.Add(1)
-			continue
-		}
 		p, ok := probs[it.Dataset][it.ProblemID]
 		if !ok {
 			return sel, fmt.Errorf("problem %s/%s, selected by a plan, is in none of the problem files", it.Dataset, it.ProblemID)
 		}
-		if _, ok := d.Endpoints[it.Solver.Endpoint]; !ok {
+		ep, ok := d.Endpoints[it.Solver.Endpoint]
+		if !ok {
 			return sel, fmt.Errorf("solver %s/%s: endpoint %q is not in the endpoints file", it.Solver.Model, it.Solver.Mode, it.Solver.Endpoint)
+		}
+		fp := fingerprint(it, p, ep)
+		selected[orchestrator.BudgetAwareKey{Model: it.Solver.Model, Mode: it.Solver.Mode, Dataset: it.Dataset, ProblemID: it.ProblemID}] = fp
+		prev, stored := previous[key{it.Solver.Model, it.Solver.Mode, it.Dataset, it.ProblemID}]
+		switch {
+		case !stored:
+		case prev.Fingerprint != fp:
+			progress.Stale.Add(1)
+		case !prev.Gradeable:
+			progress.Retried.Add(1)
+		default:
+			progress.Done.Add(1)
+			progress.Skipped.Add(1)
+			continue
 		}
 		k := key{it.Solver.Model, it.Solver.Mode, it.Dataset, ""}
 		if truth[k] == nil {
@@ -72,7 +89,12 @@ func Run(ctx context.Context, d Deps, progress *orchestrator.Progress) (Selectio
 				return sel, err
 			}
 		}
-		todo = append(todo, job{item: it, problem: p, baselineCorrect: truth[k][it.ProblemID]})
+		// An unsolvable problem was never solved (SPEC §1), whatever the
+		// record says.
+		todo = append(todo, job{item: it, problem: p, fingerprint: fp, maxTokens: int64(ep.MaxOutputTokens), baselineCorrect: truth[k][it.ProblemID] && !p.Unsolvable})
+	}
+	if err := d.RunStore.SaveBudgetAwareGrid(ctx, selected); err != nil {
+		return sel, err
 	}
 	return sel, solveAll(ctx, d, todo, progress)
 }
@@ -81,11 +103,45 @@ func Run(ctx context.Context, d Deps, progress *orchestrator.Progress) (Selectio
 type job struct {
 	item            Item
 	problem         problems.Problem
+	fingerprint     string
+	maxTokens       int64
 	baselineCorrect bool
 }
 
-// solveAll re-solves the jobs with the configured concurrency per solver.
+// solveAll re-solves the jobs with the configured concurrency per solver,
+// sharing them with any other worker of the run: each is claimed first
+// (orchestrator.Leases), and those other workers hold are looked at again
+// after a pause until they are stored fresh or taken over.
 func solveAll(ctx context.Context, d Deps, todo []job, progress *orchestrator.Progress) error {
+	l := orchestrator.NewLeases(d.RunStore, d.Worker, d.Lease, time.Now)
+	for pending := todo; len(pending) > 0; {
+		waiting, err := solvePass(ctx, d, l, pending, progress)
+		if err != nil || len(waiting) == 0 {
+			return err
+		}
+		select {
+		case <-time.After(l.Poll()):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		fresh, err := freshResolves(ctx, d.RunStore)
+		if err != nil {
+			return err
+		}
+		pending = pending[:0]
+		for _, j := range waiting {
+			if fresh[j.key()] != j.fingerprint {
+				pending = append(pending, j)
+			} else {
+				progress.Done.Add(1)
+			}
+		}
+	}
+	return nil
+}
+
+// solvePass offers every job once and returns those other workers held.
+func solvePass(ctx context.Context, d Deps, l *orchestrator.Leases, todo []job, progress *orchestrator.Progress) ([]job, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan job)
@@ -93,6 +149,7 @@ func solveAll(ctx context.Context, d Deps, todo []job, progress *orchestrator.Pr
 		wg       sync.WaitGroup
 		mu       sync.Mutex
 		firstErr error
+		waiting  []job
 	)
 	fail := func(err error) {
 		mu.Lock()
@@ -106,30 +163,22 @@ func solveAll(ctx context.Context, d Deps, todo []job, progress *orchestrator.Pr
 	for range workers {
 		wg.Go(func() {
 			for j := range jobs {
-				ep := j.item.Solver.Endpoint
-				c, err := d.Clients.Get("budget-aware/"+ep, d.Endpoints[ep])
+				done, taken, err := l.Take(ctx, j.key())
 				if err != nil {
 					fail(err)
 					return
 				}
-				a, err := d.Solver.Solve(ctx, c, j.problem, j.item.Tokens)
-				if err != nil {
-					fail(err)
+				if !taken {
+					mu.Lock()
+					waiting = append(waiting, j)
+					mu.Unlock()
+					continue
+				}
+				err = solveOne(ctx, d, j, progress)
+				done()
+				if rerr := l.Release(ctx, j.key()); err != nil || rerr != nil {
+					fail(errors.Join(err, rerr))
 					return
-				}
-				r := result(j.item, a, j.baselineCorrect)
-				if err := d.RunStore.SaveBudgetAware(context.WithoutCancel(ctx), r); err != nil {
-					fail(err)
-					return
-				}
-				progress.Done.Add(1)
-				progress.LLMCalls.Add(1)
-				progress.OutputTokens.Add(r.OutputTokens)
-				if a.Response.CacheHit {
-					progress.CacheHits.Add(1)
-				}
-				if !r.Gradeable {
-					progress.Errors.Add(1)
 				}
 			}
 		})
@@ -145,17 +194,71 @@ feed:
 	close(jobs)
 	wg.Wait()
 	if firstErr != nil {
-		return firstErr
+		return nil, firstErr
 	}
-	return ctx.Err()
+	return waiting, ctx.Err()
+}
+
+// solveOne re-solves one job and stores the result.
+func solveOne(ctx context.Context, d Deps, j job, progress *orchestrator.Progress) error {
+	ep := j.item.Solver.Endpoint
+	c, err := d.Clients.Get("budget-aware/"+ep, d.Endpoints[ep])
+	if err != nil {
+		return err
+	}
+	a, err := d.Solver.Solve(ctx, c, j.problem, j.item.Tokens)
+	if err != nil {
+		return err
+	}
+	r := result(j, a)
+	if err := d.RunStore.SaveBudgetAware(context.WithoutCancel(ctx), r); err != nil {
+		return err
+	}
+	progress.Done.Add(1)
+	progress.LLMCalls.Add(1)
+	progress.OutputTokens.Add(r.OutputTokens)
+	if a.Response.CacheHit {
+		progress.CacheHits.Add(1)
+	}
+	if !r.Gradeable {
+		progress.Errors.Add(1)
+	}
+	return nil
+}
+
+// key is the claim key of a job.
+func (j job) key() string {
+	it := j.item
+	return "budget-aware|" + it.Solver.Model + "|" + it.Solver.Mode + "|" + it.Dataset + "|" + it.ProblemID
+}
+
+// freshResolves returns the fingerprint of every stored gradeable
+// re-solve by claim key.
+func freshResolves(ctx context.Context, rs *orchestrator.RunStore) (map[string]string, error) {
+	all, err := rs.AllBudgetAware(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(all))
+	for _, r := range all {
+		if r.Gradeable {
+			out["budget-aware|"+r.Model+"|"+r.Mode+"|"+r.Dataset+"|"+r.ProblemID] = r.Fingerprint
+		}
+	}
+	return out, nil
 }
 
 // result is what one re-solve stores.
-func result(it Item, a solving.Attempt, baselineCorrect bool) orchestrator.BudgetAwareResult {
+func result(j job, a solving.Attempt) orchestrator.BudgetAwareResult {
+	it := j.item
 	r := orchestrator.BudgetAwareResult{
 		Model: it.Solver.Model, Mode: it.Solver.Mode, Dataset: it.Dataset, ProblemID: it.ProblemID, Pool: it.Pool,
-		Tokens: it.Tokens, BaselineCorrect: baselineCorrect, Gradeable: a.Gradeable, Correct: a.Correct(),
+		Tokens: it.Tokens, BaselineCorrect: j.baselineCorrect, Gradeable: a.Gradeable, Correct: a.Correct(),
 		Truncated: a.Truncated, OutputTokens: a.Cost(), Outcome: string(a.Verdict.Outcome), Error: a.Error,
+		MaxTokens: j.maxTokens, Fingerprint: j.fingerprint,
+	}
+	if j.problem.Unsolvable {
+		r.Correct, r.LuckyGuess = false, a.Correct()
 	}
 	if a.Truncated {
 		r.Outcome = "truncated"

@@ -21,6 +21,9 @@ type Item struct {
 	ProblemID string
 	// Tokens is a_i > 0.
 	Tokens int64
+	// PlanFingerprint is the fingerprint of the α = 1 cell whose plan
+	// selected the problem.
+	PlanFingerprint string
 }
 
 // Selection is what the α = 1 plans selected.
@@ -56,11 +59,11 @@ func Select(ctx context.Context, cfg *orchestrator.Config, rs *orchestrator.RunS
 		for _, d := range datasets {
 			for _, p := range parts[d] {
 				sel.Pools++
-				raw, found, err := rs.Plan(ctx, orchestrator.CellKey(s, d, p.Index, 1, orchestrator.StrategyLLM, variant))
+				stored, found, err := rs.Plan(ctx, orchestrator.CellKey(s, d, p.Index, 1, orchestrator.StrategyLLM, variant))
 				if err != nil {
 					return Selection{}, err
 				}
-				steps, ok := planSteps(raw, found)
+				steps, ok := planSteps(stored.Plan, found)
 				if !ok {
 					sel.MissingPools++
 					continue
@@ -77,7 +80,7 @@ func Select(ctx context.Context, cfg *orchestrator.Config, rs *orchestrator.RunS
 					}
 					seen[id] = true
 					if st.GetTokens() > 0 {
-						sel.Items = append(sel.Items, Item{Solver: s, Dataset: d, Pool: p.Index, ProblemID: id, Tokens: st.GetTokens()})
+						sel.Items = append(sel.Items, Item{Solver: s, Dataset: d, Pool: p.Index, ProblemID: id, Tokens: st.GetTokens(), PlanFingerprint: stored.Fingerprint})
 					}
 				}
 			}

@@ -2,6 +2,7 @@ package budgetaware
 
 import (
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/report"
 )
 
 // AllDatasets labels a solver's row over every dataset.
@@ -20,8 +21,20 @@ type Row struct {
 	// AccBaseline and AccBudgetAware are the accuracies over the N items.
 	AccBaseline    float64 `json:"acc_baseline"`
 	AccBudgetAware float64 `json:"acc_budget_aware"`
-	// Compliance is the share of the N items whose output stayed within a_i.
+	// Compliance is the share of the N items whose output stayed within a_i
+	// (the paper's formula, SPEC §5). An output cut at the request's
+	// max_tokens counts as within a_i when a_i ≥ max_tokens, so this can
+	// overstate what the model did by itself.
 	Compliance float64 `json:"compliance"`
+	// Finished counts the N items that ended by themselves (finish reason
+	// not "length"); ComplianceFinished is the share of them whose output
+	// stayed within a_i, 0 when Finished is 0.
+	Finished           int     `json:"finished"`
+	ComplianceFinished float64 `json:"compliance_finished"`
+	// Uncapped counts the N items whose a_i ≥ the request's max_tokens:
+	// their output cannot exceed a_i, so they comply whatever the model
+	// does.
+	Uncapped int `json:"uncapped"`
 	// The four outcome counts; they sum to N.
 	KeptCorrect  int `json:"kept_correct"`
 	LostCorrect  int `json:"lost_correct"`
@@ -61,18 +74,27 @@ func runs(results []orchestrator.BudgetAwareResult, same func(a, b orchestrator.
 // tally summarizes results of one solver under the dataset label given.
 func tally(results []orchestrator.BudgetAwareResult, dataset string) Row {
 	row := Row{Model: results[0].Model, Mode: results[0].Mode, Dataset: dataset}
-	within := 0
+	within, withinFinished := 0, 0
 	for _, r := range results {
 		if !r.Gradeable {
 			row.NotGradeable++
 			continue
 		}
 		row.N++
-		if r.OutputTokens <= r.Tokens {
+		complied := r.OutputTokens <= r.Tokens
+		if complied {
 			within++
 		}
 		if r.Truncated {
 			row.Truncated++
+		} else {
+			row.Finished++
+			if complied {
+				withinFinished++
+			}
+		}
+		if r.MaxTokens > 0 && r.Tokens >= r.MaxTokens {
+			row.Uncapped++
 		}
 		switch {
 		case r.BaselineCorrect && r.Correct:
@@ -91,5 +113,23 @@ func tally(results []orchestrator.BudgetAwareResult, dataset string) Row {
 		row.AccBudgetAware = float64(row.KeptCorrect+row.NewlyCorrect) / n
 		row.Compliance = float64(within) / n
 	}
+	if row.Finished > 0 {
+		row.ComplianceFinished = float64(withinFinished) / float64(row.Finished)
+	}
 	return row
+}
+
+// Headlines picks each solver's row over all datasets, as the report's
+// summary shows it.
+func Headlines(rows []Row) []report.BudgetAwareHeadline {
+	var out []report.BudgetAwareHeadline
+	for _, r := range rows {
+		if r.Dataset == AllDatasets {
+			out = append(out, report.BudgetAwareHeadline{
+				Model: r.Model, Mode: r.Mode, N: r.N, AccBaseline: r.AccBaseline, AccBudgetAware: r.AccBudgetAware,
+				Compliance: r.Compliance, ComplianceFinished: r.ComplianceFinished,
+			})
+		}
+	}
+	return out
 }

@@ -49,8 +49,16 @@ func Solvers() []Solver {
 	}
 }
 
-// Datasets returns the sample's datasets, in file order.
+// Datasets returns the sample's datasets that form pools of their own, in
+// file order.
 func Datasets() []string { return []string{"synth-math", "synth-code"} }
+
+// The unsolvable-injection experiment of the sample: InjectionSource holds
+// unsolvable twins of InjectionBase problems, to be injected into its pools.
+const (
+	InjectionBase   = "synth-math"
+	InjectionSource = "synth-math-abstain"
+)
 
 func mustRead(name string) []byte {
 	b, err := data.ReadFile("data/" + name)

@@ -77,8 +77,8 @@ func TestProblems(t *testing.T) {
 		if p.Unsolvable {
 			unsolvable[p.Dataset]++
 		}
-		if !strings.HasPrefix(p.Text, "[synthetic] Problem "+p.ID+": ") {
-			t.Errorf("%s: text does not say it is synthetic: %q", p.ID, p.Text)
+		if !strings.HasPrefix(p.Text, "[synthetic] ") || strings.Contains(p.Text, p.ID) {
+			t.Errorf("%s: text does not say it is synthetic, or names its id: %q", p.ID, p.Text)
 		}
 		if p.Value != 1 {
 			t.Errorf("%s: value %v, want 1", p.ID, p.Value)
@@ -89,23 +89,28 @@ func TestProblems(t *testing.T) {
 			t.Errorf("%s: %d problems, %d unsolvable", ds, count[ds], unsolvable[ds])
 		}
 	}
-	if len(count) != len(Datasets()) {
-		t.Errorf("datasets in file %v, want %v", count, Datasets())
+	// Enough twins for every ratio of the default injection, whose pools of
+	// 30 need 30 unsolvable items at r = 1.
+	if count[InjectionSource] < 30 || unsolvable[InjectionSource] != count[InjectionSource] {
+		t.Errorf("%s: %d problems, %d unsolvable; want at least 30, all unsolvable", InjectionSource, count[InjectionSource], unsolvable[InjectionSource])
+	}
+	if len(count) != len(Datasets())+1 {
+		t.Errorf("datasets in file %v, want %v and %s", count, Datasets(), InjectionSource)
 	}
 }
 
 // gtKeys are the keys of the ground-truth line format (gtLine in
 // internal/cli); every synthetic line has all of them.
 var gtKeys = []string{"model", "mode", "dataset", "problem_id", "cost", "correct", "gradeable",
-	"finish_reason", "latency_ms", "response_sha256", "error", "measured_at"}
+	"finish_reason", "latency_ms", "response_sha256", "error", "measured_at", "lucky_guess"}
 
 func TestGroundTruth(t *testing.T) {
 	ps, _ := problems.Read(bytes.NewReader(Problems()), ProblemsFile)
-	unsolvable := map[store.Key]bool{}
-	seen := map[store.Key]int{}
+	unsolvable := map[groundtruth.Key]bool{}
+	seen := map[groundtruth.Key]int{}
 	for _, p := range ps {
 		for _, s := range Solvers() {
-			k := store.Key{Solver: store.Solver(s), Dataset: p.Dataset, ProblemID: p.ID}
+			k := groundtruth.Key{Solver: groundtruth.Solver(s), Dataset: p.Dataset, ProblemID: p.ID}
 			seen[k], unsolvable[k] = 0, p.Unsolvable
 		}
 	}
@@ -127,14 +132,14 @@ func TestGroundTruth(t *testing.T) {
 		if err := dec.Decode(&l); err != nil {
 			t.Fatalf("line %d: %v", line, err)
 		}
-		rec := store.Record{
-			Key:  store.Key{Solver: store.Solver{Model: l.Model, Mode: l.Mode}, Dataset: l.Dataset, ProblemID: l.ProblemID},
+		rec := groundtruth.Record{
+			Key:  groundtruth.Key{Solver: groundtruth.Solver{Model: l.Model, Mode: l.Mode}, Dataset: l.Dataset, ProblemID: l.ProblemID},
 			Cost: l.Cost, Correct: l.Correct, Gradeable: l.Gradeable, FinishReason: l.FinishReason,
 			Latency:        time.Duration(l.LatencyMS * float64(time.Millisecond)),
-			ResponseSHA256: l.ResponseSHA256, Error: l.Error, MeasuredAt: l.MeasuredAt,
+			ResponseSHA256: l.ResponseSHA256, Error: l.Error, MeasuredAt: l.MeasuredAt, LuckyGuess: l.LuckyGuess,
 		}
 		var v apperr.Violations
-		store.ValidateRecord(&v, "", rec)
+		groundtruth.ValidateRecord(&v, "", rec)
 		if err := v.Err(); err != nil {
 			t.Errorf("line %d: the store would reject it: %v", line, err)
 		}

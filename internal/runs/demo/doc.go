@@ -19,5 +19,5 @@
 // embedded files are exactly its output. To change the sample, edit the
 // generator and run:
 //
-//	go test ./internal/demo -run TestEmbeddedDataIsGenerated -update
+//	go test ./internal/runs/demo -run TestEmbeddedDataIsGenerated -update
 package demo

@@ -20,6 +20,7 @@ const (
 type synthProblem struct {
 	problems.Problem
 	difficulty int
+	core       string // the statement without its fillers
 }
 
 // fillers pad texts so that harder problems are longer.
@@ -33,7 +34,8 @@ var fillers = []string{
 	"No outside reference is needed.",
 }
 
-// genProblems returns the problems of every dataset, in file order.
+// genProblems returns the problems of every dataset, then the unsolvable
+// twins, in file order.
 func genProblems() []synthProblem {
 	var out []synthProblem
 	for _, ds := range Datasets() {
@@ -41,6 +43,36 @@ func genProblems() []synthProblem {
 		for i := 1; i <= problemsPerDataset; i++ {
 			out = append(out, genProblem(ds, i, unsolvable[i]))
 		}
+	}
+	return append(out, genTwins(out)...)
+}
+
+// genTwins makes the InjectionSource dataset the AbstentionBench way: of
+// each solvable InjectionBase problem whose statement ends with a question
+// sentence after ". ", only that last sentence is kept, so its givens are
+// gone and no answer can be determined. The twin of id is id + "-abstain".
+func genTwins(ps []synthProblem) []synthProblem {
+	var out []synthProblem
+	for _, p := range ps {
+		if p.Dataset != InjectionBase || p.Unsolvable {
+			continue
+		}
+		i := strings.LastIndex(p.core, ". ")
+		if i < 0 {
+			continue // one sentence: nothing to remove
+		}
+		g, err := json.Marshal(mathGrading{})
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, synthProblem{
+			Problem: problems.Problem{
+				ID: p.ID + "-abstain", Dataset: InjectionSource, Text: "[synthetic] " + p.core[i+2:],
+				Grading: g, Unsolvable: true,
+			},
+			difficulty: p.difficulty,
+			core:       p.core[i+2:],
+		})
 	}
 	return out
 }
@@ -73,7 +105,8 @@ func genProblem(ds string, n int, unsolvable bool) synthProblem {
 	} else {
 		core, grading = mathStatement(r, unsolvable)
 	}
-	parts := []string{fmt.Sprintf("[synthetic] Problem %s: %s", id, core)}
+	// The text never names the id: planners must not see it (SPEC §1).
+	parts := []string{"[synthetic] " + core}
 	pad := slices.Clone(fillers)
 	for i := range min(d/200+r.intn(3), len(pad)) { // distinct fillers, more when harder
 		j := i + r.intn(len(pad)-i)
@@ -90,6 +123,7 @@ func genProblem(ds string, n int, unsolvable bool) synthProblem {
 			Grading: g, Unsolvable: unsolvable,
 		},
 		difficulty: d,
+		core:       core,
 	}
 }
 

@@ -26,6 +26,7 @@ type gtRecord struct {
 	ResponseSHA256 string    `json:"response_sha256"`
 	Error          string    `json:"error"`
 	MeasuredAt     time.Time `json:"measured_at"`
+	LuckyGuess     bool      `json:"lucky_guess"`
 }
 
 // solverModel holds an invented solver's parameters, all integers so that
@@ -92,5 +93,8 @@ func genRecord(s Solver, m solverModel, p synthProblem) gtRecord {
 	rec.LatencyMS = float64(300 + int(rec.Cost)*m.msPer10Tok/10)
 	sum := sha256.Sum256(fmt.Appendf(nil, "[synthetic response] %s/%s %s %s", s.Model, s.Mode, p.Dataset, p.ID))
 	rec.ResponseSHA256 = hex.EncodeToString(sum[:])
+	if p.Unsolvable && rec.FinishReason == "stop" && r.intn(1000) < 100 {
+		rec.LuckyGuess = true // a guess the grader accepted; never correct
+	}
 	return rec
 }

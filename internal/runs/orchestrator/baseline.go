@@ -25,8 +25,15 @@ type BaselineOptions struct {
 	KeepUngradeable bool
 	// Log, when not nil, receives one JSON line per solved problem.
 	Log io.Writer
-	// Now is the clock progress ETAs use; nil means time.Now.
+	// Now is the clock progress ETAs and leases use; nil means time.Now.
 	Now func() time.Time
+	// Store, when not nil, is the run store through which several
+	// processes share the baseline: each problem is claimed there before
+	// it is sent (see RunStore.Claim), so that no two workers solve it.
+	Store *RunStore
+	// Worker and Lease identify this worker and its lease (see Options).
+	Worker string
+	Lease  time.Duration
 }
 
 // BaselineSummary is one solver's Phase 0 outcome.
@@ -47,6 +54,7 @@ type logLine struct {
 	ID              string `json:"id"`
 	Outcome         string `json:"outcome"`
 	Correct         bool   `json:"correct"`
+	LuckyGuess      bool   `json:"lucky_guess,omitempty"`
 	Gradeable       bool   `json:"gradeable"`
 	Cost            int64  `json:"cost"`
 	FinishReason    string `json:"finish_reason,omitempty"`
@@ -76,7 +84,7 @@ func RunBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 		return nil, err
 	}
 	var list []*triagev1.Problem
-	for _, d := range cfg.SelectedDatasets(probs) {
+	for _, d := range cfg.BaselineDatasets(probs) {
 		ids := make([]string, 0, len(probs[d]))
 		for id := range probs[d] {
 			ids = append(ids, id)
@@ -93,7 +101,7 @@ func RunBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 	if now == nil {
 		now = time.Now
 	}
-	progress.start = now()
+	progress.Start(now())
 	progress.Total.Store(int64(len(list) * len(cfg.Solvers)))
 	out := make([]BaselineSummary, len(cfg.Solvers))
 	errs := make([]error, len(cfg.Solvers))
@@ -143,19 +151,95 @@ func batches(list []*triagev1.Problem) [][]*triagev1.Problem {
 	return out
 }
 
-// maxBatchProblems is the Executor's limit on problems per call.
-const maxBatchProblems = 100_000
+// maxBatchProblems bounds the problems of one call, below the Executor's
+// limit (10,000): at a minute per problem and concurrency 4 a batch takes
+// about 4 h, well within a server's default deadline for long calls (24 h),
+// and a batch cut short loses nothing stored.
+const maxBatchProblems = 1000
 
 // baselineOne runs one solver's baseline, batch after batch, and adds up
-// the summaries.
+// the summaries. With a shared store, each batch holds only the problems
+// this worker claimed; problems other workers hold are sent again after a
+// pause (the Executor skips those stored meanwhile, so no model is asked
+// twice), until every problem went through this worker or was stored.
 func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, s Solver, list []*triagev1.Problem, opts BaselineOptions, progress *Progress, logMu *sync.Mutex) (BaselineSummary, error) {
 	sum := BaselineSummary{Solver: s, Summary: &triagev1.BaselineSummary{}}
-	for _, batch := range batches(list) {
-		if err := baselineBatch(ctx, cfg, exec, s, batch, opts, progress, logMu, &sum); err != nil {
-			return sum, err
+	if opts.Store == nil {
+		for _, batch := range batches(list) {
+			if err := baselineBatch(ctx, cfg, exec, s, batch, opts, progress, logMu, &sum); err != nil {
+				return sum, err
+			}
 		}
+		return sum, nil
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	l := NewLeases(opts.Store, opts.Worker, opts.Lease, now)
+	chunk := max(4*cfg.Baseline.Concurrency, 16)
+	for pending := list; len(pending) > 0; {
+		var waiting []*triagev1.Problem
+		for start := 0; start < len(pending); start += chunk {
+			part := pending[start:min(start+chunk, len(pending))]
+			mine, held, release, err := claimProblems(ctx, l, s, part)
+			if err != nil {
+				return sum, err
+			}
+			waiting = append(waiting, held...)
+			for _, batch := range batches(mine) {
+				if err = baselineBatch(ctx, cfg, exec, s, batch, opts, progress, logMu, &sum); err != nil {
+					break
+				}
+			}
+			if rerr := release(); err != nil || rerr != nil {
+				return sum, errors.Join(err, rerr)
+			}
+		}
+		if len(waiting) == 0 {
+			break
+		}
+		select {
+		case <-time.After(l.Poll()):
+		case <-ctx.Done():
+			return sum, ctx.Err()
+		}
+		pending = waiting
 	}
 	return sum, nil
+}
+
+// baselineKey is the claim key of one baseline problem.
+func baselineKey(s Solver, p *triagev1.Problem) string {
+	return "baseline|" + s.Model + "|" + s.Mode + "|" + p.GetDataset() + "|" + p.GetId()
+}
+
+// claimProblems claims what it can of part: mine are this worker's (their
+// leases renewed until release, which also gives them up), held are other
+// workers'.
+func claimProblems(ctx context.Context, l *Leases, s Solver, part []*triagev1.Problem) (mine, held []*triagev1.Problem, release func() error, err error) {
+	var dones []func()
+	var keys []string
+	release = func() error {
+		var errs []error
+		for i, done := range dones {
+			done()
+			errs = append(errs, l.Release(ctx, keys[i]))
+		}
+		return errors.Join(errs...)
+	}
+	for _, p := range part {
+		done, taken, err := l.Take(ctx, baselineKey(s, p))
+		if err != nil {
+			return nil, nil, release, errors.Join(err, release())
+		}
+		if !taken {
+			held = append(held, p)
+			continue
+		}
+		mine, dones, keys = append(mine, p), append(dones, done), append(keys, baselineKey(s, p))
+	}
+	return mine, held, release, nil
 }
 
 // baselineBatch runs one RunBaseline call and consumes its stream into sum.
@@ -205,6 +289,7 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 			m.Truncated += b.GetTruncated()
 			m.NotGradeable += b.GetNotGradeable()
 			m.Cached += b.GetCached()
+			m.LuckyGuesses += b.GetLuckyGuesses()
 			return nil
 		}
 	}
@@ -214,7 +299,7 @@ func writeLogLine(w io.Writer, mu *sync.Mutex, s Solver, it *triagev1.BaselineIt
 	r := it.GetRecord()
 	line, err := json.Marshal(logLine{
 		Model: s.Model, Mode: s.Mode, Dataset: r.GetDataset(), ID: r.GetProblemId(),
-		Outcome: outcomeName(it.GetOutcome()), Correct: r.GetCorrect(), Gradeable: r.GetGradeable(), Cost: r.GetCost(),
+		Outcome: outcomeName(it.GetOutcome()), Correct: r.GetCorrect(), LuckyGuess: r.GetLuckyGuess(), Gradeable: r.GetGradeable(), Cost: r.GetCost(),
 		FinishReason: r.GetFinishReason(), Error: r.GetError(), ExtractedAnswer: it.GetExtractedAnswer(),
 		GradeDetail: it.GetGradeDetail(), Cached: it.GetCached(), Prompt: it.GetPromptTemplate(), PromptSHA256: it.GetPromptSha256(),
 	})

@@ -11,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/triage-eval/triage/internal/protocol/injection"
 	"github.com/triage-eval/triage/internal/store/problems"
 )
 
@@ -63,8 +64,28 @@ type Config struct {
 	// Baseline configures Phase 0 (triage baseline) and the budget-aware
 	// re-solve (triage budget-aware).
 	Baseline BaselineConfig `yaml:"baseline"`
+	// Injection lists unsolvable-injection experiments (SPEC §5).
+	Injection []Injection `yaml:"injection"`
 
-	dir string
+	dir  string
+	file string
+}
+
+// Injection is one unsolvable-injection experiment: the pools of Base, at
+// each ratio, with some positions given to problems of Source.
+type Injection struct {
+	// Base is the dataset whose pools receive the unsolvable items.
+	Base string `yaml:"base"`
+	// Source is the dataset of unsolvable items (every one marked
+	// unsolvable), e.g. "gpqa-abstain".
+	Source string `yaml:"source"`
+	// Ratios are the injection ratios r; default 0, 0.25, 0.5, 0.75, 1.
+	Ratios []float64 `yaml:"ratios"`
+	// Seed seeds the compositions; default the partition seed.
+	Seed *uint64 `yaml:"seed"`
+	// TwinSuffix names an item's unsolvable twin (base id + suffix), never
+	// injected into a pool its base item stays in; default "-abstain".
+	TwinSuffix string `yaml:"twin_suffix"`
 }
 
 // Solver is one solver of the grid.
@@ -134,7 +155,7 @@ func LoadConfig(path string) (*Config, error) {
 	if err := dec.Decode(&c); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	c.dir = filepath.Dir(path)
+	c.dir, c.file = filepath.Dir(path), path
 	if err := c.finish(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -176,6 +197,19 @@ func (c *Config) finish() error {
 	}
 	if c.Random.Samples == 0 {
 		c.Random.Samples = 1000
+	}
+	for i := range c.Injection {
+		in := &c.Injection[i]
+		if len(in.Ratios) == 0 {
+			in.Ratios = slices.Clone(injection.DefaultRatios)
+		}
+		if in.Seed == nil {
+			seed := c.PartitionSeed
+			in.Seed = &seed
+		}
+		if in.TwinSuffix == "" {
+			in.TwinSuffix = injection.DefaultTwinSuffix
+		}
 	}
 	if c.Random.Method == "" {
 		c.Random.Method = "monte_carlo"
@@ -249,8 +283,32 @@ func (c *Config) finish() error {
 	if !slices.Contains([]string{"default", "A", "B", "C"}, c.Baseline.BudgetAwareVariant) {
 		bad("baseline.budget_aware_variant", "must be default, A, B or C, got %q", c.Baseline.BudgetAwareVariant)
 	}
+	seen := map[[2]string]int{}
+	for i, in := range c.Injection {
+		field := fmt.Sprintf("injection[%d]", i)
+		switch {
+		case in.Base == "":
+			bad(field+".base", "required: the dataset whose pools receive unsolvable items")
+		case in.Source == "":
+			bad(field+".source", "required: the dataset of unsolvable items")
+		case in.Base == in.Source:
+			bad(field+".source", "must differ from the base dataset %q", in.Base)
+		}
+		if first, dup := seen[[2]string{in.Base, in.Source}]; dup {
+			bad(field, "repeats injection[%d] (%s into %s): give it more ratios instead", first, in.Source, in.Base)
+		}
+		seen[[2]string{in.Base, in.Source}] = i
+		for j, r := range in.Ratios {
+			if !(r >= 0 && r <= 1) || slices.Index(in.Ratios, r) != j {
+				bad(fmt.Sprintf("%s.ratios[%d]", field, j), "must be in [0, 1], each once, got %v", r)
+			}
+		}
+	}
 	return errors.Join(errs...)
 }
+
+// File is the path the config was loaded from ("" when built in code).
+func (c *Config) File() string { return c.file }
 
 // Path resolves a path from the config relative to the config's folder.
 func (c *Config) Path(p string) string {
@@ -282,13 +340,34 @@ func (c *Config) LoadProblems() (map[string]map[string]problems.Problem, error) 
 	return out, nil
 }
 
-// SelectedDatasets returns the datasets of probs the run keeps (all when
-// Datasets is empty), sorted.
+// SelectedDatasets returns the datasets of probs whose own pools the run
+// plans, sorted: those Datasets names or, when it is empty, every dataset
+// but the injection sources (their items enter the base pools instead).
 func (c *Config) SelectedDatasets(probs map[string]map[string]problems.Problem) []string {
 	var out []string
 	for d := range probs {
-		if len(c.Datasets) == 0 || slices.Contains(c.Datasets, d) {
-			out = append(out, d)
+		switch {
+		case len(c.Datasets) > 0 && slices.Contains(c.Datasets, d):
+		case len(c.Datasets) == 0 && !slices.ContainsFunc(c.Injection, func(in Injection) bool { return in.Source == d }):
+		default:
+			continue
+		}
+		out = append(out, d)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// BaselineDatasets returns the datasets of probs whose problems Phase 0
+// solves, sorted: the selected ones and every injection's base and source,
+// so that every item an injected pool can hold has a measured cost.
+func (c *Config) BaselineDatasets(probs map[string]map[string]problems.Problem) []string {
+	out := c.SelectedDatasets(probs)
+	for _, in := range c.Injection {
+		for _, d := range []string{in.Base, in.Source} {
+			if _, ok := probs[d]; ok && !slices.Contains(out, d) {
+				out = append(out, d)
+			}
 		}
 	}
 	slices.Sort(out)

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/triage-eval/triage/internal/store/problems"
 )
 
 func writeConfig(t *testing.T, body string) string {
@@ -30,6 +32,19 @@ solvers: [{model: m, mode: standard}]
 		!slices.Equal(cfg.Strategies, []string{StrategyRandom, StrategyShortestFirst, StrategyAllInOrder}) || cfg.Random.Samples != 1000 ||
 		cfg.Baseline.Concurrency != 4 || cfg.Baseline.CodeConcurrency != 2 || cfg.Baseline.BudgetAwareVariant != "default" {
 		t.Errorf("defaults = %+v", cfg)
+	}
+	cfg, err = LoadConfig(writeConfig(t, `run_store: r.db
+ground_truth_store: gt.db
+problems: [p.jsonl]
+solvers: [{model: m, mode: standard}]
+partition_seed: 9
+injection: [{base: gpqa, source: gpqa-abstain}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in := cfg.Injection[0]; !slices.Equal(in.Ratios, []float64{0, 0.25, 0.5, 0.75, 1}) || *in.Seed != 9 || in.TwinSuffix != "-abstain" {
+		t.Errorf("injection defaults = %+v", in)
 	}
 	if got := cfg.Path("p.jsonl"); got != filepath.Join(filepath.Dir(cfg.Path("x")), "p.jsonl") || cfg.Path("postgres://h/db") != "postgres://h/db" {
 		t.Errorf("Path = %q", got)
@@ -56,6 +71,18 @@ baseline: {concurrency: 1000, code_concurrency: -2, budget_aware_variant: Z}
 `, []string{"baseline.concurrency", "baseline.code_concurrency", "baseline.budget_aware_variant", "run_store: required", "ground_truth_store: required", "problems: at least one", "solvers[0].model: required",
 			"solvers[0].mode", "solvers[0].endpoint", "alphas[0]", "alphas[1]", "variants[0]", "regimes[1]", "regimes[2]",
 			"strategies[1]", "random.method", "concurrency", "pool_size"}},
+		{"injection", `run_store: r.db
+ground_truth_store: gt.db
+problems: [p.jsonl]
+solvers: [{model: m, mode: standard}]
+injection:
+  - {base: gpqa}
+  - {source: x}
+  - {base: gpqa, source: gpqa, ratios: [0.5, 1.5, 0.5, -1]}
+  - {base: mmlu-math, source: mmlu-math-abstain}
+  - {base: mmlu-math, source: mmlu-math-abstain}
+`, []string{"injection[0].source: required", "injection[1].base: required", "injection[2].source: must differ",
+			"injection[2].ratios[1]", "injection[2].ratios[2]", "injection[2].ratios[3]", "injection[4]: repeats injection[3]"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -69,5 +96,22 @@ baseline: {concurrency: 1000, code_concurrency: -2, budget_aware_variant: Z}
 				}
 			}
 		})
+	}
+}
+
+// TestDatasetSelectionWithInjection: an injection source forms no pools of
+// its own unless named, but Phase 0 solves it (and the base) either way.
+func TestDatasetSelectionWithInjection(t *testing.T) {
+	probs := map[string]map[string]problems.Problem{"aime": nil, "gpqa": nil, "gpqa-abstain": nil, "lcb": nil}
+	cfg := Config{Injection: []Injection{{Base: "gpqa", Source: "gpqa-abstain"}}}
+	if got := cfg.SelectedDatasets(probs); !slices.Equal(got, []string{"aime", "gpqa", "lcb"}) {
+		t.Errorf("selected %v", got)
+	}
+	cfg.Datasets = []string{"aime"}
+	if got := cfg.SelectedDatasets(probs); !slices.Equal(got, []string{"aime"}) {
+		t.Errorf("selected with datasets: %v", got)
+	}
+	if got := cfg.BaselineDatasets(probs); !slices.Equal(got, []string{"aime", "gpqa", "gpqa-abstain"}) {
+		t.Errorf("baseline datasets %v", got)
 	}
 }

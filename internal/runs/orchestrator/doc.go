@@ -12,6 +12,17 @@
 // answers any plan whose model call had completed, so nothing already
 // answered is asked again.
 //
+// Injection experiments (Config.Injection, SPEC §5) add pools: for each
+// base pool and ratio r, round(r·n) positions hold unsolvable problems of a
+// source dataset, drawn by package injection the same way for every solver
+// and recorded in the manifest (Manifest.Injected). Their cells are planned,
+// executed and scored like any other and also store detection D and waste W.
+//
+// Every cell records the fingerprint of its inputs (SPEC §5 freshness);
+// resuming recomputes stale cells and retries failed ones, and before any
+// model call a preflight checks the services, the endpoints, the datasets
+// and the ground truth, reporting every problem at once (PreflightError).
+//
 // The orchestrator reads ground truth from the Executor's store once per
 // (solver, dataset), only to hand it back to the Oracle and the Executor
 // (as inline pools, sparing a store read per cell) and to size budgets

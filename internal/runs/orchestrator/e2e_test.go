@@ -105,8 +105,25 @@ llm_cache: llm-cache.db
 // runOnce runs cfg with in-process services and returns the stored results.
 func runOnce(t *testing.T, cfg *orchestrator.Config) *orchestrator.RunStore {
 	t.Helper()
+	rs, _, err := runWith(t, cfg, orchestrator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs
+}
+
+// runWith runs cfg with in-process services and opts, and returns the run
+// store, the run's progress and its error.
+func runWith(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options) (*orchestrator.RunStore, *orchestrator.Progress, error) {
+	return runWithClients(t, cfg, opts, nil)
+}
+
+// runWithClients is runWith with a chance to replace the clients before
+// the run (replace may be nil).
+func runWithClients(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options, replace func(*orchestrator.Clients)) (*orchestrator.RunStore, *orchestrator.Progress, error) {
+	t.Helper()
 	ctx := context.Background()
-	gt, err := store.Open(ctx, cfg.Path(cfg.GroundTruthStore))
+	gt, err := groundtruth.Open(ctx, cfg.Path(cfg.GroundTruthStore))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,15 +156,17 @@ func runOnce(t *testing.T, cfg *orchestrator.Config) *orchestrator.RunStore {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rs.Close() })
-	r := orchestrator.NewRunner(cfg, orchestrator.Clients{
+	p := &orchestrator.Progress{}
+	clients := orchestrator.Clients{
 		Planner:  triagev1.NewPlannerServiceClient(conn),
 		Executor: triagev1.NewExecutorServiceClient(conn),
 		Oracle:   triagev1.NewOracleServiceClient(conn),
-	}, rs, time.Now, nil)
-	if err := r.Run(ctx); err != nil {
-		t.Fatal(err)
 	}
-	return rs
+	if replace != nil {
+		replace(&clients)
+	}
+	r := orchestrator.NewRunner(cfg, clients, rs, time.Now, p, opts)
+	return rs, p, r.Run(ctx)
 }
 
 func TestGridEndToEnd(t *testing.T) {
@@ -155,10 +174,11 @@ func TestGridEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	cfg := writeFixture(t, dir, srv.URL())
 	rs := runOnce(t, cfg)
-	recs, accs, err := rs.Results(context.Background())
+	res, err := rs.Results(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
+	recs, accs := res.Records, res.Accuracy
 	// 2 solvers × 2 datasets × 3 pools (12 problems / 5) × 2 α × (2 llm
 	// variants + 2 strategies) cells, 2 regimes each.
 	if want := 2 * 2 * 3 * 2 * 4 * 2; len(recs) != want {
@@ -179,7 +199,7 @@ func TestGridEndToEnd(t *testing.T) {
 		if r.Alpha == 1 && r.Oracle != r.Random {
 			t.Errorf("α = 1: oracle %v ≠ random %v", r.Oracle, r.Random)
 		}
-		if r.Eta > 1+1e-9 || r.Value > r.Oracle+1e-9 {
+		if r.Eta == nil || *r.Eta > 1+1e-9 || r.Value > r.Oracle+1e-9 {
 			t.Errorf("value above the oracle: %+v", r)
 		}
 		if r.Alpha == 0.5 && r.Strategy == "random" && r.Regime == "U" {
@@ -211,9 +231,9 @@ func TestGridEndToEnd(t *testing.T) {
 	if srv.Count() != llmCalls {
 		t.Errorf("a resumed run asked the model %d more times", srv.Count()-llmCalls)
 	}
-	again, _, _ := rs.Results(context.Background())
-	if len(again) != len(recs) {
-		t.Errorf("re-run changed the results: %d → %d records", len(recs), len(again))
+	again, _ := rs.Results(context.Background())
+	if len(again.Records) != len(recs) || again.Freshness.Stale != 0 || again.Freshness.Fresh*2 != len(recs) {
+		t.Errorf("re-run changed the results: %d → %d records, freshness %+v", len(recs), len(again.Records), again.Freshness)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"os"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/runs/report"
 	"github.com/triage-eval/triage/internal/store/gtfile"
 )
 
@@ -54,17 +53,4 @@ func ListGroundTruth(ctx context.Context, exec triagev1.ExecutorServiceClient, s
 		}
 		req.PageToken = resp.GetNextPageToken()
 	}
-}
-
-func (r *Runner) saveAccuracy(ctx context.Context, s Solver, dataset string, truth map[string]*triagev1.GroundTruthRecord) error {
-	a := report.Accuracy{Model: s.Model, Mode: s.Mode, Dataset: dataset}
-	for _, rec := range truth {
-		if rec.GetGradeable() {
-			a.Gradeable++
-			if rec.GetCorrect() {
-				a.Correct++
-			}
-		}
-	}
-	return r.store.SaveAccuracy(ctx, a)
 }

@@ -11,32 +11,51 @@ import (
 type Progress struct {
 	// Unit names what Total and Done count; "" means "cells".
 	Unit string
-	// Counters, updated as work finishes.
-	Total, Done, Skipped, LLMCalls, CacheHits, OutputTokens, Errors atomic.Int64
+	// Counters, updated as work finishes. Skipped counts the units found
+	// done and fresh; Stale those recomputed because their inputs changed;
+	// Retried those recomputed because their last attempt failed.
+	Total, Done, Skipped, Stale, Retried, LLMCalls, CacheHits, OutputTokens, Errors atomic.Int64
 
-	start time.Time
+	start atomic.Int64 // unix nanoseconds; 0 until Start
 }
 
-// line renders the counters with an ETA from the cells done in this process.
+// line renders the counters with an ETA from the rate of the units done
+// in this process (resumed ones do not count). There is no ETA until there
+// is a rate: at least minRateUnits units done, minRateTime after the start.
 func (p *Progress) line(now time.Time) string {
 	total, done, skipped := p.Total.Load(), p.Done.Load(), p.Skipped.Load()
 	eta := "?"
-	if fresh := done - skipped; fresh > 0 && total > done {
-		per := now.Sub(p.start) / time.Duration(fresh)
+	start := p.start.Load()
+	elapsed := now.Sub(time.Unix(0, start))
+	if fresh := done - skipped; start != 0 && fresh >= minRateUnits && elapsed >= minRateTime && total > done {
+		per := elapsed / time.Duration(fresh)
 		eta = (per * time.Duration(total-done)).Round(time.Second).String()
 	}
 	unit := p.Unit
 	if unit == "" {
 		unit = "cells"
 	}
-	return fmt.Sprintf("%s %d/%d (%d resumed) · llm calls %d (cache hits %d) · output tokens %d · errors %d · eta %s",
-		unit, done, total, skipped, p.LLMCalls.Load(), p.CacheHits.Load(), p.OutputTokens.Load(), p.Errors.Load(), eta)
+	return fmt.Sprintf("%s %d/%d (%d resumed, %d stale recomputed, %d failed retried) · llm calls %d (cache hits %d) · output tokens %d · errors %d · eta %s",
+		unit, done, total, skipped, p.Stale.Load(), p.Retried.Load(), p.LLMCalls.Load(), p.CacheHits.Load(), p.OutputTokens.Load(), p.Errors.Load(), eta)
+}
+
+// An ETA needs a rate: this many units done, this long after the start.
+const (
+	minRateUnits = 3
+	minRateTime  = 2 * time.Second
+)
+
+// Start records when the work began, for the ETA; the runners call it, and
+// Report calls it when nobody has.
+func (p *Progress) Start(now time.Time) {
+	p.start.CompareAndSwap(0, now.UnixNano())
 }
 
 // Report writes the counters to w every interval until stop is closed:
 // rewriting one line on a terminal, one log line each time otherwise. It
 // writes a final line when stopped.
 func (p *Progress) Report(w io.Writer, terminal bool, interval time.Duration, stop <-chan struct{}) {
+	p.Start(time.Now())
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {

@@ -3,16 +3,17 @@ package orchestrator
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/metric"
 	"google.golang.org/protobuf/encoding/protojson"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/planning/prompts"
 	"github.com/triage-eval/triage/internal/protocol/metrics"
-	"github.com/triage-eval/triage/internal/protocol/pools"
 	"github.com/triage-eval/triage/internal/runs/report"
 	"github.com/triage-eval/triage/internal/store/problems"
 )
@@ -31,154 +32,264 @@ type Runner struct {
 	store    *RunStore
 	now      func() time.Time
 	progress *Progress
+	opts     Options
+	leases   *Leases
+	metrics  cellMetrics
+}
+
+// Options adjust how a run resumes and shares its work.
+type Options struct {
+	// KeepErrors leaves cells stored as "error" (a failed planner call) as
+	// they are instead of retrying them.
+	KeepErrors bool
+	// Worker names this worker in a run shared by several processes; empty
+	// means a fresh identity (NewWorkerID).
+	Worker string
+	// Lease is how long this worker holds a cell without renewing it
+	// (DefaultLease when 0); a dead worker's cells are taken over after it.
+	Lease time.Duration
+	// MeterProvider records triage.run.cells (metrics.go); nil records
+	// nothing.
+	MeterProvider metric.MeterProvider
 }
 
 // NewRunner returns a runner; progress may be nil.
-func NewRunner(cfg *Config, clients Clients, store *RunStore, now func() time.Time, progress *Progress) *Runner {
+func NewRunner(cfg *Config, clients Clients, store *RunStore, now func() time.Time, progress *Progress, opts Options) *Runner {
 	if progress == nil {
 		progress = &Progress{}
 	}
-	progress.start = now()
-	return &Runner{cfg: cfg, clients: clients, store: store, now: now, progress: progress}
+	progress.Start(now())
+	return &Runner{cfg: cfg, clients: clients, store: store, now: now, progress: progress, opts: opts,
+		leases: NewLeases(store, opts.Worker, opts.Lease, now), metrics: newCellMetrics(opts.MeterProvider)}
 }
 
-// group is one (solver, pool): the cells that share its references.
-type group struct {
-	solver  Solver
-	dataset string
-	pool    pools.Pool
-	items   []*triagev1.GroundTruthItem // the solver's gradeable items, pool order
-	texts   map[string]problems.Problem
-	once    sync.Once
-	refs    map[float64]*triagev1.BudgetReferences
-	refsErr error
-}
-
-// cell is one plan to make and score.
-type cell struct {
-	g        *group
-	alpha    float64
-	strategy string
-	variant  string
-}
-
-func (c cell) key() string {
-	return CellKey(c.g.solver, c.g.dataset, c.g.pool.Index, c.alpha, c.strategy, c.variant)
-}
-
-// CellKey is the run store's key of one cell.
-func CellKey(s Solver, dataset string, pool int, alpha float64, strategy, variant string) string {
-	return fmt.Sprintf("%s|%s|%s|%04d|%g|%s|%s", s.Model, s.Mode, dataset, pool, alpha, strategy, variant)
-}
-
-// Run executes every cell not yet stored. It returns the first error that
-// stops the run (a storage failure, a cancelled context); a failing planner
-// or an unparseable plan is a result, recorded and excluded, not an error.
+// Run executes every cell of the grid that is not stored fresh: new cells,
+// cells whose inputs changed since they were stored (stale, SPEC §5) and,
+// unless Options.KeepErrors, cells whose planner call failed. Before any
+// model call it checks that the services answer, that every solver's
+// endpoint exists and that every (solver, dataset) has gradeable ground
+// truth, and returns a *PreflightError listing every problem found. It
+// returns the first error that stops the run (a storage failure, a
+// cancelled context); a failing planner or an unparseable plan is a result,
+// recorded and excluded, not an error.
 func (r *Runner) Run(ctx context.Context) error {
-	probs, err := r.cfg.LoadProblems()
-	if err != nil {
-		return err
-	}
-	datasets := r.cfg.SelectedDatasets(probs)
-	partitions := map[string][]pools.Pool{}
-	for _, d := range datasets {
-		ids := make([]string, 0, len(probs[d]))
-		for id := range probs[d] {
-			ids = append(ids, id)
-		}
-		ps, err := pools.Partition(d, ids, r.cfg.PoolSize, r.cfg.PartitionSeed)
-		if err != nil {
-			return fmt.Errorf("partition %s: %w", d, err)
-		}
-		partitions[d] = ps
-	}
-	cfgJSON, _ := json.Marshal(r.cfg)
-	poolsJSON, _ := json.Marshal(partitions)
-	if err := r.store.SaveManifest(ctx, cfgJSON, poolsJSON); err != nil {
-		return err
+	if problems := r.checkServices(ctx); len(problems) > 0 {
+		return &PreflightError{Problems: problems}
 	}
 	if err := r.importGroundTruth(ctx); err != nil {
 		return err
 	}
-	var cells []cell
-	for _, s := range r.cfg.Solvers {
-		for _, d := range datasets {
-			truth, err := r.groundTruth(ctx, s, d)
-			if err != nil {
-				return err
-			}
-			if err := r.saveAccuracy(ctx, s, d, truth); err != nil {
-				return err
-			}
-			for _, p := range partitions[d] {
-				g := &group{solver: s, dataset: d, pool: p, texts: probs[d]}
-				for _, id := range p.ProblemIDs {
-					if rec, ok := truth[id]; ok && rec.GetGradeable() {
-						g.items = append(g.items, &triagev1.GroundTruthItem{Id: id, Cost: rec.GetCost(), Correct: rec.GetCorrect(), Value: valueOf(probs[d][id])})
-					}
-				}
-				cells = append(cells, r.cellsOf(g)...)
-			}
-		}
-	}
-	done, err := r.store.Done(ctx)
+	endpoints, problems, err := r.checkEndpoints(ctx)
 	if err != nil {
 		return err
 	}
+	g, err := r.buildGrid(ctx, endpoints)
+	if err != nil {
+		return err
+	}
+	if problems = append(problems, g.problems...); len(problems) > 0 {
+		return &PreflightError{Problems: problems}
+	}
+	cfgJSON, _ := json.Marshal(r.cfg)
+	poolsJSON, _ := json.Marshal(Manifest{Partitions: g.partitions, Injected: g.injected})
+	if err := r.store.SaveManifest(ctx, cfgJSON, poolsJSON); err != nil {
+		return err
+	}
+	fingerprints := make(map[string]string, len(g.cells))
+	for _, c := range g.cells {
+		fingerprints[c.key()] = c.fingerprint
+	}
+	if err := r.store.SaveGrid(ctx, fingerprints, g.accuracy); err != nil {
+		return err
+	}
+	todo, err := r.schedule(ctx, g.cells)
+	if err != nil {
+		return err
+	}
+	return r.runCells(ctx, todo)
+}
+
+// schedule returns the cells to compute and counts the others as resumed.
+func (r *Runner) schedule(ctx context.Context, cells []cell) ([]cell, error) {
+	stored, err := r.store.Cells(ctx)
+	if err != nil {
+		return nil, err
+	}
 	r.progress.Total.Store(int64(len(cells)))
-	jobs := make(chan cell)
-	errs := make(chan error, r.cfg.Concurrency)
-	var wg sync.WaitGroup
+	var todo []cell
+	for _, c := range cells {
+		st, ok := stored[c.key()]
+		switch {
+		case !ok:
+		case st.Fingerprint != c.fingerprint:
+			r.progress.Stale.Add(1)
+		case st.Excluded == string(metrics.ExcludedError) && !r.opts.KeepErrors:
+			r.progress.Retried.Add(1)
+		default:
+			r.progress.Skipped.Add(1)
+			continue
+		}
+		todo = append(todo, c)
+	}
+	return todo, nil
+}
+
+// runCells computes cells with the configured concurrency, sharing them
+// with any other worker of the run: each cell is claimed first (Claim), so
+// that no two workers compute it; a cell another worker holds is left to it
+// and looked at again after a pause, until it is stored or its holder's
+// lease ends and this worker takes it over. Progress counts the cells the
+// whole run has stored.
+func (r *Runner) runCells(ctx context.Context, cells []cell) error {
+	stopWatch := r.watchProgress(ctx)
+	defer stopWatch()
+	waiting, err := r.pass(ctx, Rotate(r.leases, cells))
+	for err == nil && len(waiting) > 0 {
+		select {
+		case <-time.After(r.leases.Poll()):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		var stored map[string]StoredCell
+		if stored, err = r.store.Cells(ctx); err != nil {
+			return err
+		}
+		keys := make([]string, len(waiting))
+		for i, c := range waiting {
+			keys[i] = c.key()
+		}
+		claimable, err := r.leases.Claimable(ctx, keys)
+		if err != nil {
+			return err
+		}
+		var retry, still []cell
+		for _, c := range waiting {
+			switch {
+			case stored[c.key()].fresh(c.fingerprint):
+			case claimable[c.key()]:
+				retry = append(retry, c)
+			default:
+				still = append(still, c)
+			}
+		}
+		var held []cell
+		held, err = r.pass(ctx, retry)
+		waiting = append(still, held...)
+	}
+	if err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// pass offers every cell once to the workers and returns those other
+// workers held or stored meanwhile. Cells are claimed a few at a time, one
+// round trip for each batch (RunStore.ClaimCells), as workers free up: a
+// worker's time goes to cells it computes, not to asking for cells other
+// workers have.
+func (r *Runner) pass(ctx context.Context, cells []cell) ([]cell, error) {
+	type job struct {
+		c    cell
+		done func()
+	}
+	jobs := make(chan job)
+	errs := make(chan error, r.cfg.Concurrency+1)
+	var (
+		wg      sync.WaitGroup
+		waiting []cell
+	)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	for range r.cfg.Concurrency {
 		wg.Go(func() {
-			for c := range jobs {
-				if err := r.runCell(ctx, c); err != nil {
+			for j := range jobs {
+				if err := r.runClaimed(ctx, j.c, j.done); err != nil {
 					errs <- err
 					cancel()
 					return
 				}
-				r.progress.Done.Add(1)
 			}
 		})
 	}
+	batch := max(1, r.cfg.Concurrency/4)
 feed:
-	for _, c := range cells {
-		if done[c.key()] {
-			r.progress.Done.Add(1)
-			r.progress.Skipped.Add(1)
-			continue
+	for start := 0; start < len(cells); start += batch {
+		part := cells[start:min(start+batch, len(cells))]
+		keys, fps := make([]string, len(part)), make([]string, len(part))
+		for i, c := range part {
+			keys[i], fps[i] = c.key(), c.fingerprint
 		}
-		select {
-		case jobs <- c:
-		case <-ctx.Done():
-			break feed
+		dones, err := r.leases.TakeCells(ctx, keys, fps)
+		if err != nil {
+			errs <- err
+			cancel()
+			break
+		}
+		for i, c := range part {
+			if dones[i] == nil {
+				waiting = append(waiting, c)
+				continue
+			}
+			select {
+			case jobs <- job{c, dones[i]}:
+			case <-ctx.Done():
+				// Stopping: the cells claimed but not started go back.
+				for k, done := range dones[i:] {
+					if done != nil {
+						done()
+						_ = r.leases.Release(ctx, keys[i+k]) // a lease left behind ends on its own
+					}
+				}
+				break feed
+			}
 		}
 	}
 	close(jobs)
 	wg.Wait()
 	close(errs)
 	if err := <-errs; err != nil {
-		return err
+		return nil, err
 	}
-	return ctx.Err()
+	return waiting, ctx.Err()
 }
 
-func (r *Runner) cellsOf(g *group) []cell {
-	var out []cell
-	for _, a := range r.cfg.Alphas {
-		for _, s := range r.cfg.Strategies {
-			if s != StrategyLLM {
-				out = append(out, cell{g: g, alpha: a, strategy: s, variant: "-"})
-				continue
-			}
-			for _, v := range r.cfg.Variants {
-				out = append(out, cell{g: g, alpha: a, strategy: s, variant: v})
-			}
+// runClaimed computes c, which this worker has claimed; done stops
+// renewing the claim. Storing the cell releases the claim; a failure
+// releases it for another attempt.
+func (r *Runner) runClaimed(ctx context.Context, c cell, done func()) error {
+	defer done()
+	if err := r.runCell(ctx, c); err != nil {
+		if rerr := r.leases.Release(ctx, c.key()); rerr != nil {
+			return errors.Join(err, rerr)
+		}
+		return err
+	}
+	return nil
+}
+
+// watchProgress sets the progress's Done from the run store every second,
+// and once more when stopped: the cells the whole run has stored.
+func (r *Runner) watchProgress(ctx context.Context) (stop func()) {
+	update := func() {
+		if n, err := r.store.CountDone(context.WithoutCancel(ctx)); err == nil {
+			r.progress.Done.Store(n)
 		}
 	}
-	return out
+	quit, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+				update()
+			}
+		}
+	}()
+	return func() { close(quit); <-finished; update() }
 }
 
 // references computes the group's oracle and random references for every α
@@ -207,17 +318,27 @@ func (g *group) references(ctx context.Context, oracle triagev1.OracleServiceCli
 
 // runCell plans, executes and scores one cell and stores the outcome.
 func (r *Runner) runCell(ctx context.Context, c cell) error {
+	base := report.ScoreRecord{
+		Model: c.g.solver.Model, Mode: c.g.solver.Mode, Dataset: c.g.dataset, Pool: c.g.pool.Index,
+		Alpha: c.alpha, Variant: c.variant, Strategy: c.strategy, PoolSize: len(c.g.items),
+		Dropped: len(c.g.ids()) - len(c.g.items), Short: c.g.pool.Short,
+	}
+	injected := c.g.injectedItems()
+	if c.g.inj != nil {
+		ratio := c.g.inj.Ratio
+		base.Source, base.Ratio, base.Injected = c.g.inj.Source, &ratio, len(injected)
+	}
+	if len(c.g.items) == 0 {
+		// Nothing to plan over: no call is made (SPEC §5 preflight).
+		return r.save(ctx, c, nil, ExcludedEmptyPool, "no problem of the pool has gradeable ground truth for this solver", base)
+	}
 	refs, err := c.g.references(ctx, r.clients.Oracle, r.cfg)
 	if err != nil {
 		return err
 	}
 	ref := refs[c.alpha]
 	budget := ref.GetBudget()
-	base := report.ScoreRecord{
-		Model: c.g.solver.Model, Mode: c.g.solver.Mode, Dataset: c.g.dataset, Pool: c.g.pool.Index,
-		Alpha: c.alpha, Variant: c.variant, Strategy: c.strategy,
-		Oracle: ref.GetOracle().GetValue(), Random: ref.GetRandom().GetMean(), PoolSize: len(c.g.items),
-	}
+	base.Oracle, base.Random, base.RandomStderr, base.Budget = ref.GetOracle().GetValue(), ref.GetRandom().GetMean(), ref.GetRandom().GetStandardError(), budget
 	plan, err := r.clients.Planner.CreatePlan(ctx, r.planRequest(c, budget))
 	if err != nil {
 		if ctx.Err() != nil {
@@ -253,6 +374,9 @@ func (r *Runner) runCell(ctx context.Context, c cell) error {
 	if err != nil {
 		return fmt.Errorf("execute %s: %w", c.key(), err)
 	}
+	if c.g.inj != nil {
+		base.Detection, base.Waste = detectionAndWaste(exec.GetNormalizedPlan(), c.g.items, injected)
+	}
 	var recs []report.ScoreRecord
 	for _, res := range exec.GetResults() {
 		rec := base
@@ -261,11 +385,49 @@ func (r *Runner) runCell(ctx context.Context, c cell) error {
 			rec.Regime = "E"
 		}
 		rec.Value = res.GetValue()
-		rec.Eta = metrics.Eta(rec.Value, rec.Oracle, rec.Random)
+		eta := metrics.Eta(rec.Value, rec.Oracle, rec.Random)
+		rec.Eta = &eta
 		rec.Regret, rec.RegretDefined = metrics.Regret(rec.Value, rec.Oracle)
 		recs = append(recs, rec)
 	}
 	return r.saveScores(ctx, c, plan, "", "", recs)
+}
+
+// injectedItems returns the ids of the group's gradeable items that are
+// injected unsolvable items (U of SPEC §5), nil for a plain pool.
+func (g *group) injectedItems() map[string]bool {
+	if g.inj == nil {
+		return nil
+	}
+	kept := map[string]bool{}
+	for _, it := range g.items {
+		kept[it.GetId()] = true
+	}
+	out := map[string]bool{}
+	for i, id := range g.inj.ProblemIDs {
+		if g.inj.Injected[i] && kept[id] {
+			out[id] = true
+		}
+	}
+	return out
+}
+
+// detectionAndWaste computes D (nil when U is empty) and W of SPEC §5 from
+// the plan as the Executor normalized it.
+func detectionAndWaste(plan []*triagev1.PlanStep, items []*triagev1.GroundTruthItem, injected map[string]bool) (*float64, *float64) {
+	alloc := map[string]int64{}
+	for _, st := range plan {
+		alloc[st.GetId()] = st.GetTokens()
+	}
+	all := make([]metrics.Allocation, len(items))
+	for i, it := range items {
+		all[i] = metrics.Allocation{Unsolvable: injected[it.GetId()], Tokens: alloc[it.GetId()]}
+	}
+	w := metrics.Waste(all)
+	if d, ok := metrics.Detection(all); ok {
+		return &d, &w
+	}
+	return nil, &w
 }
 
 // save stores an excluded cell: one record per regime, marked excluded.
@@ -287,8 +449,17 @@ func (r *Runner) saveScores(ctx context.Context, c cell, plan *triagev1.CreatePl
 			return err
 		}
 	}
-	// The outcome is stored even if the run is being stopped: it is complete.
-	return r.store.SaveCell(context.WithoutCancel(ctx), c.key(), raw, excluded, detail, r.now().UnixMicro(), recs)
+	// The outcome is stored even if the run is being stopped: it is
+	// complete. When another worker stored the cell first (its lease on it
+	// had ended), this outcome is dropped: each cell is stored once.
+	stored, err := r.store.SaveCell(context.WithoutCancel(ctx), c.key(), c.fingerprint, r.leases.Worker(), raw, excluded, detail, r.now().UnixMicro(), recs)
+	if err != nil {
+		return err
+	}
+	if stored {
+		r.metrics.stored(ctx, c.strategy, excluded)
+	}
+	return nil
 }
 
 func (r *Runner) planRequest(c cell, budget int64) *triagev1.CreatePlanRequest {

@@ -25,20 +25,38 @@ const storedTolerance = 1e-9
 // Report is the aggregate of a run's score records: one Cell per cell and
 // the base accuracy of every solver on every dataset.
 type Report struct {
-	// Cells are sorted by (model, mode, dataset, α, variant, strategy,
-	// regime); see Build.
+	// Cells are sorted by (model, mode, dataset, α, strategy, variant,
+	// regime); see Build. They are the plain pools' cells.
 	Cells []Cell
+	// Injection are the cells of the unsolvable-injection pools (Source
+	// set), sorted like Cells with (Source, Ratio) after Dataset.
+	Injection []Cell
+	// Records are the score records built from, in cell order and then pool
+	// order (PoolsCSV lists them).
+	Records []ScoreRecord
+	// Comparisons are the paired differences of η between every two solvers
+	// in every (dataset, α, strategy, variant, regime); see Comparison.
+	Comparisons []Comparison
+	// Macros are the means over datasets (Dataset AllDatasets; see Macro),
+	// sorted like Cells.
+	Macros []Cell
 	// Accuracy is sorted by (model, mode, dataset).
 	Accuracy []AccuracyRow
+	// Bootstrap is how the intervals were computed (its seed is recorded).
+	Bootstrap metrics.Bootstrap
 }
 
 // Cell is one cell of SPEC §5: a solver's pools of one dataset at one α
 // under one prompt variant, strategy and regime, averaged.
 type Cell struct {
 	Model, Mode, Dataset string
-	Alpha                float64
-	Variant, Strategy    string
-	Regime               string
+	// Source and Ratio are set for an injection cell: Dataset's pools with
+	// unsolvable problems of Source at ratio Ratio.
+	Source            string
+	Ratio             float64
+	Alpha             float64
+	Variant, Strategy string
+	Regime            string
 	// Pools is the number of records aggregated: Eta.N plus the excluded.
 	Pools int
 	// Eta is the mean η over the pools with a scored plan.
@@ -59,6 +77,39 @@ type Cell struct {
 	// RegretDefined disagree with the values recomputed from Value, Oracle
 	// and Random (beyond 1e-9): a sign of stale or inconsistent records.
 	StoredMismatch int
+	// ShortPools counts the cell's pools that are their partition's short
+	// last pool; Dropped sums, over the cell's pools, the problems left out
+	// for want of gradeable ground truth.
+	ShortPools, Dropped int
+	// RandomSEMax is the largest standard error of a random reference among
+	// the pools averaged (0 for exact references).
+	RandomSEMax float64
+	// Missing, for a macro cell (Dataset AllDatasets), lists the datasets in
+	// scope where this solver has no defined mean η, so that Eta averages
+	// the others (see Report.Macro); RegretMissing likewise for Regret.
+	Missing, RegretMissing []string
+	// Detection is the mean D over the pools in Eta whose U is non-empty,
+	// Waste the mean W over the pools in Eta (injection cells; SPEC §5).
+	Detection, Waste metrics.Mean
+	// EtaCI, RegretCI, DetectionCI and WasteCI are the 95% percentile
+	// bootstrap intervals of the four means over the cell's pools (SPEC §5;
+	// undefined below two pools and for macro cells).
+	EtaCI, RegretCI, DetectionCI, WasteCI metrics.Interval
+
+	// perPool holds the values averaged, by pool, for intervals and paired
+	// comparisons.
+	perPool perPool
+}
+
+// perPool is what a cell averaged, pool by pool, in pool order.
+type perPool struct {
+	// etaPools are the pools whose η values eta lists; regret, detection
+	// and waste list the other values averaged.
+	etaPools                      []int
+	eta, regret, detection, waste []float64
+	// etaStrata and regretStrata are, for a macro cell, the per-dataset
+	// values its mean averages over.
+	etaStrata, regretStrata [][]float64
 }
 
 // AccuracyRow is the base accuracy of one solver on one dataset.
@@ -67,6 +118,8 @@ type AccuracyRow struct {
 	// Correct and Gradeable are summed over the Accuracy entries given for
 	// the key.
 	Correct, Gradeable int
+	// Unsolvable and LuckyGuesses likewise (see Accuracy).
+	Unsolvable, LuckyGuesses int
 	// Accuracy is Correct/Gradeable with N = Gradeable; undefined when
 	// Gradeable = 0.
 	Accuracy metrics.Mean
@@ -79,14 +132,20 @@ type cellKey struct {
 	alpha                uint64
 	variant, strategy    string
 	regime               string
+	source               string
+	ratio                uint64
 }
 
 func (c Cell) key() cellKey {
-	return cellKey{c.Model, c.Mode, c.Dataset, math.Float64bits(c.Alpha), c.Variant, c.Strategy, c.Regime}
+	return cellKey{c.Model, c.Mode, c.Dataset, math.Float64bits(c.Alpha), c.Variant, c.Strategy, c.Regime, c.Source, math.Float64bits(c.Ratio)}
 }
 
 func recordKey(r ScoreRecord) cellKey {
-	return cellKey{r.Model, r.Mode, r.Dataset, math.Float64bits(r.Alpha), r.Variant, r.Strategy, r.Regime}
+	k := cellKey{model: r.Model, mode: r.Mode, dataset: r.Dataset, alpha: math.Float64bits(r.Alpha), variant: r.Variant, strategy: r.Strategy, regime: r.Regime}
+	if r.Source != "" && r.Ratio != nil {
+		k.source, k.ratio = r.Source, math.Float64bits(*r.Ratio)
+	}
+	return k
 }
 
 type accKey struct{ model, mode, dataset string }
@@ -106,7 +165,19 @@ type accKey struct{ model, mode, dataset string }
 // Accuracy entries with the same (model, mode, dataset) are summed. Each
 // cell's BaseAccuracy is its (model, mode, dataset) accuracy.
 func Build(records []ScoreRecord, acc []Accuracy) Report {
-	rep := Report{Cells: []Cell{}, Accuracy: []AccuracyRow{}}
+	return BuildWith(records, acc, Options{})
+}
+
+// Options adjust Build.
+type Options struct {
+	// Bootstrap configures the confidence intervals; its zero value is the
+	// SPEC's 95% interval over 10,000 resamples with seed 0.
+	Bootstrap metrics.Bootstrap
+}
+
+// BuildWith is Build with options.
+func BuildWith(records []ScoreRecord, acc []Accuracy, opts Options) Report {
+	rep := Report{Cells: []Cell{}, Injection: []Cell{}, Accuracy: []AccuracyRow{}, Bootstrap: opts.Bootstrap}
 
 	accIdx := map[accKey]int{}
 	for _, a := range acc {
@@ -119,6 +190,8 @@ func Build(records []ScoreRecord, acc []Accuracy) Report {
 		}
 		rep.Accuracy[i].Correct += a.Correct
 		rep.Accuracy[i].Gradeable += a.Gradeable
+		rep.Accuracy[i].Unsolvable += a.Unsolvable
+		rep.Accuracy[i].LuckyGuesses += a.LuckyGuesses
 	}
 	for i := range rep.Accuracy {
 		row := &rep.Accuracy[i]
@@ -134,6 +207,8 @@ func Build(records []ScoreRecord, acc []Accuracy) Report {
 	for _, a := range rep.Accuracy {
 		accOf[accKey{a.Model, a.Mode, a.Dataset}] = a.Accuracy
 	}
+	rep.Records = slices.Clone(records)
+	slices.SortStableFunc(rep.Records, compareRecords)
 	groups := map[cellKey][]ScoreRecord{}
 	var keys []cellKey
 	for _, r := range records {
@@ -144,9 +219,19 @@ func Build(records []ScoreRecord, acc []Accuracy) Report {
 		groups[k] = append(groups[k], r)
 	}
 	for _, k := range keys {
-		rep.Cells = append(rep.Cells, buildCell(groups[k], accOf[accKey{k.model, k.mode, k.dataset}]))
+		c := buildCell(groups[k], accOf[accKey{k.model, k.mode, k.dataset}])
+		if k.source != "" {
+			rep.Injection = append(rep.Injection, c)
+		} else {
+			rep.Cells = append(rep.Cells, c)
+		}
 	}
 	slices.SortFunc(rep.Cells, compareCells)
+	slices.SortFunc(rep.Injection, compareCells)
+	rep.buildMacros()
+	rep.buildComparisons()
+	withIntervals(opts.Bootstrap, rep.Cells, rep.Injection, rep.Macros)
+	withComparisonIntervals(opts.Bootstrap, rep.Comparisons)
 	return rep
 }
 
@@ -158,8 +243,12 @@ func buildCell(recs []ScoreRecord, acc metrics.Mean) Cell {
 	cell := Cell{
 		Model: first.Model, Mode: first.Mode, Dataset: first.Dataset, Alpha: first.Alpha,
 		Variant: first.Variant, Strategy: first.Strategy, Regime: first.Regime,
-		BaseAccuracy: acc,
+		BaseAccuracy: acc, Source: first.Source,
 	}
+	if first.Ratio != nil {
+		cell.Ratio = *first.Ratio
+	}
+	var dSum, wSum float64
 	scores := make([]metrics.PoolScore, 0, len(recs))
 	seen := map[int]bool{}
 	for _, r := range recs {
@@ -175,10 +264,36 @@ func buildCell(recs []ScoreRecord, acc metrics.Mean) Cell {
 				cell.StoredMismatch++
 			}
 		}
+		if s.Excluded == "" && metrics.Usable(s) {
+			cell.RandomSEMax = max(cell.RandomSEMax, r.RandomStderr)
+			cell.perPool.etaPools = append(cell.perPool.etaPools, r.Pool)
+			cell.perPool.eta = append(cell.perPool.eta, s.Eta)
+			if s.RegretDefined {
+				cell.perPool.regret = append(cell.perPool.regret, s.Regret)
+			}
+			if r.Detection != nil {
+				dSum += *r.Detection
+				cell.Detection.N++
+				cell.perPool.detection = append(cell.perPool.detection, *r.Detection)
+			}
+			if r.Waste != nil {
+				wSum += *r.Waste
+				cell.Waste.N++
+				cell.perPool.waste = append(cell.perPool.waste, *r.Waste)
+			}
+		}
+		if !seen[r.Pool] {
+			cell.Dropped += r.Dropped
+			if r.Short {
+				cell.ShortPools++
+			}
+		}
 		seen[r.Pool] = true
 		s.Pool = strconv.Itoa(r.Pool)
 		scores = append(scores, s)
 	}
+	cell.Detection = meanOf(dSum, cell.Detection.N)
+	cell.Waste = meanOf(wSum, cell.Waste.N)
 	agg := metrics.Aggregate(scores)
 	cell.Pools = agg.Pools
 	cell.Eta = agg.Eta
@@ -190,7 +305,7 @@ func buildCell(recs []ScoreRecord, acc metrics.Mean) Cell {
 
 // storedDiffers reports whether r's stored scores disagree with s.
 func storedDiffers(r ScoreRecord, s metrics.PoolScore) bool {
-	if !near(r.Eta, s.Eta) || r.RegretDefined != s.RegretDefined {
+	if r.Eta == nil || !near(*r.Eta, s.Eta) || r.RegretDefined != s.RegretDefined {
 		return true
 	}
 	return s.RegretDefined && !near(r.Regret, s.Regret)
@@ -203,18 +318,62 @@ func near(a, b float64) bool {
 	return a == b || math.Abs(a-b) <= storedTolerance*max(1, math.Abs(a), math.Abs(b))
 }
 
-// compareCells is the report's cell order: model, mode, dataset, α,
-// variant, strategy, then regime (U, E, then others alphabetically).
+// compareRecords orders records as their cells, then by pool.
+func compareRecords(a, b ScoreRecord) int {
+	var ra, rb float64
+	if a.Ratio != nil {
+		ra = *a.Ratio
+	}
+	if b.Ratio != nil {
+		rb = *b.Ratio
+	}
+	return cmp.Or(
+		cmp.Compare(a.Model, b.Model), cmp.Compare(a.Mode, b.Mode), cmp.Compare(a.Dataset, b.Dataset),
+		cmp.Compare(a.Source, b.Source), cmp.Compare(ra, rb), cmp.Compare(a.Alpha, b.Alpha),
+		compareStrategies(a.Strategy, b.Strategy), cmp.Compare(a.Variant, b.Variant), compareRegimes(a.Regime, b.Regime),
+		cmp.Compare(a.Pool, b.Pool),
+	)
+}
+
+// meanOf is sum/n as a Mean, undefined when n = 0.
+func meanOf(sum float64, n int) metrics.Mean {
+	if n == 0 {
+		return metrics.Mean{}
+	}
+	return metrics.Mean{Value: sum / float64(n), N: n, Defined: true}
+}
+
+// compareCells is the report's cell order: model, mode, dataset (then
+// source and ratio), α, strategy (llm first), variant, then regime (U, E,
+// then others alphabetically).
 func compareCells(a, b Cell) int {
 	return cmp.Or(
 		cmp.Compare(a.Model, b.Model),
 		cmp.Compare(a.Mode, b.Mode),
 		cmp.Compare(a.Dataset, b.Dataset),
+		cmp.Compare(a.Source, b.Source),
+		cmp.Compare(a.Ratio, b.Ratio),
 		cmp.Compare(a.Alpha, b.Alpha),
+		compareStrategies(a.Strategy, b.Strategy),
 		cmp.Compare(a.Variant, b.Variant),
-		cmp.Compare(a.Strategy, b.Strategy),
 		compareRegimes(a.Regime, b.Regime),
 	)
+}
+
+// StrategyLLM names the strategy in which the solver's own model plans;
+// every table and figure puts it before the reference strategies.
+const StrategyLLM = "llm"
+
+// compareStrategies orders the llm strategy first, then the reference
+// strategies alphabetically.
+func compareStrategies(a, b string) int {
+	rank := func(s string) int {
+		if s == StrategyLLM {
+			return 0
+		}
+		return 1
+	}
+	return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(a, b))
 }
 
 // compareRegimes orders U before E (the paper's order), then other regimes

@@ -14,33 +14,40 @@ import (
 //	model, mode, dataset, alpha, variant, strategy, regime,
 //	pools, eta, eta_n, regret, regret_n, regret_undefined,
 //	excluded_n, excluded ("reason:count;…" sorted by reason),
-//	base_accuracy, gradeable, stored_mismatch
+//	base_accuracy, gradeable, stored_mismatch,
+//	short_pools, dropped, random_se_max, eta_lo, eta_hi, regret_lo, regret_hi
+//
+// (the _lo/_hi columns are the 95% bootstrap intervals, empty when
+// undefined).
 func (r Report) CSV(w io.Writer) error {
 	rows := [][]string{{
 		"model", "mode", "dataset", "alpha", "variant", "strategy", "regime",
 		"pools", "eta", "eta_n", "regret", "regret_n", "regret_undefined",
 		"excluded_n", "excluded", "base_accuracy", "gradeable", "stored_mismatch",
+		"short_pools", "dropped", "random_se_max", "eta_lo", "eta_hi", "regret_lo", "regret_hi",
 	}}
 	for _, c := range r.Cells {
 		excluded := 0
 		for _, rc := range c.Excluded {
 			excluded += rc.Count
 		}
-		rows = append(rows, []string{
+		rows = append(rows, append(append([]string{
 			c.Model, c.Mode, c.Dataset, full(c.Alpha), c.Variant, c.Strategy, c.Regime,
 			itoa(c.Pools), fullMean(c.Eta), itoa(c.Eta.N), fullMean(c.Regret), itoa(c.Regret.N), itoa(c.RegretUndefined),
 			itoa(excluded), reasonsText(c.Excluded, ";"), fullMean(c.BaseAccuracy), itoa(c.BaseAccuracy.N), itoa(c.StoredMismatch),
-		})
+			itoa(c.ShortPools), itoa(c.Dropped), full(c.RandomSEMax),
+		}, ciBounds(c.EtaCI)...), ciBounds(c.RegretCI)...))
 	}
 	return writeCSV(w, rows)
 }
 
 // AccuracyCSV writes the base accuracies: model, mode, dataset, correct,
-// gradeable, accuracy (empty when there are no gradeable items).
+// gradeable, accuracy (empty when there are no gradeable items), unsolvable,
+// lucky_guesses.
 func (r Report) AccuracyCSV(w io.Writer) error {
-	rows := [][]string{{"model", "mode", "dataset", "correct", "gradeable", "accuracy"}}
+	rows := [][]string{{"model", "mode", "dataset", "correct", "gradeable", "accuracy", "unsolvable", "lucky_guesses"}}
 	for _, a := range r.Accuracy {
-		rows = append(rows, []string{a.Model, a.Mode, a.Dataset, itoa(a.Correct), itoa(a.Gradeable), fullMean(a.Accuracy)})
+		rows = append(rows, []string{a.Model, a.Mode, a.Dataset, itoa(a.Correct), itoa(a.Gradeable), fullMean(a.Accuracy), itoa(a.Unsolvable), itoa(a.LuckyGuesses)})
 	}
 	return writeCSV(w, rows)
 }

@@ -52,6 +52,13 @@
 //   - τ_b table (per strategy): rows (dataset, regime, α), Kendall's τ_b
 //     between the solver rankings of each variant pair, min τ_b, max range.
 //   - CellsTable: every cell, every number.
+//   - injection tables (InjectionTables, one pair per base dataset, source,
+//     α, strategy and variant): solvers × injection ratio r, each cell
+//     "D / W (n=…)", then the same grid of "η_U / η_E (n=…)". Injection
+//     cells (records with a Source) are kept apart in Report.Injection, so
+//     that no other table mixes them with the plain pools; injection.csv
+//     lists them (model, mode, dataset, source, ratio, alpha, variant,
+//     strategy, regime, pools, detection, waste, eta, regret).
 //
 // Regimes are "U" and "E"; tables put U first (U / E) and cells sort U
 // before E. A count pair such as "n=3/2" or "missing:0/1" gives regime U's

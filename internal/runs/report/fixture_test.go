@@ -41,6 +41,18 @@ func fixture() ([]ScoreRecord, []Accuracy) {
 									Variant: s.variant, Strategy: s.strategy, Regime: reg.name,
 									Value: reg.v, Oracle: oracle, Random: random, PoolSize: 30,
 								}
+								if s.strategy == "random" && a < 1 {
+									// Monte Carlo references carry their standard error.
+									r.RandomStderr = 0.01 * float64(1+pool)
+								}
+								if pool == 2 {
+									// Each partition's last pool is short (24 problems),
+									// and standard mode lost one to an ungradeable record.
+									r.Short, r.PoolSize = true, 24
+									if md == "standard" {
+										r.PoolSize, r.Dropped = 23, 1
+									}
+								}
 								recs = append(recs, r)
 							}
 						}
@@ -54,13 +66,15 @@ func fixture() ([]ScoreRecord, []Accuracy) {
 		fixtureOverride(r)
 		if r.Excluded == "" {
 			s := metrics.Score(r.Value, r.Oracle, r.Random)
-			r.Eta, r.Regret, r.RegretDefined = s.Eta, s.Regret, s.RegretDefined
+			r.Eta, r.Regret, r.RegretDefined = &s.Eta, s.Regret, s.RegretDefined
 		}
 		if r.Model == "gpt_x" && r.Mode == "standard" && r.Dataset == "hle_physics" && r.Alpha == 1 &&
 			r.Variant == "A" && r.Pool == 0 && r.Regime == "U" {
-			r.Eta = 0.123 // a stale stored η: counted in StoredMismatch
+			stale := 0.123 // a stale stored η: counted in StoredMismatch
+			r.Eta = &stale
 		}
 	}
+	recs = append(recs, injectionFixture()...)
 	// A duplicate record of pool 1 (gpt_x, standard, aime, α = 1, random,
 	// U) after the original: excluded as "duplicate".
 	for _, r := range recs {
@@ -76,7 +90,8 @@ func fixture() ([]ScoreRecord, []Accuracy) {
 		// Split in two entries: summed to 12/30.
 		{Model: "gpt_x", Mode: "standard", Dataset: "aime", Correct: 5, Gradeable: 15},
 		{Model: "gpt_x", Mode: "standard", Dataset: "aime", Correct: 7, Gradeable: 15},
-		{Model: "gpt_x", Mode: "standard", Dataset: "hle_physics", Correct: 3, Gradeable: 30},
+		// Six unsolvable items, two of them lucky guesses (never correct).
+		{Model: "gpt_x", Mode: "standard", Dataset: "hle_physics", Correct: 3, Gradeable: 30, Unsolvable: 6, LuckyGuesses: 2},
 		{Model: "gpt_x", Mode: "extended", Dataset: "aime", Correct: 18, Gradeable: 30},
 		// No gradeable items: accuracy undefined.
 		{Model: "gpt_x", Mode: "extended", Dataset: "hle_physics", Correct: 0, Gradeable: 0},
@@ -86,6 +101,48 @@ func fixture() ([]ScoreRecord, []Accuracy) {
 		// (qwen-2.5, extended, hle_physics) has no accuracy entry.
 	}
 	return recs, acc
+}
+
+// injectionFixture is an unsolvable-injection experiment: gpqa pools with
+// gpqa-abstain items at r ∈ {0, 0.5, 1}, α = 0.5, strategy llm variant A,
+// two pools, two solvers. At r = 0 nothing is injected (D undefined); at
+// r = 1 the oracle is 0; one pool of qwen-2.5 at r = 0.5 is unparseable.
+func injectionFixture() []ScoreRecord {
+	var recs []ScoreRecord
+	for mi, m := range []string{"gpt_x", "qwen-2.5"} {
+		for _, ratio := range []float64{0, 0.5, 1} {
+			for pool := range 2 {
+				injected := int(ratio * 10)
+				oracle := float64(max(0, 10-injected-pool))
+				random := oracle / 2
+				value := max(0, oracle-float64(mi+pool))
+				d := 0.9 - 0.3*float64(mi) - 0.1*float64(pool)
+				w := 0.05 + 0.2*float64(mi) + 0.1*ratio
+				for _, regime := range []string{"U", "E"} {
+					r := ScoreRecord{
+						Model: m, Mode: "standard", Dataset: "gpqa", Pool: pool, Alpha: 0.5, Variant: "A", Strategy: "llm",
+						Regime: regime, Value: value, Oracle: oracle, Random: random, PoolSize: 10,
+						Source: "gpqa-abstain", Ratio: &ratio, Injected: injected, Waste: &w,
+					}
+					if regime == "E" {
+						r.Value = max(0, value-1)
+					}
+					if injected > 0 {
+						r.Detection = &d
+					}
+					if m == "qwen-2.5" && ratio == 0.5 && pool == 1 {
+						r.Excluded, r.Detection, r.Waste = "unparseable", nil, nil
+					}
+					if r.Excluded == "" {
+						s := metrics.Score(r.Value, r.Oracle, r.Random)
+						r.Eta, r.Regret, r.RegretDefined = &s.Eta, s.Regret, s.RegretDefined
+					}
+					recs = append(recs, r)
+				}
+			}
+		}
+	}
+	return recs
 }
 
 // fixtureOverride applies the fixture's special cases to one record.

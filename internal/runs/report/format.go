@@ -20,6 +20,24 @@ func fixed3(m metrics.Mean) string {
 	return fmt3(m.Value)
 }
 
+// withCI formats a mean with 3 decimals followed by its interval,
+// "0.512 [0.401, 0.613]"; the interval is left out when undefined.
+func withCI(m metrics.Mean, ci metrics.Interval) string {
+	if !m.Defined || !ci.Defined {
+		return fixed3(m)
+	}
+	return fmt3(m.Value) + " [" + fmt3(ci.Lo) + ", " + fmt3(ci.Hi) + "]"
+}
+
+// ciBounds formats an interval's bounds at full precision for CSV, two
+// empty fields when undefined.
+func ciBounds(ci metrics.Interval) []string {
+	if !ci.Defined {
+		return []string{"", ""}
+	}
+	return []string{full(ci.Lo), full(ci.Hi)}
+}
+
 // fmt3 formats x with 3 decimals, without a negative zero.
 func fmt3(x float64) string {
 	s := strconv.FormatFloat(x, 'f', 3, 64)
@@ -114,4 +132,31 @@ func pairReasons(u, e []metrics.ReasonCount) string {
 		parts[i] = fmt.Sprintf("%s:%s", r, pairCount(c[0], c[1]))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// FormatMean formats a mean as the report's tables do: 3 decimals, "—"
+// when undefined. Figures and pages use it so every number reads the same.
+func FormatMean(m metrics.Mean) string { return fixed3(m) }
+
+// FormatNumber formats x with 3 decimals, without a negative zero.
+func FormatNumber(x float64) string { return fmt3(x) }
+
+// FormatAlpha formats α or an injection ratio as its shortest decimal
+// ("0.5", "1").
+func FormatAlpha(a float64) string { return alphaText(a) }
+
+// FormatCount writes n with commas between groups of three digits.
+func FormatCount(n int) string {
+	if n < 0 {
+		return "-" + FormatCount(-n)
+	}
+	s := strconv.Itoa(n)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -2,10 +2,14 @@ package report
 
 import (
 	"bytes"
+	"encoding/csv"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -84,5 +88,71 @@ func TestOutputIndependentOfInputOrder(t *testing.T) {
 		if !bytes.Equal(x.Bytes(), y.Bytes()) {
 			t.Errorf("%s depends on the input order", f.Name)
 		}
+	}
+}
+
+// TestPoolsCSVReproducesTheMeans recomputes every cell's mean η from
+// pools.csv alone and compares it with cells.csv.
+func TestPoolsCSVReproducesTheMeans(t *testing.T) {
+	recs, acc := fixture()
+	rep := Build(recs, acc)
+	var pools, cells bytes.Buffer
+	if err := rep.PoolsCSV(&pools); err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.CSV(&cells); err != nil {
+		t.Fatal(err)
+	}
+	read := func(b *bytes.Buffer) []map[string]string {
+		rows, err := csv.NewReader(b).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []map[string]string
+		for _, row := range rows[1:] {
+			m := map[string]string{}
+			for i, h := range rows[0] {
+				m[h] = row[i]
+			}
+			out = append(out, m)
+		}
+		return out
+	}
+	key := func(m map[string]string) string {
+		return strings.Join([]string{m["model"], m["mode"], m["dataset"], m["alpha"], m["variant"], m["strategy"], m["regime"]}, "|")
+	}
+	sum, n, seen := map[string]float64{}, map[string]int{}, map[string]bool{}
+	for _, p := range read(&pools) {
+		if p["source"] != "" || p["excluded"] != "" {
+			continue // injection cells are in injection.csv
+		}
+		if seen[key(p)+"|"+p["pool"]] {
+			t.Errorf("%s pool %s is listed twice as included", key(p), p["pool"])
+		}
+		seen[key(p)+"|"+p["pool"]] = true
+		eta, err := strconv.ParseFloat(p["eta"], 64)
+		if err != nil {
+			t.Fatalf("pools.csv η %q: %v", p["eta"], err)
+		}
+		sum[key(p)] += eta
+		n[key(p)]++
+	}
+	checked := 0
+	for _, c := range read(&cells) {
+		k := key(c)
+		if c["eta"] == "" {
+			if n[k] != 0 {
+				t.Errorf("%s: cells.csv has no η, pools.csv has %d pools", k, n[k])
+			}
+			continue
+		}
+		want, _ := strconv.ParseFloat(c["eta"], 64)
+		if got := sum[k] / float64(n[k]); math.Abs(got-want) > 1e-12 || strconv.Itoa(n[k]) != c["eta_n"] {
+			t.Errorf("%s: pools.csv gives %v over %d pools, cells.csv %v over %s", k, got, n[k], want, c["eta_n"])
+		}
+		checked++
+	}
+	if checked < 50 {
+		t.Errorf("only %d cells checked", checked)
 	}
 }

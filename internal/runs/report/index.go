@@ -22,6 +22,16 @@ type scope struct {
 }
 
 func (r Report) index() *index {
+	ix := r.cellIndex()
+	for i := range r.Macros {
+		c := &r.Macros[i]
+		ix.cells[c.key()] = c
+	}
+	return ix
+}
+
+// cellIndex indexes the plain cells alone, before the macro cells exist.
+func (r Report) cellIndex() *index {
 	ix := &index{cells: map[cellKey]*Cell{}, datasets: map[scope][]string{}}
 	for i := range r.Cells {
 		c := &r.Cells[i]
@@ -40,10 +50,7 @@ func (r Report) index() *index {
 // get returns the cell with the given key, or the macro cell when dataset is
 // AllDatasets.
 func (ix *index) get(model, mode, dataset string, alpha float64, variant, strategy, regime string) (Cell, bool) {
-	if dataset == AllDatasets {
-		return ix.macro(model, mode, alpha, variant, strategy, regime)
-	}
-	c, ok := ix.cells[cellKey{model, mode, dataset, math.Float64bits(alpha), variant, strategy, regime}]
+	c, ok := ix.cells[cellKey{model: model, mode: mode, dataset: dataset, alpha: math.Float64bits(alpha), variant: variant, strategy: strategy, regime: regime}]
 	if !ok {
 		return Cell{}, false
 	}
@@ -54,16 +61,40 @@ func (ix *index) get(model, mode, dataset string, alpha float64, variant, strate
 // (α, variant, strategy, regime), with Dataset AllDatasets, as the paper's
 // prompt-sensitivity tables do ("the mean over the data splits").
 //
-// The datasets averaged are every dataset that has a cell at (α, strategy,
-// regime) for any solver or variant, so that all solvers and variants are
-// averaged over the same datasets. Eta (and Regret) is the unweighted mean
-// of the per-dataset means, defined only when every one of those datasets
-// has a cell with a defined mean; its N is the total number of pools behind
-// them. Pools, Excluded, RegretUndefined and StoredMismatch are summed over
-// the cells that exist; BaseAccuracy is undefined. ok is false when the
-// solver has no cell at all at (α, variant, strategy, regime).
+// The datasets in scope are every dataset that has a cell at (α, strategy,
+// regime) for any solver or variant. Eta (and Regret) is the unweighted mean
+// of the solver's defined per-dataset means, its N the number of pools
+// behind them; the datasets in scope without a defined mean are listed in
+// Missing (RegretMissing), so that a mean over fewer datasets is never shown
+// as if it covered all of them, and an undefined mean never hides the pools
+// that were averaged. Comparisons across solvers or variants (Sensitivity)
+// use only complete macro means. Pools, Excluded, RegretUndefined,
+// StoredMismatch, ShortPools and Dropped are summed over the cells that
+// exist, RandomSEMax is their maximum; BaseAccuracy is undefined. ok is
+// false when the solver has no cell at all at (α, variant, strategy,
+// regime). Its intervals are stratified bootstrap intervals over the
+// datasets' pools, defined when no dataset is missing and each has at
+// least two pools.
 func (r Report) Macro(model, mode string, alpha float64, variant, strategy, regime string) (c Cell, ok bool) {
-	return r.index().macro(model, mode, alpha, variant, strategy, regime)
+	return r.index().get(model, mode, AllDatasets, alpha, variant, strategy, regime)
+}
+
+// buildMacros computes the macro cell of every (solver, α, variant,
+// strategy, regime) that has cells.
+func (r *Report) buildMacros() {
+	ix := r.cellIndex()
+	seen := map[cellKey]bool{}
+	for _, c := range r.Cells {
+		k := cellKey{model: c.Model, mode: c.Mode, dataset: AllDatasets, alpha: math.Float64bits(c.Alpha), variant: c.Variant, strategy: c.Strategy, regime: c.Regime}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if m, ok := ix.macro(c.Model, c.Mode, c.Alpha, c.Variant, c.Strategy, c.Regime); ok {
+			r.Macros = append(r.Macros, m)
+		}
+	}
+	slices.SortFunc(r.Macros, compareCells)
 }
 
 func (ix *index) macro(model, mode string, alpha float64, variant, strategy, regime string) (Cell, bool) {
@@ -73,46 +104,67 @@ func (ix *index) macro(model, mode string, alpha float64, variant, strategy, reg
 		Excluded: []metrics.ReasonCount{},
 	}
 	datasets := ix.datasets[scope{math.Float64bits(alpha), strategy, regime}]
-	var parts []*Cell
-	for _, d := range datasets {
-		if c, ok := ix.cells[cellKey{model, mode, d, math.Float64bits(alpha), variant, strategy, regime}]; ok {
-			parts = append(parts, c)
-		}
-	}
-	if len(parts) == 0 {
-		return Cell{}, false
-	}
+	parts := make([]*Cell, len(datasets)) // nil where the solver has no cell
+	found := false
 	var excluded []metrics.ReasonCount
-	for _, c := range parts {
+	for i, d := range datasets {
+		c, ok := ix.cells[cellKey{model: model, mode: mode, dataset: d, alpha: math.Float64bits(alpha), variant: variant, strategy: strategy, regime: regime}]
+		if !ok {
+			continue
+		}
+		parts[i], found = c, true
 		out.Pools += c.Pools
 		out.RegretUndefined += c.RegretUndefined
 		out.StoredMismatch += c.StoredMismatch
+		out.ShortPools += c.ShortPools
+		out.Dropped += c.Dropped
+		out.RandomSEMax = max(out.RandomSEMax, c.RandomSEMax)
 		excluded = append(excluded, c.Excluded...)
 	}
+	if !found {
+		return Cell{}, false
+	}
 	out.Excluded = mergeReasons(excluded)
-	complete := len(parts) == len(datasets)
-	out.Eta = macroMean(parts, complete, func(c *Cell) metrics.Mean { return c.Eta })
-	out.Regret = macroMean(parts, complete, func(c *Cell) metrics.Mean { return c.Regret })
+	out.Eta, out.Missing = macroMean(datasets, parts, func(c *Cell) metrics.Mean { return c.Eta })
+	out.Regret, out.RegretMissing = macroMean(datasets, parts, func(c *Cell) metrics.Mean { return c.Regret })
+	for _, c := range parts {
+		if c != nil {
+			out.perPool.etaStrata = append(out.perPool.etaStrata, c.perPool.eta)
+			out.perPool.regretStrata = append(out.perPool.regretStrata, c.perPool.regret)
+		}
+	}
 	return out, true
 }
 
-// macroMean is the unweighted mean of the parts' means, defined when the
-// parts cover every dataset and each mean is defined.
-func macroMean(parts []*Cell, complete bool, get func(*Cell) metrics.Mean) metrics.Mean {
-	if !complete {
+// macroMean is the unweighted mean of the defined per-dataset means, N the
+// pools behind them, and the datasets without a defined mean.
+func macroMean(datasets []string, parts []*Cell, get func(*Cell) metrics.Mean) (metrics.Mean, []string) {
+	var sum float64
+	var n, k int
+	var missing []string
+	for i, c := range parts {
+		if c == nil || !get(c).Defined {
+			missing = append(missing, datasets[i])
+			continue
+		}
+		sum += get(c).Value
+		n += get(c).N
+		k++
+	}
+	if k == 0 {
+		return metrics.Mean{}, missing
+	}
+	return metrics.Mean{Value: sum / float64(k), N: n, Defined: true}, missing
+}
+
+// comparableEta is c's mean η for comparisons across solvers or variants: a
+// macro mean that leaves out a dataset counts as undefined there, since
+// means over different datasets do not compare.
+func comparableEta(c Cell) metrics.Mean {
+	if len(c.Missing) > 0 {
 		return metrics.Mean{}
 	}
-	var sum float64
-	var n int
-	for _, c := range parts {
-		m := get(c)
-		if !m.Defined {
-			return metrics.Mean{}
-		}
-		sum += m.Value
-		n += m.N
-	}
-	return metrics.Mean{Value: sum / float64(len(parts)), N: n, Defined: true}
+	return c.Eta
 }
 
 // mergeReasons sums counts per reason, sorted by reason.
@@ -167,7 +219,7 @@ func (r Report) strategyVariants() []strategyVariant {
 		out = append(out, strategyVariant{c.Strategy, c.Variant})
 	}
 	slices.SortFunc(out, func(a, b strategyVariant) int {
-		return cmp.Or(cmp.Compare(a.strategy, b.strategy), cmp.Compare(a.variant, b.variant))
+		return cmp.Or(compareStrategies(a.strategy, b.strategy), cmp.Compare(a.variant, b.variant))
 	})
 	return slices.Compact(out)
 }

@@ -10,32 +10,38 @@ import (
 
 // JSON writes the whole report as one indented JSON object:
 //
-//	{"cells": [...], "accuracy": [...],
+//	{"bootstrap": {...}, "cells": [...], "injection": [...], "accuracy": [...],
 //	 "sensitivity": {"ranges": [...], "ranks": [...]}}
 //
 // in the orders of Cells, Accuracy and Sensitivity. Numbers are at full
 // precision; an undefined mean (or τ_b, or range) is null, next to its count.
 // Cell exclusions are an object {"reason": count} (empty when none).
 func (r Report) JSON(w io.Writer) error {
+	resamples, tail := r.Bootstrap.Resamples, r.Bootstrap.TailPerMille
+	if resamples <= 0 {
+		resamples = metrics.DefaultResamples
+	}
+	if tail <= 0 {
+		tail = metrics.DefaultTailPerMille
+	}
 	out := jsonReport{
-		Cells:    make([]jsonCell, len(r.Cells)),
-		Accuracy: make([]jsonAccuracy, len(r.Accuracy)),
+		Bootstrap: jsonBootstrap{Method: "percentile", Resamples: resamples, Level: float64(1000-2*tail) / 1000, Seed: r.Bootstrap.Seed},
+		Cells:     make([]jsonCell, len(r.Cells)),
+		Injection: make([]jsonInjectionCell, len(r.Injection)),
+		Accuracy:  make([]jsonAccuracy, len(r.Accuracy)),
 	}
 	for i, c := range r.Cells {
-		excl := map[string]int{}
-		for _, rc := range c.Excluded {
-			excl[string(rc.Reason)] += rc.Count
-		}
-		out.Cells[i] = jsonCell{
-			Model: c.Model, Mode: c.Mode, Dataset: c.Dataset, Alpha: num(c.Alpha, true),
-			Variant: c.Variant, Strategy: c.Strategy, Regime: c.Regime,
-			Pools: c.Pools, Eta: mean(c.Eta), EtaN: c.Eta.N, Regret: mean(c.Regret), RegretN: c.Regret.N,
-			RegretUndefined: c.RegretUndefined, Excluded: excl,
-			BaseAccuracy: mean(c.BaseAccuracy), Gradeable: c.BaseAccuracy.N, StoredMismatch: c.StoredMismatch,
+		out.Cells[i] = toJSONCell(c)
+	}
+	for i, c := range r.Injection {
+		out.Injection[i] = jsonInjectionCell{
+			jsonCell: toJSONCell(c), Source: c.Source, Ratio: num(c.Ratio, true),
+			Detection: mean(c.Detection), DetectionN: c.Detection.N, Waste: mean(c.Waste), WasteN: c.Waste.N,
+			DetectionCI: interval(c.DetectionCI), WasteCI: interval(c.WasteCI),
 		}
 	}
 	for i, a := range r.Accuracy {
-		out.Accuracy[i] = jsonAccuracy{a.Model, a.Mode, a.Dataset, a.Correct, a.Gradeable, mean(a.Accuracy)}
+		out.Accuracy[i] = jsonAccuracy{a.Model, a.Mode, a.Dataset, a.Correct, a.Gradeable, mean(a.Accuracy), a.Unsolvable, a.LuckyGuesses}
 	}
 	sens := r.Sensitivity()
 	out.Sensitivity.Ranges = make([]jsonRange, len(sens.Ranges))
@@ -62,6 +68,31 @@ func (r Report) JSON(w io.Writer) error {
 	return enc.Encode(out)
 }
 
+// toJSONCell is the JSON form of a cell's common numbers.
+func toJSONCell(c Cell) jsonCell {
+	excl := map[string]int{}
+	for _, rc := range c.Excluded {
+		excl[string(rc.Reason)] += rc.Count
+	}
+	return jsonCell{
+		Model: c.Model, Mode: c.Mode, Dataset: c.Dataset, Alpha: num(c.Alpha, true),
+		Variant: c.Variant, Strategy: c.Strategy, Regime: c.Regime,
+		Pools: c.Pools, Eta: mean(c.Eta), EtaN: c.Eta.N, Regret: mean(c.Regret), RegretN: c.Regret.N,
+		RegretUndefined: c.RegretUndefined, Excluded: excl,
+		BaseAccuracy: mean(c.BaseAccuracy), Gradeable: c.BaseAccuracy.N, StoredMismatch: c.StoredMismatch,
+		ShortPools: c.ShortPools, Dropped: c.Dropped, RandomSEMax: c.RandomSEMax,
+		EtaCI: interval(c.EtaCI), RegretCI: interval(c.RegretCI),
+	}
+}
+
+// interval is [lo, hi], or nil (JSON null) when undefined.
+func interval(ci metrics.Interval) []float64 {
+	if !ci.Defined {
+		return nil
+	}
+	return []float64{ci.Lo, ci.Hi}
+}
+
 // num is x when defined and finite, else nil (JSON null).
 func num(x float64, defined bool) *float64 {
 	if !defined || math.IsNaN(x) || math.IsInf(x, 0) {
@@ -73,8 +104,10 @@ func num(x float64, defined bool) *float64 {
 func mean(m metrics.Mean) *float64 { return num(m.Value, m.Defined) }
 
 type jsonReport struct {
-	Cells       []jsonCell     `json:"cells"`
-	Accuracy    []jsonAccuracy `json:"accuracy"`
+	Bootstrap   jsonBootstrap       `json:"bootstrap"`
+	Cells       []jsonCell          `json:"cells"`
+	Injection   []jsonInjectionCell `json:"injection"`
+	Accuracy    []jsonAccuracy      `json:"accuracy"`
 	Sensitivity struct {
 		Ranges []jsonRange `json:"ranges"`
 		Ranks  []jsonRank  `json:"ranks"`
@@ -99,6 +132,33 @@ type jsonCell struct {
 	BaseAccuracy    *float64       `json:"base_accuracy"`
 	Gradeable       int            `json:"gradeable"`
 	StoredMismatch  int            `json:"stored_mismatch"`
+	ShortPools      int            `json:"short_pools"`
+	Dropped         int            `json:"dropped"`
+	RandomSEMax     float64        `json:"random_se_max"`
+	EtaCI           []float64      `json:"eta_ci"`
+	RegretCI        []float64      `json:"regret_ci"`
+}
+
+// jsonBootstrap records how the intervals were computed.
+type jsonBootstrap struct {
+	Method    string  `json:"method"`
+	Resamples int     `json:"resamples"`
+	Level     float64 `json:"level"`
+	Seed      uint64  `json:"seed"`
+}
+
+// jsonInjectionCell is an injection cell: a cell's numbers, its source and
+// ratio, and the mean detection and waste.
+type jsonInjectionCell struct {
+	jsonCell
+	Source      string    `json:"source"`
+	Ratio       *float64  `json:"ratio"`
+	Detection   *float64  `json:"detection"`
+	DetectionN  int       `json:"detection_n"`
+	Waste       *float64  `json:"waste"`
+	WasteN      int       `json:"waste_n"`
+	DetectionCI []float64 `json:"detection_ci"`
+	WasteCI     []float64 `json:"waste_ci"`
 }
 
 type jsonAccuracy struct {
@@ -108,6 +168,9 @@ type jsonAccuracy struct {
 	Correct   int      `json:"correct"`
 	Gradeable int      `json:"gradeable"`
 	Accuracy  *float64 `json:"accuracy"`
+	// Unsolvable and LuckyGuesses: see Accuracy.
+	Unsolvable   int `json:"unsolvable"`
+	LuckyGuesses int `json:"lucky_guesses"`
 }
 
 type jsonRange struct {

@@ -20,7 +20,7 @@ func rec(model, mode, dataset string, alpha float64, variant, strategy, regime s
 	return ScoreRecord{
 		Model: model, Mode: mode, Dataset: dataset, Alpha: alpha, Variant: variant, Strategy: strategy,
 		Regime: regime, Pool: pool, Value: v, Oracle: o, Random: r,
-		Eta: s.Eta, Regret: s.Regret, RegretDefined: s.RegretDefined,
+		Eta: &s.Eta, Regret: s.Regret, RegretDefined: s.RegretDefined,
 	}
 }
 
@@ -82,7 +82,8 @@ func TestBuildHandComputed(t *testing.T) {
 
 func TestBuildRecomputesAndFlagsStoredScores(t *testing.T) {
 	r := rec("m", "standard", "d", 0.5, "A", "llm", "U", 0, 2, 4, 1)
-	r.Eta, r.Regret = 0.9, 0.9 // stale
+	stale := 0.9
+	r.Eta, r.Regret = &stale, 0.9 // stale
 	ok := rec("m", "standard", "d", 0.5, "A", "llm", "U", 1, 4, 4, 1)
 	c := Build([]ScoreRecord{r, ok}, nil).Cells[0]
 	if !near9(c.Eta.Value, (1.0/3+1)/2) || c.StoredMismatch != 1 {
@@ -148,8 +149,24 @@ func TestMacro(t *testing.T) {
 	if want := []metrics.ReasonCount{{Reason: "error", Count: 1}}; !slices.Equal(c.Excluded, want) {
 		t.Errorf("macro excluded = %v, want %v", c.Excluded, want)
 	}
-	if c, ok := rep.Macro("n", "s", 0.5, "A", "llm", "U"); !ok || c.Eta.Defined {
-		t.Errorf("macro without d2 = %+v, %v; want an undefined mean", c, ok)
+	if len(c.Missing) != 0 {
+		t.Errorf("macro missing = %v, want none", c.Missing)
+	}
+	// n has no d2 cell: its macro averages d1 alone, says so, and is left
+	// out of comparisons across solvers.
+	c, ok = rep.Macro("n", "s", 0.5, "A", "llm", "U")
+	if !ok || !c.Eta.Defined || !near9(c.Eta.Value, 0.2) || c.Eta.N != 1 || !slices.Equal(c.Missing, []string{"d2"}) {
+		t.Errorf("macro without d2 = %+v, %v; want η = 0.2 over 1 pool, missing d2", c, ok)
+	}
+	if comparableEta(c).Defined {
+		t.Error("a macro mean without d2 is comparable")
+	}
+	// A dataset whose only pool is excluded is missing too, and its pool
+	// still counts.
+	rep = Build(append(recs, excluded("n", "s", "d2", 0.5, "A", "llm", "U", 0, "unparseable")), nil)
+	c, _ = rep.Macro("n", "s", 0.5, "A", "llm", "U")
+	if c.Pools != 2 || c.Eta.N != 1 || !slices.Equal(c.Missing, []string{"d2"}) {
+		t.Errorf("macro with d2 all excluded = %+v; want 2 pools, η over 1, missing d2", c)
 	}
 	if _, ok := rep.Macro("x", "s", 0.5, "A", "llm", "U"); ok {
 		t.Error("macro of an absent solver reported ok")
@@ -419,5 +436,61 @@ func TestWriteDirCreatesNestedDir(t *testing.T) {
 	}
 	if !strings.Contains(buf.String(), `"cells": []`) || !strings.Contains(buf.String(), `"ranks": []`) {
 		t.Errorf("empty report JSON should hold empty lists:\n%s", buf.String())
+	}
+}
+
+func TestHeadline(t *testing.T) {
+	recs, acc := fixture()
+	rep := Build(recs, acc)
+	rows := rep.Headline(0)
+	// The fixture has llm cells: one row per solver for llm, variant A.
+	if len(rows) != 4 {
+		t.Fatalf("%d rows, want 4: %+v", len(rows), rows)
+	}
+	for _, row := range rows {
+		if row.Strategy != "llm" || row.Variant != "A" || row.Alpha != 0.5 {
+			t.Errorf("row %+v: want llm, variant A, α = 0.5", row)
+		}
+		m, _ := rep.Macro(row.Model, row.Mode, 0.5, "A", "llm", "U")
+		if row.EtaU != m.Eta {
+			t.Errorf("%s/%s: η_U %+v, macro %+v", row.Model, row.Mode, row.EtaU, m.Eta)
+		}
+		if row.EtaU.Defined && row.EtaUCI.Defined && !(row.EtaUCI.Lo <= row.EtaU.Value && row.EtaU.Value <= row.EtaUCI.Hi) {
+			t.Errorf("%s/%s: η_U %v outside its interval %+v", row.Model, row.Mode, row.EtaU.Value, row.EtaUCI)
+		}
+	}
+	gptStd := rows[slices.IndexFunc(rows, func(r HeadlineRow) bool { return r.Model == "gpt_x" && r.Mode == "standard" })]
+	if !gptStd.Accuracy.Defined || gptStd.Accuracy.N != 60 || !near9(gptStd.Accuracy.Value, 15.0/60) {
+		t.Errorf("gpt_x standard pooled accuracy %+v, want 15/60", gptStd.Accuracy)
+	}
+	// Injection headline at r = 0.5: gpt_x standard's D = 0.85, W = 0.1.
+	if gptStd.Ratio != 0.5 || !near9(gptStd.Detection.Value, 0.85) || !near9(gptStd.Waste.Value, 0.1) {
+		t.Errorf("gpt_x standard injection headline r=%v D %+v W %+v", gptStd.Ratio, gptStd.Detection, gptStd.Waste)
+	}
+}
+
+// TestComparisonsArePaired: only the pools both solvers scored enter the
+// difference, pool by pool.
+func TestComparisonsArePaired(t *testing.T) {
+	recs := []ScoreRecord{
+		rec("a", "s", "d", 0.5, "A", "llm", "U", 0, 2, 4, 0), // η 0.5
+		rec("a", "s", "d", 0.5, "A", "llm", "U", 1, 4, 4, 0), // η 1
+		rec("a", "s", "d", 0.5, "A", "llm", "U", 2, 1, 4, 0), // η 0.25, b lacks pool 2
+		rec("b", "s", "d", 0.5, "A", "llm", "U", 0, 1, 4, 0), // η 0.25
+		rec("b", "s", "d", 0.5, "A", "llm", "U", 1, 3, 4, 0), // η 0.75
+		excluded("b", "s", "d", 0.5, "A", "llm", "U", 2, "error"),
+		rec("b", "s", "d", 0.5, "A", "llm", "U", 3, 3, 4, 0), // a lacks pool 3
+	}
+	rep := Build(recs, nil)
+	if len(rep.Comparisons) != 1 {
+		t.Fatalf("%d comparisons, want 1", len(rep.Comparisons))
+	}
+	c := rep.Comparisons[0]
+	if c.ModelA != "a" || c.ModelB != "b" || c.Diff.N != 2 || !near9(c.Diff.Value, 0.25) {
+		t.Errorf("comparison %+v: want a − b = 0.25 over pools 0 and 1", c)
+	}
+	// Both paired differences are 0.25: the interval is a point.
+	if !c.CI.Defined || !near9(c.CI.Lo, 0.25) || !near9(c.CI.Hi, 0.25) {
+		t.Errorf("interval %+v, want [0.25, 0.25]", c.CI)
 	}
 }

@@ -113,9 +113,10 @@ func (r Report) Sensitivity() Sensitivity {
 		var values []float64
 		for _, v := range vs {
 			c, _ := ix.get(k.model, k.mode, k.dataset, alpha, v, k.strategy, k.regime)
-			vr.Variants = append(vr.Variants, VariantEta{Variant: v, Eta: c.Eta})
-			if c.Eta.Defined {
-				values = append(values, c.Eta.Value)
+			eta := comparableEta(c)
+			vr.Variants = append(vr.Variants, VariantEta{Variant: v, Eta: eta})
+			if eta.Defined {
+				values = append(values, eta.Value)
 			}
 		}
 		vr.Compared = len(values)
@@ -134,12 +135,12 @@ func (r Report) Sensitivity() Sensitivity {
 		}
 	}
 	slices.SortFunc(s.Ranges, func(a, b VariantRange) int {
-		return cmp.Or(cmp.Compare(a.Strategy, b.Strategy), compareRegimes(a.Regime, b.Regime),
+		return cmp.Or(compareStrategies(a.Strategy, b.Strategy), compareRegimes(a.Regime, b.Regime),
 			cmp.Compare(a.Dataset, b.Dataset), cmp.Compare(a.Model, b.Model), cmp.Compare(a.Mode, b.Mode),
 			cmp.Compare(a.Alpha, b.Alpha))
 	})
 	slices.SortFunc(s.Ranks, func(a, b RankAgreement) int {
-		return cmp.Or(cmp.Compare(a.Strategy, b.Strategy), compareRegimes(a.Regime, b.Regime),
+		return cmp.Or(compareStrategies(a.Strategy, b.Strategy), compareRegimes(a.Regime, b.Regime),
 			cmp.Compare(a.Dataset, b.Dataset), cmp.Compare(a.Alpha, b.Alpha),
 			cmp.Compare(a.A, b.A), cmp.Compare(a.B, b.B))
 	})
@@ -155,9 +156,10 @@ func rankAgreement(ix *index, k rankKey, alpha float64, solvers []solver, a, b s
 	for _, sv := range solvers {
 		ca, _ := ix.get(sv.model, sv.mode, k.dataset, alpha, a, k.strategy, k.regime)
 		cb, _ := ix.get(sv.model, sv.mode, k.dataset, alpha, b, k.strategy, k.regime)
-		if ca.Eta.Defined && cb.Eta.Defined {
-			xs = append(xs, ca.Eta.Value)
-			ys = append(ys, cb.Eta.Value)
+		ea, eb := comparableEta(ca), comparableEta(cb)
+		if ea.Defined && eb.Defined {
+			xs = append(xs, ea.Value)
+			ys = append(ys, eb.Value)
 		}
 	}
 	ra.Solvers = len(xs)

@@ -25,7 +25,7 @@ type Table struct {
 
 // Notes shared by the solver × dataset and solver × α tables.
 const (
-	noteCounts = "n = pools averaged, shown u/e when regimes U and E differ; — = undefined (no pool averaged); an empty cell has no records."
+	noteCounts = "[lo, hi] = 95% bootstrap interval over the pools (none below two pools); n = pools averaged, shown u/e when regimes U and E differ; — = undefined (no pool averaged); an empty cell has no records."
 	noteExcl   = "excluded: pools left out of the means, by reason (\"reason:count\", u/e when the regimes differ)."
 )
 
@@ -80,7 +80,7 @@ func (r Report) alphaTable(ix *index, dataset, strategy, variant string) Table {
 		Align: "ll" + strings.Repeat("r", len(alphas)) + "l",
 	}
 	if dataset == AllDatasets {
-		t.Notes[0] += " Each mean is the unweighted mean of the per-dataset means, defined only when every dataset has one; n sums their pools."
+		t.Notes[0] += " Each mean is the unweighted mean of the solver's defined per-dataset means; n sums their pools; \"without d\" names a dataset with no defined mean, left out of that mean (and of every comparison across solvers or variants)."
 	}
 	t.Header = []string{"Model", "Mode"}
 	for _, a := range alphas {
@@ -111,12 +111,27 @@ func pairEntry(ix *index, s solver, dataset string, alpha float64, variant, stra
 	if !uok && !eok {
 		return "", ""
 	}
-	mu, me := u.Eta, e.Eta
+	mu, me, cu, ce := u.Eta, e.Eta, u.EtaCI, e.EtaCI
 	if regret {
-		mu, me = u.Regret, e.Regret
+		mu, me, cu, ce = u.Regret, e.Regret, u.RegretCI, e.RegretCI
 	}
-	text = fmt.Sprintf("%s / %s (n=%s)", fixed3(mu), fixed3(me), pairCount(mu.N, me.N))
+	text = fmt.Sprintf("%s / %s (n=%s%s)", withCI(mu, cu), withCI(me, ce), pairCount(mu.N, me.N), withoutText(u, e, regret))
 	return text, pairReasons(exclusions(u, regret), exclusions(e, regret))
+}
+
+// withoutText names the datasets a macro pair leaves out ("; without
+// gpqa"), or "" when both means cover every dataset in scope.
+func withoutText(u, e Cell, regret bool) string {
+	missing := append(slices.Clone(u.Missing), e.Missing...)
+	if regret {
+		missing = append(slices.Clone(u.RegretMissing), e.RegretMissing...)
+	}
+	slices.Sort(missing)
+	missing = slices.Compact(missing)
+	if len(missing) == 0 {
+		return ""
+	}
+	return "; without " + strings.Join(missing, ", ")
 }
 
 // AccuracyTable shows base accuracy: rows solvers (model, mode), columns
@@ -139,6 +154,9 @@ func (r Report) AccuracyTable() Table {
 		Header: append([]string{"Model", "Mode"}, datasets...),
 		Align:  "ll" + strings.Repeat("r", len(datasets)),
 	}
+	if slices.ContainsFunc(r.Accuracy, func(a AccuracyRow) bool { return a.Unsolvable > 0 }) {
+		t.Notes = append(t.Notes, "Unsolvable items (SPEC §1) always count as wrong; \"lucky k/u\": the grader accepted k of the u unsolvable answers, which are kept for audit and never scored.")
+	}
 	for _, s := range rows {
 		row := []string{s.model, s.mode}
 		for _, d := range datasets {
@@ -149,8 +167,12 @@ func (r Report) AccuracyTable() Table {
 				row = append(row, "")
 				continue
 			}
-			m := r.Accuracy[i].Accuracy
-			row = append(row, fmt.Sprintf("%s (n=%d)", fixed3(m), m.N))
+			a := r.Accuracy[i]
+			text := fmt.Sprintf("%s (n=%d)", fixed3(a.Accuracy), a.Accuracy.N)
+			if a.Unsolvable > 0 {
+				text += fmt.Sprintf(" lucky %d/%d", a.LuckyGuesses, a.Unsolvable)
+			}
+			row = append(row, text)
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -163,16 +185,17 @@ func (r Report) CellsTable() Table {
 	t := Table{
 		Title: "All cells",
 		Notes: []string{
-			"One row per (model, mode, dataset, α, variant, strategy, regime). pools = records; η n and R̃ n = pools averaged; no R̃ = pools in the η mean with V_oracle = 0; excluded = pools left out of both means, by reason; acc = base accuracy; mismatch = records whose stored η/R̃ disagree with the recomputed ones.",
+			"One row per (model, mode, dataset, α, variant, strategy, regime). pools = records; η n and R̃ n = pools averaged; no R̃ = pools in the η mean with V_oracle = 0; excluded = pools left out of both means, by reason; acc = base accuracy; mismatch = records whose stored η/R̃ disagree with the recomputed ones; short = pools that are their partition's short last pool; dropped = problems of the pools left out for want of gradeable ground truth; rand s.e. = the largest standard error of a Monte Carlo random reference averaged.",
 		},
-		Header: []string{"Model", "Mode", "Dataset", "α", "Variant", "Strategy", "Regime", "pools", "η", "η n", "R̃", "R̃ n", "no R̃", "excluded", "acc", "mismatch"},
-		Align:  "lllrlllrrrrrrlrr",
+		Header: []string{"Model", "Mode", "Dataset", "α", "Variant", "Strategy", "Regime", "pools", "η [95% CI]", "η n", "R̃ [95% CI]", "R̃ n", "no R̃", "excluded", "acc", "mismatch", "short", "dropped", "rand s.e."},
+		Align:  "lllrlllrrrrrrlrrrrr",
 	}
 	for _, c := range r.Cells {
 		t.Rows = append(t.Rows, []string{
 			c.Model, c.Mode, c.Dataset, alphaText(c.Alpha), c.Variant, c.Strategy, c.Regime,
-			fmt.Sprint(c.Pools), fixed3(c.Eta), fmt.Sprint(c.Eta.N), fixed3(c.Regret), fmt.Sprint(c.Regret.N),
+			fmt.Sprint(c.Pools), withCI(c.Eta, c.EtaCI), fmt.Sprint(c.Eta.N), withCI(c.Regret, c.RegretCI), fmt.Sprint(c.Regret.N),
 			fmt.Sprint(c.RegretUndefined), reasonsText(c.Excluded, ", "), fixed3(c.BaseAccuracy), fmt.Sprint(c.StoredMismatch),
+			fmt.Sprint(c.ShortPools), fmt.Sprint(c.Dropped), fmt3(c.RandomSEMax),
 		})
 	}
 	return t
@@ -309,8 +332,10 @@ func tauTable(sens Sensitivity, strategy string) Table {
 // Tables returns every table of the report, in the order Markdown and LaTeX
 // write them: base accuracy; then for each (strategy, variant), sorted, the
 // η and R̃ tables at each α, and the per-α table over all datasets
-// and per dataset; then for each strategy with several variants the
-// range table per regime and dataset (AllDatasets first) and the τ_b table.
+// and per dataset; then the comparisons of solvers (ComparisonTables); then
+// for each strategy with several variants the
+// range table per regime and dataset (AllDatasets first) and the τ_b table;
+// then the injection tables (InjectionTables).
 // The cell-by-cell listing is CellsTable, written separately.
 func (r Report) Tables() []Table {
 	var ts []Table
@@ -329,6 +354,7 @@ func (r Report) Tables() []Table {
 			ts = append(ts, r.alphaTable(ix, d, sv.strategy, sv.variant))
 		}
 	}
+	ts = append(ts, r.ComparisonTables()...)
 	sens := r.Sensitivity()
 	type group struct{ strategy, regime, dataset string }
 	var groups []group
@@ -340,7 +366,7 @@ func (r Report) Tables() []Table {
 	for _, ra := range sens.Ranks {
 		strategies = appendNew(strategies, ra.Strategy)
 	}
-	slices.Sort(strategies)
+	slices.SortFunc(strategies, compareStrategies)
 	for _, s := range strategies {
 		for _, g := range groups {
 			if g.strategy == s {
@@ -349,5 +375,5 @@ func (r Report) Tables() []Table {
 		}
 		ts = append(ts, tauTable(sens, s))
 	}
-	return ts
+	return append(ts, r.InjectionTables()...)
 }

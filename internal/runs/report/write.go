@@ -22,6 +22,9 @@ var files = []struct {
 	{"accuracy.csv", Report.AccuracyCSV},
 	{"sensitivity_ranges.csv", Report.RangesCSV},
 	{"sensitivity_ranks.csv", Report.RanksCSV},
+	{"injection.csv", Report.InjectionCSV},
+	{"comparisons.csv", Report.ComparisonsCSV},
+	{"pools.csv", Report.PoolsCSV},
 }
 
 // FileNames returns the names of the files WriteDir writes, in order.

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/triage-eval/triage/internal/platform/jsonloc"
+	"github.com/triage-eval/triage/internal/platform/protoconv"
 )
 
 // Input is the document `triage score` reads.
@@ -126,6 +127,10 @@ func ParseInput(file string, data []byte) (*Input, error) {
 		return nil, fail(Problem{Line: jsonloc.LineAt(data, dec.InputOffset()), Reason: "unexpected data after the JSON document"})
 	}
 	var problems []Problem
+	if len(in.Items) > protoconv.MaxItems {
+		// The services would refuse it too; say so before sending it.
+		problems = append(problems, Problem{Line: lines.Line("items"), Field: "items", Reason: fmt.Sprintf("at most %d items per request, got %d", protoconv.MaxItems, len(in.Items))})
+	}
 	for _, path := range lines.UnknownKeys(inputKeys, nil) {
 		problems = append(problems, Problem{Line: lines.Line(path), Field: path, Reason: "unknown key"})
 	}

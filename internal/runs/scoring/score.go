@@ -28,7 +28,8 @@ type Clients struct {
 func Score(ctx context.Context, c Clients, file string, in *Input) (*Output, error) {
 	items := make([]*triagev1.GroundTruthItem, len(in.Items))
 	for i, it := range in.Items {
-		items[i] = &triagev1.GroundTruthItem{Id: it.ID, Cost: it.Cost, Correct: it.Correct, Value: it.Value}
+		// SPEC §1: an unsolvable item is never solved, whatever correct says.
+		items[i] = &triagev1.GroundTruthItem{Id: it.ID, Cost: it.Cost, Correct: it.Correct && !it.Unsolvable, Value: it.Value}
 	}
 	budget := &triagev1.Budget{}
 	if in.Alpha != nil {
@@ -124,6 +125,11 @@ func (in *Input) output(exec *triagev1.ExecutePlanResponse, ref *triagev1.Budget
 	out.Detection, out.Waste = in.detectionAndWaste(exec.GetNormalizedPlan())
 	if out.OverBudget {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("the plan allocates %d tokens, over the budget of %d: it is executed anyway and flagged (SPEC §1)", out.PlannedTokens, out.Budget))
+	}
+	for i, it := range in.Items {
+		if it.Unsolvable && it.Correct {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("items[%d] (id %q) is unsolvable: it scores 0 although correct is true (a lucky guess is not a solve, SPEC §1)", i, it.ID))
+		}
 	}
 	for _, d := range exec.GetDroppedSteps() {
 		reason := enumName(d.GetReason().String(), "PLAN_DROP_REASON_")

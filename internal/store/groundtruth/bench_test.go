@@ -1,4 +1,4 @@
-package store_test
+package groundtruth_test
 
 import (
 	"context"
@@ -25,14 +25,14 @@ func BenchmarkImportSQLite100k(b *testing.B) {
 }
 
 func BenchmarkImportPostgres100k(b *testing.B) {
-	benchImport(b, storetest.Gen{Models: 5, Datasets: 4, Problems: 2_500}, func(b *testing.B) store.Store {
+	benchImport(b, storetest.Gen{Models: 5, Datasets: 4, Problems: 2_500}, func(b *testing.B) groundtruth.Store {
 		return openPostgresTest(b)
 	})
 }
 
 // openSQLiteBench opens a fresh file database in b.TempDir().
-func openSQLiteBench(b *testing.B) store.Store {
-	s, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
+func openSQLiteBench(b *testing.B) groundtruth.Store {
+	s, err := groundtruth.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func openSQLiteBench(b *testing.B) store.Store {
 
 // benchImport imports the records of g into a fresh store per iteration and
 // reports rows/s and the peak growth of the Go heap during the import.
-func benchImport(b *testing.B, g storetest.Gen, open func(*testing.B) store.Store) {
+func benchImport(b *testing.B, g storetest.Gen, open func(*testing.B) groundtruth.Store) {
 	b.ReportAllocs()
 	ctx := context.Background()
 	var rows int64

@@ -1,4 +1,4 @@
-package store
+package groundtruth
 
 // recordColumns are the columns of ground_truth in the order both backends
 // bind and scan them.
@@ -6,6 +6,7 @@ var recordColumns = []string{
 	"model", "mode", "dataset", "problem_id",
 	"cost", "correct", "gradeable", "finish_reason",
 	"latency_us", "response_sha256", "error", "measured_at",
+	"lucky_guess",
 }
 
 // keyColumns are the primary key columns, in key order.
@@ -16,4 +17,4 @@ const keyColumns = "model, mode, dataset, problem_id"
 var valueColumns = recordColumns[4:]
 
 // selectColumns is recordColumns as a select list.
-const selectColumns = "model, mode, dataset, problem_id, cost, correct, gradeable, finish_reason, latency_us, response_sha256, error, measured_at"
+const selectColumns = "model, mode, dataset, problem_id, cost, correct, gradeable, finish_reason, latency_us, response_sha256, error, measured_at, lucky_guess"

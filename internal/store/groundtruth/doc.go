@@ -1,4 +1,4 @@
-// Package store keeps Phase 0 ground truth: for each (solver, dataset,
+// Package groundtruth keeps Phase 0 ground truth: for each (solver, dataset,
 // problem) the output tokens the solver spent, whether it was right, whether
 // the item is gradeable at all, and how the measurement went.
 //
@@ -41,4 +41,4 @@
 // matches *apperr.InvalidArgumentError for field "page_token"). The page
 // size may change between pages. A token is only issued when more records
 // followed at the time.
-package store
+package groundtruth

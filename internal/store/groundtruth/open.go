@@ -1,9 +1,11 @@
-package store
+package groundtruth
 
 import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/triage-eval/triage/internal/store/sqldb"
 )
 
 // Open opens the store at location, creating and migrating its schema when
@@ -18,6 +20,8 @@ import (
 //
 // Open applies the embedded schema migrations the database lacks in one
 // transaction and refuses a database whose schema is newer than this binary.
+// A SQLite database that is up to date is only read, so opening one (to list
+// it, say) never waits for the write lock an import holds.
 func Open(ctx context.Context, location string) (Store, error) {
 	switch {
 	case strings.HasPrefix(location, "postgres://"), strings.HasPrefix(location, "postgresql://"):
@@ -27,7 +31,7 @@ func Open(ctx context.Context, location string) (Store, error) {
 	case location == "":
 		return nil, fmt.Errorf("store: empty location: want a SQLite file path, sqlite:PATH or a postgres:// URL")
 	case strings.Contains(location, "://"):
-		return nil, fmt.Errorf("store: location %q: unsupported scheme (want postgres://, postgresql://, sqlite:PATH or a file path)", redact(location))
+		return nil, fmt.Errorf("store: location %q: unsupported scheme (want postgres://, postgresql://, sqlite:PATH or a file path)", sqldb.Redact(location))
 	default:
 		return openSQLite(ctx, location)
 	}

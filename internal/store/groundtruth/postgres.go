@@ -1,10 +1,11 @@
-package store
+package groundtruth
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/triage-eval/triage/internal/store/sqldb"
 )
 
 // pgStore is the PostgreSQL backend: a pgx connection pool. Imports run in
@@ -19,7 +20,7 @@ type pgStore struct {
 // query parameters such as search_path become session settings) and
 // migrates it.
 func openPostgres(ctx context.Context, dsn string) (_ Store, err error) {
-	s := &pgStore{location: redact(dsn)}
+	s := &pgStore{location: sqldb.Redact(dsn)}
 	defer func() {
 		if err != nil {
 			s.Close()

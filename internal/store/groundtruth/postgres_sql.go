@@ -1,4 +1,4 @@
-package store
+package groundtruth
 
 import (
 	"strings"
@@ -23,7 +23,8 @@ const pgCreateStagingSQL = `CREATE TEMP TABLE ` + pgStagingTable + ` (
 	latency_us      bigint      NOT NULL,
 	response_sha256 text        NOT NULL,
 	error           text        NOT NULL,
-	measured_at     timestamptz NOT NULL
+	measured_at     timestamptz NOT NULL,
+	lucky_guess     boolean     NOT NULL
 ) ON COMMIT DROP`
 
 // pgImportLockSQL takes the transaction-scoped advisory lock that

@@ -1,4 +1,4 @@
-package store_test
+package groundtruth_test
 
 import (
 	"context"
@@ -28,9 +28,9 @@ func TestPostgresConformance(t *testing.T) {
 
 // postgresHarness returns an opener that maps each name to a fresh schema
 // of its test, created on first use and dropped when the test ends.
-func postgresHarness(t *testing.T) func(t *testing.T, name string) store.Store {
+func postgresHarness(t *testing.T) func(t *testing.T, name string) groundtruth.Store {
 	base := postgresDSN(t)
-	return func(t *testing.T, name string) store.Store {
+	return func(t *testing.T, name string) groundtruth.Store {
 		t.Helper()
 		return openInSchema(t, base, schemaFor(t, base, name))
 	}
@@ -46,7 +46,7 @@ func postgresDSN(t testing.TB) string {
 }
 
 // openPostgresTest opens a store in a fresh schema, dropped at cleanup.
-func openPostgresTest(t testing.TB) store.Store {
+func openPostgresTest(t testing.TB) groundtruth.Store {
 	base := postgresDSN(t)
 	return openInSchema(t, base, newSchema(t, base))
 }
@@ -87,7 +87,7 @@ func newSchema(t testing.TB, base string) string {
 }
 
 // openInSchema opens the store with search_path set to schema.
-func openInSchema(t testing.TB, base, schema string) store.Store {
+func openInSchema(t testing.TB, base, schema string) groundtruth.Store {
 	t.Helper()
 	u, err := url.Parse(base)
 	if err != nil {
@@ -96,7 +96,7 @@ func openInSchema(t testing.TB, base, schema string) store.Store {
 	q := u.Query()
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
-	s, err := store.Open(context.Background(), u.String())
+	s, err := groundtruth.Open(context.Background(), u.String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestPostgresRefusesNewerSchema(t *testing.T) {
 	q := u.Query()
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
-	s2, err := store.Open(context.Background(), u.String())
+	s2, err := groundtruth.Open(context.Background(), u.String())
 	if err == nil {
 		s2.Close()
 		t.Fatal("Open of a newer database succeeded")
@@ -142,7 +142,7 @@ func TestPostgresConcurrentOpen(t *testing.T) {
 	base := postgresDSN(t)
 	schema := newSchema(t, base)
 	var wg sync.WaitGroup
-	stores := make([]store.Store, 4)
+	stores := make([]groundtruth.Store, 4)
 	for i := range stores {
 		wg.Go(func() { stores[i] = openInSchema(t, base, schema) })
 	}
@@ -151,11 +151,11 @@ func TestPostgresConcurrentOpen(t *testing.T) {
 		if s == nil {
 			t.FailNow() // openInSchema reported why
 		}
-		ms, err := s.(store.MigrationLister).AppliedMigrations(context.Background())
+		ms, err := s.(groundtruth.MigrationLister).AppliedMigrations(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if latest, _ := store.LatestSchemaVersion("postgres"); int64(len(ms)) != latest {
+		if latest, _ := groundtruth.LatestSchemaVersion("postgres"); int64(len(ms)) != latest {
 			t.Fatalf("%d migrations recorded, want %d", len(ms), latest)
 		}
 	}
@@ -171,7 +171,7 @@ func TestPostgresOpenErrors(t *testing.T) {
 		{"postgresql://u:hunter2@127.0.0.1:1/db?sslmode=bogus", "127.0.0.1:1"},
 	}
 	for _, tc := range tests {
-		s, err := store.Open(ctx, tc.location)
+		s, err := groundtruth.Open(ctx, tc.location)
 		if err == nil {
 			s.Close()
 			t.Fatalf("Open(%q) succeeded", tc.location)
@@ -187,7 +187,7 @@ func TestPostgresRejectsUnstorableText(t *testing.T) {
 	ctx := context.Background()
 	g := storetest.Gen{Models: 1, Datasets: 1, Problems: 20}
 	for _, tc := range []struct{ field, value string }{{"problem_id", "p\x00"}, {"error", "bad \xff"}} {
-		bad := func(yield func(store.Record, error) bool) {
+		bad := func(yield func(groundtruth.Record, error) bool) {
 			for r := range g.Records() {
 				if r.ProblemID == storetest.ProblemID(7) {
 					if tc.field == "problem_id" {

@@ -1,4 +1,4 @@
-package store
+package groundtruth
 
 import (
 	"context"
@@ -73,7 +73,8 @@ func (b *sqliteBatch) add(r Record) error {
 	model, mode, dataset, id := any(r.Solver.Model), any(r.Solver.Mode), any(r.Dataset), any(r.ProblemID)
 	b.args = append(b.args, model, mode, dataset, id,
 		r.Cost, boolInt(r.Correct), boolInt(r.Gradeable), r.FinishReason,
-		r.Latency.Microseconds(), r.ResponseSHA256, r.Error, r.MeasuredAt.UnixMicro())
+		r.Latency.Microseconds(), r.ResponseSHA256, r.Error, r.MeasuredAt.UnixMicro(),
+		boolInt(r.LuckyGuess))
 	b.keys = append(b.keys, model, mode, dataset, id)
 	b.seen[r.Key] = struct{}{}
 	if b.rows == 0 {

@@ -1,4 +1,4 @@
-package store
+package groundtruth
 
 import (
 	"context"
@@ -7,10 +7,20 @@ import (
 )
 
 // migrate applies the SQLite migrations the database lacks, all in one
-// IMMEDIATE transaction, so concurrent openers apply each step once.
+// IMMEDIATE transaction, so concurrent openers apply each step once. A
+// database that is up to date is only read: the version is checked first
+// without a transaction, so opening a store (to list it, say) never waits
+// for the write lock an import holds.
 func (s *sqliteStore) migrate(ctx context.Context) error {
 	ms, err := loadMigrations("sqlite")
 	if err != nil {
+		return err
+	}
+	current, err := s.schemaVersion(ctx)
+	if err != nil {
+		return err
+	}
+	if pending, err := pendingMigrations(ms, current, s.location); err != nil || len(pending) == 0 {
 		return err
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
@@ -24,7 +34,7 @@ func (s *sqliteStore) migrate(ctx context.Context) error {
 	) STRICT`); err != nil {
 		return fmt.Errorf("migrate: create schema_migrations: %w", err)
 	}
-	var current int64
+	// Read again under the lock: another opener may have migrated meanwhile.
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&current); err != nil {
 		return fmt.Errorf("migrate: read schema version: %w", err)
 	}
@@ -45,6 +55,24 @@ func (s *sqliteStore) migrate(ctx context.Context) error {
 		return fmt.Errorf("migrate: commit: %w", err)
 	}
 	return nil
+}
+
+// schemaVersion reads the applied schema version outside any transaction
+// (in WAL mode a read takes no lock a writer holds): 0 for a database
+// without the schema_migrations table.
+func (s *sqliteStore) schemaVersion(ctx context.Context) (int64, error) {
+	var tables int
+	if err := s.w.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'`).Scan(&tables); err != nil {
+		return 0, fmt.Errorf("migrate: look for schema_migrations: %w", err)
+	}
+	if tables == 0 {
+		return 0, nil
+	}
+	var current int64
+	if err := s.w.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&current); err != nil {
+		return 0, fmt.Errorf("migrate: read schema version: %w", err)
+	}
+	return current, nil
 }
 
 // AppliedMigrations lists the schema migrations the database has applied.

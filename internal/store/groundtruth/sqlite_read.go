@@ -1,4 +1,4 @@
-package store
+package groundtruth
 
 import (
 	"context"
@@ -81,14 +81,14 @@ func (s *sqliteStore) query(ctx context.Context, query string, args []any, fn fu
 // scanSQLiteRecord reads one row of selectColumns.
 func scanSQLiteRecord(rows *sql.Rows) (Record, error) {
 	var r Record
-	var correct, gradeable, latencyUS, measuredUS int64
+	var correct, gradeable, latencyUS, measuredUS, lucky int64
 	err := rows.Scan(&r.Solver.Model, &r.Solver.Mode, &r.Dataset, &r.ProblemID,
 		&r.Cost, &correct, &gradeable, &r.FinishReason,
-		&latencyUS, &r.ResponseSHA256, &r.Error, &measuredUS)
+		&latencyUS, &r.ResponseSHA256, &r.Error, &measuredUS, &lucky)
 	if err != nil {
 		return Record{}, err
 	}
-	r.Correct, r.Gradeable = correct != 0, gradeable != 0
+	r.Correct, r.Gradeable, r.LuckyGuess = correct != 0, gradeable != 0, lucky != 0
 	r.Latency = time.Duration(latencyUS) * time.Microsecond
 	r.MeasuredAt = fromUnixMicro(measuredUS)
 	return r, nil

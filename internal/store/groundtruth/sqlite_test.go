@@ -1,4 +1,4 @@
-package store_test
+package groundtruth_test
 
 import (
 	"context"
@@ -19,9 +19,9 @@ func TestSQLiteConformance(t *testing.T) {
 }
 
 // openSQLiteNamed opens the file database name in t's temporary directory.
-func openSQLiteNamed(t *testing.T, name string) store.Store {
+func openSQLiteNamed(t *testing.T, name string) groundtruth.Store {
 	t.Helper()
-	s, err := store.Open(context.Background(), "sqlite:"+filepath.Join(sqliteDir(t), name+".db"))
+	s, err := groundtruth.Open(context.Background(), "sqlite:"+filepath.Join(sqliteDir(t), name+".db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func sqliteDir(t *testing.T) string {
 
 func TestSQLiteMemory(t *testing.T) {
 	ctx := context.Background()
-	s, err := store.Open(ctx, "sqlite::memory:")
+	s, err := groundtruth.Open(ctx, "sqlite::memory:")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestSQLiteMemory(t *testing.T) {
 	g2 := g
 	g2.Variant = 1
 	i := 0
-	_, err = s.Import(cctx, func(yield func(store.Record, error) bool) {
+	_, err = s.Import(cctx, func(yield func(groundtruth.Record, error) bool) {
 		for r := range g2.Records() {
 			if i++; i == 280 {
 				cancel()
@@ -81,7 +81,7 @@ func TestSQLiteMemory(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled import: %v", err)
 	}
-	p, err := s.List(ctx, store.ListQuery{PageSize: store.MaxPageSize})
+	p, err := s.List(ctx, groundtruth.ListQuery{PageSize: groundtruth.MaxPageSize})
 	if err != nil || len(p.Records) != g.Len() {
 		t.Fatalf("List = %d records, %v; want %d", len(p.Records), err, g.Len())
 	}
@@ -96,7 +96,7 @@ func TestSQLiteConcurrentOpen(t *testing.T) {
 	errs := make([]error, 4)
 	for i := range errs {
 		wg.Go(func() {
-			s, err := store.Open(context.Background(), path)
+			s, err := groundtruth.Open(context.Background(), path)
 			if err == nil {
 				_, err = s.Import(context.Background(), storetest.Gen{Models: 1, Datasets: 1, Problems: 50, Variant: i}.Records())
 				s.Close()
@@ -110,12 +110,12 @@ func TestSQLiteConcurrentOpen(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s, err := store.Open(context.Background(), path)
+	s, err := groundtruth.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if p, err := s.List(context.Background(), store.ListQuery{}); err != nil || len(p.Records) != 100 {
+	if p, err := s.List(context.Background(), groundtruth.ListQuery{}); err != nil || len(p.Records) != 100 {
 		t.Fatalf("List = %d records, %v; want 100", len(p.Records), err)
 	}
 }
@@ -123,7 +123,7 @@ func TestSQLiteConcurrentOpen(t *testing.T) {
 func TestSQLiteRefusesNewerSchema(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "future.db")
-	s, err := store.Open(ctx, path)
+	s, err := groundtruth.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,9 +136,47 @@ func TestSQLiteRefusesNewerSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	_, err = store.Open(ctx, path)
+	_, err = groundtruth.Open(ctx, path)
 	if err == nil || !strings.Contains(err.Error(), "999") || !strings.Contains(err.Error(), path) {
 		t.Fatalf("Open of a newer database: %v; want an error naming the version and the location", err)
+	}
+}
+
+// TestSQLiteUpgradesVersion1 opens a database at schema version 1 (before
+// lucky_guess): its rows survive the upgrade and read back as no lucky guess.
+func TestSQLiteUpgradesVersion1(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v1.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1, err := os.ReadFile(filepath.Join("migrations", "sqlite", "0001_ground_truth.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{
+		`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`,
+		string(v1),
+		`INSERT INTO schema_migrations (version, applied_at) VALUES (1, 0)`,
+		`INSERT INTO ground_truth VALUES ('m', 'standard', 'ds', 'p1', 10, 1, 1, 'stop', 5, '', '', 1700000000000000)`,
+	} {
+		if _, err := db.Exec(stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	db.Close()
+	s, err := groundtruth.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	got, err := s.Get(ctx, groundtruth.Solver{Model: "m", Mode: "standard"}, "ds", []string{"p1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, ok := got["p1"]; !ok || !r.Correct || r.Cost != 10 || r.LuckyGuess {
+		t.Fatalf("after the upgrade: %+v, %v; want the v1 row, correct, no lucky guess", r, ok)
 	}
 }
 
@@ -154,7 +192,7 @@ func TestSQLiteOpenErrors(t *testing.T) {
 		{"mysql://user:secret@host/db", "unsupported scheme"},
 	}
 	for _, tc := range tests {
-		s, err := store.Open(ctx, tc.location)
+		s, err := groundtruth.Open(ctx, tc.location)
 		if err == nil {
 			s.Close()
 			t.Fatalf("Open(%q) succeeded", tc.location)
@@ -172,7 +210,7 @@ func TestSQLitePathWithURIChars(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s, err := store.Open(ctx, path)
+	s, err := groundtruth.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +227,7 @@ func TestSQLitePathWithURIChars(t *testing.T) {
 func TestSQLiteOddKeys(t *testing.T) {
 	ctx := context.Background()
 	s := openSQLiteNamed(t, "odd")
-	var in []store.Record
+	var in []groundtruth.Record
 	for _, id := range []string{"a", "a b", "ab", "é", "Z", "日本", "~"} {
 		r := storetest.Gen{Models: 1, Datasets: 1, Problems: 1}.Record(0, 0, 0, 0, 0)
 		r.ProblemID = id
@@ -200,7 +238,7 @@ func TestSQLiteOddKeys(t *testing.T) {
 	if err != nil || st.Inserted != int64(len(in)) {
 		t.Fatalf("Import = %+v, %v", st, err)
 	}
-	q := store.ListQuery{PageSize: 1, Dataset: "ds é"}
+	q := groundtruth.ListQuery{PageSize: 1, Dataset: "ds é"}
 	var got []string
 	for {
 		p, err := s.List(ctx, q)

@@ -1,4 +1,4 @@
-package store
+package groundtruth
 
 import (
 	"context"
@@ -34,7 +34,9 @@ type Record struct {
 	// Cost is the output tokens spent, reasoning included; > 0 when
 	// Gradeable, ≥ 0 otherwise.
 	Cost int64
-	// Correct is the graded outcome; false when not Gradeable.
+	// Correct is y, the outcome scored (SPEC §1): the grader's verdict, except
+	// for an unsolvable item, which is never correct (see LuckyGuess); false
+	// when not Gradeable.
 	Correct bool
 	// Gradeable reports whether the baseline call succeeded and was graded;
 	// only gradeable items enter pools.
@@ -49,6 +51,9 @@ type Record struct {
 	Error string
 	// MeasuredAt is when the baseline call was made (UTC, microseconds).
 	MeasuredAt time.Time
+	// LuckyGuess records that the grader accepted the answer to an
+	// unsolvable item: kept for audit, never scored (Correct stays false).
+	LuckyGuess bool
 }
 
 // ImportStats counts what an import did.

@@ -1,4 +1,4 @@
-package store
+package groundtruth
 
 import (
 	"strings"
@@ -42,6 +42,12 @@ func ValidateRecord(v *apperr.Violations, prefix string, r Record) {
 	}
 	if !r.Gradeable && r.Correct {
 		v.Add(f("correct"), "a record that is not gradeable cannot be correct")
+	}
+	switch {
+	case r.LuckyGuess && r.Correct:
+		v.Add(f("lucky_guess"), "marks a guess that was not scored: an unsolvable item's record cannot also be correct (SPEC §1: y = 0)")
+	case r.LuckyGuess && !r.Gradeable:
+		v.Add(f("lucky_guess"), "a record that is not gradeable was not graded")
 	}
 	if r.Latency < 0 {
 		v.Add(f("latency"), "must be ≥ 0, got %v", r.Latency)

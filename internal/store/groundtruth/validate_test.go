@@ -1,4 +1,4 @@
-package store
+package groundtruth
 
 import (
 	"errors"
@@ -29,6 +29,9 @@ func TestValidateRecord(t *testing.T) {
 		{"gradeable zero cost", func(r *Record) { r.Cost = 0 }, "x.cost"},
 		{"negative cost", func(r *Record) { r.Gradeable, r.Correct, r.Cost = false, false, -1 }, "x.cost"},
 		{"correct but ungradeable", func(r *Record) { r.Gradeable = false }, "x.correct"},
+		{"lucky guess", func(r *Record) { r.Correct, r.LuckyGuess = false, true }, ""},
+		{"lucky guess scored as correct", func(r *Record) { r.LuckyGuess = true }, "x.lucky_guess"},
+		{"lucky guess not graded", func(r *Record) { r.Correct, r.Gradeable, r.Cost, r.LuckyGuess = false, false, 0, true }, "x.lucky_guess"},
 		{"negative latency", func(r *Record) { r.Latency = -time.Second }, "x.latency"},
 		{"bad hash", func(r *Record) { r.ResponseSHA256 = strings.Repeat("A", 64) }, "x.response_sha256"},
 		{"long dataset", func(r *Record) { r.Dataset = strings.Repeat("d", MaxDatasetBytes+1) }, "x.dataset"},

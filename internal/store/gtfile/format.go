@@ -30,6 +30,7 @@ type line struct {
 	ResponseSHA256 string     `json:"response_sha256,omitempty"`
 	Error          string     `json:"error,omitempty"`
 	MeasuredAt     *time.Time `json:"measured_at,omitempty"`
+	LuckyGuess     bool       `json:"lucky_guess,omitempty"`
 }
 
 // modes maps the file's mode names to the API's.
@@ -69,6 +70,7 @@ func ParseLine(data []byte) (*triagev1.GroundTruthRecord, error) {
 		Latency:        durationpb.New(time.Duration(l.LatencyMS * float64(time.Millisecond))),
 		ResponseSha256: l.ResponseSHA256,
 		Error:          l.Error,
+		LuckyGuess:     l.LuckyGuess,
 	}
 	if l.Mode != "" && r.Solver.Mode == triagev1.SolverMode_SOLVER_MODE_UNSPECIFIED {
 		return nil, fmt.Errorf(`mode: must be "standard" or "extended", got %q`, l.Mode)
@@ -93,7 +95,7 @@ func FormatLine(r *triagev1.GroundTruthRecord) ([]byte, error) {
 		Model: r.GetSolver().GetModel(), Mode: mode, Dataset: r.GetDataset(), ProblemID: r.GetProblemId(),
 		Cost: r.GetCost(), Correct: r.GetCorrect(), Gradeable: &gradeable, FinishReason: r.GetFinishReason(),
 		LatencyMS: float64(r.GetLatency().AsDuration()) / float64(time.Millisecond), ResponseSHA256: r.GetResponseSha256(),
-		Error: r.GetError(), MeasuredAt: &measured,
+		Error: r.GetError(), MeasuredAt: &measured, LuckyGuess: r.GetLuckyGuess(),
 	})
 }
 

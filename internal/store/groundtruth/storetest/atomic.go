@@ -14,17 +14,17 @@ import (
 
 // newSolver is the solver of the records a failed import must not leave
 // behind.
-var newSolver = store.Solver{Model: "new-model", Mode: store.ModeExtended}
+var newSolver = groundtruth.Solver{Model: "new-model", Mode: groundtruth.ModeExtended}
 
 // batch yields n valid records of newSolver, with record bad (if ≥ 0)
 // replaced by the result of corrupt, and calls hook (if non-nil) before
 // yielding record i; hook may return an error to yield instead.
-func batch(n, bad int, corrupt func(*store.Record), hook func(i int) error) iter.Seq2[store.Record, error] {
-	return func(yield func(store.Record, error) bool) {
+func batch(n, bad int, corrupt func(*groundtruth.Record), hook func(i int) error) iter.Seq2[groundtruth.Record, error] {
+	return func(yield func(groundtruth.Record, error) bool) {
 		for i := range n {
 			if hook != nil {
 				if err := hook(i); err != nil {
-					yield(store.Record{}, err)
+					yield(groundtruth.Record{}, err)
 					return
 				}
 			}
@@ -40,7 +40,7 @@ func batch(n, bad int, corrupt func(*store.Record), hook func(i int) error) iter
 }
 
 // seeded opens a store holding a few records and returns it with them.
-func seeded(t *testing.T, h Harness) (store.Store, []store.Record) {
+func seeded(t *testing.T, h Harness) (groundtruth.Store, []groundtruth.Record) {
 	s := h.Open(t, "db")
 	g := Gen{Models: 1, Datasets: 2, Problems: 150}
 	mustImport(t, s, g.Records())
@@ -49,27 +49,27 @@ func seeded(t *testing.T, h Harness) (store.Store, []store.Record) {
 
 // wantUntouched fails t unless s holds exactly before and nothing of
 // newSolver, and still accepts imports.
-func wantUntouched(t *testing.T, s store.Store, before []store.Record) {
+func wantUntouched(t *testing.T, s groundtruth.Store, before []groundtruth.Record) {
 	t.Helper()
-	wantRecords(t, listAll(t, s, store.ListQuery{PageSize: store.MaxPageSize}), before)
+	wantRecords(t, listAll(t, s, groundtruth.ListQuery{PageSize: groundtruth.MaxPageSize}), before)
 	if has, err := s.HasSolver(context.Background(), newSolver); err != nil || has {
 		t.Fatalf("HasSolver(new solver) = %v, %v after a failed import; want false, nil", has, err)
 	}
 	// The store stays usable.
-	wantStats(t, mustImport(t, s, batch(10, -1, nil, nil)), store.ImportStats{Received: 10, Inserted: 10})
+	wantStats(t, mustImport(t, s, batch(10, -1, nil, nil)), groundtruth.ImportStats{Received: 10, Inserted: 10})
 }
 
 func testRejectInvalidRecord(t *testing.T, h Harness) {
 	tests := []struct {
 		field   string
-		corrupt func(*store.Record)
+		corrupt func(*groundtruth.Record)
 	}{
-		{"cost", func(r *store.Record) { r.Cost = -1 }},
-		{"solver.mode", func(r *store.Record) { r.Solver.Mode = "turbo" }},
-		{"problem_id", func(r *store.Record) { r.ProblemID = "" }},
-		{"correct", func(r *store.Record) { r.Gradeable = false }},
-		{"response_sha256", func(r *store.Record) { r.ResponseSHA256 = "ABC" }},
-		{"measured_time", func(r *store.Record) { r.MeasuredAt = time.Time{} }},
+		{"cost", func(r *groundtruth.Record) { r.Cost = -1 }},
+		{"solver.mode", func(r *groundtruth.Record) { r.Solver.Mode = "turbo" }},
+		{"problem_id", func(r *groundtruth.Record) { r.ProblemID = "" }},
+		{"correct", func(r *groundtruth.Record) { r.Gradeable = false }},
+		{"response_sha256", func(r *groundtruth.Record) { r.ResponseSHA256 = "ABC" }},
+		{"measured_time", func(r *groundtruth.Record) { r.MeasuredAt = time.Time{} }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.field, func(t *testing.T) {

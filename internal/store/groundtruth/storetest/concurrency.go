@@ -21,7 +21,7 @@ func testReadersDuringImport(t *testing.T, h Harness) {
 	mustImport(t, s, old.Records())
 	next := old
 	next.Variant = 1
-	added := sample("late-model", store.ModeStandard, "ds", "p1")
+	added := sample("late-model", groundtruth.ModeStandard, "ds", "p1")
 
 	// The import yields the updated records, then blocks until released,
 	// then adds a record of a new solver.
@@ -29,7 +29,7 @@ func testReadersDuringImport(t *testing.T, h Harness) {
 	var once sync.Once
 	unblock := func() { once.Do(func() { close(release) }) }
 	defer unblock() // never leave the import hanging when the test fails
-	held := func(yield func(store.Record, error) bool) {
+	held := func(yield func(groundtruth.Record, error) bool) {
 		for r := range next.Records() {
 			if !yield(r, nil) {
 				return
@@ -40,12 +40,12 @@ func testReadersDuringImport(t *testing.T, h Harness) {
 		yield(added, nil)
 	}
 	type result struct {
-		st  store.ImportStats
+		st  groundtruth.ImportStats
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		st, err := s.Import(context.Background(), iter.Seq2[store.Record, error](held))
+		st, err := s.Import(context.Background(), iter.Seq2[groundtruth.Record, error](held))
 		done <- result{st, err}
 	}()
 	select {
@@ -63,18 +63,18 @@ func testReadersDuringImport(t *testing.T, h Harness) {
 		t.Fatalf("Import: %v", r.err)
 	}
 	n := int64(next.Len())
-	wantStats(t, r.st, store.ImportStats{Received: n + 1, Inserted: 1, Updated: n})
+	wantStats(t, r.st, groundtruth.ImportStats{Received: n + 1, Inserted: 1, Updated: n})
 	checkState(t, s, next, true, "after the import")
 }
 
 // checkState reads s from several goroutines at once and fails t unless each
 // read succeeds in time and sees the records of g and, iff late, the late
 // solver.
-func checkState(t *testing.T, s store.Store, g Gen, late bool, when string) {
+func checkState(t *testing.T, s groundtruth.Store, g Gen, late bool, when string) {
 	t.Helper()
 	want := collect(g)
 	solver := Solver(0, 1)
-	var byID = map[string]store.Record{}
+	var byID = map[string]groundtruth.Record{}
 	var ids []string
 	for _, r := range want {
 		if r.Solver == solver && r.Dataset == Dataset(1) {
@@ -101,8 +101,8 @@ func checkState(t *testing.T, s store.Store, g Gen, late bool, when string) {
 }
 
 // readState does one of the reader's checks, chosen by w.
-func readState(ctx context.Context, s store.Store, w int, solver store.Solver, ids []string,
-	byID map[string]store.Record, want []store.Record, late bool) error {
+func readState(ctx context.Context, s groundtruth.Store, w int, solver groundtruth.Solver, ids []string,
+	byID map[string]groundtruth.Record, want []groundtruth.Record, late bool) error {
 	switch w % 3 {
 	case 0:
 		got, err := s.Get(ctx, solver, Dataset(1), ids)
@@ -118,8 +118,8 @@ func readState(ctx context.Context, s store.Store, w int, solver store.Solver, i
 			}
 		}
 	case 1:
-		q := store.ListQuery{PageSize: 500, Solver: &want[0].Solver}
-		var got []store.Record
+		q := groundtruth.ListQuery{PageSize: 500, Solver: &want[0].Solver}
+		var got []groundtruth.Record
 		for {
 			p, err := s.List(ctx, q)
 			if err != nil {
@@ -131,7 +131,7 @@ func readState(ctx context.Context, s store.Store, w int, solver store.Solver, i
 			}
 			q.PageToken = p.NextPageToken
 		}
-		exp := filtered(want, store.ListQuery{Solver: &want[0].Solver})
+		exp := filtered(want, groundtruth.ListQuery{Solver: &want[0].Solver})
 		if len(got) != len(exp) {
 			return fmt.Errorf("List returned %d records, want %d", len(got), len(exp))
 		}
@@ -141,7 +141,7 @@ func readState(ctx context.Context, s store.Store, w int, solver store.Solver, i
 			}
 		}
 	case 2:
-		has, err := s.HasSolver(ctx, store.Solver{Model: "late-model", Mode: store.ModeStandard})
+		has, err := s.HasSolver(ctx, groundtruth.Solver{Model: "late-model", Mode: groundtruth.ModeStandard})
 		if err != nil {
 			return fmt.Errorf("HasSolver: %w", err)
 		}

@@ -12,7 +12,7 @@ func testConcurrentImports(t *testing.T, h Harness) {
 	s := h.Open(t, "db")
 	const importers = 3
 	g := Gen{Models: 1, Datasets: 2, Problems: 300}
-	stats := make([]store.ImportStats, importers)
+	stats := make([]groundtruth.ImportStats, importers)
 	errs := make([]error, importers)
 	var wg sync.WaitGroup
 	for i := range importers {
@@ -37,7 +37,7 @@ func testConcurrentImports(t *testing.T, h Harness) {
 		t.Fatalf("imports inserted %d records in all, want each of the %d keys inserted once (stats %+v)", inserted, g.Len(), stats)
 	}
 	// Imports are atomic: the result is one import's records, not a mix.
-	got := listAll(t, s, store.ListQuery{PageSize: store.MaxPageSize})
+	got := listAll(t, s, groundtruth.ListQuery{PageSize: groundtruth.MaxPageSize})
 	for i := range importers {
 		gi := g
 		gi.Variant = i

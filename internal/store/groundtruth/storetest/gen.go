@@ -31,10 +31,10 @@ func (g Gen) Len() int { return g.Models * 2 * g.Datasets * g.Problems }
 
 // Solver returns the generated solver of model m: mode extended for an even
 // mode, standard for an odd one (the modes' key order).
-func Solver(m, mode int) store.Solver {
-	s := store.Solver{Model: "model-" + pad(m, 3), Mode: store.ModeExtended}
+func Solver(m, mode int) groundtruth.Solver {
+	s := groundtruth.Solver{Model: "model-" + pad(m, 3), Mode: groundtruth.ModeExtended}
 	if mode%2 == 1 {
-		s.Mode = store.ModeStandard
+		s.Mode = groundtruth.ModeStandard
 	}
 	return s
 }
@@ -47,8 +47,8 @@ func ProblemID(p int) string { return "p" + pad(p, 7) }
 
 // Records yields the records of g without holding them: memory does not
 // grow with g.Len().
-func (g Gen) Records() iter.Seq2[store.Record, error] {
-	return func(yield func(store.Record, error) bool) {
+func (g Gen) Records() iter.Seq2[groundtruth.Record, error] {
+	return func(yield func(groundtruth.Record, error) bool) {
 		i := 0
 		for m := range g.Models {
 			for mode := range 2 {
@@ -67,13 +67,14 @@ func (g Gen) Records() iter.Seq2[store.Record, error] {
 
 // Record returns the generated record of (model m, mode, dataset d,
 // problem p); i only varies the values.
-func (g Gen) Record(m, mode, d, p, i int) store.Record {
+func (g Gen) Record(m, mode, d, p, i int) groundtruth.Record {
 	gradeable := (p+g.Variant)%7 != 0
-	r := store.Record{
-		Key:          store.Key{Solver: Solver(m, mode), Dataset: Dataset(d), ProblemID: ProblemID(p)},
+	r := groundtruth.Record{
+		Key:          groundtruth.Key{Solver: Solver(m, mode), Dataset: Dataset(d), ProblemID: ProblemID(p)},
 		Cost:         int64(100 + (p*37+m*11+g.Variant*5)%5000),
 		Gradeable:    gradeable,
 		Correct:      gradeable && (p+m+g.Variant)%3 == 0,
+		LuckyGuess:   gradeable && (p+m+g.Variant)%3 == 1 && p%5 == 0,
 		FinishReason: "stop",
 		Latency:      time.Duration(1000+(i%977)+g.Variant) * time.Microsecond,
 		MeasuredAt:   Epoch.Add(time.Duration(i)*1001*time.Microsecond + time.Duration(g.Variant)*time.Second),

@@ -9,14 +9,14 @@ import (
 // Harness tells the suite how to reach a backend.
 type Harness struct {
 	// Dialect is the backend's migration dialect ("sqlite" or "postgres");
-	// the suite expects store.LatestSchemaVersion(Dialect) to be applied.
+	// the suite expects groundtruth.LatestSchemaVersion(Dialect) to be applied.
 	Dialect string
 	// Open opens the database called name for test t, creating an empty one
 	// on first use. Opening the same name again within t reaches the same
 	// database, through a new store; other names and other tests never share
 	// data. Open fails t on error and closes what it opened when t ends;
 	// tests may also close a store earlier.
-	Open func(t *testing.T, name string) store.Store
+	Open func(t *testing.T, name string) groundtruth.Store
 }
 
 // Run runs the conformance suite against h, one subtest per behaviour.
@@ -35,6 +35,7 @@ func Run(t *testing.T, h Harness) {
 		{"Reopen", testReopen},
 		{"Migrations", testMigrations},
 		{"ReadersDuringImport", testReadersDuringImport},
+		{"OpenDuringImport", testOpenDuringImport},
 		{"ConcurrentImports", testConcurrentImports},
 		{"ListWalk", testListWalk},
 		{"ListPageSize", testListPageSize},

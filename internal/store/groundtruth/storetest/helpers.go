@@ -14,15 +14,15 @@ import (
 
 // Stored returns r as a store gives it back: MeasuredAt in UTC truncated to
 // the microsecond, Latency truncated to the microsecond.
-func Stored(r store.Record) store.Record {
+func Stored(r groundtruth.Record) groundtruth.Record {
 	r.MeasuredAt = r.MeasuredAt.UTC().Truncate(time.Microsecond)
 	r.Latency = r.Latency.Truncate(time.Microsecond)
 	return r
 }
 
 // Slice yields rs in order (for small, test-sized imports).
-func Slice(rs ...store.Record) iter.Seq2[store.Record, error] {
-	return func(yield func(store.Record, error) bool) {
+func Slice(rs ...groundtruth.Record) iter.Seq2[groundtruth.Record, error] {
+	return func(yield func(groundtruth.Record, error) bool) {
 		for _, r := range rs {
 			if !yield(r, nil) {
 				return
@@ -33,7 +33,7 @@ func Slice(rs ...store.Record) iter.Seq2[store.Record, error] {
 
 // mustImport imports records, fails t on error and checks that the counts
 // add up to Received.
-func mustImport(t *testing.T, s store.Store, records iter.Seq2[store.Record, error]) store.ImportStats {
+func mustImport(t *testing.T, s groundtruth.Store, records iter.Seq2[groundtruth.Record, error]) groundtruth.ImportStats {
 	t.Helper()
 	st, err := s.Import(context.Background(), records)
 	if err != nil {
@@ -46,7 +46,7 @@ func mustImport(t *testing.T, s store.Store, records iter.Seq2[store.Record, err
 }
 
 // wantStats fails t unless got equals want.
-func wantStats(t *testing.T, got, want store.ImportStats) {
+func wantStats(t *testing.T, got, want groundtruth.ImportStats) {
 	t.Helper()
 	if got != want {
 		t.Fatalf("ImportStats = %+v, want %+v", got, want)
@@ -54,9 +54,9 @@ func wantStats(t *testing.T, got, want store.ImportStats) {
 }
 
 // listAll walks every page of q (from its token) and returns the records.
-func listAll(t *testing.T, s store.Store, q store.ListQuery) []store.Record {
+func listAll(t *testing.T, s groundtruth.Store, q groundtruth.ListQuery) []groundtruth.Record {
 	t.Helper()
-	var out []store.Record
+	var out []groundtruth.Record
 	for pages := 0; ; pages++ {
 		if pages > 100_000 {
 			t.Fatal("List does not terminate")
@@ -74,17 +74,17 @@ func listAll(t *testing.T, s store.Store, q store.ListQuery) []store.Record {
 }
 
 // sorted returns rs (stored form) in key order.
-func sorted(rs []store.Record) []store.Record {
-	out := make([]store.Record, len(rs))
+func sorted(rs []groundtruth.Record) []groundtruth.Record {
+	out := make([]groundtruth.Record, len(rs))
 	for i, r := range rs {
 		out[i] = Stored(r)
 	}
-	slices.SortFunc(out, func(a, b store.Record) int { return compareKeys(a.Key, b.Key) })
+	slices.SortFunc(out, func(a, b groundtruth.Record) int { return compareKeys(a.Key, b.Key) })
 	return out
 }
 
 // compareKeys orders keys by model, mode, dataset, problem id (bytewise).
-func compareKeys(a, b store.Key) int {
+func compareKeys(a, b groundtruth.Key) int {
 	for _, c := range [][2]string{
 		{a.Solver.Model, b.Solver.Model}, {a.Solver.Mode, b.Solver.Mode},
 		{a.Dataset, b.Dataset}, {a.ProblemID, b.ProblemID},
@@ -98,7 +98,7 @@ func compareKeys(a, b store.Key) int {
 
 // diffRecord describes how got differs from want, or "" if they are equal,
 // times compared with Equal and required to be in UTC.
-func diffRecord(got, want store.Record) string {
+func diffRecord(got, want groundtruth.Record) string {
 	var d []string
 	if got.Key != want.Key {
 		d = append(d, fmt.Sprintf("key %+v, want %+v", got.Key, want.Key))
@@ -118,7 +118,7 @@ func diffRecord(got, want store.Record) string {
 }
 
 // wantRecords fails t unless got equals want (both in key order).
-func wantRecords(t *testing.T, got, want []store.Record) {
+func wantRecords(t *testing.T, got, want []groundtruth.Record) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("got %d records, want %d", len(got), len(want))
@@ -131,8 +131,8 @@ func wantRecords(t *testing.T, got, want []store.Record) {
 }
 
 // collect returns the records of g in key order, in stored form.
-func collect(g Gen) []store.Record {
-	var out []store.Record
+func collect(g Gen) []groundtruth.Record {
+	var out []groundtruth.Record
 	for r := range g.Records() {
 		out = append(out, r)
 	}
@@ -140,9 +140,9 @@ func collect(g Gen) []store.Record {
 }
 
 // sample returns a fully populated, valid record of key (solver, dataset, id).
-func sample(model, mode, dataset, id string) store.Record {
-	return store.Record{
-		Key:            store.Key{Solver: store.Solver{Model: model, Mode: mode}, Dataset: dataset, ProblemID: id},
+func sample(model, mode, dataset, id string) groundtruth.Record {
+	return groundtruth.Record{
+		Key:            groundtruth.Key{Solver: groundtruth.Solver{Model: model, Mode: mode}, Dataset: dataset, ProblemID: id},
 		Cost:           1234,
 		Correct:        true,
 		Gradeable:      true,

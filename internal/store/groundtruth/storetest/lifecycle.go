@@ -19,34 +19,34 @@ func testReopen(t *testing.T, h Harness) {
 	}
 	for range 2 {
 		s = h.Open(t, "db")
-		wantRecords(t, listAll(t, s, store.ListQuery{PageSize: 77}), want)
-		wantStats(t, mustImport(t, s, g.Records()), store.ImportStats{Received: int64(g.Len()), Unchanged: int64(g.Len())})
+		wantRecords(t, listAll(t, s, groundtruth.ListQuery{PageSize: 77}), want)
+		wantStats(t, mustImport(t, s, g.Records()), groundtruth.ImportStats{Received: int64(g.Len()), Unchanged: int64(g.Len())})
 		if err := s.Close(); err != nil {
 			t.Fatalf("Close: %v", err)
 		}
 	}
 	// Another name is another, empty database.
 	other := h.Open(t, "other")
-	if p, err := other.List(context.Background(), store.ListQuery{}); err != nil || len(p.Records) != 0 {
+	if p, err := other.List(context.Background(), groundtruth.ListQuery{}); err != nil || len(p.Records) != 0 {
 		t.Fatalf("List on a fresh database = %d records, %v; want 0, nil", len(p.Records), err)
 	}
 }
 
 func testMigrations(t *testing.T, h Harness) {
-	latest, err := store.LatestSchemaVersion(h.Dialect)
+	latest, err := groundtruth.LatestSchemaVersion(h.Dialect)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if latest < 1 {
 		t.Fatalf("LatestSchemaVersion(%q) = %d, want ≥ 1", h.Dialect, latest)
 	}
-	applied := func() []store.AppliedMigration {
+	applied := func() []groundtruth.AppliedMigration {
 		t.Helper()
 		s := h.Open(t, "db")
 		defer s.Close()
-		ml, ok := s.(store.MigrationLister)
+		ml, ok := s.(groundtruth.MigrationLister)
 		if !ok {
-			t.Fatalf("%T does not implement store.MigrationLister", s)
+			t.Fatalf("%T does not implement groundtruth.MigrationLister", s)
 		}
 		ms, err := ml.AppliedMigrations(context.Background())
 		if err != nil {

@@ -10,32 +10,32 @@ import (
 func testHasSolver(t *testing.T, h Harness) {
 	s := h.Open(t, "db")
 	ctx := context.Background()
-	check := func(solver store.Solver, want bool) {
+	check := func(solver groundtruth.Solver, want bool) {
 		t.Helper()
 		got, err := s.HasSolver(ctx, solver)
 		if err != nil || got != want {
 			t.Fatalf("HasSolver(%+v) = %v, %v; want %v, nil", solver, got, err, want)
 		}
 	}
-	a := store.Solver{Model: "alpha", Mode: store.ModeStandard}
+	a := groundtruth.Solver{Model: "alpha", Mode: groundtruth.ModeStandard}
 	check(a, false)
 	mustImport(t, s, Slice(sample(a.Model, a.Mode, "ds", "p1")))
 	tests := []struct {
-		solver store.Solver
+		solver groundtruth.Solver
 		want   bool
 	}{
 		{a, true},
-		{store.Solver{Model: "alpha", Mode: store.ModeExtended}, false},
-		{store.Solver{Model: "alph", Mode: store.ModeStandard}, false},
-		{store.Solver{Model: "alpha2", Mode: store.ModeStandard}, false},
-		{store.Solver{Model: "ALPHA", Mode: store.ModeStandard}, false},
-		{store.Solver{}, false},
+		{groundtruth.Solver{Model: "alpha", Mode: groundtruth.ModeExtended}, false},
+		{groundtruth.Solver{Model: "alph", Mode: groundtruth.ModeStandard}, false},
+		{groundtruth.Solver{Model: "alpha2", Mode: groundtruth.ModeStandard}, false},
+		{groundtruth.Solver{Model: "ALPHA", Mode: groundtruth.ModeStandard}, false},
+		{groundtruth.Solver{}, false},
 	}
 	for _, tc := range tests {
 		check(tc.solver, tc.want)
 	}
-	mustImport(t, s, Slice(sample("alpha", store.ModeExtended, "other", "p9")))
-	check(store.Solver{Model: "alpha", Mode: store.ModeExtended}, true)
+	mustImport(t, s, Slice(sample("alpha", groundtruth.ModeExtended, "other", "p9")))
+	check(groundtruth.Solver{Model: "alpha", Mode: groundtruth.ModeExtended}, true)
 }
 
 func testGetUnknownAndMany(t *testing.T, h Harness) {
@@ -71,15 +71,15 @@ func testGetUnknownAndMany(t *testing.T, h Harness) {
 	}
 	tests := []struct {
 		name    string
-		solver  store.Solver
+		solver  groundtruth.Solver
 		dataset string
 		ids     []string
 	}{
 		{"no ids", solver, dataset, nil},
 		{"unknown ids", solver, dataset, []string{"x", "y"}},
 		{"other dataset", solver, "no-such-dataset", []string{ProblemID(1)}},
-		{"other mode", store.Solver{Model: solver.Model, Mode: "nope"}, dataset, []string{ProblemID(1)}},
-		{"other model", store.Solver{Model: "nope", Mode: solver.Mode}, dataset, []string{ProblemID(1)}},
+		{"other mode", groundtruth.Solver{Model: solver.Model, Mode: "nope"}, dataset, []string{ProblemID(1)}},
+		{"other model", groundtruth.Solver{Model: "nope", Mode: solver.Mode}, dataset, []string{ProblemID(1)}},
 	}
 	for _, tc := range tests {
 		got, err := s.Get(ctx, tc.solver, tc.dataset, tc.ids)

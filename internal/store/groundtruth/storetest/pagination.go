@@ -13,8 +13,8 @@ import (
 )
 
 // filtered returns the records of all that q's filters keep.
-func filtered(all []store.Record, q store.ListQuery) []store.Record {
-	var out []store.Record
+func filtered(all []groundtruth.Record, q groundtruth.ListQuery) []groundtruth.Record {
+	var out []groundtruth.Record
 	for _, r := range all {
 		if (q.Solver == nil || r.Solver == *q.Solver) && (q.Dataset == "" || r.Dataset == q.Dataset) {
 			out = append(out, r)
@@ -29,13 +29,13 @@ func testListWalk(t *testing.T, h Harness) {
 	mustImport(t, s, g.Records())
 	all := collect(g)
 	solver := Solver(1, 0)
-	filters := []store.ListQuery{
+	filters := []groundtruth.ListQuery{
 		{},
 		{Solver: &solver},
 		{Dataset: Dataset(2)},
 		{Solver: &solver, Dataset: Dataset(0)},
 		{Dataset: "no-such-dataset"},
-		{Solver: &store.Solver{Model: "nobody", Mode: store.ModeStandard}},
+		{Solver: &groundtruth.Solver{Model: "nobody", Mode: groundtruth.ModeStandard}},
 	}
 	for _, f := range filters {
 		want := filtered(all, f)
@@ -49,9 +49,9 @@ func testListWalk(t *testing.T, h Harness) {
 				q.PageSize = size
 				per := size
 				if per == 0 {
-					per = store.DefaultPageSize
+					per = groundtruth.DefaultPageSize
 				}
-				var got []store.Record
+				var got []groundtruth.Record
 				for pages := 1; ; pages++ {
 					p, err := s.List(context.Background(), q)
 					if err != nil {
@@ -88,14 +88,14 @@ func testListPageSize(t *testing.T, h Harness) {
 	tests := []struct {
 		size, want int
 	}{
-		{0, store.DefaultPageSize},
+		{0, groundtruth.DefaultPageSize},
 		{1, 1},
-		{store.MaxPageSize, store.MaxPageSize},
-		{store.MaxPageSize + 1, store.MaxPageSize},
-		{1 << 30, store.MaxPageSize},
+		{groundtruth.MaxPageSize, groundtruth.MaxPageSize},
+		{groundtruth.MaxPageSize + 1, groundtruth.MaxPageSize},
+		{1 << 30, groundtruth.MaxPageSize},
 	}
 	for _, tc := range tests {
-		p, err := s.List(context.Background(), store.ListQuery{PageSize: tc.size})
+		p, err := s.List(context.Background(), groundtruth.ListQuery{PageSize: tc.size})
 		if err != nil {
 			t.Fatalf("PageSize %d: %v", tc.size, err)
 		}
@@ -103,7 +103,7 @@ func testListPageSize(t *testing.T, h Harness) {
 			t.Fatalf("PageSize %d: %d records, token %q; want %d and a token", tc.size, len(p.Records), p.NextPageToken, tc.want)
 		}
 	}
-	_, err := s.List(context.Background(), store.ListQuery{PageSize: -1})
+	_, err := s.List(context.Background(), groundtruth.ListQuery{PageSize: -1})
 	var inv *apperr.InvalidArgumentError
 	if !errors.As(err, &inv) {
 		t.Fatalf("PageSize -1: error %v, want an *apperr.InvalidArgumentError", err)
@@ -115,7 +115,7 @@ func testListBadToken(t *testing.T, h Harness) {
 	mustImport(t, s, Gen{Models: 2, Datasets: 2, Problems: 10}.Records())
 	ctx := context.Background()
 	solver, other := Solver(0, 0), Solver(1, 0)
-	issue := func(q store.ListQuery) string {
+	issue := func(q groundtruth.ListQuery) string {
 		q.PageSize = 3
 		p, err := s.List(ctx, q)
 		if err != nil || p.NextPageToken == "" {
@@ -123,36 +123,36 @@ func testListBadToken(t *testing.T, h Harness) {
 		}
 		return p.NextPageToken
 	}
-	plain := issue(store.ListQuery{})
-	bySolver := issue(store.ListQuery{Solver: &solver})
-	byDataset := issue(store.ListQuery{Dataset: Dataset(0)})
+	plain := issue(groundtruth.ListQuery{})
+	bySolver := issue(groundtruth.ListQuery{Solver: &solver})
+	byDataset := issue(groundtruth.ListQuery{Dataset: Dataset(0)})
 	b64 := base64.RawURLEncoding.EncodeToString
 	tests := []struct {
 		name string
-		q    store.ListQuery
+		q    groundtruth.ListQuery
 	}{
-		{"garbage", store.ListQuery{PageToken: "not a token!"}},
-		{"not json", store.ListQuery{PageToken: b64([]byte("hello"))}},
-		{"empty json", store.ListQuery{PageToken: b64([]byte("{}"))}},
-		{"truncated", store.ListQuery{PageToken: plain[:len(plain)/2]}},
-		{"padded", store.ListQuery{PageToken: plain + "=="}},
-		{"huge", store.ListQuery{PageToken: strings.Repeat("A", 1<<20)}},
-		{"unfiltered token with a solver", store.ListQuery{Solver: &solver, PageToken: plain}},
-		{"solver token without filter", store.ListQuery{PageToken: bySolver}},
-		{"solver token with another solver", store.ListQuery{Solver: &other, PageToken: bySolver}},
-		{"solver token with a dataset too", store.ListQuery{Solver: &solver, Dataset: Dataset(0), PageToken: bySolver}},
-		{"dataset token with another dataset", store.ListQuery{Dataset: Dataset(1), PageToken: byDataset}},
+		{"garbage", groundtruth.ListQuery{PageToken: "not a token!"}},
+		{"not json", groundtruth.ListQuery{PageToken: b64([]byte("hello"))}},
+		{"empty json", groundtruth.ListQuery{PageToken: b64([]byte("{}"))}},
+		{"truncated", groundtruth.ListQuery{PageToken: plain[:len(plain)/2]}},
+		{"padded", groundtruth.ListQuery{PageToken: plain + "=="}},
+		{"huge", groundtruth.ListQuery{PageToken: strings.Repeat("A", 1<<20)}},
+		{"unfiltered token with a solver", groundtruth.ListQuery{Solver: &solver, PageToken: plain}},
+		{"solver token without filter", groundtruth.ListQuery{PageToken: bySolver}},
+		{"solver token with another solver", groundtruth.ListQuery{Solver: &other, PageToken: bySolver}},
+		{"solver token with a dataset too", groundtruth.ListQuery{Solver: &solver, Dataset: Dataset(0), PageToken: bySolver}},
+		{"dataset token with another dataset", groundtruth.ListQuery{Dataset: Dataset(1), PageToken: byDataset}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := s.List(ctx, tc.q)
-			if !errors.Is(err, store.ErrInvalidPageToken) {
+			if !errors.Is(err, groundtruth.ErrInvalidPageToken) {
 				t.Fatalf("List = %d records, error %v; want ErrInvalidPageToken", len(p.Records), err)
 			}
 		})
 	}
 	// The right filters with another page size are fine.
-	if _, err := s.List(ctx, store.ListQuery{Solver: &solver, PageToken: bySolver, PageSize: 50}); err != nil {
+	if _, err := s.List(ctx, groundtruth.ListQuery{Solver: &solver, PageToken: bySolver, PageSize: 50}); err != nil {
 		t.Fatalf("token with the same filters and another page size: %v", err)
 	}
 }
@@ -160,18 +160,18 @@ func testListBadToken(t *testing.T, h Harness) {
 func testListSeesLaterInserts(t *testing.T, h Harness) {
 	s := h.Open(t, "db")
 	ctx := context.Background()
-	var rs []store.Record
+	var rs []groundtruth.Record
 	for _, id := range []string{"b", "d", "f", "h"} {
-		rs = append(rs, sample("m", store.ModeStandard, "ds", id))
+		rs = append(rs, sample("m", groundtruth.ModeStandard, "ds", id))
 	}
 	mustImport(t, s, Slice(rs...))
-	p, err := s.List(ctx, store.ListQuery{PageSize: 2})
+	p, err := s.List(ctx, groundtruth.ListQuery{PageSize: 2})
 	if err != nil || len(p.Records) != 2 || p.Records[1].ProblemID != "d" {
 		t.Fatalf("first page = %+v, %v", p.Records, err)
 	}
 	// Insert one key before the cursor and one after it.
-	mustImport(t, s, Slice(sample("m", store.ModeStandard, "ds", "a"), sample("m", store.ModeStandard, "ds", "e")))
-	rest := listAll(t, s, store.ListQuery{PageSize: 2, PageToken: p.NextPageToken})
+	mustImport(t, s, Slice(sample("m", groundtruth.ModeStandard, "ds", "a"), sample("m", groundtruth.ModeStandard, "ds", "e")))
+	rest := listAll(t, s, groundtruth.ListQuery{PageSize: 2, PageToken: p.NextPageToken})
 	var ids []string
 	for _, r := range rest {
 		ids = append(ids, r.ProblemID)

@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/platform/gateway"
+)
+
+// startServe runs `triage serve` with args on a loopback port until the test
+// ends and returns its gRPC address.
+func startServe(t *testing.T, args ...string) string {
+	t.Helper()
+	env, _, logs := testEnv(map[string]string{"TRIAGE_LISTEN": "127.0.0.1:0", "TRIAGE_SHUTDOWN_GRACE": "2s", "TRIAGE_LLM_CACHE": "off"})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, append([]string{"serve"}, args...), env) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("serve: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("serve did not stop")
+		}
+	})
+	return waitForAddr(t, logs)
+}
+
+// TestGatewayStreamsOverServe puts the HTTP/JSON gateway in front of a real
+// `triage serve` with a store, as --http-listen will: a client-streaming
+// import whose body is several request messages, a paged GET listing with
+// query parameters, and a server-streaming baseline read as
+// newline-delimited chunks.
+func TestGatewayStreamsOverServe(t *testing.T) {
+	dir := t.TempDir()
+	endpoints := writeFile(t, "endpoints.json", `{"q": {"base_url": "http://127.0.0.1:9/v1", "model": "m", "mode": "standard"}}`)
+	addr := startServe(t, "--store", filepath.Join(dir, "gt.db"), "--endpoints", endpoints)
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	mux, err := gateway.New(context.Background(), conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	call := func(method, path, body string) (int, string) {
+		t.Helper()
+		req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		out, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.StatusCode, string(out)
+	}
+	rec := func(id string) string {
+		return `{"solver": {"model": "m", "mode": "SOLVER_MODE_STANDARD"}, "dataset": "aime", "problemId": "` + id + `", "cost": "100", "correct": true, "gradeable": true}`
+	}
+
+	t.Run("import stream", func(t *testing.T) {
+		body := `{"records": [` + rec("1") + `]}` + "\n" + `{"records": [` + rec("2") + `, ` + rec("3") + `]}` + "\n"
+		code, out := call(http.MethodPost, "/v1/ground-truth:import", body)
+		got := &triagev1.ImportGroundTruthResponse{}
+		if err := protojson.Unmarshal([]byte(out), got); code != http.StatusOK || err != nil {
+			t.Fatalf("HTTP %d, %v: %s", code, err, out)
+		}
+		if want := (&triagev1.ImportGroundTruthResponse{Received: 3, Inserted: 3}); !proto.Equal(got, want) {
+			t.Errorf("import = %v, want %v", got, want)
+		}
+	})
+
+	t.Run("list pages", func(t *testing.T) {
+		var ids []string
+		token, pages := "", 0
+		for pages < 3 {
+			pages++
+			code, out := call(http.MethodGet, "/v1/ground-truth?solver.model=m&solver.mode=SOLVER_MODE_STANDARD&dataset=aime&pageSize=2&pageToken="+token, "")
+			got := &triagev1.ListGroundTruthResponse{}
+			if err := protojson.Unmarshal([]byte(out), got); code != http.StatusOK || err != nil {
+				t.Fatalf("HTTP %d, %v: %s", code, err, out)
+			}
+			for _, r := range got.GetRecords() {
+				ids = append(ids, r.GetProblemId())
+			}
+			if token = got.GetNextPageToken(); token == "" {
+				break
+			}
+		}
+		if strings.Join(ids, ",") != "1,2,3" || pages != 2 {
+			t.Errorf("listed %v over %d pages, want 1,2,3 over two", ids, pages)
+		}
+	})
+
+	t.Run("baseline stream", func(t *testing.T) {
+		// Every problem is stored, so nothing calls the (absent) model: the
+		// stream is started, then the summary.
+		body := `{"solver": {"model": "m", "mode": "SOLVER_MODE_STANDARD"}, "endpoint": "q",
+		  "problems": [{"id": "1", "dataset": "aime", "text": "1+1?", "gradingJson": "{\"kind\":\"math\",\"answer\":\"2\"}"},
+		               {"id": "2", "dataset": "aime", "text": "2+2?", "gradingJson": "{\"kind\":\"math\",\"answer\":\"4\"}"}]}`
+		code, out := call(http.MethodPost, "/v1/executor:runBaseline", body)
+		if code != http.StatusOK {
+			t.Fatalf("HTTP %d: %s", code, out)
+		}
+		var events []*triagev1.RunBaselineResponse
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var chunk struct{ Result, Error json.RawMessage }
+			if err := json.Unmarshal([]byte(line), &chunk); err != nil || chunk.Error != nil {
+				t.Fatalf("chunk %s: %v", line, err)
+			}
+			ev := &triagev1.RunBaselineResponse{}
+			if err := protojson.Unmarshal(chunk.Result, ev); err != nil {
+				t.Fatalf("chunk %s: %v", line, err)
+			}
+			events = append(events, ev)
+		}
+		if len(events) != 2 || events[0].GetStarted().GetSkipped() != 2 || events[1].GetSummary() == nil {
+			t.Errorf("events = %v, want started (2 skipped) then the summary", events)
+		}
+	})
+}

@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"context"
+	"errors"
+
+	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"google.golang.org/grpc"
+
+	"github.com/triage-eval/triage/internal/platform/gateway"
+	"github.com/triage-eval/triage/internal/platform/server"
+	"github.com/triage-eval/triage/internal/platform/telemetry"
+)
+
+// defaultMaxImportBytes caps an HTTP ground-truth import's body: far above
+// any benchmark's ground truth (the paper's is a few MB), and small enough
+// that the JSON decoder, which holds one message at a time and may hold a
+// whole oversized one before the gRPC limit refuses it, stays bounded.
+// Larger imports go over gRPC (triage ground-truth import) or in parts.
+const defaultMaxImportBytes = 64 << 20
+
+// httpFront is triage serve's HTTP/JSON gateway: a grpc-gateway mux whose
+// calls reach the gRPC server over memory, and the bounds of the HTTP
+// server that serves it.
+type httpFront struct {
+	conn *grpc.ClientConn
+	mux  *runtime.ServeMux
+	cfg  gateway.ServerConfig
+}
+
+// newHTTPFront connects the gateway to srv in memory: calls pass srv's
+// interceptors (tokens from the Authorization header, limits, validation,
+// logging) exactly as gRPC calls do, while the HTTP listener applies the
+// same TLS configuration, client certificates included.
+func newHTTPFront(ctx context.Context, srv *server.Server, cfg server.Config, maxImport int64, tel *telemetry.Telemetry) (*httpFront, error) {
+	conn, err := srv.DialInternal(tel.ClientOption(),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(cfg.MaxMessageBytes), grpc.MaxCallSendMsgSize(cfg.MaxMessageBytes)))
+	if err != nil {
+		return nil, err
+	}
+	mux, err := gateway.New(ctx, conn)
+	if err != nil {
+		return nil, errors.Join(err, conn.Close())
+	}
+	return &httpFront{conn: conn, mux: mux, cfg: gateway.ServerConfig{
+		TLS:             cfg.TLS,
+		MaxBodyBytes:    int64(cfg.MaxMessageBytes),
+		MaxImportBytes:  maxImport,
+		CallTimeout:     cfg.Deadlines.Default,
+		LongCallTimeout: cfg.Deadlines.Long,
+		Drain:           cfg.Drain,
+		Grace:           cfg.ShutdownGrace,
+	}}, nil
+}

@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/backoff"
+	"google.golang.org/grpc/codes"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/status"
+)
+
+// serviceConfig is the gRPC service config of every client this binary
+// dials, for every method ("name": [{}]):
+//
+//   - waitForReady: a call made while its service is unreachable — restarting,
+//     say — waits for it to come back instead of failing at once; the call's
+//     deadline, if it has one, bounds the wait.
+//   - retryPolicy: a call that fails with Unavailable — the server went away
+//     mid-call, or refused it while stopping — is tried again, up to 5
+//     attempts in all (grpc-go's ceiling), after a random wait of up to
+//     0.1 s, 0.2 s, 0.4 s, 0.8 s (exponential, at most 2 s), never beyond
+//     the call's deadline. Unavailable answered by a service itself (a
+//     model endpoint still down after the LLM gateway's retries) carries a
+//     no-retry pushback (grpcerr) and is not retried.
+//
+// Every call is safe to repeat: ComputeReferences, ExecutePlan, the lists
+// and CreatePlan compute or read (a repeated CreatePlan is answered from the
+// Planner's response cache when the model had answered); ImportGroundTruth
+// is one transaction of idempotent upserts, so a replay after a lost answer
+// changes nothing (grpc replays a client stream only while it has sent less
+// than retryBufferBytes); RunBaseline is retried only before its first event
+// (grpc never retries a stream that has received a message), and re-running
+// a baseline skips what is stored. No retry throttling: a restarting service
+// fails every call in flight at once, which is exactly when retries must go
+// on.
+const serviceConfig = `{
+  "methodConfig": [{
+    "name": [{}],
+    "waitForReady": true,
+    "retryPolicy": {
+      "maxAttempts": 5,
+      "initialBackoff": "0.1s",
+      "maxBackoff": "2s",
+      "backoffMultiplier": 2,
+      "retryableStatusCodes": ["UNAVAILABLE"]
+    }
+  }]
+}`
+
+// reconnectBackoff makes a client reconnect to a restarted service within
+// about a second (grpc's default backs off to 2 minutes).
+var reconnectBackoff = grpc.ConnectParams{
+	Backoff:           backoff.Config{BaseDelay: 100 * time.Millisecond, Multiplier: 1.6, Jitter: 0.2, MaxDelay: time.Second},
+	MinConnectTimeout: 5 * time.Second,
+}
+
+// retryBufferBytes is how much of a call's requests grpc keeps to replay
+// it: as much as a server accepts in one message (server.DefaultConfig),
+// so that a large CreatePlan stays retryable (grpc's default, 256 KiB,
+// commits a call, and gives up retrying it, once it has sent more).
+const retryBufferBytes = 16 << 20
+
+// resilientOptions are the dial options that let a client ride through a
+// restart of the service it calls.
+func resilientOptions() []grpc.DialOption {
+	return []grpc.DialOption{
+		grpc.WithDefaultServiceConfig(serviceConfig),
+		grpc.WithConnectParams(reconnectBackoff),
+		grpc.WithDefaultCallOptions(grpc.MaxRetryRPCBufferSize(retryBufferBytes)),
+	}
+}
+
+// readyTimeout is how long a command waits, when it starts, for a remote
+// service to answer.
+const readyTimeout = 10 * time.Second
+
+// awaitService returns nil once the service behind cc answers a health
+// check (whatever its status), or, after timeout, why it does not. Calls
+// wait for ready (serviceConfig) to ride through restarts; a service that
+// is down when a command starts is reported instead of waited for.
+func awaitService(cc grpc.ClientConnInterface, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	health := healthpb.NewHealthClient(cc)
+	why := "no answer"
+	for {
+		_, err := health.Check(ctx, &healthpb.HealthCheckRequest{}, grpc.WaitForReady(false))
+		switch status.Code(err) {
+		case codes.Unavailable:
+			why = status.Convert(err).Message() // the connection's error
+		case codes.DeadlineExceeded:
+		default:
+			return nil // it answered (a server without health checks says Unimplemented)
+		}
+		t := time.NewTimer(200 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("does not answer within %v: %s", timeout, why)
+		case <-t.C:
+		}
+	}
+}

@@ -1,0 +1,141 @@
+package cli
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/status"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/llm"
+	"github.com/triage-eval/triage/internal/llm/llmtest"
+	"github.com/triage-eval/triage/internal/platform/server"
+	"github.com/triage-eval/triage/internal/platform/telemetry"
+	"github.com/triage-eval/triage/services/oracle"
+	"github.com/triage-eval/triage/services/planner"
+)
+
+// serveTCP serves services on loopback TCP until the test ends and returns
+// the address.
+func serveTCP(t *testing.T, services ...server.Service) string {
+	t.Helper()
+	cfg := server.DefaultConfig()
+	cfg.Drain = 0
+	srv, err := server.New(cfg, slog.New(slog.DiscardHandler), telemetry.Disabled(), services)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, lis) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return lis.Addr().String()
+}
+
+// TestServiceUnavailableIsNotRetried: an Unavailable the service answers
+// itself (a model endpoint still failing after the gateway's attempts)
+// is not retried by the client, which would multiply the model calls; the
+// client retries only Unavailable from a server that is not there.
+func TestServiceUnavailableIsNotRetried(t *testing.T) {
+	model := llmtest.NewServer(t, llmtest.WithHandler(func(int, llmtest.Recorded) llmtest.Reply { return llmtest.ServerError() }))
+	pl := planner.New(planner.Config{
+		Endpoints: map[string]llm.Endpoint{"down": {Name: "down", BaseURL: model.URL(), Model: "m", Mode: llm.ModeStandard, MaxAttempts: 2, Timeout: 5 * time.Second}},
+		Getenv:    func(string) string { return "" }, Now: time.Now,
+	})
+	addr := serveTCP(t, server.Service{Name: "planner", Desc: &triagev1.PlannerService_ServiceDesc, Impl: pl})
+	cc, err := grpc.NewClient(addr, append(resilientOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cc.Close()
+	_, err = triagev1.NewPlannerServiceClient(cc).CreatePlan(context.Background(), &triagev1.CreatePlanRequest{
+		Strategy: triagev1.PlannerStrategy_PLANNER_STRATEGY_LLM,
+		Endpoint: &triagev1.CreatePlanRequest_EndpointName{EndpointName: "down"},
+		Problems: []*triagev1.PlannerProblem{{Id: "a", Text: "one"}, {Id: "b", Text: "two"}},
+		Budget:   100,
+	})
+	if status.Code(err) != codes.Unavailable {
+		t.Fatalf("CreatePlan = %v, want Unavailable", err)
+	}
+	if n := model.Count(); n != 2 {
+		t.Errorf("the model was called %d times, want the gateway's 2 attempts once", n)
+	}
+}
+
+// TestCommandsReportAServiceThatIsDown: calls wait for a restarting service,
+// but a command whose remote service is down when it starts says so.
+func TestCommandsReportAServiceThatIsDown(t *testing.T) {
+	dead := freeAddr(t)
+	cc, err := grpc.NewClient(dead, append(resilientOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cc.Close()
+	start := time.Now()
+	err = awaitService(cc, 3*time.Second)
+	if err == nil || !strings.Contains(err.Error(), "does not answer within 3s") || !strings.Contains(err.Error(), "connection refused") {
+		t.Errorf("a dead address: %v", err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("awaitService took %v", took)
+	}
+	live := serveTCP(t, server.Service{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()})
+	c, err := connect([]string{"oracle"}, map[string]string{"oracle": live}, nil, serviceDeps{}, nil)
+	if err != nil {
+		t.Fatalf("connect to a live server: %v", err)
+	}
+	c.Close()
+}
+
+// flakyHealth fails its first Check with Unavailable, as a server going
+// away does (no pushback), and counts the calls.
+type flakyHealth struct {
+	healthpb.UnimplementedHealthServer
+	calls atomic.Int32
+}
+
+func (f *flakyHealth) Check(context.Context, *healthpb.HealthCheckRequest) (*healthpb.HealthCheckResponse, error) {
+	if f.calls.Add(1) == 1 {
+		return nil, status.Error(codes.Unavailable, "going away")
+	}
+	return &healthpb.HealthCheckResponse{Status: healthpb.HealthCheckResponse_SERVING}, nil
+}
+
+// TestLargeRequestsAreRetried: a call whose request is larger than grpc's
+// default retry buffer (256 KiB) is still retried after Unavailable.
+func TestLargeRequestsAreRetried(t *testing.T) {
+	g := grpc.NewServer()
+	h := &flakyHealth{}
+	healthpb.RegisterHealthServer(g, h)
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go g.Serve(lis)
+	defer g.Stop()
+	cc, err := grpc.NewClient(lis.Addr().String(), append(resilientOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cc.Close()
+	big := &healthpb.HealthCheckRequest{Service: strings.Repeat("x", 1<<20)}
+	if _, err := healthpb.NewHealthClient(cc).Check(context.Background(), big); err != nil {
+		t.Fatalf("a 1 MiB call was not retried: %v", err)
+	}
+	if n := h.calls.Load(); n != 2 {
+		t.Errorf("%d calls, want 2", n)
+	}
+}

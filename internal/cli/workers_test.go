@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/store/pgtest"
+)
+
+// workerProcess starts `triage run` on config as one worker of a shared run.
+func workerProcess(t *testing.T, config, name string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "run", "--progress", "off", "--worker", name, "--lease", "2s", config)
+	cmd.Env = append(os.Environ(), "TRIAGE_TEST_AS_MAIN=1")
+	out := &strings.Builder{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+		if t.Failed() {
+			t.Logf("%s:\n%s", name, out.String())
+		}
+	})
+	return cmd
+}
+
+// TestWorkersShareARun starts three `triage run` processes on one
+// PostgreSQL run store, LLM cache and ground-truth store, kills one with
+// SIGKILL in the middle, and checks that the others finish the run: every
+// cell stored once, no prompt answered twice except the one the killed
+// worker had in flight, and the results equal a single process's.
+func TestWorkersShareARun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts triage processes")
+	}
+	location := pgtest.Location(t)
+	const llmCells = 2 * 4 * 4 * 3 // solvers × pools × α × variants
+	const cells = 2 * 4 * 4 * 4    // … × (3 llm variants + random)
+
+	// A single-process reference run on SQLite.
+	ref := newModelServer(t, 0)
+	refConfig := writeGrid(t, t.TempDir(), ref.URL)
+	if out, err := triageProcess(refConfig).CombinedOutput(); err != nil {
+		t.Fatalf("reference run: %v\n%s", err, out)
+	}
+
+	ms := newModelServer(t, 40*time.Millisecond)
+	config := writeGrid(t, t.TempDir(), ms.URL)
+	raw, err := os.ReadFile(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := strings.NewReplacer(
+		"run_store: run.db", "run_store: "+location,
+		"ground_truth_store: gt.db", "ground_truth_store: "+location,
+		"llm_cache: llm-cache.db", "llm_cache: "+location,
+		"concurrency: 3", "concurrency: 1", // at most one call in flight per worker
+	).Replace(string(raw))
+	if err := os.WriteFile(config, []byte(shared), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	workers := []*exec.Cmd{
+		workerProcess(t, config, "w1"),
+		workerProcess(t, config, "w2"),
+		workerProcess(t, config, "w3"),
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if _, answered := ms.snapshot(); len(answered) >= llmCells/3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the run made no progress")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := workers[0].Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = workers[0].Wait()
+	for i, w := range workers[1:] {
+		if err := w.Wait(); err != nil {
+			t.Fatalf("worker %d: %v", i+2, err)
+		}
+	}
+
+	received, answered := ms.snapshot()
+	if len(answered) != llmCells {
+		t.Errorf("%d distinct prompts answered, want %d (one per llm cell)", len(answered), llmCells)
+	}
+	seen := map[string]int{}
+	for _, sum := range received {
+		seen[sum]++
+	}
+	repeated := 0
+	for _, n := range seen {
+		repeated += n - 1
+	}
+	if repeated > 1 {
+		t.Errorf("%d prompts were asked again; at most the killed worker's one call in flight may be", repeated)
+	}
+
+	rs, err := orchestrator.OpenRunStore(context.Background(), location)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.Close()
+	stored, err := rs.Cells(context.Background())
+	if err != nil || len(stored) != cells {
+		t.Fatalf("%d cells stored, want %d: %v", len(stored), cells, err)
+	}
+	res, err := rs.Results(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Freshness.Fresh != cells || res.Freshness.Stale+res.Freshness.Pending+res.Freshness.Outside != 0 {
+		t.Errorf("freshness %+v", res.Freshness)
+	}
+	if got, want := resultsOf(t, rs), results(t, refConfig); got != want {
+		t.Errorf("the shared run's results differ from a single process's:\n%s\n%s", got, want)
+	}
+	t.Logf("%d calls for %d prompts; %d asked again", len(received), len(answered), repeated)
+}
+
+// resultsOf is results for an open run store.
+func resultsOf(t *testing.T, rs *orchestrator.RunStore) string {
+	t.Helper()
+	res, err := rs.Results(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := json.Marshal(res.Records)
+	return string(out)
+}

@@ -1,0 +1,107 @@
+package llm
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/triage-eval/triage/internal/store/sqldb"
+	"github.com/triage-eval/triage/internal/store/sqlitedsn"
+)
+
+// SQLCache is a durable Cache in a SQL database: a SQLite file (the
+// default; WAL, busy timeout, shared safely by the processes and goroutines
+// that open it) or PostgreSQL (postgres://…, shared by every machine of a
+// grid, so that a prompt one worker had answered is never asked again by
+// another).
+type SQLCache struct {
+	db *sqldb.DB
+}
+
+// cacheSchema creates the one table of the cache, per dialect. obtained_at
+// is RFC 3339 UTC with nanoseconds, for inspection and pruning; response is
+// the JSON encoding of Response.
+var cacheSchema = map[sqldb.Dialect]string{
+	sqldb.SQLite: `CREATE TABLE IF NOT EXISTS llm_cache (
+	key         TEXT PRIMARY KEY,
+	response    TEXT NOT NULL,
+	obtained_at TEXT NOT NULL
+) WITHOUT ROWID`,
+	sqldb.Postgres: `CREATE TABLE IF NOT EXISTS llm_cache (
+	key         text PRIMARY KEY,
+	response    text NOT NULL,
+	obtained_at text NOT NULL
+)`,
+}
+
+// OpenCache opens (creating if missing) the cache at location: a SQLite
+// file path (":memory:" gives a private in-memory cache) or a postgres://
+// URL. Close it when done.
+func OpenCache(ctx context.Context, location string) (_ *SQLCache, err error) {
+	if location == "" {
+		return nil, errors.New("llm cache: empty location")
+	}
+	db, err := sqldb.Open(ctx, location, sqldb.Options{
+		// Each connection to ":memory:" would get its own empty database.
+		OneConnection: location == sqlitedsn.Memory,
+		// A response lost to a crash of the database server itself is only
+		// asked again; not waiting for the disk on every Put keeps a
+		// grid's workers from queueing behind fsyncs.
+		Transient: true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("llm cache: open %w", err)
+	}
+	if err = db.CreateSchema(ctx, "triage/llm-cache", cacheSchema[db.Dialect]); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("llm cache: open %s: %w", db.Location, err)
+	}
+	return &SQLCache{db: db}, nil
+}
+
+// Get implements Cache.
+func (c *SQLCache) Get(ctx context.Context, key string) (Response, bool, error) {
+	var doc string
+	err := c.db.QueryRowContext(ctx, `SELECT response FROM llm_cache WHERE key = ?`, key).Scan(&doc)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Response{}, false, nil
+	}
+	if err != nil {
+		return Response{}, false, fmt.Errorf("llm cache: get: %w", err)
+	}
+	var r Response
+	if err := json.Unmarshal([]byte(doc), &r); err != nil {
+		return Response{}, false, fmt.Errorf("llm cache: entry %s: %w", key, err)
+	}
+	return r, true, nil
+}
+
+// Put implements Cache; the first response stored under a key stays.
+func (c *SQLCache) Put(ctx context.Context, key string, r Response) error {
+	doc, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("llm cache: put: %w", err)
+	}
+	_, err = c.db.ExecContext(ctx,
+		`INSERT INTO llm_cache (key, response, obtained_at) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING`,
+		key, string(doc), r.ObtainedAt.UTC().Format(time.RFC3339Nano))
+	if err != nil {
+		return fmt.Errorf("llm cache: put: %w", err)
+	}
+	return nil
+}
+
+// Len returns the number of stored responses.
+func (c *SQLCache) Len(ctx context.Context) (int, error) {
+	var n int
+	if err := c.db.QueryRowContext(ctx, `SELECT count(*) FROM llm_cache`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("llm cache: count: %w", err)
+	}
+	return n, nil
+}
+
+// Close releases the database.
+func (c *SQLCache) Close() error { return c.db.Close() }

@@ -1,0 +1,133 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// bubblewrap is the bwrap executable and what it supports.
+type bubblewrap struct {
+	path    string
+	version string
+	// disableUserns: bwrap has --disable-userns (0.8.0 and later), which
+	// stops the program from creating user namespaces of its own.
+	disableUserns bool
+}
+
+// installHint tells how to get bubblewrap.
+const installHint = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) or set Options.Bubblewrap"
+
+// findBubblewrap locates bwrap (explicit, else on PATH, else
+// /usr/bin/bwrap) and asks it for its version and options.
+func findBubblewrap(explicit string) (bubblewrap, error) {
+	path := explicit
+	if path == "" {
+		path = "/usr/bin/bwrap"
+		if p, err := exec.LookPath("bwrap"); err == nil {
+			path = p
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, "--version").Output()
+	if err != nil {
+		return bubblewrap{}, fmt.Errorf("sandbox: code grading needs bubblewrap, but %s cannot be run (%v): %s", path, err, installHint)
+	}
+	help, _ := exec.CommandContext(ctx, path, "--help").CombinedOutput()
+	return bubblewrap{
+		path:          path,
+		version:       strings.TrimSpace(string(out)),
+		disableUserns: strings.Contains(string(help), "--disable-userns"),
+	}, nil
+}
+
+// Descriptors the sandbox's processes receive, as bwrap's command sees
+// them: bwrap itself consumes infoFD and blockFD.
+const (
+	requestFD = 3 // Go → harness: the harness, its config, then one test per line
+	resultFD  = 4 // harness → Go: length-prefixed JSON frames
+	infoFD    = 5 // bwrap → Go: {"child-pid": …}
+	blockFD   = 6 // Go → bwrap: one byte once the child is in its cgroup
+)
+
+// programEnv is the program's whole environment.
+func programEnv() map[string]string {
+	return map[string]string{
+		"PATH":                    "/usr/bin:/bin",
+		"HOME":                    "/tmp",
+		"TMPDIR":                  "/tmp",
+		"LANG":                    "C.UTF-8",
+		"PYTHONDONTWRITEBYTECODE": "1",
+		"PYTHONHASHSEED":          "0",
+	}
+}
+
+// args is bwrap's command line for one program: fresh namespaces of every
+// kind, no capabilities, an unprivileged uid, and a root holding only
+// /usr (and the interpreter's own directories), a private /proc, three
+// device nodes and a small writable /tmp.
+func (b bubblewrap) args(py interpreter, workDirBytes int64) []string {
+	a := []string{
+		"--unshare-user", "--unshare-ipc", "--unshare-pid", "--unshare-net",
+		"--unshare-uts", "--unshare-cgroup",
+	}
+	if b.disableUserns {
+		a = append(a, "--disable-userns")
+	}
+	a = append(a,
+		"--uid", strconv.Itoa(sandboxUID), "--gid", strconv.Itoa(sandboxUID),
+		"--hostname", "sandbox",
+		"--die-with-parent", "--new-session",
+		"--cap-drop", "ALL",
+		"--clearenv",
+	)
+	env := programEnv()
+	// glibc reserves 64 MiB of address space per malloc arena and thread;
+	// under RLIMIT_AS a few threads would exhaust it. The harness drops
+	// the variable from os.environ once the allocator has read it.
+	env["MALLOC_ARENA_MAX"] = "2"
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		a = append(a, "--setenv", k, env[k])
+	}
+	a = append(a, "--ro-bind", "/usr", "/usr")
+	// On a merged-/usr system the top-level library and binary
+	// directories point into /usr; elsewhere they are bound read-only.
+	for _, dir := range []string{"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"} {
+		if target, err := os.Readlink(dir); err == nil {
+			a = append(a, "--symlink", target, dir)
+		} else if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			a = append(a, "--ro-bind", dir, dir)
+		}
+	}
+	for _, dir := range py.binds {
+		a = append(a, "--ro-bind", dir, dir)
+	}
+	a = append(a, "--proc", "/proc")
+	for _, dev := range []string{"/dev/null", "/dev/zero", "/dev/urandom"} {
+		a = append(a, "--dev-bind", dev, dev)
+	}
+	for _, l := range [][2]string{{"/proc/self/fd", "/dev/fd"}, {"/proc/self/fd/0", "/dev/stdin"}, {"/proc/self/fd/1", "/dev/stdout"}, {"/proc/self/fd/2", "/dev/stderr"}} {
+		a = append(a, "--symlink", l[0], l[1])
+	}
+	a = append(a,
+		"--size", strconv.FormatInt(workDirBytes, 10), "--perms", "0700", "--tmpfs", "/tmp",
+		"--remount-ro", "/",
+		"--chdir", "/tmp",
+		"--info-fd", strconv.Itoa(infoFD),
+		"--block-fd", strconv.Itoa(blockFD),
+		"--",
+		py.exe, "-B", "-s", "-c", bootstrap,
+	)
+	return a
+}

@@ -1,0 +1,93 @@
+package sandbox
+
+import (
+	"fmt"
+	"time"
+)
+
+// sandboxProcs is how many processes the sandbox itself adds to a
+// program's cgroup: bwrap's outer process (v2 only), its PID 1 and the
+// harness.
+const sandboxProcs = 3
+
+// limits are the resource limits of one program's processes.
+type limits struct {
+	// Set by the harness on itself before any untrusted code runs, and
+	// inherited by every test process.
+	addressSpace int64 // RLIMIT_AS per process
+	procs        int   // RLIMIT_NPROC, counted in the sandbox's user namespace
+	cpuSeconds   int64 // RLIMIT_CPU of the harness: the total time limit
+	files        int   // RLIMIT_NOFILE
+	// Set by each test process on itself before running the program.
+	testCPUSeconds int64 // RLIMIT_CPU: the per-test time limit
+	fileSize       int64 // RLIMIT_FSIZE, also bounding the output
+}
+
+// newLimits derives the rlimits from o: with a cgroup bounding the sum,
+// each process may map MemoryBytes; without one, FallbackProcs processes
+// of 2·MemoryBytes/FallbackProcs each, so the product stays bounded.
+func newLimits(o Options, cg *cgroups) limits {
+	l := limits{
+		addressSpace:   o.MemoryBytes,
+		procs:          o.MaxProcs,
+		cpuSeconds:     seconds(o.TotalTimeout),
+		files:          o.MaxFiles,
+		testCPUSeconds: seconds(o.TestTimeout),
+		fileSize:       o.FileSizeBytes,
+	}
+	if cg == nil {
+		l.procs = o.FallbackProcs
+		l.addressSpace = 2 * o.MemoryBytes / int64(o.FallbackProcs)
+	}
+	return l
+}
+
+// seconds rounds d up to whole seconds, plus one: RLIMIT_CPU is a backstop
+// behind the wall-time limits.
+func seconds(d time.Duration) int64 {
+	return int64((d+time.Second-1)/time.Second) + 1
+}
+
+// harness is the limits as the harness config carries them.
+func (l limits) harness() map[string]int64 {
+	return map[string]int64{
+		"as":       l.addressSpace,
+		"nproc":    int64(l.procs),
+		"cpu":      l.cpuSeconds,
+		"nofile":   int64(l.files),
+		"test_cpu": l.testCPUSeconds,
+		"fsize":    l.fileSize,
+	}
+}
+
+// describe lists the limits for Isolation.
+func (l limits) describe(cg *cgroups) (memory string, all []string) {
+	if cg != nil {
+		memory = fmt.Sprintf("cgroup v%d: %s for all of a program's processes together (swap included)", cg.version, bytesString(cg.limits.memory))
+		all = append(all,
+			fmt.Sprintf("cgroup v%d memory %s", cg.version, bytesString(cg.limits.memory)),
+			fmt.Sprintf("cgroup v%d pids %d", cg.version, cg.limits.pids))
+		if cg.cpu && cg.limits.cpus > 0 {
+			all = append(all, fmt.Sprintf("cgroup v%d cpu %d core(s)", cg.version, cg.limits.cpus))
+		}
+	} else {
+		memory = fmt.Sprintf("rlimits only: at most %d processes of %s address space each (%s); shared memory (SysV, memfd) is not bounded",
+			l.procs, bytesString(l.addressSpace), bytesString(int64(l.procs)*l.addressSpace))
+	}
+	all = append(all,
+		"AS "+bytesString(l.addressSpace)+" per process",
+		fmt.Sprintf("NPROC %d", l.procs),
+		fmt.Sprintf("CPU %ds per program, %ds per test", l.cpuSeconds, l.testCPUSeconds),
+		"FSIZE "+bytesString(l.fileSize),
+		fmt.Sprintf("NOFILE %d", l.files),
+		"CORE 0")
+	return memory, all
+}
+
+// bytesString writes n in MiB or GiB.
+func bytesString(n int64) string {
+	if n%(1<<30) == 0 {
+		return fmt.Sprintf("%d GiB", n>>30)
+	}
+	return fmt.Sprintf("%d MiB", n>>20)
+}

@@ -1,0 +1,31 @@
+// Package gateway is the HTTP/JSON front of the services: a grpc-gateway v2
+// reverse proxy, generated from the google.api.http annotations in
+// proto/triage/v1, that turns each HTTP request into a gRPC call on a client
+// connection and the answer back into JSON. Calls go through the gRPC
+// server's whole interceptor chain, so validation, error mapping, logging
+// and whatever else the server enforces apply to HTTP callers unchanged; an
+// HTTP Authorization header reaches the server as the "authorization"
+// metadata key.
+//
+// The JSON is protojson's, both ways:
+//
+//   - Responses use the proto3 JSON names (lowerCamelCase, as grpcurl prints
+//     them), emit fields with zero values too (so "overBudget": false is
+//     there to read), print enums by name and 64-bit integers as strings.
+//   - Requests may name fields either way ("problemIds" or "problem_ids").
+//     An unknown field is an error (HTTP 400), not silently dropped, and so
+//     is an unknown query parameter of a GET.
+//   - Errors are google.rpc.Status objects: {"code": 3, "message": …,
+//     "details": [{"@type": "type.googleapis.com/google.rpc.BadRequest",
+//     "fieldViolations": [{"field": …, "description": …}]}]}, with the HTTP
+//     status grpc-gateway maps the gRPC code to (InvalidArgument is 400).
+//   - A server-streaming RPC answers newline-delimited JSON, one
+//     {"result": message} per line, or {"error": status} last; a
+//     client-streaming one reads request messages one after another from
+//     the body.
+//
+// Serve runs the HTTP server in front of the mux (http.go): TLS with the
+// gRPC listener's configuration (client certificates included), a cap on
+// every request body, read and write deadlines per call, and the same drain
+// and graceful stop as the gRPC server.
+package gateway

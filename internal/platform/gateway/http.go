@@ -1,0 +1,123 @@
+package gateway
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+)
+
+// Paths whose calls may run long (streams, and CreatePlan, which waits on a
+// model): they get ServerConfig.LongCallTimeout, the others CallTimeout.
+// ImportPath also reads many messages from one body (MaxImportBytes).
+const (
+	ImportPath   = "/v1/ground-truth:import"
+	BaselinePath = "/v1/executor:runBaseline"
+	PlanPath     = "/v1/planner:createPlan"
+)
+
+// longPaths are the paths of long calls.
+var longPaths = map[string]bool{ImportPath: true, BaselinePath: true, PlanPath: true}
+
+// ServerConfig bounds the HTTP server in front of the mux.
+type ServerConfig struct {
+	// TLS, when set, serves HTTPS (requiring client certificates when it
+	// does); nil serves plaintext.
+	TLS *tls.Config
+	// MaxBodyBytes caps a request body: one message, as large as the gRPC
+	// server accepts.
+	MaxBodyBytes int64
+	// MaxImportBytes caps the body of an import, a stream of messages.
+	MaxImportBytes int64
+	// CallTimeout bounds reading a request and writing its answer (0: no
+	// bound); LongCallTimeout does for long calls (longPaths). A little is
+	// added to each, so that the gRPC deadline, which is the same, ends
+	// the call first and its error can still be written.
+	CallTimeout, LongCallTimeout time.Duration
+	// Drain is how long, once ctx ends, requests are still served (as the
+	// gRPC server does while its health says NOT_SERVING); Grace how long
+	// requests in flight then get before their connections are closed.
+	Drain, Grace time.Duration
+	// Logger receives the server's own errors (bad TLS handshakes, …).
+	Logger *slog.Logger
+}
+
+// deadlineSlack is added to the call deadlines for writing the answer.
+const deadlineSlack = 10 * time.Second
+
+// Header limits: how long a client may take to send its headers, and how
+// large they may be.
+const (
+	readHeaderTimeout = 10 * time.Second
+	maxHeaderBytes    = 64 << 10
+	idleTimeout       = 2 * time.Minute
+)
+
+// bound caps each request's body and sets its read and write deadlines.
+func (c ServerConfig) bound(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		limit, timeout := c.MaxBodyBytes, c.CallTimeout
+		if r.URL.Path == ImportPath {
+			limit = c.MaxImportBytes
+		}
+		if longPaths[r.URL.Path] {
+			timeout = c.LongCallTimeout
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
+		if timeout > 0 {
+			rc := http.NewResponseController(w)
+			until := time.Now().Add(timeout + deadlineSlack)
+			_ = rc.SetReadDeadline(until) // unsupported only by test recorders
+			_ = rc.SetWriteDeadline(until)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// Serve serves h on lis until ctx ends, then keeps serving for the drain
+// period, stops accepting, gives requests in flight the grace period and
+// closes what is left. It returns nil after a shutdown ctx asked for.
+func Serve(ctx context.Context, lis net.Listener, h http.Handler, cfg ServerConfig) error {
+	srv := &http.Server{
+		Handler:           cfg.bound(h),
+		ReadHeaderTimeout: readHeaderTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn),
+	}
+	scheme := "http"
+	if cfg.TLS != nil {
+		srv.TLSConfig = cfg.TLS.Clone()
+		scheme = "https"
+	}
+	cfg.Logger.InfoContext(ctx, "serving HTTP/JSON", "http_addr", lis.Addr().String(), "scheme", scheme)
+	served := make(chan error, 1)
+	go func() {
+		if cfg.TLS != nil {
+			served <- srv.ServeTLS(lis, "", "")
+		} else {
+			served <- srv.Serve(lis)
+		}
+	}()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	if cfg.Drain > 0 {
+		time.Sleep(cfg.Drain)
+	}
+	stopCtx, cancel := context.WithTimeout(context.Background(), cfg.Grace)
+	defer cancel()
+	if err := srv.Shutdown(stopCtx); err != nil {
+		cfg.Logger.Warn("HTTP grace period over; closing connections in flight")
+		_ = srv.Close()
+	}
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,92 @@
+package gateway
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"google.golang.org/genproto/googleapis/api/annotations"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/services/planner"
+)
+
+// TestBoundCapsBodies: an import may send MaxImportBytes, any other call
+// MaxBodyBytes.
+func TestBoundCapsBodies(t *testing.T) {
+	cfg := ServerConfig{MaxBodyBytes: 100, MaxImportBytes: 1000}
+	h := cfg.bound(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusRequestEntityTooLarge)
+			return
+		}
+		_, _ = io.WriteString(w, strings.Repeat("x", len(b)))
+	}))
+	tests := []struct {
+		path     string
+		size     int
+		wantCode int
+	}{
+		{"/v1/oracle:computeReferences", 100, http.StatusOK},
+		{"/v1/oracle:computeReferences", 101, http.StatusRequestEntityTooLarge},
+		{PlanPath, 500, http.StatusRequestEntityTooLarge},
+		{ImportPath, 1000, http.StatusOK},
+		{ImportPath, 1001, http.StatusRequestEntityTooLarge},
+	}
+	for _, tc := range tests {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, tc.path, strings.NewReader(strings.Repeat("a", tc.size))))
+		if rec.Code != tc.wantCode {
+			t.Errorf("%s with %d bytes: HTTP %d, want %d", tc.path, tc.size, rec.Code, tc.wantCode)
+		}
+	}
+}
+
+// TestLongPathsAreTheLongCalls: the paths given the long timeout are those
+// of the streaming RPCs and of CreatePlan, as the HTTP rules say.
+func TestLongPathsAreTheLongCalls(t *testing.T) {
+	want := map[string]bool{}
+	for _, m := range longMethods(t) {
+		want[m] = true
+	}
+	for p := range longPaths {
+		if !want[p] {
+			t.Errorf("%s has the long timeout but is not a long call", p)
+		}
+		delete(want, p)
+	}
+	for p := range want {
+		t.Errorf("%s is a long call without the long timeout", p)
+	}
+}
+
+// longMethods returns the HTTP paths of the RPCs the gRPC server gives its
+// long deadline: streams, and what the Planner says is long (CreatePlan).
+func longMethods(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	long := (&planner.Service{}).LongRunning
+	for _, fd := range []protoreflect.FileDescriptor{triagev1.File_triage_v1_oracle_proto, triagev1.File_triage_v1_executor_proto, triagev1.File_triage_v1_planner_proto} {
+		for i := range fd.Services().Len() {
+			sd := fd.Services().Get(i)
+			for j := range sd.Methods().Len() {
+				md := sd.Methods().Get(j)
+				full := "/" + string(sd.FullName()) + "/" + string(md.Name())
+				if !md.IsStreamingClient() && !md.IsStreamingServer() && !long(full) {
+					continue
+				}
+				rule, ok := proto.GetExtension(md.Options(), annotations.E_Http).(*annotations.HttpRule)
+				if !ok || rule == nil {
+					t.Fatalf("%s has no HTTP rule", full)
+				}
+				out = append(out, rule.GetPost()+rule.GetGet())
+			}
+		}
+	}
+	return out
+}

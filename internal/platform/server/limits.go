@@ -1,0 +1,218 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	middleware "github.com/grpc-ecosystem/go-grpc-middleware/v2"
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/ratelimit"
+	"golang.org/x/time/rate"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+
+	"github.com/triage-eval/triage/internal/platform/apperr"
+)
+
+// Limits bound what each caller (each token; every caller of a server
+// without tokens is one, "anonymous") may ask of a server. Health checks
+// are never limited. The zero value limits nothing.
+type Limits struct {
+	// Rate is how many calls per second a caller may start, sustained; 0
+	// means no rate limit. Calls over it are ResourceExhausted with an
+	// errdetails.RetryInfo saying when the caller's bucket has room again.
+	Rate float64
+	// Burst is how many calls a caller may start at once above Rate (the
+	// token bucket's size); 0 means max(1, ⌈Rate⌉).
+	Burst int
+	// MaxConcurrent is how many calls of one caller may run at once; 0 means
+	// no limit. Further calls wait for a slot, within their deadline, up to
+	// QueuedPerSlot × MaxConcurrent of them; beyond that they are
+	// ResourceExhausted with a RetryInfo of QueueFullRetry.
+	MaxConcurrent int
+}
+
+// QueuedPerSlot is how many calls per concurrency slot may wait for one.
+const QueuedPerSlot = 4
+
+// QueueFullRetry is the retry delay suggested to a caller whose waiting
+// calls already fill its queue.
+const QueueFullRetry = time.Second
+
+// DefaultLimits are the limits triage serve applies unless told otherwise;
+// servers inside a command's own process (package inproc) apply none. No
+// rate limit: the calls of one caller are bounded by the concurrency limit
+// and each call's work bound, and a rate limit suits deployments that know
+// their callers.
+func DefaultLimits() Limits {
+	return Limits{MaxConcurrent: 16}
+}
+
+// validate reports a negative setting.
+func (l Limits) validate() error {
+	if l.Rate < 0 || math.IsNaN(l.Rate) || math.IsInf(l.Rate, 0) || l.Burst < 0 || l.MaxConcurrent < 0 {
+		return fmt.Errorf("limits must be ≥ 0 and finite: rate %v, burst %d, max concurrent %d", l.Rate, l.Burst, l.MaxConcurrent)
+	}
+	return nil
+}
+
+// callerLimits is the state of one caller's limits.
+type callerLimits struct {
+	rate    *rate.Limiter // nil: no rate limit
+	slots   chan struct{} // nil: no concurrency limit
+	waiting atomic.Int64
+}
+
+// limiter keeps each caller's limits. Callers are token names (or
+// anonymous), never anything a client chooses, so the map stays as small as
+// the token table.
+type limiter struct {
+	cfg     Limits
+	mu      sync.Mutex
+	callers map[string]*callerLimits
+}
+
+func newLimiter(cfg Limits) *limiter {
+	return &limiter{cfg: cfg, callers: map[string]*callerLimits{}}
+}
+
+// of returns the limits of the caller of ctx.
+func (l *limiter) of(ctx context.Context) *callerLimits {
+	name := Caller(ctx)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	c, ok := l.callers[name]
+	if !ok {
+		c = &callerLimits{}
+		if l.cfg.Rate > 0 {
+			burst := l.cfg.Burst
+			if burst == 0 {
+				burst = max(1, int(math.Ceil(l.cfg.Rate)))
+			}
+			c.rate = rate.NewLimiter(rate.Limit(l.cfg.Rate), burst)
+		}
+		if l.cfg.MaxConcurrent > 0 {
+			c.slots = make(chan struct{}, l.cfg.MaxConcurrent)
+		}
+		l.callers[name] = c
+	}
+	return c
+}
+
+// retryHintKey is the context key of the *retryHint of a call.
+type retryHintKey struct{}
+
+// retryHint carries the retry delay from the rate limiter, which runs inside
+// the middleware's ratelimit interceptor, back out to rateInterceptors,
+// since the middleware turns the limiter's error into a plain status.
+type retryHint struct {
+	after time.Duration
+	set   bool
+}
+
+// Limit implements ratelimit.Limiter: it takes one token from the caller's
+// bucket, or records when one will be there and refuses.
+func (l *limiter) Limit(ctx context.Context) error {
+	c := l.of(ctx)
+	if c.rate == nil {
+		return nil
+	}
+	r := c.rate.Reserve()
+	d := r.Delay()
+	if d == 0 {
+		return nil
+	}
+	r.Cancel()
+	if h, ok := ctx.Value(retryHintKey{}).(*retryHint); ok {
+		h.after, h.set = d, true
+	}
+	return fmt.Errorf("the caller's rate limit (%g calls/s, burst %d) is reached; retry in %s", l.cfg.Rate, c.rate.Burst(), d.Round(time.Millisecond))
+}
+
+// rateInterceptors wrap the middleware's ratelimit interceptors so that
+// their ResourceExhausted carries an errdetails.RetryInfo (through
+// apperr.ResourceExhaustedError, mapped by grpcerr) and the
+// grpc-retry-pushback-ms trailer that gRPC's own retry policy honours.
+func (l *limiter) rateInterceptors() (grpc.UnaryServerInterceptor, grpc.StreamServerInterceptor) {
+	unary := ratelimit.UnaryServerInterceptor(l)
+	stream := ratelimit.StreamServerInterceptor(l)
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+			h := &retryHint{}
+			resp, err := unary(context.WithValue(ctx, retryHintKey{}, h), req, info, handler)
+			if h.set && status.Code(err) == codes.ResourceExhausted {
+				grpc.SetTrailer(ctx, pushback(h.after))
+				return nil, &apperr.ResourceExhaustedError{Reason: status.Convert(err).Message(), RetryAfter: h.after}
+			}
+			return resp, err
+		}, func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+			h := &retryHint{}
+			wrapped := middleware.WrapServerStream(ss)
+			wrapped.WrappedContext = context.WithValue(ss.Context(), retryHintKey{}, h)
+			err := stream(srv, wrapped, info, handler)
+			if h.set && status.Code(err) == codes.ResourceExhausted {
+				ss.SetTrailer(pushback(h.after))
+				return &apperr.ResourceExhaustedError{Reason: status.Convert(err).Message(), RetryAfter: h.after}
+			}
+			return err
+		}
+}
+
+// pushback is the trailer that tells gRPC's retry policy when to retry.
+func pushback(d time.Duration) metadata.MD {
+	return metadata.Pairs("grpc-retry-pushback-ms", strconv.FormatInt(max(d.Milliseconds(), 1), 10))
+}
+
+// acquire takes one of the caller's concurrency slots, waiting for one while
+// ctx allows if the queue has room. The returned func gives it back.
+func (l *limiter) acquire(ctx context.Context) (func(), error) {
+	c := l.of(ctx)
+	if c.slots == nil {
+		return func() {}, nil
+	}
+	release := func() { <-c.slots }
+	select {
+	case c.slots <- struct{}{}:
+		return release, nil
+	default:
+	}
+	queue := int64(QueuedPerSlot * cap(c.slots))
+	if c.waiting.Add(1) > queue {
+		c.waiting.Add(-1)
+		return nil, &apperr.ResourceExhaustedError{
+			Reason:     fmt.Sprintf("the caller has %d calls running and %d waiting, its limit", cap(c.slots), queue),
+			RetryAfter: QueueFullRetry,
+		}
+	}
+	defer c.waiting.Add(-1)
+	select {
+	case c.slots <- struct{}{}:
+		return release, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// concurrencyInterceptors hold a slot for the whole call.
+func (l *limiter) concurrencyInterceptors() (grpc.UnaryServerInterceptor, grpc.StreamServerInterceptor) {
+	return func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+			release, err := l.acquire(ctx)
+			if err != nil {
+				return nil, err
+			}
+			defer release()
+			return handler(ctx, req)
+		}, func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+			release, err := l.acquire(ss.Context())
+			if err != nil {
+				return err
+			}
+			defer release()
+			return handler(srv, ss)
+		}
+}

@@ -1,0 +1,144 @@
+package server_test
+
+import (
+	"context"
+	"strconv"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+
+	"github.com/triage-eval/triage/internal/platform/grpcerr"
+	"github.com/triage-eval/triage/internal/platform/server"
+)
+
+func TestRateLimitPerCaller(t *testing.T) {
+	cfg := server.DefaultConfig()
+	cfg.Tokens = tokenTable(t)
+	cfg.Limits = server.Limits{Rate: 0.5, Burst: 2}
+	_, svc := newProbe()
+	conn := dial(t, serve(t, cfg, nil, nil, svc))
+	ctx := context.Background()
+
+	for i := range 2 {
+		if _, err := call(bearer(ctx, probeToken), conn, "hi"); err != nil {
+			t.Fatalf("call %d within the burst: %v", i, err)
+		}
+	}
+	var trailer metadata.MD
+	_, err := call(bearer(ctx, probeToken), conn, "hi", grpc.Trailer(&trailer))
+	if status.Code(err) != codes.ResourceExhausted {
+		t.Fatalf("third call = %v, want ResourceExhausted", err)
+	}
+	// The bucket refills one call every 2 s.
+	d, ok := grpcerr.RetryDelay(err)
+	if !ok || d <= time.Second || d > 2*time.Second {
+		t.Errorf("RetryInfo delay = %v, %v; want about 2s", d, ok)
+	}
+	if ms, err := strconv.Atoi(first(trailer.Get("grpc-retry-pushback-ms"))); err != nil || ms <= 1000 || ms > 2000 {
+		t.Errorf("grpc-retry-pushback-ms = %q", trailer.Get("grpc-retry-pushback-ms"))
+	}
+	// Another token has its own bucket; health checks are never limited.
+	if _, err := call(bearer(ctx, allToken), conn, "hi"); err != nil {
+		t.Errorf("another token: %v", err)
+	}
+	for range 5 {
+		if _, err := healthpb.NewHealthClient(conn).Check(ctx, &healthpb.HealthCheckRequest{}); err != nil {
+			t.Fatalf("health: %v", err)
+		}
+	}
+	// Calls without a valid token are refused before the limiter.
+	if _, err := call(ctx, conn, "hi"); status.Code(err) != codes.Unauthenticated {
+		t.Errorf("no token = %v", err)
+	}
+	// Streams are limited too.
+	if _, err := callStream(bearer(ctx, probeToken), conn); status.Code(err) != codes.ResourceExhausted {
+		t.Errorf("stream over the limit = %v", err)
+	} else if _, ok := grpcerr.RetryDelay(err); !ok {
+		t.Errorf("stream refusal without RetryInfo: %v", err)
+	}
+}
+
+func TestAnonymousCallersShareOneBucket(t *testing.T) {
+	cfg := server.DefaultConfig()
+	cfg.Limits = server.Limits{Rate: 0.1, Burst: 1}
+	_, svc := newProbe()
+	addr := serve(t, cfg, nil, nil, svc)
+	a, b := dial(t, addr), dial(t, addr)
+	if _, err := call(context.Background(), a, "hi"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := call(context.Background(), b, "hi"); status.Code(err) != codes.ResourceExhausted {
+		t.Errorf("second anonymous connection = %v, want ResourceExhausted", err)
+	}
+}
+
+func TestConcurrencyLimit(t *testing.T) {
+	cfg := server.DefaultConfig()
+	cfg.Tokens = tokenTable(t)
+	cfg.Limits = server.Limits{MaxConcurrent: 2}
+	p, svc := newProbe()
+	conn := dial(t, serve(t, cfg, nil, nil, svc))
+	ctx := bearer(context.Background(), probeToken)
+
+	// Two calls run; eight more (4 per slot) wait; the eleventh is refused.
+	results := make(chan error, 10)
+	for range 10 {
+		go func() {
+			_, err := call(ctx, conn, "hold")
+			results <- err
+		}()
+	}
+	waitFor(t, func() bool { return p.holding.Load() == 2 })
+	time.Sleep(50 * time.Millisecond) // let the other eight queue
+	if n := p.holding.Load(); n != 2 {
+		t.Fatalf("%d calls running, want 2", n)
+	}
+	_, err := call(ctx, conn, "hold")
+	if status.Code(err) != codes.ResourceExhausted {
+		t.Fatalf("eleventh call = %v, want ResourceExhausted", err)
+	}
+	if d, ok := grpcerr.RetryDelay(err); !ok || d != server.QueueFullRetry {
+		t.Errorf("RetryInfo = %v, %v", d, ok)
+	}
+	// Another token is not held up.
+	if _, err := call(bearer(context.Background(), allToken), conn, "hi"); err != nil {
+		t.Errorf("another token: %v", err)
+	}
+	// A waiting call gives up at its deadline.
+	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	if _, err := call(short, conn, "hi"); status.Code(err) != codes.ResourceExhausted && status.Code(err) != codes.DeadlineExceeded {
+		t.Errorf("call with a short deadline = %v", err)
+	}
+	// Released, the queue drains: every held call completes.
+	close(p.release)
+	for range 10 {
+		if err := <-results; err != nil {
+			t.Errorf("queued call: %v", err)
+		}
+	}
+}
+
+// waitFor polls cond for up to 5 s.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not reached in 5 s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func first(vals []string) string {
+	if len(vals) == 0 {
+		return ""
+	}
+	return vals[0]
+}

@@ -1,0 +1,76 @@
+package server
+
+import (
+	"context"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/encoding"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+)
+
+// sendLimitUnaryInterceptor refuses, inside the interceptor chain, a unary
+// response grpc would refuse to send because it is over maxBytes. grpc sends
+// a unary response (and checks its size) only after every interceptor has
+// returned, so the caller got ResourceExhausted while the log line and the
+// call's metrics said OK; failing here gives them the code the caller sees,
+// with grpc's own message. It goes innermost in the chain.
+func sendLimitUnaryInterceptor(maxBytes int) grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		resp, err := handler(ctx, req)
+		if err != nil {
+			return resp, err
+		}
+		m, ok := resp.(proto.Message)
+		if !ok {
+			return resp, nil
+		}
+		if n := sentBytes(ctx, m, maxBytes); n > maxBytes {
+			return nil, status.Errorf(codes.ResourceExhausted, "grpc: trying to send message larger than max (%d vs. %d)", n, maxBytes)
+		}
+		return resp, nil
+	}
+}
+
+// sentBytes returns the size of m on the wire as grpc checks it: the
+// encoded size, or, when the response is compressed (grpc answers in the
+// request's compression), the compressed size. Compression is measured only
+// when the encoded size is over maxBytes, so calls within the limit cost
+// one size computation.
+func sentBytes(ctx context.Context, m proto.Message, maxBytes int) int {
+	n := proto.Size(m)
+	if n <= maxBytes {
+		return n
+	}
+	rc, _ := grpc.ServerTransportStreamFromContext(ctx).(interface{ RecvCompress() string })
+	if rc == nil || rc.RecvCompress() == "" || rc.RecvCompress() == encoding.Identity {
+		return n
+	}
+	comp := encoding.GetCompressor(rc.RecvCompress())
+	data, err := proto.Marshal(m)
+	if comp == nil || err != nil {
+		return n
+	}
+	var counted countingWriter
+	w, err := comp.Compress(&counted)
+	if err != nil {
+		return n
+	}
+	if _, err := w.Write(data); err != nil {
+		return n
+	}
+	if err := w.Close(); err != nil {
+		return n
+	}
+	return int(counted)
+}
+
+// countingWriter counts the bytes written to it.
+type countingWriter int64
+
+// Write counts p.
+func (c *countingWriter) Write(p []byte) (int, error) {
+	*c += countingWriter(len(p))
+	return len(p), nil
+}

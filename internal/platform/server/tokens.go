@@ -1,0 +1,150 @@
+package server
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// AllServices in a token file grants every service.
+const AllServices = "*"
+
+// Tokens is the table of bearer tokens a server accepts, each stored only as
+// its SHA-256 with the services it may call. The zero value accepts none.
+type Tokens struct {
+	entries []tokenEntry
+}
+
+// tokenEntry is one line of a token file.
+type tokenEntry struct {
+	hash [sha256.Size]byte
+	// all grants every service; otherwise services lists the short names.
+	all      bool
+	services []string
+	// name labels the token in logs and errors: the line's third field, or
+	// "FILE:LINE".
+	name string
+}
+
+// LoadTokens reads a token file; see ParseTokens.
+func LoadTokens(path string, known []string) (*Tokens, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("token file: %w", err)
+	}
+	defer f.Close()
+	return ParseTokens(filepath.Base(path), f, known)
+}
+
+// ParseTokens reads a token file named name. Each line holds the SHA-256 of
+// a token in hex, the services it may call (short names from known,
+// comma-separated, or "*" for all) and optionally a name for logs:
+//
+//	# sha256 of the token                                            services         name
+//	3a6eb0790f39ac87c94f3856b2dd2c5d110e6811602261a9a923d3bb23adc8b7 oracle,executor  ci-runner
+//	9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 *
+//
+// Blank lines and everything after a "#" are ignored. Every bad line is an
+// error naming name:line; a file without a token is an error too.
+func ParseTokens(name string, r io.Reader, known []string) (*Tokens, error) {
+	t := &Tokens{}
+	var errs []error
+	sc := bufio.NewScanner(r)
+	for line := 1; sc.Scan(); line++ {
+		text, _, _ := strings.Cut(sc.Text(), "#")
+		fields := strings.Fields(text)
+		if len(fields) == 0 {
+			continue
+		}
+		where := fmt.Sprintf("%s:%d", name, line)
+		e, err := parseTokenLine(fields, known)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", where, err))
+			continue
+		}
+		if e.name == "" {
+			e.name = where
+		}
+		for _, prev := range t.entries {
+			if prev.hash == e.hash {
+				errs = append(errs, fmt.Errorf("%s: the same token hash as %s", where, prev.name))
+			}
+		}
+		t.entries = append(t.entries, e)
+	}
+	if err := sc.Err(); err != nil {
+		errs = append(errs, fmt.Errorf("%s: %w", name, err))
+	}
+	if len(errs) == 0 && len(t.entries) == 0 {
+		errs = append(errs, fmt.Errorf("%s: no token in it (each line: SHA256-HEX SERVICES [NAME])", name))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// parseTokenLine reads the fields of one line.
+func parseTokenLine(fields []string, known []string) (tokenEntry, error) {
+	var e tokenEntry
+	if len(fields) < 2 || len(fields) > 3 {
+		return e, fmt.Errorf("want SHA256-HEX SERVICES [NAME], got %d fields", len(fields))
+	}
+	raw, err := hex.DecodeString(fields[0])
+	if err != nil || len(raw) != sha256.Size {
+		// Never echo the field: it may be a token pasted by mistake.
+		return e, fmt.Errorf("the first field must be a SHA-256 in hex (64 characters), not a %d-character value; store the hash of the token, never the token", len(fields[0]))
+	}
+	copy(e.hash[:], raw)
+	if fields[1] == AllServices {
+		e.all = true
+	} else {
+		for _, s := range strings.Split(fields[1], ",") {
+			s = strings.ToLower(strings.TrimSpace(s))
+			if !slices.Contains(known, s) {
+				return e, fmt.Errorf("unknown service %q (known: %s, or %s for all)", s, strings.Join(known, ", "), AllServices)
+			}
+			if !slices.Contains(e.services, s) {
+				e.services = append(e.services, s)
+			}
+		}
+	}
+	if len(fields) == 3 {
+		e.name = fields[2]
+	}
+	return e, nil
+}
+
+// lookup returns the entry whose hash is SHA-256(token), or nil. Every
+// entry is compared in constant time, so how long it takes does not depend
+// on which entry (if any) matches nor on how much of a hash does.
+func (t *Tokens) lookup(token string) *tokenEntry {
+	sum := sha256.Sum256([]byte(token))
+	var found *tokenEntry
+	for i := range t.entries {
+		if subtle.ConstantTimeCompare(sum[:], t.entries[i].hash[:]) == 1 {
+			found = &t.entries[i]
+		}
+	}
+	return found
+}
+
+// allows reports whether the entry may call the service with this short
+// name.
+func (e *tokenEntry) allows(service string) bool {
+	return e.all || slices.Contains(e.services, service)
+}
+
+// HashToken returns the hex SHA-256 of token, as a token file stores it.
+func HashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}

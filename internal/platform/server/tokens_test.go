@@ -1,0 +1,63 @@
+package server_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/triage-eval/triage/internal/platform/server"
+)
+
+var knownServices = []string{"executor", "oracle", "planner"}
+
+func TestParseTokens(t *testing.T) {
+	h1, h2 := server.HashToken("token-one"), server.HashToken("token-two")
+	tests := []struct {
+		name    string
+		file    string
+		wantErr []string // substrings of the error, in order; nil for success
+	}{
+		{name: "full", file: "# comment\n\n" + h1 + " oracle,executor ci # trailing comment\n" + strings.ToUpper(h2) + " *\n"},
+		{name: "spaces in list", file: h1 + " oracle,Planner\n"},
+		{name: "empty", file: "# nothing\n\n", wantErr: []string{"tokens:", "no token"}},
+		{name: "one field", file: h1 + "\n", wantErr: []string{"tokens:1:", "got 1 fields"}},
+		{name: "four fields", file: h1 + " oracle a b\n", wantErr: []string{"tokens:1:", "got 4 fields"}},
+		{name: "token instead of hash", file: "# x\ns3cret-token-value oracle\n", wantErr: []string{"tokens:2:", "SHA-256 in hex", "18-character"}},
+		{name: "short hex", file: h1[:60] + " oracle\n", wantErr: []string{"tokens:1:", "64 characters"}},
+		{name: "unknown service", file: h1 + " oracle,orcale\n", wantErr: []string{"tokens:1:", `unknown service "orcale"`}},
+		{name: "duplicate", file: h1 + " oracle\n" + h1 + " *\n", wantErr: []string{"tokens:2:", "same token hash as tokens:1"}},
+		{name: "every bad line", file: "x oracle\n" + h1 + " nope\n", wantErr: []string{"tokens:1:", "tokens:2:"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := server.ParseTokens("tokens", strings.NewReader(tt.file), knownServices)
+			if tt.wantErr == nil {
+				if err != nil {
+					t.Fatalf("err = %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg := err.Error()
+			if strings.Contains(msg, "s3cret") {
+				t.Errorf("the error quotes the bad field: %v", msg)
+			}
+			rest := msg
+			for _, want := range tt.wantErr {
+				i := strings.Index(rest, want)
+				if i < 0 {
+					t.Fatalf("err = %q, want %q (in order %q)", msg, want, tt.wantErr)
+				}
+				rest = rest[i+len(want):]
+			}
+		})
+	}
+}
+
+func TestHashToken(t *testing.T) {
+	// sha256("test"), as `printf %s test | sha256sum` prints it.
+	if got := server.HashToken("test"); got != "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08" {
+		t.Errorf("HashToken = %s", got)
+	}
+}

@@ -1,0 +1,170 @@
+package metrics
+
+import (
+	"github.com/triage-eval/triage/internal/protocol/splitmix"
+)
+
+// Bootstrap defaults (SPEC §5: 95% percentile bootstrap, 10,000 resamples).
+const (
+	DefaultResamples = 10_000
+	// DefaultTailPerMille is the mass of each tail in thousandths: 25‰ on
+	// either side, a 95% interval.
+	DefaultTailPerMille = 25
+)
+
+// Bootstrap configures percentile-bootstrap confidence intervals of a mean.
+//
+// The resampling is exactly reproducible. Indices come from
+// splitmix.NewIndices(splitmix.New(Seed ^ BootstrapTag), n): one continuous
+// stream of uniform indices in [0, n), n draws per resample, resample after
+// resample; each resample's mean sums its values in draw order and divides
+// by n. The B means are sorted and the interval is
+// [m_(⌈t·B/1000⌉), m_(⌈(1000−t)·B/1000⌉)] in 1-based order statistics
+// (nearest-rank percentiles), t = TailPerMille, computed in integers. Every
+// interval starts from the same seed, so it does not depend on which other
+// intervals were computed before it.
+type Bootstrap struct {
+	// Resamples is B; 0 means DefaultResamples.
+	Resamples int
+	// Seed seeds the index stream; it is recorded with the report.
+	Seed uint64
+	// TailPerMille is each tail's mass in ‰, in [1, 499]; 0 means
+	// DefaultTailPerMille (a 95% interval).
+	TailPerMille int
+}
+
+// BootstrapTag is XORed into the seed, so that a bootstrap seed and a
+// random-reference seed of the same value give unrelated streams.
+const BootstrapTag = 0x7472696167652f62 // "triage/b"
+
+// Interval is a confidence interval; Defined is false when it could not
+// be computed (fewer than two values).
+type Interval struct {
+	Lo, Hi  float64
+	Defined bool
+}
+
+// MeanCI returns the interval of the mean of values, undefined for fewer
+// than two values (SPEC §5: no interval below two pools).
+func (b Bootstrap) MeanCI(values []float64) Interval {
+	n := len(values)
+	if n < 2 {
+		return Interval{}
+	}
+	resamples, tail := b.Resamples, b.TailPerMille
+	if resamples <= 0 {
+		resamples = DefaultResamples
+	}
+	if tail < 1 || tail > 499 {
+		tail = DefaultTailPerMille
+	}
+	draws := splitmix.NewIndices(splitmix.New(b.Seed^BootstrapTag), n)
+	means := make([]float64, resamples)
+	idx := make([]int, n)
+	for j := range means {
+		draws.Fill(idx)
+		var sum float64
+		for _, i := range idx {
+			sum += values[i]
+		}
+		means[j] = sum / float64(n)
+	}
+	lo := max(ceilDiv(tail*resamples, 1000), 1)
+	hi := min(ceilDiv((1000-tail)*resamples, 1000), resamples)
+	return Interval{Lo: orderStatistic(means, lo-1), Hi: orderStatistic(means, hi-1), Defined: true}
+}
+
+// orderStatistic returns the k-th smallest of xs (0-based), the value
+// slices.Sort would put at index k, reordering xs (Hoare's selection with a
+// median-of-three pivot: linear time on average, no sort needed for two
+// percentiles of 10,000 means).
+func orderStatistic(xs []float64, k int) float64 {
+	lo, hi := 0, len(xs)-1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if xs[mid] < xs[lo] {
+			xs[mid], xs[lo] = xs[lo], xs[mid]
+		}
+		if xs[hi] < xs[lo] {
+			xs[hi], xs[lo] = xs[lo], xs[hi]
+		}
+		if xs[hi] < xs[mid] {
+			xs[hi], xs[mid] = xs[mid], xs[hi]
+		}
+		pivot := xs[mid]
+		i, j := lo, hi
+		for i <= j {
+			for xs[i] < pivot {
+				i++
+			}
+			for xs[j] > pivot {
+				j--
+			}
+			if i <= j {
+				xs[i], xs[j] = xs[j], xs[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return xs[k]
+		}
+	}
+	return xs[k]
+}
+
+// ceilDiv is ⌈a/b⌉ for a ≥ 0, b > 0.
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+// StratifiedMeanCI returns the interval of the unweighted mean of the
+// groups' means (a mean over datasets): each resample redraws every group
+// from its own values, in group order, from one index stream per group
+// size as MeanCI draws them. It is undefined unless every group has at
+// least two values.
+func (b Bootstrap) StratifiedMeanCI(groups [][]float64) Interval {
+	if len(groups) == 0 {
+		return Interval{}
+	}
+	for _, g := range groups {
+		if len(g) < 2 {
+			return Interval{}
+		}
+	}
+	if len(groups) == 1 {
+		return b.MeanCI(groups[0])
+	}
+	resamples, tail := b.Resamples, b.TailPerMille
+	if resamples <= 0 {
+		resamples = DefaultResamples
+	}
+	if tail < 1 || tail > 499 {
+		tail = DefaultTailPerMille
+	}
+	draws := make([]*splitmix.Indices, len(groups))
+	idx := make([][]int, len(groups))
+	for i, g := range groups {
+		draws[i] = splitmix.NewIndices(splitmix.New(b.Seed^BootstrapTag^uint64(i+1)*splitmix.Gamma), len(g))
+		idx[i] = make([]int, len(g))
+	}
+	means := make([]float64, resamples)
+	for j := range means {
+		var macro float64
+		for i, g := range groups {
+			draws[i].Fill(idx[i])
+			var sum float64
+			for _, k := range idx[i] {
+				sum += g[k]
+			}
+			macro += sum / float64(len(g))
+		}
+		means[j] = macro / float64(len(groups))
+	}
+	lo := max(ceilDiv(tail*resamples, 1000), 1)
+	hi := min(ceilDiv((1000-tail)*resamples, 1000), resamples)
+	return Interval{Lo: orderStatistic(means, lo-1), Hi: orderStatistic(means, hi-1), Defined: true}
+}

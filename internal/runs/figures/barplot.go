@@ -1,0 +1,162 @@
+package figures
+
+import (
+	"image/color"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/runs/report"
+)
+
+// Bar geometry in data units: group g spans [g − ½, g + ½].
+const (
+	barWidth    = 0.34 // each of the two bars
+	barOffset   = 0.18 // bar centre from the group centre
+	accMarkHalf = 0.42 // half the accuracy mark's width
+	hatchStep   = 3.0  // points between hatch lines
+)
+
+// barGroup is one solver's pair of bars: regime U (solid) and regime E
+// (hatched), with the solver's base accuracy. present is false for a
+// solver without any cell in the panel (an empty slot).
+type barGroup struct {
+	colour   color.Color
+	u, e     barValue
+	accuracy metrics.Mean
+	present  bool
+}
+
+// barValue is one bar: a mean and its interval.
+type barValue struct {
+	mean metrics.Mean
+	ci   metrics.Interval
+}
+
+// barPanel is a plot.Plotter drawing one panel's groups, x = group index.
+// Bars reach from 0 to the mean; a mean below floor is cut at floor and
+// its value printed there. An undefined mean is marked "n/a".
+type barPanel struct {
+	groups      []barGroup
+	floor, ceil float64
+}
+
+// DataRange implements plot.DataRanger.
+func (b barPanel) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return -0.5, float64(len(b.groups)) - 0.5, b.floor, b.ceil
+}
+
+// Plot implements plot.Plotter.
+func (b barPanel) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	clamp := func(y float64) float64 { return min(max(y, b.floor), b.ceil) }
+	note := textStyle(6, false, draw.XCenter, draw.YBottom)
+	for g, grp := range b.groups {
+		if !grp.present {
+			continue
+		}
+		x := float64(g)
+		for i, bv := range []barValue{grp.u, grp.e} {
+			hatched := i == 1
+			centre := x + barOffset*float64(2*i-1)
+			left, right := trX(centre-barWidth/2), trX(centre+barWidth/2)
+			if !bv.mean.Defined {
+				c.FillText(note, vg.Point{X: trX(centre), Y: trY(clamp(0)) + 1.5}, "n/a")
+				continue
+			}
+			v := bv.mean.Value
+			lo, hi := trY(clamp(min(v, 0))), trY(clamp(max(v, 0)))
+			fillBar(&c, vg.Rectangle{Min: vg.Point{X: left, Y: lo}, Max: vg.Point{X: right, Y: hi}}, grp.colour, hatched)
+			if v < b.floor {
+				boxedText(&c, note, vg.Point{X: trX(centre), Y: trY(b.floor) + 3}, report.FormatNumber(v))
+			}
+			if bv.ci.Defined {
+				drawWhisker(&c, trX(centre), trY(clamp(bv.ci.Lo)), trY(clamp(bv.ci.Hi)), (right-left)/3)
+			}
+		}
+		if grp.accuracy.Defined {
+			c.StrokeLine2(accuracyStyle(), trX(x-accMarkHalf), trY(grp.accuracy.Value), trX(x+accMarkHalf), trY(grp.accuracy.Value))
+		}
+	}
+}
+
+// boxedText prints txt at pt on a white box, so that it reads over bars
+// and hatching.
+func boxedText(c *draw.Canvas, sty text.Style, pt vg.Point, txt string) {
+	r := sty.Rectangle(txt)
+	r.Min, r.Max = r.Min.Add(pt), r.Max.Add(pt)
+	r.Min.X, r.Max.X = r.Min.X-1.5, r.Max.X+1.5
+	r.Min.Y, r.Max.Y = r.Min.Y-1, r.Max.Y+0.5
+	c.SetColor(white)
+	c.Fill(r.Path())
+	c.FillText(sty, pt, txt)
+}
+
+// accuracyStyle is the red dashed base-accuracy mark.
+func accuracyStyle() draw.LineStyle {
+	return draw.LineStyle{Color: accuracyRed, Width: vg.Points(1.4), Dashes: []vg.Length{vg.Points(3), vg.Points(2)}}
+}
+
+// fillBar draws a bar in colour: filled when solid, else outlined with
+// diagonal hatching on white.
+func fillBar(c *draw.Canvas, r vg.Rectangle, colour color.Color, hatched bool) {
+	if r.Max.Y-r.Min.Y <= 0 || r.Max.X-r.Min.X <= 0 {
+		return
+	}
+	if !hatched {
+		c.SetColor(colour)
+		c.Fill(r.Path())
+		return
+	}
+	c.SetColor(white)
+	c.Fill(r.Path())
+	line := draw.LineStyle{Color: colour, Width: vg.Points(0.8)}
+	for _, seg := range hatchLines(r, hatchStep) {
+		c.StrokeLine2(line, seg[0].X, seg[0].Y, seg[1].X, seg[1].Y)
+	}
+	c.SetLineStyle(line)
+	c.Stroke(r.Path())
+}
+
+// hatchLines returns the 45° lines, step apart, that cross r, each cut to
+// r: y − r.Min.Y = (x − r.Min.X) + k·step for every k that meets r.
+func hatchLines(r vg.Rectangle, step vg.Length) [][2]vg.Point {
+	w, h := r.Max.X-r.Min.X, r.Max.Y-r.Min.Y
+	var out [][2]vg.Point
+	for b := -w + step/2; b < h; b += step {
+		x0, x1 := max(0, -b), min(w, h-b)
+		if x1 <= x0 {
+			continue
+		}
+		out = append(out, [2]vg.Point{
+			{X: r.Min.X + x0, Y: r.Min.Y + x0 + b},
+			{X: r.Min.X + x1, Y: r.Min.Y + x1 + b},
+		})
+	}
+	return out
+}
+
+// drawWhisker draws a vertical interval from y0 to y1 at x with caps of
+// half-width capHalf.
+func drawWhisker(c *draw.Canvas, x, y0, y1, capHalf vg.Length) {
+	sty := draw.LineStyle{Color: black, Width: vg.Points(0.7)}
+	c.StrokeLine2(sty, x, y0, x, y1)
+	c.StrokeLine2(sty, x-capHalf, y0, x+capHalf, y0)
+	c.StrokeLine2(sty, x-capHalf, y1, x+capHalf, y1)
+}
+
+// hRule is a plot.Plotter drawing a horizontal line across the panel at
+// y: the figures' reference lines (η = 0, η = 1).
+type hRule struct {
+	y     float64
+	style draw.LineStyle
+}
+
+// Plot implements plot.Plotter.
+func (h hRule) Plot(c draw.Canvas, p *plot.Plot) {
+	_, trY := p.Transforms(&c)
+	c.StrokeLine2(h.style, c.Min.X, trY(h.y), c.Max.X, trY(h.y))
+}

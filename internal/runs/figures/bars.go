@@ -1,0 +1,231 @@
+package figures
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/runs/report"
+)
+
+// etaFloor is the lowest η a bar figure's axis shows: bars below it are cut
+// there and labelled with their value, so that one pool far below random
+// does not flatten every other bar.
+const etaFloor = -2
+
+// barMetric is what figures 1 and 2 plot: η or R̃.
+type barMetric struct {
+	kind   Kind
+	title  string // "Triage efficiency"
+	symbol string // "η", in captions
+	// label names the metric inside the image, where a combining tilde
+	// (R̃) does not render well: the Y axis label and the legend's prefix.
+	label string
+	mean  func(report.Cell) metrics.Mean
+	ci    func(report.Cell) metrics.Interval
+	// fixedRange is true for R̃ ∈ [0, 1]: the axis is [0, 1] whatever
+	// the data.
+	fixedRange bool
+	// meaning explains the metric's scale in the caption; over names the
+	// pools a mean averages.
+	meaning, over string
+}
+
+func efficiencyMetric() barMetric {
+	return barMetric{
+		kind: KindEfficiency, title: "Triage efficiency", symbol: "η", label: "η",
+		mean:    func(c report.Cell) metrics.Mean { return c.Eta },
+		ci:      func(c report.Cell) metrics.Interval { return c.EtaCI },
+		over:    "the cell's pools with a scored plan",
+		meaning: "η = 1 is oracle triage and η = 0 a random planner (grey reference lines); η < 0 is worse than random.",
+	}
+}
+
+func regretMetric() barMetric {
+	return barMetric{
+		kind: KindRegret, title: "Normalized regret", symbol: "R̃", label: "normalized regret",
+		mean:       func(c report.Cell) metrics.Mean { return c.Regret },
+		ci:         func(c report.Cell) metrics.Interval { return c.RegretCI },
+		fixedRange: true,
+		over:       "the cell's pools with a scored plan and V_oracle > 0",
+		meaning:    "R̃ = (V_oracle − V_M) / V_oracle: R̃ = 0 is oracle (no value lost), R̃ = 1 full regret (grey reference lines); lower is better.",
+	}
+}
+
+// barFigure draws figure 1 or 2 for one strategy-variant at alpha: one
+// panel per dataset, one group of bars per solver. ok is false when no
+// mean is defined.
+func barFigure(rep report.Report, sv strategyVariant, alpha float64, m barMetric) (drawing, bool) {
+	keep := func(c report.Cell) bool {
+		return c.Alpha == alpha && c.Strategy == sv.strategy && c.Variant == sv.variant
+	}
+	datasets := distinct(rep.Cells, keep, func(c report.Cell) string { return c.Dataset })
+	solvers := solversOf(rep.Cells, keep)
+	ix := indexCells(rep.Cells)
+
+	var counts countRange
+	lowest, highest := 0.0, 1.0
+	clipped := false
+	var modes []string
+	panels := make([]barPanel, len(datasets))
+	for d, ds := range datasets {
+		for _, s := range solvers {
+			key := cellKey{solver: s, dataset: ds, alpha: alpha, strategy: sv.strategy, variant: sv.variant}
+			key.regime = "U"
+			u, uok := ix[key]
+			key.regime = "E"
+			e, eok := ix[key]
+			g := barGroup{colour: modeColor(s.mode), present: uok || eok}
+			if uok {
+				g.u, g.accuracy = barValue{m.mean(u), m.ci(u)}, u.BaseAccuracy
+			}
+			if eok {
+				g.e, g.accuracy = barValue{m.mean(e), m.ci(e)}, e.BaseAccuracy
+			}
+			for _, bv := range []barValue{g.u, g.e} {
+				if !bv.mean.Defined {
+					continue
+				}
+				counts.add(bv.mean.N)
+				lowest, highest = min(lowest, bv.mean.Value), max(highest, bv.mean.Value)
+				if bv.ci.Defined {
+					lowest, highest = min(lowest, bv.ci.Lo), max(highest, bv.ci.Hi)
+				}
+				clipped = clipped || bv.mean.Value < etaFloor
+			}
+			if g.present && !slices.Contains(modes, s.mode) {
+				modes = append(modes, s.mode)
+			}
+			panels[d].groups = append(panels[d].groups, g)
+		}
+	}
+	if !counts.seen {
+		return drawing{}, false
+	}
+	floor, ceil := 0.0, 1.0
+	if !m.fixedRange {
+		floor = math.Max(math.Floor(lowest*4)/4, etaFloor)
+		ceil = math.Max(highest, 1)
+	}
+	ceil += 0.06 * (ceil - floor) // room above the η = 1 line
+
+	labels := make([]string, len(solvers))
+	for i, s := range solvers {
+		labels[i] = s.label()
+	}
+	width := vg.Length(max(468, 70+52*len(solvers)))
+	rotate := maxWidth(textStyle(sizeTick, false, draw.XCenter, draw.YTop), labels) > 0.9*(width-70)/vg.Length(len(solvers))
+	var rows [][]*plot.Plot
+	for d, ds := range datasets {
+		panels[d].floor, panels[d].ceil = floor, ceil
+		rows = append(rows, []*plot.Plot{barPlot(ds, panels[d], labels, m, rotate)})
+	}
+	rowHeight := vg.Length(170)
+	if rotate {
+		rowHeight += 0.5 * maxWidth(textStyle(sizeTick, false, draw.XCenter, draw.YTop), labels)
+	}
+
+	title := fmt.Sprintf("%s at α = %s — %s", m.title, report.FormatAlpha(alpha), sv.phrase())
+	caption := sentence(
+		fmt.Sprintf("%s at budget fraction α = %s, %s.", m.title, report.FormatAlpha(alpha), sv.phrase()),
+		fmt.Sprintf("One panel per dataset, one group of bars per solver: the solid bar is the mean %s_U (regime U, advisory allocations), the hatched bar the mean %s_E (regime E, enforced allocations), each over %s (%s pools per bar).", m.symbol, m.symbol, m.over, counts),
+		"Whiskers are "+intervalPhrase(rep.Bootstrap)+"; the red dashed mark is the solver's base accuracy on the dataset.",
+		m.meaning,
+		modePhrase(modes),
+		"n/a: no pool with a scored plan (undefined mean); an empty slot: no records.",
+		clippedNote(clipped),
+	)
+	legend := []legendItem{
+		{m.label + ", regime U (solid)", barThumb{colour: ruleGrey}},
+		{m.label + ", regime E (hatched)", barThumb{colour: ruleGrey, hatched: true}},
+	}
+	for _, md := range sortedModes(modes) {
+		legend = append(legend, legendItem{modeName(md), swatchThumb{modeColor(md)}})
+	}
+	legend = append(legend,
+		legendItem{"base accuracy", lineThumb(accuracyStyle())},
+		legendItem{"95% CI", whiskerThumb{}},
+	)
+	return drawing{
+		fig: Figure{
+			Name:  fileStem(append(append([]string{string(m.kind)}, sv.stem()...), "a"+report.FormatAlpha(alpha))...),
+			Title: title, Caption: caption, Kind: m.kind,
+			Strategy: sv.strategy, Variant: sv.variant, Alpha: alpha,
+		},
+		sheet: sheet{width: width, title: title, legend: legend, blocks: []block{panelBlock(rows, rowHeight)}},
+	}, true
+}
+
+// barPlot is one dataset's panel.
+func barPlot(dataset string, panel barPanel, labels []string, m barMetric, rotate bool) *plot.Plot {
+	p := newPlot(dataset)
+	refLow := draw.LineStyle{Color: ruleGrey, Width: vg.Points(0.8)}
+	refHigh := draw.LineStyle{Color: ruleGrey, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(4), vg.Points(2)}}
+	p.Add(hRule{y: 1, style: refHigh}, panel, hRule{y: 0, style: refLow})
+	p.Y.Min, p.Y.Max = panel.floor, panel.ceil
+	p.Y.Label.Text = m.label
+	p.X.Padding, p.Y.Padding = 0, 0
+	ticks := make(plot.ConstantTicks, len(labels))
+	for i, l := range labels {
+		ticks[i] = plot.Tick{Value: float64(i), Label: l}
+	}
+	p.X.Tick.Marker = ticks
+	if rotate {
+		p.X.Tick.Label.Rotation = math.Pi / 6
+		p.X.Tick.Label.XAlign = draw.XRight
+		p.X.Tick.Label.YAlign = draw.YCenter
+	}
+	return p
+}
+
+// clippedNote explains bars cut at etaFloor, when there are any.
+func clippedNote(clipped bool) string {
+	if !clipped {
+		return ""
+	}
+	floor := strings.Replace(report.FormatAlpha(etaFloor), "-", "−", 1)
+	return fmt.Sprintf("Bars below %s are cut at %s and labelled with their value.", floor, floor)
+}
+
+// sortedModes orders modes standard, extended, then the others by name.
+func sortedModes(modes []string) []string {
+	rank := func(m string) string {
+		switch m {
+		case "standard":
+			return "0"
+		case "extended":
+			return "1"
+		}
+		return "2" + m
+	}
+	out := slices.Clone(modes)
+	slices.SortFunc(out, func(a, b string) int { return cmp.Compare(rank(a), rank(b)) })
+	return out
+}
+
+// modeName is a mode's legend label.
+func modeName(mode string) string {
+	switch mode {
+	case "standard":
+		return "standard inference"
+	case "extended":
+		return "extended reasoning"
+	}
+	return "mode " + mode
+}
+
+// maxWidth is the width of the widest of labels in sty.
+func maxWidth(sty interface{ Width(string) vg.Length }, labels []string) vg.Length {
+	var w vg.Length
+	for _, l := range labels {
+		w = max(w, sty.Width(l))
+	}
+	return w
+}

@@ -1,0 +1,46 @@
+// Package figures draws the paper's figures (SPEC §8) from a run's report:
+// every figure as SVG and PNG from one drawing, each with its own caption.
+//
+// # Use
+//
+//	figs, err := figures.Draw(rep, budgetAwareRows, figures.Options{})
+//	err = figures.WriteDir("results/report/figures", figs)
+//
+// Draw returns the figures the data supports, in SPEC order; a figure
+// without data is left out rather than drawn empty:
+//
+//  1. efficiency_<strategy>_<variant>_a<α>: triage efficiency at one α
+//     (Options.Alpha, default report.HeadlineAlpha, or the report's closest
+//     α). One panel per dataset, one group of bars per solver: solid η_U,
+//     hatched η_E, 95% bootstrap whiskers (Cell.EtaCI), the solver's base
+//     accuracy as a red dashed mark, colour by mode (navy standard, teal
+//     extended), reference lines at η = 0 and η = 1.
+//  2. regret_<strategy>_<variant>_a<α>: the same layout with R̃_U / R̃_E.
+//  3. heatmap_accuracy: base accuracy per (solver, dataset), white→teal;
+//     heatmap_eta_u_… and heatmap_eta_e_…: η per (solver, α, dataset) on a
+//     diverging coral→white→navy scale capped at [−1, 1], "*" after a
+//     value outside the cap, α blocks separated by bold rules, the value
+//     printed in every cell exactly as the report's tables print it.
+//  4. injection_<strategy>_<variant>_a<α>: each solver's trajectory
+//     through (D, W) space as the injection ratio r grows (marker size =
+//     r), one panel per base dataset and source, the ideal corner (D = 1,
+//     W = 0) starred. D and W depend on the plan only; regime U's cells
+//     are used.
+//  5. budget_aware_solvers and budget_aware_datasets: the budget-aware
+//     re-solve as heat tables, as the paper draws it: per solver N,
+//     Acc_baseline, Acc_budget-aware, compliance (all N and finished) and
+//     the four outcome counts; per (solver, dataset) the three rates.
+//
+// Figures 1–4 are drawn for the llm strategy's variants when the report
+// has llm cells, otherwise for every reference strategy.
+//
+// # Drawing
+//
+// Figures are gonum plots (gonum.org/v1/plot). What gonum does not draw
+// itself — hatched bars, heat cells with printed values, a starred corner,
+// a legend row — is a plot.Plotter (or draw.GlyphDrawer) of this package
+// drawing with vg primitives, so the SVG (vg/vgsvg) and the PNG (vg/vgimg)
+// come from the same drawing. Text uses the Liberation Sans fonts embedded
+// in gonum; the output holds no timestamp and is byte-for-byte
+// deterministic for a given report.
+package figures

@@ -1,0 +1,142 @@
+package figures
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/runs/report"
+)
+
+// capMark follows a value outside the diverging scale's range [−1, 1].
+const capMark = "*"
+
+// accuracyHeatmap draws base accuracy per (solver, dataset) on the
+// sequential scale. ok is false when the report has no accuracy.
+func accuracyHeatmap(rep report.Report) (drawing, bool) {
+	if len(rep.Accuracy) == 0 {
+		return drawing{}, false
+	}
+	var datasets []string
+	var solvers []solver
+	for _, a := range rep.Accuracy {
+		datasets = append(datasets, a.Dataset)
+		solvers = append(solvers, solver{a.Model, a.Mode})
+	}
+	slices.Sort(datasets)
+	datasets = slices.Compact(datasets)
+	slices.SortFunc(solvers, compareSolvers)
+	solvers = slices.Compact(solvers)
+
+	scale := sequentialScale()
+	grid := heatGrid{cols: datasets}
+	var counts countRange
+	for _, s := range solvers {
+		grid.rows = append(grid.rows, s.label())
+		row := make([]heatCell, len(datasets))
+		for j, d := range datasets {
+			i := slices.IndexFunc(rep.Accuracy, func(a report.AccuracyRow) bool {
+				return a.Model == s.model && a.Mode == s.mode && a.Dataset == d
+			})
+			if i < 0 {
+				continue
+			}
+			row[j] = meanCell(rep.Accuracy[i].Accuracy, scale, false)
+			if rep.Accuracy[i].Accuracy.Defined {
+				counts.add(rep.Accuracy[i].Accuracy.N)
+			}
+		}
+		grid.cells = append(grid.cells, row)
+	}
+	title := "Base accuracy per solver and dataset"
+	caption := sentence(
+		"Base accuracy per (solver, dataset): correct answers over the gradeable items of the solver's ground truth ("+counts.String()+" items per cell), independent of α.",
+		"Cells use a sequential white→teal scale from 0 to 1; the value is printed with 3 decimals as in the accuracy table.",
+		"Unsolvable (injected) items count as wrong. — : no gradeable item; a blank cell: no ground truth.",
+	)
+	hb, w := heatBlock(grid)
+	return drawing{
+		fig: Figure{Name: "heatmap_accuracy", Title: title, Caption: caption, Kind: KindAccuracyHeatmap},
+		sheet: sheet{
+			width: max(w, titleStyle().Width(title), 220) + 2*sheetMargin, title: title,
+			blocks: []block{hb, colourBarBlock(scale, "accuracy", []float64{0, 0.5, 1})},
+		},
+	}, true
+}
+
+// etaHeatmap draws mean η of one regime per (solver, α, dataset) for one
+// strategy-variant on the diverging scale capped at [−1, 1]: α blocks of
+// dataset columns. ok is false when no mean is defined.
+func etaHeatmap(rep report.Report, sv strategyVariant, regime string) (drawing, bool) {
+	keep := func(c report.Cell) bool {
+		return c.Strategy == sv.strategy && c.Variant == sv.variant && c.Regime == regime
+	}
+	alphas := distinct(rep.Cells, keep, func(c report.Cell) float64 { return c.Alpha })
+	datasets := distinct(rep.Cells, keep, func(c report.Cell) string { return c.Dataset })
+	solvers := solversOf(rep.Cells, keep)
+	ix := indexCells(rep.Cells)
+
+	scale := divergingScale()
+	var grid heatGrid
+	for _, a := range alphas {
+		grid.groups = append(grid.groups, colGroup{label: "α = " + report.FormatAlpha(a), span: len(datasets)})
+		grid.cols = append(grid.cols, datasets...)
+	}
+	var counts countRange
+	for _, s := range solvers {
+		grid.rows = append(grid.rows, s.label())
+		var row []heatCell
+		for _, a := range alphas {
+			for _, d := range datasets {
+				c, ok := ix[cellKey{solver: s, dataset: d, alpha: a, strategy: sv.strategy, variant: sv.variant, regime: regime}]
+				if !ok {
+					row = append(row, heatCell{})
+					continue
+				}
+				row = append(row, meanCell(c.Eta, scale, true))
+				if c.Eta.Defined {
+					counts.add(c.Eta.N)
+				}
+			}
+		}
+		grid.cells = append(grid.cells, row)
+	}
+	if !counts.seen {
+		return drawing{}, false
+	}
+	regimeName := map[string]string{"U": "advisory budget (regime U)", "E": "enforced budget (regime E)"}[regime]
+	title := fmt.Sprintf("η_%s per solver, α and dataset — %s", regime, sv.phrase())
+	caption := sentence(
+		fmt.Sprintf("Triage efficiency under the %s, η_%s, per (solver, α, dataset), %s.", regimeName, regime, sv.phrase()),
+		fmt.Sprintf("Each cell: the mean η over the cell's pools with a scored plan (%s pools per cell), printed with 3 decimals as in the per-α tables.", counts),
+		"η = 1 matches oracle planning, η = 0 a random planner, η < 0 is worse than random.",
+		"Cells use a diverging coral→white→navy scale capped at [−1, 1]: a value outside the cap is marked * and takes the colour of the nearer end.",
+		"Bold vertical rules separate the α blocks. — : no pool with a scored plan; a blank cell: no records.",
+	)
+	hb, w := heatBlock(grid)
+	return drawing{
+		fig: Figure{
+			Name:  fileStem(append([]string{"heatmap", "eta", regime}, sv.stem()...)...),
+			Title: title, Caption: caption, Kind: KindEtaHeatmap,
+			Strategy: sv.strategy, Variant: sv.variant, Regime: regime,
+		},
+		sheet: sheet{
+			width: max(w, titleStyle().Width(title)) + 2*sheetMargin, title: title,
+			blocks: []block{hb, colourBarBlock(scale, "η (capped at [−1, 1])", []float64{-1, -0.5, 0, 0.5, 1})},
+		},
+	}, true
+}
+
+// meanCell is the heat cell of a mean: its value with 3 decimals on the
+// scale's colour, "*" appended when markCap is set and the value lies
+// outside the scale, or "—" on grey when the mean is undefined.
+func meanCell(m metrics.Mean, scale colourScale, markCap bool) heatCell {
+	if !m.Defined {
+		return heatCell{text: undefinedText, fill: undefinedGrey}
+	}
+	text := report.FormatMean(m)
+	if markCap && scale.capped(m.Value) {
+		text += capMark
+	}
+	return heatCell{text: text, fill: scale.at(m.Value)}
+}

@@ -1,0 +1,102 @@
+package figures
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/triage-eval/triage/internal/runs/budgetaware"
+	"github.com/triage-eval/triage/internal/runs/report"
+)
+
+// poolRecords returns the U and E records of pools 0 and 1 of one cell,
+// scored from the given values.
+func poolRecords(model, mode, dataset, strategy, variant string, alpha, value, oracle, random float64) []report.ScoreRecord {
+	var out []report.ScoreRecord
+	for pool := range 2 {
+		for _, regime := range []string{"U", "E"} {
+			out = append(out, scored(report.ScoreRecord{
+				Model: model, Mode: mode, Dataset: dataset, Pool: pool, Alpha: alpha,
+				Variant: variant, Strategy: strategy, Regime: regime,
+				Value: value, Oracle: oracle, Random: random, PoolSize: 10,
+			}))
+		}
+	}
+	return out
+}
+
+// TestDrawSkipsFiguresWithoutData checks, case by case, which figures
+// Draw returns: a figure without data is left out, never drawn empty.
+func TestDrawSkipsFiguresWithoutData(t *testing.T) {
+	plain := slices.DeleteFunc(fixtureRecords(), func(r report.ScoreRecord) bool { return r.Source != "" })
+	unparseable := slices.Clone(plain)
+	for i := range unparseable {
+		unparseable[i].Excluded, unparseable[i].Eta = "unparseable", nil
+	}
+	zeroRatioOnly := slices.DeleteFunc(fixtureRecords(), func(r report.ScoreRecord) bool { return r.Ratio != nil && *r.Ratio > 0 })
+	references := append(
+		poolRecords("m", "standard", "aime", "random", "-", 0.5, 2, 4, 2),
+		poolRecords("m", "standard", "aime", "shortest_first", "-", 0.5, 3, 4, 2)...)
+	nothingSolvable := poolRecords("m", "standard", "aime", "llm", "A", 0.5, 0, 0, 0)
+	twoAlphas := append(
+		poolRecords("m", "extended", "aime", "llm", "A", 0.25, 1, 4, 2),
+		poolRecords("m", "extended", "aime", "llm", "A", 0.5, 3, 4, 2)...)
+	totalsOnly := slices.DeleteFunc(fixtureBudgetAware(), func(r budgetaware.Row) bool { return r.Dataset != budgetaware.AllDatasets })
+
+	cases := []struct {
+		name    string
+		records []report.ScoreRecord
+		acc     []report.Accuracy
+		ba      []budgetaware.Row
+		opts    Options
+		want    []string
+	}{
+		{name: "empty report", want: nil},
+		{name: "accuracy only", acc: fixtureAccuracy(), want: []string{"heatmap_accuracy"}},
+		{
+			name: "no injection, no re-solve", records: plain,
+			want: []string{"efficiency_llm_default_a0.5", "regret_llm_default_a0.5", "heatmap_eta_u_llm_default", "heatmap_eta_e_llm_default"},
+		},
+		{name: "every plan unparseable", records: unparseable, want: nil},
+		{
+			name: "injection only at r = 0, where D is undefined", records: zeroRatioOnly,
+			want: []string{"efficiency_llm_default_a0.5", "regret_llm_default_a0.5", "heatmap_eta_u_llm_default", "heatmap_eta_e_llm_default"},
+		},
+		{
+			name: "reference strategies only: one figure each", records: references,
+			want: []string{
+				"efficiency_random_a0.5", "efficiency_shortest_first_a0.5", "regret_random_a0.5", "regret_shortest_first_a0.5",
+				"heatmap_eta_u_random", "heatmap_eta_e_random", "heatmap_eta_u_shortest_first", "heatmap_eta_e_shortest_first",
+			},
+		},
+		{
+			name: "nothing solvable: η defined, R̃ not", records: nothingSolvable,
+			want: []string{"efficiency_llm_a_a0.5", "heatmap_eta_u_llm_a", "heatmap_eta_e_llm_a"},
+		},
+		{
+			name: "the α closest to Options.Alpha", records: twoAlphas, opts: Options{Alpha: 0.3},
+			want: []string{"efficiency_llm_a_a0.25", "regret_llm_a_a0.25", "heatmap_eta_u_llm_a", "heatmap_eta_e_llm_a"},
+		},
+		{name: "re-solve totals only", ba: totalsOnly, want: []string{"budget_aware_solvers"}},
+		{name: "re-solve only", ba: fixtureBudgetAware(), want: []string{"budget_aware_solvers", "budget_aware_datasets"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.opts.DPI = 18 // only the names matter here: keep rasterizing cheap
+			figs, err := Draw(report.Build(tc.records, tc.acc), tc.ba, tc.opts)
+			if err != nil {
+				t.Fatalf("Draw: %v", err)
+			}
+			var got []string
+			for _, f := range figs {
+				got = append(got, f.Name)
+				if len(f.SVG) == 0 || len(f.PNG) == 0 || f.Caption == "" || f.Title == "" {
+					t.Errorf("%s: empty SVG, PNG, caption or title", f.Name)
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("figures:\n got %s\nwant %s", strings.Join(got, " "), strings.Join(tc.want, " "))
+			}
+		})
+	}
+}

@@ -1,0 +1,92 @@
+package htmlreport
+
+import (
+	"testing"
+
+	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/runs/budgetaware"
+	"github.com/triage-eval/triage/internal/runs/figures"
+	"github.com/triage-eval/triage/internal/runs/report"
+)
+
+// scored stores r's η and R̃ as a run would.
+func scored(r report.ScoreRecord) report.ScoreRecord {
+	s := metrics.Score(r.Value, r.Oracle, r.Random)
+	r.Eta, r.Regret, r.RegretDefined = &s.Eta, s.Regret, s.RegretDefined
+	return r
+}
+
+// fixtureInput is a small hand-made run with every part of the page:
+// three solvers, datasets aime and gpqa at α ∈ {0.5, 1} (strategy llm,
+// variant default, three pools), an unsolvable-injection experiment on
+// gpqa, base accuracy, a budget-aware re-solve of two solvers, a note, and
+// the figures drawn from it (PNGs at a low resolution: the page uses the
+// SVGs).
+func fixtureInput(t *testing.T) Input {
+	t.Helper()
+	solvers := []struct{ model, mode string }{{"alpha-7b", "standard"}, {"alpha-7b", "extended"}, {"beta-70b", "standard"}}
+	var recs []report.ScoreRecord
+	var acc []report.Accuracy
+	for si, s := range solvers {
+		for di, d := range []string{"aime", "gpqa"} {
+			acc = append(acc, report.Accuracy{Model: s.model, Mode: s.mode, Dataset: d, Gradeable: 40, Correct: 6 + 5*si + 7*di})
+			for ai, a := range []float64{0.5, 1} {
+				for pool := range 3 {
+					oracle := float64(5 + pool)
+					random := oracle * 0.5
+					if a == 1 {
+						random = oracle
+					}
+					seed := 3*si + 5*di + 7*ai + 11*pool
+					vu := min(oracle, random+float64(seed%4)-1)
+					for _, reg := range []struct {
+						name string
+						v    float64
+					}{{"U", vu}, {"E", max(0, vu-float64(1+seed%3))}} {
+						recs = append(recs, scored(report.ScoreRecord{
+							Model: s.model, Mode: s.mode, Dataset: d, Pool: pool, Alpha: a, Variant: "default", Strategy: "llm",
+							Regime: reg.name, Value: reg.v, Oracle: oracle, Random: random, PoolSize: 20,
+						}))
+					}
+				}
+			}
+		}
+	}
+	for mi, mode := range []string{"standard", "extended"} {
+		for _, ratio := range []float64{0, 0.5, 1} {
+			for pool := range 2 {
+				injected := int(ratio * 10)
+				oracle := float64(max(0, 6-injected/2))
+				d := 0.8 - 0.3*float64(mi) - 0.1*ratio - 0.05*float64(pool)
+				w := 0.1 + 0.3*float64(mi)*ratio + 0.02*float64(pool)
+				for _, regime := range []string{"U", "E"} {
+					r := report.ScoreRecord{
+						Model: "alpha-7b", Mode: mode, Dataset: "gpqa", Pool: pool, Alpha: 0.5, Variant: "default", Strategy: "llm",
+						Regime: regime, Value: max(0, oracle-1), Oracle: oracle, Random: oracle / 2, PoolSize: 10,
+						Source: "gpqa-abstain", Ratio: &ratio, Injected: injected, Waste: &w,
+					}
+					if injected > 0 {
+						r.Detection = &d
+					}
+					recs = append(recs, scored(r))
+				}
+			}
+		}
+	}
+	rep := report.Build(recs, acc)
+	ba := []budgetaware.Row{
+		{Model: "alpha-7b", Mode: "standard", Dataset: "aime", N: 20, AccBaseline: 0.3, AccBudgetAware: 0.35, Compliance: 0.4, Finished: 18, ComplianceFinished: 0.389, KeptCorrect: 5, LostCorrect: 1, NewlyCorrect: 2, StillWrong: 12, Truncated: 2},
+		{Model: "alpha-7b", Mode: "standard", Dataset: "gpqa", N: 20, AccBaseline: 0.5, AccBudgetAware: 0.55, Compliance: 0.25, Finished: 20, ComplianceFinished: 0.25, KeptCorrect: 9, LostCorrect: 1, NewlyCorrect: 2, StillWrong: 8},
+		{Model: "alpha-7b", Mode: "standard", Dataset: budgetaware.AllDatasets, N: 40, AccBaseline: 0.4, AccBudgetAware: 0.45, Compliance: 0.325, Finished: 38, ComplianceFinished: 0.316, KeptCorrect: 14, LostCorrect: 2, NewlyCorrect: 4, StillWrong: 20, Truncated: 2},
+		{Model: "gamma-1b", Mode: "standard", Dataset: "aime", N: 10, AccBaseline: 0.1, AccBudgetAware: 0.2, Compliance: 0.6, Finished: 0, KeptCorrect: 1, NewlyCorrect: 1, StillWrong: 8, Truncated: 10},
+		{Model: "gamma-1b", Mode: "standard", Dataset: budgetaware.AllDatasets, N: 10, AccBaseline: 0.1, AccBudgetAware: 0.2, Compliance: 0.6, Finished: 0, KeptCorrect: 1, NewlyCorrect: 1, StillWrong: 8, Truncated: 10},
+	}
+	figs, err := figures.Draw(rep, ba, figures.Options{DPI: 18})
+	if err != nil {
+		t.Fatalf("figures.Draw: %v", err)
+	}
+	return Input{
+		Title: "TRIAGE report — fixture", Report: rep, BudgetAware: ba, Figures: figs,
+		Notes: []string{"SYNTHETIC sample: invented solvers and ground truth, not real model results."},
+	}
+}

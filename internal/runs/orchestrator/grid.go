@@ -1,0 +1,306 @@
+package orchestrator
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/protocol/injection"
+	"github.com/triage-eval/triage/internal/protocol/pools"
+	"github.com/triage-eval/triage/internal/runs/report"
+	"github.com/triage-eval/triage/internal/store/problems"
+)
+
+// ExcludedEmptyPool is the exclusion reason of a cell whose pool holds no
+// gradeable item for its solver: nothing is planned, no call is made.
+const ExcludedEmptyPool = "empty_pool"
+
+// grid is everything a run settles before its first model call: the pools
+// (and the injected pools), each solver's gradeable items in them, the cells
+// with their fingerprints, the base accuracies, and the problems that stop
+// the run (preflight).
+type grid struct {
+	partitions map[string][]pools.Pool
+	injected   []InjectedPool
+	cells      []cell
+	accuracy   []report.Accuracy
+	problems   []string
+}
+
+// InjectedPool is one pool of an unsolvable-injection experiment, as the
+// run's manifest records it: the same for every solver.
+type InjectedPool struct {
+	// Base and Source name the datasets; Ratio is r.
+	Base   string  `json:"base"`
+	Source string  `json:"source"`
+	Ratio  float64 `json:"ratio"`
+	// Index is the base pool's index in its partition.
+	Index int `json:"index"`
+	// ProblemIDs are the pool's problems in pool order; Injected marks the
+	// positions holding a Source problem.
+	ProblemIDs []string `json:"problem_ids"`
+	Injected   []bool   `json:"injected"`
+	// Seed and Algorithm say how the composition was drawn.
+	Seed      uint64 `json:"seed"`
+	Algorithm string `json:"algorithm"`
+}
+
+// group is one (solver, pool): the cells that share its references.
+type group struct {
+	solver  Solver
+	dataset string
+	pool    pools.Pool
+	// inj is the injection experiment's pool, nil for a plain pool: the
+	// pool's ids are then inj.ProblemIDs.
+	inj     *InjectedPool
+	items   []*triagev1.GroundTruthItem // the solver's gradeable items, pool order
+	texts   map[string]problems.Problem
+	digest  string // poolDigest: what every cell of the group depends on
+	once    sync.Once
+	refs    map[float64]*triagev1.BudgetReferences
+	refsErr error
+}
+
+// ids returns the group's problems in pool order, before the solver's
+// ungradeable items are dropped.
+func (g *group) ids() []string {
+	if g.inj != nil {
+		return g.inj.ProblemIDs
+	}
+	return g.pool.ProblemIDs
+}
+
+// cell is one plan to make and score.
+type cell struct {
+	g           *group
+	alpha       float64
+	strategy    string
+	variant     string
+	fingerprint string
+}
+
+func (c cell) key() string {
+	if c.g.inj != nil {
+		return InjectedCellKey(c.g.solver, c.g.dataset, c.g.pool.Index, c.alpha, c.strategy, c.variant, c.g.inj.Source, c.g.inj.Ratio)
+	}
+	return CellKey(c.g.solver, c.g.dataset, c.g.pool.Index, c.alpha, c.strategy, c.variant)
+}
+
+// InjectedCellKey is the run store's key of one cell of an injected pool:
+// base dataset's pool pool with problems of source at ratio r.
+func InjectedCellKey(s Solver, dataset string, pool int, alpha float64, strategy, variant, source string, ratio float64) string {
+	return CellKey(s, dataset, pool, alpha, strategy, variant) + fmt.Sprintf("|inject=%s@%g", source, ratio)
+}
+
+// CellKey is the run store's key of one cell of a plain pool.
+func CellKey(s Solver, dataset string, pool int, alpha float64, strategy, variant string) string {
+	return fmt.Sprintf("%s|%s|%s|%04d|%g|%s|%s", s.Model, s.Mode, dataset, pool, alpha, strategy, variant)
+}
+
+// buildGrid reads the problems and every solver's ground truth and lays out
+// the cells. endpoints describes the Planner's endpoints by name (for the
+// fingerprints of llm cells). Problems that make the grid pointless — no
+// problems for a dataset the config names, an injection whose datasets are
+// missing or unfit, no gradeable ground truth for a (solver, dataset) — are
+// collected in grid.problems rather than returned, so that preflight
+// reports all of them at once.
+func (r *Runner) buildGrid(ctx context.Context, endpoints map[string]EndpointInfo) (*grid, error) {
+	probs, err := r.cfg.LoadProblems()
+	if err != nil {
+		return nil, err
+	}
+	g := &grid{partitions: map[string][]pools.Pool{}}
+	for _, d := range r.cfg.Datasets {
+		if _, ok := probs[d]; !ok {
+			g.problems = append(g.problems, fmt.Sprintf("datasets: %q is in none of the problem files (they hold %s)", d, datasetList(probs)))
+		}
+	}
+	datasets := r.cfg.SelectedDatasets(probs)
+	partitioned := slices.Clone(datasets)
+	for _, in := range r.cfg.Injection {
+		if _, ok := probs[in.Base]; ok && !slices.Contains(partitioned, in.Base) {
+			partitioned = append(partitioned, in.Base)
+		}
+	}
+	for _, d := range partitioned {
+		ids := make([]string, 0, len(probs[d]))
+		for id := range probs[d] {
+			ids = append(ids, id)
+		}
+		ps, err := pools.Partition(d, ids, r.cfg.PoolSize, r.cfg.PartitionSeed)
+		if err != nil {
+			return nil, fmt.Errorf("partition %s: %w", d, err)
+		}
+		g.partitions[d] = ps
+	}
+	var problems []string
+	g.injected, problems = r.composeInjections(probs, g.partitions)
+	g.problems = append(g.problems, problems...)
+
+	for i, s := range r.cfg.Solvers {
+		var ep *EndpointInfo
+		if info, ok := endpoints[s.Endpoint]; ok {
+			ep = &info
+		}
+		truth := map[string]map[string]*triagev1.GroundTruthRecord{}
+		for _, d := range r.cfg.BaselineDatasets(probs) {
+			if truth[d], err = ListGroundTruth(ctx, r.clients.Executor, s, d); err != nil {
+				return nil, err
+			}
+			acc := accuracyOf(s, d, probs[d], truth[d])
+			g.accuracy = append(g.accuracy, acc)
+			if acc.Gradeable == 0 {
+				g.problems = append(g.problems, fmt.Sprintf("solvers[%d] (%s/%s): no gradeable ground truth for any of the %d problems of %s; run `triage baseline` or import its ground truth first",
+					i, s.Model, s.Mode, len(probs[d]), d))
+			}
+		}
+		for _, d := range datasets {
+			for _, p := range g.partitions[d] {
+				grp := &group{solver: s, dataset: d, pool: p, texts: probs[d]}
+				g.addGroup(r, grp, truth, ep)
+			}
+		}
+		for k := range g.injected {
+			inj := &g.injected[k]
+			texts := maps.Clone(probs[inj.Base])
+			maps.Copy(texts, probs[inj.Source])
+			grp := &group{solver: s, dataset: inj.Base, pool: g.partitions[inj.Base][inj.Index], inj: inj, texts: texts}
+			g.addGroup(r, grp, truth, ep)
+		}
+	}
+	return g, nil
+}
+
+// addGroup fills grp's items from the solver's ground truth and adds its
+// cells.
+func (g *grid) addGroup(r *Runner, grp *group, truth map[string]map[string]*triagev1.GroundTruthRecord, ep *EndpointInfo) {
+	for _, id := range grp.ids() {
+		p := grp.texts[id]
+		if rec, ok := truth[p.Dataset][id]; ok && rec.GetGradeable() {
+			grp.items = append(grp.items, poolItem(p, rec))
+		}
+	}
+	grp.digest = poolDigest(grp)
+	for _, c := range r.cellsOf(grp) {
+		c.fingerprint = c.fingerprintOf(r.cfg, ep)
+		g.cells = append(g.cells, c)
+	}
+}
+
+// composeInjections draws every injected pool of the config (the same for
+// every solver) and returns them with the problems that stop the run.
+func (r *Runner) composeInjections(probs map[string]map[string]problems.Problem, partitions map[string][]pools.Pool) ([]InjectedPool, []string) {
+	var out []InjectedPool
+	var problems []string
+	for i, in := range r.cfg.Injection {
+		field := fmt.Sprintf("injection[%d]", i)
+		base, okBase := probs[in.Base]
+		source, okSource := probs[in.Source]
+		if !okBase {
+			problems = append(problems, fmt.Sprintf("%s.base: %q is in none of the problem files (they hold %s)", field, in.Base, datasetList(probs)))
+		}
+		if !okSource {
+			problems = append(problems, fmt.Sprintf("%s.source: %q is in none of the problem files (they hold %s)", field, in.Source, datasetList(probs)))
+		}
+		if !okBase || !okSource {
+			continue
+		}
+		var sourceIDs []string
+		notMarked, collide := 0, ""
+		for id, p := range source {
+			sourceIDs = append(sourceIDs, id)
+			if !p.Unsolvable {
+				notMarked++
+			}
+			if _, ok := base[id]; ok && collide == "" {
+				collide = id
+			}
+		}
+		slices.Sort(sourceIDs)
+		if notMarked > 0 {
+			problems = append(problems, fmt.Sprintf("%s.source: %d of the %d problems of %s are not marked unsolvable; only unsolvable items are injected (import them with the *-abstain kinds)", field, notMarked, len(source), in.Source))
+			continue
+		}
+		if collide != "" {
+			problems = append(problems, fmt.Sprintf("%s.source: problem id %q is in both %s and %s; an injected pool needs distinct ids", field, collide, in.Base, in.Source))
+			continue
+		}
+		for _, p := range partitions[in.Base] {
+			for _, ratio := range in.Ratios {
+				c, err := injection.Compose(injection.Spec{
+					Seed: *in.Seed, Dataset: in.Base, Pool: p.Index, IDs: p.ProblemIDs,
+					Source: sourceIDs, Ratio: ratio, TwinSuffix: in.TwinSuffix,
+				})
+				if err != nil {
+					problems = append(problems, fmt.Sprintf("%s: %v", field, err))
+					continue
+				}
+				out = append(out, InjectedPool{
+					Base: in.Base, Source: in.Source, Ratio: ratio, Index: p.Index,
+					ProblemIDs: c.IDs, Injected: c.Injected, Seed: *in.Seed, Algorithm: injection.Algorithm,
+				})
+			}
+		}
+	}
+	return out, problems
+}
+
+// poolItem is what the Oracle and the Executor get of a problem: its
+// ground truth, with y = 0 for an unsolvable item whatever its record says
+// (SPEC §1; a record written by hand may still say correct).
+func poolItem(p problems.Problem, rec *triagev1.GroundTruthRecord) *triagev1.GroundTruthItem {
+	return &triagev1.GroundTruthItem{Id: p.ID, Cost: rec.GetCost(), Correct: rec.GetCorrect() && !p.Unsolvable, Value: valueOf(p)}
+}
+
+// accuracyOf is a solver's base accuracy on the run's problems of one
+// dataset: y over the gradeable ones, with the lucky guesses on unsolvable
+// items counted apart.
+func accuracyOf(s Solver, dataset string, probs map[string]problems.Problem, truth map[string]*triagev1.GroundTruthRecord) report.Accuracy {
+	a := report.Accuracy{Model: s.Model, Mode: s.Mode, Dataset: dataset}
+	for id, p := range probs {
+		rec, ok := truth[id]
+		if !ok || !rec.GetGradeable() {
+			continue
+		}
+		a.Gradeable++
+		switch {
+		case p.Unsolvable:
+			a.Unsolvable++
+			if rec.GetCorrect() || rec.GetLuckyGuess() {
+				a.LuckyGuesses++
+			}
+		case rec.GetCorrect():
+			a.Correct++
+		}
+	}
+	return a
+}
+
+func (r *Runner) cellsOf(g *group) []cell {
+	var out []cell
+	for _, a := range r.cfg.Alphas {
+		for _, s := range r.cfg.Strategies {
+			if s != StrategyLLM {
+				out = append(out, cell{g: g, alpha: a, strategy: s, variant: "-"})
+				continue
+			}
+			for _, v := range r.cfg.Variants {
+				out = append(out, cell{g: g, alpha: a, strategy: s, variant: v})
+			}
+		}
+	}
+	return out
+}
+
+// datasetList names the datasets of probs, sorted, for messages.
+func datasetList(probs map[string]map[string]problems.Problem) string {
+	names := make([]string, 0, len(probs))
+	for d := range probs {
+		names = append(names, d)
+	}
+	slices.Sort(names)
+	return fmt.Sprintf("%q", names)
+}

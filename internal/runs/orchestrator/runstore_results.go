@@ -1,0 +1,191 @@
+package orchestrator
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+
+	"github.com/triage-eval/triage/internal/protocol/pools"
+	"github.com/triage-eval/triage/internal/runs/report"
+)
+
+// ExcludedStale is the exclusion reason Results gives the records of a cell
+// whose inputs changed after it was computed (SPEC §5 freshness).
+const ExcludedStale = "stale"
+
+// Results is what a report is built from.
+type Results struct {
+	// Records are the score records of the latest grid's cells, in key
+	// order; those of stale cells are marked Excluded = ExcludedStale.
+	Records []report.ScoreRecord
+	// Accuracy is the latest grid's base accuracy per (solver, dataset).
+	Accuracy []report.Accuracy
+	// Freshness says how the stored cells compare with the latest grid.
+	Freshness Freshness
+}
+
+// Freshness counts the stored cells by how they relate to the latest grid.
+type Freshness struct {
+	// Fresh cells were computed from the inputs the latest grid has.
+	Fresh int
+	// Stale cells were computed from other inputs and not recomputed since
+	// (the latest run was stopped, or is still going): their records are
+	// excluded from every mean.
+	Stale int
+	// Pending cells of the grid are not stored yet.
+	Pending int
+	// Outside counts stored cells that the latest grid no longer has (the
+	// config changed): left out of the report.
+	Outside int
+	// Unchecked is set for a run store last run before fingerprints
+	// existed: nothing can be checked, every stored record is reported.
+	Unchecked bool
+}
+
+// Results returns the records and accuracies of the latest grid, with the
+// records of stale cells excluded as ExcludedStale.
+func (s *RunStore) Results(ctx context.Context) (Results, error) {
+	var res Results
+	grid := map[string]string{}
+	rows, err := s.db.QueryContext(ctx, `SELECT key, fingerprint FROM grid_cells`)
+	if err != nil {
+		return res, err
+	}
+	for rows.Next() {
+		var k, fp string
+		if err := rows.Scan(&k, &fp); err != nil {
+			rows.Close()
+			return res, err
+		}
+		grid[k] = fp
+	}
+	if err := rows.Close(); err != nil {
+		return res, err
+	}
+	res.Freshness.Unchecked = len(grid) == 0
+	cells, err := s.Cells(ctx)
+	if err != nil {
+		return res, err
+	}
+	status := map[string]string{} // key → "fresh", "stale" or "outside"
+	for k, c := range cells {
+		want, inGrid := grid[k]
+		switch {
+		case res.Freshness.Unchecked:
+			status[k] = "fresh"
+		case !inGrid:
+			status[k] = "outside"
+			res.Freshness.Outside++
+		case c.Fingerprint != want:
+			status[k] = "stale"
+			res.Freshness.Stale++
+		default:
+			status[k] = "fresh"
+			res.Freshness.Fresh++
+		}
+	}
+	for k := range grid {
+		if _, ok := cells[k]; !ok {
+			res.Freshness.Pending++
+		}
+	}
+	srows, err := s.db.QueryContext(ctx, `SELECT key, record FROM scores ORDER BY key, regime`)
+	if err != nil {
+		return res, err
+	}
+	defer srows.Close()
+	for srows.Next() {
+		var key, raw string
+		if err := srows.Scan(&key, &raw); err != nil {
+			return res, err
+		}
+		var r report.ScoreRecord
+		if err := json.Unmarshal([]byte(raw), &r); err != nil {
+			return res, err
+		}
+		switch status[key] {
+		case "outside":
+			continue
+		case "stale":
+			r.Excluded, r.Detail, r.Eta = ExcludedStale, "its inputs changed after it was computed; run the config again to recompute it", nil
+		}
+		res.Records = append(res.Records, r)
+	}
+	if err := srows.Err(); err != nil {
+		return res, err
+	}
+	arows, err := s.db.QueryContext(ctx, `SELECT model, mode, dataset, correct, gradeable, unsolvable, lucky_guesses FROM accuracy ORDER BY model, mode, dataset`)
+	if err != nil {
+		return res, err
+	}
+	defer arows.Close()
+	for arows.Next() {
+		var a report.Accuracy
+		if err := arows.Scan(&a.Model, &a.Mode, &a.Dataset, &a.Correct, &a.Gradeable, &a.Unsolvable, &a.LuckyGuesses); err != nil {
+			return res, err
+		}
+		res.Accuracy = append(res.Accuracy, a)
+	}
+	return res, arows.Err()
+}
+
+// Manifest is what a run records of its pools: the partition of every
+// dataset it planned, and every injected pool (the same for every solver).
+type Manifest struct {
+	// Partitions are the pools by dataset.
+	Partitions map[string][]pools.Pool `json:"partitions"`
+	// Injected are the pools of the injection experiments, by base
+	// dataset, source, pool and ratio.
+	Injected []InjectedPool `json:"injected,omitempty"`
+}
+
+// Manifest returns the pools the latest run recorded. Runs stored before
+// injection recorded the partition alone; it is read as such.
+func (s *RunStore) Manifest(ctx context.Context) (Manifest, error) {
+	var raw string
+	err := s.db.QueryRowContext(ctx, `SELECT pools FROM manifest WHERE id = 1`).Scan(&raw)
+	if err == sql.ErrNoRows {
+		return Manifest{}, fmt.Errorf("the run store holds no run yet (triage run first)")
+	}
+	if err != nil {
+		return Manifest{}, err
+	}
+	var m Manifest
+	if err := json.Unmarshal([]byte(raw), &m); err == nil && m.Partitions != nil {
+		return m, nil
+	}
+	if err := json.Unmarshal([]byte(raw), &m.Partitions); err != nil {
+		return Manifest{}, fmt.Errorf("run store manifest: %w", err)
+	}
+	return m, nil
+}
+
+// Pools returns the pool partition the run recorded, by dataset.
+func (s *RunStore) Pools(ctx context.Context) (map[string][]pools.Pool, error) {
+	m, err := s.Manifest(ctx)
+	return m.Partitions, err
+}
+
+// StoredPlan is a cell's planner response as stored.
+type StoredPlan struct {
+	// Plan is protojson of a CreatePlanResponse; empty when the planner
+	// call failed.
+	Plan []byte
+	// Fingerprint is the cell's fingerprint (see StoredCell).
+	Fingerprint string
+}
+
+// Plan returns the planner response stored for a cell and whether the cell
+// is stored.
+func (s *RunStore) Plan(ctx context.Context, key string) (StoredPlan, bool, error) {
+	var raw, fp string
+	err := s.db.QueryRowContext(ctx, `SELECT plan, fingerprint FROM cells WHERE key = ?`, key).Scan(&raw, &fp)
+	if err == sql.ErrNoRows {
+		return StoredPlan{}, false, nil
+	}
+	if err != nil {
+		return StoredPlan{}, false, err
+	}
+	return StoredPlan{Plan: []byte(raw), Fingerprint: fp}, true, nil
+}

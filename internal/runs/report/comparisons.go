@@ -1,0 +1,151 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/triage-eval/triage/internal/protocol/metrics"
+)
+
+// Comparison answers "is solver A better than solver B here?": the mean
+// paired difference η_A − η_B over the pools both scored, in one (dataset,
+// α, strategy, variant, regime), with its bootstrap interval over those
+// pools. An interval that excludes 0 says the difference is not noise at
+// the 95% level.
+type Comparison struct {
+	ModelA, ModeA, ModelB, ModeB string
+	Dataset                      string
+	Alpha                        float64
+	Strategy, Variant, Regime    string
+	// Diff is the mean difference, N the pools both solvers scored.
+	Diff metrics.Mean
+	CI   metrics.Interval
+
+	diffs []float64
+}
+
+// buildComparisons pairs every two solvers of every (dataset, α, strategy,
+// variant, regime) of the plain cells (A before B in solver order).
+func (r *Report) buildComparisons() {
+	type scopeKey struct {
+		dataset                   string
+		alpha                     float64
+		strategy, variant, regime string
+	}
+	groups := map[scopeKey][]*Cell{}
+	var keys []scopeKey
+	for i := range r.Cells {
+		c := &r.Cells[i]
+		k := scopeKey{c.Dataset, c.Alpha, c.Strategy, c.Variant, c.Regime}
+		if _, ok := groups[k]; !ok {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], c) // in solver order: Cells is sorted by model, mode first
+	}
+	r.Comparisons = []Comparison{}
+	for _, k := range keys {
+		cells := groups[k]
+		for i, a := range cells {
+			for _, b := range cells[i+1:] {
+				pair := Comparison{
+					ModelA: a.Model, ModeA: a.Mode, ModelB: b.Model, ModeB: b.Mode,
+					Dataset: k.dataset, Alpha: k.alpha, Strategy: k.strategy, Variant: k.variant, Regime: k.regime,
+				}
+				pair.diffs = pairedDiffs(a.perPool, b.perPool)
+				var sum float64
+				for _, d := range pair.diffs {
+					sum += d
+				}
+				pair.Diff = meanOf(sum, len(pair.diffs))
+				r.Comparisons = append(r.Comparisons, pair)
+			}
+		}
+	}
+	slices.SortFunc(r.Comparisons, compareComparisons)
+}
+
+// pairedDiffs returns η_A − η_B for every pool both scored, in pool order.
+func pairedDiffs(a, b perPool) []float64 {
+	etaB := make(map[int]float64, len(b.etaPools))
+	for i, p := range b.etaPools {
+		etaB[p] = b.eta[i]
+	}
+	var out []float64
+	for i, p := range a.etaPools {
+		if eb, ok := etaB[p]; ok {
+			out = append(out, a.eta[i]-eb)
+		}
+	}
+	return out
+}
+
+func compareComparisons(a, b Comparison) int {
+	return cmp.Or(
+		compareStrategies(a.Strategy, b.Strategy), cmp.Compare(a.Variant, b.Variant),
+		cmp.Compare(a.Dataset, b.Dataset), cmp.Compare(a.Alpha, b.Alpha), compareRegimes(a.Regime, b.Regime),
+		cmp.Compare(a.ModelA, b.ModelA), cmp.Compare(a.ModeA, b.ModeA),
+		cmp.Compare(a.ModelB, b.ModelB), cmp.Compare(a.ModeB, b.ModeB),
+	)
+}
+
+// ComparisonTables returns one table per (strategy, variant) of the
+// headline (the llm strategy's first variant, else every reference
+// strategy): rows (dataset, α, regime, A, B), the mean paired difference of
+// η with its interval and the pools it is over.
+func (r Report) ComparisonTables() []Table {
+	var out []Table
+	for _, sv := range r.headlineStrategies() {
+		t := Table{
+			Title: fmt.Sprintf("Paired differences of η between solvers — strategy %s, variant %s", sv.strategy, sv.variant),
+			Notes: []string{
+				"One row per pair of solvers A, B and (dataset, α, regime): the mean of η_A − η_B over the pools both scored, [lo, hi] its 95% bootstrap interval over those pools (paired: the same pools, the same budgets), n = pools. An interval that excludes 0 says A and B differ there beyond the noise of the pools; — = no pool scored by both.",
+			},
+			Header: []string{"Dataset", "α", "Regime", "A", "B", "η_A − η_B [95% CI]", "n"},
+			Align:  "lrlllrr",
+		}
+		for _, c := range r.Comparisons {
+			if c.Strategy != sv.strategy || c.Variant != sv.variant {
+				continue
+			}
+			t.Rows = append(t.Rows, []string{
+				c.Dataset, alphaText(c.Alpha), c.Regime, solverName(c.ModelA, c.ModeA), solverName(c.ModelB, c.ModeB),
+				withCI(c.Diff, c.CI), itoa(c.Diff.N),
+			})
+		}
+		if len(t.Rows) > 0 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// ComparisonsCSV writes every comparison: strategy, variant, dataset, alpha,
+// regime, model_a, mode_a, model_b, mode_b, pools, diff, diff_lo, diff_hi
+// (full precision; empty fields where undefined).
+func (r Report) ComparisonsCSV(w io.Writer) error {
+	rows := [][]string{{"strategy", "variant", "dataset", "alpha", "regime", "model_a", "mode_a", "model_b", "mode_b", "pools", "diff", "diff_lo", "diff_hi"}}
+	for _, c := range r.Comparisons {
+		rows = append(rows, append([]string{
+			c.Strategy, c.Variant, c.Dataset, full(c.Alpha), c.Regime, c.ModelA, c.ModeA, c.ModelB, c.ModeB,
+			itoa(c.Diff.N), fullMean(c.Diff),
+		}, ciBounds(c.CI)...))
+	}
+	return writeCSV(w, rows)
+}
+
+// headlineStrategies are the (strategy, variant) pairs the summary shows:
+// the llm strategy's first variant when the report has llm cells, else
+// every reference strategy.
+func (r Report) headlineStrategies() []strategyVariant {
+	all := r.strategyVariants()
+	if i := slices.IndexFunc(all, func(sv strategyVariant) bool { return sv.strategy == StrategyLLM }); i >= 0 {
+		return all[i : i+1]
+	}
+	return all
+}
+
+// solverName is "model mode", for table cells.
+func solverName(model, mode string) string { return strings.TrimSpace(model + " " + mode) }

@@ -1,0 +1,153 @@
+package report
+
+import (
+	"math"
+	"slices"
+
+	"github.com/triage-eval/triage/internal/protocol/metrics"
+)
+
+// HeadlineAlpha is the budget fraction the summary and the bar figures
+// show by default (SPEC §8).
+const HeadlineAlpha = 0.5
+
+// HeadlineRow is one line of the report's summary: how one solver planned
+// under one strategy at the headline α, over every dataset.
+type HeadlineRow struct {
+	Model, Mode       string
+	Strategy, Variant string
+	// Alpha is the budget fraction shown.
+	Alpha float64
+	// EtaU and EtaE are the means over datasets (as Report.Macro) with
+	// their stratified bootstrap intervals; Missing names the datasets
+	// without a mean, left out.
+	EtaU, EtaE     metrics.Mean
+	EtaUCI, EtaECI metrics.Interval
+	Missing        []string
+	// Accuracy is the solver's base accuracy over the datasets shown:
+	// correct over gradeable items, summed.
+	Accuracy metrics.Mean
+	// Ratio, Detection and Waste are the injection experiment's headline,
+	// when the report has one: mean D and W at Ratio (0.5 when present,
+	// else the largest ratio below 1) over the injection bases.
+	Ratio            float64
+	Detection, Waste metrics.Mean
+}
+
+// Headline returns the summary rows at α (HeadlineAlpha when alpha is 0,
+// or the report's α closest to it): one per solver and strategy, for the
+// llm strategy's first variant when the report has llm cells, otherwise for
+// every reference strategy. Rows are sorted by solver, then strategy (llm
+// first).
+func (r Report) Headline(alpha float64) []HeadlineRow {
+	if alpha == 0 {
+		alpha = HeadlineAlpha
+	}
+	alpha = r.closestAlpha(alpha)
+	keys := r.headlineStrategies()
+	ix := r.index()
+	ratio := r.headlineRatio()
+	var out []HeadlineRow
+	for _, s := range solvers(r.Cells, all) {
+		for _, sv := range keys {
+			u, uok := ix.get(s.model, s.mode, AllDatasets, alpha, sv.variant, sv.strategy, "U")
+			e, eok := ix.get(s.model, s.mode, AllDatasets, alpha, sv.variant, sv.strategy, "E")
+			if !uok && !eok {
+				continue
+			}
+			row := HeadlineRow{
+				Model: s.model, Mode: s.mode, Strategy: sv.strategy, Variant: sv.variant, Alpha: alpha,
+				EtaU: u.Eta, EtaE: e.Eta, Missing: mergeMissing(u.Missing, e.Missing),
+				EtaUCI:   u.EtaCI,
+				EtaECI:   e.EtaCI,
+				Accuracy: r.pooledAccuracy(s, ix, alpha, sv),
+				Ratio:    ratio,
+			}
+			row.Detection, row.Waste = r.injectionHeadline(s, alpha, sv, ratio)
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+// closestAlpha returns the report's α nearest to alpha (alpha itself when
+// the report has no cells).
+func (r Report) closestAlpha(alpha float64) float64 {
+	best, found := alpha, false
+	for _, c := range r.Cells {
+		if !found || math.Abs(c.Alpha-alpha) < math.Abs(best-alpha) {
+			best, found = c.Alpha, true
+		}
+	}
+	return best
+}
+
+// pooledAccuracy is a solver's base accuracy summed over the datasets of
+// its cells in the headline's scope.
+func (r Report) pooledAccuracy(s solver, ix *index, alpha float64, sv strategyVariant) metrics.Mean {
+	datasets := ix.datasets[scope{math.Float64bits(alpha), sv.strategy, "U"}]
+	var correct, gradeable int
+	for _, a := range r.Accuracy {
+		if a.Model == s.model && a.Mode == s.mode && slices.Contains(datasets, a.Dataset) {
+			correct += a.Correct
+			gradeable += a.Gradeable
+		}
+	}
+	if gradeable == 0 {
+		return metrics.Mean{}
+	}
+	return metrics.Mean{Value: float64(correct) / float64(gradeable), N: gradeable, Defined: true}
+}
+
+// headlineRatio is the injection ratio the summary shows: 0.5 when present,
+// else the largest ratio below 1, else 0 (no injection).
+func (r Report) headlineRatio() float64 {
+	var best float64
+	for _, c := range r.Injection {
+		if c.Ratio == 0.5 {
+			return 0.5
+		}
+		if c.Ratio < 1 && c.Ratio > best {
+			best = c.Ratio
+		}
+	}
+	return best
+}
+
+// injectionHeadline averages D and W at ratio over the injection bases of
+// one solver and strategy (regime U's cells; D and W do not depend on the
+// regime). N counts the pools behind the means.
+func (r Report) injectionHeadline(s solver, alpha float64, sv strategyVariant, ratio float64) (metrics.Mean, metrics.Mean) {
+	var d, w []metrics.Mean
+	for _, c := range r.Injection {
+		if c.Model == s.model && c.Mode == s.mode && c.Alpha == alpha && c.Strategy == sv.strategy &&
+			c.Variant == sv.variant && c.Regime == "U" && c.Ratio == ratio {
+			d, w = append(d, c.Detection), append(w, c.Waste)
+		}
+	}
+	return meanOfMeans(d), meanOfMeans(w)
+}
+
+// meanOfMeans is the unweighted mean of the defined means, N their pools.
+func meanOfMeans(ms []metrics.Mean) metrics.Mean {
+	var sum float64
+	var k, n int
+	for _, m := range ms {
+		if m.Defined {
+			sum += m.Value
+			k++
+			n += m.N
+		}
+	}
+	if k == 0 {
+		return metrics.Mean{}
+	}
+	return metrics.Mean{Value: sum / float64(k), N: n, Defined: true}
+}
+
+// mergeMissing is the sorted union of two lists of datasets.
+func mergeMissing(a, b []string) []string {
+	out := append(slices.Clone(a), b...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}

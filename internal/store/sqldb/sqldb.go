@@ -1,0 +1,239 @@
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
+	_ "modernc.org/sqlite"             // registers the "sqlite" database/sql driver
+
+	"github.com/triage-eval/triage/internal/store/sqlitedsn"
+)
+
+// Dialect names a backend.
+type Dialect string
+
+// The backends.
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+// postgresConns bounds a process's connections to one PostgreSQL store
+// (and keeps that many open while busy): enough for a worker's concurrent
+// cells, few enough for a dozen workers on one server's default 100.
+const postgresConns = 8
+
+// Options are a store's choices for its SQLite database (PostgreSQL needs
+// none).
+type Options struct {
+	// SQLite sets the pragmas of every connection.
+	SQLite sqlitedsn.Options
+	// OneConnection serializes the store's SQLite access through one
+	// connection (the simplest way to keep one writer).
+	OneConnection bool
+	// Transient, for PostgreSQL, commits without waiting for the write-ahead
+	// log to reach the disk (synchronous_commit=off): for rows that may be
+	// lost when the server crashes, such as workers' leases. SQLite in WAL
+	// mode with synchronous=NORMAL does not wait for the disk either.
+	Transient bool
+}
+
+// DB is an open store database.
+type DB struct {
+	// Dialect is the backend.
+	Dialect Dialect
+	// Location is where it is, with any password masked (for messages).
+	Location string
+	db       *sql.DB
+}
+
+// IsPostgres reports whether location names a PostgreSQL database.
+func IsPostgres(location string) bool {
+	return strings.HasPrefix(location, "postgres://") || strings.HasPrefix(location, "postgresql://")
+}
+
+// Open opens the database at location: a postgres:// or postgresql:// URL,
+// sqlite:PATH or a file path (created if missing).
+func Open(ctx context.Context, location string, opts Options) (*DB, error) {
+	var (
+		db  *sql.DB
+		err error
+		d   = SQLite
+	)
+	switch {
+	case location == "":
+		return nil, errors.New("empty location: want a SQLite file path, sqlite:PATH or a postgres:// URL")
+	case IsPostgres(location):
+		d = Postgres
+		db, err = sql.Open("pgx", withRuntimeParam(location, opts.Transient, "synchronous_commit", "off"))
+		if err == nil {
+			// Keep the connections: opening one costs milliseconds, more
+			// than most statements of a store. Bounded, since every worker
+			// of a grid opens several stores on one server.
+			conns := postgresConns
+			if opts.Transient {
+				conns = 2
+			}
+			db.SetMaxOpenConns(conns)
+			db.SetMaxIdleConns(conns)
+			db.SetConnMaxIdleTime(time.Minute)
+		}
+	case strings.Contains(location, "://"):
+		return nil, fmt.Errorf("location %q: unsupported scheme (want postgres://, postgresql://, sqlite:PATH or a file path)", Redact(location))
+	default:
+		db, err = sql.Open("sqlite", sqlitedsn.DSN(strings.TrimPrefix(location, "sqlite:"), opts.SQLite))
+		if err == nil && opts.OneConnection {
+			db.SetMaxOpenConns(1)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", Redact(location), err)
+	}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("%s: %w", Redact(location), err)
+	}
+	return &DB{Dialect: d, Location: Redact(location), db: db}, nil
+}
+
+// withRuntimeParam adds a PostgreSQL runtime parameter to a URL's query
+// when on.
+func withRuntimeParam(location string, on bool, name, value string) string {
+	if !on {
+		return location
+	}
+	u, err := url.Parse(location)
+	if err != nil {
+		return location // Open reports the error
+	}
+	q := u.Query()
+	q.Set(name, value)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// Close closes the database.
+func (db *DB) Close() error { return db.db.Close() }
+
+// ExecContext runs a statement written with ? placeholders.
+func (db *DB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return db.db.ExecContext(ctx, db.Dialect.Rebind(query), args...)
+}
+
+// QueryContext runs a query written with ? placeholders.
+func (db *DB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return db.db.QueryContext(ctx, db.Dialect.Rebind(query), args...)
+}
+
+// QueryRowContext runs a one-row query written with ? placeholders.
+func (db *DB) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return db.db.QueryRowContext(ctx, db.Dialect.Rebind(query), args...)
+}
+
+// BeginTx starts a transaction.
+func (db *DB) BeginTx(ctx context.Context) (*Tx, error) {
+	tx, err := db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &Tx{tx: tx, d: db.Dialect}, nil
+}
+
+// Tx is a transaction of a DB; its statements use ? placeholders too.
+type Tx struct {
+	tx *sql.Tx
+	d  Dialect
+}
+
+// ExecContext runs a statement in the transaction.
+func (t *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return t.tx.ExecContext(ctx, t.d.Rebind(query), args...)
+}
+
+// QueryContext runs a query in the transaction.
+func (t *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return t.tx.QueryContext(ctx, t.d.Rebind(query), args...)
+}
+
+// QueryRowContext runs a one-row query in the transaction.
+func (t *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return t.tx.QueryRowContext(ctx, t.d.Rebind(query), args...)
+}
+
+// Commit commits the transaction.
+func (t *Tx) Commit() error { return t.tx.Commit() }
+
+// Rollback aborts the transaction (a no-op after Commit).
+func (t *Tx) Rollback() error { return t.tx.Rollback() }
+
+// CreateSchema runs ddl (CREATE … IF NOT EXISTS statements) once even when
+// several processes open a fresh database together: on PostgreSQL, whose
+// concurrent CREATE TABLE IF NOT EXISTS can fail, inside a transaction
+// holding an advisory lock named by name and the current schema; on SQLite
+// (one writer at a time) as is.
+func (db *DB) CreateSchema(ctx context.Context, name, ddl string) error {
+	if db.Dialect != Postgres {
+		_, err := db.ExecContext(ctx, ddl)
+		return err
+	}
+	tx, err := db.BeginTx(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext(? || ':' || coalesce(current_schema(), '')))`, name); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, ddl); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// Rebind rewrites the ? placeholders of query for the dialect: $1, $2, …
+// for PostgreSQL, unchanged for SQLite. A ? inside a single-quoted string
+// literal is left alone.
+func (d Dialect) Rebind(query string) string {
+	if d != Postgres || !strings.Contains(query, "?") {
+		return query
+	}
+	var b strings.Builder
+	n, quoted := 0, false
+	for i := 0; i < len(query); i++ {
+		c := query[i]
+		switch {
+		case c == '\'':
+			quoted = !quoted
+		case c == '?' && !quoted:
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// Redact returns location with any URL password masked, for messages.
+func Redact(location string) string {
+	u, err := url.Parse(location)
+	if err == nil {
+		if _, has := u.User.Password(); has {
+			return u.Redacted()
+		}
+		return location
+	}
+	// Unparsable: hide whatever credentials sit between "://" and "@".
+	scheme, rest, ok := strings.Cut(location, "://")
+	if at := strings.LastIndex(rest, "@"); ok && at >= 0 {
+		return scheme + "://xxxxx@" + rest[at+1:]
+	}
+	return location
+}

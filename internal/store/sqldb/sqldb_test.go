@@ -1,0 +1,88 @@
+package sqldb
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/triage-eval/triage/internal/store/pgtest"
+)
+
+func TestRebind(t *testing.T) {
+	for _, tc := range []struct {
+		d        Dialect
+		in, want string
+	}{
+		{SQLite, "SELECT a FROM t WHERE k = ? AND j = ?", "SELECT a FROM t WHERE k = ? AND j = ?"},
+		{Postgres, "SELECT a FROM t WHERE k = ? AND j = ?", "SELECT a FROM t WHERE k = $1 AND j = $2"},
+		{Postgres, "UPDATE t SET s = 'why?' WHERE k = ?", "UPDATE t SET s = 'why?' WHERE k = $1"},
+		{Postgres, "SELECT 1", "SELECT 1"},
+	} {
+		if got := tc.d.Rebind(tc.in); got != tc.want {
+			t.Errorf("%s.Rebind(%q) = %q, want %q", tc.d, tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestRedact(t *testing.T) {
+	for in, want := range map[string]string{
+		"postgres://u:secret@h/db":  "postgres://u:xxxxx@h/db",
+		"postgres://u@h/db":         "postgres://u@h/db",
+		"runs/main.db":              "runs/main.db",
+		"postgres://u:p%zz@host/db": "postgres://xxxxx@host/db",
+	} {
+		if got := Redact(in); got != want || strings.Contains(got, "secret") {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestOpen(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "x.db"), Options{OneConnection: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if db.Dialect != SQLite {
+		t.Errorf("dialect %s", db.Dialect)
+	}
+	for _, bad := range []string{"", "mysql://h/db"} {
+		if _, err := Open(ctx, bad, Options{}); err == nil {
+			t.Errorf("Open(%q) succeeded", bad)
+		}
+	}
+	if _, err := Open(ctx, "postgres://u:topsecret@127.0.0.1:1/db?connect_timeout=1", Options{}); err == nil || strings.Contains(err.Error(), "topsecret") {
+		t.Errorf("Open of an unreachable PostgreSQL: %v (the password must be masked)", err)
+	}
+}
+
+// TestCreateSchemaConcurrently: processes opening a fresh PostgreSQL
+// database together create its tables once, without the duplicate-type
+// error concurrent CREATE TABLE IF NOT EXISTS gives.
+func TestCreateSchemaConcurrently(t *testing.T) {
+	location := pgtest.Location(t)
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Go(func() {
+			db, err := Open(ctx, location, Options{})
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer db.Close()
+			errs <- db.CreateSchema(ctx, "test", `CREATE TABLE IF NOT EXISTS x (k text PRIMARY KEY)`)
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}

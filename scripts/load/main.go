@@ -1,0 +1,384 @@
+// Command load measures what TLS and token authentication cost triage serve
+// under load: ghz (pinned in go.mod, run with `go tool ghz`) sends the
+// paper's ComputeReferences call (a 30-item pool, the α sweep, 1000 Monte
+// Carlo samples) at a fixed concurrency to an Oracle served twice — once in
+// plaintext without tokens, once with TLS and a token file — in runs of a
+// fixed duration, alternating between the two. It samples the server's
+// resident set (VmRSS in /proc) every second and its CPU time, and prints
+// per run the calls, errors, throughput, latencies and RSS, then the
+// verdicts: zero errors, RSS flat from the first run to the last, and the
+// secure throughput within 25% of the plaintext one.
+//
+//	go run ./scripts/load [-duration 60s] [-concurrency 50] [-runs 2] [-bin bin/triage]
+//
+// make load builds bin/triage and runs it with the defaults. Linux only
+// (/proc).
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/triage-eval/triage/internal/platform/server"
+	"github.com/triage-eval/triage/internal/platform/transport/transporttest"
+)
+
+func main() {
+	duration := flag.Duration("duration", 60*time.Second, "length of one ghz run")
+	concurrency := flag.Int("concurrency", 50, "ghz workers")
+	runs := flag.Int("runs", 2, "consecutive ghz runs per configuration (RSS is compared between the first and the last)")
+	bin := flag.String("bin", "bin/triage", "the triage binary to serve with")
+	out := flag.String("out", "bin/load", "directory for the data, certificates and ghz reports")
+	flag.Parse()
+	if err := run(*bin, *out, *duration, *concurrency, *runs); err != nil {
+		fmt.Fprintln(os.Stderr, "load:", err)
+		os.Exit(1)
+	}
+}
+
+// config is one way of serving.
+type config struct {
+	name      string
+	serveArgs []string
+	ghzArgs   []string
+}
+
+// minute is what one ghz run measured.
+type minute struct {
+	calls, errors       int
+	rps                 float64
+	p50, p99            time.Duration
+	rssStart, rssEnd    int64 // KiB
+	rssMax              int64 // KiB
+	cpu                 time.Duration
+	statusDistributions map[string]int
+}
+
+func run(bin, out string, duration time.Duration, concurrency, runs int) error {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	pki, err := transporttest.Write(out)
+	if err != nil {
+		return err
+	}
+	token := fmt.Sprintf("load-%016x%016x", rand.Uint64(), rand.Uint64())
+	tokens := filepath.Join(out, "tokens.txt")
+	if err := os.WriteFile(tokens, []byte(server.HashToken(token)+" oracle load\n"), 0o600); err != nil {
+		return err
+	}
+	data := filepath.Join(out, "sweep.json")
+	if err := os.WriteFile(data, sweepRequest(), 0o644); err != nil {
+		return err
+	}
+	configs := []config{
+		{name: "plaintext, no tokens", ghzArgs: []string{"--insecure"}},
+		{
+			name:      "TLS and tokens",
+			serveArgs: []string{"--tls-cert", pki.ServerCert, "--tls-key", pki.ServerKey, "--auth-tokens", tokens},
+			ghzArgs:   []string{"--cacert", pki.CA, "--cname", "localhost", "-m", `{"authorization":"Bearer ` + token + `"}`},
+		},
+	}
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Printf("ghz %s × %d runs, concurrency %d, ComputeReferences (30 items, 4 budgets, 1000 samples); %d CPUs; load average %s\n",
+		duration, runs, concurrency, numCPU(), strings.Join(strings.Fields(string(load))[:3], " "))
+	// Both servers run from the start; their ghz runs alternate, so that a
+	// change in the machine's load hits both alike.
+	servers := make([]*served, len(configs))
+	for i, c := range configs {
+		if servers[i], err = serve(bin, c); err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
+		defer servers[i].stop()
+	}
+	results := make([][]minute, len(configs))
+	for r := range runs {
+		for i, c := range configs {
+			m, err := measure(servers[i], out, c, data, duration, concurrency, r)
+			if err != nil {
+				return fmt.Errorf("%s: %w", c.name, err)
+			}
+			results[i] = append(results[i], m)
+		}
+	}
+	return report(configs, results)
+}
+
+// served is a running triage serve process.
+type served struct {
+	cmd  *exec.Cmd
+	addr string
+}
+
+// serve starts triage serve for c.
+func serve(bin string, c config) (*served, error) {
+	addr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	args := append([]string{"serve", "--services", "oracle", "--listen", addr, "--log-format", "json"}, c.serveArgs...)
+	cmd := exec.Command(bin, args...)
+	lines := &lineCounter{ready: make(chan struct{})}
+	cmd.Stderr = lines
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	s := &served{cmd: cmd, addr: addr}
+	select {
+	case <-lines.ready:
+		return s, nil
+	case <-time.After(30 * time.Second):
+		s.stop()
+		return nil, errors.New("the server did not start")
+	}
+}
+
+// stop interrupts the server and waits for it.
+func (s *served) stop() {
+	s.cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { s.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		s.cmd.Process.Kill()
+		<-done
+	}
+}
+
+// measure runs ghz once (run r) against s and samples the server meanwhile.
+func measure(s *served, out string, c config, data string, duration time.Duration, concurrency, r int) (minute, error) {
+	pid := s.cmd.Process.Pid
+	m := minute{rssStart: rss(pid)}
+	cpu0 := cpuTime(pid)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				m.rssMax = max(m.rssMax, rss(pid))
+			}
+		}
+	}()
+	report := filepath.Join(out, fmt.Sprintf("ghz-%s-%d.json", strings.NewReplacer(" ", "", ",", "-").Replace(c.name), r+1))
+	ghz := exec.Command("go", append([]string{"tool", "ghz",
+		"--proto", "proto/triage/v1/oracle.proto", "--import-paths", "proto",
+		"--call", "triage.v1.OracleService/ComputeReferences",
+		"-D", data, "-c", strconv.Itoa(concurrency), "-z", duration.String(),
+		"--duration-stop", "wait", "--format", "json", "-o", report, s.addr}, c.ghzArgs...)...)
+	ghz.Stderr = os.Stderr
+	err := ghz.Run()
+	cancel()
+	wg.Wait()
+	if err != nil {
+		return m, fmt.Errorf("ghz: %w", err)
+	}
+	m.rssEnd, m.cpu = rss(pid), cpuTime(pid)-cpu0
+	m.rssMax = max(m.rssMax, m.rssEnd)
+	if err := readGhz(report, &m); err != nil {
+		return m, err
+	}
+	fmt.Printf("  %-22s run %d: %7d calls, %5d errors, %7.0f calls/s, p50 %6.2f ms, p99 %6.2f ms, server CPU %5.1f s, RSS %d → %d MiB (max %d)\n",
+		c.name, r+1, m.calls, m.errors, m.rps, ms(m.p50), ms(m.p99), m.cpu.Seconds(), m.rssStart>>10, m.rssEnd>>10, m.rssMax>>10)
+	return m, nil
+}
+
+// report prints the comparison and the verdicts.
+func report(configs []config, results [][]minute) error {
+	plain, secure := results[0], results[1]
+	rps := func(ms []minute) float64 {
+		var s float64
+		for _, m := range ms {
+			s += m.rps
+		}
+		return s / float64(len(ms))
+	}
+	ratio := rps(secure) / rps(plain)
+	var errs int
+	for _, ms := range results {
+		for _, m := range ms {
+			errs += m.errors
+		}
+	}
+	first, last := secure[0], secure[len(secure)-1]
+	growth := float64(last.rssMax)/float64(first.rssMax) - 1
+	fmt.Printf("\nthroughput: %s %.0f calls/s, %s %.0f calls/s: %.1f%% of plaintext (bar: ≥ 75%%)\n", configs[0].name, rps(plain), configs[1].name, rps(secure), 100*ratio)
+	fmt.Printf("errors: %d (bar: 0)\n", errs)
+	fmt.Printf("RSS with TLS and tokens: max %d MiB in the first run, %d MiB in the last: %+.1f%% (bar: flat, within ±10%%)\n", first.rssMax>>10, last.rssMax>>10, 100*growth)
+	ok := errs == 0 && ratio >= 0.75 && growth <= 0.10
+	fmt.Printf("verdict: %v\n", map[bool]string{true: "PASS", false: "FAIL"}[ok])
+	if !ok {
+		return errors.New("a bar was missed (the machine may be busy: rerun)")
+	}
+	return nil
+}
+
+// ghzReport is the part of ghz's JSON report we read.
+type ghzReport struct {
+	Count   int     `json:"count"`
+	RPS     float64 `json:"rps"`
+	Latency []struct {
+		Percentage int           `json:"percentage"`
+		Latency    time.Duration `json:"latency"`
+	} `json:"latencyDistribution"`
+	ErrorDist  map[string]int `json:"errorDistribution"`
+	StatusDist map[string]int `json:"statusCodeDistribution"`
+}
+
+func readGhz(path string, m *minute) error {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var r ghzReport
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	m.calls, m.rps, m.statusDistributions = r.Count, r.RPS, r.StatusDist
+	for code, n := range r.StatusDist {
+		if code != "OK" {
+			m.errors += n
+		}
+	}
+	for _, n := range r.ErrorDist {
+		m.errors += n
+	}
+	for _, l := range r.Latency {
+		switch l.Percentage {
+		case 50:
+			m.p50 = l.Latency
+		case 99:
+			m.p99 = l.Latency
+		}
+	}
+	if len(r.ErrorDist) > 0 {
+		fmt.Fprintf(os.Stderr, "errors in %s: %v\n", path, r.ErrorDist)
+	}
+	return nil
+}
+
+// sweepRequest is the paper's reference call as ghz data: a 30-item pool
+// (costs 500–8192, seeded), the α sweep and 1000 samples.
+func sweepRequest() []byte {
+	r := rand.New(rand.NewPCG(11, 0x7e57))
+	type item struct {
+		ID      string `json:"id"`
+		Cost    int64  `json:"cost"`
+		Correct bool   `json:"correct"`
+	}
+	items := make([]item, 30)
+	for i := range items {
+		items[i] = item{ID: fmt.Sprintf("p%d", i+1), Cost: 500 + r.Int64N(7693), Correct: r.IntN(2) == 0}
+	}
+	b, _ := json.Marshal(map[string]any{
+		"items":   items,
+		"budgets": []map[string]float64{{"alpha": 0.25}, {"alpha": 0.5}, {"alpha": 0.75}, {"alpha": 1}},
+		"random":  map[string]any{"samples": 1000, "seed": 1},
+	})
+	return b
+}
+
+// lineCounter discards the server's log, counting lines, and closes ready
+// at the "serving" line.
+type lineCounter struct {
+	mu    sync.Mutex
+	n     int
+	buf   []byte
+	ready chan struct{}
+	seen  bool
+}
+
+func (l *lineCounter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.seen {
+		l.buf = append(l.buf, p...)
+		sc := bufio.NewScanner(strings.NewReader(string(l.buf)))
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), `"msg":"serving"`) {
+				l.seen = true
+				close(l.ready)
+			}
+			if strings.Contains(sc.Text(), `"level":"ERROR"`) {
+				fmt.Fprintln(os.Stderr, sc.Text())
+			}
+		}
+		if l.seen {
+			l.buf = nil
+		}
+	}
+	for _, c := range p {
+		if c == '\n' {
+			l.n++
+		}
+	}
+	return len(p), nil
+}
+
+var _ io.Writer = (*lineCounter)(nil)
+
+// freeAddr returns a loopback address with a free port.
+func freeAddr() (string, error) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer lis.Close()
+	return lis.Addr().String(), nil
+}
+
+// rss returns the process's resident set in KiB.
+func rss(pid int) int64 {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.Fields(rest)[0], 10, 64)
+			return kb
+		}
+	}
+	return 0
+}
+
+// cpuTime returns the process's user + system CPU time.
+func cpuTime(pid int) time.Duration {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// Fields after the command name, which is in parentheses.
+	f := strings.Fields(string(raw)[strings.LastIndexByte(string(raw), ')')+2:])
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * time.Second / 100 // USER_HZ
+}
+
+func numCPU() int {
+	raw, _ := os.ReadFile("/proc/cpuinfo")
+	return strings.Count(string(raw), "processor\t:")
+}
+
+func ms(d time.Duration) float64 { return float64(d) / 1e6 }

@@ -1,0 +1,19 @@
+"""Helpers for the generated TRIAGE stubs.
+
+The stubs themselves are the modules protoc generates, importable as
+``triage.v1.<file>_pb2`` (messages) and ``triage.v1.<file>_pb2_grpc``
+(``OracleServiceStub``, ``ExecutorServiceStub``, ``PlannerServiceStub``),
+with ``google.rpc.status_pb2`` and ``google.rpc.error_details_pb2`` to
+decode error details. This package adds what every caller writes next:
+
+- :func:`connect` opens a channel with TLS (a CA file, an optional client
+  certificate) and a bearer token;
+- :func:`field_violations` decodes the ``google.rpc.BadRequest`` an
+  ``INVALID_ARGUMENT`` error carries, and :func:`status_details` the whole
+  ``google.rpc.Status``.
+"""
+
+from triage_client.channel import connect, is_loopback
+from triage_client.errors import field_violations, status_details
+
+__all__ = ["connect", "field_violations", "is_loopback", "status_details"]

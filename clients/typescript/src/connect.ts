@@ -1,0 +1,108 @@
+import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
+import * as grpc from "@grpc/grpc-js";
+import { ExecutorServiceClient } from "./gen/triage/v1/executor";
+import { OracleServiceClient } from "./gen/triage/v1/oracle";
+import { PlannerServiceClient } from "./gen/triage/v1/planner";
+
+/** Where the services are and how to reach them. */
+export interface ConnectOptions {
+  /** "host:port". */
+  address: string;
+  /** Use TLS with the system's CAs; implied by caFile, certFile and keyFile. */
+  tls?: boolean;
+  /** PEM file of the CA(s) the server's certificate must chain to. */
+  caFile?: string;
+  /** PEM client certificate for mutual TLS, with keyFile. */
+  certFile?: string;
+  /** PEM key of certFile. */
+  keyFile?: string;
+  /** The name the server's certificate is checked against, if not the address's host. */
+  serverName?: string;
+  /**
+   * Bearer token sent with every call as "authorization: Bearer <token>";
+   * over plaintext only to a loopback address.
+   */
+  token?: string;
+}
+
+/** Clients of the three services over one channel. */
+export interface Clients {
+  /** The Oracle: knapsack oracle and random reference. */
+  oracle: OracleServiceClient;
+  /** The Executor: ground truth and plan scoring. */
+  executor: ExecutorServiceClient;
+  /** The Planner: plans and plan repair. */
+  planner: PlannerServiceClient;
+  /** Closes the channel. */
+  close(): void;
+}
+
+/** Returns clients of the Oracle, Executor and Planner at o.address. */
+export function connect(o: ConnectOptions): Clients {
+  if (!o.certFile !== !o.keyFile) {
+    throw new Error("a client certificate needs both certFile and keyFile");
+  }
+  const useTLS = Boolean(o.tls || o.caFile || o.certFile);
+  if (o.token && !useTLS && !isLoopback(o.address)) {
+    throw new Error(`refusing to send the token in plaintext to ${o.address}, which is not loopback: use TLS`);
+  }
+  const creds = useTLS
+    ? grpc.credentials.createSsl(read(o.caFile), read(o.keyFile), read(o.certFile))
+    : grpc.credentials.createInsecure();
+  const channelOptions: grpc.ChannelOptions = {};
+  if (o.serverName) {
+    channelOptions["grpc.ssl_target_name_override"] = o.serverName;
+    channelOptions["grpc.default_authority"] = o.serverName;
+  }
+  const channel = new grpc.Channel(o.address, creds, channelOptions);
+  const options: Partial<grpc.ClientOptions> = { channelOverride: channel };
+  if (o.token) {
+    options.interceptors = [bearer(o.token)];
+  }
+  return {
+    oracle: new OracleServiceClient(o.address, creds, options),
+    executor: new ExecutorServiceClient(o.address, creds, options),
+    planner: new PlannerServiceClient(o.address, creds, options),
+    close: () => channel.close(),
+  };
+}
+
+/** Reports whether address names this machine: localhost, a loopback IP or a Unix socket. */
+export function isLoopback(address: string): boolean {
+  if (address.startsWith("unix:")) {
+    return true;
+  }
+  let host = address.split("///").pop() ?? "";
+  if (host.startsWith("[")) {
+    host = host.slice(1).split("]")[0];
+  } else if (host.split(":").length === 2) {
+    host = host.split(":")[0];
+  }
+  if (host === "localhost") {
+    return true;
+  }
+  switch (isIP(host)) {
+    case 4:
+      return host.startsWith("127.");
+    case 6:
+      return host === "::1";
+    default:
+      return false;
+  }
+}
+
+/** An interceptor adding the bearer token to every call's metadata. */
+function bearer(token: string): grpc.Interceptor {
+  return (options, nextCall) =>
+    new grpc.InterceptingCall(nextCall(options), {
+      start(metadata, listener, next) {
+        metadata.set("authorization", `Bearer ${token}`);
+        next(metadata, listener);
+      },
+    });
+}
+
+function read(path?: string): Buffer | null {
+  return path ? readFileSync(path) : null;
+}

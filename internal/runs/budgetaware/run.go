@@ -114,13 +114,16 @@ type job struct {
 // after a pause until they are stored fresh or taken over.
 func solveAll(ctx context.Context, d Deps, todo []job, progress *orchestrator.Progress) error {
 	l := orchestrator.NewLeases(d.RunStore, d.Worker, d.Lease, time.Now)
-	for pending := todo; len(pending) > 0; {
+	for pending, round := todo, 0; len(pending) > 0; round++ {
 		waiting, err := solvePass(ctx, d, l, pending, progress)
 		if err != nil || len(waiting) == 0 {
 			return err
 		}
+		if len(waiting) < len(pending) {
+			round = 0 // jobs computed: look soon again after the others
+		}
 		select {
-		case <-time.After(l.Poll()):
+		case <-time.After(l.PollAfter(round)):
 		case <-ctx.Done():
 			return ctx.Err()
 		}

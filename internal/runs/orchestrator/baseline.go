@@ -178,7 +178,7 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 	}
 	l := NewLeases(opts.Store, opts.Worker, opts.Lease, now)
 	chunk := max(4*cfg.Baseline.Concurrency, 16)
-	for pending := list; len(pending) > 0; {
+	for pending, round := list, 0; len(pending) > 0; round++ {
 		var waiting []*triagev1.Problem
 		for start := 0; start < len(pending); start += chunk {
 			part := pending[start:min(start+chunk, len(pending))]
@@ -187,6 +187,9 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 				return sum, err
 			}
 			waiting = append(waiting, held...)
+			if len(mine) > 0 {
+				round = 0 // problems taken: look soon again after the others
+			}
 			for _, batch := range batches(mine) {
 				if err = baselineBatch(ctx, cfg, exec, s, batch, opts, progress, logMu, &sum); err != nil {
 					break
@@ -200,7 +203,7 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 			break
 		}
 		select {
-		case <-time.After(l.Poll()):
+		case <-time.After(l.PollAfter(round)):
 		case <-ctx.Done():
 			return sum, ctx.Err()
 		}

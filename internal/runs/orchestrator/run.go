@@ -144,9 +144,9 @@ func (r *Runner) runCells(ctx context.Context, cells []cell) error {
 	stopWatch := r.watchProgress(ctx)
 	defer stopWatch()
 	waiting, err := r.pass(ctx, Rotate(r.leases, cells))
-	for err == nil && len(waiting) > 0 {
+	for round := 0; err == nil && len(waiting) > 0; round++ {
 		select {
-		case <-time.After(r.leases.Poll()):
+		case <-time.After(r.leases.PollAfter(round)):
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -171,6 +171,9 @@ func (r *Runner) runCells(ctx context.Context, cells []cell) error {
 			default:
 				still = append(still, c)
 			}
+		}
+		if len(retry) > 0 {
+			round = -1 // cells taken over: look soon again after them
 		}
 		var held []cell
 		held, err = r.pass(ctx, retry)

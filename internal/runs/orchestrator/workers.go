@@ -111,12 +111,21 @@ func (l *Leases) Release(ctx context.Context, key string) error {
 	return l.store.Release(context.WithoutCancel(ctx), key, l.worker)
 }
 
-// Poll is how long a worker waits before looking again at units other
+// Poll is the longest a worker waits before looking again at units other
 // workers hold: short next to a unit's work, so that the last units of a
 // run are noticed soon after they are stored (the look costs two queries,
 // and only units whose lease ended are claimed again).
 func (l *Leases) Poll() time.Duration {
 	return min(max(l.lease/100, 50*time.Millisecond), 250*time.Millisecond)
+}
+
+// PollAfter is how long a worker waits before its look number round (0 for
+// the first) at units other workers hold: an eighth of Poll at first,
+// doubling up to Poll. At the end of a run the workers' last units end
+// within moments of each other, so the first look usually finds them
+// stored; a fixed Poll would add its whole length to every shared run.
+func (l *Leases) PollAfter(round int) time.Duration {
+	return l.Poll() >> max(0, 3-round)
 }
 
 // Claimable keeps of keys those nobody holds or whose holder's lease has

@@ -66,7 +66,7 @@ func barFigure(rep report.Report, sv strategyVariant, alpha float64, m barMetric
 	keep := func(c report.Cell) bool {
 		return c.Alpha == alpha && c.Strategy == sv.strategy && c.Variant == sv.variant
 	}
-	datasets := distinct(rep.Cells, keep, func(c report.Cell) string { return c.Dataset })
+	datasets := report.Distinct(rep.Cells, keep, func(c report.Cell) string { return c.Dataset })
 	solvers := solversOf(rep.Cells, keep)
 	ix := indexCells(rep.Cells)
 

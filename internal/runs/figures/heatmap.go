@@ -71,8 +71,8 @@ func etaHeatmap(rep report.Report, sv strategyVariant, regime string) (drawing, 
 	keep := func(c report.Cell) bool {
 		return c.Strategy == sv.strategy && c.Variant == sv.variant && c.Regime == regime
 	}
-	alphas := distinct(rep.Cells, keep, func(c report.Cell) float64 { return c.Alpha })
-	datasets := distinct(rep.Cells, keep, func(c report.Cell) string { return c.Dataset })
+	alphas := report.Distinct(rep.Cells, keep, func(c report.Cell) float64 { return c.Alpha })
+	datasets := report.Distinct(rep.Cells, keep, func(c report.Cell) string { return c.Dataset })
 	solvers := solversOf(rep.Cells, keep)
 	ix := indexCells(rep.Cells)
 

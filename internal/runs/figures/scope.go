@@ -106,19 +106,6 @@ func indexCells(cells []report.Cell) cellIndex {
 	return ix
 }
 
-// distinct returns the sorted distinct values of f over the cells keep
-// accepts.
-func distinct[T cmp.Ordered](cells []report.Cell, keep func(report.Cell) bool, f func(report.Cell) T) []T {
-	var out []T
-	for _, c := range cells {
-		if keep(c) {
-			out = append(out, f(c))
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
 // solversOf returns the sorted distinct solvers of the cells keep accepts.
 func solversOf(cells []report.Cell, keep func(report.Cell) bool) []solver {
 	var out []solver

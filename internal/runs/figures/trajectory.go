@@ -46,7 +46,7 @@ type trajectoryPoint struct {
 func injectionFigures(rep report.Report) []drawing {
 	var scopes []injectionScope
 	for _, sv := range drawnStrategies(rep.Injection) {
-		for _, a := range distinct(rep.Injection, func(c report.Cell) bool {
+		for _, a := range report.Distinct(rep.Injection, func(c report.Cell) bool {
 			return c.Strategy == sv.strategy && c.Variant == sv.variant
 		}, func(c report.Cell) float64 { return c.Alpha }) {
 			scopes = append(scopes, injectionScope{a, sv})
@@ -77,7 +77,7 @@ func injectionFigure(rep report.Report, sc injectionScope) (drawing, bool) {
 	})
 	bases = slices.Compact(bases)
 	solvers := solversOf(rep.Injection, inScope)
-	ratios := distinct(rep.Injection, inScope, func(c report.Cell) float64 { return c.Ratio })
+	ratios := report.Distinct(rep.Injection, inScope, func(c report.Cell) float64 { return c.Ratio })
 	ix := indexCells(rep.Injection)
 
 	var counts countRange

@@ -185,9 +185,9 @@ func mergeReasons(rcs []metrics.ReasonCount) []metrics.ReasonCount {
 // solver is a (model, mode) pair: one row of the solver tables.
 type solver struct{ model, mode string }
 
-// distinct returns the sorted distinct values of f over the cells that keep
+// Distinct returns the sorted distinct values of f over the cells that keep
 // accepts.
-func distinct[T cmp.Ordered](cells []Cell, keep func(Cell) bool, f func(Cell) T) []T {
+func Distinct[T cmp.Ordered](cells []Cell, keep func(Cell) bool, f func(Cell) T) []T {
 	var out []T
 	for _, c := range cells {
 		if keep(c) {

@@ -63,7 +63,7 @@ func (r Report) InjectionTables() []Table {
 		keep := func(c Cell) bool {
 			return c.Dataset == sc.dataset && c.Source == sc.source && c.Alpha == sc.alpha && c.Strategy == sc.strategy && c.Variant == sc.variant
 		}
-		ratios := distinct(r.Injection, keep, func(c Cell) float64 { return c.Ratio })
+		ratios := Distinct(r.Injection, keep, func(c Cell) float64 { return c.Ratio })
 		rows := solvers(r.Injection, keep)
 		what := fmt.Sprintf("%s with unsolvable problems of %s, α = %s — strategy %s, variant %s", sc.dataset, sc.source, alphaText(sc.alpha), sc.strategy, sc.variant)
 		header := []string{"Model", "Mode"}

@@ -35,7 +35,7 @@ const (
 // column lists the exclusions per dataset.
 func (r Report) solverDatasetTable(ix *index, alpha float64, strategy, variant string, regret bool) Table {
 	keep := func(c Cell) bool { return c.Alpha == alpha && c.Strategy == strategy && c.Variant == variant }
-	datasets := distinct(r.Cells, keep, func(c Cell) string { return c.Dataset })
+	datasets := Distinct(r.Cells, keep, func(c Cell) string { return c.Dataset })
 	name, what := "η", "mean η over the pools with a scored plan"
 	if regret {
 		name, what = "R̃", "mean R̃ over the pools with a scored plan and V_oracle > 0 (lower is better)"
@@ -70,7 +70,7 @@ func (r Report) alphaTable(ix *index, dataset, strategy, variant string) Table {
 	keep := func(c Cell) bool {
 		return c.Strategy == strategy && c.Variant == variant && (dataset == AllDatasets || c.Dataset == dataset)
 	}
-	alphas := distinct(r.Cells, keep, func(c Cell) float64 { return c.Alpha })
+	alphas := Distinct(r.Cells, keep, func(c Cell) float64 { return c.Alpha })
 	t := Table{
 		Title: fmt.Sprintf("η_U / η_E by α — %s, strategy %s, variant %s", datasetPhrase(dataset), strategy, variant),
 		Notes: []string{
@@ -345,12 +345,12 @@ func (r Report) Tables() []Table {
 	}
 	for _, sv := range r.strategyVariants() {
 		keep := func(c Cell) bool { return c.Strategy == sv.strategy && c.Variant == sv.variant }
-		for _, a := range distinct(r.Cells, keep, func(c Cell) float64 { return c.Alpha }) {
+		for _, a := range Distinct(r.Cells, keep, func(c Cell) float64 { return c.Alpha }) {
 			ts = append(ts, r.solverDatasetTable(ix, a, sv.strategy, sv.variant, false),
 				r.solverDatasetTable(ix, a, sv.strategy, sv.variant, true))
 		}
 		ts = append(ts, r.alphaTable(ix, AllDatasets, sv.strategy, sv.variant))
-		for _, d := range distinct(r.Cells, keep, func(c Cell) string { return c.Dataset }) {
+		for _, d := range Distinct(r.Cells, keep, func(c Cell) string { return c.Dataset }) {
 			ts = append(ts, r.alphaTable(ix, d, sv.strategy, sv.variant))
 		}
 	}

@@ -37,6 +37,13 @@ import (
 	"github.com/triage-eval/triage/internal/platform/transport/transporttest"
 )
 
+// ghzProto is the service ghz loads, from the repository's root.
+const ghzProto = "proto/triage/v1/oracle.proto"
+
+// ghzImportPaths are where ghz finds the files ghzProto imports: our protos
+// and the vendored googleapis ones.
+var ghzImportPaths = []string{"proto", "third_party/googleapis"}
+
 func main() {
 	duration := flag.Duration("duration", 60*time.Second, "length of one ghz run")
 	concurrency := flag.Int("concurrency", 50, "ghz workers")
@@ -183,7 +190,7 @@ func measure(s *served, out string, c config, data string, duration time.Duratio
 	}()
 	report := filepath.Join(out, fmt.Sprintf("ghz-%s-%d.json", strings.NewReplacer(" ", "", ",", "-").Replace(c.name), r+1))
 	ghz := exec.Command("go", append([]string{"tool", "ghz",
-		"--proto", "proto/triage/v1/oracle.proto", "--import-paths", "proto",
+		"--proto", ghzProto, "--import-paths", strings.Join(ghzImportPaths, ","),
 		"--call", "triage.v1.OracleService/ComputeReferences",
 		"-D", data, "-c", strconv.Itoa(concurrency), "-z", duration.String(),
 		"--duration-stop", "wait", "--format", "json", "-o", report, s.addr}, c.ghzArgs...)...)

@@ -491,6 +491,9 @@ func TestTransport(t *testing.T) {
 		}
 		for _, s := range o.services {
 			for _, p := range s.Spec.Ports {
+				if p.Name != "grpc" {
+					continue
+				}
 				if h2c := p.AppProtocol != nil && *p.AppProtocol == "kubernetes.io/h2c"; h2c == wantTLS {
 					t.Errorf("%s: Service %s port %s: appProtocol %v with TLS %v", o.dir, s.Name, p.Name, p.AppProtocol, wantTLS)
 				}

@@ -31,10 +31,9 @@ import (
 // own probes pass — the kubelet's gRPC probe as grpc_health_probe
 // plaintext, the exec probes and Compose's health checks as written — then
 // stops it with SIGTERM, as Kubernetes and Compose do, and wants it gone
-// within the grace period they give it.
-//
-// The manifests use flags of branches being merged (TLS, tokens: security;
-// --drain: operations): until this binary has them all, the test skips.
+// within the grace period they give it. Where a Deployment also serves
+// HTTP/JSON (--http-listen), GET /healthz must answer 200 there too, over
+// TLS verified against the CA when the Deployment serves TLS.
 func TestServeManifests(t *testing.T) {
 	bins := buildImageBinaries(t)
 	bin, probe := filepath.Join(bins, "triage"), filepath.Join(bins, "grpc_health_probe")
@@ -53,7 +52,7 @@ func TestServeManifests(t *testing.T) {
 	}
 	if len(missing) > 0 {
 		slices.Sort(missing)
-		t.Skipf("triage serve does not have %v yet (flags of branches not merged here)", slices.Compact(missing))
+		t.Fatalf("the manifests give triage serve flags it does not have: %v", slices.Compact(missing))
 	}
 	pg := pgEnv(t)
 	token := "deploy-test-token"
@@ -71,9 +70,9 @@ func TestServeManifests(t *testing.T) {
 			t.Run(dir+"/"+d.Name, func(t *testing.T) {
 				spec := d.Spec.Template.Spec
 				c := spec.Containers[0]
-				port := freePort(t)
+				port, httpPort := freePort(t), freePort(t)
 				run := materialize(t, t.TempDir(), spec, c, nil, secrets, nil)
-				args := relisten(run.args, port)
+				args := relisten(run.args, port, httpPort)
 				var probes [][]string
 				for _, pr := range []*corev1.Probe{c.StartupProbe, c.ReadinessProbe, c.LivenessProbe} {
 					switch {
@@ -86,6 +85,11 @@ func TestServeManifests(t *testing.T) {
 						}
 						probes = append(probes, cmd)
 					}
+				}
+				if slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--http-listen=") }) {
+					probes = append(probes, httpHealthProbe(t, httpPort, slices.ContainsFunc(args, func(a string) bool {
+						return strings.HasPrefix(a, "--tls-cert=")
+					}), tlsFiles["ca.crt"]))
 				}
 				grace := time.Duration(*spec.TerminationGracePeriodSeconds) * time.Second
 				serveAndProbe(t, bin, args, append(pg, run.env...), probes, grace)
@@ -119,7 +123,7 @@ func TestServeManifests(t *testing.T) {
 			for _, a := range s.Command {
 				args = append(args, fromSecrets(a))
 			}
-			args = relisten(args, port)
+			args = relisten(args, port, freePort(t))
 			hc := []string{probe}
 			for _, a := range s.HealthCheck.Test[2:] { // after CMD and the probe's path in the image
 				hc = append(hc, fromSecrets(strings.Replace(a, ":50051", ":"+strconv.Itoa(port), 1)))
@@ -146,16 +150,35 @@ func unknownFlags(help string, args []string) []string {
 	return out
 }
 
-// relisten moves --listen to the loopback at port: the test runs many
-// servers on one machine.
-func relisten(args []string, port int) []string {
+// relisten moves --listen to the loopback at port, and --http-listen to
+// the loopback at httpPort: the test runs many servers on one machine.
+func relisten(args []string, port, httpPort int) []string {
 	out := slices.Clone(args)
 	for i, a := range out {
-		if strings.HasPrefix(a, "--listen=") {
+		switch {
+		case strings.HasPrefix(a, "--listen="):
 			out[i] = fmt.Sprintf("--listen=127.0.0.1:%d", port)
+		case strings.HasPrefix(a, "--http-listen="):
+			out[i] = fmt.Sprintf("--http-listen=127.0.0.1:%d", httpPort)
 		}
 	}
 	return out
+}
+
+// httpHealthProbe is a probe command: curl GETs /healthz on the loopback
+// at port, over TLS verified against caPEM (as the name localhost) when
+// tls, and passes on 200.
+func httpHealthProbe(t *testing.T, port int, tls bool, caPEM string) []string {
+	t.Helper()
+	cmd := []string{lookPath(t, "curl"), "-fsS", "--max-time", "3"}
+	if !tls {
+		return append(cmd, fmt.Sprintf("http://127.0.0.1:%d/healthz", port))
+	}
+	ca := filepath.Join(t.TempDir(), "ca.crt")
+	if err := os.WriteFile(ca, []byte(caPEM), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return append(cmd, "--cacert", ca, fmt.Sprintf("https://localhost:%d/healthz", port))
 }
 
 func freePort(t *testing.T) int {

@@ -24,7 +24,11 @@ import (
 //     0.1 s, 0.2 s, 0.4 s, 0.8 s (exponential, at most 2 s), never beyond
 //     the call's deadline. Unavailable answered by a service itself (a
 //     model endpoint still down after the LLM gateway's retries) carries a
-//     no-retry pushback (grpcerr) and is not retried.
+//     no-retry pushback (grpcerr) and is not retried. ResourceExhausted
+//     from a caller's rate or queue limit (server.Limits) carries a pushback
+//     of the limit's retry delay and is tried again after it; any other
+//     ResourceExhausted (a message over the size limit) carries a no-retry
+//     pushback.
 //
 // Every call is safe to repeat: ComputeReferences, ExecutePlan, the lists
 // and CreatePlan compute or read (a repeated CreatePlan is answered from the
@@ -45,7 +49,7 @@ const serviceConfig = `{
       "initialBackoff": "0.1s",
       "maxBackoff": "2s",
       "backoffMultiplier": 2,
-      "retryableStatusCodes": ["UNAVAILABLE"]
+      "retryableStatusCodes": ["UNAVAILABLE", "RESOURCE_EXHAUSTED"]
     }
   }]
 }`

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net"
 	"strings"
@@ -28,7 +29,12 @@ import (
 // the address.
 func serveTCP(t *testing.T, services ...server.Service) string {
 	t.Helper()
-	cfg := server.DefaultConfig()
+	return serveTCPWith(t, server.DefaultConfig(), services...)
+}
+
+// serveTCPWith is serveTCP with cfg (its Drain set to 0).
+func serveTCPWith(t *testing.T, cfg server.Config, services ...server.Service) string {
+	t.Helper()
 	cfg.Drain = 0
 	srv, err := server.New(cfg, slog.New(slog.DiscardHandler), telemetry.Disabled(), services)
 	if err != nil {
@@ -138,4 +144,75 @@ func TestLargeRequestsAreRetried(t *testing.T) {
 	if n := h.calls.Load(); n != 2 {
 		t.Errorf("%d calls, want 2", n)
 	}
+}
+
+// countingOracle counts the ComputeReferences calls that reach the Oracle.
+type countingOracle struct {
+	*oracle.Service
+	calls atomic.Int32
+}
+
+func (o *countingOracle) ComputeReferences(ctx context.Context, req *triagev1.ComputeReferencesRequest) (*triagev1.ComputeReferencesResponse, error) {
+	o.calls.Add(1)
+	return o.Service.ComputeReferences(ctx, req)
+}
+
+// TestResourceExhaustedRetries: a call refused by the caller's rate limit
+// is tried again after the delay the server names (its pushback) and
+// succeeds; a response over the size limit, also ResourceExhausted, is not
+// tried again.
+func TestResourceExhaustedRetries(t *testing.T) {
+	req := &triagev1.ComputeReferencesRequest{
+		Items:   []*triagev1.GroundTruthItem{{Id: "a", Cost: 10, Correct: true}, {Id: "b", Cost: 20, Correct: true}},
+		Budgets: []*triagev1.Budget{{Kind: &triagev1.Budget_Alpha{Alpha: 0.5}}},
+		Random:  &triagev1.RandomReferenceOptions{Samples: 10},
+	}
+	dial := func(addr string) triagev1.OracleServiceClient {
+		cc, err := grpc.NewClient(addr, append(resilientOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cc.Close() })
+		return triagev1.NewOracleServiceClient(cc)
+	}
+
+	t.Run("rate limit", func(t *testing.T) {
+		cfg := server.DefaultConfig()
+		cfg.Limits.Rate, cfg.Limits.Burst = 4, 1 // one call per 250 ms
+		o := &countingOracle{Service: oracle.NewService()}
+		client := dial(serveTCPWith(t, cfg, server.Service{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: o}))
+		start := time.Now()
+		for i := range 3 {
+			if _, err := client.ComputeReferences(context.Background(), req); err != nil {
+				t.Fatalf("call %d: %v", i, err)
+			}
+		}
+		if took := time.Since(start); took < 400*time.Millisecond {
+			t.Errorf("3 calls at 4/s with a burst of 1 took %v: the retries did not wait for the pushback", took)
+		}
+		if n := o.calls.Load(); n != 3 {
+			t.Errorf("%d calls reached the Oracle, want 3 (refused calls never reach it)", n)
+		}
+	})
+
+	t.Run("response too large", func(t *testing.T) {
+		cfg := server.DefaultConfig()
+		cfg.MaxMessageBytes = 1024 // the request fits, the response (8 oracle plans of 40 items) does not
+		o := &countingOracle{Service: oracle.NewService()}
+		client := dial(serveTCPWith(t, cfg, server.Service{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: o}))
+		big := &triagev1.ComputeReferencesRequest{Random: &triagev1.RandomReferenceOptions{Samples: 10}}
+		for i := range 40 {
+			big.Items = append(big.Items, &triagev1.GroundTruthItem{Id: fmt.Sprint(i), Cost: 1, Correct: true})
+		}
+		for range 8 {
+			big.Budgets = append(big.Budgets, &triagev1.Budget{Kind: &triagev1.Budget_Alpha{Alpha: 1}})
+		}
+		_, err := client.ComputeReferences(context.Background(), big)
+		if status.Code(err) != codes.ResourceExhausted {
+			t.Fatalf("ComputeReferences = %v, want ResourceExhausted", err)
+		}
+		if n := o.calls.Load(); n != 1 {
+			t.Errorf("the Oracle computed the call %d times, want once", n)
+		}
+	})
 }

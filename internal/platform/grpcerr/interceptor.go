@@ -7,8 +7,8 @@ import (
 )
 
 // UnaryServerInterceptor maps every handler error with ToStatus; an
-// Unavailable answer carries the trailer that tells clients not to retry
-// it (see noRetry).
+// Unavailable or ResourceExhausted answer carries the trailer that tells
+// clients whether and when to retry it (see pushbackOf).
 func UnaryServerInterceptor() grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		resp, err := handler(ctx, req)

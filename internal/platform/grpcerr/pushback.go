@@ -2,6 +2,7 @@ package grpcerr
 
 import (
 	"context"
+	"strconv"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -13,29 +14,43 @@ import (
 // whether and when to retry a call (gRFC A6); a negative value means never.
 const RetryPushbackKey = "grpc-retry-pushback-ms"
 
-// noRetry is the trailer of a call the service itself answered Unavailable.
-// Clients retry Unavailable (see the CLI's service config) because a server
-// that restarts, drains or crashes answers it before any service code runs;
-// when the service answers it, it is about a dependency that stays down
-// after the service's own retries (a model endpoint after the LLM gateway's
-// attempts), and retrying the whole call would only multiply them.
-func noRetry(err error) metadata.MD {
-	if status.Code(err) != codes.Unavailable {
-		return nil
+// pushbackOf is the pushback trailer of a mapped error, or nil: it tells
+// clients whether and when to retry (the CLI's service config retries
+// Unavailable and ResourceExhausted).
+//
+//   - Unavailable: never. A server that restarts, drains or crashes answers
+//     Unavailable before any service code runs, and that is retried; when
+//     the service itself answers it, it is about a dependency that stays
+//     down after the service's own retries (a model endpoint after the LLM
+//     gateway's attempts), and retrying the whole call would only multiply
+//     them.
+//   - ResourceExhausted with an errdetails.RetryInfo (a caller's rate or
+//     queue limit): after its delay, when the caller's limit has room.
+//   - ResourceExhausted without one (a response over the size limit): never,
+//     it would only be computed and refused again.
+func pushbackOf(err error) metadata.MD {
+	switch status.Code(err) {
+	case codes.Unavailable:
+		return metadata.Pairs(RetryPushbackKey, "-1")
+	case codes.ResourceExhausted:
+		if d, ok := RetryDelay(err); ok {
+			return metadata.Pairs(RetryPushbackKey, strconv.FormatInt(max(d.Milliseconds(), 1), 10))
+		}
+		return metadata.Pairs(RetryPushbackKey, "-1")
 	}
-	return metadata.Pairs(RetryPushbackKey, "-1")
+	return nil
 }
 
-// trailUnary sets the no-retry trailer of a unary call's mapped error.
+// trailUnary sets the pushback trailer of a unary call's mapped error.
 func trailUnary(ctx context.Context, err error) {
-	if md := noRetry(err); md != nil {
+	if md := pushbackOf(err); md != nil {
 		_ = grpc.SetTrailer(ctx, md) // only fails outside a call
 	}
 }
 
-// trailStream sets the no-retry trailer of a stream's mapped error.
+// trailStream sets the pushback trailer of a stream's mapped error.
 func trailStream(ss grpc.ServerStream, err error) {
-	if md := noRetry(err); md != nil {
+	if md := pushbackOf(err); md != nil {
 		ss.SetTrailer(md)
 	}
 }

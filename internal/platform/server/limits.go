@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,7 +13,6 @@ import (
 	"golang.org/x/time/rate"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
 	"github.com/triage-eval/triage/internal/platform/apperr"
@@ -137,8 +135,8 @@ func (l *limiter) Limit(ctx context.Context) error {
 
 // rateInterceptors wrap the middleware's ratelimit interceptors so that
 // their ResourceExhausted carries an errdetails.RetryInfo (through
-// apperr.ResourceExhaustedError, mapped by grpcerr) and the
-// grpc-retry-pushback-ms trailer that gRPC's own retry policy honours.
+// apperr.ResourceExhaustedError, mapped by grpcerr, which also sets the
+// grpc-retry-pushback-ms trailer that gRPC's own retry policy honours).
 func (l *limiter) rateInterceptors() (grpc.UnaryServerInterceptor, grpc.StreamServerInterceptor) {
 	unary := ratelimit.UnaryServerInterceptor(l)
 	stream := ratelimit.StreamServerInterceptor(l)
@@ -146,7 +144,6 @@ func (l *limiter) rateInterceptors() (grpc.UnaryServerInterceptor, grpc.StreamSe
 			h := &retryHint{}
 			resp, err := unary(context.WithValue(ctx, retryHintKey{}, h), req, info, handler)
 			if h.set && status.Code(err) == codes.ResourceExhausted {
-				grpc.SetTrailer(ctx, pushback(h.after))
 				return nil, &apperr.ResourceExhaustedError{Reason: status.Convert(err).Message(), RetryAfter: h.after}
 			}
 			return resp, err
@@ -156,16 +153,10 @@ func (l *limiter) rateInterceptors() (grpc.UnaryServerInterceptor, grpc.StreamSe
 			wrapped.WrappedContext = context.WithValue(ss.Context(), retryHintKey{}, h)
 			err := stream(srv, wrapped, info, handler)
 			if h.set && status.Code(err) == codes.ResourceExhausted {
-				ss.SetTrailer(pushback(h.after))
 				return &apperr.ResourceExhaustedError{Reason: status.Convert(err).Message(), RetryAfter: h.after}
 			}
 			return err
 		}
-}
-
-// pushback is the trailer that tells gRPC's retry policy when to retry.
-func pushback(d time.Duration) metadata.MD {
-	return metadata.Pairs("grpc-retry-pushback-ms", strconv.FormatInt(max(d.Milliseconds(), 1), 10))
 }
 
 // acquire takes one of the caller's concurrency slots, waiting for one while

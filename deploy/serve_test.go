@@ -86,10 +86,9 @@ func TestServeManifests(t *testing.T) {
 						probes = append(probes, cmd)
 					}
 				}
-				if slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--http-listen=") }) {
-					probes = append(probes, httpHealthProbe(t, httpPort, slices.ContainsFunc(args, func(a string) bool {
-						return strings.HasPrefix(a, "--tls-cert=")
-					}), tlsFiles["ca.crt"]))
+				if _, ok := flagValue(args, "http-listen"); ok {
+					_, tls := flagValue(args, "tls-cert")
+					probes = append(probes, httpHealthProbe(t, httpPort, tls, tlsFiles["ca.crt"]))
 				}
 				grace := time.Duration(*spec.TerminationGracePeriodSeconds) * time.Second
 				serveAndProbe(t, bin, args, append(pg, run.env...), probes, grace)

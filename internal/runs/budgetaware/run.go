@@ -114,18 +114,14 @@ type job struct {
 // after a pause until they are stored fresh or taken over.
 func solveAll(ctx context.Context, d Deps, todo []job, progress *orchestrator.Progress) error {
 	l := orchestrator.NewLeases(d.RunStore, d.Worker, d.Lease, time.Now)
-	for pending, round := todo, 0; len(pending) > 0; round++ {
+	pause := l.NewPause()
+	for pending := todo; len(pending) > 0; {
 		waiting, err := solvePass(ctx, d, l, pending, progress)
 		if err != nil || len(waiting) == 0 {
 			return err
 		}
-		if len(waiting) < len(pending) {
-			round = 0 // jobs computed: look soon again after the others
-		}
-		select {
-		case <-time.After(l.PollAfter(round)):
-		case <-ctx.Done():
-			return ctx.Err()
+		if err := pause.Wait(ctx, len(waiting) < len(pending)); err != nil {
+			return err
 		}
 		fresh, err := freshResolves(ctx, d.RunStore)
 		if err != nil {

@@ -178,8 +178,10 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 	}
 	l := NewLeases(opts.Store, opts.Worker, opts.Lease, now)
 	chunk := max(4*cfg.Baseline.Concurrency, 16)
-	for pending, round := list, 0; len(pending) > 0; round++ {
+	pause := l.NewPause()
+	for pending := list; len(pending) > 0; {
 		var waiting []*triagev1.Problem
+		took := false
 		for start := 0; start < len(pending); start += chunk {
 			part := pending[start:min(start+chunk, len(pending))]
 			mine, held, release, err := claimProblems(ctx, l, s, part)
@@ -187,9 +189,7 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 				return sum, err
 			}
 			waiting = append(waiting, held...)
-			if len(mine) > 0 {
-				round = 0 // problems taken: look soon again after the others
-			}
+			took = took || len(mine) > 0
 			for _, batch := range batches(mine) {
 				if err = baselineBatch(ctx, cfg, exec, s, batch, opts, progress, logMu, &sum); err != nil {
 					break
@@ -202,10 +202,8 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 		if len(waiting) == 0 {
 			break
 		}
-		select {
-		case <-time.After(l.PollAfter(round)):
-		case <-ctx.Done():
-			return sum, ctx.Err()
+		if err := pause.Wait(ctx, took); err != nil {
+			return sum, err
 		}
 		pending = waiting
 	}

@@ -144,11 +144,10 @@ func (r *Runner) runCells(ctx context.Context, cells []cell) error {
 	stopWatch := r.watchProgress(ctx)
 	defer stopWatch()
 	waiting, err := r.pass(ctx, Rotate(r.leases, cells))
-	for round := 0; err == nil && len(waiting) > 0; round++ {
-		select {
-		case <-time.After(r.leases.PollAfter(round)):
-		case <-ctx.Done():
-			return ctx.Err()
+	pause, tookOver := r.leases.NewPause(), false
+	for err == nil && len(waiting) > 0 {
+		if err := pause.Wait(ctx, tookOver); err != nil {
+			return err
 		}
 		var stored map[string]StoredCell
 		if stored, err = r.store.Cells(ctx); err != nil {
@@ -172,9 +171,7 @@ func (r *Runner) runCells(ctx context.Context, cells []cell) error {
 				still = append(still, c)
 			}
 		}
-		if len(retry) > 0 {
-			round = -1 // cells taken over: look soon again after them
-		}
+		tookOver = len(retry) > 0
 		var held []cell
 		held, err = r.pass(ctx, retry)
 		waiting = append(still, held...)

@@ -128,6 +128,34 @@ func (l *Leases) PollAfter(round int) time.Duration {
 	return l.Poll() >> max(0, 3-round)
 }
 
+// Pause is one worker's wait between looks at units other workers hold,
+// backing off from PollAfter(0) to Poll while the looks find nothing to do.
+type Pause struct {
+	leases *Leases
+	round  int
+}
+
+// NewPause returns a pause whose first wait is PollAfter(0).
+func (l *Leases) NewPause() *Pause { return &Pause{leases: l} }
+
+// Wait waits PollAfter of the looks since the worker last computed a unit,
+// or until ctx ends. computed says that it did since the previous look,
+// which makes this wait short again.
+func (p *Pause) Wait(ctx context.Context, computed bool) error {
+	if computed {
+		p.round = 0
+	}
+	t := time.NewTimer(p.leases.PollAfter(p.round))
+	defer t.Stop()
+	p.round++
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // Claimable keeps of keys those nobody holds or whose holder's lease has
 // ended: the units worth trying to claim again.
 func (l *Leases) Claimable(ctx context.Context, keys []string) (map[string]bool, error) {

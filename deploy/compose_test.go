@@ -136,12 +136,25 @@ func TestCompose(t *testing.T) {
 		} else if !mounted["/run/secrets/tls_ca"] {
 			t.Errorf("%s: the health check reads tls_ca, which is not mounted", name)
 		}
-		if len(s.Ports) == 0 {
-			t.Errorf("%s: publishes no port", name)
+		// gRPC on 50051 and HTTP/JSON on 8080, each published on the
+		// host's loopback only.
+		wantTargets := map[uint32]bool{50051: true}
+		if v, ok := flagValue(args, "http-listen"); ok {
+			if v != ":8080" {
+				t.Errorf("%s: --http-listen=%s, want :8080", name, v)
+			}
+			wantTargets[8080] = true
 		}
+		published := map[uint32]bool{}
 		for _, port := range s.Ports {
-			if port.HostIP != "127.0.0.1" || port.Target != 50051 {
-				t.Errorf("%s: port %+v: publish 50051 on 127.0.0.1 only", name, port)
+			if port.HostIP != "127.0.0.1" || !wantTargets[port.Target] {
+				t.Errorf("%s: port %+v: publish 50051 (and 8080 with --http-listen) on 127.0.0.1 only", name, port)
+			}
+			published[port.Target] = true
+		}
+		for target := range wantTargets {
+			if !published[target] {
+				t.Errorf("%s: port %d is not published", name, target)
 			}
 		}
 	}

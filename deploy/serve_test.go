@@ -31,9 +31,9 @@ import (
 // own probes pass — the kubelet's gRPC probe as grpc_health_probe
 // plaintext, the exec probes and Compose's health checks as written — then
 // stops it with SIGTERM, as Kubernetes and Compose do, and wants it gone
-// within the grace period they give it. Where a Deployment also serves
-// HTTP/JSON (--http-listen), GET /healthz must answer 200 there too, over
-// TLS verified against the CA when the Deployment serves TLS.
+// within the grace period they give it. Where a Deployment or a Compose
+// service also serves HTTP/JSON (--http-listen), GET /healthz must answer
+// 200 there too, over TLS verified against the CA when it serves TLS.
 func TestServeManifests(t *testing.T) {
 	bins := buildImageBinaries(t)
 	bin, probe := filepath.Join(bins, "triage"), filepath.Join(bins, "grpc_health_probe")
@@ -122,13 +122,23 @@ func TestServeManifests(t *testing.T) {
 			for _, a := range s.Command {
 				args = append(args, fromSecrets(a))
 			}
-			args = relisten(args, port, freePort(t))
+			httpPort := freePort(t)
+			args = relisten(args, port, httpPort)
 			hc := []string{probe}
 			for _, a := range s.HealthCheck.Test[2:] { // after CMD and the probe's path in the image
 				hc = append(hc, fromSecrets(strings.Replace(a, ":50051", ":"+strconv.Itoa(port), 1)))
 			}
+			probes := [][]string{hc}
+			if _, ok := flagValue(args, "http-listen"); ok {
+				ca, err := os.ReadFile(filepath.Join(composeSecrets, "ca.crt"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, tls := flagValue(args, "tls-cert")
+				probes = append(probes, httpHealthProbe(t, httpPort, tls, string(ca)))
+			}
 			// The server is on the test's PostgreSQL, not the Compose one.
-			serveAndProbe(t, bin, args, pg, [][]string{hc}, time.Duration(*s.StopGracePeriod))
+			serveAndProbe(t, bin, args, pg, probes, time.Duration(*s.StopGracePeriod))
 		})
 	}
 }

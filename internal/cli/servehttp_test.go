@@ -6,11 +6,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -328,7 +330,7 @@ func TestServeHTTPSecurity(t *testing.T) {
 		{"token not granted the service", http.MethodPost, "/v1/oracle:computeReferences", plannerToken, refs, http.StatusForbidden, `"code":7`},
 		{"token granted", http.MethodPost, "/v1/oracle:computeReferences", token, refs, http.StatusOK, `"totalValue":1`},
 		{"planner-only token on the planner", http.MethodGet, "/v1/planner/endpoints", plannerToken, "", http.StatusOK, `"endpoints"`},
-		{"body over --max-message-bytes", http.MethodPost, "/v1/oracle:computeReferences", token, `{"items": [` + strings.Repeat(`{"id": "p", "cost": 1, "correct": true},`, 3000) + `{}]}`, http.StatusBadRequest, "request body too large"},
+		{"body over --max-message-bytes", http.MethodPost, "/v1/oracle:computeReferences", token, `{"items": [` + strings.Repeat(`{"id": "p", "cost": 1, "correct": true},`, 3000) + `{}]}`, http.StatusRequestEntityTooLarge, `"code":8,"message":"request body too large: more than 65536 bytes"`},
 		{"health needs no token", http.MethodGet, "/healthz", "", "", http.StatusOK, `"SERVING"`},
 		{"one service's health", http.MethodGet, "/healthz?service=triage.v1.OracleService", "", "", http.StatusOK, `"SERVING"`},
 		{"the OpenAPI document", http.MethodGet, "/openapi.json", "", "", http.StatusOK, `"swagger": "2.0"`},
@@ -391,5 +393,61 @@ func TestServeHTTPRefusesPlaintextOnTheNetwork(t *testing.T) {
 	err := Run(context.Background(), []string{"serve", "--services", "oracle", "--listen", "127.0.0.1:0", "--http-listen", "0.0.0.0:0"}, env)
 	if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "--http-listen") {
 		t.Fatalf("err = %v, want a usage error naming --http-listen", err)
+	}
+}
+
+// TestServeHTTPImportOverCap: an import body over --http-max-import-bytes is
+// answered HTTP 413 with a RESOURCE_EXHAUSTED status naming the cap, and
+// stores nothing, although its first messages were forwarded before the cap
+// was reached; the same records under the cap are stored.
+func TestServeHTTPImportOverCap(t *testing.T) {
+	const limit = 4096
+	srv := startServeHTTP(t, "--max-message-bytes", "2048", "--http-max-import-bytes", strconv.Itoa(limit))
+	post := func(body string) (int, string) {
+		t.Helper()
+		resp, err := http.Post("http://"+srv.httpAddr+"/v1/ground-truth:import", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		out, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(out)
+	}
+	stored := func() int {
+		t.Helper()
+		resp, err := http.Get("http://" + srv.httpAddr + "/v1/ground-truth?pageSize=1000")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var list struct{ Records []json.RawMessage }
+		if err := json.NewDecoder(resp.Body).Decode(&list); err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("list: HTTP %d, %v", resp.StatusCode, err)
+		}
+		return len(list.Records)
+	}
+	message := func(first, n int) string {
+		var recs []string
+		for i := first; i < first+n; i++ {
+			recs = append(recs, fmt.Sprintf(`{"solver": {"model": "m", "mode": "SOLVER_MODE_STANDARD"}, "dataset": "aime", "problemId": "%d", "cost": "100", "correct": true, "gradeable": true}`, i))
+		}
+		return `{"records": [` + strings.Join(recs, ", ") + "]}\n"
+	}
+	var over strings.Builder
+	for i := 0; over.Len() <= limit; i += 5 {
+		over.WriteString(message(i, 5))
+	}
+	code, out := post(over.String())
+	if code != http.StatusRequestEntityTooLarge || !strings.Contains(out, `"code":8`) || !strings.Contains(out, fmt.Sprintf("more than %d bytes", limit)) {
+		t.Errorf("import of %d bytes: HTTP %d %s, want 413, code 8 and the cap", over.Len(), code, out)
+	}
+	if n := stored(); n != 0 {
+		t.Errorf("a refused import stored %d records", n)
+	}
+	if code, out := post(message(0, 5) + message(5, 5)); code != http.StatusOK {
+		t.Fatalf("import under the cap: HTTP %d %s", code, out)
+	}
+	if n := stored(); n != 10 {
+		t.Errorf("stored %d records after an import of 10", n)
 	}
 }

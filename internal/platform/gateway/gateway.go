@@ -42,12 +42,12 @@ const OpenAPIPath = "/openapi.json"
 // conn does not serve answers HTTP 501 (gRPC Unimplemented). GET /healthz
 // answers the server's gRPC health (200 when serving, 503 when not, as
 // during a drain; ?service=NAME for one service), GET /openapi.json the
-// OpenAPI document.
+// OpenAPI document. A body over its cap (ServerConfig) answers HTTP 413.
 func New(ctx context.Context, conn grpc.ClientConnInterface) (*runtime.ServeMux, error) {
 	queryParserOnce.Do(func() { runtime.NewServeMux(runtime.SetQueryParameterParser(strictQueryParser{})) })
 	mux := runtime.NewServeMux(
 		runtime.WithMarshalerOption(runtime.MIMEWildcard, Marshaler()),
-		runtime.WithErrorHandler(runtime.DefaultHTTPErrorHandler),
+		runtime.WithErrorHandler(errorHandler),
 		runtime.WithHealthzEndpoint(healthpb.NewHealthClient(conn)),
 	)
 	if err := mux.HandlePath(http.MethodGet, OpenAPIPath, serveOpenAPI); err != nil {

@@ -66,7 +66,7 @@ func (c ServerConfig) bound(next http.Handler) http.Handler {
 		if longPaths[r.URL.Path] {
 			timeout = c.LongCallTimeout
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, limit)
+		r = capBody(w, r, limit)
 		if timeout > 0 {
 			rc := http.NewResponseController(w)
 			until := time.Now().Add(timeout + deadlineSlack)

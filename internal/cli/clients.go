@@ -26,7 +26,8 @@ type connections struct {
 // name to a remote address ("" for in process), dialled as dial says (TLS,
 // token; see transport.go); deps is what in-process services get (a nil
 // store: the Executor scores inline pools only). In-process services log
-// warnings and errors to logOut.
+// warnings and errors to logOut, where a remote service that stays
+// unreachable is also reported (watchOutages).
 func connect(names []string, addrs map[string]string, dial *dialFlags, deps serviceDeps, logOut io.Writer) (*connections, error) {
 	c := &connections{conns: map[string]grpc.ClientConnInterface{}}
 	var local []string
@@ -49,6 +50,7 @@ func connect(names []string, addrs map[string]string, dial *dialFlags, deps serv
 		if err := awaitService(cc, readyTimeout); err != nil {
 			return nil, errors.Join(fmt.Errorf("%s service at %s %w", name, addr, err), c.Close())
 		}
+		go watchOutages(cc, fmt.Sprintf("%s service at %s", name, addr), logOut, outageWarnAfter, time.Now)
 	}
 	if len(local) > 0 {
 		logger := slog.New(telemetry.LogHandler(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: slog.LevelWarn})))

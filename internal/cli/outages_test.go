@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"context"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+
+	"github.com/triage-eval/triage/internal/platform/servertest"
+)
+
+// TestWatchOutagesReportsAServiceThatStaysDown: a client whose server goes
+// away while a call waits for it says so once the outage has lasted the
+// threshold, says so again when the server is back, and stops watching
+// when the connection closes; a connection that never fails says nothing.
+func TestWatchOutagesReportsAServiceThatStaysDown(t *testing.T) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := lis.Addr().String()
+	serve := func(lis net.Listener) *grpc.Server {
+		s := grpc.NewServer()
+		healthpb.RegisterHealthServer(s, health.NewServer())
+		go s.Serve(lis)
+		return s
+	}
+	srv := serve(lis)
+
+	cc, err := grpc.NewClient(addr, append(resilientOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := awaitService(cc, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	out := &servertest.LogBuffer{}
+	watched := make(chan struct{})
+	go func() {
+		watchOutages(cc, "oracle service at "+addr, out, 300*time.Millisecond, time.Now)
+		close(watched)
+	}()
+	waitFor := func(what string) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for !strings.Contains(out.String(), what) {
+			if time.Now().After(deadline) {
+				t.Fatalf("no %q in %q", what, out)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+
+	time.Sleep(500 * time.Millisecond)
+	if out.String() != "" {
+		t.Fatalf("reported a service that answers: %q", out)
+	}
+	srv.Stop()
+	// A call waits for the service, as a run's calls do.
+	called := make(chan error, 1)
+	go func() {
+		_, err := healthpb.NewHealthClient(cc).Check(context.Background(), &healthpb.HealthCheckRequest{})
+		called <- err
+	}()
+	waitFor("warning: oracle service at " + addr + " has not answered for 300ms; calls wait for it to come back")
+
+	lis, err = net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv = serve(lis)
+	defer srv.Stop()
+	waitFor("oracle service at " + addr + " answers again after")
+	if err := <-called; err != nil {
+		t.Errorf("the waiting call: %v", err)
+	}
+	if n := strings.Count(out.String(), "\n"); n != 2 {
+		t.Errorf("%d lines, want the warning and the recovery:\n%s", n, out)
+	}
+	cc.Close()
+	select {
+	case <-watched:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the watch did not end when the connection closed")
+	}
+}

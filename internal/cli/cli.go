@@ -37,11 +37,11 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"serve":        {summary: "run TRIAGE gRPC services", run: runServe, server: true},
+		"serve":        {summary: "run TRIAGE services (gRPC, and HTTP/JSON with --http-listen)", run: runServe, server: true},
 		"baseline":     {summary: "run Phase 0: solve and grade every problem, store the ground truth", run: runBaseline},
 		"budget-aware": {summary: "re-solve the α = 1 plans' picks with the budget banner and compare", run: runBudgetAware},
 		"run":          {summary: "run or resume the grid a config describes", run: runRun},
-		"report":       {summary: "write a run's tables (Markdown, CSV, JSON, LaTeX)", run: runReport},
+		"report":       {summary: "write a run's report: summary, report.html, figures, tables (Markdown, CSV, JSON, LaTeX)", run: runReport},
 		"demo":         {summary: "run the bundled synthetic sample end to end", run: runDemo},
 		"ground-truth": {summary: "import (JSONL) or list the stored Phase 0 ground truth", run: runGroundTruth},
 		"score":        {summary: "score one plan: every metric from one JSON document", run: runScore},
@@ -106,13 +106,15 @@ func traced(ctx context.Context, name string, env Env, f func(context.Context) e
 
 func usage(w io.Writer, cmds map[string]command) {
 	names := make([]string, 0, len(cmds))
+	width := 0
 	for name := range cmds {
 		names = append(names, name)
+		width = max(width, len(name))
 	}
 	slices.Sort(names)
 	fmt.Fprint(w, "usage: triage <command> [flags]\n\ncommands:\n")
 	for _, name := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", name, cmds[name].summary)
+		fmt.Fprintf(w, "  %-*s  %s\n", width, name, cmds[name].summary)
 	}
 	fmt.Fprint(w, "\nRun 'triage <command> -h' for a command's flags.\n")
 }

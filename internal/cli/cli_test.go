@@ -134,3 +134,33 @@ func TestHelp(t *testing.T) {
 		t.Errorf("serve -h lacks flags or the environment note:\n%s", errOut)
 	}
 }
+
+// TestUsageListsEveryCommandAligned: the command list names every command,
+// each summary starting in the same column, past the longest name.
+func TestUsageListsEveryCommandAligned(t *testing.T) {
+	var b strings.Builder
+	cmds := commands()
+	usage(&b, cmds)
+	_, list, _ := strings.Cut(b.String(), "commands:\n")
+	list, _, _ = strings.Cut(list, "\n\n")
+	lines := strings.Split(list, "\n")
+	if len(lines) != len(cmds) {
+		t.Fatalf("%d lines for %d commands:\n%s", len(lines), len(cmds), list)
+	}
+	column := -1
+	for _, line := range lines {
+		name := strings.Fields(line)[0]
+		cmd, ok := cmds[name]
+		if !ok {
+			t.Fatalf("line %q names no command", line)
+		}
+		at := strings.Index(line, cmd.summary)
+		if at <= len("  "+name) {
+			t.Errorf("line %q: the summary does not follow the name", line)
+		}
+		if column >= 0 && at != column {
+			t.Errorf("line %q: summary at column %d, others at %d", line, at, column)
+		}
+		column = at
+	}
+}

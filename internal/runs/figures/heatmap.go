@@ -12,16 +12,26 @@ import (
 const capMark = "*"
 
 // accuracyHeatmap draws base accuracy per (solver, dataset) on the
-// sequential scale. ok is false when the report has no accuracy.
+// sequential scale. A dataset of unsolvable problems only (an injection
+// source) is left out: its accuracy is 0 by construction. ok is false when
+// no dataset is left.
 func accuracyHeatmap(rep report.Report) (drawing, bool) {
-	if len(rep.Accuracy) == 0 {
-		return drawing{}, false
-	}
 	var datasets []string
 	var solvers []solver
+	onlyUnsolvable := map[string]bool{}
 	for _, a := range rep.Accuracy {
+		all, seen := onlyUnsolvable[a.Dataset]
+		onlyUnsolvable[a.Dataset] = (all || !seen) && a.Gradeable > 0 && a.Unsolvable == a.Gradeable
+	}
+	for _, a := range rep.Accuracy {
+		if onlyUnsolvable[a.Dataset] {
+			continue
+		}
 		datasets = append(datasets, a.Dataset)
 		solvers = append(solvers, solver{a.Model, a.Mode})
+	}
+	if len(datasets) == 0 {
+		return drawing{}, false
 	}
 	slices.Sort(datasets)
 	datasets = slices.Compact(datasets)
@@ -52,7 +62,7 @@ func accuracyHeatmap(rep report.Report) (drawing, bool) {
 	caption := sentence(
 		"Base accuracy per (solver, dataset): correct answers over the gradeable items of the solver's ground truth ("+counts.String()+" items per cell), independent of α.",
 		"Cells use a sequential white→teal scale from 0 to 1; the value is printed with 3 decimals as in the accuracy table.",
-		"Unsolvable (injected) items count as wrong. — : no gradeable item; a blank cell: no ground truth.",
+		"Unsolvable (injected) items count as wrong; datasets of unsolvable problems only (injection sources, 0 by construction) are left out. — : no gradeable item; a blank cell: no ground truth.",
 	)
 	hb, w := heatBlock(grid)
 	return drawing{

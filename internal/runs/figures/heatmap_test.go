@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/triage-eval/triage/internal/protocol/metrics"
 	"github.com/triage-eval/triage/internal/runs/report"
 )
 
@@ -183,18 +184,29 @@ func cellOf(t *testing.T, k heatKey, regime string) cellKey {
 // the report's accuracy table.
 func checkAccuracyHeatmap(t *testing.T, rep report.Report, figs []Figure) {
 	tb := findTable(t, rep, "Base accuracy")
+	// Datasets of unsolvable items only are left out of the heat map.
+	unsolvableOnly := map[string]bool{}
+	for _, a := range rep.Accuracy {
+		all, seen := unsolvableOnly[a.Dataset]
+		unsolvableOnly[a.Dataset] = (all || !seen) && a.Gradeable > 0 && a.Unsolvable == a.Gradeable
+	}
 	want := map[heatKey]string{}
-	var rows []string
+	var rows, cols []string
+	for j := 2; j < len(tb.Header); j++ {
+		if !unsolvableOnly[tb.Header[j]] {
+			cols = append(cols, tb.Header[j])
+		}
+	}
 	for _, row := range tb.Rows {
 		label := solverLabel(row[0], row[1])
 		rows = append(rows, label)
 		for j := 2; j < len(row); j++ {
-			if row[j] != "" {
+			if row[j] != "" && !unsolvableOnly[tb.Header[j]] {
 				want[heatKey{row: label, col: tb.Header[j]}] = strings.Fields(row[j])[0]
 			}
 		}
 	}
-	got := readHeatmap(t, figureNamed(t, figs, "heatmap_accuracy").SVG, rows, tb.Header[2:], nil)
+	got := readHeatmap(t, figureNamed(t, figs, "heatmap_accuracy").SVG, rows, cols, nil)
 	if len(got) != len(want) {
 		t.Errorf("printed %d values, the table has %d", len(got), len(want))
 	}
@@ -202,5 +214,43 @@ func checkAccuracyHeatmap(t *testing.T, rep report.Report, figs []Figure) {
 		if got[k] != w {
 			t.Errorf("%+v: printed %q, table %q", k, got[k], w)
 		}
+	}
+}
+
+// TestAccuracyHeatmapLeavesOutUnsolvableDatasets: a dataset whose items are
+// all unsolvable (an injection source) has accuracy 0 by construction and
+// gets no column; a dataset with some unsolvable items keeps its column;
+// a report with only unsolvable datasets draws no accuracy heat map.
+func TestAccuracyHeatmapLeavesOutUnsolvableDatasets(t *testing.T) {
+	acc := func(dataset string, correct, gradeable, unsolvable int) report.AccuracyRow {
+		return report.AccuracyRow{Model: "m", Mode: "standard", Dataset: dataset, Correct: correct, Gradeable: gradeable, Unsolvable: unsolvable,
+			Accuracy: metrics.Mean{Value: float64(correct) / float64(gradeable), N: gradeable, Defined: true}}
+	}
+	rep := report.Report{Accuracy: []report.AccuracyRow{
+		acc("gpqa", 5, 10, 0), acc("gpqa-abstain", 0, 10, 10), acc("mixed", 4, 10, 2),
+	}}
+	d, ok := accuracyHeatmap(rep)
+	if !ok {
+		t.Fatal("no accuracy heat map")
+	}
+	svg, _, err := render(d.sheet, 72)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, tx := range parseSVGTexts(t, svg) {
+		texts = append(texts, tx.text)
+	}
+	for _, want := range []string{"gpqa", "mixed", "0.500", "0.400"} {
+		if !slices.Contains(texts, want) {
+			t.Errorf("no %q in the heat map's texts %q", want, texts)
+		}
+	}
+	if slices.Contains(texts, "gpqa-abstain") {
+		t.Errorf("the all-unsolvable dataset has a column: %q", texts)
+	}
+
+	if _, ok := accuracyHeatmap(report.Report{Accuracy: []report.AccuracyRow{acc("gpqa-abstain", 0, 10, 10)}}); ok {
+		t.Error("an accuracy heat map of unsolvable datasets only")
 	}
 }

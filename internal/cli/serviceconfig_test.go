@@ -20,6 +20,7 @@ import (
 	"github.com/triage-eval/triage/internal/llm"
 	"github.com/triage-eval/triage/internal/llm/llmtest"
 	"github.com/triage-eval/triage/internal/platform/server"
+	"github.com/triage-eval/triage/internal/platform/servertest"
 	"github.com/triage-eval/triage/internal/platform/telemetry"
 	"github.com/triage-eval/triage/services/oracle"
 	"github.com/triage-eval/triage/services/planner"
@@ -40,15 +41,7 @@ func serveTCPWith(t *testing.T, cfg server.Config, services ...server.Service) s
 	if err != nil {
 		t.Fatal(err)
 	}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, lis) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return lis.Addr().String()
+	return servertest.ServeTCP(t, srv)
 }
 
 // TestServiceUnavailableIsNotRetried: an Unavailable the service answers

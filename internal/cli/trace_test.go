@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"log/slog"
-	"net"
 	"path/filepath"
 	"testing"
 
@@ -13,6 +12,7 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/server"
+	"github.com/triage-eval/triage/internal/platform/servertest"
 	"github.com/triage-eval/triage/internal/platform/telemetry"
 	"github.com/triage-eval/triage/services/executor"
 	"github.com/triage-eval/triage/services/oracle"
@@ -37,15 +37,7 @@ func serveRecorded(t *testing.T, svc server.Service) (string, *tracetest.InMemor
 	if err != nil {
 		t.Fatal(err)
 	}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, lis) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return lis.Addr().String(), exp
+	return servertest.ServeTCP(t, srv), exp
 }
 
 // spanNames maps each span's name to its trace id.

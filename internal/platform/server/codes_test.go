@@ -3,7 +3,6 @@ package server_test
 import (
 	"context"
 	"log/slog"
-	"net"
 	"testing"
 
 	"google.golang.org/grpc"
@@ -146,23 +145,10 @@ func startLogged(t *testing.T, cfg server.Config, logs *servertest.LogBuffer, sv
 	if err != nil {
 		t.Fatal(err)
 	}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	conn, err := grpc.NewClient(servertest.ServeTCP(t, srv), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, lis) }()
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		conn.Close()
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
+	t.Cleanup(func() { conn.Close() })
 	return conn
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"io"
 	"log/slog"
-	"net"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/triage-eval/triage/internal/platform/server"
+	"github.com/triage-eval/triage/internal/platform/servertest"
 	"github.com/triage-eval/triage/internal/platform/telemetry"
 	"github.com/triage-eval/triage/internal/platform/transport"
 	"github.com/triage-eval/triage/internal/platform/transport/transporttest"
@@ -47,19 +47,7 @@ func TestDialInternal(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer internal.Close()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ctx, lis) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-served; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	})
+	addr := servertest.ServeTCP(t, srv)
 
 	callCtx, callCancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer callCancel()
@@ -73,7 +61,7 @@ func TestDialInternal(t *testing.T) {
 	if _, err := call(withToken, internal, "invalid"); status.Code(err) != codes.InvalidArgument {
 		t.Errorf("internal call of an invalid request: %v, want InvalidArgument from validation", err)
 	}
-	if _, err := call(withToken, dial(t, lis.Addr().String()), "hello"); status.Code(err) != codes.Unavailable {
+	if _, err := call(withToken, dial(t, addr), "hello"); status.Code(err) != codes.Unavailable {
 		t.Errorf("plaintext network call to the TLS listener: %v, want a refused connection", err)
 	}
 }

@@ -36,31 +36,38 @@ func Start(tb testing.TB, logOut io.Writer, services ...server.Service) *grpc.Cl
 // should pay for the kernel's network stack.
 func StartTCP(tb testing.TB, logOut io.Writer, services ...server.Service) *grpc.ClientConn {
 	tb.Helper()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
 	cfg := server.DefaultConfig()
 	cfg.Drain = 0
 	srv, err := server.New(cfg, newLogger(logOut), telemetry.Disabled(), services)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, lis) }()
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, err := grpc.NewClient(ServeTCP(tb, srv), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		tb.Fatal(err)
 	}
+	tb.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+// ServeTCP serves srv on a loopback TCP port until the test ends, then stops
+// it (failing the test if Serve fails), and returns the address.
+func ServeTCP(tb testing.TB, srv *server.Server) string {
+	tb.Helper()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, lis) }()
 	tb.Cleanup(func() {
-		conn.Close()
 		cancel()
 		if err := <-done; err != nil {
 			tb.Errorf("server: %v", err)
 		}
 	})
-	return conn
+	return lis.Addr().String()
 }
 
 // newLogger writes JSON lines with trace ids to w (io.Discard if nil).

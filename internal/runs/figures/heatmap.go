@@ -18,13 +18,9 @@ const capMark = "*"
 func accuracyHeatmap(rep report.Report) (drawing, bool) {
 	var datasets []string
 	var solvers []solver
-	onlyUnsolvable := map[string]bool{}
+	unsolvableOnly := report.UnsolvableOnly(rep.Accuracy)
 	for _, a := range rep.Accuracy {
-		all, seen := onlyUnsolvable[a.Dataset]
-		onlyUnsolvable[a.Dataset] = (all || !seen) && a.Gradeable > 0 && a.Unsolvable == a.Gradeable
-	}
-	for _, a := range rep.Accuracy {
-		if onlyUnsolvable[a.Dataset] {
+		if unsolvableOnly[a.Dataset] {
 			continue
 		}
 		datasets = append(datasets, a.Dataset)

@@ -185,11 +185,7 @@ func cellOf(t *testing.T, k heatKey, regime string) cellKey {
 func checkAccuracyHeatmap(t *testing.T, rep report.Report, figs []Figure) {
 	tb := findTable(t, rep, "Base accuracy")
 	// Datasets of unsolvable items only are left out of the heat map.
-	unsolvableOnly := map[string]bool{}
-	for _, a := range rep.Accuracy {
-		all, seen := unsolvableOnly[a.Dataset]
-		unsolvableOnly[a.Dataset] = (all || !seen) && a.Gradeable > 0 && a.Unsolvable == a.Gradeable
-	}
+	unsolvableOnly := report.UnsolvableOnly(rep.Accuracy)
 	want := map[heatKey]string{}
 	var rows, cols []string
 	for j := 2; j < len(tb.Header); j++ {

@@ -125,6 +125,25 @@ type AccuracyRow struct {
 	Accuracy metrics.Mean
 }
 
+// UnsolvableOnly returns the datasets of rows whose gradeable items are all
+// unsolvable for every solver (injection sources): their accuracy is 0 by
+// construction.
+func UnsolvableOnly(rows []AccuracyRow) map[string]bool {
+	notOnly := map[string]bool{}
+	for _, a := range rows {
+		if a.Gradeable == 0 || a.Unsolvable < a.Gradeable {
+			notOnly[a.Dataset] = true
+		}
+	}
+	only := map[string]bool{}
+	for _, a := range rows {
+		if !notOnly[a.Dataset] {
+			only[a.Dataset] = true
+		}
+	}
+	return only
+}
+
 // cellKey identifies a cell. Alpha is kept as its bits so that map lookups
 // are exact (and a NaN α still groups).
 type cellKey struct {

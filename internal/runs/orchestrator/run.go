@@ -146,40 +146,49 @@ func (r *Runner) runCells(ctx context.Context, cells []cell) error {
 	waiting, err := r.pass(ctx, Rotate(r.leases, cells))
 	pause, tookOver := r.leases.NewPause(), false
 	for err == nil && len(waiting) > 0 {
-		if err := pause.Wait(ctx, tookOver); err != nil {
-			return err
+		if err = pause.Wait(ctx, tookOver); err != nil {
+			break
 		}
-		var stored map[string]StoredCell
-		if stored, err = r.store.Cells(ctx); err != nil {
-			return err
-		}
-		keys := make([]string, len(waiting))
-		for i, c := range waiting {
-			keys[i] = c.key()
-		}
-		claimable, err := r.leases.Claimable(ctx, keys)
-		if err != nil {
-			return err
-		}
-		var retry, still []cell
-		for _, c := range waiting {
-			switch {
-			case stored[c.key()].fresh(c.fingerprint):
-			case claimable[c.key()]:
-				retry = append(retry, c)
-			default:
-				still = append(still, c)
-			}
+		var retry, held []cell
+		if retry, waiting, err = r.claimable(ctx, waiting); err != nil {
+			break
 		}
 		tookOver = len(retry) > 0
-		var held []cell
 		held, err = r.pass(ctx, retry)
-		waiting = append(still, held...)
+		waiting = append(waiting, held...)
 	}
 	if err != nil {
 		return err
 	}
 	return ctx.Err()
+}
+
+// claimable splits the cells other workers held into those to offer again
+// (retry: their holder's lease ended) and those still held; cells stored
+// fresh meanwhile are in neither.
+func (r *Runner) claimable(ctx context.Context, waiting []cell) (retry, still []cell, err error) {
+	stored, err := r.store.Cells(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	keys := make([]string, len(waiting))
+	for i, c := range waiting {
+		keys[i] = c.key()
+	}
+	claimable, err := r.leases.Claimable(ctx, keys)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, c := range waiting {
+		switch {
+		case stored[c.key()].fresh(c.fingerprint):
+		case claimable[c.key()]:
+			retry = append(retry, c)
+		default:
+			still = append(still, c)
+		}
+	}
+	return retry, still, nil
 }
 
 // pass offers every cell once to the workers and returns those other

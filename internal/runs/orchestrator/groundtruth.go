@@ -30,11 +30,6 @@ func (r *Runner) importFile(ctx context.Context, path string) error {
 	return err
 }
 
-// groundTruth lists a solver's records on a dataset, by problem id.
-func (r *Runner) groundTruth(ctx context.Context, s Solver, dataset string) (map[string]*triagev1.GroundTruthRecord, error) {
-	return ListGroundTruth(ctx, r.clients.Executor, s, dataset)
-}
-
 // ListGroundTruth pages through a solver's records on a dataset and returns
 // them by problem id.
 func ListGroundTruth(ctx context.Context, exec triagev1.ExecutorServiceClient, s Solver, dataset string) (map[string]*triagev1.GroundTruthRecord, error) {

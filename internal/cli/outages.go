@@ -37,10 +37,11 @@ func watchOutages(cc *grpc.ClientConn, what string, w io.Writer, after time.Dura
 		case s == connectivity.TransientFailure && downSince.IsZero():
 			downSince = now()
 		}
-		ctx, cancel := context.Background(), context.CancelFunc(func() {})
-		if !downSince.IsZero() && !warned {
-			ctx, cancel = context.WithTimeout(context.Background(), after-now().Sub(downSince))
+		if downSince.IsZero() || warned {
+			cc.WaitForStateChange(context.Background(), s)
+			continue
 		}
+		ctx, cancel := context.WithTimeout(context.Background(), after-now().Sub(downSince))
 		changed := cc.WaitForStateChange(ctx, s)
 		cancel()
 		if !changed {

@@ -169,12 +169,12 @@ func TestTokens(t *testing.T) {
 	for _, sp := range ended {
 		dump := sp.Name
 		for _, a := range sp.Attributes {
-			dump += " " + string(a.Key) + "=" + a.Value.Emit()
+			dump += " " + string(a.Key) + "=" + a.Value.String()
 		}
 		for _, e := range sp.Events {
 			dump += " " + e.Name
 			for _, a := range e.Attributes {
-				dump += " " + string(a.Key) + "=" + a.Value.Emit()
+				dump += " " + string(a.Key) + "=" + a.Value.String()
 			}
 		}
 		dump += " " + sp.Status.Description

@@ -197,7 +197,8 @@ func TestPageFetchesNothing(t *testing.T) {
 // TestWriteIsDeterministic writes the page twice.
 func TestWriteIsDeterministic(t *testing.T) {
 	in := fixtureInput(t)
-	if render(t, in) != render(t, in) {
+	first, second := render(t, in), render(t, in)
+	if first != second {
 		t.Error("two writes of one input differ")
 	}
 }

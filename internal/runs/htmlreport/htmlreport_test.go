@@ -130,7 +130,7 @@ func TestSummary(t *testing.T) {
 	for _, h := range s.Header {
 		header = append(header, h.Text)
 	}
-	for _, want := range []string{"D / W at r = 0.5", "budget-aware acc", "compliance (all / finished)"} {
+	for _, want := range []string{"η_U at α = 0.5 [95% CI]", "η_E at α = 0.5 [95% CI]", "D / W at r = 0.5", "budget-aware acc", "compliance (all / finished)"} {
 		if !slices.Contains(header, want) {
 			t.Errorf("summary header %q lacks %q", header, want)
 		}

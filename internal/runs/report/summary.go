@@ -38,7 +38,7 @@ func (r Report) SummaryTable(alpha float64, ba []BudgetAwareHeadline) Table {
 	for _, b := range ba {
 		baOf[solver{b.Model, b.Mode}] = b
 	}
-	t.Header = []string{"Model", "Mode", "Strategy", "accuracy", fmt.Sprintf("η_U at α = %s [95%% CI]", alphaText(rows[0].Alpha)), "η_E [95% CI]"}
+	t.Header = []string{"Model", "Mode", "Strategy", "accuracy", fmt.Sprintf("η_U at α = %s [95%% CI]", alphaText(rows[0].Alpha)), fmt.Sprintf("η_E at α = %s [95%% CI]", alphaText(rows[0].Alpha))}
 	t.Align = "lllrrr"
 	t.Notes = []string{fmt.Sprintf("η: mean over datasets of the mean over pools (1 = the oracle, 0 = the random planner), with a 95%% bootstrap interval over the pools; accuracy: base accuracy over the same datasets.")}
 	if withInjection {

@@ -86,7 +86,8 @@ func (PlanDropReason) EnumDescriptor() ([]byte, []int) {
 // solver's Phase 0 ground truth for it (SPEC §1).
 type GroundTruthItem struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Problem identifier, non-empty and unique within the pool.
+	// Problem identifier: non-empty, unique within the pool, at most 256
+	// bytes, without NUL bytes.
 	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
 	// Output tokens the solver spent on the problem, reasoning included; > 0.
 	Cost int64 `protobuf:"varint,2,opt,name=cost,proto3" json:"cost,omitempty"`

@@ -3,6 +3,7 @@ package protoconv
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/apperr"
@@ -40,6 +41,10 @@ func ValidateItems(v *apperr.Violations, field string, items []*triagev1.GroundT
 			v.Add(name(i, "id"), "must not be empty")
 		case len(id) > MaxIDBytes:
 			v.Add(name(i, "id"), "must be at most %d bytes, got %d", MaxIDBytes, len(id))
+		case strings.IndexByte(id, 0) >= 0:
+			// The stores refuse NUL too (PostgreSQL text cannot hold it), so
+			// an id valid here is one a ground-truth record may have.
+			v.Add(name(i, "id"), "must not contain NUL bytes")
 		default:
 			if first, dup := seen[id]; dup {
 				v.Add(name(i, "id"), "duplicate id %q (first at index %d)", id, first)

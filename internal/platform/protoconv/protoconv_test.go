@@ -29,12 +29,13 @@ func TestValidateItems(t *testing.T) {
 		{Id: "a", Cost: 1},
 		{Id: "", Cost: 0},
 		{Id: "a", Cost: 5, Value: proto.Float64(math.Inf(1))},
+		{Id: "b\x00", Cost: 2},
 	}
 	var v apperr.Violations
 	if ValidateItems(&v, "inline.items", items) {
 		t.Fatal("invalid items accepted")
 	}
-	want := "inline.items[1].id inline.items[1].cost inline.items[2].id inline.items[2].value"
+	want := "inline.items[1].id inline.items[1].cost inline.items[2].id inline.items[2].value inline.items[3].id"
 	if got := fields(v.Err()); got != want {
 		t.Errorf("fields = %q, want %q", got, want)
 	}

@@ -73,7 +73,10 @@ export function planDropReasonToJSON(object: PlanDropReason): string {
  * solver's Phase 0 ground truth for it (SPEC §1).
  */
 export interface GroundTruthItem {
-  /** Problem identifier, non-empty and unique within the pool. */
+  /**
+   * Problem identifier: non-empty, unique within the pool, at most 256
+   * bytes, without NUL bytes.
+   */
   id: string;
   /** Output tokens the solver spent on the problem, reasoning included; > 0. */
   cost: number;

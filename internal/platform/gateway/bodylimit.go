@@ -10,6 +10,8 @@ import (
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/triage-eval/triage/internal/platform/grpcerr"
 )
 
 // cappedBody is a request body read through http.MaxBytesReader that
@@ -20,6 +22,9 @@ type cappedBody struct {
 	io.ReadCloser
 	limit    int64
 	overflow bool
+	// unreadable is why the gateway could not decode a message of the body
+	// (an apperr.InvalidArgumentError naming the field), set by bodyDecoder.
+	unreadable error
 }
 
 // Read reads the body and notes an overflow of the cap.
@@ -38,21 +43,45 @@ type cappedBodyKey struct{}
 // capBody caps r's body at limit bytes and returns r with the capped body,
 // which its context also carries for errorHandler.
 func capBody(w http.ResponseWriter, r *http.Request, limit int64) *http.Request {
-	body := &cappedBody{ReadCloser: http.MaxBytesReader(w, r.Body, limit), limit: limit}
+	return withBody(r, &cappedBody{ReadCloser: http.MaxBytesReader(w, r.Body, limit), limit: limit})
+}
+
+// withBody returns r reading body, which its context also carries.
+func withBody(r *http.Request, body *cappedBody) *http.Request {
 	r = r.WithContext(context.WithValue(r.Context(), cappedBodyKey{}, body))
 	r.Body = body
 	return r
 }
 
+// trackBodies is the mux's middleware that gives every request a
+// cappedBody, uncapped where Serve's cap is not in front of the mux, so that
+// errorHandler learns why a body could not be decoded.
+func trackBodies(next runtime.HandlerFunc) runtime.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, params map[string]string) {
+		if _, ok := r.Body.(*cappedBody); !ok && r.Body != nil {
+			r = withBody(r, &cappedBody{ReadCloser: r.Body})
+		}
+		next(w, r, params)
+	}
+}
+
 // errorHandler is grpc-gateway's default error handler, except for a body
-// over its cap: HTTP 413 with a google.rpc.Status of code
-// RESOURCE_EXHAUSTED (what the gRPC server answers a message over its
-// limit) naming the cap, instead of a decode error.
+// the gateway could not decode. Over its cap: HTTP 413 with a
+// google.rpc.Status of code RESOURCE_EXHAUSTED (what the gRPC server answers
+// a message over its limit) naming the cap. Not JSON, or JSON the message
+// cannot hold: HTTP 400 INVALID_ARGUMENT with a BadRequest naming the field,
+// as the server answers a value it rejects, instead of protojson's bare
+// message.
 func errorHandler(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
-	if body, ok := r.Context().Value(cappedBodyKey{}).(*cappedBody); ok && body.overflow {
-		err = &runtime.HTTPStatusError{
-			HTTPStatus: http.StatusRequestEntityTooLarge,
-			Err:        status.Error(codes.ResourceExhausted, fmt.Sprintf("request body too large: more than %d bytes", body.limit)),
+	if body, ok := r.Context().Value(cappedBodyKey{}).(*cappedBody); ok {
+		switch {
+		case body.overflow:
+			err = &runtime.HTTPStatusError{
+				HTTPStatus: http.StatusRequestEntityTooLarge,
+				Err:        status.Error(codes.ResourceExhausted, fmt.Sprintf("request body too large: more than %d bytes", body.limit)),
+			}
+		case body.unreadable != nil && status.Code(err) == codes.InvalidArgument:
+			err = grpcerr.ToStatus(body.unreadable)
 		}
 	}
 	runtime.DefaultHTTPErrorHandler(ctx, mux, m, w, r, err)

@@ -18,14 +18,14 @@ import (
 
 // Marshaler is the JSON encoding of every request, response and error.
 func Marshaler() runtime.Marshaler {
-	return &runtime.JSONPb{
+	return jsonMarshaler{&runtime.JSONPb{
 		MarshalOptions: protojson.MarshalOptions{
 			EmitUnpopulated: true,
 		},
 		UnmarshalOptions: protojson.UnmarshalOptions{
 			DiscardUnknown: false,
 		},
-	}
+	}}
 }
 
 // queryParserOnce installs the strict query parser. grpc-gateway keeps the
@@ -48,6 +48,7 @@ func New(ctx context.Context, conn grpc.ClientConnInterface) (*runtime.ServeMux,
 	mux := runtime.NewServeMux(
 		runtime.WithMarshalerOption(runtime.MIMEWildcard, Marshaler()),
 		runtime.WithErrorHandler(errorHandler),
+		runtime.WithMiddlewares(trackBodies),
 		runtime.WithHealthzEndpoint(healthpb.NewHealthClient(conn)),
 	)
 	if err := mux.HandlePath(http.MethodGet, OpenAPIPath, serveOpenAPI); err != nil {

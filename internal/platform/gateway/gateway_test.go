@@ -376,3 +376,61 @@ func startRaw(t *testing.T, register func(*grpc.Server)) *grpc.ClientConn {
 	t.Cleanup(func() { conn.Close() })
 	return conn
 }
+
+// TestUnreadableBodyNamesTheField: a body that is not JSON, or JSON the
+// request message cannot hold, is answered 400 with a BadRequest naming the
+// field (its path as the body writes it), as the server's own violations.
+func TestUnreadableBodyNamesTheField(t *testing.T) {
+	f := newFixture(t)
+	const computePath, importPath = "/v1/oracle:computeReferences", "/v1/ground-truth:import"
+	tests := []struct {
+		name, path, body string
+		wantField        string
+		wantText         string // in the violation's description
+	}{
+		{"number too large", computePath, `{"items": [{"id": "a", "cost": 1e30, "correct": true}], "budgets": [{"alpha": 0.5}]}`, "items[0].cost", "1e30 (line 1, column 32)"},
+		{"string for a number", computePath, `{"items": [{"id": "a", "cost": 1, "correct": true},
+		  {"id": "b", "cost": "12abc"}], "budgets": [{"alpha": 0.5}]}`, "items[1].cost", `"12abc" (line 2, column 25)`},
+		{"unknown field", computePath, `{"items": [{"id": "a", "cost": 1, "colour": "red"}], "budgets": []}`, "items[0].colour", `unknown field "colour"`},
+		{"duplicate field", computePath, `{"items": [], "items": []}`, "items", "duplicate field"},
+		{"wrong type", computePath, `{"items": 5}`, "items", "unexpected token 5"},
+		{"unknown enum name", "/v1/planner:createPlan", `{"problems": [], "inlineEndpoint": {"mode": "SOLVER_MODE_FAST"}}`, "inlineEndpoint.mode", "SOLVER_MODE_FAST"},
+		// protojson gives no position here: the body as a whole is named.
+		{"UTF-16 escape of a lone surrogate", computePath, `{"items": [{"id": "\ud800"}]}`, "body", "cannot be read as the request message: unexpected EOF"},
+		{"not JSON", computePath, `{"items": [x]}`, "body", "not valid JSON: invalid character 'x'"},
+		{"truncated", computePath, `{"items": [`, "body", "not valid JSON: the body ends inside a value"},
+		{"second message of an import", importPath, `{"records": []} {"records": [{"cost": "x"}]}`, "records[0].cost", "(in message 2 of the body)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, raw := f.call(t, http.MethodPost, tt.path, tt.body, nil)
+			if code != http.StatusBadRequest {
+				t.Fatalf("HTTP %d, want 400: %s", code, raw)
+			}
+			st := decode(t, raw, &spb.Status{})
+			if codes.Code(st.GetCode()) != codes.InvalidArgument {
+				t.Fatalf("status = %v, want InvalidArgument", st)
+			}
+			var violations []*errdetails.BadRequest_FieldViolation
+			for _, d := range st.GetDetails() {
+				br := &errdetails.BadRequest{}
+				if d.MessageIs(br) {
+					if err := d.UnmarshalTo(br); err != nil {
+						t.Fatal(err)
+					}
+					violations = append(violations, br.GetFieldViolations()...)
+				}
+			}
+			if len(violations) != 1 {
+				t.Fatalf("violations = %v, want one: %s", violations, raw)
+			}
+			v := violations[0]
+			if v.GetField() != tt.wantField || !strings.Contains(v.GetDescription(), tt.wantText) {
+				t.Errorf("violation = %s: %q, want %s: …%q…", v.GetField(), v.GetDescription(), tt.wantField, tt.wantText)
+			}
+			if want := "invalid argument: " + v.GetField() + ": " + v.GetDescription(); st.GetMessage() != want {
+				t.Errorf("message = %q, want %q", st.GetMessage(), want)
+			}
+		})
+	}
+}

@@ -86,7 +86,8 @@ FUZZ_TARGETS := \
 	FuzzLine:./internal/store/gtfile/ \
 	FuzzNormalizeAndRun:./internal/protocol/execution/ \
 	FuzzRepair:./internal/planning/repair/ \
-	FuzzGraders:./internal/phase0/grading/
+	FuzzGraders:./internal/phase0/grading/ \
+	FuzzDescribeDecodeError:./internal/platform/gateway/
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  name=$${t%%:*}; pkg=$${t#*:}; \

@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"testing"
 
 	"google.golang.org/grpc"
@@ -12,6 +13,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
+	"github.com/triage-eval/triage/internal/platform/grpcerr"
 	"github.com/triage-eval/triage/internal/platform/server"
 	"github.com/triage-eval/triage/internal/platform/servertest"
 	"github.com/triage-eval/triage/internal/platform/telemetry"
@@ -69,6 +71,9 @@ func TestUnreadableRequestsAreInvalidArgument(t *testing.T) {
 			err := conn.Invoke(ctx, probeMethod, tt.raw, new(wrapperspb.StringValue), grpc.ForceCodec(rawCodec{}))
 			if status.Code(err) != codes.InvalidArgument {
 				t.Errorf("unary: %v, want InvalidArgument", err)
+			}
+			if v := grpcerr.FieldViolations(err); len(v) != 1 || v[0].GetField() != grpcerr.RequestField || !strings.Contains(v[0].GetDescription(), "could not be decoded") {
+				t.Errorf("unary: violations %v, want one for the request as a whole", v)
 			}
 			stream, err := conn.NewStream(ctx, &probeDesc.Streams[1], probeEchoMethod, grpc.ForceCodec(rawCodec{}))
 			if err != nil {

@@ -11,14 +11,28 @@ import (
 	"testing"
 	"time"
 
+	_ "google.golang.org/genproto/googleapis/rpc/errdetails" // resolves the @type of error details
+	spb "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/gateway"
+	"github.com/triage-eval/triage/internal/platform/grpcerr"
 )
+
+// decodeStatus parses a google.rpc.Status the gateway answered.
+func decodeStatus(t *testing.T, out string) *spb.Status {
+	t.Helper()
+	st := &spb.Status{}
+	if err := protojson.Unmarshal([]byte(out), st); err != nil {
+		t.Fatalf("not a google.rpc.Status: %v: %s", err, out)
+	}
+	return st
+}
 
 // startServe runs `triage serve` with args on a loopback port until the test
 // ends and returns its gRPC address.
@@ -114,6 +128,28 @@ func TestGatewayStreamsOverServe(t *testing.T) {
 		}
 		if strings.Join(ids, ",") != "1,2,3" || pages != 2 {
 			t.Errorf("listed %v over %d pages, want 1,2,3 over two", ids, pages)
+		}
+	})
+
+	t.Run("import stream refused in its second message", func(t *testing.T) {
+		body := `{"records": [` + rec("4") + `]}` + "\n" + `{"records": [{"cost": "x"}]}` + "\n"
+		code, out := call(http.MethodPost, "/v1/ground-truth:import", body)
+		violations := grpcerr.FieldViolations(status.ErrorProto(decodeStatus(t, out)))
+		if code != http.StatusBadRequest || len(violations) != 1 || violations[0].GetField() != "records[0].cost" ||
+			!strings.Contains(violations[0].GetDescription(), "(in message 2 of the body)") {
+			t.Fatalf("HTTP %d: %s, want 400 naming records[0].cost in message 2", code, out)
+		}
+		_, out = call(http.MethodGet, "/v1/ground-truth?solver.model=m&solver.mode=SOLVER_MODE_STANDARD&dataset=aime", "")
+		listed := &triagev1.ListGroundTruthResponse{}
+		if err := protojson.Unmarshal([]byte(out), listed); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		var ids []string
+		for _, r := range listed.GetRecords() {
+			ids = append(ids, r.GetProblemId())
+		}
+		if strings.Join(ids, ",") != "1,2,3" {
+			t.Errorf("after the refused import the store lists %v; want 1, 2 and 3 only", ids)
 		}
 	})
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
@@ -98,7 +99,7 @@ func notJSON(err error) (field, description string) {
 // "proto: syntax error (line 1:5): unexpected token …" (the space after
 // "proto:" is sometimes a non-breaking one, on purpose).
 var (
-	protojsonError  = regexp.MustCompile(`^proto:[\s\x{a0}]+(syntax error )?\(line (\d+):(\d+)\):[\s\x{a0}]*(.*)$`)
+	protojsonError  = regexp.MustCompile(`^proto:[\s\x{a0}]+(?:syntax error )?\(line (\d+):(\d+)\):[\s\x{a0}]*(.*)$`)
 	protojsonPrefix = regexp.MustCompile(`^proto:[\s\x{a0}]+`)
 )
 
@@ -111,12 +112,12 @@ func describeDecodeError(raw []byte, err error) (field, description string) {
 	if sub == nil {
 		return bodyField, "cannot be read as the request message: " + protojsonPrefix.ReplaceAllString(msg, "")
 	}
-	line, _ := strconv.Atoi(sub[2])
-	column, _ := strconv.Atoi(sub[3])
-	description = fmt.Sprintf("%s (line %d, column %d)", sub[4], line, column)
-	if sub[1] != "" {
-		description = "not valid JSON: " + description
-	}
+	line, _ := strconv.Atoi(sub[1])
+	column, _ := strconv.Atoi(sub[2])
+	// encoding/json has already read raw as JSON, so a "syntax error" of
+	// protojson's is a value of the wrong JSON type for its field ("items":
+	// 5), not JSON that is not valid.
+	description = fmt.Sprintf("%s (line %d, column %d)", sub[3], line, column)
 	if path, ok := pathAt(raw, offsetOf(raw, line, column)); ok {
 		return path, description
 	}
@@ -195,7 +196,7 @@ func tokenEnd(raw []byte, off int) (int, bool) {
 		return 0, false
 	}
 	i := off
-	for i < len(raw) && !bytes.ContainsRune([]byte(" \t\r\n,:{}[]\""), rune(raw[i])) {
+	for i < len(raw) && strings.IndexByte(" \t\r\n,:{}[]\"", raw[i]) < 0 {
 		i++
 	}
 	return i, i > off
@@ -204,7 +205,7 @@ func tokenEnd(raw []byte, off int) (int, bool) {
 // skipSpace returns the offset of the first byte at or after off that is
 // not JSON whitespace.
 func skipSpace(raw []byte, off int) int {
-	for off < len(raw) && bytes.IndexByte([]byte(" \t\r\n"), raw[off]) >= 0 {
+	for off < len(raw) && strings.IndexByte(" \t\r\n", raw[off]) >= 0 {
 		off++
 	}
 	return off

@@ -47,13 +47,13 @@ func findBubblewrap(explicit string) (bubblewrap, error) {
 	}, nil
 }
 
-// Descriptors the sandbox's processes receive, as bwrap's command sees
-// them: bwrap itself consumes infoFD and blockFD.
+// Descriptors bwrap itself consumes, as its command sees them. Before
+// them, fd 3 (Go → harness: the harness, its config, then one test per
+// line) and fd 4 (harness → Go: length-prefixed JSON frames) go on to the
+// harness (spawn's ExtraFiles order; bootstrap and harness.py open them).
 const (
-	requestFD = 3 // Go → harness: the harness, its config, then one test per line
-	resultFD  = 4 // harness → Go: length-prefixed JSON frames
-	infoFD    = 5 // bwrap → Go: {"child-pid": …}
-	blockFD   = 6 // Go → bwrap: one byte once the child is in its cgroup
+	infoFD  = 5 // bwrap → Go: {"child-pid": …}
+	blockFD = 6 // Go → bwrap: one byte once the child is in its cgroup
 )
 
 // programEnv is the program's whole environment.

@@ -272,9 +272,10 @@ func TestNoHostCommand(t *testing.T) {
 	marker := filepath.Join(os.TempDir(), fmt.Sprintf("triage-sandbox-marker-%d", time.Now().UnixNano()))
 	t.Cleanup(func() { os.Remove(marker) })
 	program := escapeProgram(marker)
-	v := run(t, s, program, stdinSpec("", "SECRET"))
-	if v.Correct() {
-		t.Errorf("got %+v", v)
+	// The program prints "tried" once it has tried everything: a verdict
+	// other than correct means it did not get that far, and proves nothing.
+	if v := run(t, s, program, stdinSpec("", "tried")); !v.Correct() {
+		t.Errorf("the escape attempts did not run to the end: %+v", v)
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatalf("the program created %s on the host", marker)

@@ -102,10 +102,7 @@ func (s *Sandbox) spawn(py interpreter, cg *cgroups, cfg harnessConfig) (*progra
 	infoW.Close()
 	blockR.Close()
 	if err != nil {
-		reqW.Close()
-		resR.Close()
-		infoR.Close()
-		blockW.Close()
+		closeAll()
 		p.removeCgroup()
 		return nil, fmt.Errorf("sandbox: start %s: %w", s.bwrap.path, err)
 	}

@@ -10,10 +10,10 @@ import (
 )
 
 // The protocol between Go and the harness. Go writes on the harness's
-// requestFD: the harness source (its length on a line, then the bytes),
+// fd 3: the harness source (its length on a line, then the bytes),
 // then one JSON line of harnessConfig, then one JSON line of testRequest
 // per test, sent only once the previous test's result has arrived. The
-// harness writes frames on resultFD: a 4-byte big-endian length, then
+// harness writes frames on fd 4: a 4-byte big-endian length, then
 // that many bytes of one JSON object (frame). Go decodes frames strictly
 // (unknown fields, trailing bytes, a missing field, an oversized frame or
 // a result for another test are errors), and no frame carries a verdict:

@@ -111,8 +111,8 @@ func validateSolver(v *apperr.Violations, field string, s *triagev1.Solver) {
 func validateExecuteWork(v *apperr.Violations, req *triagev1.ExecutePlanRequest) {
 	items := len(req.GetInline().GetItems()) + len(req.GetStored().GetProblemIds())
 	steps := len(req.GetPlan())
-	regimes := max(len(req.GetRegimes()), 1)
-	if len(req.GetRegimes()) == 0 {
+	regimes := len(req.GetRegimes())
+	if regimes == 0 {
 		regimes = 2
 	}
 	formula := fmt.Sprintf("regimes × (items + plan steps) = %d × (%d + %d)", regimes, items, steps)

@@ -1,6 +1,9 @@
 package oracle
 
-import "github.com/triage-eval/triage/internal/platform/protoconv"
+import (
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/platform/protoconv"
+)
 
 // Request limits. They bound the work and memory one call can ask for.
 const (
@@ -33,3 +36,12 @@ const (
 	// 1,000 items).
 	MaxKnapsackStates = 1 << 24
 )
+
+// samplesOf is the Monte Carlo sample count opts asks for: DefaultSamples
+// when it names none.
+func samplesOf(opts *triagev1.RandomReferenceOptions) int {
+	if n := int(opts.GetSamples()); n != 0 {
+		return n
+	}
+	return DefaultSamples
+}

@@ -91,11 +91,7 @@ func (s *Service) randomReferences(ctx context.Context, items []pool.Item, budge
 		est, err = randomref.Exact(ctx, items, budgets)
 	} else {
 		method = triagev1.RandomMethod_RANDOM_METHOD_MONTE_CARLO
-		samples := int(opts.GetSamples())
-		if samples == 0 {
-			samples = DefaultSamples
-		}
-		est, err = s.sampler.MonteCarlo(ctx, items, budgets, samples, opts.GetSeed())
+		est, err = s.sampler.MonteCarlo(ctx, items, budgets, samplesOf(opts), opts.GetSeed())
 	}
 	if err != nil {
 		return nil, err

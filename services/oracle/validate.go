@@ -39,12 +39,9 @@ func validateComputeReferences(req *triagev1.ComputeReferencesRequest) error {
 
 // validateWork bounds items × budgets × samples (MaxWork).
 func validateWork(v *apperr.Violations, items, budgets int, opts *triagev1.RandomReferenceOptions) {
-	samples := int64(1)
+	samples := 1
 	if opts.GetMethod() != triagev1.RandomMethod_RANDOM_METHOD_EXACT {
-		samples = int64(opts.GetSamples())
-		if samples == 0 {
-			samples = DefaultSamples
-		}
+		samples = samplesOf(opts)
 	}
 	formula := fmt.Sprintf("items × budgets × samples = %d × %d × %d", items, budgets, samples)
 	protoconv.CheckWork(v, "random.samples", formula, float64(items)*float64(budgets)*float64(samples), MaxWork,

@@ -54,7 +54,7 @@ func (d *bodyDecoder) Decode(v any) error {
 	var raw json.RawMessage
 	if err := d.dec.Decode(&raw); err != nil {
 		if !errors.Is(err, io.EOF) {
-			d.note(notJSON(err))
+			d.note(bodyField, notJSON(err))
 		}
 		return err
 	}
@@ -83,15 +83,15 @@ const bodyField = "body"
 
 // notJSON describes an error of encoding/json reading a value that is not
 // JSON at all.
-func notJSON(err error) (field, description string) {
+func notJSON(err error) string {
 	var syntax *json.SyntaxError
 	switch {
 	case errors.As(err, &syntax):
-		return bodyField, fmt.Sprintf("not valid JSON: %v (at byte %d)", err, syntax.Offset)
+		return fmt.Sprintf("not valid JSON: %v (at byte %d)", err, syntax.Offset)
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return bodyField, "not valid JSON: the body ends inside a value"
+		return "not valid JSON: the body ends inside a value"
 	}
-	return bodyField, "not readable: " + err.Error()
+	return "not readable: " + err.Error()
 }
 
 // protojsonError matches protojson's errors that carry a position:

@@ -104,8 +104,8 @@ func TestCheckWork(t *testing.T) {
 		}
 	}
 	for x, want := range map[float64]string{0: "0", 30: "30", 1.5e-7: "1.5e-7", 123456789: "1.23e8", 1e100: "1e100"} {
-		if got := Sci(x); got != want {
-			t.Errorf("Sci(%g) = %q, want %q", x, got, want)
+		if got := sci(x, 3); got != want {
+			t.Errorf("sci(%g, 3) = %q, want %q", x, got, want)
 		}
 	}
 }

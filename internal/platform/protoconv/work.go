@@ -27,11 +27,9 @@ func CheckWork(v *apperr.Violations, field, formula string, work, limit float64,
 	return false
 }
 
-// Sci formats x compactly for messages: integers below 10⁶ in full, larger
-// numbers with three significant digits and a plain exponent ("6.4e12").
-func Sci(x float64) string { return sci(x, 3) }
-
-// sci is Sci with the given number of significant digits.
+// sci formats x compactly for messages with the given number of
+// significant digits: integers below 10⁶ in full, larger numbers with a
+// plain exponent ("6.4e12" at 2 digits).
 func sci(x float64, digits int) string {
 	if x == math.Trunc(x) && math.Abs(x) < 1e6 {
 		return strconv.FormatFloat(x, 'f', -1, 64)

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/encoding"
@@ -29,6 +30,10 @@ type readingCodec struct {
 	base   encoding.CodecV2
 	mu     sync.Mutex
 	failed map[any]error // by message pointer, until the reader takes it
+	// pending is len(failed), so that take, run on every request, locks
+	// nothing while no decode has failed. A failure is recorded by the
+	// goroutine that then takes it, so that reader always sees it counted.
+	pending atomic.Int64
 }
 
 func newReadingCodec() *readingCodec {
@@ -49,6 +54,7 @@ func (c *readingCodec) Unmarshal(data mem.BufferSlice, v any) error {
 	proto.Reset(m)
 	c.mu.Lock()
 	c.failed[v] = err
+	c.pending.Add(1)
 	c.mu.Unlock()
 	return nil
 }
@@ -58,6 +64,9 @@ func (c *readingCodec) Name() string { return c.base.Name() }
 
 // take returns, and forgets, the error of decoding v; nil if it decoded.
 func (c *readingCodec) take(v any) error {
+	if c.pending.Load() == 0 {
+		return nil
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	err, ok := c.failed[v]
@@ -65,6 +74,7 @@ func (c *readingCodec) take(v any) error {
 		return nil
 	}
 	delete(c.failed, v)
+	c.pending.Add(-1)
 	return grpcerr.Unreadable(err)
 }
 

@@ -228,7 +228,13 @@ func solveOne(ctx context.Context, d Deps, j job, progress *orchestrator.Progres
 // key is the claim key of a job.
 func (j job) key() string {
 	it := j.item
-	return "budget-aware|" + it.Solver.Model + "|" + it.Solver.Mode + "|" + it.Dataset + "|" + it.ProblemID
+	return resolveKey(it.Solver.Model, it.Solver.Mode, it.Dataset, it.ProblemID)
+}
+
+// resolveKey is the claim key of the re-solve of one problem by one
+// solver; freshResolves keys stored re-solves by it too.
+func resolveKey(model, mode, dataset, problemID string) string {
+	return "budget-aware|" + model + "|" + mode + "|" + dataset + "|" + problemID
 }
 
 // freshResolves returns the fingerprint of every stored gradeable
@@ -241,7 +247,7 @@ func freshResolves(ctx context.Context, rs *orchestrator.RunStore) (map[string]s
 	out := make(map[string]string, len(all))
 	for _, r := range all {
 		if r.Gradeable {
-			out["budget-aware|"+r.Model+"|"+r.Mode+"|"+r.Dataset+"|"+r.ProblemID] = r.Fingerprint
+			out[resolveKey(r.Model, r.Mode, r.Dataset, r.ProblemID)] = r.Fingerprint
 		}
 	}
 	return out, nil

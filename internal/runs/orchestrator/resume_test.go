@@ -119,7 +119,10 @@ func TestResumeRetriesFailedCells(t *testing.T) {
 	if err != nil || p.Retried.Load() != fixtureLLMCells || p.Skipped.Load() != fixtureCells-fixtureLLMCells {
 		t.Errorf("resume: %v, %d retried, %d resumed; want %d retried", err, p.Retried.Load(), p.Skipped.Load(), fixtureLLMCells)
 	}
-	res, _ = rs.Results(context.Background())
+	res, err = rs.Results(context.Background())
+	if err != nil || len(res.Records) == 0 {
+		t.Fatalf("results after the retry: %d records, %v", len(res.Records), err)
+	}
 	for _, r := range res.Records {
 		if r.Excluded != "" {
 			t.Errorf("still excluded after the retry: %+v", r)
@@ -281,11 +284,16 @@ func TestUnsolvableItemsScoreZero(t *testing.T) {
 	// alpha-01 is correct for both solvers in the fixture.
 	editFile(t, filepath.Join(dir, "problems.jsonl"), `{"id":"alpha-01","dataset":"alpha",`, `{"id":"alpha-01","dataset":"alpha","unsolvable":true,`)
 	rs := runOnce(t, cfg)
-	res, _ := rs.Results(context.Background())
+	res, err := rs.Results(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
 	for _, a := range res.Accuracy {
 		if a.Dataset != "alpha" {
 			continue
 		}
+		checked++
 		wantCorrect := 7 // standard: i%3 != 0 gives 8 of 12, minus alpha-01
 		if a.Mode == "extended" {
 			wantCorrect = 11
@@ -293,6 +301,9 @@ func TestUnsolvableItemsScoreZero(t *testing.T) {
 		if a.Unsolvable != 1 || a.LuckyGuesses != 1 || a.Correct != wantCorrect || a.Gradeable != 12 {
 			t.Errorf("%s accuracy %+v; want %d correct of 12, 1 unsolvable, 1 lucky guess", a.Mode, a, wantCorrect)
 		}
+	}
+	if checked != 2 {
+		t.Errorf("%d accuracy rows for alpha, want one per solver (2)", checked)
 	}
 	// At α = 1 every item fits: V_oracle = Σ y over the pool, without alpha-01.
 	total := map[string]float64{}

@@ -354,7 +354,7 @@ func (r *Runner) runCell(ctx context.Context, c cell) error {
 			return ctx.Err()
 		}
 		r.progress.Errors.Add(1)
-		return r.save(ctx, c, nil, "error", err.Error(), base)
+		return r.save(ctx, c, nil, string(metrics.ExcludedError), err.Error(), base)
 	}
 	if c.strategy == StrategyLLM {
 		r.progress.LLMCalls.Add(1)

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/triage-eval/triage/internal/protocol/metrics"
 	"github.com/triage-eval/triage/internal/runs/report"
 	"github.com/triage-eval/triage/internal/store/sqldb"
 )
@@ -125,9 +126,11 @@ func execBatched(ctx context.Context, tx *sqldb.Tx, prefix, suffix string, width
 	return nil
 }
 
-// pairsOf runs a two-column query in tx into a map.
-func pairsOf(ctx context.Context, tx *sqldb.Tx, query string) (map[string]string, error) {
-	rows, err := tx.QueryContext(ctx, query)
+// pairsOf runs a two-column query (in a transaction or not) into a map.
+func pairsOf(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, query string) (map[string]string, error) {
+	rows, err := q.QueryContext(ctx, query)
 	if err != nil {
 		return nil, err
 	}
@@ -173,12 +176,8 @@ type StoredCell struct {
 // fresh reports whether the stored cell is the result of inputs with
 // fingerprint fp: computed from them and not failed.
 func (c StoredCell) fresh(fp string) bool {
-	return c.Fingerprint == fp && c.Excluded != excludedError
+	return c.Fingerprint == fp && c.Excluded != string(metrics.ExcludedError)
 }
-
-// excludedError is the exclusion reason of a failed planner call, retried
-// on resume.
-const excludedError = "error"
 
 // Cells returns every stored cell by key.
 func (s *RunStore) Cells(ctx context.Context) (map[string]StoredCell, error) {
@@ -301,14 +300,4 @@ func (s *RunStore) saveCellOneTrip(ctx context.Context, key, fingerprint, worker
 		return false, err
 	}
 	return n == 1, nil
-}
-
-// Cell returns one stored cell, and whether it is stored.
-func (s *RunStore) Cell(ctx context.Context, key string) (StoredCell, bool, error) {
-	var c StoredCell
-	err := s.db.QueryRowContext(ctx, `SELECT fingerprint, excluded FROM cells WHERE key = ?`, key).Scan(&c.Fingerprint, &c.Excluded)
-	if errors.Is(err, sql.ErrNoRows) {
-		return StoredCell{}, false, nil
-	}
-	return c, err == nil, err
 }

@@ -47,20 +47,8 @@ type Freshness struct {
 // records of stale cells excluded as ExcludedStale.
 func (s *RunStore) Results(ctx context.Context) (Results, error) {
 	var res Results
-	grid := map[string]string{}
-	rows, err := s.db.QueryContext(ctx, `SELECT key, fingerprint FROM grid_cells`)
+	grid, err := pairsOf(ctx, s.db, `SELECT key, fingerprint FROM grid_cells`)
 	if err != nil {
-		return res, err
-	}
-	for rows.Next() {
-		var k, fp string
-		if err := rows.Scan(&k, &fp); err != nil {
-			rows.Close()
-			return res, err
-		}
-		grid[k] = fp
-	}
-	if err := rows.Close(); err != nil {
 		return res, err
 	}
 	res.Freshness.Unchecked = len(grid) == 0

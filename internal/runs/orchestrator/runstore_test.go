@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/triage-eval/triage/internal/protocol/metrics"
 	"github.com/triage-eval/triage/internal/runs/report"
 	"github.com/triage-eval/triage/internal/store/pgtest"
 )
@@ -114,7 +115,7 @@ func TestCellsAreStoredOnce(t *testing.T) {
 		if len(res.Records) != 1 || *res.Records[0].Eta != 0.5 {
 			t.Errorf("records %+v, want the first save's", res.Records)
 		}
-		if !save(t, rs, "e", "f1", "a", excludedError, 0) || !save(t, rs, "e", "f1", "b", "", 0.7) {
+		if !save(t, rs, "e", "f1", "a", string(metrics.ExcludedError), 0) || !save(t, rs, "e", "f1", "b", "", 0.7) {
 			t.Error("a failed cell was not replaced by its retry")
 		}
 		if !save(t, rs, "k", "f2", "b", "", 0.1) {
@@ -303,7 +304,7 @@ func TestSaveCellReplacesScores(t *testing.T) {
 			{"f1", "a", "", []report.ScoreRecord{rec("U", 1), rec("E", 2)}, true, map[string]float64{"U": 1, "E": 2}},
 			{"f1", "b", "", []report.ScoreRecord{rec("U", 9)}, false, map[string]float64{"U": 1, "E": 2}},
 			{"f2", "a", "", []report.ScoreRecord{rec("E", 3)}, true, map[string]float64{"E": 3}},
-			{"f3", "a", excludedError, nil, true, map[string]float64{}},
+			{"f3", "a", string(metrics.ExcludedError), nil, true, map[string]float64{}},
 			{"f3", "c", "", []report.ScoreRecord{rec("U", 4), rec("E", 5)}, true, map[string]float64{"U": 4, "E": 5}},
 		}
 		for i, st := range steps {
@@ -384,7 +385,7 @@ func TestClaimCellsSkipsFreshCells(t *testing.T) {
 		rs := openTest(t, location)
 		save(t, rs, "k", "f1", "a", "", 0.5)
 		save(t, rs, "s", "f1", "a", "", 0.5)
-		save(t, rs, "e", "f1", "a", excludedError, 0)
+		save(t, rs, "e", "f1", "a", string(metrics.ExcludedError), 0)
 		now := time.Now()
 		if ok, err := rs.Claim(ctx, "h", "a", now, now.Add(time.Minute)); err != nil || !ok {
 			t.Fatalf("claim h: %v, %v", ok, err)

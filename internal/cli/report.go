@@ -143,7 +143,7 @@ func writePage(dir string, rep report.Report, rows []budgetaware.Row, opts repor
 		}
 	}
 	var page bytes.Buffer
-	if err := htmlreport.Write(&page, htmlreport.Input{Report: rep, BudgetAware: rows, Figures: figs, Notes: notes}); err != nil {
+	if err := htmlreport.Write(&page, htmlreport.Input{Report: rep, BudgetAware: rows, Figures: figs, Notes: notes, Alpha: opts.Alpha}); err != nil {
 		return err
 	}
 	return writeFileAtomic(filepath.Join(dir, htmlreport.FileName), func(w io.Writer) error {

@@ -68,7 +68,6 @@ const (
 	sizePanel = 9.5
 	sizeLabel = 8.5
 	sizeTick  = 7.5
-	sizeCell  = 7
 )
 
 // sansFont is the typeface of every text at the given size: Liberation

@@ -122,7 +122,7 @@ func escapedText(s string) string {
 // solver's budget-aware headline taken from its over-all-datasets row.
 func TestSummary(t *testing.T) {
 	in := fixtureInput(t)
-	s, ok := summary(in.Report, in.BudgetAware)
+	s, ok := summary(in.Report, in.BudgetAware, 0)
 	if !ok {
 		t.Fatal("no summary")
 	}
@@ -146,7 +146,11 @@ func TestSummary(t *testing.T) {
 	if !slices.Contains(std, "0.400 → 0.450 (n=40)") || !slices.Contains(std, "0.325 / 0.316") {
 		t.Errorf("alpha-7b standard: %q, want the over-all-datasets re-solve 0.400 → 0.450 (n=40), 0.325 / 0.316", std)
 	}
-	if _, ok := summary(report.Build(nil, nil), in.BudgetAware); ok {
+	// The α `triage report --alpha` asks for, not the headline's.
+	if s1, _ := summary(in.Report, in.BudgetAware, 1); s1.Header[4].Text != "η_U at α = 1 [95% CI]" {
+		t.Errorf("summary at α = 1: header %q", s1.Header[4].Text)
+	}
+	if _, ok := summary(report.Build(nil, nil), in.BudgetAware, 0); ok {
 		t.Error("a report without cells has a summary")
 	}
 }

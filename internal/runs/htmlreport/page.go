@@ -54,7 +54,7 @@ func buildPage(in Input) (page, error) {
 	if p.Title == "" {
 		p.Title = "TRIAGE report"
 	}
-	if t, ok := summary(in.Report, in.BudgetAware); ok {
+	if t, ok := summary(in.Report, in.BudgetAware, in.Alpha); ok {
 		p.Summary = &t
 		p.Nav = append(p.Nav, navItem{"summary", "Summary"})
 	}

@@ -1,5 +1,7 @@
 package groundtruth
 
+import "strings"
+
 // recordColumns are the columns of ground_truth in the order both backends
 // bind and scan them.
 var recordColumns = []string{
@@ -17,4 +19,4 @@ const keyColumns = "model, mode, dataset, problem_id"
 var valueColumns = recordColumns[4:]
 
 // selectColumns is recordColumns as a select list.
-const selectColumns = "model, mode, dataset, problem_id, cost, correct, gradeable, finish_reason, latency_us, response_sha256, error, measured_at, lucky_guess"
+var selectColumns = strings.Join(recordColumns, ", ")

@@ -24,7 +24,7 @@ import (
 // it, say) never waits for the write lock an import holds.
 func Open(ctx context.Context, location string) (Store, error) {
 	switch {
-	case strings.HasPrefix(location, "postgres://"), strings.HasPrefix(location, "postgresql://"):
+	case sqldb.IsPostgres(location):
 		return openPostgres(ctx, location)
 	case strings.HasPrefix(location, "sqlite:"):
 		return openSQLite(ctx, strings.TrimPrefix(location, "sqlite:"))

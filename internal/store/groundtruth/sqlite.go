@@ -77,7 +77,7 @@ func openSQLiteOnce(ctx context.Context, path string) (_ Store, err error) {
 			err = fmt.Errorf("store: open %s: %w", s.location, err)
 		}
 	}()
-	memory := path == ":memory:"
+	memory := path == sqlitedsn.Memory
 	if s.w, err = sql.Open("sqlite", sqliteDSN(path, true)); err != nil {
 		return nil, err
 	}

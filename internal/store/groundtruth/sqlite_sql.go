@@ -16,7 +16,7 @@ const sqliteBatchRows = 256
 func sqliteUpsertSQL(rows int) string {
 	var b strings.Builder
 	b.WriteString("INSERT INTO ground_truth (")
-	b.WriteString(strings.Join(recordColumns, ", "))
+	b.WriteString(selectColumns)
 	b.WriteString(") VALUES ")
 	writePlaceholderRows(&b, rows, len(recordColumns))
 	b.WriteString(" ON CONFLICT (" + keyColumns + ") DO UPDATE SET ")

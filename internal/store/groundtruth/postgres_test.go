@@ -2,25 +2,17 @@ package groundtruth_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/triage-eval/triage/internal/platform/apperr"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/groundtruth/storetest"
+	"github.com/triage-eval/triage/internal/store/pgtest"
 )
-
-// postgresDSNEnv names the variable holding the DSN of a PostgreSQL server
-// the tests may create schemas in; without it they skip.
-const postgresDSNEnv = "TRIAGE_TEST_POSTGRES_DSN"
 
 func TestPostgresConformance(t *testing.T) {
 	storetest.Run(t, storetest.Harness{Dialect: "postgres", Open: postgresHarness(t)})
@@ -29,74 +21,48 @@ func TestPostgresConformance(t *testing.T) {
 // postgresHarness returns an opener that maps each name to a fresh schema
 // of its test, created on first use and dropped when the test ends.
 func postgresHarness(t *testing.T) func(t *testing.T, name string) groundtruth.Store {
-	base := postgresDSN(t)
+	pgtest.DSN(t)
 	return func(t *testing.T, name string) groundtruth.Store {
 		t.Helper()
-		return openInSchema(t, base, schemaFor(t, base, name))
+		return openAt(t, locationFor(t, name))
 	}
-}
-
-// postgresDSN returns the test server's DSN or skips t.
-func postgresDSN(t testing.TB) string {
-	dsn := os.Getenv(postgresDSNEnv)
-	if dsn == "" {
-		t.Skipf("%s not set; skipping PostgreSQL tests (e.g. %s='postgres://postgres@127.0.0.1:5432/test?sslmode=disable')", postgresDSNEnv, postgresDSNEnv)
-	}
-	return dsn
 }
 
 // openPostgresTest opens a store in a fresh schema, dropped at cleanup.
 func openPostgresTest(t testing.TB) groundtruth.Store {
-	base := postgresDSN(t)
-	return openInSchema(t, base, newSchema(t, base))
+	return openAt(t, pgtest.Location(t))
 }
 
-// schemas remembers, per test, the schema each harness name maps to.
+// locations remembers, per test, the schema's location each harness name
+// maps to.
 var (
-	schemasMu sync.Mutex
-	schemas   = map[string]string{}
+	locationsMu sync.Mutex
+	locations   = map[string]string{}
 )
 
-// schemaFor returns the schema of name in test t, creating it on first use.
-func schemaFor(t testing.TB, base, name string) string {
+// locationFor returns the location of name in test t, creating its schema
+// on first use.
+func locationFor(t testing.TB, name string) string {
 	key := t.Name() + "\x00" + name
-	schemasMu.Lock()
-	defer schemasMu.Unlock()
-	if s, ok := schemas[key]; ok {
-		return s
+	locationsMu.Lock()
+	defer locationsMu.Unlock()
+	if loc, ok := locations[key]; ok {
+		return loc
 	}
-	s := newSchema(t, base)
-	schemas[key] = s
+	loc := pgtest.Location(t)
+	locations[key] = loc
 	t.Cleanup(func() {
-		schemasMu.Lock()
-		defer schemasMu.Unlock()
-		delete(schemas, key)
+		locationsMu.Lock()
+		defer locationsMu.Unlock()
+		delete(locations, key)
 	})
-	return s
+	return loc
 }
 
-// newSchema creates a uniquely named schema and drops it when t ends.
-func newSchema(t testing.TB, base string) string {
+// openAt opens the store at loc, closed when t ends.
+func openAt(t testing.TB, loc string) groundtruth.Store {
 	t.Helper()
-	var b [8]byte
-	rand.Read(b[:])
-	schema := "t_" + hex.EncodeToString(b[:])
-	exec(t, base, "CREATE SCHEMA "+schema)
-	t.Cleanup(func() { exec(t, base, "DROP SCHEMA "+schema+" CASCADE") })
-	return schema
-}
-
-// openInSchema opens the store with search_path set to schema.
-func openInSchema(t testing.TB, base, schema string) groundtruth.Store {
-	t.Helper()
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	s, err := groundtruth.Open(context.Background(), u.String())
+	s, err := groundtruth.Open(context.Background(), loc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,31 +70,13 @@ func openInSchema(t testing.TB, base, schema string) groundtruth.Store {
 	return s
 }
 
-// exec runs one statement on a direct connection to base.
-func exec(t testing.TB, base, sql string, args ...any) {
-	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, sql, args...); err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-}
-
 func TestPostgresRefusesNewerSchema(t *testing.T) {
-	base := postgresDSN(t)
-	schema := newSchema(t, base)
-	s := openInSchema(t, base, schema)
+	loc := pgtest.Location(t)
+	s := openAt(t, loc)
 	s.Close()
-	exec(t, base, "INSERT INTO "+schema+".schema_migrations (version, applied_at) VALUES (999, now())")
-	u, _ := url.Parse(base)
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	s2, err := groundtruth.Open(context.Background(), u.String())
+	pgtest.Exec(t, loc, "INSERT INTO schema_migrations (version, applied_at) VALUES (999, now())")
+	u, _ := url.Parse(loc)
+	s2, err := groundtruth.Open(context.Background(), loc)
 	if err == nil {
 		s2.Close()
 		t.Fatal("Open of a newer database succeeded")
@@ -139,17 +87,16 @@ func TestPostgresRefusesNewerSchema(t *testing.T) {
 }
 
 func TestPostgresConcurrentOpen(t *testing.T) {
-	base := postgresDSN(t)
-	schema := newSchema(t, base)
+	loc := pgtest.Location(t)
 	var wg sync.WaitGroup
 	stores := make([]groundtruth.Store, 4)
 	for i := range stores {
-		wg.Go(func() { stores[i] = openInSchema(t, base, schema) })
+		wg.Go(func() { stores[i] = openAt(t, loc) })
 	}
 	wg.Wait()
 	for _, s := range stores {
 		if s == nil {
-			t.FailNow() // openInSchema reported why
+			t.FailNow() // openAt reported why
 		}
 		ms, err := s.(groundtruth.MigrationLister).AppliedMigrations(context.Background())
 		if err != nil {

@@ -1,26 +1,19 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	_ "google.golang.org/genproto/googleapis/rpc/errdetails" // resolves the @type of error details
 	spb "google.golang.org/genproto/googleapis/rpc/status"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/platform/gateway"
 	"github.com/triage-eval/triage/internal/platform/grpcerr"
 )
 
@@ -34,55 +27,21 @@ func decodeStatus(t *testing.T, out string) *spb.Status {
 	return st
 }
 
-// startServe runs `triage serve` with args on a loopback port until the test
-// ends and returns its gRPC address.
-func startServe(t *testing.T, args ...string) string {
-	t.Helper()
-	env, _, logs := testEnv(map[string]string{"TRIAGE_LISTEN": "127.0.0.1:0", "TRIAGE_SHUTDOWN_GRACE": "2s", "TRIAGE_LLM_CACHE": "off"})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- Run(ctx, append([]string{"serve"}, args...), env) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("serve: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Error("serve did not stop")
-		}
-	})
-	return waitForAddr(t, logs)
-}
-
-// TestGatewayStreamsOverServe puts the HTTP/JSON gateway in front of a real
-// `triage serve` with a store, as --http-listen will: a client-streaming
+// TestGatewayStreamsOverServe calls the HTTP/JSON gateway of a real
+// `triage serve --http-listen` with a store: a client-streaming
 // import whose body is several request messages, a paged GET listing with
 // query parameters, and a server-streaming baseline read as
 // newline-delimited chunks.
 func TestGatewayStreamsOverServe(t *testing.T) {
-	dir := t.TempDir()
 	endpoints := writeFile(t, "endpoints.json", `{"q": {"base_url": "http://127.0.0.1:9/v1", "model": "m", "mode": "standard"}}`)
-	addr := startServe(t, "--store", filepath.Join(dir, "gt.db"), "--endpoints", endpoints)
-	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	mux, err := gateway.New(context.Background(), conn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
+	srv := startServeHTTP(t, "--endpoints", endpoints)
 	call := func(method, path, body string) (int, string) {
 		t.Helper()
-		req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
+		req, err := http.NewRequest(method, "http://"+srv.httpAddr+path, strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp, err := srv.Client().Do(req)
+		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}

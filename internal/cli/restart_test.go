@@ -78,8 +78,7 @@ func startService(t *testing.T, name string, args ...string) *serviceProcess {
 func (p *serviceProcess) start() {
 	p.t.Helper()
 	args := append([]string{"serve", "--services", p.name, "--listen", p.addr, "--drain", "300ms", "--shutdown-grace", "2s", "--log-level", "warn"}, p.args...)
-	p.cmd = exec.Command(os.Args[0], args...)
-	p.cmd.Env = append(os.Environ(), "TRIAGE_TEST_AS_MAIN=1")
+	p.cmd = triageCommand(args...)
 	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
 	if err := p.cmd.Start(); err != nil {
 		p.t.Fatal(err)

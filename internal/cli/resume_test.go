@@ -138,7 +138,13 @@ llm_cache: llm-cache.db
 }
 
 func triageProcess(config string) *exec.Cmd {
-	cmd := exec.Command(os.Args[0], "run", "--progress", "off", config)
+	return triageCommand("run", "--progress", "off", config)
+}
+
+// triageCommand is the command running this test binary as `triage` with
+// args (see TestMain).
+func triageCommand(args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "TRIAGE_TEST_AS_MAIN=1")
 	return cmd
 }

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -46,8 +45,7 @@ const (
 func serveProcess(t *testing.T, args ...string) (string, *servertest.LogBuffer) {
 	t.Helper()
 	logs := &servertest.LogBuffer{}
-	cmd := exec.Command(os.Args[0], append([]string{"serve", "--listen", "127.0.0.1:0"}, args...)...)
-	cmd.Env = append(os.Environ(), "TRIAGE_TEST_AS_MAIN=1")
+	cmd := triageCommand(append([]string{"serve", "--listen", "127.0.0.1:0"}, args...)...)
 	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -17,8 +17,7 @@ import (
 // workerProcess starts `triage run` on config as one worker of a shared run.
 func workerProcess(t *testing.T, config, name string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "run", "--progress", "off", "--worker", name, "--lease", "2s", config)
-	cmd.Env = append(os.Environ(), "TRIAGE_TEST_AS_MAIN=1")
+	cmd := triageCommand("run", "--progress", "off", "--worker", name, "--lease", "2s", config)
 	out := &strings.Builder{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {

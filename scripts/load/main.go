@@ -16,7 +16,7 @@
 package main
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -66,13 +66,12 @@ type config struct {
 
 // minute is what one ghz run measured.
 type minute struct {
-	calls, errors       int
-	rps                 float64
-	p50, p99            time.Duration
-	rssStart, rssEnd    int64 // KiB
-	rssMax              int64 // KiB
-	cpu                 time.Duration
-	statusDistributions map[string]int
+	calls, errors    int
+	rps              float64
+	p50, p99         time.Duration
+	rssStart, rssEnd int64 // KiB
+	rssMax           int64 // KiB
+	cpu              time.Duration
 }
 
 func run(bin, out string, duration time.Duration, concurrency, runs int) error {
@@ -139,7 +138,7 @@ func serve(bin string, c config) (*served, error) {
 	}
 	args := append([]string{"serve", "--services", "oracle", "--listen", addr, "--log-format", "json"}, c.serveArgs...)
 	cmd := exec.Command(bin, args...)
-	lines := &lineCounter{ready: make(chan struct{})}
+	lines := &readyWatcher{ready: make(chan struct{})}
 	cmd.Stderr = lines
 	if err := cmd.Start(); err != nil {
 		return nil, err
@@ -262,7 +261,7 @@ func readGhz(path string, m *minute) error {
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	m.calls, m.rps, m.statusDistributions = r.Count, r.RPS, r.StatusDist
+	m.calls, m.rps = r.Count, r.RPS
 	for code, n := range r.StatusDist {
 		if code != "OK" {
 			m.errors += n
@@ -306,44 +305,43 @@ func sweepRequest() []byte {
 	return b
 }
 
-// lineCounter discards the server's log, counting lines, and closes ready
-// at the "serving" line.
-type lineCounter struct {
-	mu    sync.Mutex
-	n     int
-	buf   []byte
-	ready chan struct{}
-	seen  bool
+// readyWatcher discards the server's log, printing its errors until it is
+// serving, and closes ready at the "serving" line.
+type readyWatcher struct {
+	mu      sync.Mutex
+	partial []byte // the last line, until its end arrives
+	ready   chan struct{}
+	seen    bool
 }
 
-func (l *lineCounter) Write(p []byte) (int, error) {
+func (l *readyWatcher) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !l.seen {
-		l.buf = append(l.buf, p...)
-		sc := bufio.NewScanner(strings.NewReader(string(l.buf)))
-		for sc.Scan() {
-			if strings.Contains(sc.Text(), `"msg":"serving"`) {
-				l.seen = true
-				close(l.ready)
-			}
-			if strings.Contains(sc.Text(), `"level":"ERROR"`) {
-				fmt.Fprintln(os.Stderr, sc.Text())
-			}
+	if l.seen {
+		return len(p), nil
+	}
+	l.partial = append(l.partial, p...)
+	end := bytes.LastIndexByte(l.partial, '\n')
+	if end < 0 {
+		return len(p), nil
+	}
+	for _, line := range strings.Split(string(l.partial[:end]), "\n") {
+		if strings.Contains(line, `"level":"ERROR"`) {
+			fmt.Fprintln(os.Stderr, line)
 		}
-		if l.seen {
-			l.buf = nil
+		if !l.seen && strings.Contains(line, `"msg":"serving"`) {
+			l.seen = true
+			close(l.ready)
 		}
 	}
-	for _, c := range p {
-		if c == '\n' {
-			l.n++
-		}
+	l.partial = append(l.partial[:0], l.partial[end+1:]...)
+	if l.seen {
+		l.partial = nil
 	}
 	return len(p), nil
 }
 
-var _ io.Writer = (*lineCounter)(nil)
+var _ io.Writer = (*readyWatcher)(nil)
 
 // freeAddr returns a loopback address with a free port.
 func freeAddr() (string, error) {

@@ -139,22 +139,16 @@ func (ix *index) macro(model, mode string, alpha float64, variant, strategy, reg
 // macroMean is the unweighted mean of the defined per-dataset means, N the
 // pools behind them, and the datasets without a defined mean.
 func macroMean(datasets []string, parts []*Cell, get func(*Cell) metrics.Mean) (metrics.Mean, []string) {
-	var sum float64
-	var n, k int
+	var defined []metrics.Mean
 	var missing []string
 	for i, c := range parts {
 		if c == nil || !get(c).Defined {
 			missing = append(missing, datasets[i])
 			continue
 		}
-		sum += get(c).Value
-		n += get(c).N
-		k++
+		defined = append(defined, get(c))
 	}
-	if k == 0 {
-		return metrics.Mean{}, missing
-	}
-	return metrics.Mean{Value: sum / float64(k), N: n, Defined: true}, missing
+	return meanOfMeans(defined), missing
 }
 
 // comparableEta is c's mean η for comparisons across solvers or variants: a

@@ -122,12 +122,10 @@ func pairEntry(ix *index, s solver, dataset string, alpha float64, variant, stra
 // withoutText names the datasets a macro pair leaves out ("; without
 // gpqa"), or "" when both means cover every dataset in scope.
 func withoutText(u, e Cell, regret bool) string {
-	missing := append(slices.Clone(u.Missing), e.Missing...)
+	missing := mergeMissing(u.Missing, e.Missing)
 	if regret {
-		missing = append(slices.Clone(u.RegretMissing), e.RegretMissing...)
+		missing = mergeMissing(u.RegretMissing, e.RegretMissing)
 	}
-	slices.Sort(missing)
-	missing = slices.Compact(missing)
 	if len(missing) == 0 {
 		return ""
 	}

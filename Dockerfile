@@ -6,7 +6,7 @@
 #   docker build --target executor -t triage-executor .  # Executor: adds python3 and bubblewrap
 #
 # The same `go build` commands run in deploy/'s tests (no Docker engine there);
-# see "Deployment" in README.md.
+# see deploy/README.md.
 
 # golang:1.26 on Debian 13, the release the Executor image is built on.
 FROM golang:1.26-trixie AS build
@@ -29,7 +29,7 @@ RUN --mount=type=cache,target=/go/pkg/mod \
 
 # The Executor: Debian's python3 (the full standard library the sandbox's
 # harness needs, not python3-minimal) and bubblewrap (bwrap, run
-# unprivileged: it needs no setuid bit, only user namespaces — see README,
+# unprivileged: it needs no setuid bit, only user namespaces — see deploy/README.md,
 # "What the Executor's sandbox needs"). ca-certificates for HTTPS model
 # endpoints in Phase 0.
 FROM debian:trixie-slim AS executor

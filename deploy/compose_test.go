@@ -25,7 +25,7 @@ import (
 var composeServices = map[string]string{"oracle": serviceStage, "executor": executorStage, "planner": serviceStage}
 
 // sandboxSecurityOpts are the Executor's exceptions for its sandbox in
-// Docker (README, "What the Executor's sandbox needs").
+// Docker (deploy/README.md, "What the Executor's sandbox needs").
 var sandboxSecurityOpts = []string{"seccomp=unconfined", "apparmor=unconfined", "systempaths=unconfined"}
 
 // loadCompose loads compose.yaml with the Compose specification's loader,

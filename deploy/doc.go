@@ -8,7 +8,7 @@
 // selectors, autoscalers, Secrets, the grid Job). With a PostgreSQL server
 // (TRIAGE_TEST_POSTGRES_DSN) they also run what the manifests say: the grid
 // Job's workers, and each service's command line against its own probes.
-// README, "Deployment".
+// deploy/README.md.
 //
 // It is a module of its own so that the main go.mod stays small.
 package deploy

@@ -27,7 +27,7 @@ var healthService = map[string]string{
 // sandboxExceptions is the whole list of securityContext settings beyond
 // the restrictive profile that any container may have: the Executor's, for
 // its bubblewrap sandbox, and only in a pod with its own user namespace
-// (README, "What the Executor's sandbox needs").
+// (deploy/README.md, "What the Executor's sandbox needs").
 var sandboxExceptions = struct {
 	component string
 	procMount corev1.ProcMountType

@@ -135,13 +135,15 @@ func (c target) dial(t *testing.T) *grpc.ClientConn {
 type example struct {
 	name string
 	// command returns the command line, or why it cannot run here.
-	command func(ctx context.Context, root string) (*exec.Cmd, error)
+	command func(t *testing.T, ctx context.Context, root string) (*exec.Cmd, error)
 }
 
-// examples lists the examples; root is the repository root.
+// examples lists the examples; root is the repository root. The Python
+// example runs twice: with the checkout on PYTHONPATH, and with the
+// interpreter of a virtual environment the client was pip-installed into.
 func examples() []example {
 	return []example{
-		{"python", func(ctx context.Context, root string) (*exec.Cmd, error) {
+		{"python", func(_ *testing.T, ctx context.Context, root string) (*exec.Cmd, error) {
 			py, err := python(ctx, root)
 			if err != nil {
 				return nil, err
@@ -150,7 +152,17 @@ func examples() []example {
 			cmd.Env = append(os.Environ(), "PYTHONPATH="+filepath.Join(root, "clients", "python"), "PYTHONIOENCODING=utf-8")
 			return cmd, nil
 		}},
-		{"node", func(ctx context.Context, root string) (*exec.Cmd, error) {
+		{"python-venv", func(t *testing.T, ctx context.Context, root string) (*exec.Cmd, error) {
+			py, err := installPythonClient(t, root)
+			if err != nil {
+				return nil, err
+			}
+			cmd := exec.CommandContext(ctx, py, filepath.Join(root, "examples", "python", "main.py"))
+			cmd.Dir = filepath.Dir(filepath.Dir(filepath.Dir(py))) // the venv's folder, outside the checkout
+			cmd.Env = append(withoutPythonPath(os.Environ()), "PYTHONIOENCODING=utf-8")
+			return cmd, nil
+		}},
+		{"node", func(_ *testing.T, ctx context.Context, root string) (*exec.Cmd, error) {
 			node, err := exec.LookPath("node")
 			if err != nil {
 				return nil, err
@@ -191,6 +203,98 @@ func python(ctx context.Context, root string) (string, error) {
 	return "", fmt.Errorf("no Python with grpcio and protobuf 4 (apt-get install python3-grpcio python3-protobuf): %s", strings.Join(tried, "; "))
 }
 
+// pythonClientREADME holds the Python client's install commands: its one
+// ```sh block.
+const pythonClientREADME = "clients/python/README.md"
+
+// installPythonClient runs the install commands of pythonClientREADME, as
+// written, in a temporary folder holding a copy of clients/python (so that
+// the build's files never land in the checkout), and returns the
+// interpreter of the virtual environment they create. PIP_NO_INDEX=1 makes
+// any download attempt an error: the commands must work offline, on
+// Debian's grpcio and protobuf.
+func installPythonClient(t *testing.T, root string) (string, error) {
+	// The commands take seconds; the bound only catches a hang.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	const system = "/usr/bin/python3" // the interpreter the README names
+	probe := "import grpc, google.protobuf as p, setuptools, wheel, ensurepip; assert p.__version__.startswith('4.'), p.__version__"
+	if out, err := exec.CommandContext(ctx, system, "-c", probe).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("%s cannot install the client (apt-get install python3-venv python3-setuptools python3-wheel python3-grpcio python3-protobuf): %v: %s", system, err, lastLine(out))
+	}
+	readme, err := os.ReadFile(filepath.Join(root, pythonClientREADME))
+	if err != nil {
+		return "", err
+	}
+	blocks := strings.Split(string(readme), "```sh\n")
+	if len(blocks) != 2 {
+		t.Fatalf("%s has %d ```sh blocks, want exactly one (the install commands)", pythonClientREADME, len(blocks)-1)
+	}
+	script := blocks[1][:strings.Index(blocks[1], "```")]
+	if !strings.Contains(script, "pip install") {
+		t.Fatalf("%s's ```sh block installs nothing:\n%s", pythonClientREADME, script)
+	}
+	dir := t.TempDir()
+	src := filepath.Join(root, "clients", "python")
+	err = filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		to := filepath.Join(dir, "clients", "python", rel)
+		if d.IsDir() {
+			if name := d.Name(); name == "build" || name == "__pycache__" || strings.HasSuffix(name, ".egg-info") {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(to, 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(to, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, "bash", "-euo", "pipefail", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = append(withoutPythonPath(os.Environ()), "PIP_NO_INDEX=1", "PIP_DISABLE_PIP_VERSION_CHECK=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s's install commands failed: %v\n%s\n%s", pythonClientREADME, err, script, out)
+	}
+	py := filepath.Join(dir, ".venv", "bin", "python")
+	// The client must come from the environment, not from a copy on the path.
+	where := exec.CommandContext(ctx, py, "-c", "import triage_client, triage.v1.oracle_pb2 as o, google.rpc.status_pb2 as s; print(triage_client.__file__); print(o.__file__); print(s.__file__)")
+	where.Dir = dir
+	where.Env = withoutPythonPath(os.Environ())
+	out, err := where.Output()
+	if err != nil {
+		t.Fatalf("the installed client does not import: %v", err)
+	}
+	for _, f := range strings.Fields(string(out)) {
+		if !strings.HasPrefix(f, filepath.Join(dir, ".venv")+string(filepath.Separator)) {
+			t.Errorf("%s was imported from outside the virtual environment", f)
+		}
+	}
+	return py, nil
+}
+
+// withoutPythonPath returns env without PYTHONPATH, PYTHONHOME and
+// VIRTUAL_ENV, which would let Python find modules elsewhere.
+func withoutPythonPath(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); k != "PYTHONPATH" && k != "PYTHONHOME" && k != "VIRTUAL_ENV" {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
 func lastLine(b []byte) string {
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	return lines[len(lines)-1]
@@ -207,9 +311,11 @@ func TestExamples(t *testing.T) {
 	want := transcript(t, tgt)
 	for _, ex := range examples() {
 		t.Run(ex.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			// The bound only catches a hang: installing the Python client took
+			// 40 s on a 2-core machine at load 10, running an example seconds.
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
-			cmd, err := ex.command(ctx, root)
+			cmd, err := ex.command(t, ctx, root)
 			if err != nil {
 				if os.Getenv(requireEnv) == "1" {
 					t.Fatalf("%s example cannot run (%s=1): %v", ex.name, requireEnv, err)

@@ -39,7 +39,7 @@ if [ ! -f pg-password ]; then
   printf '*:*:*:triage:%s\n' "$(cat pg-password)" > pgpass
 fi
 # Named LLM endpoints for the Planner and the Executor's baselines
-# (README, "The Planner"); their API keys go in llm-keys.env as NAME=VALUE.
+# (docs/reference.md, "The endpoints file"); their API keys go in llm-keys.env as NAME=VALUE.
 [ -f endpoints.json ] || echo '{}' > endpoints.json
 [ -f llm-keys.env ] || echo '# NAME=VALUE for each api_key_env of endpoints.json' > llm-keys.env
 

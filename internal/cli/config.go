@@ -29,7 +29,7 @@ func loadConfigArg(fs *flag.FlagSet, args []string, env Env) (*orchestrator.Conf
 // loadConfig reads a run config, saying what the file is when it is not
 // one, and creates the folders of the config's local stores.
 func loadConfig(path string) (*orchestrator.Config, error) {
-	if err := wrongKind(path, "a run config (YAML, see README.md)"); err != nil {
+	if err := wrongKind(path, "a run config (YAML, see docs/reference.md)"); err != nil {
 		return nil, err
 	}
 	cfg, err := orchestrator.LoadConfig(path)

@@ -34,7 +34,7 @@ func importUsage(w io.Writer) {
 	for _, k := range importKinds {
 		fmt.Fprintf(w, "  %-13s %s\n", k.name, k.summary)
 	}
-	fmt.Fprint(w, "\nRun 'triage import KIND -h' for its flags; see README.md.\n")
+	fmt.Fprint(w, "\nRun 'triage import KIND -h' for its flags; see docs/phase0.md.\n")
 }
 
 func runImport(ctx context.Context, args []string, env Env) error {

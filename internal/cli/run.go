@@ -20,7 +20,7 @@ func runRun(ctx context.Context, args []string, env Env) error {
 	shared := addSharedFlags(fs)
 	dial := addDialFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: triage run [flags] CONFIG.yaml\n\nRuns (or resumes) the grid a config describes; see README.md.\n\nflags:\n")
+		fmt.Fprint(fs.Output(), "usage: triage run [flags] CONFIG.yaml\n\nRuns (or resumes) the grid a config describes; see docs/guide.md.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	cfg, err := loadConfigArg(fs, args, env)

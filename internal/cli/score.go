@@ -20,7 +20,7 @@ func runScore(ctx context.Context, args []string, env Env) error {
 		fmt.Fprint(fs.Output(), `usage: triage score [flags] [FILE]
 
 Scores one plan: reads a JSON document from FILE (or standard input, or "-")
-and writes every metric as JSON to standard output. See README.md for the
+and writes every metric as JSON to standard output. See docs/reference.md for the
 format. Flags can also be set with TRIAGE_<FLAG>.
 
 flags:

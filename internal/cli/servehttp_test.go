@@ -98,30 +98,47 @@ func startServeHTTP(t *testing.T, args ...string) *servedHTTP {
 	return s
 }
 
-// curlExample is one curl command of the README's HTTP/JSON section with
-// the answer shown under it.
+// curlExample is one curl command of the documentation with the answer
+// shown under it.
 type curlExample struct {
 	command string // the shell command
 	path    string // the URL path it posts to
 	body    string // its -d argument
-	shown   string // the answer as the README shows it, "…" for what it leaves out
+	shown   string // the answer as the documentation shows it, "…" for what it leaves out
 }
 
-// readmeCurlExamples returns the curl examples of the README's HTTP/JSON
-// section.
+// curlSections are the sections whose curl examples are run: the README's
+// one, and the four of the HTTP/JSON page.
+var curlSections = []struct{ file, heading string }{
+	{"README.md", "## Use it as a service"},
+	{filepath.Join("docs", "api", "http.md"), "# HTTP/JSON"},
+}
+
+// readmeCurlExamples returns the curl examples of curlSections.
 func readmeCurlExamples(t *testing.T) []curlExample {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	var out []curlExample
+	for _, s := range curlSections {
+		out = append(out, curlExamples(t, s.file, s.heading)...)
+	}
+	return out
+}
+
+// curlExamples returns the curl examples of one section of a Markdown file
+// (up to the next heading of level 2 or higher).
+func curlExamples(t *testing.T, file, heading string) []curlExample {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme := string(b)
-	start := strings.Index(readme, "### HTTP/JSON")
+	text := string(b)
+	start := strings.Index(text, heading+"\n")
 	if start < 0 {
-		t.Fatal("README.md has no HTTP/JSON section")
+		t.Fatalf("%s has no section %q", file, heading)
 	}
-	section := readme[start:]
-	if end := strings.Index(section[1:], "\n## "); end >= 0 {
+	section := text[start+len(heading):]
+	if end := strings.Index(section, "\n## "); end >= 0 {
 		section = section[:end+1]
 	}
 	var out []curlExample
@@ -150,7 +167,7 @@ func readmeCurlExamples(t *testing.T) []curlExample {
 			ex.body = rest[:strings.Index(rest, "'")]
 		}
 		if ex.path == "" || ex.body == "" || ex.shown == "" {
-			t.Fatalf("README curl example without a URL on 127.0.0.1:8080, a -d body or a shown answer:\n%s", block)
+			t.Fatalf("%s: curl example without a URL on 127.0.0.1:8080, a -d body or a shown answer:\n%s", file, block)
 		}
 		out = append(out, ex)
 	}
@@ -199,9 +216,10 @@ func grpcCall(ctx context.Context, conn grpc.ClientConnInterface, path, body str
 	return nil, errors.New("no gRPC call known for " + path)
 }
 
-// TestReadmeCurlExamples runs the README's curl examples, as written but for
-// the address, against a live `triage serve --http-listen`: each answer must
-// fit what the README shows and equal what gRPC answers to the same request
+// TestReadmeCurlExamples runs the curl examples of the README and of
+// docs/api/http.md, as written but for the address, against a live `triage
+// serve --http-listen`: each answer must fit what the page shows and equal
+// what gRPC answers to the same request
 // (what grpcurl would print), and the bad request's HTTP 400 must carry the
 // field violations gRPC's InvalidArgument carries.
 func TestReadmeCurlExamples(t *testing.T) {
@@ -213,8 +231,8 @@ func TestReadmeCurlExamples(t *testing.T) {
 		t.Skip("curl is not installed (apt-get install curl)")
 	}
 	examples := readmeCurlExamples(t)
-	if len(examples) < 4 {
-		t.Fatalf("found %d curl examples in the README, want the four of the HTTP/JSON section", len(examples))
+	if len(examples) < 5 {
+		t.Fatalf("found %d curl examples, want the README's one and the four of docs/api/http.md", len(examples))
 	}
 	srv := startServeHTTP(t)
 	conn, err := grpc.NewClient(srv.grpcAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
@@ -232,7 +250,7 @@ func TestReadmeCurlExamples(t *testing.T) {
 			}
 			got, code, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
 			if !matchesShown(got, ex.shown) {
-				t.Errorf("answer does not fit the README's:\ngot   %s\nshown %s", got, ex.shown)
+				t.Errorf("answer does not fit the one shown:\ngot   %s\nshown %s", got, ex.shown)
 			}
 			want, grpcErr := grpcCall(context.Background(), conn, ex.path, ex.body)
 			if grpcErr != nil {

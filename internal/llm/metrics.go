@@ -10,7 +10,7 @@ import (
 	"go.opentelemetry.io/otel/metric/noop"
 )
 
-// The gateway's metrics (see README, "Operations"):
+// The gateway's metrics (see docs/operations.md, "Metrics"):
 //
 //	triage.llm.calls    {call}   endpoint, outcome (answered | cache_hit | failed)
 //	triage.llm.tokens   {token}  endpoint, type (input | output): usage of answered calls;

@@ -157,8 +157,8 @@
 //
 // # Cost
 //
-// Measured on a shared 2-core machine: see the README's "Code sandbox"
-// paragraph for BenchmarkCodePool against the earlier implementation.
+// Measured on a shared 2-core machine: see docs/performance.md, "The code sandbox",
+// for BenchmarkCodePool against the earlier implementation.
 //
 // # Residual risks
 //

@@ -7,7 +7,7 @@ import (
 	"github.com/triage-eval/triage/internal/protocol/metrics"
 )
 
-// PoolsColumns are the columns of pools.csv, in order; the README documents
+// PoolsColumns are the columns of pools.csv, in order; docs/reports.md documents
 // each.
 var PoolsColumns = []string{
 	"model", "mode", "dataset", "source", "ratio", "pool", "alpha", "variant", "strategy", "regime",

@@ -25,8 +25,8 @@ const (
 	// exceeds completion_tokens (the provider counts reasoning outside the
 	// completion and outside the total).
 	CompletionPlusReasoning Rule = "completion_plus_reasoning"
-	// None: there was no response, hence no usage (the call failed); the
-	// cost is 0.
+	// None: no cost was counted because the record is not gradeable (the
+	// call failed, or its answer could not be graded); the cost is 0.
 	None Rule = "none"
 	// Unknown: the cost was stored without its rule, by a version of TRIAGE
 	// that did not record it or by an import that did not say.

@@ -73,6 +73,79 @@ export function solverModeToJSON(object: SolverMode): string {
   }
 }
 
+/**
+ * CostRule names the branch of the SPEC §1 rule that turned a response's
+ * usage into a cost.
+ */
+export enum CostRule {
+  /** COST_RULE_UNSPECIFIED - Unknown: the cost was stored or imported without its rule. */
+  COST_RULE_UNSPECIFIED = 0,
+  /**
+   * COST_RULE_COMPLETION - cost = completion_tokens, at least total_tokens − prompt_tokens (the
+   * provider counts reasoning, if any, in completion_tokens).
+   */
+  COST_RULE_COMPLETION = 1,
+  /**
+   * COST_RULE_TOTAL_MINUS_PROMPT - cost = total_tokens − prompt_tokens, above completion_tokens (reasoning
+   * counted in the total but not in completion_tokens).
+   */
+  COST_RULE_TOTAL_MINUS_PROMPT = 2,
+  /**
+   * COST_RULE_COMPLETION_PLUS_REASONING - cost = completion_tokens + completion_tokens_details.reasoning_tokens,
+   * since reasoning_tokens exceeds completion_tokens (reasoning counted
+   * outside the completion and the total).
+   */
+  COST_RULE_COMPLETION_PLUS_REASONING = 3,
+  /**
+   * COST_RULE_NONE - No cost counted: the record is not gradeable (the call failed, or its
+   * answer could not be graded), and the cost is 0.
+   */
+  COST_RULE_NONE = 4,
+  UNRECOGNIZED = -1,
+}
+
+export function costRuleFromJSON(object: any): CostRule {
+  switch (object) {
+    case 0:
+    case "COST_RULE_UNSPECIFIED":
+      return CostRule.COST_RULE_UNSPECIFIED;
+    case 1:
+    case "COST_RULE_COMPLETION":
+      return CostRule.COST_RULE_COMPLETION;
+    case 2:
+    case "COST_RULE_TOTAL_MINUS_PROMPT":
+      return CostRule.COST_RULE_TOTAL_MINUS_PROMPT;
+    case 3:
+    case "COST_RULE_COMPLETION_PLUS_REASONING":
+      return CostRule.COST_RULE_COMPLETION_PLUS_REASONING;
+    case 4:
+    case "COST_RULE_NONE":
+      return CostRule.COST_RULE_NONE;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return CostRule.UNRECOGNIZED;
+  }
+}
+
+export function costRuleToJSON(object: CostRule): string {
+  switch (object) {
+    case CostRule.COST_RULE_UNSPECIFIED:
+      return "COST_RULE_UNSPECIFIED";
+    case CostRule.COST_RULE_COMPLETION:
+      return "COST_RULE_COMPLETION";
+    case CostRule.COST_RULE_TOTAL_MINUS_PROMPT:
+      return "COST_RULE_TOTAL_MINUS_PROMPT";
+    case CostRule.COST_RULE_COMPLETION_PLUS_REASONING:
+      return "COST_RULE_COMPLETION_PLUS_REASONING";
+    case CostRule.COST_RULE_NONE:
+      return "COST_RULE_NONE";
+    case CostRule.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 /** Regime is an execution regime (SPEC §3). */
 export enum Regime {
   /** REGIME_UNSPECIFIED - Unset; rejected. */
@@ -312,6 +385,11 @@ export interface GroundTruthRecord {
    * false whenever this is true.
    */
   luckyGuess: boolean;
+  /**
+   * The SPEC §1 rule that gave cost. Unspecified means unknown: a record
+   * stored before rules were recorded, or imported without one.
+   */
+  costRule: CostRule;
 }
 
 /** ImportGroundTruthRequest is one batch of a streamed import. */
@@ -686,6 +764,7 @@ function createBaseGroundTruthRecord(): GroundTruthRecord {
     error: "",
     measuredTime: undefined,
     luckyGuess: false,
+    costRule: 0,
   };
 }
 
@@ -726,6 +805,9 @@ export const GroundTruthRecord: MessageFns<GroundTruthRecord> = {
     }
     if (message.luckyGuess !== false) {
       writer.uint32(96).bool(message.luckyGuess);
+    }
+    if (message.costRule !== 0) {
+      writer.uint32(104).int32(message.costRule);
     }
     return writer;
   },
@@ -839,6 +921,14 @@ export const GroundTruthRecord: MessageFns<GroundTruthRecord> = {
             message.luckyGuess = reader.bool();
             continue;
           }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.costRule = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -885,6 +975,11 @@ export const GroundTruthRecord: MessageFns<GroundTruthRecord> = {
         : isSet(object.lucky_guess)
         ? globalThis.Boolean(object.lucky_guess)
         : false,
+      costRule: isSet(object.costRule)
+        ? costRuleFromJSON(object.costRule)
+        : isSet(object.cost_rule)
+        ? costRuleFromJSON(object.cost_rule)
+        : 0,
     };
   },
 
@@ -926,6 +1021,9 @@ export const GroundTruthRecord: MessageFns<GroundTruthRecord> = {
     if (message.luckyGuess !== false) {
       obj.luckyGuess = message.luckyGuess;
     }
+    if (message.costRule !== 0) {
+      obj.costRule = costRuleToJSON(message.costRule);
+    }
     return obj;
   },
 
@@ -950,6 +1048,7 @@ export const GroundTruthRecord: MessageFns<GroundTruthRecord> = {
     message.error = object.error ?? "";
     message.measuredTime = object.measuredTime ?? undefined;
     message.luckyGuess = object.luckyGuess ?? false;
+    message.costRule = object.costRule ?? 0;
     return message;
   },
 };

@@ -77,73 +77,6 @@ func (SolverMode) EnumDescriptor() ([]byte, []int) {
 	return file_triage_v1_executor_proto_rawDescGZIP(), []int{0}
 }
 
-// CostRule names the branch of the SPEC §1 rule that turned a response's
-// usage into a cost.
-type CostRule int32
-
-const (
-	// Unknown: the cost was stored or imported without its rule.
-	CostRule_COST_RULE_UNSPECIFIED CostRule = 0
-	// cost = completion_tokens, at least total_tokens − prompt_tokens (the
-	// provider counts reasoning, if any, in completion_tokens).
-	CostRule_COST_RULE_COMPLETION CostRule = 1
-	// cost = total_tokens − prompt_tokens, above completion_tokens (reasoning
-	// counted in the total but not in completion_tokens).
-	CostRule_COST_RULE_TOTAL_MINUS_PROMPT CostRule = 2
-	// cost = completion_tokens + completion_tokens_details.reasoning_tokens,
-	// since reasoning_tokens exceeds completion_tokens (reasoning counted
-	// outside the completion and the total).
-	CostRule_COST_RULE_COMPLETION_PLUS_REASONING CostRule = 3
-	// No cost counted: the record is not gradeable (the call failed, or its
-	// answer could not be graded), and the cost is 0.
-	CostRule_COST_RULE_NONE CostRule = 4
-)
-
-// Enum value maps for CostRule.
-var (
-	CostRule_name = map[int32]string{
-		0: "COST_RULE_UNSPECIFIED",
-		1: "COST_RULE_COMPLETION",
-		2: "COST_RULE_TOTAL_MINUS_PROMPT",
-		3: "COST_RULE_COMPLETION_PLUS_REASONING",
-		4: "COST_RULE_NONE",
-	}
-	CostRule_value = map[string]int32{
-		"COST_RULE_UNSPECIFIED":               0,
-		"COST_RULE_COMPLETION":                1,
-		"COST_RULE_TOTAL_MINUS_PROMPT":        2,
-		"COST_RULE_COMPLETION_PLUS_REASONING": 3,
-		"COST_RULE_NONE":                      4,
-	}
-)
-
-func (x CostRule) Enum() *CostRule {
-	p := new(CostRule)
-	*p = x
-	return p
-}
-
-func (x CostRule) String() string {
-	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
-}
-
-func (CostRule) Descriptor() protoreflect.EnumDescriptor {
-	return file_triage_v1_executor_proto_enumTypes[1].Descriptor()
-}
-
-func (CostRule) Type() protoreflect.EnumType {
-	return &file_triage_v1_executor_proto_enumTypes[1]
-}
-
-func (x CostRule) Number() protoreflect.EnumNumber {
-	return protoreflect.EnumNumber(x)
-}
-
-// Deprecated: Use CostRule.Descriptor instead.
-func (CostRule) EnumDescriptor() ([]byte, []int) {
-	return file_triage_v1_executor_proto_rawDescGZIP(), []int{1}
-}
-
 // Regime is an execution regime (SPEC §3).
 type Regime int32
 
@@ -181,11 +114,11 @@ func (x Regime) String() string {
 }
 
 func (Regime) Descriptor() protoreflect.EnumDescriptor {
-	return file_triage_v1_executor_proto_enumTypes[2].Descriptor()
+	return file_triage_v1_executor_proto_enumTypes[1].Descriptor()
 }
 
 func (Regime) Type() protoreflect.EnumType {
-	return &file_triage_v1_executor_proto_enumTypes[2]
+	return &file_triage_v1_executor_proto_enumTypes[1]
 }
 
 func (x Regime) Number() protoreflect.EnumNumber {
@@ -194,7 +127,7 @@ func (x Regime) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Regime.Descriptor instead.
 func (Regime) EnumDescriptor() ([]byte, []int) {
-	return file_triage_v1_executor_proto_rawDescGZIP(), []int{2}
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{1}
 }
 
 // TraceOutcome is what happened to one plan step during execution.
@@ -242,11 +175,11 @@ func (x TraceOutcome) String() string {
 }
 
 func (TraceOutcome) Descriptor() protoreflect.EnumDescriptor {
-	return file_triage_v1_executor_proto_enumTypes[3].Descriptor()
+	return file_triage_v1_executor_proto_enumTypes[2].Descriptor()
 }
 
 func (TraceOutcome) Type() protoreflect.EnumType {
-	return &file_triage_v1_executor_proto_enumTypes[3]
+	return &file_triage_v1_executor_proto_enumTypes[2]
 }
 
 func (x TraceOutcome) Number() protoreflect.EnumNumber {
@@ -255,7 +188,7 @@ func (x TraceOutcome) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use TraceOutcome.Descriptor instead.
 func (TraceOutcome) EnumDescriptor() ([]byte, []int) {
-	return file_triage_v1_executor_proto_rawDescGZIP(), []int{3}
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{2}
 }
 
 // GradeOutcome is how a baseline answer fared.
@@ -320,11 +253,11 @@ func (x GradeOutcome) String() string {
 }
 
 func (GradeOutcome) Descriptor() protoreflect.EnumDescriptor {
-	return file_triage_v1_executor_proto_enumTypes[4].Descriptor()
+	return file_triage_v1_executor_proto_enumTypes[3].Descriptor()
 }
 
 func (GradeOutcome) Type() protoreflect.EnumType {
-	return &file_triage_v1_executor_proto_enumTypes[4]
+	return &file_triage_v1_executor_proto_enumTypes[3]
 }
 
 func (x GradeOutcome) Number() protoreflect.EnumNumber {
@@ -333,7 +266,7 @@ func (x GradeOutcome) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use GradeOutcome.Descriptor instead.
 func (GradeOutcome) EnumDescriptor() ([]byte, []int) {
-	return file_triage_v1_executor_proto_rawDescGZIP(), []int{4}
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{3}
 }
 
 // Solver is a model configuration; two modes of one model are two solvers.
@@ -2016,13 +1949,7 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"SolverMode\x12\x1b\n" +
 	"\x17SOLVER_MODE_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14SOLVER_MODE_STANDARD\x10\x01\x12\x18\n" +
-	"\x14SOLVER_MODE_EXTENDED\x10\x02*\x9e\x01\n" +
-	"\bCostRule\x12\x19\n" +
-	"\x15COST_RULE_UNSPECIFIED\x10\x00\x12\x18\n" +
-	"\x14COST_RULE_COMPLETION\x10\x01\x12 \n" +
-	"\x1cCOST_RULE_TOTAL_MINUS_PROMPT\x10\x02\x12'\n" +
-	"#COST_RULE_COMPLETION_PLUS_REASONING\x10\x03\x12\x12\n" +
-	"\x0eCOST_RULE_NONE\x10\x04*J\n" +
+	"\x14SOLVER_MODE_EXTENDED\x10\x02*J\n" +
 	"\x06Regime\x12\x16\n" +
 	"\x12REGIME_UNSPECIFIED\x10\x00\x12\x13\n" +
 	"\x0fREGIME_ADVISORY\x10\x01\x12\x13\n" +
@@ -2061,34 +1988,34 @@ func file_triage_v1_executor_proto_rawDescGZIP() []byte {
 	return file_triage_v1_executor_proto_rawDescData
 }
 
-var file_triage_v1_executor_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
+var file_triage_v1_executor_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
 var file_triage_v1_executor_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
 var file_triage_v1_executor_proto_goTypes = []any{
 	(SolverMode)(0),                   // 0: triage.v1.SolverMode
-	(CostRule)(0),                     // 1: triage.v1.CostRule
-	(Regime)(0),                       // 2: triage.v1.Regime
-	(TraceOutcome)(0),                 // 3: triage.v1.TraceOutcome
-	(GradeOutcome)(0),                 // 4: triage.v1.GradeOutcome
-	(*Solver)(nil),                    // 5: triage.v1.Solver
-	(*GroundTruthRecord)(nil),         // 6: triage.v1.GroundTruthRecord
-	(*ImportGroundTruthRequest)(nil),  // 7: triage.v1.ImportGroundTruthRequest
-	(*ImportGroundTruthResponse)(nil), // 8: triage.v1.ImportGroundTruthResponse
-	(*ListGroundTruthRequest)(nil),    // 9: triage.v1.ListGroundTruthRequest
-	(*ListGroundTruthResponse)(nil),   // 10: triage.v1.ListGroundTruthResponse
-	(*StoredPool)(nil),                // 11: triage.v1.StoredPool
-	(*InlinePool)(nil),                // 12: triage.v1.InlinePool
-	(*ExecutePlanRequest)(nil),        // 13: triage.v1.ExecutePlanRequest
-	(*TraceStep)(nil),                 // 14: triage.v1.TraceStep
-	(*RegimeResult)(nil),              // 15: triage.v1.RegimeResult
-	(*ExecutePlanResponse)(nil),       // 16: triage.v1.ExecutePlanResponse
-	(*Problem)(nil),                   // 17: triage.v1.Problem
-	(*RunBaselineRequest)(nil),        // 18: triage.v1.RunBaselineRequest
-	(*BaselineStarted)(nil),           // 19: triage.v1.BaselineStarted
-	(*BaselineItem)(nil),              // 20: triage.v1.BaselineItem
-	(*BaselineSummary)(nil),           // 21: triage.v1.BaselineSummary
-	(*RunBaselineResponse)(nil),       // 22: triage.v1.RunBaselineResponse
-	(*durationpb.Duration)(nil),       // 23: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil),     // 24: google.protobuf.Timestamp
+	(Regime)(0),                       // 1: triage.v1.Regime
+	(TraceOutcome)(0),                 // 2: triage.v1.TraceOutcome
+	(GradeOutcome)(0),                 // 3: triage.v1.GradeOutcome
+	(*Solver)(nil),                    // 4: triage.v1.Solver
+	(*GroundTruthRecord)(nil),         // 5: triage.v1.GroundTruthRecord
+	(*ImportGroundTruthRequest)(nil),  // 6: triage.v1.ImportGroundTruthRequest
+	(*ImportGroundTruthResponse)(nil), // 7: triage.v1.ImportGroundTruthResponse
+	(*ListGroundTruthRequest)(nil),    // 8: triage.v1.ListGroundTruthRequest
+	(*ListGroundTruthResponse)(nil),   // 9: triage.v1.ListGroundTruthResponse
+	(*StoredPool)(nil),                // 10: triage.v1.StoredPool
+	(*InlinePool)(nil),                // 11: triage.v1.InlinePool
+	(*ExecutePlanRequest)(nil),        // 12: triage.v1.ExecutePlanRequest
+	(*TraceStep)(nil),                 // 13: triage.v1.TraceStep
+	(*RegimeResult)(nil),              // 14: triage.v1.RegimeResult
+	(*ExecutePlanResponse)(nil),       // 15: triage.v1.ExecutePlanResponse
+	(*Problem)(nil),                   // 16: triage.v1.Problem
+	(*RunBaselineRequest)(nil),        // 17: triage.v1.RunBaselineRequest
+	(*BaselineStarted)(nil),           // 18: triage.v1.BaselineStarted
+	(*BaselineItem)(nil),              // 19: triage.v1.BaselineItem
+	(*BaselineSummary)(nil),           // 20: triage.v1.BaselineSummary
+	(*RunBaselineResponse)(nil),       // 21: triage.v1.RunBaselineResponse
+	(*durationpb.Duration)(nil),       // 22: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil),     // 23: google.protobuf.Timestamp
+	(CostRule)(0),                     // 24: triage.v1.CostRule
 	(*GroundTruthItem)(nil),           // 25: triage.v1.GroundTruthItem
 	(*Budget)(nil),                    // 26: triage.v1.Budget
 	(*PlanStep)(nil),                  // 27: triage.v1.PlanStep
@@ -2096,41 +2023,41 @@ var file_triage_v1_executor_proto_goTypes = []any{
 }
 var file_triage_v1_executor_proto_depIdxs = []int32{
 	0,  // 0: triage.v1.Solver.mode:type_name -> triage.v1.SolverMode
-	5,  // 1: triage.v1.GroundTruthRecord.solver:type_name -> triage.v1.Solver
-	23, // 2: triage.v1.GroundTruthRecord.latency:type_name -> google.protobuf.Duration
-	24, // 3: triage.v1.GroundTruthRecord.measured_time:type_name -> google.protobuf.Timestamp
-	1,  // 4: triage.v1.GroundTruthRecord.cost_rule:type_name -> triage.v1.CostRule
-	6,  // 5: triage.v1.ImportGroundTruthRequest.records:type_name -> triage.v1.GroundTruthRecord
-	5,  // 6: triage.v1.ListGroundTruthRequest.solver:type_name -> triage.v1.Solver
-	6,  // 7: triage.v1.ListGroundTruthResponse.records:type_name -> triage.v1.GroundTruthRecord
-	5,  // 8: triage.v1.StoredPool.solver:type_name -> triage.v1.Solver
+	4,  // 1: triage.v1.GroundTruthRecord.solver:type_name -> triage.v1.Solver
+	22, // 2: triage.v1.GroundTruthRecord.latency:type_name -> google.protobuf.Duration
+	23, // 3: triage.v1.GroundTruthRecord.measured_time:type_name -> google.protobuf.Timestamp
+	24, // 4: triage.v1.GroundTruthRecord.cost_rule:type_name -> triage.v1.CostRule
+	5,  // 5: triage.v1.ImportGroundTruthRequest.records:type_name -> triage.v1.GroundTruthRecord
+	4,  // 6: triage.v1.ListGroundTruthRequest.solver:type_name -> triage.v1.Solver
+	5,  // 7: triage.v1.ListGroundTruthResponse.records:type_name -> triage.v1.GroundTruthRecord
+	4,  // 8: triage.v1.StoredPool.solver:type_name -> triage.v1.Solver
 	25, // 9: triage.v1.InlinePool.items:type_name -> triage.v1.GroundTruthItem
-	11, // 10: triage.v1.ExecutePlanRequest.stored:type_name -> triage.v1.StoredPool
-	12, // 11: triage.v1.ExecutePlanRequest.inline:type_name -> triage.v1.InlinePool
+	10, // 10: triage.v1.ExecutePlanRequest.stored:type_name -> triage.v1.StoredPool
+	11, // 11: triage.v1.ExecutePlanRequest.inline:type_name -> triage.v1.InlinePool
 	26, // 12: triage.v1.ExecutePlanRequest.budget:type_name -> triage.v1.Budget
 	27, // 13: triage.v1.ExecutePlanRequest.plan:type_name -> triage.v1.PlanStep
-	2,  // 14: triage.v1.ExecutePlanRequest.regimes:type_name -> triage.v1.Regime
-	3,  // 15: triage.v1.TraceStep.outcome:type_name -> triage.v1.TraceOutcome
-	2,  // 16: triage.v1.RegimeResult.regime:type_name -> triage.v1.Regime
-	14, // 17: triage.v1.RegimeResult.trace:type_name -> triage.v1.TraceStep
-	15, // 18: triage.v1.ExecutePlanResponse.results:type_name -> triage.v1.RegimeResult
+	1,  // 14: triage.v1.ExecutePlanRequest.regimes:type_name -> triage.v1.Regime
+	2,  // 15: triage.v1.TraceStep.outcome:type_name -> triage.v1.TraceOutcome
+	1,  // 16: triage.v1.RegimeResult.regime:type_name -> triage.v1.Regime
+	13, // 17: triage.v1.RegimeResult.trace:type_name -> triage.v1.TraceStep
+	14, // 18: triage.v1.ExecutePlanResponse.results:type_name -> triage.v1.RegimeResult
 	27, // 19: triage.v1.ExecutePlanResponse.normalized_plan:type_name -> triage.v1.PlanStep
 	28, // 20: triage.v1.ExecutePlanResponse.dropped_steps:type_name -> triage.v1.PlanDrop
-	5,  // 21: triage.v1.RunBaselineRequest.solver:type_name -> triage.v1.Solver
-	17, // 22: triage.v1.RunBaselineRequest.problems:type_name -> triage.v1.Problem
-	6,  // 23: triage.v1.BaselineItem.record:type_name -> triage.v1.GroundTruthRecord
-	4,  // 24: triage.v1.BaselineItem.outcome:type_name -> triage.v1.GradeOutcome
-	19, // 25: triage.v1.RunBaselineResponse.started:type_name -> triage.v1.BaselineStarted
-	20, // 26: triage.v1.RunBaselineResponse.item:type_name -> triage.v1.BaselineItem
-	21, // 27: triage.v1.RunBaselineResponse.summary:type_name -> triage.v1.BaselineSummary
-	13, // 28: triage.v1.ExecutorService.ExecutePlan:input_type -> triage.v1.ExecutePlanRequest
-	7,  // 29: triage.v1.ExecutorService.ImportGroundTruth:input_type -> triage.v1.ImportGroundTruthRequest
-	9,  // 30: triage.v1.ExecutorService.ListGroundTruth:input_type -> triage.v1.ListGroundTruthRequest
-	18, // 31: triage.v1.ExecutorService.RunBaseline:input_type -> triage.v1.RunBaselineRequest
-	16, // 32: triage.v1.ExecutorService.ExecutePlan:output_type -> triage.v1.ExecutePlanResponse
-	8,  // 33: triage.v1.ExecutorService.ImportGroundTruth:output_type -> triage.v1.ImportGroundTruthResponse
-	10, // 34: triage.v1.ExecutorService.ListGroundTruth:output_type -> triage.v1.ListGroundTruthResponse
-	22, // 35: triage.v1.ExecutorService.RunBaseline:output_type -> triage.v1.RunBaselineResponse
+	4,  // 21: triage.v1.RunBaselineRequest.solver:type_name -> triage.v1.Solver
+	16, // 22: triage.v1.RunBaselineRequest.problems:type_name -> triage.v1.Problem
+	5,  // 23: triage.v1.BaselineItem.record:type_name -> triage.v1.GroundTruthRecord
+	3,  // 24: triage.v1.BaselineItem.outcome:type_name -> triage.v1.GradeOutcome
+	18, // 25: triage.v1.RunBaselineResponse.started:type_name -> triage.v1.BaselineStarted
+	19, // 26: triage.v1.RunBaselineResponse.item:type_name -> triage.v1.BaselineItem
+	20, // 27: triage.v1.RunBaselineResponse.summary:type_name -> triage.v1.BaselineSummary
+	12, // 28: triage.v1.ExecutorService.ExecutePlan:input_type -> triage.v1.ExecutePlanRequest
+	6,  // 29: triage.v1.ExecutorService.ImportGroundTruth:input_type -> triage.v1.ImportGroundTruthRequest
+	8,  // 30: triage.v1.ExecutorService.ListGroundTruth:input_type -> triage.v1.ListGroundTruthRequest
+	17, // 31: triage.v1.ExecutorService.RunBaseline:input_type -> triage.v1.RunBaselineRequest
+	15, // 32: triage.v1.ExecutorService.ExecutePlan:output_type -> triage.v1.ExecutePlanResponse
+	7,  // 33: triage.v1.ExecutorService.ImportGroundTruth:output_type -> triage.v1.ImportGroundTruthResponse
+	9,  // 34: triage.v1.ExecutorService.ListGroundTruth:output_type -> triage.v1.ListGroundTruthResponse
+	21, // 35: triage.v1.ExecutorService.RunBaseline:output_type -> triage.v1.RunBaselineResponse
 	32, // [32:36] is the sub-list for method output_type
 	28, // [28:32] is the sub-list for method input_type
 	28, // [28:28] is the sub-list for extension type_name
@@ -2158,7 +2085,7 @@ func file_triage_v1_executor_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_triage_v1_executor_proto_rawDesc), len(file_triage_v1_executor_proto_rawDesc)),
-			NumEnums:      5,
+			NumEnums:      4,
 			NumMessages:   18,
 			NumExtensions: 0,
 			NumServices:   1,

@@ -8,11 +8,6 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Mapping, Optional as _Optional, Union as _Union
 
-COST_RULE_COMPLETION: CostRule
-COST_RULE_COMPLETION_PLUS_REASONING: CostRule
-COST_RULE_NONE: CostRule
-COST_RULE_TOTAL_MINUS_PROMPT: CostRule
-COST_RULE_UNSPECIFIED: CostRule
 DESCRIPTOR: _descriptor.FileDescriptor
 GRADE_OUTCOME_CORRECT: GradeOutcome
 GRADE_OUTCOME_INCORRECT: GradeOutcome
@@ -138,7 +133,7 @@ class GroundTruthRecord(_message.Message):
     SOLVER_FIELD_NUMBER: _ClassVar[int]
     correct: bool
     cost: int
-    cost_rule: CostRule
+    cost_rule: _types_pb2.CostRule
     dataset: str
     error: str
     finish_reason: str
@@ -149,7 +144,7 @@ class GroundTruthRecord(_message.Message):
     problem_id: str
     response_sha256: str
     solver: Solver
-    def __init__(self, solver: _Optional[_Union[Solver, _Mapping]] = ..., dataset: _Optional[str] = ..., problem_id: _Optional[str] = ..., cost: _Optional[int] = ..., correct: bool = ..., gradeable: bool = ..., finish_reason: _Optional[str] = ..., latency: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., response_sha256: _Optional[str] = ..., error: _Optional[str] = ..., measured_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., lucky_guess: bool = ..., cost_rule: _Optional[_Union[CostRule, str]] = ...) -> None: ...
+    def __init__(self, solver: _Optional[_Union[Solver, _Mapping]] = ..., dataset: _Optional[str] = ..., problem_id: _Optional[str] = ..., cost: _Optional[int] = ..., correct: bool = ..., gradeable: bool = ..., finish_reason: _Optional[str] = ..., latency: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., response_sha256: _Optional[str] = ..., error: _Optional[str] = ..., measured_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., lucky_guess: bool = ..., cost_rule: _Optional[_Union[_types_pb2.CostRule, str]] = ...) -> None: ...
 
 class ImportGroundTruthRequest(_message.Message):
     __slots__ = ["records"]
@@ -284,9 +279,6 @@ class TraceStep(_message.Message):
     def __init__(self, id: _Optional[str] = ..., tokens: _Optional[int] = ..., cost: _Optional[int] = ..., correct: bool = ..., outcome: _Optional[_Union[TraceOutcome, str]] = ..., gain: _Optional[float] = ..., remaining_budget: _Optional[int] = ...) -> None: ...
 
 class SolverMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
-    __slots__ = []
-
-class CostRule(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
 class Regime(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):

@@ -22,7 +22,7 @@ var mayImport = map[string][]string{
 	"protocol": {},
 	"platform": {"protocol", "gen", "api"},
 	"store":    {"platform", "protocol", "gen"},
-	"llm":      {"platform", "store"},
+	"llm":      {"platform", "store", "protocol"},
 	"planning": {"protocol"},
 	"phase0":   {"llm", "planning", "store", "platform", "protocol"},
 	"runs":     {"phase0", "llm", "planning", "store", "platform", "protocol", "gen"},

@@ -16,6 +16,7 @@ import (
 	"github.com/triage-eval/triage/internal/llm"
 	"github.com/triage-eval/triage/internal/llm/llmtest"
 	"github.com/triage-eval/triage/internal/phase0/benchdata"
+	"github.com/triage-eval/triage/internal/protocol/costrule"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/problems"
@@ -149,8 +150,8 @@ baseline: {concurrency: 3}
 		r, k := recs[p.ID], k+1
 		switch {
 		case k == 20:
-			if r.Gradeable || !strings.Contains(r.Error, "500") {
-				t.Errorf("problem 20: %+v, want not gradeable with the HTTP error", r)
+			if r.Gradeable || !strings.Contains(r.Error, "500") || r.CostRule != costrule.None {
+				t.Errorf("problem 20: %+v, want not gradeable with the HTTP error, cost rule none", r)
 			}
 		case k == 10:
 			if !r.Gradeable || r.Correct || r.FinishReason != "length" || r.Cost != 1000 {
@@ -158,7 +159,7 @@ baseline: {concurrency: 3}
 			}
 		default:
 			want := k%3 != 0
-			if !r.Gradeable || r.Correct != want || r.Cost != int64(100*k) || r.ResponseSHA256 == "" {
+			if !r.Gradeable || r.Correct != want || r.Cost != int64(100*k) || r.CostRule != costrule.Completion || r.ResponseSHA256 == "" {
 				t.Errorf("problem %d (%s): %+v, want correct=%v cost %d", k, p.ID, r, want, 100*k)
 			}
 			if want {
@@ -170,7 +171,8 @@ baseline: {concurrency: 3}
 		t.Errorf("summary line missing:\n%s", logs)
 	}
 	lines := readLines(t, filepath.Join(dir, "baseline.jsonl"))
-	if len(lines) != 30 || !strings.Contains(strings.Join(lines, "\n"), `"outcome":"truncated"`) || !strings.Contains(strings.Join(lines, "\n"), `"prompt":"solver/math"`) {
+	if all := strings.Join(lines, "\n"); len(lines) != 30 || !strings.Contains(all, `"outcome":"truncated"`) || !strings.Contains(all, `"prompt":"solver/math"`) ||
+		strings.Count(all, `"cost_rule":"completion"`) != 29 || strings.Count(all, `"cost_rule":"none"`) != 1 {
 		t.Errorf("baseline log: %d lines\n%s", len(lines), strings.Join(lines, "\n"))
 	}
 

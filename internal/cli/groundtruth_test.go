@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/triage-eval/triage/internal/protocol/costrule"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 )
 
@@ -86,6 +87,8 @@ func TestGroundTruthImportErrors(t *testing.T) {
 		{"bad mode", map[int]string{20: `{"model":"m1","mode":"fast"}`}, `:22: mode: must be "standard" or "extended"`},
 		{"rejected by the executor", map[int]string{1800: `{"model":"m1","mode":"standard","dataset":"aime","problem_id":"x","cost":0,"correct":true}`}, ":1802: cost: a gradeable record needs a cost"},
 		{"missing model", map[int]string{2: `{"mode":"extended","dataset":"aime","problem_id":"x","cost":5}`}, ":3: model: must not be empty"},
+		{"unknown cost rule", map[int]string{40: `{"model":"m1","mode":"standard","dataset":"aime","problem_id":"x","cost":5,"cost_rule":"max"}`}, `:42: cost_rule: must be one of completion, total_minus_prompt, completion_plus_reasoning, none, unknown, got "max"`},
+		{"cost rule rejected by the executor", map[int]string{1900: `{"model":"m1","mode":"standard","dataset":"aime","problem_id":"x","cost":5,"cost_rule":"none"}`}, ":1902: cost_rule: \"none\" says no cost was counted"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -121,7 +124,7 @@ func TestGroundTruthListDuringImport(t *testing.T) {
 	go func() {
 		_, err := importer.Import(context.Background(), func(yield func(groundtruth.Record, error) bool) {
 			rec := groundtruth.Record{Key: groundtruth.Key{Solver: groundtruth.Solver{Model: "m9", Mode: groundtruth.ModeStandard}, Dataset: "aime", ProblemID: "late"},
-				Cost: 5, Gradeable: true, MeasuredAt: time.Now()}
+				Cost: 5, CostRule: costrule.Completion, Gradeable: true, MeasuredAt: time.Now()}
 			if !yield(rec, nil) {
 				return
 			}

@@ -51,6 +51,7 @@ func runImport(ctx context.Context, args []string, env Env) error {
 	out := fs.String("out", "", "write the problems to this file (atomically: nothing is written on error); default standard output")
 	dataset := fs.String("dataset", "", "dataset name; default per kind (aime, mmlu-math, gpqa, lcb, hle or hle-<category>, mmlu-math-abstain, gpqa-abstain)")
 	var importFn func([]importers.Input) ([]problems.Problem, *importers.Report, error)
+	check := func() error { return nil } // flag combinations the kind refuses
 	switch kind {
 	case "aime":
 		year := fs.Int("year", 0, "contest year of prompt/answer-form files; default from the file name (aime2025…)")
@@ -62,7 +63,7 @@ func runImport(ctx context.Context, args []string, env Env) error {
 		if kind == "mmlu-abstain" {
 			def = strings.Join(importers.MMLUAbstainSubjects, ",")
 		}
-		subjects := fs.String("subjects", "", "comma-separated subjects to keep (default "+def+")")
+		subjects := fs.String(importers.FlagSubjects, "", "comma-separated subjects to keep (default "+def+")")
 		shuffle := fs.Bool("shuffle", false, "shuffle the options with --seed (default: source order)")
 		seed := fs.Uint64("seed", 0, "seed of the option shuffle (recorded in the grading data)")
 		importFn = func(in []importers.Input) ([]problems.Problem, *importers.Report, error) {
@@ -83,15 +84,22 @@ func runImport(ctx context.Context, args []string, env Env) error {
 		}
 	case "lcb":
 		since, until := importers.LCBDefaultSince, time.Time{}
-		fs.Var(dateValue{&since}, "since", `keep problems with contest_date on or after this date (YYYY-MM-DD; "" for no bound)`)
-		fs.Var(dateValue{&until}, "until", "keep problems with contest_date before this date (YYYY-MM-DD; default no bound)")
-		publicOnly := fs.Bool("public-only", false, "drop the private test cases")
+		fs.Var(dateValue{&since}, importers.FlagSince, `keep problems with contest_date on or after this date (YYYY-MM-DD; "" for no bound)`)
+		fs.Var(dateValue{&until}, importers.FlagUntil, "keep problems with contest_date before this date (YYYY-MM-DD; default no bound)")
+		publicOnly := fs.Bool("public-only", false, "drop the private test cases (every problem is then graded on its public tests alone)")
+		requireHidden := fs.Bool(importers.FlagRequireHiddenTests, false, "skip the problems without hidden (private) tests: graded on their public tests alone, which are the statement's examples, they reward a program that looks its input up")
 		importFn = func(in []importers.Input) ([]problems.Problem, *importers.Report, error) {
-			return importers.LCB(in, importers.LCBOptions{Dataset: *dataset, Since: since, Until: until, PublicOnly: *publicOnly})
+			return importers.LCB(in, importers.LCBOptions{Dataset: *dataset, Since: since, Until: until, PublicOnly: *publicOnly, RequireHiddenTests: *requireHidden})
+		}
+		check = func() error {
+			if *publicOnly && *requireHidden {
+				return fmt.Errorf("%w: --public-only drops the hidden tests that --%s requires; choose one", ErrUsage, importers.FlagRequireHiddenTests)
+			}
+			return nil
 		}
 	case "hle":
 		var categories []string
-		fs.Func("category", "keep only this category (repeatable or comma-separated; matched ignoring case and punctuation); with exactly one, the dataset defaults to hle-<category>", func(v string) error {
+		fs.Func(importers.FlagCategory, "keep only this category (repeatable or comma-separated; matched ignoring case and punctuation); with exactly one, the dataset defaults to hle-<category>", func(v string) error {
 			categories = append(categories, splitList(v)...)
 			return nil
 		})
@@ -116,6 +124,9 @@ func runImport(ctx context.Context, args []string, env Env) error {
 	if len(files) == 0 {
 		return fmt.Errorf("%w: triage import %s needs at least one FILE (\"-\" for standard input)", ErrUsage, kind)
 	}
+	if err := check(); err != nil {
+		return err
+	}
 	inputs, closeAll, err := openImportInputs(files, env.Stdin)
 	if err != nil {
 		return err
@@ -128,6 +139,9 @@ func runImport(ctx context.Context, args []string, env Env) error {
 			return fmt.Errorf("import %s: malformed input, nothing written:\n%w", kind, err)
 		}
 		return err
+	}
+	if why := rep.KeptNothing(); why != "" {
+		return fmt.Errorf("import %s: kept no problems, nothing written:\n%s", kind, why)
 	}
 	if *out == "" {
 		var buf bytes.Buffer

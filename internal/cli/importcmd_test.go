@@ -62,14 +62,120 @@ func TestImportToStdoutAndReport(t *testing.T) {
 		}
 	}
 
-	// LCB's default window skips the 2023–24 sample; --since takes it all.
-	stdout, stderr, err = runImportCLI(t, "lcb", benchdata.Path(t, "lcb/lcb_sample.jsonl"))
-	if err != nil || stdout != "" || !strings.Contains(stderr, "skipped 16: contest_date before 2025-01-01") {
-		t.Fatalf("lcb default: %v\n%q\n%s", err, stdout, stderr)
-	}
-	stdout, _, err = runImportCLI(t, "lcb", "--since", "2023-01-01", benchdata.Path(t, "lcb/lcb_sample.jsonl"))
+	// LCB's default window skips the 2023–24 sample (TestImportKeptNothing);
+	// --since takes it all, and the summary flags that none of it has
+	// hidden tests.
+	stdout, stderr, err = runImportCLI(t, "lcb", "--since", "2023-01-01", benchdata.Path(t, "lcb/lcb_sample.jsonl"))
 	if ps, rerr := problems.Read(strings.NewReader(stdout), "stdout"); err != nil || rerr != nil || len(ps) != 16 {
 		t.Fatalf("lcb --since: %v, %v", err, rerr)
+	}
+	for _, want := range []string{
+		"lcb: 16 records read, 16 problems (lcb 16), 0 skipped",
+		"public tests only: 16 of 16 problems have no hidden tests",
+		"e.g. " + benchdata.Path(t, "lcb/lcb_sample.jsonl") + ":1 (2727)",
+		"--require-hidden-tests refuses them",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("lcb --since: stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+}
+
+// TestImportRequireHiddenTests: --require-hidden-tests skips the problems
+// graded on public tests alone, counts them with the reason, and keeps the
+// others; with --public-only it is a usage error.
+func TestImportRequireHiddenTests(t *testing.T) {
+	fixture := filepath.Join("..", "phase0", "importers", "testdata", "lcb_compressed.jsonl")
+	stdout, stderr, err := runImportCLI(t, "lcb", "--since", "", "--require-hidden-tests", fixture)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	ps, err := problems.Read(strings.NewReader(stdout), "stdout")
+	if err != nil || len(ps) != 2 || ps[0].ID != "9001" || ps[1].ID != "abc900_a" {
+		t.Fatalf("kept %d problems, %v; want 9001 and abc900_a, which have hidden tests", len(ps), err)
+	}
+	for _, want := range []string{
+		"lcb: 3 records read, 2 problems (lcb 2), 1 skipped",
+		"skipped 1: public tests only (no hidden tests), e.g. " + fixture + ":3",
+		"leaving out --require-hidden-tests keeps them",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if strings.Contains(stderr, "public tests only: ") {
+		t.Errorf("no kept problem lacks hidden tests, yet:\n%s", stderr)
+	}
+	// Without the flag the same problem is kept and flagged.
+	stdout, stderr, err = runImportCLI(t, "lcb", "--since", "", fixture)
+	if ps, _ := problems.Read(strings.NewReader(stdout), "stdout"); err != nil || len(ps) != 3 || !strings.Contains(stderr, "public tests only: 1 of 3 problems have no hidden tests") {
+		t.Errorf("without the flag: %d problems, %v\n%s", len(ps), err, stderr)
+	}
+	if _, _, err := runImportCLI(t, "lcb", "--public-only", "--require-hidden-tests", fixture); !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "--public-only") {
+		t.Errorf("--public-only --require-hidden-tests: %v, want a usage error", err)
+	}
+}
+
+// TestImportKeptNothing: for every kind, an import that keeps no problem
+// fails, writes nothing (an existing --out file stays as it was), and says
+// why: what it read, each skip reason with its count, and the flag that
+// would keep the records (or that none would).
+func TestImportKeptNothing(t *testing.T) {
+	lcb := benchdata.Path(t, "lcb/lcb_sample.jsonl")
+	mmlu := benchdata.Path(t, "mmlu/mmlu_math.jsonl")
+	noQuestion := `{"question":"Compute 2+2","type":"abstract_algebra","choices":["1","2","3","4"],"answer":3}` + "\n"
+	gpqaHeader := "Question,Correct Answer,Incorrect Answer 1,Incorrect Answer 2,Incorrect Answer 3,Record ID\n"
+	hle := `{"id":"h1","question":"Q1?","image":"","answer":"4","answer_type":"exactMatch","category":"Math"}` + "\n" +
+		`{"id":"h2","question":"Q2?","image":"","answer":"O(1)","answer_type":"exactMatch","category":"Computer Science/AI"}` + "\n"
+	tests := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"aime empty input", []string{"aime", writeFile(t, "aime2024.jsonl", "\n\n")},
+			[]string{"aime: 0 records read, 0 problems, 0 skipped", "the input holds no records"}},
+		{"mmlu subjects", []string{"mmlu", "--subjects", "anatomy", mmlu},
+			[]string{"mmlu: 1064 records read, 0 problems, 1064 skipped", "skipped 1064: subject not selected",
+				"--subjects abstract_algebra,anatomy,college_mathematics,elementary_mathematics,high_school_mathematics,high_school_statistics keeps them"}},
+		{"mmlu-abstain recipe", []string{"mmlu-abstain", writeFile(t, "mmlu.jsonl", noQuestion)},
+			[]string{"skipped 1: no final question sentence (AbstentionBench recipe)", "no flag of triage import mmlu-abstain keeps these records"}},
+		{"gpqa empty csv", []string{"gpqa", writeFile(t, "gpqa.csv", gpqaHeader)},
+			[]string{"gpqa: 0 records read, 0 problems", "the input holds no records"}},
+		{"gpqa-abstain recipe", []string{"gpqa-abstain", writeFile(t, "gpqa.csv", gpqaHeader+"Compute 2+2,4,1,2,3,rec1\n")},
+			[]string{"skipped 1: no final question sentence (AbstentionBench recipe)", "no flag of triage import gpqa-abstain keeps these records"}},
+		{"lcb default window", []string{"lcb", lcb},
+			[]string{"lcb: 16 records read, 0 problems, 16 skipped", "skipped 16: contest_date before 2025-01-01, e.g. " + lcb + ":1 (2727, 2023-05-13)",
+				"--since 2023-05-07 keeps them"}},
+		{"lcb until", []string{"lcb", "--since", "", "--until", "2023-01-01", lcb},
+			[]string{"skipped 16: contest_date on or after 2023-01-01", "--until 2023-10-18 keeps them"}},
+		{"lcb hidden tests", []string{"lcb", "--since", "2023-01-01", "--require-hidden-tests", lcb},
+			[]string{"skipped 16: public tests only (no hidden tests)", "leaving out --require-hidden-tests keeps them"}},
+		{"hle category", []string{"hle", "--category", "Physics", writeFile(t, "hle.jsonl", hle)},
+			[]string{"skipped 2: category not selected", "--category 'Computer Science/AI,Math,Physics' keeps them"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out.jsonl")
+			if err := os.WriteFile(out, []byte("previous\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := append([]string{tt.args[0], "--out", out}, tt.args[1:]...)
+			stdout, _, err := runImportCLI(t, args...)
+			if err == nil || errors.Is(err, ErrUsage) {
+				t.Fatalf("err %v, want a failure that is not a usage error", err)
+			}
+			for _, want := range append([]string{"import " + tt.args[0] + ": kept no problems, nothing written"}, tt.want...) {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error lacks %q:\n%v", want, err)
+				}
+			}
+			if b, _ := os.ReadFile(out); string(b) != "previous\n" || stdout != "" {
+				t.Errorf("output touched: %q, stdout %q", b, stdout)
+			}
+			if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) != 1 {
+				t.Errorf("temporary files left: %v", entries)
+			}
+		})
 	}
 }
 

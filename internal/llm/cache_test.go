@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/triage-eval/triage/internal/llm/llmtest"
+	"github.com/triage-eval/triage/internal/protocol/costrule"
 	"github.com/triage-eval/triage/internal/store/pgtest"
 )
 
@@ -363,3 +365,47 @@ func (putFailingCache) Get(context.Context, string) (Response, bool, error) {
 	return Response{}, false, nil
 }
 func (putFailingCache) Put(context.Context, string, Response) error { return errors.New("read-only") }
+
+// TestCacheHitCostFollowsTheRule: an entry stored before the SPEC §1 rule
+// counted reasoning reported apart (cost 86, no cost_rule) reads back with
+// the cost its stored usage gives today, without a request.
+func TestCacheHitCostFollowsTheRule(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.WithScript(llmtest.ReasoningApart(llmtest.Completion{
+		Content: "4", PromptTokens: 120, CompletionTokens: 86, ReasoningTokens: 7867,
+	})))
+	path := filepath.Join(t.TempDir(), "cache.db")
+	c := newTestClient(t, testEndpoint(srv), &sleeps{}, WithCache(openTestCache(t, path)))
+	ctx := context.Background()
+	if _, err := c.Complete(ctx, userRequest("What is 2+2?")); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var doc string
+	if err := db.QueryRow(`SELECT response FROM llm_cache`).Scan(&doc); err != nil {
+		t.Fatal(err)
+	}
+	var old map[string]any
+	if err := json.Unmarshal([]byte(doc), &old); err != nil {
+		t.Fatal(err)
+	}
+	if old["cost"] != 7953.0 || old["cost_rule"] != "completion_plus_reasoning" {
+		t.Fatalf("stored entry %s; want cost 7953 by completion_plus_reasoning", doc)
+	}
+	old["cost"] = 86
+	delete(old, "cost_rule")
+	legacy, _ := json.Marshal(old)
+	if _, err := db.Exec(`UPDATE llm_cache SET response = ?`, string(legacy)); err != nil {
+		t.Fatal(err)
+	}
+	hit, err := c.Complete(ctx, userRequest("What is 2+2?"))
+	if err != nil || !hit.CacheHit || srv.Count() != 1 {
+		t.Fatalf("hit = %+v, %v after %d requests; want a cache hit", hit, err, srv.Count())
+	}
+	if hit.Cost != 7953 || hit.CostRule != costrule.CompletionPlusReasoning {
+		t.Errorf("cached cost %d by %q; want 7953 by %q", hit.Cost, hit.CostRule, costrule.CompletionPlusReasoning)
+	}
+}

@@ -32,6 +32,10 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 			return Response{}, c.wrap(fmt.Errorf("cache lookup: %w", err))
 		}
 		if ok {
+			// The stored usage is the measurement; the cost is re-derived
+			// so that entries stored under an earlier rule read with
+			// today's (SPEC §1).
+			r.setCost()
 			r.CacheHit = true
 			c.metrics.call(ctx, outcomeCacheHit, &r)
 			return r, nil

@@ -4,7 +4,8 @@
 // DeepSeek, the OpenAI-compatibility endpoints of Gemini and Anthropic,
 // Kimi, GLM… It makes the Phase 0 baseline calls (temperature 0, output
 // cost with reasoning included) and the Phase 1 planner calls (structured
-// JSON output), SPEC §7.
+// JSON output), SPEC §7. It may import platform, store and protocol (the
+// cost rule, package costrule).
 //
 //	c, err := llm.New(llm.Endpoint{
 //		Name: "qwen3-8b/extended", BaseURL: "http://gpu:8000/v1",
@@ -85,10 +86,14 @@
 //
 // Response holds choices[0]'s content, reasoning and finish reason
 // (Truncated when "length"), the usage as reported, reasoning tokens from
-// usage.completion_tokens_details.reasoning_tokens when reported, and
-// Cost = max(completion_tokens, total_tokens − prompt_tokens), the SPEC §1
-// output cost with reasoning included: some providers count thinking in
-// the total but not in completion_tokens.
+// usage.completion_tokens_details.reasoning_tokens when reported, and the
+// SPEC §1 output cost with reasoning included, with the rule that gave it
+// (package costrule): max(completion_tokens, total_tokens − prompt_tokens),
+// since some providers count thinking in the total but not in
+// completion_tokens, except completion_tokens + reasoning_tokens when
+// reasoning_tokens exceeds completion_tokens, since others count it in
+// neither. A cached response's cost is derived again from its stored usage,
+// so entries stored under an earlier rule read with the current one.
 //
 // # Retries
 //

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/triage-eval/triage/internal/llm/llmtest"
+	"github.com/triage-eval/triage/internal/protocol/costrule"
 )
 
 // TestParseProviderShapes runs each provider's response shape through a
@@ -23,38 +24,38 @@ func TestParseProviderShapes(t *testing.T) {
 			Content: "The answer is 4.", PromptTokens: 20, CompletionTokens: 300, ReasoningTokens: 256,
 		}),
 		want: Response{Content: "The answer is 4.", FinishReason: "stop", PromptTokens: 20,
-			CompletionTokens: 300, TotalTokens: 320, ReasoningTokens: 256, Cost: 300},
+			CompletionTokens: 300, TotalTokens: 320, ReasoningTokens: 256, Cost: 300, CostRule: costrule.Completion},
 	}, {
 		name: "vllm_reasoning",
 		reply: llmtest.VLLM(llmtest.Completion{
 			Content: "4", Reasoning: "2+2 is 4.", PromptTokens: 15, CompletionTokens: 40,
 		}),
 		want: Response{Content: "4", Reasoning: "2+2 is 4.", FinishReason: "stop", PromptTokens: 15,
-			CompletionTokens: 40, TotalTokens: 55, Cost: 40},
+			CompletionTokens: 40, TotalTokens: 55, Cost: 40, CostRule: costrule.Completion},
 	}, {
 		name: "vllm_truncated_while_thinking",
 		reply: llmtest.Truncated(llmtest.VLLM, llmtest.Completion{
 			Reasoning: "Let me think step by step", PromptTokens: 15, CompletionTokens: 1024,
 		}),
 		want: Response{Reasoning: "Let me think step by step", FinishReason: "length", Truncated: true,
-			PromptTokens: 15, CompletionTokens: 1024, TotalTokens: 1039, Cost: 1024},
+			PromptTokens: 15, CompletionTokens: 1024, TotalTokens: 1039, Cost: 1024, CostRule: costrule.Completion},
 	}, {
 		name: "deepseek_reasoning_content",
 		reply: llmtest.DeepSeek(llmtest.Completion{
 			Content: "4", Reasoning: "Adding two and two.", PromptTokens: 12, CompletionTokens: 90, ReasoningTokens: 80,
 		}),
 		want: Response{Content: "4", Reasoning: "Adding two and two.", FinishReason: "stop", PromptTokens: 12,
-			CompletionTokens: 90, TotalTokens: 102, ReasoningTokens: 80, Cost: 90},
+			CompletionTokens: 90, TotalTokens: 102, ReasoningTokens: 80, Cost: 90, CostRule: costrule.Completion},
 	}, {
 		name:  "ollama_minimal_usage",
 		reply: llmtest.Ollama(llmtest.Completion{Content: "4", PromptTokens: 30, CompletionTokens: 2}),
 		want: Response{Content: "4", FinishReason: "stop", PromptTokens: 30, CompletionTokens: 2,
-			TotalTokens: 32, Cost: 2},
+			TotalTokens: 32, Cost: 2, CostRule: costrule.Completion},
 	}, {
 		name:  "ollama_thinking",
 		reply: llmtest.Ollama(llmtest.Completion{Content: "4", Reasoning: "hmm", PromptTokens: 30, CompletionTokens: 9}),
 		want: Response{Content: "4", Reasoning: "hmm", FinishReason: "stop", PromptTokens: 30, CompletionTokens: 9,
-			TotalTokens: 39, Cost: 9},
+			TotalTokens: 39, Cost: 9, CostRule: costrule.Completion},
 	}, {
 		// Thinking counted in the total but not in completion_tokens
 		// (as Gemini's compatibility layer does): cost = total − prompt.
@@ -63,7 +64,7 @@ func TestParseProviderShapes(t *testing.T) {
 			Content: "4", PromptTokens: 100, CompletionTokens: 10, TotalTokens: 610,
 		}),
 		want: Response{Content: "4", FinishReason: "stop", PromptTokens: 100, CompletionTokens: 10,
-			TotalTokens: 610, Cost: 510},
+			TotalTokens: 610, Cost: 510, CostRule: costrule.TotalMinusPrompt},
 	}, {
 		// A total below prompt + completion must not lower the cost.
 		name: "cost_from_completion_when_total_is_short",
@@ -71,26 +72,37 @@ func TestParseProviderShapes(t *testing.T) {
 			Content: "4", PromptTokens: 100, CompletionTokens: 50, TotalTokens: 120,
 		}),
 		want: Response{Content: "4", FinishReason: "stop", PromptTokens: 100, CompletionTokens: 50,
-			TotalTokens: 120, Cost: 50},
+			TotalTokens: 120, Cost: 50, CostRule: costrule.Completion},
+	}, {
+		// Reasoning counted only in completion_tokens_details (issue 21):
+		// neither completion_tokens nor the total include it, so the cost
+		// is completion + reasoning, not the 86 of max(completion,
+		// total − prompt).
+		name: "cost_with_reasoning_outside_completion_and_total",
+		reply: llmtest.ReasoningApart(llmtest.Completion{
+			Content: "4", PromptTokens: 120, CompletionTokens: 86, ReasoningTokens: 7867,
+		}),
+		want: Response{Content: "4", FinishReason: "stop", PromptTokens: 120, CompletionTokens: 86,
+			TotalTokens: 206, ReasoningTokens: 7867, Cost: 7953, CostRule: costrule.CompletionPlusReasoning},
 	}, {
 		name: "openai_truncated",
 		reply: llmtest.Truncated(llmtest.OpenAI, llmtest.Completion{
 			Content: "The answer is", PromptTokens: 5, CompletionTokens: 64, ReasoningTokens: 60,
 		}),
 		want: Response{Content: "The answer is", FinishReason: "length", Truncated: true, PromptTokens: 5,
-			CompletionTokens: 64, TotalTokens: 69, ReasoningTokens: 60, Cost: 64},
+			CompletionTokens: 64, TotalTokens: 69, ReasoningTokens: 60, Cost: 64, CostRule: costrule.Completion},
 	}, {
 		name: "both_reasoning_fields_prefers_reasoning_content",
 		reply: llmtest.Raw(200, `{"choices":[{"index":0,"message":{"role":"assistant","content":"4",`+
 			`"reasoning":"short","reasoning_content":"long"},"finish_reason":"stop"}],`+
 			`"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}`),
 		want: Response{Content: "4", Reasoning: "long", FinishReason: "stop", PromptTokens: 1,
-			CompletionTokens: 2, TotalTokens: 3, Cost: 2},
+			CompletionTokens: 2, TotalTokens: 3, Cost: 2, CostRule: costrule.Completion},
 	}, {
 		name: "no_usage",
 		reply: llmtest.Raw(200, `{"choices":[{"index":0,"message":{"role":"assistant","content":"4"},`+
 			`"finish_reason":"stop"}]}`),
-		want: Response{Content: "4", FinishReason: "stop"},
+		want: Response{Content: "4", FinishReason: "stop", CostRule: costrule.Completion},
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

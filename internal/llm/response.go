@@ -2,9 +2,12 @@ package llm
 
 import (
 	"encoding/json"
+	"math"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/triage-eval/triage/internal/protocol/costrule"
 )
 
 // FinishReasonLength is the finish reason of an output cut at the token
@@ -31,10 +34,13 @@ type Response struct {
 	// ReasoningTokens is usage.completion_tokens_details.reasoning_tokens,
 	// 0 when not reported.
 	ReasoningTokens int `json:"reasoning_tokens"`
-	// Cost is the output cost c of SPEC §1, reasoning included:
-	// max(CompletionTokens, TotalTokens − PromptTokens). Some providers
-	// leave thinking tokens out of completion_tokens but not of the total.
-	Cost int `json:"cost"`
+	// Cost is the output cost c of SPEC §1, reasoning included, and
+	// CostRule the branch of the rule that gave it (costrule.Of): some
+	// providers leave thinking tokens out of completion_tokens but not of
+	// the total, others out of both. Both are derived from the usage above,
+	// for fresh and cached responses alike.
+	Cost     int           `json:"cost"`
+	CostRule costrule.Rule `json:"cost_rule"`
 	// Latency is the duration of the successful attempt.
 	Latency time.Duration `json:"latency_ns"`
 	// Attempts is how many attempts the call took (1 without retries).
@@ -48,9 +54,14 @@ type Response struct {
 	Raw json.RawMessage `json:"raw"`
 }
 
-// outputCost is the SPEC §1 cost rule: max(completion, total − prompt).
-func outputCost(prompt, completion, total int) int {
-	return max(completion, total-prompt)
+// setCost derives Cost and CostRule from the usage with the SPEC §1 rule.
+// A cost beyond the int range (absurd usage) is capped at its maximum.
+func (r *Response) setCost() {
+	c, rule := costrule.Of(costrule.Usage{
+		Prompt: int64(r.PromptTokens), Completion: int64(r.CompletionTokens),
+		Total: int64(r.TotalTokens), Reasoning: int64(r.ReasoningTokens),
+	})
+	r.Cost, r.CostRule = int(min(c, math.MaxInt)), rule
 }
 
 // rawReasoning is the part of a response body go-openai does not read.
@@ -85,12 +96,12 @@ func parseResponse(raw []byte, chat openai.ChatCompletionResponse) (Response, er
 		PromptTokens:     u.PromptTokens,
 		CompletionTokens: u.CompletionTokens,
 		TotalTokens:      u.TotalTokens,
-		Cost:             outputCost(u.PromptTokens, u.CompletionTokens, u.TotalTokens),
 		Raw:              json.RawMessage(raw),
 	}
 	if d := u.CompletionTokensDetails; d != nil {
 		r.ReasoningTokens = d.ReasoningTokens
 	}
+	r.setCost()
 	m := extra.Choices[0].Message
 	switch {
 	case m.ReasoningContent != nil && *m.ReasoningContent != "":

@@ -14,6 +14,7 @@ import (
 	"github.com/triage-eval/triage/internal/phase0/grading"
 	"github.com/triage-eval/triage/internal/phase0/solving"
 	"github.com/triage-eval/triage/internal/platform/apperr"
+	"github.com/triage-eval/triage/internal/protocol/costrule"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/problems"
 )
@@ -285,9 +286,10 @@ func attemptRecord(solver groundtruth.Solver, p problems.Problem, a solving.Atte
 		MeasuredAt:     a.MeasuredAt,
 		Error:          clip(a.Error, groundtruth.MaxTextBytes),
 		FinishReason:   clip(a.Response.FinishReason, groundtruth.MaxTextBytes),
+		CostRule:       costrule.None,
 	}
 	if a.Gradeable {
-		rec.Cost, rec.Correct, rec.Gradeable = a.Cost(), a.Correct(), true
+		rec.Cost, rec.CostRule, rec.Correct, rec.Gradeable = a.Cost(), a.Response.CostRule, a.Correct(), true
 		if p.Unsolvable {
 			// SPEC §1: an unsolvable item is never solved; a grader that
 			// accepted its answer was guessed right, which is kept for audit.

@@ -21,6 +21,7 @@ import (
 	"github.com/triage-eval/triage/internal/platform/grpcerr"
 	"github.com/triage-eval/triage/internal/platform/server"
 	"github.com/triage-eval/triage/internal/platform/servertest"
+	"github.com/triage-eval/triage/internal/protocol/costrule"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/services/executor"
 )
@@ -267,6 +268,73 @@ func TestRunBaselineGradesCodeInTheSandbox(t *testing.T) {
 		}
 		if it.GetOutcome() != want || !strings.Contains(it.GetExtractedAnswer(), "input().split()") {
 			t.Errorf("%s: outcome %v (want %v), detail %q, program %q", it.GetRecord().GetProblemId(), it.GetOutcome(), want, it.GetGradeDetail(), it.GetExtractedAnswer())
+		}
+	}
+}
+
+// TestRunBaselineCostRules runs the whole path, test server → gateway →
+// baseline → store, for each provider usage shape: the stored cost is the
+// SPEC §1 cost and names its rule, in the stream, in the store and in
+// ListGroundTruth. p3's provider counts reasoning outside completion and
+// total (issue 21: 86 was stored instead of 7,953).
+func TestRunBaselineCostRules(t *testing.T) {
+	shapes := map[string]llmtest.Reply{
+		"p1": llmtest.OpenAI(llmtest.Completion{Content: "\\boxed{1}", PromptTokens: 40, CompletionTokens: 300, ReasoningTokens: 200}),
+		"p2": llmtest.Ollama(llmtest.Completion{Content: "\\boxed{1}", PromptTokens: 100, CompletionTokens: 10, TotalTokens: 610}),
+		"p3": llmtest.ReasoningApart(llmtest.Completion{Content: "\\boxed{1}", PromptTokens: 120, CompletionTokens: 86, ReasoningTokens: 7867}),
+		"p4": llmtest.ServerError(),
+		"p5": llmtest.DeepSeek(llmtest.Completion{Content: "\\boxed{1}", Reasoning: "1", PromptTokens: 12, CompletionTokens: 90, ReasoningTokens: 80}),
+	}
+	srv := llmtest.NewServer(t, llmtest.WithHandler(func(_ int, r llmtest.Recorded) llmtest.Reply {
+		for id, reply := range shapes {
+			if strings.Contains(string(r.Body), "problem "+id+".") {
+				return reply
+			}
+		}
+		return llmtest.BadRequest("unknown problem")
+	}))
+	c, st := newBaselineClient(t, srv, grading.New(nil, nil))
+	req := &triagev1.RunBaselineRequest{Solver: qwen, Endpoint: "q"}
+	for _, id := range []string{"p1", "p2", "p3", "p4", "p5"} {
+		req.Problems = append(req.Problems, mathProblem(id, "1"))
+	}
+	_, items, sum, err := collect(t, c, req)
+	if err != nil || len(items) != 5 || sum.GetGradeable() != 4 {
+		t.Fatalf("%d items, summary %v, %v", len(items), sum, err)
+	}
+	want := map[string]struct {
+		cost  int64
+		rule  costrule.Rule
+		proto triagev1.CostRule
+	}{
+		"p1": {300, costrule.Completion, triagev1.CostRule_COST_RULE_COMPLETION},
+		"p2": {510, costrule.TotalMinusPrompt, triagev1.CostRule_COST_RULE_TOTAL_MINUS_PROMPT},
+		"p3": {7953, costrule.CompletionPlusReasoning, triagev1.CostRule_COST_RULE_COMPLETION_PLUS_REASONING},
+		"p4": {0, costrule.None, triagev1.CostRule_COST_RULE_NONE},
+		"p5": {90, costrule.Completion, triagev1.CostRule_COST_RULE_COMPLETION},
+	}
+	for _, it := range items {
+		r := it.GetRecord()
+		if w := want[r.GetProblemId()]; r.GetCost() != w.cost || r.GetCostRule() != w.proto {
+			t.Errorf("streamed %s: cost %d by %v; want %d by %v", r.GetProblemId(), r.GetCost(), r.GetCostRule(), w.cost, w.proto)
+		}
+	}
+	stored, err := st.Get(context.Background(), groundtruth.Solver{Model: "qwen3-32b", Mode: "extended"}, "aime", []string{"p1", "p2", "p3", "p4", "p5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, w := range want {
+		if r := stored[id]; r.Cost != w.cost || r.CostRule != w.rule || r.Gradeable != (id != "p4") {
+			t.Errorf("stored %s: %+v; want cost %d by %s", id, r, w.cost, w.rule)
+		}
+	}
+	page, err := c.ListGroundTruth(context.Background(), &triagev1.ListGroundTruthRequest{Solver: qwen, Dataset: "aime"})
+	if err != nil || len(page.GetRecords()) != 5 {
+		t.Fatalf("list: %v, %v", page, err)
+	}
+	for _, r := range page.GetRecords() {
+		if w := want[r.GetProblemId()]; r.GetCost() != w.cost || r.GetCostRule() != w.proto {
+			t.Errorf("listed %s: cost %d by %v; want %d by %v", r.GetProblemId(), r.GetCost(), r.GetCostRule(), w.cost, w.proto)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/platform/protoconv"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 )
 
@@ -44,6 +45,7 @@ func recordFromProto(r *triagev1.GroundTruthRecord, now time.Time) groundtruth.R
 			ProblemID: r.GetProblemId(),
 		},
 		Cost:           r.GetCost(),
+		CostRule:       protoconv.CostRuleFromProto(r.GetCostRule()),
 		Correct:        r.GetCorrect(),
 		Gradeable:      r.GetGradeable(),
 		FinishReason:   r.GetFinishReason(),
@@ -61,6 +63,7 @@ func recordToProto(r groundtruth.Record) *triagev1.GroundTruthRecord {
 		Dataset:        r.Dataset,
 		ProblemId:      r.ProblemID,
 		Cost:           r.Cost,
+		CostRule:       protoconv.CostRuleToProto(r.CostRule),
 		Correct:        r.Correct,
 		Gradeable:      r.Gradeable,
 		FinishReason:   r.FinishReason,

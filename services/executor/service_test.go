@@ -19,6 +19,7 @@ import (
 	"github.com/triage-eval/triage/internal/platform/grpcerr"
 	"github.com/triage-eval/triage/internal/platform/server"
 	"github.com/triage-eval/triage/internal/platform/servertest"
+	"github.com/triage-eval/triage/internal/protocol/costrule"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/services/executor"
 )
@@ -381,5 +382,50 @@ func TestExecuteWorkBound(t *testing.T) {
 				t.Errorf("err = %v, want InvalidArgument on plan containing %q", err, tt.wantMsg)
 			}
 		})
+	}
+}
+
+// TestImportCostRules: a record's cost rule round-trips through import and
+// listing; unspecified is stored as unknown; a value this build does not
+// know is refused by field, and nothing of that import is stored.
+func TestImportCostRules(t *testing.T) {
+	c, st := newClient(t, true)
+	apart := record("aime", "a", 7953, true, true)
+	apart.CostRule = triagev1.CostRule_COST_RULE_COMPLETION_PLUS_REASONING
+	unsaid := record("aime", "b", 50, false, true)
+	failed := record("aime", "c", 0, false, false)
+	failed.CostRule = triagev1.CostRule_COST_RULE_NONE
+	bogus := record("aime", "d", 10, false, true)
+	bogus.CostRule = 42
+	_, err := importRecords(t, c, 10, apart, unsaid, failed, bogus)
+	fvs := grpcerr.FieldViolations(err)
+	if status.Code(err) != codes.InvalidArgument || len(fvs) != 1 || fvs[0].GetField() != "records[3].cost_rule" || !strings.Contains(fvs[0].GetDescription(), `"42"`) {
+		t.Fatalf("import with an unknown rule = %v; want one violation on records[3].cost_rule naming 42", err)
+	}
+	gradedNone := record("aime", "e", 10, false, true)
+	gradedNone.CostRule = triagev1.CostRule_COST_RULE_NONE
+	_, err = importRecords(t, c, 10, apart, gradedNone)
+	if fvs := grpcerr.FieldViolations(err); len(fvs) != 1 || fvs[0].GetField() != "records[1].cost_rule" {
+		t.Fatalf("gradeable record with rule none = %v; want a violation on records[1].cost_rule", err)
+	}
+	if n := countAll(t, c, nil, ""); n != 0 {
+		t.Fatalf("%d records stored after rejected imports", n)
+	}
+	if _, err := importRecords(t, c, 2, apart, unsaid, failed); err != nil {
+		t.Fatal(err)
+	}
+	page, err := c.ListGroundTruth(context.Background(), &triagev1.ListGroundTruthRequest{})
+	if err != nil || len(page.GetRecords()) != 3 {
+		t.Fatalf("list: %v, %v", page, err)
+	}
+	want := []triagev1.CostRule{triagev1.CostRule_COST_RULE_COMPLETION_PLUS_REASONING, triagev1.CostRule_COST_RULE_UNSPECIFIED, triagev1.CostRule_COST_RULE_NONE}
+	for i, r := range page.GetRecords() {
+		if r.GetCostRule() != want[i] {
+			t.Errorf("%s: rule %v, want %v", r.GetProblemId(), r.GetCostRule(), want[i])
+		}
+	}
+	got, err := st.Get(context.Background(), groundtruth.Solver{Model: "qwen3-32b", Mode: "extended"}, "aime", []string{"b"})
+	if err != nil || got["b"].CostRule != costrule.Unknown {
+		t.Errorf("unspecified stored as %q, %v; want %q", got["b"].CostRule, err, costrule.Unknown)
 	}
 }

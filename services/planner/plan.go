@@ -90,6 +90,7 @@ func (s *Service) CreatePlan(ctx context.Context, req *triagev1.CreatePlanReques
 			TotalTokens:      int64(resp.TotalTokens),
 			ReasoningTokens:  int64(resp.ReasoningTokens),
 			OutputTokens:     int64(resp.Cost),
+			OutputTokensRule: protoconv.CostRuleToProto(resp.CostRule),
 		},
 		FinishReason: resp.FinishReason,
 		Truncated:    resp.Truncated,

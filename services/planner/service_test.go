@@ -84,7 +84,8 @@ func TestCreatePlanLLM(t *testing.T) {
 	if strings.Join(plan, " ") != "p2:1200 p3:800" || len(p.GetDroppedSteps()) != 1 || p.GetPlannedTokens() != 2000 {
 		t.Errorf("plan %v dropped %v planned %d", plan, p.GetDroppedSteps(), p.GetPlannedTokens())
 	}
-	if resp.GetReasoning() != "p2 looks quick." || resp.GetRawOutput() != messyAnswer || resp.GetUsage().GetOutputTokens() != 120 {
+	if resp.GetReasoning() != "p2 looks quick." || resp.GetRawOutput() != messyAnswer || resp.GetUsage().GetOutputTokens() != 120 ||
+		resp.GetUsage().GetOutputTokensRule() != triagev1.CostRule_COST_RULE_COMPLETION {
 		t.Errorf("reasoning %q raw %q usage %v", resp.GetReasoning(), resp.GetRawOutput(), resp.GetUsage())
 	}
 	if resp.GetTemplateName() != "planner/B" || len(resp.GetTemplateSha256()) != 64 || resp.GetModel() != "Qwen/Qwen3-32B" {

@@ -355,7 +355,10 @@ type GroundTruthRecord struct {
 	// Whether the grader accepted the answer to an unsolvable item (SPEC §1):
 	// kept for audit and counted as a lucky guess, never scored, so correct is
 	// false whenever this is true.
-	LuckyGuess    bool `protobuf:"varint,12,opt,name=lucky_guess,json=luckyGuess,proto3" json:"lucky_guess,omitempty"`
+	LuckyGuess bool `protobuf:"varint,12,opt,name=lucky_guess,json=luckyGuess,proto3" json:"lucky_guess,omitempty"`
+	// The SPEC §1 rule that gave cost. Unspecified means unknown: a record
+	// stored before rules were recorded, or imported without one.
+	CostRule      CostRule `protobuf:"varint,13,opt,name=cost_rule,json=costRule,proto3,enum=triage.v1.CostRule" json:"cost_rule,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -472,6 +475,13 @@ func (x *GroundTruthRecord) GetLuckyGuess() bool {
 		return x.LuckyGuess
 	}
 	return false
+}
+
+func (x *GroundTruthRecord) GetCostRule() CostRule {
+	if x != nil {
+		return x.CostRule
+	}
+	return CostRule_COST_RULE_UNSPECIFIED
 }
 
 // ImportGroundTruthRequest is one batch of a streamed import.
@@ -1817,7 +1827,7 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\x18triage/v1/executor.proto\x12\ttriage.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15triage/v1/types.proto\"I\n" +
 	"\x06Solver\x12\x14\n" +
 	"\x05model\x18\x01 \x01(\tR\x05model\x12)\n" +
-	"\x04mode\x18\x02 \x01(\x0e2\x15.triage.v1.SolverModeR\x04mode\"\xbe\x03\n" +
+	"\x04mode\x18\x02 \x01(\x0e2\x15.triage.v1.SolverModeR\x04mode\"\xf0\x03\n" +
 	"\x11GroundTruthRecord\x12)\n" +
 	"\x06solver\x18\x01 \x01(\v2\x11.triage.v1.SolverR\x06solver\x12\x18\n" +
 	"\adataset\x18\x02 \x01(\tR\adataset\x12\x1d\n" +
@@ -1833,7 +1843,8 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	" \x01(\tR\x05error\x12?\n" +
 	"\rmeasured_time\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\fmeasuredTime\x12\x1f\n" +
 	"\vlucky_guess\x18\f \x01(\bR\n" +
-	"luckyGuess\"R\n" +
+	"luckyGuess\x120\n" +
+	"\tcost_rule\x18\r \x01(\x0e2\x13.triage.v1.CostRuleR\bcostRule\"R\n" +
 	"\x18ImportGroundTruthRequest\x126\n" +
 	"\arecords\x18\x01 \x03(\v2\x1c.triage.v1.GroundTruthRecordR\arecords\"\x8b\x01\n" +
 	"\x19ImportGroundTruthResponse\x12\x1a\n" +
@@ -2004,52 +2015,54 @@ var file_triage_v1_executor_proto_goTypes = []any{
 	(*RunBaselineResponse)(nil),       // 21: triage.v1.RunBaselineResponse
 	(*durationpb.Duration)(nil),       // 22: google.protobuf.Duration
 	(*timestamppb.Timestamp)(nil),     // 23: google.protobuf.Timestamp
-	(*GroundTruthItem)(nil),           // 24: triage.v1.GroundTruthItem
-	(*Budget)(nil),                    // 25: triage.v1.Budget
-	(*PlanStep)(nil),                  // 26: triage.v1.PlanStep
-	(*PlanDrop)(nil),                  // 27: triage.v1.PlanDrop
+	(CostRule)(0),                     // 24: triage.v1.CostRule
+	(*GroundTruthItem)(nil),           // 25: triage.v1.GroundTruthItem
+	(*Budget)(nil),                    // 26: triage.v1.Budget
+	(*PlanStep)(nil),                  // 27: triage.v1.PlanStep
+	(*PlanDrop)(nil),                  // 28: triage.v1.PlanDrop
 }
 var file_triage_v1_executor_proto_depIdxs = []int32{
 	0,  // 0: triage.v1.Solver.mode:type_name -> triage.v1.SolverMode
 	4,  // 1: triage.v1.GroundTruthRecord.solver:type_name -> triage.v1.Solver
 	22, // 2: triage.v1.GroundTruthRecord.latency:type_name -> google.protobuf.Duration
 	23, // 3: triage.v1.GroundTruthRecord.measured_time:type_name -> google.protobuf.Timestamp
-	5,  // 4: triage.v1.ImportGroundTruthRequest.records:type_name -> triage.v1.GroundTruthRecord
-	4,  // 5: triage.v1.ListGroundTruthRequest.solver:type_name -> triage.v1.Solver
-	5,  // 6: triage.v1.ListGroundTruthResponse.records:type_name -> triage.v1.GroundTruthRecord
-	4,  // 7: triage.v1.StoredPool.solver:type_name -> triage.v1.Solver
-	24, // 8: triage.v1.InlinePool.items:type_name -> triage.v1.GroundTruthItem
-	10, // 9: triage.v1.ExecutePlanRequest.stored:type_name -> triage.v1.StoredPool
-	11, // 10: triage.v1.ExecutePlanRequest.inline:type_name -> triage.v1.InlinePool
-	25, // 11: triage.v1.ExecutePlanRequest.budget:type_name -> triage.v1.Budget
-	26, // 12: triage.v1.ExecutePlanRequest.plan:type_name -> triage.v1.PlanStep
-	1,  // 13: triage.v1.ExecutePlanRequest.regimes:type_name -> triage.v1.Regime
-	2,  // 14: triage.v1.TraceStep.outcome:type_name -> triage.v1.TraceOutcome
-	1,  // 15: triage.v1.RegimeResult.regime:type_name -> triage.v1.Regime
-	13, // 16: triage.v1.RegimeResult.trace:type_name -> triage.v1.TraceStep
-	14, // 17: triage.v1.ExecutePlanResponse.results:type_name -> triage.v1.RegimeResult
-	26, // 18: triage.v1.ExecutePlanResponse.normalized_plan:type_name -> triage.v1.PlanStep
-	27, // 19: triage.v1.ExecutePlanResponse.dropped_steps:type_name -> triage.v1.PlanDrop
-	4,  // 20: triage.v1.RunBaselineRequest.solver:type_name -> triage.v1.Solver
-	16, // 21: triage.v1.RunBaselineRequest.problems:type_name -> triage.v1.Problem
-	5,  // 22: triage.v1.BaselineItem.record:type_name -> triage.v1.GroundTruthRecord
-	3,  // 23: triage.v1.BaselineItem.outcome:type_name -> triage.v1.GradeOutcome
-	18, // 24: triage.v1.RunBaselineResponse.started:type_name -> triage.v1.BaselineStarted
-	19, // 25: triage.v1.RunBaselineResponse.item:type_name -> triage.v1.BaselineItem
-	20, // 26: triage.v1.RunBaselineResponse.summary:type_name -> triage.v1.BaselineSummary
-	12, // 27: triage.v1.ExecutorService.ExecutePlan:input_type -> triage.v1.ExecutePlanRequest
-	6,  // 28: triage.v1.ExecutorService.ImportGroundTruth:input_type -> triage.v1.ImportGroundTruthRequest
-	8,  // 29: triage.v1.ExecutorService.ListGroundTruth:input_type -> triage.v1.ListGroundTruthRequest
-	17, // 30: triage.v1.ExecutorService.RunBaseline:input_type -> triage.v1.RunBaselineRequest
-	15, // 31: triage.v1.ExecutorService.ExecutePlan:output_type -> triage.v1.ExecutePlanResponse
-	7,  // 32: triage.v1.ExecutorService.ImportGroundTruth:output_type -> triage.v1.ImportGroundTruthResponse
-	9,  // 33: triage.v1.ExecutorService.ListGroundTruth:output_type -> triage.v1.ListGroundTruthResponse
-	21, // 34: triage.v1.ExecutorService.RunBaseline:output_type -> triage.v1.RunBaselineResponse
-	31, // [31:35] is the sub-list for method output_type
-	27, // [27:31] is the sub-list for method input_type
-	27, // [27:27] is the sub-list for extension type_name
-	27, // [27:27] is the sub-list for extension extendee
-	0,  // [0:27] is the sub-list for field type_name
+	24, // 4: triage.v1.GroundTruthRecord.cost_rule:type_name -> triage.v1.CostRule
+	5,  // 5: triage.v1.ImportGroundTruthRequest.records:type_name -> triage.v1.GroundTruthRecord
+	4,  // 6: triage.v1.ListGroundTruthRequest.solver:type_name -> triage.v1.Solver
+	5,  // 7: triage.v1.ListGroundTruthResponse.records:type_name -> triage.v1.GroundTruthRecord
+	4,  // 8: triage.v1.StoredPool.solver:type_name -> triage.v1.Solver
+	25, // 9: triage.v1.InlinePool.items:type_name -> triage.v1.GroundTruthItem
+	10, // 10: triage.v1.ExecutePlanRequest.stored:type_name -> triage.v1.StoredPool
+	11, // 11: triage.v1.ExecutePlanRequest.inline:type_name -> triage.v1.InlinePool
+	26, // 12: triage.v1.ExecutePlanRequest.budget:type_name -> triage.v1.Budget
+	27, // 13: triage.v1.ExecutePlanRequest.plan:type_name -> triage.v1.PlanStep
+	1,  // 14: triage.v1.ExecutePlanRequest.regimes:type_name -> triage.v1.Regime
+	2,  // 15: triage.v1.TraceStep.outcome:type_name -> triage.v1.TraceOutcome
+	1,  // 16: triage.v1.RegimeResult.regime:type_name -> triage.v1.Regime
+	13, // 17: triage.v1.RegimeResult.trace:type_name -> triage.v1.TraceStep
+	14, // 18: triage.v1.ExecutePlanResponse.results:type_name -> triage.v1.RegimeResult
+	27, // 19: triage.v1.ExecutePlanResponse.normalized_plan:type_name -> triage.v1.PlanStep
+	28, // 20: triage.v1.ExecutePlanResponse.dropped_steps:type_name -> triage.v1.PlanDrop
+	4,  // 21: triage.v1.RunBaselineRequest.solver:type_name -> triage.v1.Solver
+	16, // 22: triage.v1.RunBaselineRequest.problems:type_name -> triage.v1.Problem
+	5,  // 23: triage.v1.BaselineItem.record:type_name -> triage.v1.GroundTruthRecord
+	3,  // 24: triage.v1.BaselineItem.outcome:type_name -> triage.v1.GradeOutcome
+	18, // 25: triage.v1.RunBaselineResponse.started:type_name -> triage.v1.BaselineStarted
+	19, // 26: triage.v1.RunBaselineResponse.item:type_name -> triage.v1.BaselineItem
+	20, // 27: triage.v1.RunBaselineResponse.summary:type_name -> triage.v1.BaselineSummary
+	12, // 28: triage.v1.ExecutorService.ExecutePlan:input_type -> triage.v1.ExecutePlanRequest
+	6,  // 29: triage.v1.ExecutorService.ImportGroundTruth:input_type -> triage.v1.ImportGroundTruthRequest
+	8,  // 30: triage.v1.ExecutorService.ListGroundTruth:input_type -> triage.v1.ListGroundTruthRequest
+	17, // 31: triage.v1.ExecutorService.RunBaseline:input_type -> triage.v1.RunBaselineRequest
+	15, // 32: triage.v1.ExecutorService.ExecutePlan:output_type -> triage.v1.ExecutePlanResponse
+	7,  // 33: triage.v1.ExecutorService.ImportGroundTruth:output_type -> triage.v1.ImportGroundTruthResponse
+	9,  // 34: triage.v1.ExecutorService.ListGroundTruth:output_type -> triage.v1.ListGroundTruthResponse
+	21, // 35: triage.v1.ExecutorService.RunBaseline:output_type -> triage.v1.RunBaselineResponse
+	32, // [32:36] is the sub-list for method output_type
+	28, // [28:32] is the sub-list for method input_type
+	28, // [28:28] is the sub-list for extension type_name
+	28, // [28:28] is the sub-list for extension extendee
+	0,  // [0:28] is the sub-list for field type_name
 }
 
 func init() { file_triage_v1_executor_proto_init() }

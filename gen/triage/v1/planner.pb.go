@@ -698,10 +698,13 @@ type Usage struct {
 	TotalTokens int64 `protobuf:"varint,3,opt,name=total_tokens,json=totalTokens,proto3" json:"total_tokens,omitempty"`
 	// Reasoning tokens, when the provider reports them.
 	ReasoningTokens int64 `protobuf:"varint,4,opt,name=reasoning_tokens,json=reasoningTokens,proto3" json:"reasoning_tokens,omitempty"`
-	// Output cost: max(completion_tokens, total_tokens − prompt_tokens).
-	OutputTokens  int64 `protobuf:"varint,5,opt,name=output_tokens,json=outputTokens,proto3" json:"output_tokens,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// Output cost, reasoning included, by the SPEC §1 rule that
+	// output_tokens_rule names.
+	OutputTokens int64 `protobuf:"varint,5,opt,name=output_tokens,json=outputTokens,proto3" json:"output_tokens,omitempty"`
+	// The branch of the SPEC §1 rule that gave output_tokens.
+	OutputTokensRule CostRule `protobuf:"varint,6,opt,name=output_tokens_rule,json=outputTokensRule,proto3,enum=triage.v1.CostRule" json:"output_tokens_rule,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *Usage) Reset() {
@@ -767,6 +770,13 @@ func (x *Usage) GetOutputTokens() int64 {
 		return x.OutputTokens
 	}
 	return 0
+}
+
+func (x *Usage) GetOutputTokensRule() CostRule {
+	if x != nil {
+		return x.OutputTokensRule
+	}
+	return CostRule_COST_RULE_UNSPECIFIED
 }
 
 // PlannerId pairs the opaque id a planner saw for a problem with the
@@ -1361,13 +1371,14 @@ const file_triage_v1_planner_proto_rawDesc = "" +
 	"\x05fixes\x18\x05 \x03(\v2\x14.triage.v1.RepairFixR\x05fixes\x12%\n" +
 	"\x0eplanned_tokens\x18\x06 \x01(\x03R\rplannedTokens\x12\x1f\n" +
 	"\vover_budget\x18\a \x01(\bR\n" +
-	"overBudget\"\xcc\x01\n" +
+	"overBudget\"\x8f\x02\n" +
 	"\x05Usage\x12#\n" +
 	"\rprompt_tokens\x18\x01 \x01(\x03R\fpromptTokens\x12+\n" +
 	"\x11completion_tokens\x18\x02 \x01(\x03R\x10completionTokens\x12!\n" +
 	"\ftotal_tokens\x18\x03 \x01(\x03R\vtotalTokens\x12)\n" +
 	"\x10reasoning_tokens\x18\x04 \x01(\x03R\x0freasoningTokens\x12#\n" +
-	"\routput_tokens\x18\x05 \x01(\x03R\foutputTokens\"I\n" +
+	"\routput_tokens\x18\x05 \x01(\x03R\foutputTokens\x12A\n" +
+	"\x12output_tokens_rule\x18\x06 \x01(\x0e2\x13.triage.v1.CostRuleR\x10outputTokensRule\"I\n" +
 	"\tPlannerId\x12\x1d\n" +
 	"\n" +
 	"planner_id\x18\x01 \x01(\tR\tplannerId\x12\x1d\n" +
@@ -1475,6 +1486,7 @@ var file_triage_v1_planner_proto_goTypes = []any{
 	(*structpb.Struct)(nil),       // 18: google.protobuf.Struct
 	(*PlanStep)(nil),              // 19: triage.v1.PlanStep
 	(*PlanDrop)(nil),              // 20: triage.v1.PlanDrop
+	(CostRule)(0),                 // 21: triage.v1.CostRule
 }
 var file_triage_v1_planner_proto_depIdxs = []int32{
 	16, // 0: triage.v1.LLMEndpoint.mode:type_name -> triage.v1.SolverMode
@@ -1488,26 +1500,27 @@ var file_triage_v1_planner_proto_depIdxs = []int32{
 	19, // 8: triage.v1.ParsedPlan.plan:type_name -> triage.v1.PlanStep
 	20, // 9: triage.v1.ParsedPlan.dropped_steps:type_name -> triage.v1.PlanDrop
 	6,  // 10: triage.v1.ParsedPlan.fixes:type_name -> triage.v1.RepairFix
-	7,  // 11: triage.v1.CreatePlanResponse.parsed:type_name -> triage.v1.ParsedPlan
-	8,  // 12: triage.v1.CreatePlanResponse.usage:type_name -> triage.v1.Usage
-	17, // 13: triage.v1.CreatePlanResponse.latency:type_name -> google.protobuf.Duration
-	0,  // 14: triage.v1.CreatePlanResponse.strategy:type_name -> triage.v1.PlannerStrategy
-	9,  // 15: triage.v1.CreatePlanResponse.planner_ids:type_name -> triage.v1.PlannerId
-	7,  // 16: triage.v1.RepairPlanResponse.parsed:type_name -> triage.v1.ParsedPlan
-	9,  // 17: triage.v1.RepairPlanResponse.planner_ids:type_name -> triage.v1.PlannerId
-	16, // 18: triage.v1.ConfiguredEndpoint.mode:type_name -> triage.v1.SolverMode
-	14, // 19: triage.v1.ListEndpointsResponse.endpoints:type_name -> triage.v1.ConfiguredEndpoint
-	5,  // 20: triage.v1.PlannerService.CreatePlan:input_type -> triage.v1.CreatePlanRequest
-	11, // 21: triage.v1.PlannerService.RepairPlan:input_type -> triage.v1.RepairPlanRequest
-	13, // 22: triage.v1.PlannerService.ListEndpoints:input_type -> triage.v1.ListEndpointsRequest
-	10, // 23: triage.v1.PlannerService.CreatePlan:output_type -> triage.v1.CreatePlanResponse
-	12, // 24: triage.v1.PlannerService.RepairPlan:output_type -> triage.v1.RepairPlanResponse
-	15, // 25: triage.v1.PlannerService.ListEndpoints:output_type -> triage.v1.ListEndpointsResponse
-	23, // [23:26] is the sub-list for method output_type
-	20, // [20:23] is the sub-list for method input_type
-	20, // [20:20] is the sub-list for extension type_name
-	20, // [20:20] is the sub-list for extension extendee
-	0,  // [0:20] is the sub-list for field type_name
+	21, // 11: triage.v1.Usage.output_tokens_rule:type_name -> triage.v1.CostRule
+	7,  // 12: triage.v1.CreatePlanResponse.parsed:type_name -> triage.v1.ParsedPlan
+	8,  // 13: triage.v1.CreatePlanResponse.usage:type_name -> triage.v1.Usage
+	17, // 14: triage.v1.CreatePlanResponse.latency:type_name -> google.protobuf.Duration
+	0,  // 15: triage.v1.CreatePlanResponse.strategy:type_name -> triage.v1.PlannerStrategy
+	9,  // 16: triage.v1.CreatePlanResponse.planner_ids:type_name -> triage.v1.PlannerId
+	7,  // 17: triage.v1.RepairPlanResponse.parsed:type_name -> triage.v1.ParsedPlan
+	9,  // 18: triage.v1.RepairPlanResponse.planner_ids:type_name -> triage.v1.PlannerId
+	16, // 19: triage.v1.ConfiguredEndpoint.mode:type_name -> triage.v1.SolverMode
+	14, // 20: triage.v1.ListEndpointsResponse.endpoints:type_name -> triage.v1.ConfiguredEndpoint
+	5,  // 21: triage.v1.PlannerService.CreatePlan:input_type -> triage.v1.CreatePlanRequest
+	11, // 22: triage.v1.PlannerService.RepairPlan:input_type -> triage.v1.RepairPlanRequest
+	13, // 23: triage.v1.PlannerService.ListEndpoints:input_type -> triage.v1.ListEndpointsRequest
+	10, // 24: triage.v1.PlannerService.CreatePlan:output_type -> triage.v1.CreatePlanResponse
+	12, // 25: triage.v1.PlannerService.RepairPlan:output_type -> triage.v1.RepairPlanResponse
+	15, // 26: triage.v1.PlannerService.ListEndpoints:output_type -> triage.v1.ListEndpointsResponse
+	24, // [24:27] is the sub-list for method output_type
+	21, // [21:24] is the sub-list for method input_type
+	21, // [21:21] is the sub-list for extension type_name
+	21, // [21:21] is the sub-list for extension extendee
+	0,  // [0:21] is the sub-list for field type_name
 }
 
 func init() { file_triage_v1_planner_proto_init() }

@@ -82,6 +82,73 @@ func (PlanDropReason) EnumDescriptor() ([]byte, []int) {
 	return file_triage_v1_types_proto_rawDescGZIP(), []int{0}
 }
 
+// CostRule names the branch of the SPEC §1 rule that turned a response's
+// usage into a cost.
+type CostRule int32
+
+const (
+	// Unknown: the cost was stored or imported without its rule.
+	CostRule_COST_RULE_UNSPECIFIED CostRule = 0
+	// cost = completion_tokens, at least total_tokens − prompt_tokens (the
+	// provider counts reasoning, if any, in completion_tokens).
+	CostRule_COST_RULE_COMPLETION CostRule = 1
+	// cost = total_tokens − prompt_tokens, above completion_tokens (reasoning
+	// counted in the total but not in completion_tokens).
+	CostRule_COST_RULE_TOTAL_MINUS_PROMPT CostRule = 2
+	// cost = completion_tokens + completion_tokens_details.reasoning_tokens,
+	// since reasoning_tokens exceeds completion_tokens (reasoning counted
+	// outside the completion and the total).
+	CostRule_COST_RULE_COMPLETION_PLUS_REASONING CostRule = 3
+	// No cost counted, and the cost is 0: a ground-truth record that is not
+	// gradeable (the call failed, or its answer could not be graded).
+	CostRule_COST_RULE_NONE CostRule = 4
+)
+
+// Enum value maps for CostRule.
+var (
+	CostRule_name = map[int32]string{
+		0: "COST_RULE_UNSPECIFIED",
+		1: "COST_RULE_COMPLETION",
+		2: "COST_RULE_TOTAL_MINUS_PROMPT",
+		3: "COST_RULE_COMPLETION_PLUS_REASONING",
+		4: "COST_RULE_NONE",
+	}
+	CostRule_value = map[string]int32{
+		"COST_RULE_UNSPECIFIED":               0,
+		"COST_RULE_COMPLETION":                1,
+		"COST_RULE_TOTAL_MINUS_PROMPT":        2,
+		"COST_RULE_COMPLETION_PLUS_REASONING": 3,
+		"COST_RULE_NONE":                      4,
+	}
+)
+
+func (x CostRule) Enum() *CostRule {
+	p := new(CostRule)
+	*p = x
+	return p
+}
+
+func (x CostRule) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (CostRule) Descriptor() protoreflect.EnumDescriptor {
+	return file_triage_v1_types_proto_enumTypes[1].Descriptor()
+}
+
+func (CostRule) Type() protoreflect.EnumType {
+	return &file_triage_v1_types_proto_enumTypes[1]
+}
+
+func (x CostRule) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use CostRule.Descriptor instead.
+func (CostRule) EnumDescriptor() ([]byte, []int) {
+	return file_triage_v1_types_proto_rawDescGZIP(), []int{1}
+}
+
 // GroundTruthItem is one gradeable problem of a pool together with one
 // solver's Phase 0 ground truth for it (SPEC §1).
 type GroundTruthItem struct {
@@ -404,7 +471,13 @@ const file_triage_v1_types_proto_rawDesc = "" +
 	"\x1bPLAN_DROP_REASON_UNKNOWN_ID\x10\x01\x12\x1e\n" +
 	"\x1aPLAN_DROP_REASON_DUPLICATE\x10\x02\x12\x1d\n" +
 	"\x19PLAN_DROP_REASON_NEGATIVE\x10\x03\x12\x19\n" +
-	"\x15PLAN_DROP_REASON_ZERO\x10\x04B6Z4github.com/triage-eval/triage/gen/triage/v1;triagev1b\x06proto3"
+	"\x15PLAN_DROP_REASON_ZERO\x10\x04*\x9e\x01\n" +
+	"\bCostRule\x12\x19\n" +
+	"\x15COST_RULE_UNSPECIFIED\x10\x00\x12\x18\n" +
+	"\x14COST_RULE_COMPLETION\x10\x01\x12 \n" +
+	"\x1cCOST_RULE_TOTAL_MINUS_PROMPT\x10\x02\x12'\n" +
+	"#COST_RULE_COMPLETION_PLUS_REASONING\x10\x03\x12\x12\n" +
+	"\x0eCOST_RULE_NONE\x10\x04B6Z4github.com/triage-eval/triage/gen/triage/v1;triagev1b\x06proto3"
 
 var (
 	file_triage_v1_types_proto_rawDescOnce sync.Once
@@ -418,14 +491,15 @@ func file_triage_v1_types_proto_rawDescGZIP() []byte {
 	return file_triage_v1_types_proto_rawDescData
 }
 
-var file_triage_v1_types_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
+var file_triage_v1_types_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
 var file_triage_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
 var file_triage_v1_types_proto_goTypes = []any{
 	(PlanDropReason)(0),     // 0: triage.v1.PlanDropReason
-	(*GroundTruthItem)(nil), // 1: triage.v1.GroundTruthItem
-	(*Budget)(nil),          // 2: triage.v1.Budget
-	(*PlanStep)(nil),        // 3: triage.v1.PlanStep
-	(*PlanDrop)(nil),        // 4: triage.v1.PlanDrop
+	(CostRule)(0),           // 1: triage.v1.CostRule
+	(*GroundTruthItem)(nil), // 2: triage.v1.GroundTruthItem
+	(*Budget)(nil),          // 3: triage.v1.Budget
+	(*PlanStep)(nil),        // 4: triage.v1.PlanStep
+	(*PlanDrop)(nil),        // 5: triage.v1.PlanDrop
 }
 var file_triage_v1_types_proto_depIdxs = []int32{
 	0, // 0: triage.v1.PlanDrop.reason:type_name -> triage.v1.PlanDropReason
@@ -451,7 +525,7 @@ func file_triage_v1_types_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_triage_v1_types_proto_rawDesc), len(file_triage_v1_types_proto_rawDesc)),
-			NumEnums:      1,
+			NumEnums:      2,
 			NumMessages:   4,
 			NumExtensions: 0,
 			NumServices:   0,

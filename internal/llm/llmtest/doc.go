@@ -9,7 +9,9 @@
 // the server's latency (WithLatency) plus its own Delay. The builders in
 // replies.go reproduce the shapes of OpenAI (usage with
 // completion_tokens_details.reasoning_tokens), vLLM (message.reasoning),
-// DeepSeek (message.reasoning_content), Ollama (minimal usage), and the
+// DeepSeek (message.reasoning_content), Ollama (minimal usage), a provider
+// that counts reasoning tokens outside completion_tokens and total_tokens
+// (ReasoningApart), and the
 // failures: 429 with Retry-After, 500, a connection that never answers,
 // a malformed body, and finish_reason "length".
 //

@@ -87,6 +87,22 @@ func OpenAI(c Completion) Reply {
 	})
 }
 
+// ReasoningApart renders c as a provider that counts reasoning tokens
+// only in usage.completion_tokens_details.reasoning_tokens: completion_tokens
+// is the visible answer alone and total_tokens is prompt + completion, so
+// neither includes the thinking (c.TotalTokens is ignored). The rest of the
+// body is OpenAI's shape. With Completion{PromptTokens: 120,
+// CompletionTokens: 86, ReasoningTokens: 7867} it reproduces the usage of
+// issue 21: the output cost is 7,953 tokens, of which max(completion,
+// total − prompt) sees only 86.
+func ReasoningApart(c Completion) Reply {
+	c.TotalTokens = c.PromptTokens + c.CompletionTokens
+	if c.Model == "" {
+		c.Model = "thinking-apart-1"
+	}
+	return OpenAI(c)
+}
+
 // VLLM renders c as vLLM's OpenAI server does with a reasoning parser:
 // the thinking in message.reasoning, message.reasoning_content null,
 // content null when empty, usage without details.

@@ -2,6 +2,7 @@ package llmtest
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
@@ -83,5 +84,34 @@ func TestLatency(t *testing.T) {
 	}
 	if s.MaxInFlight() != 1 {
 		t.Errorf("MaxInFlight = %d", s.MaxInFlight())
+	}
+}
+
+// TestReasoningApartUsage: the shape's usage leaves the reasoning out of
+// completion_tokens and total_tokens and reports it only in
+// completion_tokens_details, whatever TotalTokens says.
+func TestReasoningApartUsage(t *testing.T) {
+	r := ReasoningApart(Completion{Content: "4", PromptTokens: 120, CompletionTokens: 86, TotalTokens: 9999, ReasoningTokens: 7867})
+	var body struct {
+		Usage struct {
+			Prompt     int `json:"prompt_tokens"`
+			Completion int `json:"completion_tokens"`
+			Total      int `json:"total_tokens"`
+			Details    struct {
+				Reasoning int `json:"reasoning_tokens"`
+			} `json:"completion_tokens_details"`
+		} `json:"usage"`
+		Choices []struct {
+			Message struct {
+				Content string `json:"content"`
+			} `json:"message"`
+		} `json:"choices"`
+	}
+	if err := json.Unmarshal(r.Body, &body); err != nil || r.Status != http.StatusOK {
+		t.Fatalf("status %d, %v: %s", r.Status, err, r.Body)
+	}
+	u := body.Usage
+	if u.Prompt != 120 || u.Completion != 86 || u.Total != 206 || u.Details.Reasoning != 7867 || body.Choices[0].Message.Content != "4" {
+		t.Errorf("usage %+v, body %s", u, r.Body)
 	}
 }

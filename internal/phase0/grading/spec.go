@@ -77,6 +77,14 @@ type CodeSpec struct {
 	Private []TestCase `json:"private_tests,omitempty"`
 }
 
+// PublicTestsOnly reports a code problem without hidden (private) test
+// cases: it is graded on its public tests alone, which the solver may have
+// seen (LiveCodeBench's are the statement's examples), so a program that
+// looks its input up among them passes. Other kinds report false.
+func (s Spec) PublicTestsOnly() bool {
+	return s.Kind == KindCode && s.Code != nil && len(s.Code.Private) == 0
+}
+
 // TestCase is one input/expected-output pair.
 type TestCase struct {
 	// Input is the stdin text, or one JSON value per line (functional).

@@ -71,7 +71,7 @@ func (b *builder) emit(at loc, p problems.Problem, spec grading.Spec) {
 	}
 	b.seen[key] = seenEntry{at: at, sum: sum}
 	b.out = append(b.out, p)
-	b.rep.Problems[p.Dataset]++
+	b.rep.count(at, p, spec)
 }
 
 // result returns the problems and the report, or an *Error listing the

@@ -169,11 +169,16 @@ func FinalQuestion(question string) (string, bool) {
 	return rest + "?", true
 }
 
+// subjectNotSelected is the skip reason of a subject outside the selection.
+const subjectNotSelected = "subject not selected"
+
 func eachMMLU(ins []Input, b *builder, subjects []string, fn func(choiceItem)) error {
 	keep := map[string]bool{}
 	for _, s := range subjects {
 		keep[s] = true
 	}
+	unselected := newListKeep(FlagSubjects, subjects)
+	defer func() { b.rep.keep(subjectNotSelected, unselected.String()) }()
 	for _, in := range ins {
 		err := eachRecord(in, b.rep, &b.iss, func(r record) {
 			before := r.iss.count()
@@ -188,7 +193,8 @@ func eachMMLU(ins []Input, b *builder, subjects []string, fn func(choiceItem)) e
 				return
 			}
 			if len(keep) > 0 && !keep[it.subject] {
-				b.rep.skip(r.at, "subject not selected", it.subject)
+				b.rep.skip(r.at, subjectNotSelected, it.subject)
+				unselected.add(it.subject)
 				return
 			}
 			h := sha256.New()

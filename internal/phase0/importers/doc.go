@@ -9,7 +9,10 @@
 // MaxIssues, as "file:line: field: reason" (Parquet: "file:row N: …"), and
 // no problems are returned. Records that are well formed but not wanted or
 // not gradeable (outside a date window, with an image, a duplicate…) are
-// skipped and reported instead. Two records with the same dataset and id
+// skipped and reported instead, with the triage import flag (Flag*
+// constants) and value that would keep them when one would (Skip.Keep);
+// the Report also counts the code problems produced without hidden tests
+// (graded on public tests alone). Two records with the same dataset and id
 // are a duplicate when their problems are identical (the second is
 // skipped) and an error otherwise.
 //

@@ -3,6 +3,7 @@ package importers
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -113,5 +114,29 @@ func wantIssues(t *testing.T, err error, want ...string) {
 		if !strings.Contains(msg, w) {
 			t.Errorf("error lacks %q:\n%s", w, msg)
 		}
+	}
+}
+
+func TestListKeep(t *testing.T) {
+	k := newListKeep("subjects", []string{"b"})
+	if k.String() != "" {
+		t.Errorf("nothing skipped: %q", k.String())
+	}
+	for _, v := range []string{"c", "a", "c"} {
+		k.add(v)
+	}
+	if got := k.String(); got != "--subjects a,b,c" {
+		t.Errorf("got %q", got)
+	}
+	k.add("it's odd")
+	if got := k.String(); got != `--subjects 'a,b,c,it'\''s odd'` {
+		t.Errorf("quoted: %q", got)
+	}
+	many := newListKeep("category", nil)
+	for i := range maxKeepValues + 5 {
+		many.add(fmt.Sprint("v", i))
+	}
+	if got := many.String(); got != "--category with the values to keep (e.g. v0, v1, v2; more than 64 skipped)" {
+		t.Errorf("many: %q", got)
 	}
 }

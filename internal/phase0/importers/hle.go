@@ -66,6 +66,7 @@ func HLE(ins []Input, opt HLEOptions) ([]problems.Problem, *Report, error) {
 	for _, c := range opt.Categories {
 		keep[Slug(c)] = true
 	}
+	unselected := newListKeep(FlagCategory, opt.Categories)
 	for _, in := range ins {
 		fn := func(r record) {
 			before := r.iss.count()
@@ -83,7 +84,8 @@ func HLE(ins []Input, opt HLEOptions) ([]problems.Problem, *Report, error) {
 				return
 			}
 			if len(keep) > 0 && !keep[Slug(category)] {
-				b.rep.skip(r.at, "category not selected", id+", "+category)
+				b.rep.skip(r.at, categoryNotSelected, id+", "+category)
+				unselected.add(category)
 				return
 			}
 			if image {
@@ -113,8 +115,13 @@ func HLE(ins []Input, opt HLEOptions) ([]problems.Problem, *Report, error) {
 			return nil, nil, err
 		}
 	}
+	b.rep.keep(categoryNotSelected, unselected.String())
 	return b.result()
 }
+
+// categoryNotSelected is the skip reason of a category outside the
+// selection.
+const categoryNotSelected = "category not selected"
 
 // hasImage reports a non-blank image: a string, or (Parquet group
 // columns such as {bytes, path}) any non-blank value in an array.

@@ -32,7 +32,15 @@ type LCBOptions struct {
 	Since, Until time.Time
 	// PublicOnly drops the private test cases.
 	PublicOnly bool
+	// RequireHiddenTests skips the problems without private (hidden) test
+	// cases, which would be graded on their public tests alone: in
+	// LiveCodeBench those are the statement's examples, so a program that
+	// looks its input up among them passes.
+	RequireHiddenTests bool
 }
+
+// lcbPublicOnlyReason is the skip reason of RequireHiddenTests.
+const lcbPublicOnlyReason = "public tests only (no hidden tests)"
 
 // lcbTest is one test case as LiveCodeBench stores it.
 type lcbTest struct {
@@ -50,11 +58,15 @@ type lcbTest struct {
 // string, a JSON array, or the compressed encoding (base64 of zlib of a
 // pickled JSON string); all of a problem's tests share one testtype
 // (stdin or functional; functional needs metadata.func_name). A problem
-// whose canonical line would exceed problems.MaxLineBytes is skipped.
-// Malformed records abort the import.
+// whose canonical line would exceed problems.MaxLineBytes is skipped, and
+// so is one without private tests under RequireHiddenTests; the Report
+// counts the problems kept without them. Malformed records abort the
+// import.
 func LCB(ins []Input, opt LCBOptions) ([]problems.Problem, *Report, error) {
 	b := newBuilder("lcb")
 	dataset := orDefault(opt.Dataset, "lcb")
+	// The contest days outside the window that would widen it most.
+	var earliest, latest time.Time
 	for _, in := range ins {
 		err := eachRecord(in, b.rep, &b.iss, func(r record) {
 			before := r.iss.count()
@@ -69,10 +81,16 @@ func LCB(ins []Input, opt LCBOptions) ([]problems.Problem, *Report, error) {
 			day := date.Format("2006-01-02")
 			switch {
 			case !opt.Since.IsZero() && date.Before(opt.Since):
-				b.rep.skip(r.at, "contest_date before "+opt.Since.Format("2006-01-02"), id+", "+day)
+				b.rep.skip(r.at, lcbBeforeReason(opt), id+", "+day)
+				if earliest.IsZero() || date.Before(earliest) {
+					earliest = date
+				}
 				return
 			case !opt.Until.IsZero() && !date.Before(opt.Until):
-				b.rep.skip(r.at, "contest_date on or after "+opt.Until.Format("2006-01-02"), id+", "+day)
+				b.rep.skip(r.at, lcbAfterReason(opt), id+", "+day)
+				if date.After(latest) {
+					latest = date
+				}
 				return
 			}
 			public := lcbTests(r, "public_test_cases", true)
@@ -117,6 +135,10 @@ func LCB(ins []Input, opt LCBOptions) ([]problems.Problem, *Report, error) {
 			if spec.TestType == grading.TestStdin {
 				spec.FuncName = ""
 			}
+			if opt.RequireHiddenTests && len(spec.Private) == 0 {
+				b.rep.skip(r.at, lcbPublicOnlyReason, id)
+				return
+			}
 			p := problems.Problem{ID: id, Dataset: dataset, Text: lcbText(content, spec)}
 			if n := lineSize(p, grading.Spec{Kind: grading.KindCode, Code: &spec}); n > problems.MaxLineBytes {
 				b.rep.skip(r.at, "tests too large for one problem line", fmt.Sprintf("%s, %d MiB", id, n>>20))
@@ -128,7 +150,24 @@ func LCB(ins []Input, opt LCBOptions) ([]problems.Problem, *Report, error) {
 			return nil, nil, err
 		}
 	}
+	if !earliest.IsZero() {
+		b.rep.keep(lcbBeforeReason(opt), "--"+FlagSince+" "+earliest.Format(time.DateOnly))
+	}
+	if !latest.IsZero() {
+		// Until is exclusive: the day after the latest date keeps it.
+		day := time.Date(latest.Year(), latest.Month(), latest.Day(), 0, 0, 0, 0, time.UTC)
+		b.rep.keep(lcbAfterReason(opt), "--"+FlagUntil+" "+day.AddDate(0, 0, 1).Format(time.DateOnly))
+	}
+	b.rep.keep(lcbPublicOnlyReason, "leaving out --"+FlagRequireHiddenTests)
 	return b.result()
+}
+
+func lcbBeforeReason(opt LCBOptions) string {
+	return "contest_date before " + opt.Since.Format(time.DateOnly)
+}
+
+func lcbAfterReason(opt LCBOptions) string {
+	return "contest_date on or after " + opt.Until.Format(time.DateOnly)
 }
 
 // lcbText is what the solver sees: the statement, then how the solution

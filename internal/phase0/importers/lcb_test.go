@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -353,5 +354,57 @@ func TestLCBTooLargeIsSkipped(t *testing.T) {
 	ps, _, err = LCB([]Input{textInput("big.jsonl", jsonl(t, rec))}, LCBOptions{PublicOnly: true})
 	if err != nil || len(ps) != 1 {
 		t.Fatalf("public only: %d problems, %v", len(ps), err)
+	}
+}
+
+// TestLCBHiddenTests: the report counts the hidden test cases and the
+// problems without any; RequireHiddenTests skips those, saying what keeps
+// them.
+func TestLCBHiddenTests(t *testing.T) {
+	ps, rep, err := LCB([]Input{fileInput(t, "testdata/lcb_compressed.jsonl")}, LCBOptions{})
+	if err != nil || len(ps) != 3 {
+		t.Fatalf("%d problems, %v", len(ps), err)
+	}
+	if rep.HiddenTests["lcb"] != 42 || rep.PublicTestsOnly["lcb"] != 1 || rep.TotalPublicTestsOnly() != 1 ||
+		!slices.Equal(rep.PublicTestsOnlyExamples, []string{"lcb_compressed.jsonl:3 (" + ps[2].ID + ")"}) {
+		t.Fatalf("report %+v", rep)
+	}
+	if !specOf(t, ps[2]).PublicTestsOnly() || specOf(t, ps[0]).PublicTestsOnly() {
+		t.Fatalf("the flagged problem is not the one without hidden tests")
+	}
+	kept, rep, err := LCB([]Input{fileInput(t, "testdata/lcb_compressed.jsonl")}, LCBOptions{RequireHiddenTests: true})
+	if err != nil || len(kept) != 2 || rep.TotalPublicTestsOnly() != 0 || rep.HiddenTests["lcb"] != 42 {
+		t.Fatalf("require: %d problems, %+v, %v", len(kept), rep, err)
+	}
+	if len(rep.Skips) != 1 || rep.Skips[0].Reason != "public tests only (no hidden tests)" || rep.Skips[0].Count != 1 ||
+		rep.Skips[0].Keep != "leaving out --require-hidden-tests" {
+		t.Fatalf("skips %+v", rep.Skips)
+	}
+	// PublicOnly drops every hidden test: all three are flagged.
+	_, rep, err = LCB([]Input{fileInput(t, "testdata/lcb_compressed.jsonl")}, LCBOptions{PublicOnly: true})
+	if err != nil || rep.PublicTestsOnly["lcb"] != 3 || rep.HiddenTests["lcb"] != 0 {
+		t.Fatalf("public only: %+v, %v", rep, err)
+	}
+}
+
+// TestLCBWindowKeep: a skip outside the date window names the bound that
+// keeps all its records.
+func TestLCBWindowKeep(t *testing.T) {
+	_, rep, err := LCB([]Input{fileInput(t, benchdata.Path(t, "lcb/lcb_sample.jsonl"))}, LCBOptions{Since: date("2023-06-01"), Until: date("2023-09-01")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"contest_date before 2023-06-01":      "--since 2023-05-07",
+		"contest_date on or after 2023-09-01": "--until 2023-10-18",
+	}
+	for _, s := range rep.Skips {
+		if s.Keep != want[s.Reason] {
+			t.Errorf("%s: keep %q, want %q", s.Reason, s.Keep, want[s.Reason])
+		}
+		delete(want, s.Reason)
+	}
+	if len(want) > 0 {
+		t.Errorf("missing skips %v in %+v", want, rep.Skips)
 	}
 }

@@ -3,7 +3,11 @@ package importers
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+
+	"github.com/triage-eval/triage/internal/phase0/grading"
+	"github.com/triage-eval/triage/internal/store/problems"
 )
 
 // MaxExamples is how many example locations a Report keeps per skip reason.
@@ -11,6 +15,17 @@ const MaxExamples = 3
 
 // MaxIssues is how many issues an *Error lists; the rest are only counted.
 const MaxIssues = 50
+
+// The triage import flags whose values decide what an importer keeps: a
+// Skip's Keep names them, and internal/cli defines its flags with these
+// names.
+const (
+	FlagSince              = "since"
+	FlagUntil              = "until"
+	FlagSubjects           = "subjects"
+	FlagCategory           = "category"
+	FlagRequireHiddenTests = "require-hidden-tests"
+)
 
 // Report says what an importer read, produced and skipped.
 type Report struct {
@@ -24,6 +39,15 @@ type Report struct {
 	// Skips are the reasons records were left out, in order of first
 	// occurrence.
 	Skips []Skip
+	// PublicTestsOnly counts, per dataset, the code problems produced that
+	// have no hidden tests (grading.Spec.PublicTestsOnly): graded on tests
+	// the solver may have seen. PublicTestsOnlyExamples are the first
+	// MaxExamples of them, as "file:line (id)".
+	PublicTestsOnly         map[string]int
+	PublicTestsOnlyExamples []string
+	// HiddenTests counts, per dataset, the hidden test cases of the code
+	// problems produced.
+	HiddenTests map[string]int
 }
 
 // Skip is one reason records were left out.
@@ -35,10 +59,38 @@ type Skip struct {
 	// Examples are the first MaxExamples of them, as "file:line" with
 	// an optional detail in parentheses.
 	Examples []string
+	// Keep is what would keep them, as triage import arguments (e.g.
+	// "--since 2023-05-07"), or "" when no flag does.
+	Keep string
 }
 
 func newReport(kind string) *Report {
-	return &Report{Kind: kind, Problems: map[string]int{}}
+	return &Report{Kind: kind, Problems: map[string]int{}, PublicTestsOnly: map[string]int{}, HiddenTests: map[string]int{}}
+}
+
+// keep sets the Keep of the skip for reason, if any record was skipped
+// for it.
+func (r *Report) keep(reason, how string) {
+	for i := range r.Skips {
+		if r.Skips[i].Reason == reason {
+			r.Skips[i].Keep = how
+		}
+	}
+}
+
+// count records a problem produced with grading spec at where.
+func (r *Report) count(where loc, p problems.Problem, spec grading.Spec) {
+	r.Problems[p.Dataset]++
+	if spec.Kind != grading.KindCode || spec.Code == nil {
+		return
+	}
+	r.HiddenTests[p.Dataset] += len(spec.Code.Private)
+	if spec.PublicTestsOnly() {
+		r.PublicTestsOnly[p.Dataset]++
+		if len(r.PublicTestsOnlyExamples) < MaxExamples {
+			r.PublicTestsOnlyExamples = append(r.PublicTestsOnlyExamples, where.String()+" ("+p.ID+")")
+		}
+	}
 }
 
 // skip records that the record at where was left out for reason; detail
@@ -70,9 +122,15 @@ func (r *Report) Skipped() int {
 }
 
 // Total is the total number of problems produced.
-func (r *Report) Total() int {
+func (r *Report) Total() int { return sum(r.Problems) }
+
+// TotalPublicTestsOnly is the number of problems produced without hidden
+// tests.
+func (r *Report) TotalPublicTestsOnly() int { return sum(r.PublicTestsOnly) }
+
+func sum(m map[string]int) int {
 	n := 0
-	for _, c := range r.Problems {
+	for _, c := range m {
 		n += c
 	}
 	return n
@@ -81,7 +139,12 @@ func (r *Report) Total() int {
 // Write prints the report for a person, e.g.
 //
 //	lcb: 16 records read, 0 problems, 16 skipped
-//	  skipped 16: contest_date before 2025-01-01, e.g. lcb.jsonl:1 (2727), lcb.jsonl:2 (2728), …
+//	  skipped 16: contest_date before 2025-01-01, e.g. lcb.jsonl:1 (2727), lcb.jsonl:2 (2728), …; --since 2023-05-07 keeps them
+//
+// or, with problems graded on public tests only,
+//
+//	lcb: 16 records read, 16 problems (lcb 16), 0 skipped
+//	  public tests only: 16 of 16 problems have no hidden tests, e.g. …; --require-hidden-tests refuses them
 func (r *Report) Write(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d records read, %d problems", r.Kind, r.Records, r.Total())
@@ -98,10 +161,39 @@ func (r *Report) Write(w io.Writer) error {
 		if s.Count > len(s.Examples) {
 			b.WriteString(", …")
 		}
+		if s.Keep != "" {
+			fmt.Fprintf(&b, "; %s keeps them", s.Keep)
+		}
 		b.WriteByte('\n')
+	}
+	if n := r.TotalPublicTestsOnly(); n > 0 {
+		fmt.Fprintf(&b, "  public tests only: %d of %d problems have no hidden tests (graded on tests the solver may have seen; LiveCodeBench's are the statement's examples), e.g. %s",
+			n, r.Total(), strings.Join(r.PublicTestsOnlyExamples, ", "))
+		if n > len(r.PublicTestsOnlyExamples) {
+			b.WriteString(", …")
+		}
+		fmt.Fprintf(&b, "; --%s refuses them\n", FlagRequireHiddenTests)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// KeptNothing says why an import produced no problems: what it read, every
+// skip reason with its count, and what would keep them. It is "" when
+// problems were produced.
+func (r *Report) KeptNothing() string {
+	if r.Total() > 0 {
+		return ""
+	}
+	var b strings.Builder
+	r.Write(&b)
+	switch {
+	case r.Records == 0:
+		b.WriteString("  the input holds no records\n")
+	case !slices.ContainsFunc(r.Skips, func(s Skip) bool { return s.Keep != "" }):
+		fmt.Fprintf(&b, "  no flag of triage import %s keeps these records\n", r.Kind)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // loc names a source record: a file and a 1-based line (or Parquet row).
@@ -187,4 +279,61 @@ func (c *issues) err() error {
 	}
 	e := c.e
 	return &e
+}
+
+// maxKeepValues bounds the values a listKeep collects: a Keep that would
+// need more names a few.
+const maxKeepValues = 64
+
+// listKeep builds the Keep of records skipped because their value of a
+// list flag (--subjects, --category) was not selected: the flag with the
+// selected values and every skipped one.
+type listKeep struct {
+	flag     string
+	selected []string
+	skipped  []string
+	seen     map[string]bool
+	more     int // distinct skipped values beyond maxKeepValues
+}
+
+func newListKeep(flag string, selected []string) *listKeep {
+	return &listKeep{flag: flag, selected: selected, seen: map[string]bool{}}
+}
+
+// add records a skipped value.
+func (k *listKeep) add(v string) {
+	switch {
+	case k.seen[v]:
+	case len(k.seen) >= maxKeepValues:
+		k.more++
+	default:
+		k.seen[v] = true
+		k.skipped = append(k.skipped, v)
+	}
+}
+
+// String is the Keep: "--subjects a,b,c", or with too many values
+// "--subjects with the values to keep (e.g. a, b, c; more than 64 skipped)".
+func (k *listKeep) String() string {
+	if len(k.skipped) == 0 {
+		return ""
+	}
+	if k.more > 0 {
+		return fmt.Sprintf("--%s with the values to keep (e.g. %s; more than %d skipped)", k.flag, strings.Join(k.skipped[:MaxExamples], ", "), maxKeepValues)
+	}
+	vals := slices.Concat(k.selected, k.skipped)
+	slices.Sort(vals)
+	return "--" + k.flag + " " + shellQuote(strings.Join(slices.Compact(vals), ","))
+}
+
+// shellQuote returns s as one shell word: as is when it holds only
+// letters, digits and _-.,/:+ characters, else in single quotes.
+func shellQuote(s string) string {
+	safe := s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-.,/:+", r))
+	}) < 0
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -259,7 +259,7 @@ func result(j job, a solving.Attempt) orchestrator.BudgetAwareResult {
 	r := orchestrator.BudgetAwareResult{
 		Model: it.Solver.Model, Mode: it.Solver.Mode, Dataset: it.Dataset, ProblemID: it.ProblemID, Pool: it.Pool,
 		Tokens: it.Tokens, BaselineCorrect: j.baselineCorrect, Gradeable: a.Gradeable, Correct: a.Correct(),
-		Truncated: a.Truncated, OutputTokens: a.Cost(), Outcome: string(a.Verdict.Outcome), Error: a.Error,
+		Truncated: a.Truncated, OutputTokens: a.Cost(), OutputTokensRule: a.Response.CostRule, Outcome: string(a.Verdict.Outcome), Error: a.Error,
 		MaxTokens: j.maxTokens, Fingerprint: j.fingerprint,
 	}
 	if j.problem.Unsolvable {

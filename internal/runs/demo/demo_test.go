@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/triage-eval/triage/internal/platform/apperr"
+	"github.com/triage-eval/triage/internal/protocol/costrule"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/problems"
 )
@@ -137,6 +138,7 @@ func TestGroundTruth(t *testing.T) {
 			Cost: l.Cost, Correct: l.Correct, Gradeable: l.Gradeable, FinishReason: l.FinishReason,
 			Latency:        time.Duration(l.LatencyMS * float64(time.Millisecond)),
 			ResponseSHA256: l.ResponseSHA256, Error: l.Error, MeasuredAt: l.MeasuredAt, LuckyGuess: l.LuckyGuess,
+			CostRule: costrule.Unknown, // what an absent cost_rule imports as
 		}
 		var v apperr.Violations
 		groundtruth.ValidateRecord(&v, "", rec)

@@ -14,6 +14,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/platform/protoconv"
 	"github.com/triage-eval/triage/internal/store/problems"
 )
 
@@ -57,6 +58,7 @@ type logLine struct {
 	LuckyGuess      bool   `json:"lucky_guess,omitempty"`
 	Gradeable       bool   `json:"gradeable"`
 	Cost            int64  `json:"cost"`
+	CostRule        string `json:"cost_rule"`
 	FinishReason    string `json:"finish_reason,omitempty"`
 	Error           string `json:"error,omitempty"`
 	ExtractedAnswer string `json:"extracted_answer,omitempty"`
@@ -301,6 +303,7 @@ func writeLogLine(w io.Writer, mu *sync.Mutex, s Solver, it *triagev1.BaselineIt
 	line, err := json.Marshal(logLine{
 		Model: s.Model, Mode: s.Mode, Dataset: r.GetDataset(), ID: r.GetProblemId(),
 		Outcome: outcomeName(it.GetOutcome()), Correct: r.GetCorrect(), LuckyGuess: r.GetLuckyGuess(), Gradeable: r.GetGradeable(), Cost: r.GetCost(),
+		CostRule:     string(protoconv.CostRuleFromProto(r.GetCostRule())),
 		FinishReason: r.GetFinishReason(), Error: r.GetError(), ExtractedAnswer: it.GetExtractedAnswer(),
 		GradeDetail: it.GetGradeDetail(), Cached: it.GetCached(), Prompt: it.GetPromptTemplate(), PromptSHA256: it.GetPromptSha256(),
 	})

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/phase0/grading"
 	"github.com/triage-eval/triage/internal/protocol/injection"
 	"github.com/triage-eval/triage/internal/protocol/pools"
 	"github.com/triage-eval/triage/internal/runs/report"
@@ -140,6 +141,10 @@ func (r *Runner) buildGrid(ctx context.Context, endpoints map[string]EndpointInf
 	g.injected, problems = r.composeInjections(probs, g.partitions)
 	g.problems = append(g.problems, problems...)
 
+	publicOnly := map[string]map[string]bool{}
+	for _, d := range r.cfg.BaselineDatasets(probs) {
+		publicOnly[d] = publicTestsOnly(probs[d])
+	}
 	for i, s := range r.cfg.Solvers {
 		var ep *EndpointInfo
 		if info, ok := endpoints[s.Endpoint]; ok {
@@ -150,7 +155,7 @@ func (r *Runner) buildGrid(ctx context.Context, endpoints map[string]EndpointInf
 			if truth[d], err = ListGroundTruth(ctx, r.clients.Executor, s, d); err != nil {
 				return nil, err
 			}
-			acc := accuracyOf(s, d, probs[d], truth[d])
+			acc := accuracyOf(s, d, probs[d], publicOnly[d], truth[d])
 			g.accuracy = append(g.accuracy, acc)
 			if acc.Gradeable == 0 {
 				g.problems = append(g.problems, fmt.Sprintf("solvers[%d] (%s/%s): no gradeable ground truth for any of the %d problems of %s; run `triage baseline` or import its ground truth first",
@@ -257,8 +262,9 @@ func poolItem(p problems.Problem, rec *triagev1.GroundTruthRecord) *triagev1.Gro
 
 // accuracyOf is a solver's base accuracy on the run's problems of one
 // dataset: y over the gradeable ones, with the lucky guesses on unsolvable
-// items counted apart.
-func accuracyOf(s Solver, dataset string, probs map[string]problems.Problem, truth map[string]*triagev1.GroundTruthRecord) report.Accuracy {
+// items counted apart, and the gradeable ones among publicOnly (graded on
+// public tests alone) counted.
+func accuracyOf(s Solver, dataset string, probs map[string]problems.Problem, publicOnly map[string]bool, truth map[string]*triagev1.GroundTruthRecord) report.Accuracy {
 	a := report.Accuracy{Model: s.Model, Mode: s.Mode, Dataset: dataset}
 	for id, p := range probs {
 		rec, ok := truth[id]
@@ -266,6 +272,9 @@ func accuracyOf(s Solver, dataset string, probs map[string]problems.Problem, tru
 			continue
 		}
 		a.Gradeable++
+		if publicOnly[id] {
+			a.PublicTestsOnly++
+		}
 		switch {
 		case p.Unsolvable:
 			a.Unsolvable++
@@ -277,6 +286,19 @@ func accuracyOf(s Solver, dataset string, probs map[string]problems.Problem, tru
 		}
 	}
 	return a
+}
+
+// publicTestsOnly returns the ids of the code problems of probs without
+// hidden tests (grading.Spec.PublicTestsOnly). Grading data that does not
+// parse counts as not: such a problem is never gradeable.
+func publicTestsOnly(probs map[string]problems.Problem) map[string]bool {
+	out := map[string]bool{}
+	for id, p := range probs {
+		if spec, err := grading.ParseSpec(p.Grading); err == nil && spec.PublicTestsOnly() {
+			out[id] = true
+		}
+	}
+	return out
 }
 
 func (r *Runner) cellsOf(g *group) []cell {

@@ -3,6 +3,8 @@ package orchestrator
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/triage-eval/triage/internal/protocol/costrule"
 )
 
 // BudgetAwareResult is one budget-aware re-solve (SPEC §5).
@@ -36,8 +38,11 @@ type BudgetAwareResult struct {
 	// plan's cell, the allocation, the problem, the prompts and the
 	// endpoint settings (SPEC §5 freshness).
 	Fingerprint string `json:"fingerprint,omitempty"`
-	// OutputTokens is what the re-solve spent, reasoning included.
-	OutputTokens int64 `json:"output_tokens"`
+	// OutputTokens is what the re-solve spent, reasoning included, and
+	// OutputTokensRule the SPEC §1 rule that counted it; absent when the
+	// call failed, or in results stored before rules were recorded.
+	OutputTokens     int64         `json:"output_tokens"`
+	OutputTokensRule costrule.Rule `json:"output_tokens_rule,omitempty"`
 	// Outcome is the grading outcome, e.g. "incorrect".
 	Outcome string `json:"outcome,omitempty"`
 	// Error says why the re-solve is not gradeable.

@@ -71,10 +71,10 @@ func (s *RunStore) SaveGrid(ctx context.Context, fingerprints map[string]string,
 	keep := map[string]bool{}
 	for _, a := range accuracy {
 		keep[a.Model+"|"+a.Mode+"|"+a.Dataset] = true
-		if _, err := tx.ExecContext(ctx, `INSERT INTO accuracy (model, mode, dataset, correct, gradeable, unsolvable, lucky_guesses) VALUES (?, ?, ?, ?, ?, ?, ?)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO accuracy (model, mode, dataset, correct, gradeable, unsolvable, lucky_guesses, public_tests_only) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (model, mode, dataset) DO UPDATE SET correct = excluded.correct, gradeable = excluded.gradeable,
-			unsolvable = excluded.unsolvable, lucky_guesses = excluded.lucky_guesses`,
-			a.Model, a.Mode, a.Dataset, a.Correct, a.Gradeable, a.Unsolvable, a.LuckyGuesses); err != nil {
+			unsolvable = excluded.unsolvable, lucky_guesses = excluded.lucky_guesses, public_tests_only = excluded.public_tests_only`,
+			a.Model, a.Mode, a.Dataset, a.Correct, a.Gradeable, a.Unsolvable, a.LuckyGuesses, a.PublicTestsOnly); err != nil {
 			return err
 		}
 	}

@@ -103,14 +103,14 @@ func (s *RunStore) Results(ctx context.Context) (Results, error) {
 	if err := srows.Err(); err != nil {
 		return res, err
 	}
-	arows, err := s.db.QueryContext(ctx, `SELECT model, mode, dataset, correct, gradeable, unsolvable, lucky_guesses FROM accuracy ORDER BY model, mode, dataset`)
+	arows, err := s.db.QueryContext(ctx, `SELECT model, mode, dataset, correct, gradeable, unsolvable, lucky_guesses, public_tests_only FROM accuracy ORDER BY model, mode, dataset`)
 	if err != nil {
 		return res, err
 	}
 	defer arows.Close()
 	for arows.Next() {
 		var a report.Accuracy
-		if err := arows.Scan(&a.Model, &a.Mode, &a.Dataset, &a.Correct, &a.Gradeable, &a.Unsolvable, &a.LuckyGuesses); err != nil {
+		if err := arows.Scan(&a.Model, &a.Mode, &a.Dataset, &a.Correct, &a.Gradeable, &a.Unsolvable, &a.LuckyGuesses, &a.PublicTestsOnly); err != nil {
 			return res, err
 		}
 		res.Accuracy = append(res.Accuracy, a)

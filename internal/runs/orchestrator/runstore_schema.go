@@ -11,7 +11,8 @@ var runMigrations = map[sqldb.Dialect][]string{
 
 // sqliteRunMigrations: 1 is the schema of the first releases (created with
 // IF NOT EXISTS, so that their stores, at user_version 0, take it as a
-// no-op), 2 adds freshness (SPEC §5), 3 the workers' claims.
+// no-op), 2 adds freshness (SPEC §5), 3 the workers' claims, 4 the count
+// of items graded on public tests alone.
 var sqliteRunMigrations = []string{
 	`CREATE TABLE IF NOT EXISTS manifest (
 		id       INTEGER PRIMARY KEY CHECK (id = 1),
@@ -58,6 +59,7 @@ var sqliteRunMigrations = []string{
 		PRIMARY KEY (model, mode, dataset, problem_id)
 	);`,
 	claimsTable,
+	publicTestsOnlyColumn,
 }
 
 // postgresRunMigrations starts at the schema SQLite reaches at version 3.
@@ -104,7 +106,13 @@ var postgresRunMigrations = []string{
 	);`,
 	``, // version 2 is part of version 1 here
 	claimsTable,
+	publicTestsOnlyColumn,
 }
+
+// publicTestsOnlyColumn counts, per accuracy row, the gradeable items
+// graded on public tests alone. Every run rewrites its accuracy rows; those
+// of a store not run since read 0.
+const publicTestsOnlyColumn = `ALTER TABLE accuracy ADD COLUMN public_tests_only INTEGER NOT NULL DEFAULT 0`
 
 // claimsTable holds the leases of the workers computing units (cells,
 // baseline items, re-solves): who holds each unit and until when (unix

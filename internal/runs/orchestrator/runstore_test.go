@@ -256,7 +256,7 @@ func TestRunStoreUpgradesVersion1(t *testing.T) {
 		t.Fatalf("cells %+v, %v", cells, err)
 	}
 	res, err := rs.Results(ctx)
-	if err != nil || !res.Freshness.Unchecked || len(res.Records) != 1 || len(res.Accuracy) != 1 || res.Accuracy[0].Correct != 3 {
+	if err != nil || !res.Freshness.Unchecked || len(res.Records) != 1 || len(res.Accuracy) != 1 || res.Accuracy[0].Correct != 3 || res.Accuracy[0].PublicTestsOnly != 0 {
 		t.Fatalf("results of an upgraded store: %+v, %v", res, err)
 	}
 	if ok, err := rs.Claim(ctx, "k", "w", time.Now(), time.Now().Add(time.Minute)); !ok || err != nil {

@@ -118,8 +118,9 @@ type AccuracyRow struct {
 	// Correct and Gradeable are summed over the Accuracy entries given for
 	// the key.
 	Correct, Gradeable int
-	// Unsolvable and LuckyGuesses likewise (see Accuracy).
-	Unsolvable, LuckyGuesses int
+	// Unsolvable, LuckyGuesses and PublicTestsOnly likewise (see
+	// Accuracy).
+	Unsolvable, LuckyGuesses, PublicTestsOnly int
 	// Accuracy is Correct/Gradeable with N = Gradeable; undefined when
 	// Gradeable = 0.
 	Accuracy metrics.Mean
@@ -211,6 +212,7 @@ func BuildWith(records []ScoreRecord, acc []Accuracy, opts Options) Report {
 		rep.Accuracy[i].Gradeable += a.Gradeable
 		rep.Accuracy[i].Unsolvable += a.Unsolvable
 		rep.Accuracy[i].LuckyGuesses += a.LuckyGuesses
+		rep.Accuracy[i].PublicTestsOnly += a.PublicTestsOnly
 	}
 	for i := range rep.Accuracy {
 		row := &rep.Accuracy[i]

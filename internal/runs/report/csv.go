@@ -43,11 +43,11 @@ func (r Report) CSV(w io.Writer) error {
 
 // AccuracyCSV writes the base accuracies: model, mode, dataset, correct,
 // gradeable, accuracy (empty when there are no gradeable items), unsolvable,
-// lucky_guesses.
+// lucky_guesses, public_tests_only.
 func (r Report) AccuracyCSV(w io.Writer) error {
-	rows := [][]string{{"model", "mode", "dataset", "correct", "gradeable", "accuracy", "unsolvable", "lucky_guesses"}}
+	rows := [][]string{{"model", "mode", "dataset", "correct", "gradeable", "accuracy", "unsolvable", "lucky_guesses", "public_tests_only"}}
 	for _, a := range r.Accuracy {
-		rows = append(rows, []string{a.Model, a.Mode, a.Dataset, itoa(a.Correct), itoa(a.Gradeable), fullMean(a.Accuracy), itoa(a.Unsolvable), itoa(a.LuckyGuesses)})
+		rows = append(rows, []string{a.Model, a.Mode, a.Dataset, itoa(a.Correct), itoa(a.Gradeable), fullMean(a.Accuracy), itoa(a.Unsolvable), itoa(a.LuckyGuesses), itoa(a.PublicTestsOnly)})
 	}
 	return writeCSV(w, rows)
 }

@@ -41,7 +41,7 @@ func (r Report) JSON(w io.Writer) error {
 		}
 	}
 	for i, a := range r.Accuracy {
-		out.Accuracy[i] = jsonAccuracy{a.Model, a.Mode, a.Dataset, a.Correct, a.Gradeable, mean(a.Accuracy), a.Unsolvable, a.LuckyGuesses}
+		out.Accuracy[i] = jsonAccuracy{a.Model, a.Mode, a.Dataset, a.Correct, a.Gradeable, mean(a.Accuracy), a.Unsolvable, a.LuckyGuesses, a.PublicTestsOnly}
 	}
 	sens := r.Sensitivity()
 	out.Sensitivity.Ranges = make([]jsonRange, len(sens.Ranges))
@@ -168,9 +168,10 @@ type jsonAccuracy struct {
 	Correct   int      `json:"correct"`
 	Gradeable int      `json:"gradeable"`
 	Accuracy  *float64 `json:"accuracy"`
-	// Unsolvable and LuckyGuesses: see Accuracy.
-	Unsolvable   int `json:"unsolvable"`
-	LuckyGuesses int `json:"lucky_guesses"`
+	// Unsolvable, LuckyGuesses and PublicTestsOnly: see Accuracy.
+	Unsolvable      int `json:"unsolvable"`
+	LuckyGuesses    int `json:"lucky_guesses"`
+	PublicTestsOnly int `json:"public_tests_only"`
 }
 
 type jsonRange struct {

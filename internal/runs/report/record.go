@@ -73,4 +73,8 @@ type Accuracy struct {
 	// (never correct, SPEC §1); LuckyGuesses those of them whose answer the
 	// grader nevertheless accepted.
 	Unsolvable, LuckyGuesses int
+	// PublicTestsOnly counts the gradeable items graded on public tests
+	// alone (code problems without hidden tests), whose correctness a
+	// program that looks its input up among the examples can earn.
+	PublicTestsOnly int
 }

@@ -155,6 +155,9 @@ func (r Report) AccuracyTable() Table {
 	if slices.ContainsFunc(r.Accuracy, func(a AccuracyRow) bool { return a.Unsolvable > 0 }) {
 		t.Notes = append(t.Notes, "Unsolvable items (SPEC §1) always count as wrong; \"lucky k/u\": the grader accepted k of the u unsolvable answers, which are kept for audit and never scored.")
 	}
+	if slices.ContainsFunc(r.Accuracy, func(a AccuracyRow) bool { return a.PublicTestsOnly > 0 }) {
+		t.Notes = append(t.Notes, "\"public-only k\": k of the n items are code problems without hidden tests, graded on their public tests alone (in LiveCodeBench the statement's examples), which a program can pass by looking its input up; import with --require-hidden-tests to leave them out.")
+	}
 	for _, s := range rows {
 		row := []string{s.model, s.mode}
 		for _, d := range datasets {
@@ -169,6 +172,9 @@ func (r Report) AccuracyTable() Table {
 			text := fmt.Sprintf("%s (n=%d)", fixed3(a.Accuracy), a.Accuracy.N)
 			if a.Unsolvable > 0 {
 				text += fmt.Sprintf(" lucky %d/%d", a.LuckyGuesses, a.Unsolvable)
+			}
+			if a.PublicTestsOnly > 0 {
+				text += fmt.Sprintf(" public-only %d", a.PublicTestsOnly)
 			}
 			row = append(row, text)
 		}

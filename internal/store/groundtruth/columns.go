@@ -8,7 +8,7 @@ var recordColumns = []string{
 	"model", "mode", "dataset", "problem_id",
 	"cost", "correct", "gradeable", "finish_reason",
 	"latency_us", "response_sha256", "error", "measured_at",
-	"lucky_guess",
+	"lucky_guess", "cost_rule",
 }
 
 // keyColumns are the primary key columns, in key order.

@@ -1,6 +1,7 @@
 // Package groundtruth keeps Phase 0 ground truth: for each (solver, dataset,
-// problem) the output tokens the solver spent, whether it was right, whether
-// the item is gradeable at all, and how the measurement went.
+// problem) the output tokens the solver spent and the SPEC §1 rule that
+// counted them (package costrule), whether it was right, whether the item is
+// gradeable at all, and how the measurement went.
 //
 // Store is the one interface; Open picks a backend from a location string:
 // embedded SQLite (the default; a file path or "sqlite:PATH") or PostgreSQL

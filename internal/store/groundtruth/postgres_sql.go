@@ -24,7 +24,8 @@ const pgCreateStagingSQL = `CREATE TEMP TABLE ` + pgStagingTable + ` (
 	response_sha256 text        NOT NULL,
 	error           text        NOT NULL,
 	measured_at     timestamptz NOT NULL,
-	lucky_guess     boolean     NOT NULL
+	lucky_guess     boolean     NOT NULL,
+	cost_rule       text        NOT NULL
 ) ON COMMIT DROP`
 
 // pgImportLockSQL takes the transaction-scoped advisory lock that

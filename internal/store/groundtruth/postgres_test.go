@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -84,6 +86,26 @@ func TestPostgresRefusesNewerSchema(t *testing.T) {
 	if !strings.Contains(err.Error(), "999") || !strings.Contains(err.Error(), u.Host) {
 		t.Fatalf("Open of a newer database: %v; want an error naming the version and the location", err)
 	}
+}
+
+// TestPostgresUpgradesVersion2 opens a schema at version 2 (before
+// cost_rule): its rows read back with their cost of unknown rule, and a
+// re-measured record replaces one with its rule.
+func TestPostgresUpgradesVersion2(t *testing.T) {
+	loc := pgtest.Location(t)
+	pgtest.Exec(t, loc, `CREATE TABLE schema_migrations (version bigint PRIMARY KEY, applied_at timestamptz NOT NULL)`)
+	for _, f := range []string{"0001_ground_truth.sql", "0002_lucky_guess.sql"} {
+		b, err := os.ReadFile(filepath.Join("migrations", "postgres", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pgtest.Exec(t, loc, string(b))
+	}
+	pgtest.Exec(t, loc, `INSERT INTO schema_migrations (version, applied_at) VALUES (1, now()), (2, now())`)
+	pgtest.Exec(t, loc, `INSERT INTO ground_truth VALUES
+		('m', 'extended', 'ds', 'p1', 86, true, true, 'stop', 5, '', '', '2023-11-14T22:13:20Z', false),
+		('m', 'extended', 'ds', 'p2', 0, false, false, '', 0, '', 'model call failed', '2023-11-14T22:13:20Z', false)`)
+	upgradedKeepsCosts(t, openAt(t, loc))
 }
 
 func TestPostgresConcurrentOpen(t *testing.T) {

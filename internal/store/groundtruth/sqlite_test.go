@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/triage-eval/triage/internal/protocol/costrule"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/groundtruth/storetest"
 )
@@ -143,7 +144,8 @@ func TestSQLiteRefusesNewerSchema(t *testing.T) {
 }
 
 // TestSQLiteUpgradesVersion1 opens a database at schema version 1 (before
-// lucky_guess): its rows survive the upgrade and read back as no lucky guess.
+// lucky_guess and cost_rule): its rows survive the upgrade and read back as
+// no lucky guess, with a cost of unknown rule.
 func TestSQLiteUpgradesVersion1(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "v1.db")
@@ -175,8 +177,67 @@ func TestSQLiteUpgradesVersion1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, ok := got["p1"]; !ok || !r.Correct || r.Cost != 10 || r.LuckyGuess {
-		t.Fatalf("after the upgrade: %+v, %v; want the v1 row, correct, no lucky guess", r, ok)
+	if r, ok := got["p1"]; !ok || !r.Correct || r.Cost != 10 || r.LuckyGuess || r.CostRule != costrule.Unknown {
+		t.Fatalf("after the upgrade: %+v, %v; want the v1 row, correct, no lucky guess, cost rule unknown", r, ok)
+	}
+}
+
+// TestSQLiteUpgradesVersion2 opens a database at schema version 2 (before
+// cost_rule): its rows read back with their cost of unknown rule, and a
+// re-measured record replaces one with its rule.
+func TestSQLiteUpgradesVersion2(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v2.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stmts := []string{`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`}
+	for _, f := range []string{"0001_ground_truth.sql", "0002_lucky_guess.sql"} {
+		b, err := os.ReadFile(filepath.Join("migrations", "sqlite", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		stmts = append(stmts, string(b))
+	}
+	stmts = append(stmts,
+		`INSERT INTO schema_migrations (version, applied_at) VALUES (1, 0), (2, 0)`,
+		`INSERT INTO ground_truth VALUES ('m', 'extended', 'ds', 'p1', 86, 1, 1, 'stop', 5, '', '', 1700000000000000, 0)`,
+		`INSERT INTO ground_truth VALUES ('m', 'extended', 'ds', 'p2', 0, 0, 0, '', 0, '', 'model call failed', 1700000000000000, 0)`)
+	for _, stmt := range stmts {
+		if _, err := db.Exec(stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	db.Close()
+	upgradedKeepsCosts(t, openAt(t, path))
+}
+
+// upgradedKeepsCosts checks a store upgraded from schema version 2 with the
+// rows p1 (cost 86, gradeable) and p2 (not gradeable) of solver
+// m/extended in ds.
+func upgradedKeepsCosts(t *testing.T, s groundtruth.Store) {
+	t.Helper()
+	ctx := context.Background()
+	solver := groundtruth.Solver{Model: "m", Mode: "extended"}
+	got, err := s.Get(ctx, solver, "ds", []string{"p1", "p2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := got["p1"]; r.Cost != 86 || !r.Gradeable || r.CostRule != costrule.Unknown {
+		t.Errorf("p1 after the upgrade: %+v; want cost 86 of rule unknown", r)
+	}
+	if r := got["p2"]; r.Gradeable || r.CostRule != costrule.Unknown {
+		t.Errorf("p2 after the upgrade: %+v; want not gradeable, rule unknown", r)
+	}
+	again := got["p1"]
+	again.Cost, again.CostRule = 7953, costrule.CompletionPlusReasoning
+	st, err := s.Import(ctx, func(yield func(groundtruth.Record, error) bool) { yield(again, nil) })
+	if err != nil || st.Updated != 1 {
+		t.Fatalf("re-measuring p1: %+v, %v", st, err)
+	}
+	got, err = s.Get(ctx, solver, "ds", []string{"p1"})
+	if err != nil || got["p1"].Cost != 7953 || got["p1"].CostRule != costrule.CompletionPlusReasoning {
+		t.Errorf("p1 re-measured: %+v, %v", got["p1"], err)
 	}
 }
 

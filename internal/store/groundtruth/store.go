@@ -5,6 +5,8 @@ import (
 	"errors"
 	"iter"
 	"time"
+
+	"github.com/triage-eval/triage/internal/protocol/costrule"
 )
 
 // Solver modes (SPEC §1): two modes of one model are two solvers.
@@ -34,6 +36,11 @@ type Record struct {
 	// Cost is the output tokens spent, reasoning included; > 0 when
 	// Gradeable, ≥ 0 otherwise.
 	Cost int64
+	// CostRule names the SPEC §1 rule that gave Cost (costrule.Of), None
+	// when no cost was counted (not gradeable), Unknown for a cost stored
+	// without its rule (records of schema versions before 3, imports that
+	// do not say).
+	CostRule costrule.Rule
 	// Correct is y, the outcome scored (SPEC §1): the grader's verdict, except
 	// for an unsolvable item, which is never correct (see LuckyGuess); false
 	// when not Gradeable.

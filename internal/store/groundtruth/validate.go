@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/triage-eval/triage/internal/platform/apperr"
+	"github.com/triage-eval/triage/internal/protocol/costrule"
 )
 
 // Field limits of a record.
@@ -39,6 +40,11 @@ func ValidateRecord(v *apperr.Violations, prefix string, r Record) {
 		v.Add(f("cost"), "a gradeable record needs a cost in [1, %d] tokens, got %d", int64(MaxCost), r.Cost)
 	case !r.Gradeable && (r.Cost < 0 || r.Cost > MaxCost):
 		v.Add(f("cost"), "must be in [0, %d] tokens, got %d", int64(MaxCost), r.Cost)
+	}
+	if err := r.CostRule.Check(); err != nil {
+		v.Add(f("cost_rule"), "%v", err)
+	} else if r.CostRule == costrule.None && (r.Gradeable || r.Cost != 0) {
+		v.Add(f("cost_rule"), "%q says no cost was counted: the record must have cost 0 and not be gradeable", costrule.None)
 	}
 	if !r.Gradeable && r.Correct {
 		v.Add(f("correct"), "a record that is not gradeable cannot be correct")

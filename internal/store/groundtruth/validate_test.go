@@ -7,12 +7,14 @@ import (
 	"time"
 
 	"github.com/triage-eval/triage/internal/platform/apperr"
+	"github.com/triage-eval/triage/internal/protocol/costrule"
 )
 
 func TestValidateRecord(t *testing.T) {
 	good := Record{
 		Key:        Key{Solver: Solver{Model: "m", Mode: ModeStandard}, Dataset: "aime", ProblemID: "p1"},
 		Cost:       10,
+		CostRule:   costrule.Completion,
 		Correct:    true,
 		Gradeable:  true,
 		MeasuredAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
@@ -24,6 +26,12 @@ func TestValidateRecord(t *testing.T) {
 	}{
 		{"valid", func(*Record) {}, ""},
 		{"ungradeable with zero cost", func(r *Record) { r.Gradeable, r.Correct, r.Cost = false, false, 0 }, ""},
+		{"no response", func(r *Record) { r.Gradeable, r.Correct, r.Cost, r.CostRule = false, false, 0, costrule.None }, ""},
+		{"rule unknown", func(r *Record) { r.CostRule = costrule.Unknown }, ""},
+		{"rule missing", func(r *Record) { r.CostRule = "" }, "x.cost_rule"},
+		{"rule not a rule", func(r *Record) { r.CostRule = "max" }, "x.cost_rule"},
+		{"no response but gradeable", func(r *Record) { r.CostRule = costrule.None }, "x.cost_rule"},
+		{"no response but a cost", func(r *Record) { r.Gradeable, r.Correct, r.CostRule = false, false, costrule.None }, "x.cost_rule"},
 		{"empty keys", func(r *Record) { r.Solver.Model, r.Dataset, r.ProblemID = "", "", "" }, "x.solver.model x.dataset x.problem_id"},
 		{"bad mode", func(r *Record) { r.Solver.Mode = "fast" }, "x.solver.mode"},
 		{"gradeable zero cost", func(r *Record) { r.Cost = 0 }, "x.cost"},

@@ -14,6 +14,8 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/jsonloc"
+	"github.com/triage-eval/triage/internal/platform/protoconv"
+	"github.com/triage-eval/triage/internal/protocol/costrule"
 )
 
 // line is one line of a ground-truth JSONL file.
@@ -31,6 +33,7 @@ type line struct {
 	Error          string     `json:"error,omitempty"`
 	MeasuredAt     *time.Time `json:"measured_at,omitempty"`
 	LuckyGuess     bool       `json:"lucky_guess,omitempty"`
+	CostRule       string     `json:"cost_rule,omitempty"`
 }
 
 // modes maps the file's mode names to the API's.
@@ -40,7 +43,8 @@ var modes = map[string]triagev1.SolverMode{
 }
 
 // ParseLine decodes one JSONL line into a record. Gradeable defaults to
-// true; an unknown key or a wrong type is an error naming the key.
+// true and cost_rule to unknown; an unknown key, a wrong type or a cost_rule
+// that names no rule is an error naming the key.
 func ParseLine(data []byte) (*triagev1.GroundTruthRecord, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -75,6 +79,13 @@ func ParseLine(data []byte) (*triagev1.GroundTruthRecord, error) {
 	if l.Mode != "" && r.Solver.Mode == triagev1.SolverMode_SOLVER_MODE_UNSPECIFIED {
 		return nil, fmt.Errorf(`mode: must be "standard" or "extended", got %q`, l.Mode)
 	}
+	if l.CostRule != "" {
+		rule := costrule.Rule(l.CostRule)
+		if err := rule.Check(); err != nil {
+			return nil, fmt.Errorf("cost_rule: %v", err)
+		}
+		r.CostRule = protoconv.CostRuleToProto(rule)
+	}
 	if l.MeasuredAt != nil {
 		r.MeasuredTime = timestamppb.New(*l.MeasuredAt)
 	}
@@ -96,6 +107,7 @@ func FormatLine(r *triagev1.GroundTruthRecord) ([]byte, error) {
 		Cost: r.GetCost(), Correct: r.GetCorrect(), Gradeable: &gradeable, FinishReason: r.GetFinishReason(),
 		LatencyMS: float64(r.GetLatency().AsDuration()) / float64(time.Millisecond), ResponseSHA256: r.GetResponseSha256(),
 		Error: r.GetError(), MeasuredAt: &measured, LuckyGuess: r.GetLuckyGuess(),
+		CostRule: string(protoconv.CostRuleFromProto(r.GetCostRule())),
 	})
 }
 

@@ -12,6 +12,8 @@ func FuzzLine(f *testing.F) {
 	for _, seed := range []string{
 		`{"model":"m","mode":"extended","dataset":"aime","problem_id":"2024-I-1","cost":1200,"correct":true}`,
 		`{"model":"m","mode":"standard","dataset":"d","problem_id":"p","cost":0,"gradeable":false,"error":"timeout","latency_ms":30000.5,"measured_at":"2026-01-02T03:04:05.123456Z"}`,
+		`{"model":"m","mode":"extended","dataset":"d","problem_id":"p","cost":7953,"correct":true,"cost_rule":"completion_plus_reasoning","measured_at":"2026-01-02T03:04:05Z"}`,
+		`{"model":"m","mode":"extended","dataset":"d","problem_id":"p","cost":1,"cost_rule":"max"}`,
 		`{"model":"m","mode":"fast"}`,
 		`{"cost":"x"}`,
 		`{"colour":1}`,

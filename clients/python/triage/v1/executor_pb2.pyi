@@ -117,9 +117,10 @@ class ExecutePlanResponse(_message.Message):
     def __init__(self, budget: _Optional[int] = ..., results: _Optional[_Iterable[_Union[RegimeResult, _Mapping]]] = ..., normalized_plan: _Optional[_Iterable[_Union[_types_pb2.PlanStep, _Mapping]]] = ..., dropped_steps: _Optional[_Iterable[_Union[_types_pb2.PlanDrop, _Mapping]]] = ..., planned_tokens: _Optional[int] = ..., over_budget: bool = ..., ungradeable_problem_ids: _Optional[_Iterable[str]] = ..., pool_size: _Optional[int] = ..., total_cost: _Optional[int] = ...) -> None: ...
 
 class GroundTruthRecord(_message.Message):
-    __slots__ = ["correct", "cost", "dataset", "error", "finish_reason", "gradeable", "latency", "lucky_guess", "measured_time", "problem_id", "response_sha256", "solver"]
+    __slots__ = ["correct", "cost", "cost_rule", "dataset", "error", "finish_reason", "gradeable", "latency", "lucky_guess", "measured_time", "problem_id", "response_sha256", "solver"]
     CORRECT_FIELD_NUMBER: _ClassVar[int]
     COST_FIELD_NUMBER: _ClassVar[int]
+    COST_RULE_FIELD_NUMBER: _ClassVar[int]
     DATASET_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
     FINISH_REASON_FIELD_NUMBER: _ClassVar[int]
@@ -132,6 +133,7 @@ class GroundTruthRecord(_message.Message):
     SOLVER_FIELD_NUMBER: _ClassVar[int]
     correct: bool
     cost: int
+    cost_rule: _types_pb2.CostRule
     dataset: str
     error: str
     finish_reason: str
@@ -142,7 +144,7 @@ class GroundTruthRecord(_message.Message):
     problem_id: str
     response_sha256: str
     solver: Solver
-    def __init__(self, solver: _Optional[_Union[Solver, _Mapping]] = ..., dataset: _Optional[str] = ..., problem_id: _Optional[str] = ..., cost: _Optional[int] = ..., correct: bool = ..., gradeable: bool = ..., finish_reason: _Optional[str] = ..., latency: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., response_sha256: _Optional[str] = ..., error: _Optional[str] = ..., measured_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., lucky_guess: bool = ...) -> None: ...
+    def __init__(self, solver: _Optional[_Union[Solver, _Mapping]] = ..., dataset: _Optional[str] = ..., problem_id: _Optional[str] = ..., cost: _Optional[int] = ..., correct: bool = ..., gradeable: bool = ..., finish_reason: _Optional[str] = ..., latency: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., response_sha256: _Optional[str] = ..., error: _Optional[str] = ..., measured_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., lucky_guess: bool = ..., cost_rule: _Optional[_Union[_types_pb2.CostRule, str]] = ...) -> None: ...
 
 class ImportGroundTruthRequest(_message.Message):
     __slots__ = ["records"]

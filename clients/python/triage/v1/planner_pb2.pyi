@@ -190,18 +190,20 @@ class RepairPlanResponse(_message.Message):
     def __init__(self, parsed: _Optional[_Union[ParsedPlan, _Mapping]] = ..., planner_ids: _Optional[_Iterable[_Union[PlannerId, _Mapping]]] = ...) -> None: ...
 
 class Usage(_message.Message):
-    __slots__ = ["completion_tokens", "output_tokens", "prompt_tokens", "reasoning_tokens", "total_tokens"]
+    __slots__ = ["completion_tokens", "output_tokens", "output_tokens_rule", "prompt_tokens", "reasoning_tokens", "total_tokens"]
     COMPLETION_TOKENS_FIELD_NUMBER: _ClassVar[int]
     OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_TOKENS_RULE_FIELD_NUMBER: _ClassVar[int]
     PROMPT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     REASONING_TOKENS_FIELD_NUMBER: _ClassVar[int]
     TOTAL_TOKENS_FIELD_NUMBER: _ClassVar[int]
     completion_tokens: int
     output_tokens: int
+    output_tokens_rule: _types_pb2.CostRule
     prompt_tokens: int
     reasoning_tokens: int
     total_tokens: int
-    def __init__(self, prompt_tokens: _Optional[int] = ..., completion_tokens: _Optional[int] = ..., total_tokens: _Optional[int] = ..., reasoning_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ...) -> None: ...
+    def __init__(self, prompt_tokens: _Optional[int] = ..., completion_tokens: _Optional[int] = ..., total_tokens: _Optional[int] = ..., reasoning_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ..., output_tokens_rule: _Optional[_Union[_types_pb2.CostRule, str]] = ...) -> None: ...
 
 class PlannerStrategy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []

@@ -3,6 +3,11 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
+COST_RULE_COMPLETION: CostRule
+COST_RULE_COMPLETION_PLUS_REASONING: CostRule
+COST_RULE_NONE: CostRule
+COST_RULE_TOTAL_MINUS_PROMPT: CostRule
+COST_RULE_UNSPECIFIED: CostRule
 DESCRIPTOR: _descriptor.FileDescriptor
 PLAN_DROP_REASON_DUPLICATE: PlanDropReason
 PLAN_DROP_REASON_NEGATIVE: PlanDropReason
@@ -51,4 +56,7 @@ class PlanStep(_message.Message):
     def __init__(self, id: _Optional[str] = ..., tokens: _Optional[int] = ...) -> None: ...
 
 class PlanDropReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class CostRule(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/triage-eval/triage/internal/protocol/costrule"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 )
 
@@ -65,6 +66,10 @@ func (g Gen) Records() iter.Seq2[groundtruth.Record, error] {
 	}
 }
 
+// genRules are the cost rules a generated record may carry (None needs a
+// cost of 0).
+var genRules = []costrule.Rule{costrule.Completion, costrule.TotalMinusPrompt, costrule.CompletionPlusReasoning, costrule.Unknown}
+
 // Record returns the generated record of (model m, mode, dataset d,
 // problem p); i only varies the values.
 func (g Gen) Record(m, mode, d, p, i int) groundtruth.Record {
@@ -72,6 +77,7 @@ func (g Gen) Record(m, mode, d, p, i int) groundtruth.Record {
 	r := groundtruth.Record{
 		Key:          groundtruth.Key{Solver: Solver(m, mode), Dataset: Dataset(d), ProblemID: ProblemID(p)},
 		Cost:         int64(100 + (p*37+m*11+g.Variant*5)%5000),
+		CostRule:     genRules[(p+m+g.Variant)%len(genRules)],
 		Gradeable:    gradeable,
 		Correct:      gradeable && (p+m+g.Variant)%3 == 0,
 		LuckyGuess:   gradeable && (p+m+g.Variant)%3 == 1 && p%5 == 0,

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/triage-eval/triage/internal/protocol/costrule"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 )
 
@@ -144,6 +145,7 @@ func sample(model, mode, dataset, id string) groundtruth.Record {
 	return groundtruth.Record{
 		Key:            groundtruth.Key{Solver: groundtruth.Solver{Model: model, Mode: mode}, Dataset: dataset, ProblemID: id},
 		Cost:           1234,
+		CostRule:       costrule.Completion,
 		Correct:        true,
 		Gradeable:      true,
 		FinishReason:   "stop",

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/triage-eval/triage/internal/protocol/costrule"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 )
 
@@ -16,20 +17,20 @@ func roundTripRecords() []groundtruth.Record {
 	tokyo := time.FixedZone("JST", 9*3600)
 	a := sample("qwen3-32b", groundtruth.ModeStandard, "aime", "2024-I-1")
 	b := sample("qwen3-32b", groundtruth.ModeExtended, "aime", "2024-I-1")
-	b.Cost, b.Correct, b.Latency = 98765, false, 3*time.Second+123456789*time.Nanosecond
+	b.Cost, b.CostRule, b.Correct, b.Latency = 98765, costrule.CompletionPlusReasoning, false, 3*time.Second+123456789*time.Nanosecond
 	b.MeasuredAt = time.Date(2025, 3, 4, 5, 6, 7, 891234567, tokyo)
 	c := sample("qwen3-32b", groundtruth.ModeStandard, "gpqa", "rec-ÄÖü-🙂")
-	c.Gradeable, c.Correct, c.Cost = false, false, 0
+	c.Gradeable, c.Correct, c.Cost, c.CostRule = false, false, 0, costrule.None
 	c.FinishReason, c.ResponseSHA256, c.Error = "", "", "HTTP 500: upstream \"timeout\"\nretry later"
 	c.Latency = 0
 	c.MeasuredAt = time.Date(1999, 12, 31, 23, 59, 59, 999999999, time.UTC)
 	d := sample(strings.Repeat("m", groundtruth.MaxModelBytes), groundtruth.ModeExtended, strings.Repeat("d", groundtruth.MaxDatasetBytes), strings.Repeat("p", groundtruth.MaxProblemBytes))
-	d.Cost = groundtruth.MaxCost
+	d.Cost, d.CostRule = groundtruth.MaxCost, costrule.TotalMinusPrompt
 	d.FinishReason, d.Error = strings.Repeat("f", groundtruth.MaxTextBytes), strings.Repeat("e", groundtruth.MaxTextBytes)
 	d.Gradeable, d.Correct = false, false
 	d.MeasuredAt = time.Date(2300, 1, 2, 3, 4, 5, 6000, time.UTC)
 	e := sample("a", groundtruth.ModeStandard, "b", "c")
-	e.Cost, e.Latency = 1, time.Nanosecond
+	e.Cost, e.CostRule, e.Latency = 1, costrule.Unknown, time.Nanosecond
 	e.MeasuredAt = time.Date(1971, 1, 1, 0, 0, 0, 1500, time.Local)
 	return []groundtruth.Record{a, b, c, d, e}
 }
@@ -74,6 +75,7 @@ func testUpdateChangedField(t *testing.T, h Harness) {
 		change func(*groundtruth.Record)
 	}{
 		{"cost", func(r *groundtruth.Record) { r.Cost++ }},
+		{"cost_rule", func(r *groundtruth.Record) { r.CostRule = costrule.TotalMinusPrompt }},
 		{"correct", func(r *groundtruth.Record) { r.Correct = !r.Correct }},
 		{"gradeable", func(r *groundtruth.Record) { r.Gradeable, r.Correct = false, false }},
 		{"finish_reason", func(r *groundtruth.Record) { r.FinishReason = "length" }},

@@ -24,7 +24,7 @@ import {
 } from "@grpc/grpc-js";
 import { Duration } from "../../google/protobuf/duration";
 import { Timestamp } from "../../google/protobuf/timestamp";
-import { Budget, GroundTruthItem, PlanDrop, PlanStep } from "./types";
+import { Budget, CostRule, costRuleFromJSON, costRuleToJSON, GroundTruthItem, PlanDrop, PlanStep } from "./types";
 
 export const protobufPackage = "triage.v1";
 
@@ -312,6 +312,11 @@ export interface GroundTruthRecord {
    * false whenever this is true.
    */
   luckyGuess: boolean;
+  /**
+   * The SPEC §1 rule that gave cost. Unspecified means unknown: a record
+   * stored before rules were recorded, or imported without one.
+   */
+  costRule: CostRule;
 }
 
 /** ImportGroundTruthRequest is one batch of a streamed import. */
@@ -686,6 +691,7 @@ function createBaseGroundTruthRecord(): GroundTruthRecord {
     error: "",
     measuredTime: undefined,
     luckyGuess: false,
+    costRule: 0,
   };
 }
 
@@ -726,6 +732,9 @@ export const GroundTruthRecord: MessageFns<GroundTruthRecord> = {
     }
     if (message.luckyGuess !== false) {
       writer.uint32(96).bool(message.luckyGuess);
+    }
+    if (message.costRule !== 0) {
+      writer.uint32(104).int32(message.costRule);
     }
     return writer;
   },
@@ -839,6 +848,14 @@ export const GroundTruthRecord: MessageFns<GroundTruthRecord> = {
             message.luckyGuess = reader.bool();
             continue;
           }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.costRule = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -885,6 +902,11 @@ export const GroundTruthRecord: MessageFns<GroundTruthRecord> = {
         : isSet(object.lucky_guess)
         ? globalThis.Boolean(object.lucky_guess)
         : false,
+      costRule: isSet(object.costRule)
+        ? costRuleFromJSON(object.costRule)
+        : isSet(object.cost_rule)
+        ? costRuleFromJSON(object.cost_rule)
+        : 0,
     };
   },
 
@@ -926,6 +948,9 @@ export const GroundTruthRecord: MessageFns<GroundTruthRecord> = {
     if (message.luckyGuess !== false) {
       obj.luckyGuess = message.luckyGuess;
     }
+    if (message.costRule !== 0) {
+      obj.costRule = costRuleToJSON(message.costRule);
+    }
     return obj;
   },
 
@@ -950,6 +975,7 @@ export const GroundTruthRecord: MessageFns<GroundTruthRecord> = {
     message.error = object.error ?? "";
     message.measuredTime = object.measuredTime ?? undefined;
     message.luckyGuess = object.luckyGuess ?? false;
+    message.costRule = object.costRule ?? 0;
     return message;
   },
 };

@@ -21,7 +21,7 @@ import {
 import { Duration } from "../../google/protobuf/duration";
 import { Struct } from "../../google/protobuf/struct";
 import { SolverMode, solverModeFromJSON, solverModeToJSON } from "./executor";
-import { PlanDrop, PlanStep } from "./types";
+import { CostRule, costRuleFromJSON, costRuleToJSON, PlanDrop, PlanStep } from "./types";
 
 export const protobufPackage = "triage.v1";
 
@@ -316,8 +316,13 @@ export interface Usage {
   totalTokens: number;
   /** Reasoning tokens, when the provider reports them. */
   reasoningTokens: number;
-  /** Output cost: max(completion_tokens, total_tokens − prompt_tokens). */
+  /**
+   * Output cost, reasoning included, by the SPEC §1 rule that
+   * output_tokens_rule names.
+   */
   outputTokens: number;
+  /** The branch of the SPEC §1 rule that gave output_tokens. */
+  outputTokensRule: CostRule;
 }
 
 /**
@@ -1229,7 +1234,14 @@ export const ParsedPlan: MessageFns<ParsedPlan> = {
 };
 
 function createBaseUsage(): Usage {
-  return { promptTokens: 0, completionTokens: 0, totalTokens: 0, reasoningTokens: 0, outputTokens: 0 };
+  return {
+    promptTokens: 0,
+    completionTokens: 0,
+    totalTokens: 0,
+    reasoningTokens: 0,
+    outputTokens: 0,
+    outputTokensRule: 0,
+  };
 }
 
 export const Usage: MessageFns<Usage> = {
@@ -1248,6 +1260,9 @@ export const Usage: MessageFns<Usage> = {
     }
     if (message.outputTokens !== 0) {
       writer.uint32(40).int64(message.outputTokens);
+    }
+    if (message.outputTokensRule !== 0) {
+      writer.uint32(48).int32(message.outputTokensRule);
     }
     return writer;
   },
@@ -1305,6 +1320,14 @@ export const Usage: MessageFns<Usage> = {
             message.outputTokens = longToNumber(reader.int64());
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.outputTokensRule = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1344,6 +1367,11 @@ export const Usage: MessageFns<Usage> = {
         : isSet(object.output_tokens)
         ? globalThis.Number(object.output_tokens)
         : 0,
+      outputTokensRule: isSet(object.outputTokensRule)
+        ? costRuleFromJSON(object.outputTokensRule)
+        : isSet(object.output_tokens_rule)
+        ? costRuleFromJSON(object.output_tokens_rule)
+        : 0,
     };
   },
 
@@ -1364,6 +1392,9 @@ export const Usage: MessageFns<Usage> = {
     if (message.outputTokens !== 0) {
       obj.outputTokens = Math.round(message.outputTokens);
     }
+    if (message.outputTokensRule !== 0) {
+      obj.outputTokensRule = costRuleToJSON(message.outputTokensRule);
+    }
     return obj;
   },
 
@@ -1377,6 +1408,7 @@ export const Usage: MessageFns<Usage> = {
     message.totalTokens = object.totalTokens ?? 0;
     message.reasoningTokens = object.reasoningTokens ?? 0;
     message.outputTokens = object.outputTokens ?? 0;
+    message.outputTokensRule = object.outputTokensRule ?? 0;
     return message;
   },
 };

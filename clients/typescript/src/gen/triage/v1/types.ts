@@ -69,6 +69,79 @@ export function planDropReasonToJSON(object: PlanDropReason): string {
 }
 
 /**
+ * CostRule names the branch of the SPEC §1 rule that turned a response's
+ * usage into a cost.
+ */
+export enum CostRule {
+  /** COST_RULE_UNSPECIFIED - Unknown: the cost was stored or imported without its rule. */
+  COST_RULE_UNSPECIFIED = 0,
+  /**
+   * COST_RULE_COMPLETION - cost = completion_tokens, at least total_tokens − prompt_tokens (the
+   * provider counts reasoning, if any, in completion_tokens).
+   */
+  COST_RULE_COMPLETION = 1,
+  /**
+   * COST_RULE_TOTAL_MINUS_PROMPT - cost = total_tokens − prompt_tokens, above completion_tokens (reasoning
+   * counted in the total but not in completion_tokens).
+   */
+  COST_RULE_TOTAL_MINUS_PROMPT = 2,
+  /**
+   * COST_RULE_COMPLETION_PLUS_REASONING - cost = completion_tokens + completion_tokens_details.reasoning_tokens,
+   * since reasoning_tokens exceeds completion_tokens (reasoning counted
+   * outside the completion and the total).
+   */
+  COST_RULE_COMPLETION_PLUS_REASONING = 3,
+  /**
+   * COST_RULE_NONE - No cost counted, and the cost is 0: a ground-truth record that is not
+   * gradeable (the call failed, or its answer could not be graded).
+   */
+  COST_RULE_NONE = 4,
+  UNRECOGNIZED = -1,
+}
+
+export function costRuleFromJSON(object: any): CostRule {
+  switch (object) {
+    case 0:
+    case "COST_RULE_UNSPECIFIED":
+      return CostRule.COST_RULE_UNSPECIFIED;
+    case 1:
+    case "COST_RULE_COMPLETION":
+      return CostRule.COST_RULE_COMPLETION;
+    case 2:
+    case "COST_RULE_TOTAL_MINUS_PROMPT":
+      return CostRule.COST_RULE_TOTAL_MINUS_PROMPT;
+    case 3:
+    case "COST_RULE_COMPLETION_PLUS_REASONING":
+      return CostRule.COST_RULE_COMPLETION_PLUS_REASONING;
+    case 4:
+    case "COST_RULE_NONE":
+      return CostRule.COST_RULE_NONE;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return CostRule.UNRECOGNIZED;
+  }
+}
+
+export function costRuleToJSON(object: CostRule): string {
+  switch (object) {
+    case CostRule.COST_RULE_UNSPECIFIED:
+      return "COST_RULE_UNSPECIFIED";
+    case CostRule.COST_RULE_COMPLETION:
+      return "COST_RULE_COMPLETION";
+    case CostRule.COST_RULE_TOTAL_MINUS_PROMPT:
+      return "COST_RULE_TOTAL_MINUS_PROMPT";
+    case CostRule.COST_RULE_COMPLETION_PLUS_REASONING:
+      return "COST_RULE_COMPLETION_PLUS_REASONING";
+    case CostRule.COST_RULE_NONE:
+      return "COST_RULE_NONE";
+    case CostRule.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+/**
  * GroundTruthItem is one gradeable problem of a pool together with one
  * solver's Phase 0 ground truth for it (SPEC §1).
  */

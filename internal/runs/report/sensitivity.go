@@ -107,7 +107,7 @@ func (r Report) Sensitivity() Sensitivity {
 		if len(vs) < 2 {
 			continue
 		}
-		slices.Sort(vs)
+		slices.SortFunc(vs, CompareVariants)
 		alpha := math.Float64frombits(k.alpha)
 		vr := VariantRange{Model: k.model, Mode: k.mode, Dataset: k.dataset, Alpha: alpha, Strategy: k.strategy, Regime: k.regime}
 		var values []float64
@@ -126,7 +126,7 @@ func (r Report) Sensitivity() Sensitivity {
 		s.Ranges = append(s.Ranges, vr)
 	}
 	for k, vs := range rankVariants {
-		slices.Sort(vs)
+		slices.SortFunc(vs, CompareVariants)
 		alpha := math.Float64frombits(k.alpha)
 		for i, a := range vs {
 			for _, b := range vs[i+1:] {
@@ -142,7 +142,7 @@ func (r Report) Sensitivity() Sensitivity {
 	slices.SortFunc(s.Ranks, func(a, b RankAgreement) int {
 		return cmp.Or(compareStrategies(a.Strategy, b.Strategy), compareRegimes(a.Regime, b.Regime),
 			cmp.Compare(a.Dataset, b.Dataset), cmp.Compare(a.Alpha, b.Alpha),
-			cmp.Compare(a.A, b.A), cmp.Compare(a.B, b.B))
+			CompareVariants(a.A, b.A), CompareVariants(a.B, b.B))
 	})
 	return s
 }

@@ -73,15 +73,17 @@ func (r Report) AccuracyCSV(w io.Writer) error {
 // RangesCSV writes Sensitivity().Ranges in long form, one row per (range,
 // variant): strategy, regime, dataset ("*" for the macro-average), model,
 // mode, alpha, variant, eta, eta_n, compared, range (the range repeats on
-// each of its variants' rows; empty when undefined).
+// each of its variants' rows; empty when undefined), degenerate_d1,
+// degenerate_d2 (the degenerate pools of eta_n, SPEC §5).
 func (r Report) RangesCSV(w io.Writer) error {
-	rows := [][]string{{"strategy", "regime", "dataset", "model", "mode", "alpha", "variant", "eta", "eta_n", "compared", "range"}}
+	rows := [][]string{{"strategy", "regime", "dataset", "model", "mode", "alpha", "variant", "eta", "eta_n", "compared", "range", "degenerate_d1", "degenerate_d2"}}
 	for _, vr := range r.Sensitivity().Ranges {
 		rng := metrics.Mean{Value: vr.Range, Defined: vr.Defined}
 		for _, v := range vr.Variants {
 			rows = append(rows, []string{
 				vr.Strategy, vr.Regime, vr.Dataset, vr.Model, vr.Mode, full(vr.Alpha),
 				v.Variant, fullMean(v.Eta), itoa(v.Eta.N), itoa(vr.Compared), fullMean(rng),
+				itoa(v.Degenerate.NoValue), itoa(v.Degenerate.Collapse),
 			})
 		}
 	}

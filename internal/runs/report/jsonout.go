@@ -53,7 +53,7 @@ func (r Report) JSON(w io.Writer) error {
 			Alpha: num(vr.Alpha, true), Compared: vr.Compared, Range: num(vr.Range, vr.Defined),
 		}
 		for _, v := range vr.Variants {
-			jr.Variants = append(jr.Variants, jsonVariant{v.Variant, mean(v.Eta), v.Eta.N})
+			jr.Variants = append(jr.Variants, jsonVariant{v.Variant, mean(v.Eta), v.Eta.N, jsonDegenerate{v.Degenerate.NoValue, v.Degenerate.Collapse}})
 		}
 		out.Sensitivity.Ranges[i] = jr
 	}
@@ -202,9 +202,10 @@ type jsonRange struct {
 }
 
 type jsonVariant struct {
-	Variant string   `json:"variant"`
-	Eta     *float64 `json:"eta"`
-	EtaN    int      `json:"eta_n"`
+	Variant    string         `json:"variant"`
+	Eta        *float64       `json:"eta"`
+	EtaN       int            `json:"eta_n"`
+	Degenerate jsonDegenerate `json:"degenerate"`
 }
 
 type jsonRank struct {

@@ -39,10 +39,12 @@ type VariantRange struct {
 	Defined bool
 }
 
-// VariantEta is a cell's mean η under one prompt variant.
+// VariantEta is a cell's mean η under one prompt variant, and how many of
+// the pools it averages are degenerate (SPEC §5).
 type VariantEta struct {
-	Variant string
-	Eta     metrics.Mean
+	Variant    string
+	Eta        metrics.Mean
+	Degenerate metrics.DegenerateCounts
 }
 
 // RankAgreement is Kendall's τ_b between the rankings of solvers (model,
@@ -114,7 +116,11 @@ func (r Report) Sensitivity() Sensitivity {
 		for _, v := range vs {
 			c, _ := ix.get(k.model, k.mode, k.dataset, alpha, v, k.strategy, k.regime)
 			eta := comparableEta(c)
-			vr.Variants = append(vr.Variants, VariantEta{Variant: v, Eta: eta})
+			ve := VariantEta{Variant: v, Eta: eta}
+			if eta.Defined {
+				ve.Degenerate = c.Degenerate
+			}
+			vr.Variants = append(vr.Variants, ve)
 			if eta.Defined {
 				values = append(values, eta.Value)
 			}

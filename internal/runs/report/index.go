@@ -71,7 +71,10 @@ func (ix *index) get(model, mode, dataset string, alpha float64, variant, strate
 // Missing (RegretMissing, InformativeMissing), so that a mean over fewer
 // datasets is never shown as if it covered all of them, and an undefined
 // mean never hides the pools that were averaged. Comparisons across solvers
-// or variants (Sensitivity) use only macro means with nothing Missing.
+// or variants (Sensitivity) use only macro means with nothing Missing; an
+// OracleZero dataset does not count as missing there, since V_oracle
+// depends on the solver's ground truth and the budget, not on the plan, so
+// it is left out under every variant alike.
 // Degenerate sums the counts of the datasets in Eta; Pools, Excluded,
 // RegretUndefined, StoredMismatch, ShortPools and Dropped are summed over
 // the cells that exist, RandomSEMax is their maximum; BaseAccuracy is

@@ -138,17 +138,11 @@ func (r Report) SummaryTable(alpha float64, ba []BudgetAwareHeadline) Table {
 // averaged: "D2:3 of 6", "D1:1, D2:2 of 12", "0 of 6"; counts are "u/e"
 // when the regimes differ.
 func degenerateCount(u, e metrics.DegenerateCounts, nu, ne int) string {
-	var parts []string
-	if u.NoValue > 0 || e.NoValue > 0 {
-		parts = append(parts, "D1:"+pairCount(u.NoValue, e.NoValue))
+	kinds := degenerateKinds(u, e)
+	if kinds == "" {
+		kinds = "0"
 	}
-	if u.Collapse > 0 || e.Collapse > 0 {
-		parts = append(parts, "D2:"+pairCount(u.Collapse, e.Collapse))
-	}
-	if len(parts) == 0 {
-		parts = []string{"0"}
-	}
-	return strings.Join(parts, ", ") + " of " + pairCount(nu, ne)
+	return kinds + " of " + pairCount(nu, ne)
 }
 
 // WriteMarkdownTable writes one table as Markdown (title, notes, aligned

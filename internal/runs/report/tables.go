@@ -185,15 +185,17 @@ func withoutText(u, e Cell, regret bool) string {
 	return out
 }
 
-// degenerateKinds shows degenerate counts as "D1:k, D2:m", leaving out a
-// kind with none.
-func degenerateKinds(d metrics.DegenerateCounts) string {
+// degenerateKinds shows the degenerate counts of a U / E pair of means as
+// "D1:k, D2:m", a count "u/e" when the regimes differ and a kind with none
+// in either left out; "" when there are none. A single mean passes its
+// counts twice.
+func degenerateKinds(u, e metrics.DegenerateCounts) string {
 	var kinds []string
-	if d.NoValue > 0 {
-		kinds = append(kinds, fmt.Sprintf("D1:%d", d.NoValue))
+	if u.NoValue > 0 || e.NoValue > 0 {
+		kinds = append(kinds, "D1:"+pairCount(u.NoValue, e.NoValue))
 	}
-	if d.Collapse > 0 {
-		kinds = append(kinds, fmt.Sprintf("D2:%d", d.Collapse))
+	if u.Collapse > 0 || e.Collapse > 0 {
+		kinds = append(kinds, "D2:"+pairCount(u.Collapse, e.Collapse))
 	}
 	return strings.Join(kinds, ", ")
 }
@@ -206,21 +208,15 @@ func degenerateText(u, e Cell) string {
 	if u.Degenerate.Total() == 0 && e.Degenerate.Total() == 0 {
 		return ""
 	}
-	var kinds []string
-	if u.Degenerate.NoValue > 0 || e.Degenerate.NoValue > 0 {
-		kinds = append(kinds, "D1:"+pairCount(u.Degenerate.NoValue, e.Degenerate.NoValue))
-	}
-	if u.Degenerate.Collapse > 0 || e.Degenerate.Collapse > 0 {
-		kinds = append(kinds, "D2:"+pairCount(u.Degenerate.Collapse, e.Degenerate.Collapse))
-	}
+	kinds := degenerateKinds(u.Degenerate, e.Degenerate)
 	if !u.Informative.Defined && !e.Informative.Defined {
-		return "; degenerate " + strings.Join(kinds, ", ") + ", no informative pool"
+		return "; degenerate " + kinds + ", no informative pool"
 	}
 	informative := fmt.Sprintf("%s / %s, n=%s", withCI(u.Informative, u.InformativeCI), withCI(e.Informative, e.InformativeCI), pairCount(u.Informative.N, e.Informative.N))
 	if missing := mergeMissing(u.InformativeMissing, e.InformativeMissing); len(missing) > 0 {
 		informative += ", without " + strings.Join(missing, ", ")
 	}
-	return "; degenerate " + strings.Join(kinds, ", ") + "; informative " + informative
+	return "; degenerate " + kinds + "; informative " + informative
 }
 
 // AccuracyTable shows base accuracy: rows solvers (model, mode), columns
@@ -331,7 +327,7 @@ func rangeTable(sens Sensitivity, strategy, regime, dataset string) Table {
 			m, deg := vr.Variants[i].Eta, vr.Variants[i].Degenerate
 			text := fmt.Sprintf("%s (n=%d", fixed3(m), m.N)
 			if deg.Total() > 0 {
-				text += "; " + degenerateKinds(deg)
+				text += "; " + degenerateKinds(deg, deg)
 				withDegenerate = true
 			}
 			row = append(row, text+")")

@@ -60,3 +60,62 @@ func TestDemoWithAnLLM(t *testing.T) {
 		t.Errorf("the second demo run asked the model %d more times", srv.Count()-calls)
 	}
 }
+
+// TestDemoOutput runs the demo as `make demo` does (no LLM) and reads what
+// a newcomer reads: no title names "variant -", the progress line has no
+// "eta ?", the summary lists only files that were written (no
+// budget_aware.csv), and its notes explain the random strategy against the
+// random reference and D = 0 for the reference strategies.
+func TestDemoOutput(t *testing.T) {
+	dir := t.TempDir()
+	env, out, logs := testEnv(nil)
+	if err := Run(context.Background(), []string{"demo", "--progress", "plain", "--out", dir}, env); err != nil {
+		t.Fatalf("demo: %v\n%s", err, logs)
+	}
+	stdout := out.String()
+	if strings.Contains(logs.String(), "eta ?") || !strings.Contains(logs.String(), "progress: cells 672/672") {
+		t.Errorf("progress:\n%s", logs)
+	}
+	for _, want := range []string{
+		"The random strategy is not the random reference: it is one seeded random plan per pool",
+		"over many seeded shuffles (1,000 by default)",
+		"D = 0 for the reference strategies (random, shortest_first, all_in_order)",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, stdout)
+		}
+	}
+	reportDir := filepath.Join(dir, "report")
+	_, listing, ok := strings.Cut(stdout, "Every table, figure and number is in "+reportDir+":\n")
+	if !ok {
+		t.Fatalf("no listing of the files:\n%s", stdout)
+	}
+	listed := 0
+	for _, line := range strings.Split(strings.TrimSpace(listing), "\n") {
+		name, _, _ := strings.Cut(strings.TrimSpace(line), "  ")
+		for _, f := range strings.Split(name, ", ") {
+			if strings.HasPrefix(f, "_") || strings.HasPrefix(f, ".") {
+				continue // a shortened sibling name
+			}
+			if _, err := os.Stat(filepath.Join(reportDir, f)); err != nil {
+				t.Errorf("listed %q was not written: %v", f, err)
+			}
+			listed++
+		}
+	}
+	if listed < 8 || strings.Contains(listing, "budget_aware") || strings.Contains(listing, "sensitivity") {
+		t.Errorf("listing (%d files):\n%s", listed, listing)
+	}
+	for _, name := range []string{"tables.md", "tables.tex", "cells.md", "report.html", filepath.Join("figures", "figures.md")} {
+		data, err := os.ReadFile(filepath.Join(reportDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(data), "variant -") {
+			t.Errorf("%s names \"variant -\"", name)
+		}
+	}
+	if strings.Contains(stdout, "variant -") {
+		t.Errorf("the summary names \"variant -\"")
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
@@ -111,6 +112,10 @@ func writeReport(ctx context.Context, path, dir string, opts reportOptions, env 
 			return err
 		}
 	}
+	written := report.FileNames()
+	if len(rows) > 0 {
+		written = append(written, budgetaware.FileNames...)
+	}
 	var warnings strings.Builder
 	printFreshness(&warnings, "cell", res.Freshness)
 	if len(ba) > 0 || baFresh.Stale > 0 {
@@ -119,8 +124,12 @@ func writeReport(ctx context.Context, path, dir string, opts reportOptions, env 
 	if err := writePage(dir, rep, rows, opts, warnings.String()); err != nil {
 		return err
 	}
-	return printSummary(env.Stdout, rep, rows, dir, opts, warnings.String())
+	written = append(written, htmlreport.FileName, figuresDir+"/")
+	return printSummary(env.Stdout, rep, rows, dir, written, opts, warnings.String())
 }
+
+// figuresDir is the report directory's folder of figures.
+const figuresDir = "figures"
 
 // writePage draws the figures into dir/figures and writes the
 // self-contained HTML report, each through a temporary file renamed into
@@ -130,7 +139,7 @@ func writePage(dir string, rep report.Report, rows []budgetaware.Row, opts repor
 	if err != nil {
 		return fmt.Errorf("figures: %w", err)
 	}
-	if err := figures.WriteDir(filepath.Join(dir, "figures"), figs); err != nil {
+	if err := figures.WriteDir(filepath.Join(dir, figuresDir), figs); err != nil {
 		return err
 	}
 	var notes []string
@@ -153,8 +162,9 @@ func writePage(dir string, rep report.Report, rows []budgetaware.Row, opts repor
 }
 
 // printSummary writes the report's headline table, the warnings and where
-// the files are.
-func printSummary(w io.Writer, rep report.Report, rows []budgetaware.Row, dir string, opts reportOptions, warnings string) error {
+// the files are: the entries of reportListing whose files are all among
+// written (the injection cells only when the run has them).
+func printSummary(w io.Writer, rep report.Report, rows []budgetaware.Row, dir string, written []string, opts reportOptions, warnings string) error {
 	title := "# TRIAGE report"
 	if opts.Synthetic {
 		title += " — SYNTHETIC demo data, not real model results"
@@ -170,12 +180,52 @@ func printSummary(w io.Writer, rep report.Report, rows []budgetaware.Row, dir st
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "Every table, figure and number is in %s:\n", dir)
-	fmt.Fprintln(w, "  report.html              the report to read: summary, figures beside their tables (no network)")
-	fmt.Fprintln(w, "  figures/                 every figure as SVG and PNG, with captions (figures.md)")
-	fmt.Fprintln(w, "  tables.md / tables.tex   all tables (Markdown / LaTeX); cells.md every cell")
-	fmt.Fprintln(w, "  cells.csv, cells.json    per cell: means, intervals, exclusions; pools.csv per pool")
-	fmt.Fprintln(w, "  comparisons.csv          paired differences between solvers; injection.csv, budget_aware.csv")
+	for _, e := range reportListing {
+		if !containsAll(written, e.files) || (e.holds != nil && !e.holds(rep)) {
+			continue
+		}
+		name := e.name
+		if name == "" {
+			name = strings.Join(e.files, ", ")
+		}
+		fmt.Fprintf(w, "  %-32s %s\n", name, e.what)
+	}
 	return nil
+}
+
+// reportListing describes the files of a report directory, in the order
+// printSummary lists them.
+var reportListing = []struct {
+	files []string
+	// name shows the files when their list is too long; "" lists them.
+	name, what string
+	// holds, when set, says whether the files hold anything for this
+	// report (they are written header-only otherwise, and not listed).
+	holds func(report.Report) bool
+}{
+	{files: []string{htmlreport.FileName}, what: "the report to read: summary, figures beside their tables (no network)"},
+	{files: []string{figuresDir + "/"}, what: "every figure as SVG and PNG, with captions (" + figures.IndexName + ")"},
+	{files: []string{"tables.md", "tables.tex"}, what: "every table (Markdown, LaTeX)"},
+	{files: []string{"cells.md", "cells.csv", "cells.json"}, what: "per cell: means, intervals, exclusions, degenerate pools"},
+	{files: []string{"pools.csv"}, what: "per pool: every number the means are computed from"},
+	{files: []string{"comparisons.csv"}, what: "paired differences of η between solvers"},
+	{files: []string{"accuracy.csv"}, what: "base accuracy per solver and dataset"},
+	{
+		files: []string{"sensitivity_ranges.csv", "sensitivity_ranks.csv"}, name: "sensitivity_ranges.csv, _ranks.csv", what: "prompt sensitivity across variants",
+		holds: func(r report.Report) bool { s := r.Sensitivity(); return len(s.Ranges)+len(s.Ranks) > 0 },
+	},
+	{files: []string{"injection.csv"}, what: "the unsolvable-injection cells", holds: func(r report.Report) bool { return len(r.Injection) > 0 }},
+	{files: budgetaware.FileNames, name: "budget_aware.md, .csv, .json", what: "the budget-aware re-solve"},
+}
+
+// containsAll reports whether every one of want is in have.
+func containsAll(have, want []string) bool {
+	for _, x := range want {
+		if !slices.Contains(have, x) {
+			return false
+		}
+	}
+	return true
 }
 
 // printFreshness says what a report left out or could not check, so that

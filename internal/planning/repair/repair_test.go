@@ -134,6 +134,13 @@ var repairCases = []repairCase{
 		status: Repaired, plan: "p2:5", fixes: "unknown_id",
 	},
 	{
+		// SPEC §2 step 3: deduplication comes first, so the first occurrence's
+		// 0 is kept, then dropped, and p1 is not attempted.
+		name:   "a repeated id keeps its first allocation even when it is 0",
+		raw:    `{"plan": [{"id": "p1", "tokens": 0}, {"id": "p1", "tokens": 500}, {"id": "p2", "tokens": 300}]}`,
+		status: Repaired, plan: "p2:300", fixes: "zero_dropped duplicate_id",
+	},
+	{
 		name:   "negative and zero allocations dropped",
 		raw:    `{"plan": [{"id": "p1", "tokens": -100}, {"id": "p2", "tokens": 0}, {"id": "p3", "tokens": 300}, {"id": "p1", "tokens": 50}]}`,
 		status: Repaired, plan: "p3:300", fixes: "negative_to_zero zero_dropped duplicate_id",

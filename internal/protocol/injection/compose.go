@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -49,8 +51,30 @@ type Composition struct {
 }
 
 // K is the number of positions substituted in a pool of n at ratio r:
-// round(r·n), halves away from zero.
-func K(r float64, n int) int { return int(math.Round(r * float64(n))) }
+// round(r·n), halves away from zero (SPEC §5: r = 0.75, n = 30 → 23).
+//
+// r·n is computed exactly on the decimal r stands for (its shortest
+// representation, the number the config wrote), not in float64: there
+// 0.29·50 is 14.4999…, which math.Round would take to 14, where the
+// decimal product is 14.5 and rounds to 15. NaN and infinite r give 0.
+func K(r float64, n int) int {
+	if math.IsNaN(r) || math.IsInf(r, 0) {
+		return 0
+	}
+	q, ok := new(big.Rat).SetString(strconv.FormatFloat(r, 'g', -1, 64))
+	if !ok {
+		return 0
+	}
+	q.Mul(q, new(big.Rat).SetInt64(int64(n)))
+	neg := q.Sign() < 0
+	q.Abs(q)
+	q.Add(q, big.NewRat(1, 2))
+	k := new(big.Int).Quo(q.Num(), q.Denom()) // ⌊|r·n| + ½⌋
+	if neg {
+		k.Neg(k)
+	}
+	return int(k.Int64())
+}
 
 // Compose draws the composition of one base pool at one ratio by the rule
 // of the package documentation. It fails when the ratio is outside [0, 1],

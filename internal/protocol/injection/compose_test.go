@@ -133,11 +133,18 @@ func TestComposeErrors(t *testing.T) {
 	}
 }
 
+// TestK: k = round(r·n) with halves away from zero (SPEC §5), on the
+// decimal r the config wrote: 0.29·50 is 14.5 (15), though float64 makes it
+// 14.4999…; likewise 0.145·100 and 0.285·100.
 func TestK(t *testing.T) {
 	for _, tc := range []struct {
 		r    float64
 		n, k int
-	}{{0, 30, 0}, {0.25, 30, 8}, {0.5, 30, 15}, {0.75, 30, 23}, {1, 30, 30}, {0.25, 2, 1}, {0.25, 1, 0}} {
+	}{
+		{0, 30, 0}, {0.25, 30, 8}, {0.5, 30, 15}, {0.75, 30, 23}, {1, 30, 30}, {0.25, 2, 1}, {0.25, 1, 0},
+		{0.5, 1, 1}, {0.5, 3, 2}, {0.1, 5, 1}, {0.1, 4, 0}, {0.29, 50, 15}, {0.145, 100, 15}, {0.285, 100, 29},
+		{0.036, 375, 14}, {1.0 / 3, 3, 1}, {0.75, 0, 0}, {-0.5, 3, -2},
+	} {
 		if got := K(tc.r, tc.n); got != tc.k {
 			t.Errorf("K(%v, %d) = %d, want %d", tc.r, tc.n, got, tc.k)
 		}

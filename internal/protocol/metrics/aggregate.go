@@ -41,13 +41,16 @@ type PoolScore struct {
 	RegretDefined bool
 	// VOracle is the pool's V_oracle.
 	VOracle float64
+	// Degenerate says whether η is measured (Informative) or set by
+	// convention, and why (see Classify).
+	Degenerate Degeneracy
 }
 
 // Score returns the included PoolScore of a plan that achieved vm on a pool
 // with the given oracle and random reference values.
 func Score(vm, voracle, vrandom float64) PoolScore {
 	r, ok := Regret(vm, voracle)
-	return PoolScore{Eta: Eta(vm, voracle, vrandom), Regret: r, RegretDefined: ok, VOracle: voracle}
+	return PoolScore{Eta: Eta(vm, voracle, vrandom), Regret: r, RegretDefined: ok, VOracle: voracle, Degenerate: Classify(voracle, vrandom)}
 }
 
 // Exclude returns the PoolScore of a pool left out for reason, which should
@@ -78,6 +81,12 @@ type Cell struct {
 	Pools int
 	// Eta is the mean η over the pools with a parseable plan.
 	Eta Mean
+	// Degenerate counts the pools in Eta that are degenerate, by kind
+	// (SPEC §5): their η is set by convention, not measured.
+	Degenerate DegenerateCounts
+	// Informative is the mean η over the pools in Eta that are not
+	// degenerate: Informative.N + Degenerate.Total() = Eta.N.
+	Informative Mean
 	// Regret is the mean R̃ over the pools with a parseable plan and
 	// V_oracle > 0.
 	Regret Mean
@@ -91,12 +100,14 @@ type Cell struct {
 
 // Aggregate averages a cell's pool scores. A pool enters the η mean when its
 // Excluded is empty and its numbers are usable (else it is counted under
-// ExcludedInvalid), and also the R̃ mean when RegretDefined. Means are plain
+// ExcludedInvalid), and also the R̃ mean when RegretDefined; a pool of the η
+// mean enters the informative mean unless it is Degenerate (then it is
+// counted in Cell.Degenerate). Means are plain
 // sums in input order divided by N; an empty mean is reported with
 // Defined = false rather than NaN.
 func Aggregate(scores []PoolScore) Cell {
 	cell := Cell{Pools: len(scores), Excluded: []ReasonCount{}}
-	var etaSum, regretSum float64
+	var etaSum, regretSum, informativeSum float64
 	excluded := map[Reason]int{}
 	for _, s := range scores {
 		reason := s.Excluded
@@ -109,6 +120,12 @@ func Aggregate(scores []PoolScore) Cell {
 		}
 		etaSum += s.Eta
 		cell.Eta.N++
+		if s.Degenerate == Informative {
+			informativeSum += s.Eta
+			cell.Informative.N++
+		} else {
+			cell.Degenerate.Count(s.Degenerate)
+		}
 		if s.RegretDefined {
 			regretSum += s.Regret
 			cell.Regret.N++
@@ -118,6 +135,7 @@ func Aggregate(scores []PoolScore) Cell {
 	}
 	cell.Eta = mean(etaSum, cell.Eta.N)
 	cell.Regret = mean(regretSum, cell.Regret.N)
+	cell.Informative = mean(informativeSum, cell.Informative.N)
 	for r, c := range excluded {
 		cell.Excluded = append(cell.Excluded, ReasonCount{Reason: r, Count: c})
 	}

@@ -13,7 +13,7 @@ func TestScore(t *testing.T) {
 		t.Fatalf("Score = %+v, want %+v", s, want)
 	}
 	s = Score(0, 0, 0)
-	want = PoolScore{Eta: 1, VOracle: 0}
+	want = PoolScore{Eta: 1, VOracle: 0, Degenerate: DegenerateNoValue}
 	if s != want {
 		t.Fatalf("Score(nothing solvable) = %+v, want %+v", s, want)
 	}
@@ -52,6 +52,8 @@ func TestAggregate(t *testing.T) {
 			want: Cell{
 				Pools:           6,
 				Eta:             Mean{Value: 2.0 / 4, N: 4, Defined: true},
+				Degenerate:      DegenerateCounts{NoValue: 1, Collapse: 1},
+				Informative:     Mean{Value: 0, N: 2, Defined: true},
 				Regret:          Mean{Value: 1.0 / 3, N: 3, Defined: true},
 				Excluded:        []ReasonCount{{"timeout", 1}, {ExcludedUnparseable, 1}},
 				RegretUndefined: 1,
@@ -61,7 +63,7 @@ func TestAggregate(t *testing.T) {
 			name:   "only nothing-solvable pools: η defined, R̃ undefined",
 			scores: []PoolScore{Score(0, 0, 0), Score(0, 0, 0)},
 			want: Cell{
-				Pools: 2, Eta: Mean{Value: 1, N: 2, Defined: true},
+				Pools: 2, Eta: Mean{Value: 1, N: 2, Defined: true}, Degenerate: DegenerateCounts{NoValue: 2},
 				Excluded: []ReasonCount{}, RegretUndefined: 2,
 			},
 		},
@@ -76,10 +78,11 @@ func TestAggregate(t *testing.T) {
 				Score(2, 2, 1),
 			},
 			want: Cell{
-				Pools:    6,
-				Eta:      Mean{Value: 1, N: 1, Defined: true},
-				Regret:   Mean{Value: 0, N: 1, Defined: true},
-				Excluded: []ReasonCount{{ExcludedInvalid, 5}},
+				Pools:       6,
+				Eta:         Mean{Value: 1, N: 1, Defined: true},
+				Informative: Mean{Value: 1, N: 1, Defined: true},
+				Regret:      Mean{Value: 0, N: 1, Defined: true},
+				Excluded:    []ReasonCount{{ExcludedInvalid, 5}},
 			},
 		},
 	}
@@ -93,7 +96,8 @@ func TestAggregate(t *testing.T) {
 			for _, e := range got.Excluded {
 				excluded += e.Count
 			}
-			if got.Eta.N+excluded != got.Pools || got.Regret.N+got.RegretUndefined != got.Eta.N {
+			if got.Eta.N+excluded != got.Pools || got.Regret.N+got.RegretUndefined != got.Eta.N ||
+				got.Informative.N+got.Degenerate.Total() != got.Eta.N {
 				t.Fatalf("counts do not add up: %+v", got)
 			}
 		})

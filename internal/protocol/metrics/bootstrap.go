@@ -122,18 +122,25 @@ func orderStatistic(xs []float64, k int) float64 {
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 // StratifiedMeanCI returns the interval of the unweighted mean of the
-// groups' means (a mean over datasets): each resample redraws every group
-// from its own values, in group order, from one index stream per group
-// size as MeanCI draws them. It is undefined unless every group has at
-// least two values.
+// groups' means (a mean over datasets, each group one dataset's pools; SPEC
+// §5). Each resample redraws every group of two or more values from its own
+// values, in group order, group i from its own index stream
+// (splitmix.New(Seed ^ BootstrapTag ^ (i+1)·splitmix.Gamma), i counting every
+// group), drawn as MeanCI draws; a group of one value contributes that value
+// unresampled. The interval is defined when every group has a value and
+// there are at least two values in total: groups of one value alone give the
+// point interval at their mean. A single group of two or more values gives
+// MeanCI's interval.
 func (b Bootstrap) StratifiedMeanCI(groups [][]float64) Interval {
-	if len(groups) == 0 {
-		return Interval{}
-	}
+	total := 0
 	for _, g := range groups {
-		if len(g) < 2 {
+		if len(g) == 0 {
 			return Interval{}
 		}
+		total += len(g)
+	}
+	if total < 2 {
+		return Interval{}
 	}
 	if len(groups) == 1 {
 		return b.MeanCI(groups[0])
@@ -148,6 +155,9 @@ func (b Bootstrap) StratifiedMeanCI(groups [][]float64) Interval {
 	draws := make([]*splitmix.Indices, len(groups))
 	idx := make([][]int, len(groups))
 	for i, g := range groups {
+		if len(g) < 2 {
+			continue // a single pool enters every resample as is
+		}
 		draws[i] = splitmix.NewIndices(splitmix.New(b.Seed^BootstrapTag^uint64(i+1)*splitmix.Gamma), len(g))
 		idx[i] = make([]int, len(g))
 	}
@@ -155,6 +165,10 @@ func (b Bootstrap) StratifiedMeanCI(groups [][]float64) Interval {
 	for j := range means {
 		var macro float64
 		for i, g := range groups {
+			if draws[i] == nil {
+				macro += g[0]
+				continue
+			}
 			draws[i].Fill(idx[i])
 			var sum float64
 			for _, k := range idx[i] {

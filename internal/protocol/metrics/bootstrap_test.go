@@ -5,17 +5,13 @@ import (
 	"testing"
 )
 
-// referenceCI is the percentile bootstrap written out independently of
-// MeanCI from its documentation: SplitMix64 from state seed ^ tag, each
-// output split into its low then high 32-bit half, each half h giving the
-// index ⌊h·n/2^32⌋ unless h·n mod 2^32 < 2^32 mod n; 10,000 resample means,
-// fully sorted, and the nearest-rank percentiles 2.5 and 97.5 (ranks 250
-// and 9750).
-func referenceCI(values []float64, seed uint64) (float64, float64) {
-	n := uint64(len(values))
-	state := seed ^ 0x7472696167652f62
+// referenceIndices is the index stream of the bootstrap written out
+// independently of splitmix from its documentation: SplitMix64 from the
+// given state, each output split into its low then high 32-bit half, each
+// half h giving the index ⌊h·n/2^32⌋ unless h·n mod 2^32 < 2^32 mod n.
+func referenceIndices(state, n uint64) func() int {
 	var halves []uint64
-	index := func() int {
+	return func() int {
 		for {
 			if len(halves) == 0 {
 				state += 0x9E3779B97F4A7C15
@@ -32,6 +28,14 @@ func referenceCI(values []float64, seed uint64) (float64, float64) {
 			}
 		}
 	}
+}
+
+// referenceCI is the percentile bootstrap written out independently of
+// MeanCI: the stream of referenceIndices from state seed ^ tag, 10,000
+// resample means, fully sorted, and the nearest-rank percentiles 2.5 and
+// 97.5 (ranks 250 and 9750).
+func referenceCI(values []float64, seed uint64) (float64, float64) {
+	index := referenceIndices(seed^0x7472696167652f62, uint64(len(values)))
 	means := make([]float64, 0, 10000)
 	for i := 0; i < 10000; i++ {
 		total := 0.0
@@ -39,6 +43,38 @@ func referenceCI(values []float64, seed uint64) (float64, float64) {
 			total += values[index()]
 		}
 		means = append(means, total/float64(len(values)))
+	}
+	sort.Float64s(means)
+	return means[250-1], means[9750-1]
+}
+
+// referenceStratifiedCI is the stratified bootstrap of SPEC §5 written out
+// independently of StratifiedMeanCI from its documentation: group i of two
+// or more values resampled from its own stream (state seed ^ tag ^
+// (i+1)·γ), a group of one value taken as is, each resample the mean of the
+// group means; nearest-rank percentiles 2.5 and 97.5 of 10,000 resamples.
+func referenceStratifiedCI(groups [][]float64, seed uint64) (float64, float64) {
+	streams := make([]func() int, len(groups))
+	for i, g := range groups {
+		if len(g) > 1 {
+			streams[i] = referenceIndices(seed^0x7472696167652f62^uint64(i+1)*0x9E3779B97F4A7C15, uint64(len(g)))
+		}
+	}
+	means := make([]float64, 0, 10000)
+	for range 10000 {
+		macro := 0.0
+		for i, g := range groups {
+			if streams[i] == nil {
+				macro += g[0]
+				continue
+			}
+			total := 0.0
+			for range g {
+				total += g[streams[i]()]
+			}
+			macro += total / float64(len(g))
+		}
+		means = append(means, macro/float64(len(groups)))
 	}
 	sort.Float64s(means)
 	return means[250-1], means[9750-1]
@@ -103,11 +139,56 @@ func TestStratifiedMeanCI(t *testing.T) {
 	if one := (Bootstrap{Seed: 3}).StratifiedMeanCI([][]float64{a}); one != (Bootstrap{Seed: 3}).MeanCI(a) {
 		t.Errorf("one group: %+v, want MeanCI's %+v", one, Bootstrap{Seed: 3}.MeanCI(a))
 	}
-	if (Bootstrap{}).StratifiedMeanCI([][]float64{a, {0.4}}).Defined || (Bootstrap{}).StratifiedMeanCI(nil).Defined {
-		t.Error("an interval with a group of fewer than two values")
+	for name, groups := range map[string][][]float64{
+		"no group": nil, "one value": {{0.4}}, "an empty group": {a, {}},
+	} {
+		if ci := (Bootstrap{}).StratifiedMeanCI(groups); ci.Defined {
+			t.Errorf("%s: interval %+v, want none", name, ci)
+		}
 	}
 	// Constant groups give a point interval at their mean of means.
 	if c := (Bootstrap{}).StratifiedMeanCI([][]float64{{1, 1}, {0, 0, 0}}); c.Lo != 0.5 || c.Hi != 0.5 {
 		t.Errorf("constant groups: %+v", c)
+	}
+	// Two single-pool groups: two pools in total, nothing to resample.
+	if c := (Bootstrap{}).StratifiedMeanCI([][]float64{{1}, {0}}); !c.Defined || c.Lo != 0.5 || c.Hi != 0.5 {
+		t.Errorf("single-pool groups: %+v, want the point [0.5, 0.5]", c)
+	}
+}
+
+// TestStratifiedMeanCIWithSinglePoolGroups: a group of one pool enters
+// every resample as is (SPEC §5), checked two ways. Against a reference
+// written from the documentation, for several layouts; and against MeanCI:
+// with groups {g, {c}}, each resample is (mean of g's resample + c) / 2, a
+// monotone map of MeanCI's resample means from the same stream, so the
+// interval is exactly MeanCI's mapped.
+func TestStratifiedMeanCIWithSinglePoolGroups(t *testing.T) {
+	g := []float64{0.9, -0.3, 0.4, 0.1, 1, -1.2, 0.05}
+	layouts := map[string][][]float64{
+		"single last":   {g, {0.7}},
+		"single first":  {{-0.25}, g, {0.2, 0.6, -0.1}},
+		"two singles":   {{1}, g[:3], {0}},
+		"all resampled": {g, g[2:5]},
+	}
+	for name, groups := range layouts {
+		for _, seed := range []uint64{0, 42} {
+			got := Bootstrap{Seed: seed}.StratifiedMeanCI(groups)
+			lo, hi := referenceStratifiedCI(groups, seed)
+			if !got.Defined || got.Lo != lo || got.Hi != hi {
+				t.Errorf("%s, seed %d: %+v, reference [%v, %v]", name, seed, got, lo, hi)
+			}
+		}
+	}
+	const c = 0.7
+	for _, seed := range []uint64{0, 7, 20251123} {
+		got := Bootstrap{Seed: seed}.StratifiedMeanCI([][]float64{g, {c}})
+		// Group 0's stream is MeanCI's at seed ^ γ.
+		one := Bootstrap{Seed: seed ^ 0x9E3779B97F4A7C15}.MeanCI(g)
+		if want := (Interval{Lo: (one.Lo + c) / 2, Hi: (one.Hi + c) / 2, Defined: true}); got != want {
+			t.Errorf("seed %d: %+v, want MeanCI's mapped %+v", seed, got, want)
+		}
+		if got.Hi-got.Lo >= one.Hi-one.Lo {
+			t.Errorf("seed %d: a fixed group did not halve the spread: %+v vs %+v", seed, got, one)
+		}
 	}
 }

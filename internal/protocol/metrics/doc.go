@@ -15,6 +15,15 @@
 //     parseable plan, R̃ the mean over those with V_oracle > 0, and the cell
 //     reports how many pools each mean averaged and how many were excluded,
 //     and why.
+//   - Degenerate pools (Classify): D1, V_oracle = 0, and D2, V_oracle =
+//     V_random > 0 (the α = 1 collapse), where η is set by convention. This
+//     package is their one definition: Score records each pool's kind and
+//     Aggregate counts them beside the η mean, with the mean over the
+//     informative pools alone.
+//   - Intervals (Bootstrap): the 95% percentile bootstrap of a mean
+//     (MeanCI) and the stratified one of a mean over datasets
+//     (StratifiedMeanCI), where a dataset with a single pool enters every
+//     resample unresampled.
 //   - Prompt sensitivity: the range max − min across variants (Range) and
 //     Kendall's τ_b between two variants' model rankings (KendallTauB).
 //

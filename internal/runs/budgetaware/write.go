@@ -26,13 +26,16 @@ func Markdown(w io.Writer, rows []Row) error {
 	return nil
 }
 
-// WriteDir writes budget_aware.md, budget_aware.csv and budget_aware.json
-// into dir, creating it.
+// FileNames are the files WriteDir writes, in order.
+var FileNames = []string{"budget_aware.md", "budget_aware.csv", "budget_aware.json"}
+
+// WriteDir writes FileNames (budget_aware.md, budget_aware.csv and
+// budget_aware.json) into dir, creating it.
 func WriteDir(dir string, rows []Row) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	md, err := os.Create(filepath.Join(dir, "budget_aware.md"))
+	md, err := os.Create(filepath.Join(dir, FileNames[0]))
 	if err != nil {
 		return err
 	}
@@ -43,7 +46,7 @@ func WriteDir(dir string, rows []Row) error {
 	if err := md.Close(); err != nil {
 		return err
 	}
-	f, err := os.Create(filepath.Join(dir, "budget_aware.csv"))
+	f, err := os.Create(filepath.Join(dir, FileNames[1]))
 	if err != nil {
 		return err
 	}
@@ -67,7 +70,7 @@ func WriteDir(dir string, rows []Row) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "budget_aware.json"), append(raw, '\n'), 0o644)
+	return os.WriteFile(filepath.Join(dir, FileNames[2]), append(raw, '\n'), 0o644)
 }
 
 func ff(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }

@@ -36,11 +36,22 @@ type barMetric struct {
 	// meaning explains the metric's scale in the caption; over names the
 	// pools a mean averages.
 	meaning, over string
+	// isEta is set for η, whose means can include degenerate pools.
+	isEta bool
+}
+
+// degenerate is the caption's note on the degenerate pools of the η_U
+// bars, "" for R̃ (defined only where V_oracle > 0, and measured at D2).
+func (m barMetric) degenerate(d degenerateTally) string {
+	if !m.isEta {
+		return ""
+	}
+	return d.sentence("the " + m.symbol + "_U bars")
 }
 
 func efficiencyMetric() barMetric {
 	return barMetric{
-		kind: KindEfficiency, title: "Triage efficiency", symbol: "η", label: "η",
+		kind: KindEfficiency, title: "Triage efficiency", symbol: "η", label: "η", isEta: true,
 		mean:    func(c report.Cell) metrics.Mean { return c.Eta },
 		ci:      func(c report.Cell) metrics.Interval { return c.EtaCI },
 		over:    "the cell's pools with a scored plan",
@@ -71,6 +82,7 @@ func barFigure(rep report.Report, sv strategyVariant, alpha float64, m barMetric
 	ix := indexCells(rep.Cells)
 
 	var counts countRange
+	var degenerate degenerateTally
 	lowest, highest := 0.0, 1.0
 	clipped := false
 	var modes []string
@@ -85,6 +97,7 @@ func barFigure(rep report.Report, sv strategyVariant, alpha float64, m barMetric
 			g := barGroup{colour: modeColor(s.mode), present: uok || eok}
 			if uok {
 				g.u, g.accuracy = barValue{m.mean(u), m.ci(u)}, u.BaseAccuracy
+				degenerate.add(u, s.label()+" on "+ds)
 			}
 			if eok {
 				g.e, g.accuracy = barValue{m.mean(e), m.ci(e)}, e.BaseAccuracy
@@ -141,6 +154,7 @@ func barFigure(rep report.Report, sv strategyVariant, alpha float64, m barMetric
 		modePhrase(modes),
 		"n/a: no pool with a scored plan (undefined mean); an empty slot: no records.",
 		clippedNote(clipped),
+		m.degenerate(degenerate),
 	)
 	legend := []legendItem{
 		{m.label + ", regime U (solid)", barThumb{colour: ruleGrey}},

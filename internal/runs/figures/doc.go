@@ -32,7 +32,11 @@
 //     the four outcome counts; per (solver, dataset) the three rates.
 //
 // Figures 1–4 are drawn for the llm strategy's variants when the report
-// has llm cells, otherwise for every reference strategy.
+// has llm cells, otherwise for every reference strategy; variants in
+// report.CompareVariants order, so the headline variant's figures
+// ("default", SPEC §5) come first. A caption of η means (figures 1 and
+// 3) that include degenerate pools (SPEC §5) counts them and names the
+// cells whose pools are all D1.
 //
 // # Drawing
 //

@@ -89,6 +89,7 @@ func etaHeatmap(rep report.Report, sv strategyVariant, regime string) (drawing, 
 		grid.cols = append(grid.cols, datasets...)
 	}
 	var counts countRange
+	var degenerate degenerateTally
 	for _, s := range solvers {
 		grid.rows = append(grid.rows, s.label())
 		var row []heatCell
@@ -103,6 +104,7 @@ func etaHeatmap(rep report.Report, sv strategyVariant, regime string) (drawing, 
 				if c.Eta.Defined {
 					counts.add(c.Eta.N)
 				}
+				degenerate.add(c, fmt.Sprintf("%s on %s at α = %s", s.label(), d, report.FormatAlpha(a)))
 			}
 		}
 		grid.cells = append(grid.cells, row)
@@ -118,6 +120,7 @@ func etaHeatmap(rep report.Report, sv strategyVariant, regime string) (drawing, 
 		"η = 1 matches oracle planning, η = 0 a random planner, η < 0 is worse than random.",
 		"Cells use a diverging coral→white→navy scale capped at [−1, 1]: a value outside the cap is marked * and takes the colour of the nearer end.",
 		"Bold vertical rules separate the α blocks. — : no pool with a scored plan; a blank cell: no records.",
+		degenerate.sentence("these cells"),
 	)
 	hb, w := heatBlock(grid)
 	return drawing{

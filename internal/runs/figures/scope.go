@@ -23,21 +23,16 @@ func compareSolvers(a, b solver) int {
 type strategyVariant struct{ strategy, variant string }
 
 // stem is the strategy and variant as file-name parts; a strategy without
-// a prompt (variant "-") is named by the strategy alone.
+// a prompt (report.NoVariant) is named by the strategy alone.
 func (sv strategyVariant) stem() []string {
-	if sv.variant == "-" || sv.variant == "" {
+	if sv.variant == report.NoVariant || sv.variant == "" {
 		return []string{sv.strategy}
 	}
 	return []string{sv.strategy, sv.variant}
 }
 
 // phrase names the strategy and variant in titles and captions.
-func (sv strategyVariant) phrase() string {
-	if sv.variant == "-" || sv.variant == "" {
-		return "strategy " + sv.strategy
-	}
-	return "strategy " + sv.strategy + ", variant " + sv.variant
-}
+func (sv strategyVariant) phrase() string { return report.ScopePhrase(sv.strategy, sv.variant) }
 
 func compareStrategyVariants(a, b strategyVariant) int {
 	rank := func(s string) int {
@@ -46,7 +41,7 @@ func compareStrategyVariants(a, b strategyVariant) int {
 		}
 		return 1
 	}
-	return cmp.Or(cmp.Compare(rank(a.strategy), rank(b.strategy)), cmp.Compare(a.strategy, b.strategy), cmp.Compare(a.variant, b.variant))
+	return cmp.Or(cmp.Compare(rank(a.strategy), rank(b.strategy)), cmp.Compare(a.strategy, b.strategy), report.CompareVariants(a.variant, b.variant))
 }
 
 // drawnStrategies lists the strategy-variants figures are drawn for: the

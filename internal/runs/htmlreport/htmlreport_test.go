@@ -155,6 +155,28 @@ func TestSummary(t *testing.T) {
 	}
 }
 
+// TestPageShowsDegeneratePools: at α = 1 every pool is D2 (V_oracle =
+// V_random); the page's summary at that α counts them and says the means
+// include them, and the η tables count them too (SPEC §5).
+func TestPageShowsDegeneratePools(t *testing.T) {
+	in := fixtureInput(t)
+	in.Alpha = 1
+	page := render(t, in)
+	secs := sections(t, page)
+	for _, want := range []string{"degenerate pools", "D2:6 of 6", "These η means include 18 degenerate pools of 18", "informative η_U / η_E [95% CI]"} {
+		if !strings.Contains(secs["summary"], escapedText(want)) {
+			t.Errorf("summary lacks %q:\n%s", want, secs["summary"])
+		}
+	}
+	if !strings.Contains(secs["all-tables"], escapedText("(n=3; degenerate D2:3, no informative pool)")) {
+		t.Error("the η tables do not count the degenerate pools")
+	}
+	in.Alpha = 0.5
+	if secs := sections(t, render(t, in)); strings.Contains(secs["summary"], "degenerate") {
+		t.Errorf("summary at α = 0.5, with no degenerate pool, mentions them:\n%s", secs["summary"])
+	}
+}
+
 // TestPageEscapesText feeds markup through every text the page shows:
 // none of it may reach the page as markup.
 func TestPageEscapesText(t *testing.T) {

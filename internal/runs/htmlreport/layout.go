@@ -41,11 +41,7 @@ func layout(in Input, tables []report.Table) []section {
 	bars := section{id: "efficiency", title: "Triage efficiency and regret"}
 	for _, i := range of(figures.KindEfficiency, figures.KindRegret) {
 		f := in.Figures[i]
-		name := "η"
-		if f.Kind == figures.KindRegret {
-			name = "R̃"
-		}
-		title := fmt.Sprintf("%s_U / %s_E at α = %s — strategy %s, variant %s", name, name, report.FormatAlpha(f.Alpha), f.Strategy, f.Variant)
+		title := report.MainTableTitle(f.Kind == figures.KindRegret, f.Alpha, f.Strategy, f.Variant)
 		bars.pairs = append(bars.pairs, pair{figures: []int{i}, tables: titled(tables, func(t string) bool { return t == title })})
 	}
 
@@ -55,7 +51,7 @@ func layout(in Input, tables []report.Table) []section {
 	}
 	for _, i := range of(figures.KindEtaHeatmap) {
 		f := in.Figures[i]
-		scope := fmt.Sprintf(", strategy %s, variant %s", f.Strategy, f.Variant)
+		scope := ", " + report.ScopePhrase(f.Strategy, f.Variant)
 		if n := len(heat.pairs); n > 0 && sameScope(in.Figures, heat.pairs[n-1].figures, f) {
 			heat.pairs[n-1].figures = append(heat.pairs[n-1].figures, i)
 			continue
@@ -68,7 +64,7 @@ func layout(in Input, tables []report.Table) []section {
 	injection := section{id: "injection", title: "Unsolvable injection"}
 	for _, i := range of(figures.KindInjection) {
 		f := in.Figures[i]
-		scope := fmt.Sprintf(", α = %s — strategy %s, variant %s", report.FormatAlpha(f.Alpha), f.Strategy, f.Variant)
+		scope := fmt.Sprintf(", α = %s — %s", report.FormatAlpha(f.Alpha), report.ScopePhrase(f.Strategy, f.Variant))
 		injection.pairs = append(injection.pairs, pair{figures: []int{i}, tables: titled(tables, func(t string) bool {
 			return (strings.HasPrefix(t, "Detection D / waste W by injection ratio — ") || strings.HasPrefix(t, "η_U / η_E by injection ratio — ")) &&
 				strings.HasSuffix(t, scope)

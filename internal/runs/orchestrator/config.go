@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/triage-eval/triage/internal/protocol/injection"
+	"github.com/triage-eval/triage/internal/runs/report"
 	"github.com/triage-eval/triage/internal/store/problems"
 )
 
@@ -136,8 +137,8 @@ type Services struct {
 
 // Strategy names.
 const (
-	StrategyLLM           = "llm"
-	StrategyRandom        = "random"
+	StrategyLLM           = report.StrategyLLM
+	StrategyRandom        = report.StrategyRandom
 	StrategyShortestFirst = "shortest_first"
 	StrategyAllInOrder    = "all_in_order"
 )

@@ -306,7 +306,7 @@ func (r *Runner) cellsOf(g *group) []cell {
 	for _, a := range r.cfg.Alphas {
 		for _, s := range r.cfg.Strategies {
 			if s != StrategyLLM {
-				out = append(out, cell{g: g, alpha: a, strategy: s, variant: "-"})
+				out = append(out, cell{g: g, alpha: a, strategy: s, variant: report.NoVariant})
 				continue
 			}
 			for _, v := range r.cfg.Variants {

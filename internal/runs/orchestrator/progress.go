@@ -19,24 +19,26 @@ type Progress struct {
 	start atomic.Int64 // unix nanoseconds; 0 until Start
 }
 
-// line renders the counters with an ETA from the rate of the units done
-// in this process (resumed ones do not count). There is no ETA until there
-// is a rate: at least minRateUnits units done, minRateTime after the start.
+// line renders the counters, then "· ETA 3m0s" from the rate of the units
+// done in this process (resumed ones do not count). There is no ETA, and
+// the line ends at the errors, until there is a rate (at least
+// minRateUnits units done, minRateTime after the start) and after the
+// last unit is done.
 func (p *Progress) line(now time.Time) string {
 	total, done, skipped := p.Total.Load(), p.Done.Load(), p.Skipped.Load()
-	eta := "?"
-	start := p.start.Load()
-	elapsed := now.Sub(time.Unix(0, start))
-	if fresh := done - skipped; start != 0 && fresh >= minRateUnits && elapsed >= minRateTime && total > done {
-		per := elapsed / time.Duration(fresh)
-		eta = (per * time.Duration(total-done)).Round(time.Second).String()
-	}
 	unit := p.Unit
 	if unit == "" {
 		unit = "cells"
 	}
-	return fmt.Sprintf("%s %d/%d (%d resumed, %d stale recomputed, %d failed retried) · llm calls %d (cache hits %d) · output tokens %d · errors %d · eta %s",
-		unit, done, total, skipped, p.Stale.Load(), p.Retried.Load(), p.LLMCalls.Load(), p.CacheHits.Load(), p.OutputTokens.Load(), p.Errors.Load(), eta)
+	line := fmt.Sprintf("%s %d/%d (%d resumed, %d stale recomputed, %d failed retried) · llm calls %d (cache hits %d) · output tokens %d · errors %d",
+		unit, done, total, skipped, p.Stale.Load(), p.Retried.Load(), p.LLMCalls.Load(), p.CacheHits.Load(), p.OutputTokens.Load(), p.Errors.Load())
+	start := p.start.Load()
+	elapsed := now.Sub(time.Unix(0, start))
+	if fresh := done - skipped; start != 0 && fresh >= minRateUnits && elapsed >= minRateTime && total > done {
+		per := elapsed / time.Duration(fresh)
+		line += " · ETA " + (per * time.Duration(total-done)).Round(time.Second).String()
+	}
+	return line
 }
 
 // An ETA needs a rate: this many units done, this long after the start.

@@ -82,18 +82,38 @@ type Cell struct {
 	// for want of gradeable ground truth.
 	ShortPools, Dropped int
 	// RandomSEMax is the largest standard error of a random reference among
-	// the pools averaged (0 for exact references).
-	RandomSEMax float64
+	// the pools averaged (Value 0 for exact references), N the pools it is
+	// over; undefined when no pool was averaged.
+	RandomSEMax metrics.Mean
+	// Degenerate counts the pools in Eta that are degenerate (SPEC §5,
+	// metrics.Classify): D1 (V_oracle = 0) and D2 (V_oracle = V_random > 0),
+	// whose η is set by convention. Informative is the mean η over the other
+	// pools of Eta, InformativeCI its interval: Informative.N +
+	// Degenerate.Total() = Eta.N.
+	Degenerate    metrics.DegenerateCounts
+	Informative   metrics.Mean
+	InformativeCI metrics.Interval
 	// Missing, for a macro cell (Dataset AllDatasets), lists the datasets in
 	// scope where this solver has no defined mean η, so that Eta averages
-	// the others (see Report.Macro); RegretMissing likewise for Regret.
-	Missing, RegretMissing []string
+	// the others (see Report.Macro); RegretMissing likewise for Regret, and
+	// InformativeMissing the datasets of Eta without an informative pool,
+	// left out of Informative.
+	Missing, RegretMissing, InformativeMissing []string
+	// OracleZero, for a macro cell, names the datasets whose scored pools
+	// are all D1 for this solver (V_oracle = 0: nothing solvable fits the
+	// budget): left out of Eta, Regret and Informative (SPEC §5), and not
+	// listed in Missing.
+	OracleZero []string
+	// SinglePool, for a macro cell, names the datasets of Eta with a single
+	// pool: EtaCI's stratified resampling takes that pool as is.
+	SinglePool []string
 	// Detection is the mean D over the pools in Eta whose U is non-empty,
 	// Waste the mean W over the pools in Eta (injection cells; SPEC §5).
 	Detection, Waste metrics.Mean
 	// EtaCI, RegretCI, DetectionCI and WasteCI are the 95% percentile
 	// bootstrap intervals of the four means over the cell's pools (SPEC §5;
-	// undefined below two pools and for macro cells).
+	// undefined below two pools). A macro cell's EtaCI, RegretCI and
+	// InformativeCI are stratified over its datasets (see Report.Macro).
 	EtaCI, RegretCI, DetectionCI, WasteCI metrics.Interval
 
 	// perPool holds the values averaged, by pool, for intervals and paired
@@ -103,13 +123,13 @@ type Cell struct {
 
 // perPool is what a cell averaged, pool by pool, in pool order.
 type perPool struct {
-	// etaPools are the pools whose η values eta lists; regret, detection
-	// and waste list the other values averaged.
-	etaPools                      []int
-	eta, regret, detection, waste []float64
-	// etaStrata and regretStrata are, for a macro cell, the per-dataset
-	// values its mean averages over.
-	etaStrata, regretStrata [][]float64
+	// etaPools are the pools whose η values eta lists; informative,
+	// regret, detection and waste list the other values averaged.
+	etaPools                                   []int
+	eta, informative, regret, detection, waste []float64
+	// etaStrata, informativeStrata and regretStrata are, for a macro
+	// cell, the per-dataset values its means average over.
+	etaStrata, informativeStrata, regretStrata [][]float64
 }
 
 // AccuracyRow is the base accuracy of one solver on one dataset.
@@ -286,9 +306,12 @@ func buildCell(recs []ScoreRecord, acc metrics.Mean) Cell {
 			}
 		}
 		if s.Excluded == "" && metrics.Usable(s) {
-			cell.RandomSEMax = max(cell.RandomSEMax, r.RandomStderr)
+			cell.RandomSEMax = maxOf(cell.RandomSEMax, metrics.Mean{Value: r.RandomStderr, N: 1, Defined: true})
 			cell.perPool.etaPools = append(cell.perPool.etaPools, r.Pool)
 			cell.perPool.eta = append(cell.perPool.eta, s.Eta)
+			if s.Degenerate == metrics.Informative {
+				cell.perPool.informative = append(cell.perPool.informative, s.Eta)
+			}
 			if s.RegretDefined {
 				cell.perPool.regret = append(cell.perPool.regret, s.Regret)
 			}
@@ -318,6 +341,8 @@ func buildCell(recs []ScoreRecord, acc metrics.Mean) Cell {
 	agg := metrics.Aggregate(scores)
 	cell.Pools = agg.Pools
 	cell.Eta = agg.Eta
+	cell.Degenerate = agg.Degenerate
+	cell.Informative = agg.Informative
 	cell.Regret = agg.Regret
 	cell.Excluded = agg.Excluded
 	cell.RegretUndefined = agg.RegretUndefined
@@ -351,9 +376,21 @@ func compareRecords(a, b ScoreRecord) int {
 	return cmp.Or(
 		cmp.Compare(a.Model, b.Model), cmp.Compare(a.Mode, b.Mode), cmp.Compare(a.Dataset, b.Dataset),
 		cmp.Compare(a.Source, b.Source), cmp.Compare(ra, rb), cmp.Compare(a.Alpha, b.Alpha),
-		compareStrategies(a.Strategy, b.Strategy), cmp.Compare(a.Variant, b.Variant), compareRegimes(a.Regime, b.Regime),
+		compareStrategies(a.Strategy, b.Strategy), CompareVariants(a.Variant, b.Variant), compareRegimes(a.Regime, b.Regime),
 		cmp.Compare(a.Pool, b.Pool),
 	)
+}
+
+// maxOf is the larger of two defined values, N summed; an undefined one is
+// ignored (used for RandomSEMax).
+func maxOf(a, b metrics.Mean) metrics.Mean {
+	switch {
+	case !a.Defined:
+		return b
+	case !b.Defined:
+		return a
+	}
+	return metrics.Mean{Value: max(a.Value, b.Value), N: a.N + b.N, Defined: true}
 }
 
 // meanOf is sum/n as a Mean, undefined when n = 0.
@@ -376,14 +413,23 @@ func compareCells(a, b Cell) int {
 		cmp.Compare(a.Ratio, b.Ratio),
 		cmp.Compare(a.Alpha, b.Alpha),
 		compareStrategies(a.Strategy, b.Strategy),
-		cmp.Compare(a.Variant, b.Variant),
+		CompareVariants(a.Variant, b.Variant),
 		compareRegimes(a.Regime, b.Regime),
 	)
 }
 
-// StrategyLLM names the strategy in which the solver's own model plans;
-// every table and figure puts it before the reference strategies.
-const StrategyLLM = "llm"
+// Strategy names that reports treat specially (the orchestrator's config
+// reads them from here).
+const (
+	// StrategyLLM names the strategy in which the solver's own model
+	// plans; every table and figure puts it before the reference
+	// strategies.
+	StrategyLLM = "llm"
+	// StrategyRandom names the reference strategy that plans one seeded
+	// random order; the summary explains how it differs from the random
+	// reference of η.
+	StrategyRandom = "random"
+)
 
 // compareStrategies orders the llm strategy first, then the reference
 // strategies alphabetically.

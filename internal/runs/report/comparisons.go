@@ -2,7 +2,6 @@ package report
 
 import (
 	"cmp"
-	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -84,7 +83,7 @@ func pairedDiffs(a, b perPool) []float64 {
 
 func compareComparisons(a, b Comparison) int {
 	return cmp.Or(
-		compareStrategies(a.Strategy, b.Strategy), cmp.Compare(a.Variant, b.Variant),
+		compareStrategies(a.Strategy, b.Strategy), CompareVariants(a.Variant, b.Variant),
 		cmp.Compare(a.Dataset, b.Dataset), cmp.Compare(a.Alpha, b.Alpha), compareRegimes(a.Regime, b.Regime),
 		cmp.Compare(a.ModelA, b.ModelA), cmp.Compare(a.ModeA, b.ModeA),
 		cmp.Compare(a.ModelB, b.ModelB), cmp.Compare(a.ModeB, b.ModeB),
@@ -92,14 +91,14 @@ func compareComparisons(a, b Comparison) int {
 }
 
 // ComparisonTables returns one table per (strategy, variant) of the
-// headline (the llm strategy's first variant, else every reference
-// strategy): rows (dataset, α, regime, A, B), the mean paired difference of
+// headline (the llm strategy under the headline variant, else every
+// reference strategy): rows (dataset, α, regime, A, B), the mean paired difference of
 // η with its interval and the pools it is over.
 func (r Report) ComparisonTables() []Table {
 	var out []Table
 	for _, sv := range r.headlineStrategies() {
 		t := Table{
-			Title: fmt.Sprintf("Paired differences of η between solvers — strategy %s, variant %s", sv.strategy, sv.variant),
+			Title: "Paired differences of η between solvers — " + ScopePhrase(sv.strategy, sv.variant),
 			Notes: []string{
 				"One row per pair of solvers A, B and (dataset, α, regime): the mean of η_A − η_B over the pools both scored, [lo, hi] its 95% bootstrap interval over those pools (paired: the same pools, the same budgets), n = pools. An interval that excludes 0 says A and B differ there beyond the noise of the pools; — = no pool scored by both.",
 			},
@@ -137,14 +136,13 @@ func (r Report) ComparisonsCSV(w io.Writer) error {
 }
 
 // headlineStrategies are the (strategy, variant) pairs the summary shows:
-// the llm strategy's first variant when the report has llm cells, else
-// every reference strategy.
+// the llm strategy under the headline variant (see headlineVariant) when
+// the report has llm cells, else every reference strategy.
 func (r Report) headlineStrategies() []strategyVariant {
-	all := r.strategyVariants()
-	if i := slices.IndexFunc(all, func(sv strategyVariant) bool { return sv.strategy == StrategyLLM }); i >= 0 {
-		return all[i : i+1]
+	if v := r.headlineVariant(); v != "" {
+		return []strategyVariant{{StrategyLLM, v}}
 	}
-	return all
+	return r.strategyVariants()
 }
 
 // solverName is "model mode", for table cells.

@@ -15,30 +15,48 @@ import (
 //	pools, eta, eta_n, regret, regret_n, regret_undefined,
 //	excluded_n, excluded ("reason:count;…" sorted by reason),
 //	base_accuracy, gradeable, stored_mismatch,
-//	short_pools, dropped, random_se_max, eta_lo, eta_hi, regret_lo, regret_hi
+//	short_pools, dropped, random_se_max, eta_lo, eta_hi, regret_lo, regret_hi,
+//	degenerate_d1, degenerate_d2,
+//	eta_informative, eta_informative_n, eta_informative_lo, eta_informative_hi
 //
 // (the _lo/_hi columns are the 95% bootstrap intervals, empty when
-// undefined).
+// undefined; random_se_max is empty when no pool was averaged, 0 when every
+// random reference averaged is exact; degenerate_d1 and degenerate_d2 count
+// the pools of eta_n that are D1 and D2, eta_informative is the mean η over
+// the others).
 func (r Report) CSV(w io.Writer) error {
 	rows := [][]string{{
 		"model", "mode", "dataset", "alpha", "variant", "strategy", "regime",
 		"pools", "eta", "eta_n", "regret", "regret_n", "regret_undefined",
 		"excluded_n", "excluded", "base_accuracy", "gradeable", "stored_mismatch",
 		"short_pools", "dropped", "random_se_max", "eta_lo", "eta_hi", "regret_lo", "regret_hi",
+		"degenerate_d1", "degenerate_d2", "eta_informative", "eta_informative_n", "eta_informative_lo", "eta_informative_hi",
 	}}
 	for _, c := range r.Cells {
 		excluded := 0
 		for _, rc := range c.Excluded {
 			excluded += rc.Count
 		}
-		rows = append(rows, append(append([]string{
+		row := []string{
 			c.Model, c.Mode, c.Dataset, full(c.Alpha), c.Variant, c.Strategy, c.Regime,
 			itoa(c.Pools), fullMean(c.Eta), itoa(c.Eta.N), fullMean(c.Regret), itoa(c.Regret.N), itoa(c.RegretUndefined),
 			itoa(excluded), reasonsText(c.Excluded, ";"), fullMean(c.BaseAccuracy), itoa(c.BaseAccuracy.N), itoa(c.StoredMismatch),
-			itoa(c.ShortPools), itoa(c.Dropped), full(c.RandomSEMax),
-		}, ciBounds(c.EtaCI)...), ciBounds(c.RegretCI)...))
+			itoa(c.ShortPools), itoa(c.Dropped), fullMean(c.RandomSEMax),
+		}
+		row = append(row, ciBounds(c.EtaCI)...)
+		row = append(row, ciBounds(c.RegretCI)...)
+		row = append(row, degenerateColumns(c)...)
+		rows = append(rows, row)
 	}
 	return writeCSV(w, rows)
+}
+
+// degenerateColumns are a cell's degenerate_d1, degenerate_d2,
+// eta_informative, eta_informative_n, eta_informative_lo and
+// eta_informative_hi fields.
+func degenerateColumns(c Cell) []string {
+	return append([]string{itoa(c.Degenerate.NoValue), itoa(c.Degenerate.Collapse), fullMean(c.Informative), itoa(c.Informative.N)},
+		ciBounds(c.InformativeCI)...)
 }
 
 // AccuracyCSV writes the base accuracies: model, mode, dataset, correct,
@@ -55,15 +73,17 @@ func (r Report) AccuracyCSV(w io.Writer) error {
 // RangesCSV writes Sensitivity().Ranges in long form, one row per (range,
 // variant): strategy, regime, dataset ("*" for the macro-average), model,
 // mode, alpha, variant, eta, eta_n, compared, range (the range repeats on
-// each of its variants' rows; empty when undefined).
+// each of its variants' rows; empty when undefined), degenerate_d1,
+// degenerate_d2 (the degenerate pools of eta_n, SPEC §5).
 func (r Report) RangesCSV(w io.Writer) error {
-	rows := [][]string{{"strategy", "regime", "dataset", "model", "mode", "alpha", "variant", "eta", "eta_n", "compared", "range"}}
+	rows := [][]string{{"strategy", "regime", "dataset", "model", "mode", "alpha", "variant", "eta", "eta_n", "compared", "range", "degenerate_d1", "degenerate_d2"}}
 	for _, vr := range r.Sensitivity().Ranges {
 		rng := metrics.Mean{Value: vr.Range, Defined: vr.Defined}
 		for _, v := range vr.Variants {
 			rows = append(rows, []string{
 				vr.Strategy, vr.Regime, vr.Dataset, vr.Model, vr.Mode, full(vr.Alpha),
 				v.Variant, fullMean(v.Eta), itoa(v.Eta.N), itoa(vr.Compared), fullMean(rng),
+				itoa(v.Degenerate.NoValue), itoa(v.Degenerate.Collapse),
 			})
 		}
 	}

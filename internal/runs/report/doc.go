@@ -31,20 +31,46 @@
 // and the excluded pools per reason. Base accuracy is per (model, mode,
 // dataset), Accuracy entries with the same key summed.
 //
+// # SPEC §5 reporting rules
+//
+//   - Headline: the summary (SummaryTable, Headline) and the comparison
+//     tables show the llm strategy under HeadlineVariant ("default")
+//     whatever order the config lists variants in (its first variant when
+//     the run has no "default", which the summary's notes say); every list
+//     of variants puts HeadlineVariant first (CompareVariants).
+//   - Degenerate pools (metrics.Classify: D1, V_oracle = 0; D2, V_oracle =
+//     V_random > 0): every η mean counts them (Cell.Degenerate) and gives
+//     the mean over the informative pools alone with its interval
+//     (Cell.Informative, InformativeCI); pools.csv flags each pool;
+//     summaries and tables whose means include them say so. A dataset
+//     whose scored pools are all D1 for a solver is named (OracleZero) and
+//     left out of that solver's mean over datasets.
+//   - Means over datasets get a stratified interval from two pools in
+//     total; a dataset with one pool enters every resample as it is
+//     (SinglePool), and the notes name it.
+//   - RandomSEMax is undefined (an empty field, null) when no pool was
+//     averaged; 0 means every averaged reference is exact.
+//   - Strategies without a prompt (variant NoVariant, "-") are named
+//     without a variant in titles (ScopePhrase).
+//
 // # Tables
 //
 //   - AccuracyTable: solvers × datasets, "accuracy (n=gradeable)".
 //   - η and R̃ tables (the paper's main shape, one per α, strategy
 //     and variant): solvers (model, mode) × datasets, each cell
-//     "η_U / η_E (n=…)" (or R̃), and a last "excluded" column such as
+//     "η_U / η_E (n=…)" (or R̃; an η cell with degenerate pools adds
+//     "; degenerate D1:k, D2:m; informative u / e, n=…"), and a last
+//     "excluded" column such as
 //     "aime: unparseable:1; gpqa: error:2". The regret table also counts the
 //     pools without R̃ (V_oracle = 0) there, as "oracle=0:k".
 //   - per-α table (per-α breakdown, one per dataset, strategy and variant):
 //     solvers × α, "η_U / η_E (n=…)", exclusions per α. With dataset
 //     AllDatasets it shows the macro-average over datasets (Report.Macro):
-//     the unweighted mean of the per-dataset means over every dataset that
-//     has a cell at that (α, strategy, regime), defined only when each of
-//     them has a defined mean — the paper's "mean over the data splits".
+//     the unweighted mean of the solver's defined per-dataset means over
+//     the datasets that have a cell at that (α, strategy, regime) — the
+//     paper's "mean over the data splits"; datasets left out are named
+//     ("without d" for no defined mean, "without d (V_oracle = 0)" for
+//     all-D1 pools).
 //   - range table (per strategy, regime and dataset, AllDatasets included):
 //     solvers × α rows, a column of mean η per prompt variant and the range
 //     max − min across variants; notes give the rows with range < 0.10 and

@@ -24,6 +24,20 @@ type HeadlineRow struct {
 	EtaU, EtaE     metrics.Mean
 	EtaUCI, EtaECI metrics.Interval
 	Missing        []string
+	// OracleZero names the datasets left out of both means because every
+	// pool of the solver there has V_oracle = 0 (SPEC §5); SinglePool the
+	// datasets in the means with a single pool, which the stratified
+	// intervals take as is.
+	OracleZero, SinglePool []string
+	// DegenerateU and DegenerateE count the degenerate pools inside EtaU
+	// and EtaE; InformativeU and InformativeE are the means over datasets
+	// of the informative pools alone, with their intervals, and
+	// InformativeMissing the datasets of the means without an informative
+	// pool.
+	DegenerateU, DegenerateE       metrics.DegenerateCounts
+	InformativeU, InformativeE     metrics.Mean
+	InformativeUCI, InformativeECI metrics.Interval
+	InformativeMissing             []string
 	// Accuracy is the solver's base accuracy over the datasets shown:
 	// correct over gradeable items, summed.
 	Accuracy metrics.Mean
@@ -36,9 +50,10 @@ type HeadlineRow struct {
 
 // Headline returns the summary rows at α (HeadlineAlpha when alpha is 0,
 // or the report's α closest to it): one per solver and strategy, for the
-// llm strategy's first variant when the report has llm cells, otherwise for
-// every reference strategy. Rows are sorted by solver, then strategy (llm
-// first).
+// llm strategy under HeadlineVariant when the report has llm cells (its
+// first variant in CompareVariants order when it has none under
+// HeadlineVariant), otherwise for every reference strategy. Rows are sorted
+// by solver, then strategy (llm first).
 func (r Report) Headline(alpha float64) []HeadlineRow {
 	if alpha == 0 {
 		alpha = HeadlineAlpha
@@ -62,6 +77,12 @@ func (r Report) Headline(alpha float64) []HeadlineRow {
 				EtaECI:   e.EtaCI,
 				Accuracy: r.pooledAccuracy(s, ix, alpha, sv),
 				Ratio:    ratio,
+
+				OracleZero: mergeMissing(u.OracleZero, e.OracleZero), SinglePool: mergeMissing(u.SinglePool, e.SinglePool),
+				DegenerateU: u.Degenerate, DegenerateE: e.Degenerate,
+				InformativeU: u.Informative, InformativeE: e.Informative,
+				InformativeUCI: u.InformativeCI, InformativeECI: e.InformativeCI,
+				InformativeMissing: mergeMissing(u.InformativeMissing, e.InformativeMissing),
 			}
 			row.Detection, row.Waste = r.injectionHeadline(s, alpha, sv, ratio)
 			out = append(out, row)

@@ -62,19 +62,27 @@ func (ix *index) get(model, mode, dataset string, alpha float64, variant, strate
 // prompt-sensitivity tables do ("the mean over the data splits").
 //
 // The datasets in scope are every dataset that has a cell at (α, strategy,
-// regime) for any solver or variant. Eta (and Regret) is the unweighted mean
-// of the solver's defined per-dataset means, its N the number of pools
+// regime) for any solver or variant. A dataset whose scored pools are all
+// D1 for this solver (V_oracle = 0: its η is 1 by convention in every pool)
+// is named in OracleZero and left out of every mean (SPEC §5). Eta (and
+// Regret, Informative) is the unweighted mean of the solver's defined
+// per-dataset means over the other datasets, its N the number of pools
 // behind them; the datasets in scope without a defined mean are listed in
-// Missing (RegretMissing), so that a mean over fewer datasets is never shown
-// as if it covered all of them, and an undefined mean never hides the pools
-// that were averaged. Comparisons across solvers or variants (Sensitivity)
-// use only complete macro means. Pools, Excluded, RegretUndefined,
-// StoredMismatch, ShortPools and Dropped are summed over the cells that
-// exist, RandomSEMax is their maximum; BaseAccuracy is undefined. ok is
-// false when the solver has no cell at all at (α, variant, strategy,
-// regime). Its intervals are stratified bootstrap intervals over the
-// datasets' pools, defined when no dataset is missing and each has at
-// least two pools.
+// Missing (RegretMissing, InformativeMissing), so that a mean over fewer
+// datasets is never shown as if it covered all of them, and an undefined
+// mean never hides the pools that were averaged. Comparisons across solvers
+// or variants (Sensitivity) use only macro means with nothing Missing; an
+// OracleZero dataset does not count as missing there, since V_oracle
+// depends on the solver's ground truth and the budget, not on the plan, so
+// it is left out under every variant alike.
+// Degenerate sums the counts of the datasets in Eta; Pools, Excluded,
+// RegretUndefined, StoredMismatch, ShortPools and Dropped are summed over
+// the cells that exist, RandomSEMax is their maximum; BaseAccuracy is
+// undefined. ok is false when the solver has no cell at all at (α, variant,
+// strategy, regime). Its intervals are stratified bootstrap intervals over
+// the pools of the datasets each mean averages (metrics.StratifiedMeanCI),
+// defined from two pools in total; a dataset with one pool enters every
+// resample as is (SinglePool names them for Eta).
 func (r Report) Macro(model, mode string, alpha float64, variant, strategy, regime string) (c Cell, ok bool) {
 	return r.index().get(model, mode, AllDatasets, alpha, variant, strategy, regime)
 }
@@ -97,6 +105,13 @@ func (r *Report) buildMacros() {
 	slices.SortFunc(r.Macros, compareCells)
 }
 
+// OracleZeroOnly reports whether every scored pool of c is D1 (V_oracle =
+// 0), so that its mean η is 1 by convention alone: such a dataset is left
+// out of the solver's mean over datasets (SPEC §5).
+func OracleZeroOnly(c Cell) bool {
+	return c.Eta.N > 0 && c.Degenerate.NoValue == c.Eta.N
+}
+
 func (ix *index) macro(model, mode string, alpha float64, variant, strategy, regime string) (Cell, bool) {
 	out := Cell{
 		Model: model, Mode: mode, Dataset: AllDatasets, Alpha: alpha,
@@ -104,51 +119,57 @@ func (ix *index) macro(model, mode string, alpha float64, variant, strategy, reg
 		Excluded: []metrics.ReasonCount{},
 	}
 	datasets := ix.datasets[scope{math.Float64bits(alpha), strategy, regime}]
-	parts := make([]*Cell, len(datasets)) // nil where the solver has no cell
 	found := false
 	var excluded []metrics.ReasonCount
-	for i, d := range datasets {
+	var eta, regret, informative []metrics.Mean
+	for _, d := range datasets {
 		c, ok := ix.cells[cellKey{model: model, mode: mode, dataset: d, alpha: math.Float64bits(alpha), variant: variant, strategy: strategy, regime: regime}]
 		if !ok {
+			out.Missing = append(out.Missing, d)
+			out.RegretMissing = append(out.RegretMissing, d)
 			continue
 		}
-		parts[i], found = c, true
+		found = true
 		out.Pools += c.Pools
 		out.RegretUndefined += c.RegretUndefined
 		out.StoredMismatch += c.StoredMismatch
 		out.ShortPools += c.ShortPools
 		out.Dropped += c.Dropped
-		out.RandomSEMax = max(out.RandomSEMax, c.RandomSEMax)
+		out.RandomSEMax = maxOf(out.RandomSEMax, c.RandomSEMax)
 		excluded = append(excluded, c.Excluded...)
+		switch {
+		case OracleZeroOnly(*c):
+			out.OracleZero = append(out.OracleZero, d)
+			continue
+		case !c.Eta.Defined:
+			out.Missing = append(out.Missing, d)
+		default:
+			eta = append(eta, c.Eta)
+			out.perPool.etaStrata = append(out.perPool.etaStrata, c.perPool.eta)
+			out.Degenerate = out.Degenerate.Add(c.Degenerate)
+			if c.Eta.N == 1 {
+				out.SinglePool = append(out.SinglePool, d)
+			}
+			if c.Informative.Defined {
+				informative = append(informative, c.Informative)
+				out.perPool.informativeStrata = append(out.perPool.informativeStrata, c.perPool.informative)
+			} else {
+				out.InformativeMissing = append(out.InformativeMissing, d)
+			}
+		}
+		if c.Regret.Defined {
+			regret = append(regret, c.Regret)
+			out.perPool.regretStrata = append(out.perPool.regretStrata, c.perPool.regret)
+		} else {
+			out.RegretMissing = append(out.RegretMissing, d)
+		}
 	}
 	if !found {
 		return Cell{}, false
 	}
 	out.Excluded = mergeReasons(excluded)
-	out.Eta, out.Missing = macroMean(datasets, parts, func(c *Cell) metrics.Mean { return c.Eta })
-	out.Regret, out.RegretMissing = macroMean(datasets, parts, func(c *Cell) metrics.Mean { return c.Regret })
-	for _, c := range parts {
-		if c != nil {
-			out.perPool.etaStrata = append(out.perPool.etaStrata, c.perPool.eta)
-			out.perPool.regretStrata = append(out.perPool.regretStrata, c.perPool.regret)
-		}
-	}
+	out.Eta, out.Regret, out.Informative = meanOfMeans(eta), meanOfMeans(regret), meanOfMeans(informative)
 	return out, true
-}
-
-// macroMean is the unweighted mean of the defined per-dataset means, N the
-// pools behind them, and the datasets without a defined mean.
-func macroMean(datasets []string, parts []*Cell, get func(*Cell) metrics.Mean) (metrics.Mean, []string) {
-	var defined []metrics.Mean
-	var missing []string
-	for i, c := range parts {
-		if c == nil || !get(c).Defined {
-			missing = append(missing, datasets[i])
-			continue
-		}
-		defined = append(defined, get(c))
-	}
-	return meanOfMeans(defined), missing
 }
 
 // comparableEta is c's mean η for comparisons across solvers or variants: a
@@ -213,7 +234,7 @@ func (r Report) strategyVariants() []strategyVariant {
 		out = append(out, strategyVariant{c.Strategy, c.Variant})
 	}
 	slices.SortFunc(out, func(a, b strategyVariant) int {
-		return cmp.Or(compareStrategies(a.strategy, b.strategy), cmp.Compare(a.variant, b.variant))
+		return cmp.Or(compareStrategies(a.strategy, b.strategy), CompareVariants(a.variant, b.variant))
 	})
 	return slices.Compact(out)
 }

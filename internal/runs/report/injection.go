@@ -28,7 +28,7 @@ func (r Report) injectionScopes() []injectionScope {
 	}
 	slices.SortFunc(out, func(a, b injectionScope) int {
 		return cmp.Or(cmp.Compare(a.dataset, b.dataset), cmp.Compare(a.source, b.source), cmp.Compare(a.alpha, b.alpha),
-			compareStrategies(a.strategy, b.strategy), cmp.Compare(a.variant, b.variant))
+			compareStrategies(a.strategy, b.strategy), CompareVariants(a.variant, b.variant))
 	})
 	return slices.Compact(out)
 }
@@ -65,7 +65,7 @@ func (r Report) InjectionTables() []Table {
 		}
 		ratios := Distinct(r.Injection, keep, func(c Cell) float64 { return c.Ratio })
 		rows := solvers(r.Injection, keep)
-		what := fmt.Sprintf("%s with unsolvable problems of %s, α = %s — strategy %s, variant %s", sc.dataset, sc.source, alphaText(sc.alpha), sc.strategy, sc.variant)
+		what := fmt.Sprintf("%s with unsolvable problems of %s, α = %s — %s", sc.dataset, sc.source, alphaText(sc.alpha), ScopePhrase(sc.strategy, sc.variant))
 		header := []string{"Model", "Mode"}
 		for _, ratio := range ratios {
 			header = append(header, "r = "+alphaText(ratio))
@@ -87,6 +87,9 @@ func (r Report) InjectionTables() []Table {
 			Header: append(slices.Clone(header), "excluded"),
 			Align:  "ll" + strings.Repeat("r", len(ratios)) + "l",
 		}
+		if slices.ContainsFunc(r.Injection, func(c Cell) bool { return keep(c) && c.Degenerate.Total() > 0 }) {
+			eta.Notes = append(eta.Notes, noteDegenerate)
+		}
 		for _, s := range rows {
 			dwRow, etaRow := []string{s.model, s.mode}, []string{s.model, s.mode}
 			var dwExcl, etaExcl []string
@@ -103,7 +106,7 @@ func (r Report) InjectionTables() []Table {
 					continue
 				default:
 					dwRow = append(dwRow, fmt.Sprintf("%s / %s (n=%d)", withCI(plan.Detection, plan.DetectionCI), withCI(plan.Waste, plan.WasteCI), plan.Waste.N))
-					etaRow = append(etaRow, fmt.Sprintf("%s / %s (n=%s)", withCI(u.Eta, u.EtaCI), withCI(e.Eta, e.EtaCI), pairCount(u.Eta.N, e.Eta.N)))
+					etaRow = append(etaRow, fmt.Sprintf("%s / %s (n=%s%s)", withCI(u.Eta, u.EtaCI), withCI(e.Eta, e.EtaCI), pairCount(u.Eta.N, e.Eta.N), degenerateText(u, e)))
 				}
 				if ex := reasonsText(plan.Excluded, ", "); ex != "" {
 					dwExcl = append(dwExcl, "r="+alphaText(ratio)+": "+ex)
@@ -124,15 +127,18 @@ func (r Report) InjectionTables() []Table {
 //
 //	model, mode, dataset, source, ratio, alpha, variant, strategy, regime,
 //	pools, detection, waste, eta, regret,
-//	detection_lo, detection_hi, waste_lo, waste_hi, eta_lo, eta_hi, regret_lo, regret_hi
+//	detection_lo, detection_hi, waste_lo, waste_hi, eta_lo, eta_hi, regret_lo, regret_hi,
+//	degenerate_d1, degenerate_d2,
+//	eta_informative, eta_informative_n, eta_informative_lo, eta_informative_hi
 //
 // at full precision, an empty field where a mean or an interval is
-// undefined (the _lo/_hi columns are the 95% bootstrap intervals). pools
-// counts the cell's records, excluded ones included (cells.json has every
-// count).
+// undefined (the _lo/_hi columns are the 95% bootstrap intervals; the
+// degenerate and informative columns are cells.csv's). pools counts the
+// cell's records, excluded ones included (cells.json has every count).
 func (r Report) InjectionCSV(w io.Writer) error {
 	rows := [][]string{{"model", "mode", "dataset", "source", "ratio", "alpha", "variant", "strategy", "regime", "pools", "detection", "waste", "eta", "regret",
-		"detection_lo", "detection_hi", "waste_lo", "waste_hi", "eta_lo", "eta_hi", "regret_lo", "regret_hi"}}
+		"detection_lo", "detection_hi", "waste_lo", "waste_hi", "eta_lo", "eta_hi", "regret_lo", "regret_hi",
+		"degenerate_d1", "degenerate_d2", "eta_informative", "eta_informative_n", "eta_informative_lo", "eta_informative_hi"}}
 	for _, c := range r.Injection {
 		row := []string{
 			c.Model, c.Mode, c.Dataset, c.Source, full(c.Ratio), full(c.Alpha), c.Variant, c.Strategy, c.Regime,
@@ -141,7 +147,7 @@ func (r Report) InjectionCSV(w io.Writer) error {
 		for _, ci := range []metrics.Interval{c.DetectionCI, c.WasteCI, c.EtaCI, c.RegretCI} {
 			row = append(row, ciBounds(ci)...)
 		}
-		rows = append(rows, row)
+		rows = append(rows, append(row, degenerateColumns(c)...))
 	}
 	return writeCSV(w, rows)
 }

@@ -17,15 +17,13 @@ func withIntervals(b metrics.Bootstrap, groups ...[]Cell) {
 		wg.Go(func() {
 			for c := range jobs {
 				if c.Dataset == AllDatasets {
-					if len(c.Missing) == 0 {
-						c.EtaCI = b.StratifiedMeanCI(c.perPool.etaStrata)
-					}
-					if len(c.RegretMissing) == 0 {
-						c.RegretCI = b.StratifiedMeanCI(c.perPool.regretStrata)
-					}
+					c.EtaCI = b.StratifiedMeanCI(c.perPool.etaStrata)
+					c.InformativeCI = b.StratifiedMeanCI(c.perPool.informativeStrata)
+					c.RegretCI = b.StratifiedMeanCI(c.perPool.regretStrata)
 					continue
 				}
 				c.EtaCI = b.MeanCI(c.perPool.eta)
+				c.InformativeCI = b.MeanCI(c.perPool.informative)
 				c.RegretCI = b.MeanCI(c.perPool.regret)
 				c.DetectionCI = b.MeanCI(c.perPool.detection)
 				c.WasteCI = b.MeanCI(c.perPool.waste)

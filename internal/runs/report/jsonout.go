@@ -14,8 +14,10 @@ import (
 //	 "sensitivity": {"ranges": [...], "ranks": [...]}}
 //
 // in the orders of Cells, Accuracy and Sensitivity. Numbers are at full
-// precision; an undefined mean (or τ_b, or range) is null, next to its count.
-// Cell exclusions are an object {"reason": count} (empty when none).
+// precision; an undefined mean (or τ_b, or range) is null, next to its count,
+// and random_se_max is null when no pool was averaged. Cell exclusions are
+// an object {"reason": count} (empty when none); "degenerate" is {"d1": k,
+// "d2": m}, the degenerate pools of the η mean, beside eta_informative.
 func (r Report) JSON(w io.Writer) error {
 	resamples, tail := r.Bootstrap.Resamples, r.Bootstrap.TailPerMille
 	if resamples <= 0 {
@@ -51,7 +53,7 @@ func (r Report) JSON(w io.Writer) error {
 			Alpha: num(vr.Alpha, true), Compared: vr.Compared, Range: num(vr.Range, vr.Defined),
 		}
 		for _, v := range vr.Variants {
-			jr.Variants = append(jr.Variants, jsonVariant{v.Variant, mean(v.Eta), v.Eta.N})
+			jr.Variants = append(jr.Variants, jsonVariant{v.Variant, mean(v.Eta), v.Eta.N, jsonDegenerate{v.Degenerate.NoValue, v.Degenerate.Collapse}})
 		}
 		out.Sensitivity.Ranges[i] = jr
 	}
@@ -80,8 +82,10 @@ func toJSONCell(c Cell) jsonCell {
 		Pools: c.Pools, Eta: mean(c.Eta), EtaN: c.Eta.N, Regret: mean(c.Regret), RegretN: c.Regret.N,
 		RegretUndefined: c.RegretUndefined, Excluded: excl,
 		BaseAccuracy: mean(c.BaseAccuracy), Gradeable: c.BaseAccuracy.N, StoredMismatch: c.StoredMismatch,
-		ShortPools: c.ShortPools, Dropped: c.Dropped, RandomSEMax: c.RandomSEMax,
+		ShortPools: c.ShortPools, Dropped: c.Dropped, RandomSEMax: mean(c.RandomSEMax),
 		EtaCI: interval(c.EtaCI), RegretCI: interval(c.RegretCI),
+		Degenerate:     jsonDegenerate{D1: c.Degenerate.NoValue, D2: c.Degenerate.Collapse},
+		EtaInformative: mean(c.Informative), EtaInformativeN: c.Informative.N, EtaInformativeCI: interval(c.InformativeCI),
 	}
 }
 
@@ -134,9 +138,21 @@ type jsonCell struct {
 	StoredMismatch  int            `json:"stored_mismatch"`
 	ShortPools      int            `json:"short_pools"`
 	Dropped         int            `json:"dropped"`
-	RandomSEMax     float64        `json:"random_se_max"`
+	RandomSEMax     *float64       `json:"random_se_max"`
 	EtaCI           []float64      `json:"eta_ci"`
 	RegretCI        []float64      `json:"regret_ci"`
+	// Degenerate counts the pools of eta_n that are D1 and D2 (SPEC §5);
+	// EtaInformative is the mean η over the others.
+	Degenerate       jsonDegenerate `json:"degenerate"`
+	EtaInformative   *float64       `json:"eta_informative"`
+	EtaInformativeN  int            `json:"eta_informative_n"`
+	EtaInformativeCI []float64      `json:"eta_informative_ci"`
+}
+
+// jsonDegenerate counts degenerate pools by kind.
+type jsonDegenerate struct {
+	D1 int `json:"d1"`
+	D2 int `json:"d2"`
 }
 
 // jsonBootstrap records how the intervals were computed.
@@ -187,9 +203,10 @@ type jsonRange struct {
 }
 
 type jsonVariant struct {
-	Variant string   `json:"variant"`
-	Eta     *float64 `json:"eta"`
-	EtaN    int      `json:"eta_n"`
+	Variant    string         `json:"variant"`
+	Eta        *float64       `json:"eta"`
+	EtaN       int            `json:"eta_n"`
+	Degenerate jsonDegenerate `json:"degenerate"`
 }
 
 type jsonRank struct {

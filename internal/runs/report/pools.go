@@ -12,14 +12,16 @@ import (
 var PoolsColumns = []string{
 	"model", "mode", "dataset", "source", "ratio", "pool", "alpha", "variant", "strategy", "regime",
 	"excluded", "pool_size", "dropped", "short", "budget", "value", "oracle", "random", "random_stderr",
-	"eta", "regret", "injected", "detection", "waste",
+	"eta", "regret", "injected", "detection", "waste", "degenerate",
 }
 
 // PoolsCSV writes one row per score record (pool and cell): every quantity
 // a cell's means are computed from, so that any mean, interval or
 // comparison of the report can be recomputed from it (η and R̃ recomputed
-// from the values, as Build does). Undefined values are
-// empty fields; numbers are at full precision.
+// from the values, as Build does). degenerate is "D1" (V_oracle = 0) or
+// "D2" (V_oracle = V_random > 0) for a degenerate pool (metrics.Classify),
+// empty for an informative or excluded one. Undefined values are empty
+// fields; numbers are at full precision.
 func (r Report) PoolsCSV(w io.Writer) error {
 	rows := [][]string{PoolsColumns}
 	type poolKey struct {
@@ -46,10 +48,10 @@ func (r Report) PoolsCSV(w io.Writer) error {
 		}
 		// η and R̃ as the means use them: recomputed from V_M, V_oracle and
 		// V_random (see Build), not as stored.
-		eta, regret := "", ""
+		eta, regret, degenerate := "", "", ""
 		if excluded == "" {
 			s := metrics.Score(rec.Value, rec.Oracle, rec.Random)
-			eta = full(s.Eta)
+			eta, degenerate = full(s.Eta), string(s.Degenerate)
 			if s.RegretDefined {
 				regret = full(s.Regret)
 			}
@@ -62,7 +64,7 @@ func (r Report) PoolsCSV(w io.Writer) error {
 			rec.Model, rec.Mode, rec.Dataset, rec.Source, ratio, itoa(rec.Pool), full(rec.Alpha), rec.Variant, rec.Strategy, rec.Regime,
 			excluded, itoa(rec.PoolSize), itoa(rec.Dropped), strconv.FormatBool(rec.Short), budgetText(rec.Budget),
 			num(rec.Value), num(rec.Oracle), num(rec.Random), num(rec.RandomStderr),
-			eta, regret, injected, optional(rec.Detection), optional(rec.Waste),
+			eta, regret, injected, optional(rec.Detection), optional(rec.Waste), degenerate,
 		})
 	}
 	return writeCSV(w, rows)

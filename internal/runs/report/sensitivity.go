@@ -39,10 +39,12 @@ type VariantRange struct {
 	Defined bool
 }
 
-// VariantEta is a cell's mean η under one prompt variant.
+// VariantEta is a cell's mean η under one prompt variant, and how many of
+// the pools it averages are degenerate (SPEC §5).
 type VariantEta struct {
-	Variant string
-	Eta     metrics.Mean
+	Variant    string
+	Eta        metrics.Mean
+	Degenerate metrics.DegenerateCounts
 }
 
 // RankAgreement is Kendall's τ_b between the rankings of solvers (model,
@@ -107,14 +109,18 @@ func (r Report) Sensitivity() Sensitivity {
 		if len(vs) < 2 {
 			continue
 		}
-		slices.Sort(vs)
+		slices.SortFunc(vs, CompareVariants)
 		alpha := math.Float64frombits(k.alpha)
 		vr := VariantRange{Model: k.model, Mode: k.mode, Dataset: k.dataset, Alpha: alpha, Strategy: k.strategy, Regime: k.regime}
 		var values []float64
 		for _, v := range vs {
 			c, _ := ix.get(k.model, k.mode, k.dataset, alpha, v, k.strategy, k.regime)
 			eta := comparableEta(c)
-			vr.Variants = append(vr.Variants, VariantEta{Variant: v, Eta: eta})
+			ve := VariantEta{Variant: v, Eta: eta}
+			if eta.Defined {
+				ve.Degenerate = c.Degenerate
+			}
+			vr.Variants = append(vr.Variants, ve)
 			if eta.Defined {
 				values = append(values, eta.Value)
 			}
@@ -126,7 +132,7 @@ func (r Report) Sensitivity() Sensitivity {
 		s.Ranges = append(s.Ranges, vr)
 	}
 	for k, vs := range rankVariants {
-		slices.Sort(vs)
+		slices.SortFunc(vs, CompareVariants)
 		alpha := math.Float64frombits(k.alpha)
 		for i, a := range vs {
 			for _, b := range vs[i+1:] {
@@ -142,7 +148,7 @@ func (r Report) Sensitivity() Sensitivity {
 	slices.SortFunc(s.Ranks, func(a, b RankAgreement) int {
 		return cmp.Or(compareStrategies(a.Strategy, b.Strategy), compareRegimes(a.Regime, b.Regime),
 			cmp.Compare(a.Dataset, b.Dataset), cmp.Compare(a.Alpha, b.Alpha),
-			cmp.Compare(a.A, b.A), cmp.Compare(a.B, b.B))
+			CompareVariants(a.A, b.A), CompareVariants(a.B, b.B))
 	})
 	return s
 }

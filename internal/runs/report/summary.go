@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/triage-eval/triage/internal/protocol/metrics"
 )
 
 // BudgetAwareHeadline is what the summary shows of a solver's budget-aware
@@ -22,7 +24,12 @@ type BudgetAwareHeadline struct {
 // per solver and strategy, base accuracy, η_U and η_E at α over the
 // datasets with their intervals, the injection experiment's D / W at its
 // headline ratio, and the budget-aware re-solve when ba has the solver.
-// Columns without data anywhere are left out.
+// When a headline mean includes degenerate pools (SPEC §5), two columns
+// say how many and give the mean over the informative pools alone. Columns
+// without data anywhere are left out. The notes say what the numbers are
+// over: the prompt variant, left-out datasets, single-pool strata,
+// degenerate pools and, when reference strategies are shown, how they
+// differ from the references of η.
 func (r Report) SummaryTable(alpha float64, ba []BudgetAwareHeadline) Table {
 	rows := r.Headline(alpha)
 	t := Table{Title: "Summary"}
@@ -30,21 +37,58 @@ func (r Report) SummaryTable(alpha float64, ba []BudgetAwareHeadline) Table {
 		t.Notes = []string{"The run store holds no scored cell yet."}
 		return t
 	}
-	withInjection := false
+	var withInjection, withDegenerate, withRandom, withReference bool
+	var degenerate metrics.DegenerateCounts
+	var pools int
+	var singles, zeros []string
 	for _, row := range rows {
 		withInjection = withInjection || row.Detection.Defined || row.Waste.Defined
+		withDegenerate = withDegenerate || row.DegenerateU.Total() > 0 || row.DegenerateE.Total() > 0
+		withRandom = withRandom || row.Strategy == StrategyRandom
+		withReference = withReference || row.Strategy != StrategyLLM
+		degenerate = degenerate.Add(row.DegenerateU)
+		pools += row.EtaU.N
+		singles = mergeMissing(singles, row.SinglePool)
+		for _, d := range row.OracleZero {
+			zeros = append(zeros, solverName(row.Model, row.Mode)+" on "+d)
+		}
 	}
 	baOf := map[solver]BudgetAwareHeadline{}
 	for _, b := range ba {
 		baOf[solver{b.Model, b.Mode}] = b
 	}
-	t.Header = []string{"Model", "Mode", "Strategy", "accuracy", fmt.Sprintf("η_U at α = %s [95%% CI]", alphaText(rows[0].Alpha)), fmt.Sprintf("η_E at α = %s [95%% CI]", alphaText(rows[0].Alpha))}
+	a := alphaText(rows[0].Alpha)
+	t.Header = []string{"Model", "Mode", "Strategy", "accuracy", fmt.Sprintf("η_U at α = %s [95%% CI]", a), fmt.Sprintf("η_E at α = %s [95%% CI]", a)}
 	t.Align = "lllrrr"
-	t.Notes = []string{fmt.Sprintf("η: mean over datasets of the mean over pools (1 = the oracle, 0 = the random planner), with a 95%% bootstrap interval over the pools; accuracy: base accuracy over the same datasets.")}
+	t.Notes = []string{"η: mean over datasets of the mean over pools (1 = the oracle, 0 = the random reference), with a 95% bootstrap interval over the pools, stratified by dataset; accuracy: base accuracy over the same datasets."}
+	if v := r.headlineVariant(); v != "" {
+		if v == HeadlineVariant {
+			t.Notes = append(t.Notes, fmt.Sprintf("Strategy llm under prompt variant %s (the paper's appendix prompt); the other variants are in the prompt-sensitivity tables.", v))
+		} else {
+			t.Notes = append(t.Notes, fmt.Sprintf("The run has no prompt variant %s: strategy llm is shown under variant %s, the first of its variants; the others are in the prompt-sensitivity tables.", HeadlineVariant, v))
+		}
+	}
+	if len(zeros) > 0 {
+		t.Notes = append(t.Notes, "Left out of the η means (SPEC §5), because every pool there has V_oracle = 0 (nothing solvable fits the budget, so η would be 1 by convention alone): "+strings.Join(zeros, "; ")+".")
+	}
+	if len(singles) > 0 {
+		t.Notes = append(t.Notes, "A dataset with a single pool ("+strings.Join(singles, ", ")+") enters every resample of the interval as it is: the interval reflects the other datasets' pools only.")
+	}
+	if withDegenerate {
+		t.Header = append(t.Header, "degenerate pools", "informative η_U / η_E [95% CI]")
+		t.Align += "rr"
+		t.Notes = append(t.Notes, fmt.Sprintf("These η means include %d degenerate pools of %d (SPEC §5; D1: V_oracle = 0, D2: V_oracle = V_random > 0, as at α = 1), whose η is 1 or 0 by convention, not measured; \"informative\" is the mean over the other pools alone (— when every pool is degenerate).", degenerate.Total(), pools))
+	}
 	if withInjection {
 		t.Header = append(t.Header, fmt.Sprintf("D / W at r = %s", alphaText(rows[0].Ratio)))
 		t.Align += "r"
 		t.Notes = append(t.Notes, "D / W: detection (share of injected unsolvable problems left out, 1 is ideal) and waste (share of planned tokens spent on them, 0 is ideal).")
+		if withReference {
+			t.Notes = append(t.Notes, "D = 0 for the reference strategies (random, shortest_first, all_in_order): they give tokens to every problem of the pool and never consider whether it can be solved, so they leave out no unsolvable problem (one is left out only when its share rounds down to 0 tokens).")
+		}
+	}
+	if withRandom {
+		t.Notes = append(t.Notes, "The random strategy is not the random reference: it is one seeded random plan per pool (a shuffled order, tokens in proportion to problem length) executed under regimes U and E like any plan, while the reference (η = 0) is the expected regime-U value of attempting every problem in a random order, over many seeded shuffles (1,000 by default). So its η_U scatters around 0 rather than being 0, and its η_E is lower: its allocations cut off attempts that regime U lets finish.")
 	}
 	if len(ba) > 0 {
 		t.Header = append(t.Header, "budget-aware acc", "compliance (all / finished)")
@@ -53,12 +97,26 @@ func (r Report) SummaryTable(alpha float64, ba []BudgetAwareHeadline) Table {
 	}
 	for _, row := range rows {
 		strategy := row.Strategy
-		if row.Variant != "-" {
+		if row.Variant != NoVariant {
 			strategy += " (" + row.Variant + ")"
 		}
 		cells := []string{row.Model, row.Mode, strategy, fixed3(row.Accuracy), withCI(row.EtaU, row.EtaUCI), withCI(row.EtaE, row.EtaECI)}
+		var without []string
 		if len(row.Missing) > 0 {
-			cells[5] += " (without " + strings.Join(row.Missing, ", ") + ")"
+			without = append(without, "without "+strings.Join(row.Missing, ", "))
+		}
+		if len(row.OracleZero) > 0 {
+			without = append(without, "without "+strings.Join(row.OracleZero, ", ")+": V_oracle = 0")
+		}
+		if len(without) > 0 {
+			cells[5] += " (" + strings.Join(without, "; ") + ")"
+		}
+		if withDegenerate {
+			informative := withCI(row.InformativeU, row.InformativeUCI) + " / " + withCI(row.InformativeE, row.InformativeECI)
+			if len(row.InformativeMissing) > 0 {
+				informative += " (without " + strings.Join(row.InformativeMissing, ", ") + ")"
+			}
+			cells = append(cells, degenerateCount(row.DegenerateU, row.DegenerateE, row.EtaU.N, row.EtaE.N), informative)
 		}
 		if withInjection {
 			cells = append(cells, fixed3(row.Detection)+" / "+fixed3(row.Waste))
@@ -74,6 +132,17 @@ func (r Report) SummaryTable(alpha float64, ba []BudgetAwareHeadline) Table {
 		t.Rows = append(t.Rows, cells)
 	}
 	return t
+}
+
+// degenerateCount shows a U / E pair's degenerate pools out of the pools
+// averaged: "D2:3 of 6", "D1:1, D2:2 of 12", "0 of 6"; counts are "u/e"
+// when the regimes differ.
+func degenerateCount(u, e metrics.DegenerateCounts, nu, ne int) string {
+	kinds := degenerateKinds(u, e)
+	if kinds == "" {
+		kinds = "0"
+	}
+	return kinds + " of " + pairCount(nu, ne)
 }
 
 // WriteMarkdownTable writes one table as Markdown (title, notes, aligned

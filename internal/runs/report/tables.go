@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -36,18 +37,21 @@ const (
 func (r Report) solverDatasetTable(ix *index, alpha float64, strategy, variant string, regret bool) Table {
 	keep := func(c Cell) bool { return c.Alpha == alpha && c.Strategy == strategy && c.Variant == variant }
 	datasets := Distinct(r.Cells, keep, func(c Cell) string { return c.Dataset })
-	name, what := "η", "mean η over the pools with a scored plan"
+	what := "mean η over the pools with a scored plan"
 	if regret {
-		name, what = "R̃", "mean R̃ over the pools with a scored plan and V_oracle > 0 (lower is better)"
+		what = "mean R̃ over the pools with a scored plan and V_oracle > 0 (lower is better)"
 	}
 	t := Table{
-		Title: fmt.Sprintf("%s_U / %s_E at α = %s — strategy %s, variant %s", name, name, alphaText(alpha), strategy, variant),
+		Title: MainTableTitle(regret, alpha, strategy, variant),
 		Notes: []string{
 			fmt.Sprintf("Rows: solvers (model, mode); columns: datasets. Each cell: %s, regime U / regime E.", what),
 			noteCounts, noteExcl,
 		},
 		Header: append(append([]string{"Model", "Mode"}, datasets...), "excluded"),
 		Align:  "ll" + strings.Repeat("r", len(datasets)) + "l",
+	}
+	if !regret && r.anyDegenerate(keep) {
+		t.Notes = append(t.Notes, noteDegenerate)
 	}
 	for _, s := range solvers(r.Cells, keep) {
 		row := []string{s.model, s.mode}
@@ -64,6 +68,41 @@ func (r Report) solverDatasetTable(ix *index, alpha float64, strategy, variant s
 	return t
 }
 
+// MainTableTitle is the title of the η table (R̃ when regret is set) at one
+// α of one strategy and variant; the HTML report finds the table by it.
+func MainTableTitle(regret bool, alpha float64, strategy, variant string) string {
+	name := "η"
+	if regret {
+		name = "R̃"
+	}
+	return fmt.Sprintf("%s_U / %s_E at α = %s — %s", name, name, alphaText(alpha), ScopePhrase(strategy, variant))
+}
+
+// noteDegenerate explains the degenerate-pool counts of η cells (SPEC §5).
+const noteDegenerate = "Degenerate pools (SPEC §5) are counted in each mean as \"degenerate D1:k, D2:m\": D1 has V_oracle = 0 (nothing solvable fits the budget; η = 1 for any plan), D2 has V_oracle = V_random > 0 (every order reaches the oracle, as at α = 1; η = 1 or 0). Their η is set by convention, not measured; the means include them, as the paper's do, and \"informative\" gives the mean over the other pools alone, with its interval and n (\"no informative pool\" when every pool is degenerate)."
+
+// singlePoolText is the note that names the datasets a stratified interval
+// takes as they are, because the solver has a single pool there (SPEC §5),
+// among the macro cells keep accepts ("" when there are none).
+func singlePoolText(macros []Cell, keep func(Cell) bool) string {
+	var parts []string
+	for _, c := range macros {
+		if keep(c) && len(c.SinglePool) > 0 {
+			parts = appendNew(parts, fmt.Sprintf("%s at α = %s: %s", solverName(c.Model, c.Mode), alphaText(c.Alpha), strings.Join(c.SinglePool, ", ")))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "A dataset with a single pool enters every resample of the interval over datasets as it is (it has no spread to resample), so that interval reflects the other datasets' pools only: " + strings.Join(parts, "; ") + "."
+}
+
+// anyDegenerate reports whether a cell that keep accepts has a degenerate
+// pool in its η mean.
+func (r Report) anyDegenerate(keep func(Cell) bool) bool {
+	return slices.ContainsFunc(r.Cells, func(c Cell) bool { return keep(c) && c.Degenerate.Total() > 0 })
+}
+
 // alphaTable is the per-α breakdown of η for one dataset, or for the
 // macro-average over datasets when dataset is AllDatasets (see Report.Macro).
 func (r Report) alphaTable(ix *index, dataset, strategy, variant string) Table {
@@ -72,7 +111,7 @@ func (r Report) alphaTable(ix *index, dataset, strategy, variant string) Table {
 	}
 	alphas := Distinct(r.Cells, keep, func(c Cell) float64 { return c.Alpha })
 	t := Table{
-		Title: fmt.Sprintf("η_U / η_E by α — %s, strategy %s, variant %s", datasetPhrase(dataset), strategy, variant),
+		Title: fmt.Sprintf("η_U / η_E by α — %s, %s", datasetPhrase(dataset), ScopePhrase(strategy, variant)),
 		Notes: []string{
 			"Rows: solvers (model, mode); columns: budget fraction α. Each cell: mean η over the pools with a scored plan, regime U / regime E.",
 			noteCounts, noteExcl,
@@ -80,7 +119,13 @@ func (r Report) alphaTable(ix *index, dataset, strategy, variant string) Table {
 		Align: "ll" + strings.Repeat("r", len(alphas)) + "l",
 	}
 	if dataset == AllDatasets {
-		t.Notes[0] += " Each mean is the unweighted mean of the solver's defined per-dataset means; n sums their pools; \"without d\" names a dataset with no defined mean, left out of that mean (and of every comparison across solvers or variants)."
+		t.Notes[0] += " Each mean is the unweighted mean of the solver's defined per-dataset means; n sums their pools; \"without d\" names a dataset with no defined mean, left out of that mean (and of every comparison across solvers or variants); \"without d (V_oracle = 0)\" a dataset whose pools all have V_oracle = 0 for the solver, left out because its η is 1 by convention alone (SPEC §5). Intervals are stratified: each resample redraws every dataset's pools within that dataset."
+		if singles := singlePoolText(r.Macros, keep); singles != "" {
+			t.Notes = append(t.Notes, singles)
+		}
+	}
+	if r.anyDegenerate(keep) {
+		t.Notes = append(t.Notes, noteDegenerate)
 	}
 	t.Header = []string{"Model", "Mode"}
 	for _, a := range alphas {
@@ -115,21 +160,63 @@ func pairEntry(ix *index, s solver, dataset string, alpha float64, variant, stra
 	if regret {
 		mu, me, cu, ce = u.Regret, e.Regret, u.RegretCI, e.RegretCI
 	}
-	text = fmt.Sprintf("%s / %s (n=%s%s)", withCI(mu, cu), withCI(me, ce), pairCount(mu.N, me.N), withoutText(u, e, regret))
-	return text, pairReasons(exclusions(u, regret), exclusions(e, regret))
+	text = fmt.Sprintf("%s / %s (n=%s%s", withCI(mu, cu), withCI(me, ce), pairCount(mu.N, me.N), withoutText(u, e, regret))
+	if !regret {
+		text += degenerateText(u, e)
+	}
+	return text + ")", pairReasons(exclusions(u, regret), exclusions(e, regret))
 }
 
 // withoutText names the datasets a macro pair leaves out ("; without
-// gpqa"), or "" when both means cover every dataset in scope.
+// gpqa; without aime (V_oracle = 0)"), or "" when both means cover every
+// dataset in scope.
 func withoutText(u, e Cell, regret bool) string {
 	missing := mergeMissing(u.Missing, e.Missing)
 	if regret {
 		missing = mergeMissing(u.RegretMissing, e.RegretMissing)
 	}
-	if len(missing) == 0 {
+	var out string
+	if len(missing) > 0 {
+		out = "; without " + strings.Join(missing, ", ")
+	}
+	if zero := mergeMissing(u.OracleZero, e.OracleZero); len(zero) > 0 {
+		out += "; without " + strings.Join(zero, ", ") + " (V_oracle = 0)"
+	}
+	return out
+}
+
+// degenerateKinds shows the degenerate counts of a U / E pair of means as
+// "D1:k, D2:m", a count "u/e" when the regimes differ and a kind with none
+// in either left out; "" when there are none. A single mean passes its
+// counts twice.
+func degenerateKinds(u, e metrics.DegenerateCounts) string {
+	var kinds []string
+	if u.NoValue > 0 || e.NoValue > 0 {
+		kinds = append(kinds, "D1:"+pairCount(u.NoValue, e.NoValue))
+	}
+	if u.Collapse > 0 || e.Collapse > 0 {
+		kinds = append(kinds, "D2:"+pairCount(u.Collapse, e.Collapse))
+	}
+	return strings.Join(kinds, ", ")
+}
+
+// degenerateText describes the degenerate pools of a U / E pair of η means
+// and the means over their informative pools ("; degenerate D2:3;
+// informative 0.500 [0.2, 0.8] / 0.250 [0.1, 0.4], n=2"), or "" when
+// neither mean has a degenerate pool.
+func degenerateText(u, e Cell) string {
+	if u.Degenerate.Total() == 0 && e.Degenerate.Total() == 0 {
 		return ""
 	}
-	return "; without " + strings.Join(missing, ", ")
+	kinds := degenerateKinds(u.Degenerate, e.Degenerate)
+	if !u.Informative.Defined && !e.Informative.Defined {
+		return "; degenerate " + kinds + ", no informative pool"
+	}
+	informative := fmt.Sprintf("%s / %s, n=%s", withCI(u.Informative, u.InformativeCI), withCI(e.Informative, e.InformativeCI), pairCount(u.Informative.N, e.Informative.N))
+	if missing := mergeMissing(u.InformativeMissing, e.InformativeMissing); len(missing) > 0 {
+		informative += ", without " + strings.Join(missing, ", ")
+	}
+	return "; degenerate " + kinds + "; informative " + informative
 }
 
 // AccuracyTable shows base accuracy: rows solvers (model, mode), columns
@@ -189,17 +276,19 @@ func (r Report) CellsTable() Table {
 	t := Table{
 		Title: "All cells",
 		Notes: []string{
-			"One row per (model, mode, dataset, α, variant, strategy, regime). pools = records; η n and R̃ n = pools averaged; no R̃ = pools in the η mean with V_oracle = 0; excluded = pools left out of both means, by reason; acc = base accuracy; mismatch = records whose stored η/R̃ disagree with the recomputed ones; short = pools that are their partition's short last pool; dropped = problems of the pools left out for want of gradeable ground truth; rand s.e. = the largest standard error of a Monte Carlo random reference averaged.",
+			"One row per (model, mode, dataset, α, variant, strategy, regime). pools = records; η n and R̃ n = pools averaged; D1 / D2 = pools of the η mean that are degenerate (SPEC §5: V_oracle = 0 / V_oracle = V_random > 0, η set by convention); informative η = the mean over the other pools of the η mean (n = informative n); no R̃ = pools in the η mean with V_oracle = 0; excluded = pools left out of both means, by reason; acc = base accuracy; mismatch = records whose stored η/R̃ disagree with the recomputed ones; short = pools that are their partition's short last pool; dropped = problems of the pools left out for want of gradeable ground truth; rand s.e. = the largest standard error of a Monte Carlo random reference averaged (0: exact; — when no pool was averaged).",
 		},
-		Header: []string{"Model", "Mode", "Dataset", "α", "Variant", "Strategy", "Regime", "pools", "η [95% CI]", "η n", "R̃ [95% CI]", "R̃ n", "no R̃", "excluded", "acc", "mismatch", "short", "dropped", "rand s.e."},
-		Align:  "lllrlllrrrrrrlrrrrr",
+		Header: []string{"Model", "Mode", "Dataset", "α", "Variant", "Strategy", "Regime", "pools", "η [95% CI]", "η n", "D1 / D2", "informative η [95% CI]", "informative n", "R̃ [95% CI]", "R̃ n", "no R̃", "excluded", "acc", "mismatch", "short", "dropped", "rand s.e."},
+		Align:  "lllrlllrrrrrrrrrlrrrrr",
 	}
 	for _, c := range r.Cells {
 		t.Rows = append(t.Rows, []string{
 			c.Model, c.Mode, c.Dataset, alphaText(c.Alpha), c.Variant, c.Strategy, c.Regime,
-			fmt.Sprint(c.Pools), withCI(c.Eta, c.EtaCI), fmt.Sprint(c.Eta.N), withCI(c.Regret, c.RegretCI), fmt.Sprint(c.Regret.N),
+			fmt.Sprint(c.Pools), withCI(c.Eta, c.EtaCI), fmt.Sprint(c.Eta.N),
+			fmt.Sprintf("%d / %d", c.Degenerate.NoValue, c.Degenerate.Collapse), withCI(c.Informative, c.InformativeCI), fmt.Sprint(c.Informative.N),
+			withCI(c.Regret, c.RegretCI), fmt.Sprint(c.Regret.N),
 			fmt.Sprint(c.RegretUndefined), reasonsText(c.Excluded, ", "), fixed3(c.BaseAccuracy), fmt.Sprint(c.StoredMismatch),
-			fmt.Sprint(c.ShortPools), fmt.Sprint(c.Dropped), fmt3(c.RandomSEMax),
+			fmt.Sprint(c.ShortPools), fmt.Sprint(c.Dropped), fixed3(c.RandomSEMax),
 		})
 	}
 	return t
@@ -218,7 +307,7 @@ func rangeTable(sens Sensitivity, strategy, regime, dataset string) Table {
 			}
 		}
 	}
-	slices.Sort(variants)
+	slices.SortFunc(variants, CompareVariants)
 	t := Table{
 		Title: fmt.Sprintf("Prompt sensitivity of η_%s — strategy %s, %s", regime, strategy, datasetPhrase(dataset)),
 		Notes: []string{
@@ -232,6 +321,7 @@ func rangeTable(sens Sensitivity, strategy, regime, dataset string) Table {
 	}
 	t.Header = append(t.Header, "range")
 	var ranges []float64
+	withDegenerate := false
 	for _, vr := range rows {
 		row := []string{vr.Model, vr.Mode, alphaText(vr.Alpha)}
 		for _, v := range variants {
@@ -240,8 +330,13 @@ func rangeTable(sens Sensitivity, strategy, regime, dataset string) Table {
 				row = append(row, "")
 				continue
 			}
-			m := vr.Variants[i].Eta
-			row = append(row, fmt.Sprintf("%s (n=%d)", fixed3(m), m.N))
+			m, deg := vr.Variants[i].Eta, vr.Variants[i].Degenerate
+			text := fmt.Sprintf("%s (n=%d", fixed3(m), m.N)
+			if deg.Total() > 0 {
+				text += "; " + degenerateKinds(deg, deg)
+				withDegenerate = true
+			}
+			row = append(row, text+")")
 		}
 		rng := undefined
 		if vr.Defined {
@@ -257,6 +352,9 @@ func rangeTable(sens Sensitivity, strategy, regime, dataset string) Table {
 		}
 	}
 	t.Notes = append(t.Notes, fmt.Sprintf("Rows with range < 0.10: %d / %d defined; median range: %s.", small, len(ranges), median(ranges)))
+	if withDegenerate {
+		t.Notes = append(t.Notes, "D1:k, D2:m: the mean includes that many degenerate pools (SPEC §5: V_oracle = 0 / V_oracle = V_random > 0), whose η is set by convention rather than measured; cells.csv gives each cell's mean over the informative pools alone.")
+	}
 	return t
 }
 
@@ -289,7 +387,7 @@ func tauTable(sens Sensitivity, strategy string) Table {
 			pairs = appendNew(pairs, [2]string{ra.A, ra.B})
 		}
 	}
-	slices.SortFunc(pairs, func(a, b [2]string) int { return strings.Compare(a[0]+"\x00"+a[1], b[0]+"\x00"+b[1]) })
+	slices.SortFunc(pairs, func(a, b [2]string) int { return cmp.Or(CompareVariants(a[0], b[0]), CompareVariants(a[1], b[1])) })
 	t := Table{
 		Title: "Ranking stability across prompt variants — strategy " + strategy,
 		Notes: []string{

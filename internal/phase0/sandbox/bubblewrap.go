@@ -84,6 +84,10 @@ func (b bubblewrap) args(py interpreter, workDirBytes int64) []string {
 		"--uid", strconv.Itoa(sandboxUID), "--gid", strconv.Itoa(sandboxUID),
 		"--hostname", "sandbox",
 		"--die-with-parent", "--new-session",
+		// The interpreter is the sandbox's PID 1: bwrap installs no init of
+		// its own, which would run as the program's uid, dumpable and
+		// without the rlimits Go sets on PID 1.
+		"--as-pid-1",
 		"--cap-drop", "ALL",
 		"--clearenv",
 	)

@@ -12,7 +12,7 @@ func TestBubblewrapArgs(t *testing.T) {
 	joined := " " + strings.Join(args, " ") + " "
 	for _, want := range []string{
 		"--unshare-user", "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup",
-		"--disable-userns", "--die-with-parent", "--new-session", "--clearenv", "--cap-drop ALL",
+		"--disable-userns", "--die-with-parent", "--new-session", "--as-pid-1", "--clearenv", "--cap-drop ALL",
 		"--uid 1000", "--gid 1000", "--proc /proc", "--size 67108864 --perms 0700 --tmpfs /tmp", "--remount-ro /",
 		"--chdir /tmp", "--info-fd 5", "--block-fd 6", "-- /opt/py/bin/python3 -B -s -c",
 	} {

@@ -44,9 +44,9 @@ type program struct {
 	exited chan struct{}
 }
 
-// spawn starts bwrap for one program, places it in a fresh cgroup (if
-// any) before anything runs in the sandbox, and sends the harness and cfg.
-// The caller must call stop.
+// spawn starts bwrap for one program, places its PID 1 in a fresh cgroup
+// (if any) before anything runs in the sandbox, and sends the harness and
+// cfg. The caller must call stop.
 func (s *Sandbox) spawn(py interpreter, cg *cgroups, cfg harnessConfig) (*program, error) {
 	p := &program{initFD: -1, stderr: &capped{max: 16 << 10}, done: make(chan struct{}), exited: make(chan struct{})}
 	var pipes []*os.File
@@ -127,11 +127,12 @@ func (s *Sandbox) spawn(py interpreter, cg *cgroups, cfg harnessConfig) (*progra
 	return p, nil
 }
 
-// handshake reads the sandbox's PID 1 from bwrap's info descriptor, puts
-// it in the program's v1 cgroup and opens a pidfd of it, then lets bwrap
-// go on: bwrap blocks on the block descriptor after setting up the mounts
-// and before forking the harness, so nothing runs in the sandbox before it
-// is in its cgroup.
+// handshake reads the sandbox's PID 1 from bwrap's info descriptor, opens
+// a pidfd of it and puts it in the program's v1 cgroup, then lets bwrap go
+// on: bwrap blocks on the block descriptor after setting up the mounts and
+// before it executes the interpreter as PID 1 (--as-pid-1: there is no
+// other init), so nothing runs in the sandbox before it is in its cgroup,
+// and every process that ever runs there descends from the harness.
 func (p *program) handshake(info *os.File, block *os.File) error {
 	_ = info.SetReadDeadline(time.Now().Add(10 * time.Second))
 	data, err := io.ReadAll(io.LimitReader(info, 64<<10))

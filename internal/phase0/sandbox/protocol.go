@@ -21,11 +21,15 @@ import (
 
 // harnessConfig is what the harness needs to run one program.
 type harnessConfig struct {
-	TestType string            `json:"test_type"`
-	Func     string            `json:"func"`
-	Program  string            `json:"program"`
-	Limits   map[string]int64  `json:"limits"`
-	Env      map[string]string `json:"env"`
+	TestType string `json:"test_type"`
+	Func     string `json:"func"`
+	Program  string `json:"program"`
+	// Rlimits are the limits.init rlimits, name to soft and hard limit,
+	// which the harness sets on itself first.
+	Rlimits map[string][2]uint64 `json:"rlimits"`
+	// Limits are the per-test limits each test process sets on itself.
+	Limits map[string]int64  `json:"limits"`
+	Env    map[string]string `json:"env"`
 }
 
 // testRequest asks the harness to run test I with Input. The expected
@@ -74,16 +78,30 @@ type frame struct {
 // before every program.
 type checks struct {
 	UID        int    `json:"uid"`
+	PID        int    `json:"pid"`
 	Undumpable bool   `json:"undumpable"`
 	NoNewPrivs bool   `json:"no_new_privs"`
 	CapEff     string `json:"cap_eff"`
 	CapPrm     string `json:"cap_prm"`
 	CapBnd     string `json:"cap_bnd"`
+	// Rlimits maps each of limits.init's names to the harness's soft and
+	// hard limit (-1: unlimited).
+	Rlimits map[string][2]int64 `json:"rlimits"`
 }
 
-// problems lists what is wrong with the isolation the harness reports.
-func (c *checks) problems() []string {
+// problems lists what is wrong with the isolation the harness reports,
+// given the rlimits it was to set on itself.
+func (c *checks) problems(want []rlimit) []string {
 	var out []string
+	if c.PID != 1 {
+		out = append(out, fmt.Sprintf("the harness is pid %d in the sandbox, not its PID 1", c.PID))
+	}
+	for _, r := range want {
+		got, ok := c.Rlimits[r.name]
+		if !ok || got[0] != int64(r.soft) || got[1] != int64(r.hard) {
+			out = append(out, fmt.Sprintf("RLIMIT %s is %v, want [%d %d]", r.name, got, r.soft, r.hard))
+		}
+	}
 	if c.UID == 0 {
 		out = append(out, "the harness runs as uid 0")
 	}

@@ -166,13 +166,20 @@ func TestDriveNeverPassesOnBadReports(t *testing.T) {
 }
 
 func TestChecksProblems(t *testing.T) {
-	good := checks{UID: 1000, Undumpable: true, NoNewPrivs: true, CapEff: "0000000000000000", CapPrm: "0000000000000000", CapBnd: "0000000000000000"}
-	if p := good.problems(); len(p) != 0 {
+	lim := newLimits(Options{MemoryBytes: 1 << 30, MaxProcs: 32, MaxFiles: 64, TotalTimeout: time.Minute, FallbackProcs: 8}, nil)
+	want := lim.init()
+	rl := map[string][2]int64{}
+	for _, r := range want {
+		rl[r.name] = [2]int64{int64(r.soft), int64(r.hard)}
+	}
+	good := checks{UID: 1000, PID: 1, Undumpable: true, NoNewPrivs: true, CapEff: "0000000000000000", CapPrm: "0000000000000000", CapBnd: "0000000000000000", Rlimits: rl}
+	if p := good.problems(want); len(p) != 0 {
 		t.Errorf("good checks: %v", p)
 	}
 	bad := good
-	bad.UID, bad.Undumpable, bad.CapBnd = 0, false, "000001ffffffffff"
-	if p := bad.problems(); len(p) != 3 {
-		t.Errorf("bad checks: %v, want 3 problems", p)
+	bad.UID, bad.Undumpable, bad.CapBnd, bad.PID = 0, false, "000001ffffffffff", 2
+	bad.Rlimits = map[string][2]int64{"as": {-1, -1}, "nproc": rl["nproc"], "nofile": rl["nofile"], "cpu": rl["cpu"]}
+	if p := bad.problems(want); len(p) != 6 {
+		t.Errorf("bad checks: %v, want 6 problems (uid, dumpable, capabilities, pid, AS unlimited, CORE missing)", p)
 	}
 }

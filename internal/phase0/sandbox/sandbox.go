@@ -128,6 +128,7 @@ func (s *Sandbox) run(ctx context.Context, program string, c *grading.CodeSpec) 
 		TestType: string(c.TestType),
 		Func:     c.FuncName,
 		Program:  program,
+		Rlimits:  s.lim.harnessRlimits(),
 		Limits:   s.lim.harness(),
 		Env:      programEnv(),
 	})
@@ -196,7 +197,7 @@ func (s *Sandbox) awaitReady(ctx context.Context, p *program) (frame, error) {
 		case fe.f.Ev != evReady:
 			return frame{}, fmt.Errorf("sandbox: the harness sent %q before it was ready", fe.f.Ev)
 		}
-		if probs := fe.f.Checks.problems(); len(probs) > 0 {
+		if probs := fe.f.Checks.problems(s.lim.init()); len(probs) > 0 {
 			return frame{}, fmt.Errorf("sandbox: isolation check failed: %s", strings.Join(probs, "; "))
 		}
 		return fe.f, nil

@@ -52,8 +52,9 @@ func findBubblewrap(explicit string) (bubblewrap, error) {
 // line) and fd 4 (harness → Go: length-prefixed JSON frames) go on to the
 // harness (spawn's ExtraFiles order; bootstrap and harness.py open them).
 const (
-	infoFD  = 5 // bwrap → Go: {"child-pid": …}
-	blockFD = 6 // Go → bwrap: one byte once the child is in its cgroup
+	infoFD    = 5 // bwrap → Go: {"child-pid": …}
+	blockFD   = 6 // Go → bwrap: one byte once the child is in its cgroup
+	seccompFD = 7 // Go → bwrap: the sandbox's seccomp filter, then EOF
 )
 
 // programEnv is the program's whole environment.
@@ -69,10 +70,11 @@ func programEnv() map[string]string {
 }
 
 // args is bwrap's command line for one program: fresh namespaces of every
-// kind, no capabilities, an unprivileged uid, and a root holding only
-// /usr (and the interpreter's own directories), a private /proc, three
-// device nodes and a small writable /tmp.
-func (b bubblewrap) args(py interpreter, workDirBytes int64) []string {
+// kind, no capabilities, an unprivileged uid, a seccomp filter (read from
+// seccompFD) when seccomp is set, and a root holding only /usr (and the
+// interpreter's own directories), a private /proc, three device nodes and
+// a small writable /tmp.
+func (b bubblewrap) args(py interpreter, workDirBytes int64, seccomp bool) []string {
 	a := []string{
 		"--unshare-user", "--unshare-ipc", "--unshare-pid", "--unshare-net",
 		"--unshare-uts", "--unshare-cgroup",
@@ -130,6 +132,11 @@ func (b bubblewrap) args(py interpreter, workDirBytes int64) []string {
 		"--chdir", "/tmp",
 		"--info-fd", strconv.Itoa(infoFD),
 		"--block-fd", strconv.Itoa(blockFD),
+	)
+	if seccomp {
+		a = append(a, "--seccomp", strconv.Itoa(seccompFD))
+	}
+	a = append(a,
 		"--",
 		py.exe, "-B", "-s", "-c", bootstrap,
 	)

@@ -8,13 +8,13 @@ import (
 func TestBubblewrapArgs(t *testing.T) {
 	bw := bubblewrap{path: "/usr/bin/bwrap", disableUserns: true}
 	py := interpreter{exe: "/opt/py/bin/python3", binds: []string{"/opt/py"}}
-	args := bw.args(py, 64<<20)
+	args := bw.args(py, 64<<20, true)
 	joined := " " + strings.Join(args, " ") + " "
 	for _, want := range []string{
 		"--unshare-user", "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup",
 		"--disable-userns", "--die-with-parent", "--new-session", "--as-pid-1", "--clearenv", "--cap-drop ALL",
 		"--uid 1000", "--gid 1000", "--proc /proc", "--size 67108864 --perms 0700 --tmpfs /tmp", "--remount-ro /",
-		"--chdir /tmp", "--info-fd 5", "--block-fd 6", "-- /opt/py/bin/python3 -B -s -c",
+		"--chdir /tmp", "--info-fd 5", "--block-fd 6", "--seccomp 7", "-- /opt/py/bin/python3 -B -s -c",
 	} {
 		if !strings.Contains(joined, " "+want+" ") {
 			t.Errorf("bwrap arguments lack %q: %s", want, joined)

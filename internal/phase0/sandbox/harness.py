@@ -84,6 +84,30 @@ def send(obj):
 
 
 PR_GET_DUMPABLE, PR_SET_DUMPABLE = 3, 4
+PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
+
+
+class SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def seccomp_program(raw):
+    """The struct sock_fprog of a raw filter (8 bytes per instruction),
+    kept with its buffer; None for no filter."""
+    if not raw:
+        return None
+    buf = ctypes.create_string_buffer(raw, len(raw))
+    return SockFprog(len(raw) // 8, ctypes.addressof(buf)), buf
+
+
+def add_seccomp_filter(libc, prog):
+    """Adds the program's filter to this process (no_new_privs is set, so
+    no privilege is needed); it is kept across fork and exec."""
+    if prog is None:
+        return
+    fprog, _ = prog
+    if libc.prctl(PR_SET_SECCOMP, ctypes.c_ulong(SECCOMP_MODE_FILTER), ctypes.byref(fprog), ctypes.c_ulong(0), ctypes.c_ulong(0)) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_SECCOMP)")
 
 
 def make_undumpable(libc):
@@ -130,6 +154,7 @@ def setup(cfg, undumpable):
         "rlimits": {name: list(resource.getrlimit(r)) for name, r in RLIMITS.items()},
         "undumpable": undumpable,
         "no_new_privs": st.get("NoNewPrivs") == "1",
+        "seccomp": int(st.get("Seccomp", "0")),
         "cap_eff": st.get("CapEff", ""),
         "cap_prm": st.get("CapPrm", ""),
         "cap_bnd": st.get("CapBnd", ""),
@@ -238,6 +263,8 @@ def run_test(cfg, base, i, inp):
     if pid == 0:
         try:
             child(cfg, base, inp, fds)
+        except BaseException:
+            traceback.print_exc()
         finally:
             os._exit(70)
     status = reap_until(pid)
@@ -275,6 +302,9 @@ def child(cfg, base, inp, fds):
     libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
     write_oom_score_adj(TEST_OOM_SCORE_ADJ)
     libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    # The program's own filter, last: it forbids what only the harness
+    # needs (memfds), so nothing of the child may need it after this.
+    add_seccomp_filter(libc, cfg["seccomp"])
     sys.argv = ["solution.py"]
     if cfg["test_type"] == "functional":
         run_functional(cfg, base, inp)
@@ -462,6 +492,7 @@ def main():
         undumpable = make_undumpable(libc)
         cfg = json.loads(requests.readline())  # noqa: F821 (bootstrap global)
         cfg["libc"] = libc
+        cfg["seccomp"] = seccomp_program(base64.b64decode(cfg.get("program_filter") or ""))
         checks = setup(cfg, undumpable)
         base = preamble_globals()
         import decimal  # noqa: F401 (the preamble's statistics needs it)

@@ -65,10 +65,22 @@ func (s *Sandbox) spawn(py interpreter, cg *cgroups, cfg harnessConfig) (*progra
 	resR, resW, err2 := pipe()
 	infoR, infoW, err3 := pipe()
 	blockR, blockW, err4 := pipe()
-	if err := errors.Join(err1, err2, err3, err4); err != nil {
+	seccompR, seccompW, err5 := pipe()
+	if err := errors.Join(err1, err2, err3, err4, err5); err != nil {
 		closeAll()
 		return nil, fmt.Errorf("sandbox: pipe: %w", err)
 	}
+	// The filter (a few hundred bytes) fits in the pipe's buffer; bwrap
+	// reads it to EOF once the sandbox is set up.
+	var filter []byte
+	if s.filters != nil {
+		filter = s.filters.sandbox
+	}
+	if _, err := seccompW.Write(filter); err != nil {
+		closeAll()
+		return nil, fmt.Errorf("sandbox: seccomp pipe: %w", err)
+	}
+	seccompW.Close()
 	if cg != nil {
 		g, err := cg.create()
 		if err != nil {
@@ -77,12 +89,12 @@ func (s *Sandbox) spawn(py interpreter, cg *cgroups, cfg harnessConfig) (*progra
 		}
 		p.cg = g
 	}
-	cmd := exec.Command(s.bwrap.path, s.bwrap.args(py, s.opts.WorkDirBytes)...)
+	cmd := exec.Command(s.bwrap.path, s.bwrap.args(py, s.opts.WorkDirBytes, s.filters != nil)...)
 	cmd.Dir = "/"
 	cmd.Env = []string{"PATH=/usr/bin:/bin"}
 	cmd.Stdout = p.stderr
 	cmd.Stderr = p.stderr
-	cmd.ExtraFiles = []*os.File{reqR, resW, infoW, blockR} // fds 3, 4, 5, 6
+	cmd.ExtraFiles = []*os.File{reqR, resW, infoW, blockR, seccompR} // fds 3 to 7
 	cmd.WaitDelay = time.Second
 	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if s.root {
@@ -101,6 +113,7 @@ func (s *Sandbox) spawn(py interpreter, cg *cgroups, cfg harnessConfig) (*progra
 	resW.Close()
 	infoW.Close()
 	blockR.Close()
+	seccompR.Close()
 	if err != nil {
 		closeAll()
 		p.removeCgroup()

@@ -30,6 +30,9 @@ type harnessConfig struct {
 	// Limits are the per-test limits each test process sets on itself.
 	Limits map[string]int64  `json:"limits"`
 	Env    map[string]string `json:"env"`
+	// ProgramFilter is the seccomp filter each test process adds before
+	// the program runs (filters.program; empty: none).
+	ProgramFilter []byte `json:"program_filter"`
 }
 
 // testRequest asks the harness to run test I with Input. The expected
@@ -84,15 +87,21 @@ type checks struct {
 	CapEff     string `json:"cap_eff"`
 	CapPrm     string `json:"cap_prm"`
 	CapBnd     string `json:"cap_bnd"`
+	// Seccomp is the harness's seccomp mode (2: a filter).
+	Seccomp int `json:"seccomp"`
 	// Rlimits maps each of limits.init's names to the harness's soft and
 	// hard limit (-1: unlimited).
 	Rlimits map[string][2]int64 `json:"rlimits"`
 }
 
 // problems lists what is wrong with the isolation the harness reports,
-// given the rlimits it was to set on itself.
-func (c *checks) problems(want []rlimit) []string {
+// given the rlimits it was to set on itself and whether bwrap was to
+// load a seccomp filter.
+func (c *checks) problems(want []rlimit, filtered bool) []string {
 	var out []string
+	if filtered && c.Seccomp != 2 {
+		out = append(out, fmt.Sprintf("the harness's seccomp mode is %d, want 2 (a filter)", c.Seccomp))
+	}
 	if c.PID != 1 {
 		out = append(out, fmt.Sprintf("the harness is pid %d in the sandbox, not its PID 1", c.PID))
 	}

@@ -172,14 +172,14 @@ func TestChecksProblems(t *testing.T) {
 	for _, r := range want {
 		rl[r.name] = [2]int64{int64(r.soft), int64(r.hard)}
 	}
-	good := checks{UID: 1000, PID: 1, Undumpable: true, NoNewPrivs: true, CapEff: "0000000000000000", CapPrm: "0000000000000000", CapBnd: "0000000000000000", Rlimits: rl}
-	if p := good.problems(want); len(p) != 0 {
+	good := checks{UID: 1000, PID: 1, Seccomp: 2, Undumpable: true, NoNewPrivs: true, CapEff: "0000000000000000", CapPrm: "0000000000000000", CapBnd: "0000000000000000", Rlimits: rl}
+	if p := good.problems(want, true); len(p) != 0 {
 		t.Errorf("good checks: %v", p)
 	}
 	bad := good
-	bad.UID, bad.Undumpable, bad.CapBnd, bad.PID = 0, false, "000001ffffffffff", 2
+	bad.UID, bad.Undumpable, bad.CapBnd, bad.PID, bad.Seccomp = 0, false, "000001ffffffffff", 2, 0
 	bad.Rlimits = map[string][2]int64{"as": {-1, -1}, "nproc": rl["nproc"], "nofile": rl["nofile"], "cpu": rl["cpu"]}
-	if p := bad.problems(want); len(p) != 6 {
-		t.Errorf("bad checks: %v, want 6 problems (uid, dumpable, capabilities, pid, AS unlimited, CORE missing)", p)
+	if p := bad.problems(want, true); len(p) != 7 {
+		t.Errorf("bad checks: %v, want 7 problems (uid, dumpable, capabilities, pid, seccomp, AS unlimited, CORE missing)", p)
 	}
 }

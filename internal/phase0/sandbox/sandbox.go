@@ -24,10 +24,13 @@ type Sandbox struct {
 	python interpreter
 	cg     *cgroups // nil: rlimits only
 	lim    limits
-	iso    Isolation
-	slots  chan struct{}
-	root   bool
-	runs   *runMetrics
+	// filters are the seccomp filters; nil only in tests (a control
+	// sandbox without them).
+	filters *filters
+	iso     Isolation
+	slots   chan struct{}
+	root    bool
+	runs    *runMetrics
 }
 
 var _ grading.CodeRunner = (*Sandbox)(nil)
@@ -42,7 +45,11 @@ func New(opts Options) (*Sandbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Sandbox{opts: opts, bwrap: bw, root: os.Geteuid() == 0, runs: newRunMetrics(opts.MeterProvider)}
+	filters, err := newFilters()
+	if err != nil {
+		return nil, err
+	}
+	s := &Sandbox{opts: opts, bwrap: bw, filters: filters, root: os.Geteuid() == 0, runs: newRunMetrics(opts.MeterProvider)}
 	s.slots = make(chan struct{}, opts.Concurrency)
 	for range opts.Concurrency {
 		s.slots <- struct{}{}
@@ -124,14 +131,18 @@ func (s *Sandbox) run(ctx context.Context, program string, c *grading.CodeSpec) 
 	}
 	defer func() { s.slots <- struct{}{} }()
 
-	p, err := s.spawn(s.python, s.cg, harnessConfig{
+	cfg := harnessConfig{
 		TestType: string(c.TestType),
 		Func:     c.FuncName,
 		Program:  program,
 		Rlimits:  s.lim.harnessRlimits(),
 		Limits:   s.lim.harness(),
 		Env:      programEnv(),
-	})
+	}
+	if s.filters != nil {
+		cfg.ProgramFilter = s.filters.program
+	}
+	p, err := s.spawn(s.python, s.cg, cfg)
 	if p != nil {
 		defer func() {
 			if serr := p.stop(); serr != nil && err == nil {
@@ -197,7 +208,7 @@ func (s *Sandbox) awaitReady(ctx context.Context, p *program) (frame, error) {
 		case fe.f.Ev != evReady:
 			return frame{}, fmt.Errorf("sandbox: the harness sent %q before it was ready", fe.f.Ev)
 		}
-		if probs := fe.f.Checks.problems(s.lim.init()); len(probs) > 0 {
+		if probs := fe.f.Checks.problems(s.lim.init(), s.filters != nil); len(probs) > 0 {
 			return frame{}, fmt.Errorf("sandbox: isolation check failed: %s", strings.Join(probs, "; "))
 		}
 		return fe.f, nil

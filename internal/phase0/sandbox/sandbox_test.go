@@ -605,3 +605,54 @@ func TestShimResolved(t *testing.T) {
 		t.Errorf("got %+v", v)
 	}
 }
+
+// outputs runs program in s as a stdin program, once per input, and
+// returns what each test process wrote to its standard output (for tests
+// that need a program's whole report, which a verdict's detail shortens).
+func outputs(t *testing.T, s *Sandbox, program string, inputs ...string) []string {
+	t.Helper()
+	cfg := harnessConfig{TestType: string(grading.TestStdin), Program: program,
+		Rlimits: s.lim.harnessRlimits(), Limits: s.lim.harness(), Env: programEnv()}
+	if s.filters != nil {
+		cfg.ProgramFilter = s.filters.program
+	}
+	p, err := s.spawn(s.python, s.cg, cfg)
+	if p != nil {
+		defer func() {
+			if err := p.stop(); err != nil {
+				t.Errorf("stop: %v", err)
+			}
+		}()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if _, err := s.awaitReady(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	var outs []string
+	for i, in := range inputs {
+		p.send(testRequest{I: i, Input: in})
+		select {
+		case fe := <-p.frames:
+			if fe.err != nil || fe.f.Status != statusExited || *fe.f.Code != 0 {
+				t.Fatalf("test %d: %+v %v: %s", i, fe.f, fe.err, p.failure())
+			}
+			outs = append(outs, string(fe.f.Stdout))
+		case <-ctx.Done():
+			t.Fatalf("test %d: no result in 2 minutes", i)
+		}
+	}
+	return outs
+}
+
+// withoutSeccomp returns a sandbox like s but without seccomp filters: the
+// control that shows what a filter refuses.
+func withoutSeccomp(t *testing.T, opts Options) *Sandbox {
+	t.Helper()
+	s := newSandbox(t, opts)
+	s.filters = nil
+	return s
+}

@@ -295,12 +295,12 @@ def child(cfg, base, inp, fds):
     lim = cfg["limits"]
     resource.setrlimit(resource.RLIMIT_FSIZE, (lim["fsize"], lim["fsize"]))
     resource.setrlimit(resource.RLIMIT_CPU, (lim["test_cpu"], lim["test_cpu"] + 1))
-    # The memory cgroup's OOM killer is to prefer test processes to the
-    # harness. An undumpable process's /proc/self files belong to root, so
+    # The OOM killer (a memory cgroup's or the machine's) is to take test
+    # processes first. An undumpable process's /proc/self files belong to root, so
     # the child is briefly dumpable (nothing of the program has run yet).
     libc = cfg["libc"]
     libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
-    write_oom_score_adj(TEST_OOM_SCORE_ADJ)
+    write_oom_score_adj(cfg["oom_score_adj"]["test"])
     libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     # The program's own filter, last: it forbids what only the harness
     # needs (memfds), so nothing of the child may need it after this.
@@ -464,14 +464,6 @@ def run_functional(cfg, base, inp):
     os._exit(0)
 
 
-# oom_score_adj of the harness and of each test process: the kernel's OOM
-# killer takes test processes first, then the harness (whose death ends
-# the sandbox), before anything outside the sandbox (the server lowers
-# its own; see oom.go).
-HARNESS_OOM_SCORE_ADJ = 500
-TEST_OOM_SCORE_ADJ = 1000
-
-
 def write_oom_score_adj(value):
     """Raises this process's oom_score_adj (raising needs no privilege);
     /proc/self is writable only while the process is dumpable."""
@@ -486,11 +478,13 @@ def main():
     # As PID 1 of the sandbox's PID namespace, the harness receives only
     # the signals it handles: none (Python handles SIGINT by default).
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-    write_oom_score_adj(HARNESS_OOM_SCORE_ADJ)
     try:
+        cfg = json.loads(requests.readline())  # noqa: F821 (bootstrap global)
+        # The kernel's OOM killer is to take test processes first, then the
+        # harness, before anything outside the sandbox (see oom.go).
+        write_oom_score_adj(cfg["oom_score_adj"]["harness"])
         libc = ctypes.CDLL(None, use_errno=True)
         undumpable = make_undumpable(libc)
-        cfg = json.loads(requests.readline())  # noqa: F821 (bootstrap global)
         cfg["libc"] = libc
         cfg["seccomp"] = seccomp_program(base64.b64decode(cfg.get("program_filter") or ""))
         checks = setup(cfg, undumpable)

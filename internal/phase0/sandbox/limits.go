@@ -100,7 +100,7 @@ func (l limits) describe(cg *cgroups) (memory string, all []string) {
 			all = append(all, fmt.Sprintf("cgroup v%d cpu %d core(s)", cg.version, cg.limits.cpus))
 		}
 	} else {
-		memory = fmt.Sprintf("rlimits only: at most %d processes of %s address space each (%s); shared memory (SysV, memfd) is not bounded",
+		memory = fmt.Sprintf("rlimits only: at most %d processes of %s address space each (%s), plus the /tmp tmpfs; no SysV or POSIX shared memory, no memfds; kernel buffers (pipes, sockets) are bounded only by the kernel's per-user limits",
 			l.procs, bytesString(l.addressSpace), bytesString(int64(l.procs)*l.addressSpace))
 	}
 	all = append(all,

@@ -33,6 +33,9 @@ type harnessConfig struct {
 	// ProgramFilter is the seccomp filter each test process adds before
 	// the program runs (filters.program; empty: none).
 	ProgramFilter []byte `json:"program_filter"`
+	// OOMScoreAdj is the oom_score_adj the harness ("harness") and each
+	// test process ("test") raise theirs to.
+	OOMScoreAdj map[string]int `json:"oom_score_adj"`
 }
 
 // testRequest asks the harness to run test I with Input. The expected

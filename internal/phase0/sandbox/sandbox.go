@@ -50,6 +50,11 @@ func New(opts Options) (*Sandbox, error) {
 		return nil, err
 	}
 	s := &Sandbox{opts: opts, bwrap: bw, filters: filters, root: os.Geteuid() == 0, runs: newRunMetrics(opts.MeterProvider)}
+	// This process must be the kernel's last choice, after any program.
+	oomAdj, oomNote, err := lowerOOMScore(oomScoreFile, serverOOMScoreAdj)
+	if err != nil {
+		oomNote = err.Error()
+	}
 	s.slots = make(chan struct{}, opts.Concurrency)
 	for range opts.Concurrency {
 		s.slots <- struct{}{}
@@ -84,6 +89,7 @@ func New(opts Options) (*Sandbox, error) {
 			continue
 		}
 		s.iso = s.isolation(ready, append(notes, failures...))
+		s.iso.OOMScoreAdj, s.iso.OOM = oomAdj, oomNote
 		return s, nil
 	}
 	return nil, fmt.Errorf("sandbox: no working configuration: %s", strings.Join(failures, "; "))
@@ -132,12 +138,13 @@ func (s *Sandbox) run(ctx context.Context, program string, c *grading.CodeSpec) 
 	defer func() { s.slots <- struct{}{} }()
 
 	cfg := harnessConfig{
-		TestType: string(c.TestType),
-		Func:     c.FuncName,
-		Program:  program,
-		Rlimits:  s.lim.harnessRlimits(),
-		Limits:   s.lim.harness(),
-		Env:      programEnv(),
+		TestType:    string(c.TestType),
+		Func:        c.FuncName,
+		Program:     program,
+		Rlimits:     s.lim.harnessRlimits(),
+		Limits:      s.lim.harness(),
+		Env:         programEnv(),
+		OOMScoreAdj: map[string]int{"harness": harnessOOMScoreAdj, "test": testOOMScoreAdj},
 	}
 	if s.filters != nil {
 		cfg.ProgramFilter = s.filters.program

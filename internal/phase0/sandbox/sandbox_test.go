@@ -612,7 +612,8 @@ func TestShimResolved(t *testing.T) {
 func outputs(t *testing.T, s *Sandbox, program string, inputs ...string) []string {
 	t.Helper()
 	cfg := harnessConfig{TestType: string(grading.TestStdin), Program: program,
-		Rlimits: s.lim.harnessRlimits(), Limits: s.lim.harness(), Env: programEnv()}
+		Rlimits: s.lim.harnessRlimits(), Limits: s.lim.harness(), Env: programEnv(),
+		OOMScoreAdj: map[string]int{"harness": harnessOOMScoreAdj, "test": testOOMScoreAdj}}
 	if s.filters != nil {
 		cfg.ProgramFilter = s.filters.program
 	}

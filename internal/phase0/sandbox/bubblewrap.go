@@ -3,7 +3,6 @@ package sandbox
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"sort"
 	"strconv"
@@ -71,8 +70,8 @@ func programEnv() map[string]string {
 
 // args is bwrap's command line for one program: fresh namespaces of every
 // kind, no capabilities, an unprivileged uid, a seccomp filter (read from
-// seccompFD) when seccomp is set, and a root holding only /usr (and the
-// interpreter's own directories), a private /proc, three device nodes and
+// seccompFD) when seccomp is set, and a root holding only the
+// interpreter's view (read-only), a private /proc, three device nodes and
 // a small writable /tmp.
 func (b bubblewrap) args(py interpreter, workDirBytes int64, seccomp bool) []string {
 	a := []string{
@@ -106,19 +105,7 @@ func (b bubblewrap) args(py interpreter, workDirBytes int64, seccomp bool) []str
 	for _, k := range keys {
 		a = append(a, "--setenv", k, env[k])
 	}
-	a = append(a, "--ro-bind", "/usr", "/usr")
-	// On a merged-/usr system the top-level library and binary
-	// directories point into /usr; elsewhere they are bound read-only.
-	for _, dir := range []string{"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"} {
-		if target, err := os.Readlink(dir); err == nil {
-			a = append(a, "--symlink", target, dir)
-		} else if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
-			a = append(a, "--ro-bind", dir, dir)
-		}
-	}
-	for _, dir := range py.binds {
-		a = append(a, "--ro-bind", dir, dir)
-	}
+	a = append(a, py.view.args()...)
 	a = append(a, "--proc", "/proc")
 	for _, dev := range []string{"/dev/null", "/dev/zero", "/dev/urandom"} {
 		a = append(a, "--dev-bind", dev, dev)

@@ -3,9 +3,12 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -144,54 +147,116 @@ print(" ".join(res))
 	}
 }
 
-// TestMinimalRoot: the program sees /usr (read-only, with the usual
-// links into it), a private /proc, three device nodes and its /tmp —
-// nothing else of the host.
+// TestMinimalRoot: the program sees the interpreter and what it loads
+// (its standard library, the shared libraries, the C.UTF-8 locale),
+// read-only, a private /proc, three device nodes and its /tmp — nothing
+// else of the host: no /usr/share, no other binary, no /etc, no library
+// nobody loads.
 func TestMinimalRoot(t *testing.T) {
 	t.Parallel()
 	s := newSandbox(t, Options{})
-	root := []string{"dev", "proc", "tmp", "usr"}
-	for _, d := range []string{"bin", "sbin", "lib", "lib32", "lib64", "libx32"} {
-		if _, err := os.Lstat("/" + d); err == nil {
-			root = append(root, d)
+	view := s.python.view
+	root := map[string]bool{"dev": true, "proc": true, "tmp": true}
+	var usrBin []string
+	for _, p := range append(slices.Collect(maps.Keys(view.links)), view.binds...) {
+		root[strings.Split(p, "/")[1]] = true
+		if filepath.Dir(p) == "/usr/bin" {
+			usrBin = append(usrBin, filepath.Base(p))
 		}
 	}
-	sort.Strings(root)
+	sort.Strings(usrBin)
 	repo := repoRoot(t)
-	absent := []string{"/etc/passwd", "/etc/shadow", "/etc/hosts", "/root", "/home", "/var", "/run", "/sys", "/boot", "/opt", "/srv", "/mnt", "/media",
-		"/var/run/postgresql", repo, filepath.Join(repo, "testdata/benchmarks"), benchdata.Path(t, "lcb/lcb_sample.jsonl"), filepath.Dir(os.Args[0])}
+	absent := []string{"/etc", "/etc/passwd", "/root", "/home", "/var", "/run", "/sys", "/boot", "/opt", "/srv", "/mnt", "/media",
+		"/usr/share", "/usr/sbin", "/usr/include", "/usr/local", "/usr/libexec", "/usr/lib/python3/dist-packages", "/bin/sh", "/usr/bin/env",
+		"/usr/bin/bwrap", "/dev/shm", "/var/run/postgresql", repo, filepath.Join(repo, "testdata/benchmarks"),
+		benchdata.Path(t, "lcb/lcb_sample.jsonl"), filepath.Dir(os.Args[0])}
 	if wd, err := os.Getwd(); err == nil {
 		absent = append(absent, wd)
 	}
+	// A library of the host that nothing of the interpreter loads.
+	if libs, _ := filepath.Glob("/usr/lib/*-linux-gnu/libsystemd.so*"); len(libs) > 0 {
+		absent = append(absent, libs[0])
+	}
 	quoted, _ := json.Marshal(absent)
-	program := `import os
+	const localeLine = `import locale
+print(locale.setlocale(locale.LC_CTYPE), "utf8 mode" if sys.flags.utf8_mode else "locale encoding", sys.stdin.encoding, sys.stdin.errors)`
+	host := exec.Command(s.python.exe, "-c", "import sys\n"+localeLine)
+	host.Env = []string{"LANG=C.UTF-8"}
+	out, err := host.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hostLocale := strings.TrimSpace(string(out))
+	program := `import os, sys
 print(" ".join(sorted(os.listdir("/"))))
+print(" ".join(sorted(os.listdir("/usr/bin"))))
 print(" ".join(sorted(os.listdir("/dev"))))
-print(" ".join(p for p in ` + string(quoted) + ` if os.path.exists(p)) or "nothing of the host")
+print(" ".join(p for p in ` + string(quoted) + ` if os.path.lexists(p)) or "nothing of the host")
 pids = [p for p in os.listdir("/proc") if p.isdigit()]
-print("few processes" if len(pids) <= 3 else "processes: " + " ".join(pids))
-mounts = {}
+print("few processes" if len(pids) <= 2 else "processes: " + " ".join(pids))
+rw = []
 for line in open("/proc/self/mountinfo"):
     f = line.split()
-    mounts[f[4]] = f[5].split(",")[0]
-print(" ".join("%s:%s" % (m, mounts[m]) for m in sorted(mounts)))
+    if f[5].split(",")[0] == "rw":
+        rw.append(f[4])
+print(" ".join(sorted(rw)))
+` + localeLine + `
+try:
+    open(os.path.join(os.path.dirname(os.__file__), "x.py"), "w")
+    print("the standard library is writable")
+except OSError:
+    print("the standard library is read-only")
 `
-	mounts := []string{"/:ro", "/dev/null:rw", "/dev/urandom:rw", "/dev/zero:rw", "/proc:rw", "/tmp:rw", "/usr:ro"}
-	for _, d := range []string{"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"} {
-		if fi, err := os.Lstat(d); err == nil && fi.Mode()&os.ModeSymlink == 0 {
-			mounts = append(mounts, d+":ro")
-		}
-	}
-	sort.Strings(mounts)
 	want := strings.Join([]string{
-		strings.Join(root, " "),
+		strings.Join(slices.Sorted(maps.Keys(root)), " "),
+		strings.Join(usrBin, " "),
 		"fd null stderr stdin stdout urandom zero",
 		"nothing of the host",
 		"few processes",
-		strings.Join(mounts, " "),
+		"/dev/null /dev/urandom /dev/zero /proc /tmp",
+		// The locale is as on the host with the sandbox's environment.
+		hostLocale,
+		"the standard library is read-only",
 	}, "\n")
 	if v := run(t, s, program, stdinSpec("", want)); !v.Correct() {
 		t.Errorf("got %+v", v)
+	}
+	if !slices.Contains(usrBin, filepath.Base(s.python.exe)) {
+		t.Errorf("the interpreter %s is not in the view: %v", s.python.exe, usrBin)
+	}
+}
+
+// stdlibImports imports every extension module of the standard library
+// (lib-dynload) and lists those that import.
+const stdlibImports = `import importlib, os, sys, sysconfig
+ok = []
+for f in sorted(os.listdir(sysconfig.get_config_var("DESTSHARED"))):
+    name = f.split(".")[0]
+    if name.startswith(("_test", "xx", "_xx", "_ctypes_test")) or name in ("readline", "_curses", "_curses_panel"):
+        continue
+    try:
+        importlib.import_module(name)
+        ok.append(name)
+    except Exception:
+        pass
+print(" ".join(ok))
+`
+
+// Every extension module of the standard library that imports on the
+// host imports in the sandbox: the view holds every library they link.
+func TestStdlibExtensionsImport(t *testing.T) {
+	t.Parallel()
+	s := newSandbox(t, Options{})
+	out, err := exec.Command(s.python.exe, "-c", stdlibImports).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := strings.TrimSpace(string(out))
+	if !strings.Contains(host, "_ctypes") || !strings.Contains(host, "_decimal") {
+		t.Fatalf("the host's interpreter imports only %q", host)
+	}
+	if got := strings.TrimSpace(outputs(t, s, stdlibImports, "")[0]); got != host {
+		t.Errorf("in the sandbox: %s\non the host:    %s", got, host)
 	}
 }
 

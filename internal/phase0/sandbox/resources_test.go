@@ -188,7 +188,7 @@ func forkBomb(t *testing.T, s *Sandbox) {
 	}
 }
 
-// daemons: a double-forked, setsid'd daemon (an exec'd sleep carrying a
+// daemons: a double-forked, setsid'd daemon (an exec'd interpreter carrying a
 // marker) is dead once its test is over — both before the next test of
 // the same program and after the program.
 func daemons(t *testing.T, s *Sandbox) {
@@ -207,7 +207,7 @@ if input() == "start":
     if os.fork() == 0:
         os.setsid()
         if os.fork() == 0:
-            os.execv("/bin/sleep", ["sleep", MARKER])
+            os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(600)", MARKER])
         os._exit(0)
     for _ in range(500):
         if running():
@@ -222,7 +222,7 @@ else:
 	if v := run(t, s, program, spec); !v.Correct() {
 		t.Errorf("got %+v", v)
 	}
-	if pid := findCmdline("sleep\x00" + marker); pid > 0 {
+	if pid := findCmdline("\x00" + marker); pid > 0 {
 		t.Errorf("the daemon %d outlived the program", pid)
 	}
 }
@@ -231,12 +231,12 @@ else:
 // die with it.
 func timeoutKillsChildren(t *testing.T, s *Sandbox) {
 	marker := fmt.Sprintf("%d.%03d", 87000+uidSeq.Add(1), time.Now().UnixNano()%1000)
-	program := "import os\nif os.fork() == 0:\n    os.setsid()\n    os.execv('/bin/sleep', ['sleep', '" + marker + "'])\nwhile True:\n    pass\n"
+	program := "import os, sys\nif os.fork() == 0:\n    os.setsid()\n    os.execv(sys.executable, [sys.executable, '-c', 'import time; time.sleep(600)', '" + marker + "'])\nwhile True:\n    pass\n"
 	seen := make(chan int, 1)
 	stop := make(chan struct{})
 	go func() {
 		for {
-			if pid := findCmdline("sleep\x00" + marker); pid > 0 {
+			if pid := findCmdline("\x00" + marker); pid > 0 {
 				seen <- pid
 				return
 			}
@@ -260,7 +260,7 @@ func timeoutKillsChildren(t *testing.T, s *Sandbox) {
 	default:
 		t.Errorf("the forked child was never seen running")
 	}
-	if pid := findCmdline("sleep\x00" + marker); pid > 0 {
+	if pid := findCmdline("\x00" + marker); pid > 0 {
 		t.Errorf("the forked child %d outlived the program", pid)
 	}
 }

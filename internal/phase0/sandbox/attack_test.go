@@ -10,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/triage-eval/triage/internal/phase0/grading"
 )
@@ -143,7 +142,7 @@ func (a attack) spec(expected string) *grading.CodeSpec {
 
 func TestVerdictCheatsFail(t *testing.T) {
 	t.Parallel()
-	s := newSandbox(t, Options{TestTimeout: 10 * time.Second})
+	s := newSandbox(t, Options{})
 	attacks := []attack{
 		{name: "frame walk (stdin)", search: "walk_frames()",
 			plant: "def holder():\n    expected = \"SECRET\" + \"000000000042\"\n    walk_frames()\nholder()"},
@@ -186,7 +185,7 @@ func TestVerdictCheatsFail(t *testing.T) {
 // write to, which must be none.
 func TestForgedReportsFail(t *testing.T) {
 	t.Parallel()
-	s := newSandbox(t, Options{TestTimeout: 2 * time.Second})
+	s := newSandbox(t, Options{})
 	forge := `import os, json
 fake = json.dumps({"ev": "result", "i": 0, "status": "exited", "code": 0, "stdout": "", "stderr": ""}).encode()
 records = len(fake).to_bytes(4, "big") + fake + b'{"ev": "result", "i": 0, "status": "pass", "detail": ""}\nresult 0 pass\n'

@@ -292,14 +292,15 @@ func (g *cgroup) remove() error {
 		g.fd = nil
 	}
 	var errs []error
+	deadline := time.Now().Add(killTimeout)
 	for _, d := range g.dirs {
 		var err error
-		for try := 0; try < 500; try++ {
+		for {
 			if err = syscall.Rmdir(d); err == nil || errors.Is(err, syscall.ENOENT) {
 				err = nil
 				break
 			}
-			if !errors.Is(err, syscall.EBUSY) {
+			if !errors.Is(err, syscall.EBUSY) || time.Now().After(deadline) {
 				break
 			}
 			time.Sleep(2 * time.Millisecond)
@@ -408,7 +409,7 @@ func (c *cgroups) removeStale() []string {
 				continue
 			}
 			g := &cgroup{version: c.version, dirs: []string{filepath.Join(parent, e.Name())}}
-			if err := errors.Join(g.kill(5*time.Second), g.remove()); err != nil {
+			if err := errors.Join(g.kill(killTimeout), g.remove()); err != nil {
 				notes = append(notes, fmt.Sprintf("stale cgroup of the dead process %d: %v", pid, err))
 				continue
 			}

@@ -35,6 +35,9 @@ func newLimits(o Options, cg *cgroups) limits {
 		testCPUSeconds: seconds(o.TestTimeout),
 		fileSize:       o.FileSizeBytes,
 	}
+	// A test cannot have more CPU time than its program: a test process
+	// cannot raise the hard limit it inherits.
+	l.testCPUSeconds = min(l.testCPUSeconds, l.cpuSeconds)
 	if cg == nil {
 		l.procs = o.FallbackProcs
 		l.addressSpace = 2 * o.MemoryBytes / int64(o.FallbackProcs)

@@ -147,7 +147,7 @@ func (s *Sandbox) spawn(py interpreter, cg *cgroups, cfg harnessConfig) (*progra
 // other init), so nothing runs in the sandbox before it is in its cgroup,
 // and every process that ever runs there descends from the harness.
 func (p *program) handshake(info *os.File, block *os.File) error {
-	_ = info.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_ = info.SetReadDeadline(time.Now().Add(setupTimeout))
 	data, err := io.ReadAll(io.LimitReader(info, 64<<10))
 	if err != nil || len(data) == 0 {
 		p.waitExit(time.Second)
@@ -251,13 +251,13 @@ func (p *program) stop() error {
 	var errs []error
 	if p.initFD >= 0 {
 		_ = unix.PidfdSendSignal(p.initFD, unix.SIGKILL, nil, 0)
-		if !waitPidfd(p.initFD, 5*time.Second) {
-			errs = append(errs, errors.New("the sandbox's PID 1 survived SIGKILL for 5s"))
+		if !waitPidfd(p.initFD, killTimeout) {
+			errs = append(errs, fmt.Errorf("the sandbox's PID 1 survived SIGKILL for %s", killTimeout))
 		}
 		unix.Close(p.initFD)
 	}
 	if p.cg != nil {
-		if err := p.cg.kill(5 * time.Second); err != nil {
+		if err := p.cg.kill(killTimeout); err != nil {
 			errs = append(errs, err)
 		}
 	}

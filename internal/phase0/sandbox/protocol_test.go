@@ -140,7 +140,7 @@ func TestDriveNeverPassesOnBadReports(t *testing.T) {
 		{"malformed frame", []frameOrError{pass(0), {err: errors.New("malformed frame: trailing data")}}, grading.OutcomeRuntimeError, "test 2 of 2 (public): the sandbox's harness ended during the test (malformed frame: trailing data)"},
 		{"harness gone", []frameOrError{{err: io.EOF}}, grading.OutcomeRuntimeError, "test 1 of 2 (public): the sandbox's harness ended during the test (EOF)"},
 	}
-	s := &Sandbox{opts: Options{TestTimeout: 2 * time.Second, TotalTimeout: 5 * time.Second}}
+	s := &Sandbox{opts: Options{TestTimeout: time.Minute, TotalTimeout: 5 * time.Minute}}
 	spec := &grading.CodeSpec{TestType: grading.TestStdin, Public: []grading.TestCase{{Output: "ok"}, {Output: "ok"}}}
 	tests, wants, err := prepare(spec)
 	if err != nil {

@@ -16,6 +16,11 @@ import (
 // error; it does not count against the program's time limits.
 const setupTimeout = 30 * time.Second
 
+// killTimeout bounds how long killed processes may take to die and their
+// cgroup to go, which is milliseconds unless the machine is stalled; past
+// it, cleaning up is an error.
+const killTimeout = 30 * time.Second
+
 // Sandbox runs untrusted Python programs against test cases in bubblewrap.
 // It implements grading.CodeRunner. Safe for concurrent use.
 type Sandbox struct {

@@ -33,7 +33,7 @@ type Isolation struct {
 	Limits []string
 	// Checks are what the harness found of its own isolation (checked
 	// again before every program): uid, undumpable, no_new_privs, no
-	// capabilities.
+	// capabilities, PID 1, the seccomp filter (and its rlimits).
 	Checks string
 	// OOMScoreAdj is this process's oom_score_adj once New lowered it (as
 	// far as it may) below the sandbox's processes', and OOM says what New
@@ -80,7 +80,7 @@ func (s *Sandbox) isolation(ready frame, notes []string) Isolation {
 	}
 	iso.Memory, iso.Limits = s.lim.describe(s.cg)
 	c := ready.Checks
-	iso.Checks = fmt.Sprintf("uid %d, undumpable %v, no_new_privs %v, capabilities %s/%s/%s", c.UID, c.Undumpable, c.NoNewPrivs, c.CapEff, c.CapPrm, c.CapBnd)
+	iso.Checks = fmt.Sprintf("uid %d, undumpable %v, no_new_privs %v, capabilities %s/%s/%s, pid %d, seccomp mode %d", c.UID, c.Undumpable, c.NoNewPrivs, c.CapEff, c.CapPrm, c.CapBnd, c.PID, c.Seccomp)
 	if !s.bwrap.disableUserns {
 		iso.Notes = append(iso.Notes, "this bubblewrap lacks --disable-userns (0.8.0+): the program may create nested user namespaces")
 	}

@@ -219,7 +219,7 @@ func TestIsolationReport(t *testing.T) {
 	if !strings.HasPrefix(iso.PythonVersion, "3.") || !strings.Contains(iso.Bubblewrap, "bubblewrap") {
 		t.Errorf("interpreter or bubblewrap not reported: %+v", iso)
 	}
-	if !strings.HasPrefix(iso.Checks, "uid 1000, undumpable true, no_new_privs true, capabilities 0000000000000000/0000000000000000/0000000000000000") {
+	if iso.Checks != "uid 1000, undumpable true, no_new_privs true, capabilities 0000000000000000/0000000000000000/0000000000000000, pid 1, seccomp mode 2" {
 		t.Errorf("checks: %s", iso.Checks)
 	}
 	if os.Geteuid() == 0 && (iso.HostUID == 0 || iso.HostUID != s.opts.UID) {

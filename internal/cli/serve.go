@@ -88,6 +88,7 @@ func runServe(ctx context.Context, args []string, env Env) error {
 		cfg.InlineHosts = security.inlineHosts
 		deps.planner = cfg
 		if slices.Contains(names, "executor") && len(cfg.Endpoints) > 0 {
+			solve.info = func(msg string) { logger.Info(msg) }
 			b, err := newBaseline(cfg, solve, func(msg string) { logger.Warn(msg) })
 			if err != nil {
 				return err

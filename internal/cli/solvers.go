@@ -21,6 +21,9 @@ type solveOptions struct {
 	python string
 	// codeConcurrency is how many programs run at once.
 	codeConcurrency int
+	// info, when set, is told what the code sandbox enforces once it has
+	// started (triage serve logs it).
+	info func(string)
 }
 
 // unavailableRunner stands in for a sandbox that could not start: code
@@ -62,6 +65,15 @@ func newSolver(llmCfg planner.Config, o solveOptions, warn func(string)) (*solvi
 		code = unavailableRunner{fmt.Errorf("code sandbox unavailable: %w", err)}
 	} else {
 		code = sb
+		// sandbox.New lowered this process's oom_score_adj as far as it
+		// may; the kernel takes programs first unless it stays high.
+		iso := sb.Isolation()
+		if iso.ServerOOMAtRisk() {
+			warn(fmt.Sprintf("the kernel's OOM killer may pick this process before a graded program's: %s", iso.OOM))
+		}
+		if o.info != nil {
+			o.info("code sandbox: " + iso.String())
+		}
 	}
 	now := llmCfg.Now
 	if now == nil {

@@ -4,9 +4,12 @@ import (
 	"crypto/rand"
 	"fmt"
 	"math/big"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
-	"time"
 
 	"github.com/triage-eval/triage/internal/phase0/grading"
 )
@@ -139,7 +142,7 @@ func (a attack) spec(expected string) *grading.CodeSpec {
 
 func TestVerdictCheatsFail(t *testing.T) {
 	t.Parallel()
-	s := newSandbox(t, Options{TestTimeout: 10 * time.Second})
+	s := newSandbox(t, Options{})
 	attacks := []attack{
 		{name: "frame walk (stdin)", search: "walk_frames()",
 			plant: "def holder():\n    expected = \"SECRET\" + \"000000000042\"\n    walk_frames()\nholder()"},
@@ -182,7 +185,7 @@ func TestVerdictCheatsFail(t *testing.T) {
 // write to, which must be none.
 func TestForgedReportsFail(t *testing.T) {
 	t.Parallel()
-	s := newSandbox(t, Options{TestTimeout: 2 * time.Second})
+	s := newSandbox(t, Options{})
 	forge := `import os, json
 fake = json.dumps({"ev": "result", "i": 0, "status": "exited", "code": 0, "stdout": "", "stderr": ""}).encode()
 records = len(fake).to_bytes(4, "big") + fake + b'{"ev": "result", "i": 0, "status": "pass", "detail": ""}\nresult 0 pass\n'
@@ -203,8 +206,10 @@ for fd in range(3, 256):
 		{"fake records to fds 3..255 from module-level code (functional)", forge + "class Solution:\n    def f(self, *a):\n        return '%d writable fds' % WRITABLE", true, "0 writable fds"},
 		{"fake records from inside the call (functional)", "class Solution:\n    def f(self, *a):\n" + indent(forge, 8) + "        return '%d writable fds' % WRITABLE", true, "0 writable fds"},
 		{"only 0, 1 and 2 are open", "import os\ndef is_open(fd):\n    try:\n        os.fstat(fd)\n        return True\n    except OSError:\n        return False\nprint([fd for fd in range(4096) if is_open(fd)])", false, "got '[0, 1, 2]'"},
-		{"kill the harness", "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\nprint('SECRET')", false, "harness ended"},
-		{"stop the harness", "import os, signal\nos.kill(os.getppid(), signal.SIGSTOP)\nprint('SECRET')", false, "time limit"},
+		// The harness is the sandbox's PID 1, which receives no signal from
+		// a test process: the program goes on, and its output is judged.
+		{"kill the harness", "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\nprint('SECRET')", false, "got 'SECRET'"},
+		{"stop the harness", "import os, signal\nos.kill(os.getppid(), signal.SIGSTOP)\nprint('SECRET')", false, "got 'SECRET'"},
 		{"object equal to everything", "class Any:\n    def __eq__(self, o): return True\n    def __ne__(self, o): return False\nclass Solution:\n    def f(self, *a):\n        return Any()", true, "type Any"},
 		{"list subclass equal to everything", "class L(list):\n    def __eq__(self, o): return True\nclass Solution:\n    def f(self, *a):\n        return L()", true, "got '[]'"},
 		{"int subclass equal to everything", "class I(int):\n    def __eq__(self, o): return True\nclass Solution:\n    def f(self, *a):\n        return I(5)", true, "got '5'"},
@@ -260,5 +265,235 @@ print(" ".join(res))
 	want := "mem:denied environ:denied maps:denied fd:denied ptrace:errno1"
 	if v := run(t, s, program, stdinSpec("", want)); !v.Correct() {
 		t.Errorf("got %+v", v)
+	}
+}
+
+// The sandbox's PID 1 (its init, which reaps orphans) is no way out of the
+// limits: every process in the sandbox carries the program's rlimits, and
+// no test process can trace, signal or replace PID 1 (or any other process
+// it did not start). Against the earlier sandbox, whose PID 1 was
+// bubblewrap's own init (the program's uid, dumpable, no rlimits), a test
+// process seized it with ptrace and made it execve a payload that forked
+// 100 processes against RLIMIT_NPROC 8, mapped 3 GiB against RLIMIT_AS
+// 256 MiB and outlived the kill between tests.
+func TestInitIsNoWayOut(t *testing.T) {
+	t.Parallel()
+	for _, mode := range cgroupModes(t) {
+		t.Run("cgroup="+string(mode), func(t *testing.T) {
+			s := newSandbox(t, Options{Cgroup: mode})
+			t.Run("every process carries the limits", func(t *testing.T) { everyProcessLimited(t, s) })
+			t.Run("PID 1 cannot be traced", func(t *testing.T) { initNotTraceable(t, s) })
+			t.Run("PID 1 ignores signals", func(t *testing.T) { initIgnoresSignals(t, s) })
+			t.Run("PID 1 cannot be made to run a payload", func(t *testing.T) { initHijack(t, s) })
+		})
+	}
+}
+
+// everyProcessLimited: a test process reads /proc/<pid>/limits of every
+// process it can see (PID 1 among them) and compares them with the
+// program's limits, which it gets as input.
+func everyProcessLimited(t *testing.T, s *Sandbox) {
+	program := `import os
+want = dict(zip(("Max address space", "Max processes", "Max open files", "Max core file size"), input().split()))
+cpu_max = int(input())
+bad, seen = [], 0
+for p in sorted(os.listdir("/proc")):
+    if not p.isdigit():
+        continue
+    try:
+        lines = open("/proc/%s/limits" % p).read().splitlines()
+    except OSError:
+        continue
+    seen += 1
+    for line in lines[1:]:
+        name = line[:26].strip()
+        soft = line[26:47].strip()
+        if name in want and soft != want[name]:
+            bad.append("pid %s: %s %s" % (p, name, soft))
+        if name == "Max cpu time" and (soft == "unlimited" or int(soft) > cpu_max):
+            bad.append("pid %s: %s %s" % (p, name, soft))
+print("; ".join(bad) if bad else "processes seen: %d, all limited" % seen)
+`
+	l := s.lim
+	input := fmt.Sprintf("%d %d %d 0\n%d\n", l.addressSpace, l.procs, l.files, l.cpuSeconds)
+	// PID 1 and the test process itself at least.
+	v := run(t, s, program, stdinSpec(input, "processes seen: 2, all limited"))
+	if !v.Correct() {
+		t.Errorf("got %s %q, want every process under the limits", v.Outcome, v.Detail)
+	}
+}
+
+// initNotTraceable: PTRACE_SEIZE and PTRACE_ATTACH of PID 1 (and of the
+// test process's parent) are refused, and PID 1's memory cannot be opened.
+func initNotTraceable(t *testing.T, s *Sandbox) {
+	program := `import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+libc.syscall.argtypes = [ctypes.c_long] * 5
+res = []
+for pid in sorted({1, os.getppid()}):
+    for name, req in (("seize", 0x4206), ("attach", 16)):
+        if libc.syscall(101, req, pid, 0, 0) == 0:
+            res.append("%s %d: traced" % (name, pid))
+    for f in ("mem", "environ"):
+        try:
+            open("/proc/%d/%s" % (pid, f), "rb").read(1)
+            res.append("%s %d: readable" % (f, pid))
+        except OSError:
+            pass
+print("; ".join(res) or "refused")
+`
+	if v := run(t, s, program, stdinSpec("", "refused")); !v.Correct() {
+		t.Errorf("got %s %q", v.Outcome, v.Detail)
+	}
+}
+
+// initIgnoresSignals: the first test sends every catchable and
+// uncatchable signal to PID 1 and to its own parent; the second test
+// still runs, and the verdict is the program's.
+func initIgnoresSignals(t *testing.T, s *Sandbox) {
+	program := `import os, signal
+if input() == "signal":
+    for sig in (signal.SIGSTOP, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT,
+                signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM, signal.SIGPIPE, signal.SIGKILL):
+        for pid in sorted({1, os.getppid()}):
+            try:
+                os.kill(pid, sig)
+            except OSError:
+                pass
+    print("sent")
+else:
+    print("alive")
+`
+	spec := &grading.CodeSpec{TestType: grading.TestStdin, Public: []grading.TestCase{
+		{Input: "signal\n", Output: "sent"}, {Input: "check\n", Output: "alive"}}}
+	if v := run(t, s, program, spec); !v.Correct() {
+		t.Errorf("got %s %q, want both tests run", v.Outcome, v.Detail)
+	}
+}
+
+// hijackLib seizes a process with ptrace and makes it execve argv: it
+// writes the strings below the process's stack pointer, a syscall
+// instruction where it stands, and sets the registers for execve.
+const hijackLib = `import ctypes, os, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+libc.syscall.argtypes = [ctypes.c_long] * 5
+SEIZE, INTERRUPT, GETREGS, SETREGS, POKEDATA, DETACH = 0x4206, 0x4207, 12, 13, 5, 17
+
+class Regs(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_ulonglong) for n in
+                "r15 r14 r13 r12 rbp rbx r11 r10 r9 r8 rax rcx rdx rsi rdi orig_rax rip cs eflags rsp ss fs_base gs_base ds es fs gs".split()]
+
+def ptrace(req, pid, addr=0, data=0):
+    if libc.syscall(101, req, pid, addr, data) == -1:
+        raise OSError(ctypes.get_errno(), "ptrace(%#x)" % req)
+
+def word(b):
+    return int.from_bytes(b, "little", signed=True)
+
+def hijack(pid, argv):
+    ptrace(SEIZE, pid)
+    ptrace(INTERRUPT, pid)
+    os.waitpid(pid, 0x40000000)  # __WALL
+    regs = Regs()
+    ptrace(GETREGS, pid, 0, ctypes.addressof(regs))
+    base = (regs.rsp - 8192) & ~15
+    blob, ptrs = b"", []
+    for a in argv:
+        ptrs.append(base + len(blob))
+        blob += a.encode() + b"\0"
+    blob += bytes(-len(blob) % 8)
+    argv_at = base + len(blob)
+    blob += b"".join(p.to_bytes(8, "little") for p in ptrs) + bytes(8)
+    for off in range(0, len(blob), 8):
+        ptrace(POKEDATA, pid, base + off, word(blob[off:off + 8]))
+    ptrace(POKEDATA, pid, regs.rip, word(b"\x0f\x05" + bytes(6)))  # syscall
+    regs.rax, regs.orig_rax = 59, (1 << 64) - 1  # execve, no syscall restart
+    regs.rdi, regs.rsi, regs.rdx = ptrs[0], argv_at, argv_at + 8 * len(argv)
+    ptrace(SETREGS, pid, 0, ctypes.addressof(regs))
+    ptrace(DETACH, pid)
+`
+
+// hijackPayload is what a hijacked process runs: it forks up to 100
+// processes and maps 3 GiB (without touching it), writes what it managed
+// to report, then stays.
+const hijackPayload = `import mmap, os, sys, time
+report, forks = sys.argv[1], int(sys.argv[2])
+n = 0
+for _ in range(forks):
+    try:
+        if os.fork() == 0:
+            time.sleep(120)
+            os._exit(0)
+        n += 1
+    except OSError:
+        break
+try:
+    m = mmap.mmap(-1, 3 << 30, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | 0x4000)  # MAP_NORESERVE
+    mapped = "mapped 3 GiB"
+except (OSError, MemoryError, OverflowError):
+    mapped = "could not map 3 GiB"
+with open(report + ".tmp", "w") as f:
+    f.write("forked %d, %s" % (n, mapped))
+os.rename(report + ".tmp", report)
+time.sleep(120)
+`
+
+// initHijack: the attack itself. The test process tries to make PID 1 run
+// hijackPayload; it reports what the payload managed, or that PID 1 could
+// not be seized.
+func initHijack(t *testing.T, s *Sandbox) {
+	program := hijackLib + "PAYLOAD = " + strconv.Quote(hijackPayload) + `
+report = "/tmp/pid1-report"
+try:
+    hijack(1, [sys.executable, "-c", PAYLOAD, report, "100"])
+except OSError as e:
+    print("seize refused (%s)" % os.strerror(e.errno))
+    sys.exit(0)
+for _ in range(6000):
+    if os.path.exists(report):
+        break
+    time.sleep(0.01)
+print("PID 1 " + (open(report).read() if os.path.exists(report) else "hijacked, no report"))
+`
+	v := run(t, s, program, stdinSpec("", "seize refused (Operation not permitted)"))
+	if !v.Correct() {
+		t.Errorf("got %s %q, want PTRACE_SEIZE of PID 1 refused", v.Outcome, v.Detail)
+	}
+}
+
+// The hijack works where ptrace is allowed: on the host, against a child
+// of its own (a positive control, so that a broken attack cannot pass for
+// a contained one).
+func TestHijackWorksOutsideTheSandbox(t *testing.T) {
+	t.Parallel()
+	py, _ := candidates("")
+	if len(py) == 0 {
+		t.Fatal("python3 is not installed")
+	}
+	report := filepath.Join(t.TempDir(), "report")
+	program := hijackLib + "PAYLOAD = " + strconv.Quote(hijackPayload) + `
+victim = os.fork()
+if victim == 0:
+    while True:
+        time.sleep(1)
+time.sleep(0.2)
+try:
+    hijack(victim, [sys.executable, "-c", PAYLOAD, sys.argv[1], "3"])
+except OSError as e:
+    print("seize failed: %s" % e, flush=True)
+for _ in range(60000):
+    if os.path.exists(sys.argv[1]):
+        break
+    time.sleep(0.01)
+print(open(sys.argv[1]).read() if os.path.exists(sys.argv[1]) else "no report", flush=True)
+os.killpg(0, 9)
+`
+	cmd := exec.Command(py[0], "-c", program, report)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, _ := cmd.Output()
+	if got := strings.TrimSpace(string(out)); got != "forked 3, mapped 3 GiB" {
+		t.Errorf("the hijack outside the sandbox printed %q, want the payload's report", got)
 	}
 }

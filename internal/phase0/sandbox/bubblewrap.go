@@ -3,7 +3,6 @@ package sandbox
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"sort"
 	"strconv"
@@ -52,8 +51,9 @@ func findBubblewrap(explicit string) (bubblewrap, error) {
 // line) and fd 4 (harness → Go: length-prefixed JSON frames) go on to the
 // harness (spawn's ExtraFiles order; bootstrap and harness.py open them).
 const (
-	infoFD  = 5 // bwrap → Go: {"child-pid": …}
-	blockFD = 6 // Go → bwrap: one byte once the child is in its cgroup
+	infoFD    = 5 // bwrap → Go: {"child-pid": …}
+	blockFD   = 6 // Go → bwrap: one byte once the child is in its cgroup
+	seccompFD = 7 // Go → bwrap: the sandbox's seccomp filter, then EOF
 )
 
 // programEnv is the program's whole environment.
@@ -69,10 +69,11 @@ func programEnv() map[string]string {
 }
 
 // args is bwrap's command line for one program: fresh namespaces of every
-// kind, no capabilities, an unprivileged uid, and a root holding only
-// /usr (and the interpreter's own directories), a private /proc, three
-// device nodes and a small writable /tmp.
-func (b bubblewrap) args(py interpreter, workDirBytes int64) []string {
+// kind, no capabilities, an unprivileged uid, a seccomp filter (read from
+// seccompFD) when seccomp is set, and a root holding only the
+// interpreter's view (read-only), a private /proc, three device nodes and
+// a small writable /tmp.
+func (b bubblewrap) args(py interpreter, workDirBytes int64, seccomp bool) []string {
 	a := []string{
 		"--unshare-user", "--unshare-ipc", "--unshare-pid", "--unshare-net",
 		"--unshare-uts", "--unshare-cgroup",
@@ -84,6 +85,10 @@ func (b bubblewrap) args(py interpreter, workDirBytes int64) []string {
 		"--uid", strconv.Itoa(sandboxUID), "--gid", strconv.Itoa(sandboxUID),
 		"--hostname", "sandbox",
 		"--die-with-parent", "--new-session",
+		// The interpreter is the sandbox's PID 1: bwrap installs no init of
+		// its own, which would run as the program's uid, dumpable and
+		// without the rlimits Go sets on PID 1.
+		"--as-pid-1",
 		"--cap-drop", "ALL",
 		"--clearenv",
 	)
@@ -100,19 +105,7 @@ func (b bubblewrap) args(py interpreter, workDirBytes int64) []string {
 	for _, k := range keys {
 		a = append(a, "--setenv", k, env[k])
 	}
-	a = append(a, "--ro-bind", "/usr", "/usr")
-	// On a merged-/usr system the top-level library and binary
-	// directories point into /usr; elsewhere they are bound read-only.
-	for _, dir := range []string{"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"} {
-		if target, err := os.Readlink(dir); err == nil {
-			a = append(a, "--symlink", target, dir)
-		} else if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
-			a = append(a, "--ro-bind", dir, dir)
-		}
-	}
-	for _, dir := range py.binds {
-		a = append(a, "--ro-bind", dir, dir)
-	}
+	a = append(a, py.view.args()...)
 	a = append(a, "--proc", "/proc")
 	for _, dev := range []string{"/dev/null", "/dev/zero", "/dev/urandom"} {
 		a = append(a, "--dev-bind", dev, dev)
@@ -126,6 +119,11 @@ func (b bubblewrap) args(py interpreter, workDirBytes int64) []string {
 		"--chdir", "/tmp",
 		"--info-fd", strconv.Itoa(infoFD),
 		"--block-fd", strconv.Itoa(blockFD),
+	)
+	if seccomp {
+		a = append(a, "--seccomp", strconv.Itoa(seccompFD))
+	}
+	a = append(a,
 		"--",
 		py.exe, "-B", "-s", "-c", bootstrap,
 	)

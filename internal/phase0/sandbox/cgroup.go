@@ -32,7 +32,7 @@ type cgroups struct {
 	// cpu: a cpu controller is available.
 	cpu    bool
 	limits cgroupLimits
-	// prefix names this Sandbox's cgroups: triage-sandbox-<random>-<n>.
+	// prefix names this Sandbox's cgroups (see cgroupPrefix).
 	prefix string
 	seq    atomic.Int64
 }
@@ -62,7 +62,9 @@ func findCgroups(mode CgroupMode, v2Parent string, lim cgroupLimits) (*cgroups, 
 		}
 		if err == nil {
 			c.limits = lim
-			c.prefix = "triage-sandbox-" + randomHex(4)
+			c.prefix, err = cgroupPrefix()
+		}
+		if err == nil {
 			// Creating and removing one proves we may.
 			var g *cgroup
 			if g, err = c.create(); err == nil {
@@ -82,13 +84,13 @@ func findCgroups(mode CgroupMode, v2Parent string, lim cgroupLimits) (*cgroups, 
 			v = 2
 		}
 		if c := try(v); c != nil {
-			return c, nil, nil
+			return c, c.removeStale(), nil
 		}
 		return nil, nil, fmt.Errorf("sandbox: %s", strings.Join(notes, "; "))
 	case CgroupAuto:
 		for _, v := range []int{1, 2} {
 			if c := try(v); c != nil {
-				return c, notes, nil
+				return c, append(notes, c.removeStale()...), nil
 			}
 		}
 		return nil, notes, nil
@@ -290,14 +292,15 @@ func (g *cgroup) remove() error {
 		g.fd = nil
 	}
 	var errs []error
+	deadline := time.Now().Add(killTimeout)
 	for _, d := range g.dirs {
 		var err error
-		for try := 0; try < 500; try++ {
+		for {
 			if err = syscall.Rmdir(d); err == nil || errors.Is(err, syscall.ENOENT) {
 				err = nil
 				break
 			}
-			if !errors.Is(err, syscall.EBUSY) {
+			if !errors.Is(err, syscall.EBUSY) || time.Now().After(deadline) {
 				break
 			}
 			time.Sleep(2 * time.Millisecond)
@@ -330,4 +333,88 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// cgroupNamePrefix begins the name of every cgroup a sandbox makes.
+const cgroupNamePrefix = "triage-sandbox-"
+
+// cgroupPrefix names the cgroups of one Sandbox:
+// triage-sandbox-<pid>.<start>-<random>, then -<n> for each program, where
+// pid and start (in clock ticks after boot) identify this process, so
+// that a later one can tell whether the owner of a cgroup still lives.
+func cgroupPrefix() (string, error) {
+	pid := os.Getpid()
+	start, err := processStart(pid)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s%d.%d-%s", cgroupNamePrefix, pid, start, randomHex(4)), nil
+}
+
+// cgroupOwner reads the owner from a cgroup's name as cgroupPrefix makes
+// it; ok is false for any other name.
+func cgroupOwner(name string) (pid int, start uint64, ok bool) {
+	rest, found := strings.CutPrefix(name, cgroupNamePrefix)
+	parts := strings.Split(rest, "-")
+	if !found || len(parts) != 3 {
+		return 0, 0, false
+	}
+	p, s, found := strings.Cut(parts[0], ".")
+	pid, err1 := strconv.Atoi(p)
+	start, err2 := strconv.ParseUint(s, 10, 64)
+	if _, err3 := strconv.Atoi(parts[2]); !found || err1 != nil || err2 != nil || err3 != nil || pid <= 0 {
+		return 0, 0, false
+	}
+	return pid, start, true
+}
+
+// processStart is when process pid started, in clock ticks after boot
+// (field 22 of /proc/<pid>/stat).
+func processStart(pid int) (uint64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// The command name, in parentheses, may hold spaces: count from its end.
+	i := strings.LastIndexByte(string(b), ')')
+	f := strings.Fields(string(b[i+1:]))
+	if i < 0 || len(f) < 20 {
+		return 0, fmt.Errorf("/proc/%d/stat: unexpected format", pid)
+	}
+	return strconv.ParseUint(f[19], 10, 64)
+}
+
+// ownerAlive reports whether the process that made a cgroup of this name
+// still runs (same pid, same start: a reused pid is another process).
+func ownerAlive(pid int, start uint64) bool {
+	got, err := processStart(pid)
+	return err == nil && got == start
+}
+
+// removeStale removes, in each hierarchy, the sandbox cgroups whose owner
+// is dead (a process killed with SIGKILL cannot remove its own), killing
+// whatever is left in them; a live process's cgroups, and any other
+// directory, are left alone. It returns notes on what it did.
+func (c *cgroups) removeStale() []string {
+	var notes []string
+	for _, parent := range c.parents {
+		ents, err := os.ReadDir(parent)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("looking for stale cgroups: %v", err))
+			continue
+		}
+		for _, e := range ents {
+			pid, start, ok := cgroupOwner(e.Name())
+			if !e.IsDir() || !ok || ownerAlive(pid, start) {
+				continue
+			}
+			g := &cgroup{version: c.version, dirs: []string{filepath.Join(parent, e.Name())}}
+			if err := errors.Join(g.kill(killTimeout), g.remove()); err != nil {
+				notes = append(notes, fmt.Sprintf("stale cgroup of the dead process %d: %v", pid, err))
+				continue
+			}
+			notes = append(notes, fmt.Sprintf("removed the stale cgroup %s (its process, pid %d started at tick %d, is gone)", g.dirs[0], pid, start))
+		}
+	}
+	return notes
 }

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -104,7 +105,7 @@ func TestCgroupV1(t *testing.T) {
 		t.Errorf("procs after attach: %v, %v", pids, err)
 	}
 	go cmd.Wait()
-	if err := g.kill(5 * time.Second); err != nil {
+	if err := g.kill(killTimeout); err != nil {
 		t.Fatal(err)
 	}
 	if err := g.remove(); err != nil {
@@ -161,7 +162,7 @@ func TestCgroupV2Placement(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	if err := g.kill(5 * time.Second); err != nil {
+	if err := g.kill(killTimeout); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -169,7 +170,7 @@ func TestCgroupV2Placement(t *testing.T) {
 		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || ws.Signal() != syscall.SIGKILL {
 			t.Errorf("the child ended with %v, want SIGKILL", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(time.Minute): // a hang, not slowness
 		t.Fatal("the child survived cgroup.kill")
 	}
 	if err := g.remove(); err != nil {
@@ -177,5 +178,119 @@ func TestCgroupV2Placement(t *testing.T) {
 	}
 	if _, err := os.Stat(dir); err == nil {
 		t.Errorf("%s still exists", dir)
+	}
+}
+
+func TestCgroupOwner(t *testing.T) {
+	prefix, err := cgroupPrefix()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, start, ok := cgroupOwner(prefix + "-7")
+	if !ok || pid != os.Getpid() || !ownerAlive(pid, start) {
+		t.Errorf("%s: owner %d %d %v, want this live process", prefix, pid, start, ok)
+	}
+	for _, name := range []string{"triage-sandbox-1a2b3c4d-1", "triage-sandbox-test-1a2b3c4d", "triage-sandbox-12.x-ab-1",
+		"triage-sandbox-12.34-ab", "other-12.34-ab-1", "triage-sandbox-0.34-ab-1"} {
+		if _, _, ok := cgroupOwner(name); ok {
+			t.Errorf("%s: read as a sandbox cgroup with an owner", name)
+		}
+	}
+}
+
+// TestStaleCgroupsRemoved: cgroups named as a sandbox names them whose
+// owner is dead (a process killed with SIGKILL leaves them) are removed
+// when a sandbox starts, with any process left in them; those of live
+// owners, and other directories, stay. Not parallel: a sandbox started
+// by another test would remove them first.
+func TestStaleCgroupsRemoved(t *testing.T) {
+	for _, mode := range []CgroupMode{CgroupV1, CgroupV2} {
+		t.Run(string(mode), func(t *testing.T) {
+			if !cgroupsUsable(t, mode) {
+				t.Skipf("cgroup %s is not usable on this machine", mode)
+			}
+			c, _, err := findCgroups(mode, "", cgroupLimits{memory: 1 << 30, pids: 40, cpus: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A dead owner: a process that ran and was reaped.
+			gone := exec.Command("true")
+			if err := gone.Run(); err != nil {
+				t.Fatal(err)
+			}
+			// A live owner other than this process.
+			sleeper := exec.Command("sleep", "600")
+			if err := sleeper.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() { sleeper.Process.Kill(); sleeper.Wait() }()
+			sleeperStart, err := processStart(sleeper.Process.Pid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ourStart, err := processStart(os.Getpid())
+			if err != nil {
+				t.Fatal(err)
+			}
+			stale := []string{
+				fmt.Sprintf("triage-sandbox-%d.%d-0badc0de-1", gone.Process.Pid, ourStart),
+				// This process's pid with another start: a reused pid.
+				fmt.Sprintf("triage-sandbox-%d.%d-0badc0de-2", os.Getpid(), ourStart+1),
+			}
+			live := []string{
+				fmt.Sprintf("triage-sandbox-%d.%d-0badc0de-3", os.Getpid(), ourStart),
+				fmt.Sprintf("triage-sandbox-%d.%d-0badc0de-4", sleeper.Process.Pid, sleeperStart),
+				"triage-sandbox-0badc0de-5", // an earlier naming: owner unknown
+			}
+			var staleDirs, liveDirs []string
+			for _, parent := range c.parents {
+				for _, name := range stale {
+					staleDirs = append(staleDirs, filepath.Join(parent, name))
+				}
+				for _, name := range live {
+					liveDirs = append(liveDirs, filepath.Join(parent, name))
+				}
+			}
+			for _, d := range append(staleDirs, liveDirs...) {
+				if err := os.Mkdir(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			defer func() {
+				for _, d := range append(staleDirs, liveDirs...) {
+					syscall.Rmdir(d)
+				}
+			}()
+			// A process left in a stale cgroup (one per hierarchy is enough
+			// for v1: the first's).
+			left := exec.Command("sleep", "600")
+			if err := left.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() { left.Process.Kill() }()
+			exited := make(chan struct{})
+			go func() { left.Wait(); close(exited) }()
+			if err := writeFile(filepath.Join(staleDirs[0], "cgroup.procs"), strconv.Itoa(left.Process.Pid)); err != nil {
+				t.Fatal(err)
+			}
+
+			s := newSandbox(t, Options{Cgroup: mode})
+			for _, d := range staleDirs {
+				if _, err := os.Stat(d); err == nil {
+					t.Errorf("the stale cgroup %s is still there", d)
+				}
+			}
+			for _, d := range liveDirs {
+				if _, err := os.Stat(d); err != nil {
+					t.Errorf("the cgroup %s of a live (or unknown) owner was removed: %v", d, err)
+				}
+			}
+			select {
+			case <-exited:
+			case <-time.After(time.Minute): // a hang, not slowness
+				t.Errorf("the process left in a stale cgroup was not killed")
+			}
+			t.Logf("notes: %v", s.Isolation().Notes)
+		})
 	}
 }

@@ -6,13 +6,18 @@
 #         {"i": k, "input": "..."}, each sent once the previous result is in.
 #   fd 4, to Go:   frames, a 4-byte big-endian length and one JSON object.
 #
-# The harness never receives an expected output and never runs the
-# program's code (it only compiles it, once): each test runs in a forked
-# child which, before anything of the program runs, keeps only descriptors
-# 0, 1 and 2 (its input, its output and its error stream, three fresh
-# memfds) and lowers its own limits. The harness makes itself undumpable first, so a test process,
-# although it has the same uid, can neither ptrace it nor open its
-# /proc/<pid>/fd or /proc/<pid>/mem. Go compares the outputs.
+# The harness is the sandbox's PID 1 (bwrap --as-pid-1): there is no other
+# init, and it sets the program's rlimits on itself before it compiles
+# any of the program, so every process in the sandbox has them. It never
+# receives an expected output and never runs the program's code (it only
+# compiles it, once): each test runs in a forked child which, before
+# anything of the program runs, keeps only descriptors 0, 1 and 2 (its
+# input, its output and its error stream, three fresh memfds) and lowers
+# its own limits. The harness makes itself undumpable first, so a test
+# process, although it has the same uid, can neither ptrace it nor open
+# its /proc/<pid>/fd or /proc/<pid>/mem; and as PID 1 of its PID
+# namespace with no signal handler, it receives no signal a test process
+# sends. Go compares the outputs.
 import base64
 import ctypes
 import json
@@ -79,6 +84,30 @@ def send(obj):
 
 
 PR_GET_DUMPABLE, PR_SET_DUMPABLE = 3, 4
+PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
+
+
+class SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def seccomp_program(raw):
+    """The struct sock_fprog of a raw filter (8 bytes per instruction),
+    kept with its buffer; None for no filter."""
+    if not raw:
+        return None
+    buf = ctypes.create_string_buffer(raw, len(raw))
+    return SockFprog(len(raw) // 8, ctypes.addressof(buf)), buf
+
+
+def add_seccomp_filter(libc, prog):
+    """Adds the program's filter to this process (no_new_privs is set, so
+    no privilege is needed); it is kept across fork and exec."""
+    if prog is None:
+        return
+    fprog, _ = prog
+    if libc.prctl(PR_SET_SECCOMP, ctypes.c_ulong(SECCOMP_MODE_FILTER), ctypes.byref(fprog), ctypes.c_ulong(0), ctypes.c_ulong(0)) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_SECCOMP)")
 
 
 def make_undumpable(libc):
@@ -100,19 +129,20 @@ def proc_status():
     return out
 
 
+RLIMITS = {
+    "as": resource.RLIMIT_AS,
+    "nproc": resource.RLIMIT_NPROC,
+    "nofile": resource.RLIMIT_NOFILE,
+    "core": resource.RLIMIT_CORE,
+    "cpu": resource.RLIMIT_CPU,
+}
+
+
 def setup(cfg, undumpable):
     """Limits for the harness and every process it forks; then the
     environment the program sees. Returns the checks Go verifies."""
-    lim = cfg["limits"]
-
-    def both(res, v):
-        resource.setrlimit(res, (v, v))
-
-    both(resource.RLIMIT_CORE, 0)
-    both(resource.RLIMIT_AS, lim["as"])
-    both(resource.RLIMIT_NOFILE, lim["nofile"])
-    both(resource.RLIMIT_NPROC, lim["nproc"])
-    resource.setrlimit(resource.RLIMIT_CPU, (lim["cpu"], lim["cpu"] + 1))
+    for name, (soft, hard) in cfg["rlimits"].items():
+        resource.setrlimit(RLIMITS[name], (soft, hard))
     os.environ.clear()
     os.environ.update(cfg["env"])
     for stream in (sys.stdout, sys.stderr):
@@ -120,8 +150,11 @@ def setup(cfg, undumpable):
     st = proc_status()
     return {
         "uid": os.getuid(),
+        "pid": os.getpid(),
+        "rlimits": {name: list(resource.getrlimit(r)) for name, r in RLIMITS.items()},
         "undumpable": undumpable,
         "no_new_privs": st.get("NoNewPrivs") == "1",
+        "seccomp": int(st.get("Seccomp", "0")),
         "cap_eff": st.get("CapEff", ""),
         "cap_prm": st.get("CapPrm", ""),
         "cap_bnd": st.get("CapBnd", ""),
@@ -137,10 +170,9 @@ def preamble_globals():
 
 
 def kill_strays():
-    """In the sandbox's PID namespace, kill(-1) reaches exactly the
-    processes a test left behind (never PID 1 or the harness). Repeat
-    until none is left, reaping our own children; bwrap's PID 1 reaps
-    the others."""
+    """In the sandbox's PID namespace, kill(-1) from PID 1 (the harness)
+    reaches exactly the processes a test left behind. Repeat until none is
+    left, reaping them (as PID 1, the harness inherits every orphan)."""
     deadline = time.monotonic() + 2
     while time.monotonic() < deadline:
         try:
@@ -155,6 +187,19 @@ def kill_strays():
             if pid == 0:
                 break
         time.sleep(0.001)
+
+
+def reap_until(pid):
+    """Waits for the test process, reaping on the way the orphans of the
+    test that die (as PID 1, the harness inherits them): a zombie would
+    count against the process limits. Returns the test process's status."""
+    while True:
+        try:
+            got, status = os.waitpid(-1, 0)
+        except ChildProcessError:
+            return 0
+        if got == pid:
+            return status
 
 
 def fork():
@@ -218,9 +263,11 @@ def run_test(cfg, base, i, inp):
     if pid == 0:
         try:
             child(cfg, base, inp, fds)
+        except BaseException:
+            traceback.print_exc()
         finally:
             os._exit(70)
-    _, status = os.waitpid(pid, 0)
+    status = reap_until(pid)
     kill_strays()
     out = read_all(fds[1], cfg["limits"]["fsize"])
     err = read_tail(fds[2], ERR_TAIL).decode("utf-8", "replace")
@@ -242,20 +289,22 @@ def child(cfg, base, inp, fds):
     # Nothing but the test's own streams: not the channels to Go, not the
     # memfds of other tests.
     os.closerange(3, 1 << 20)
+    # As a fresh interpreter: Ctrl-C's KeyboardInterrupt (the harness, PID
+    # 1, has no handler, so that no signal from a test process reaches it).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     lim = cfg["limits"]
     resource.setrlimit(resource.RLIMIT_FSIZE, (lim["fsize"], lim["fsize"]))
     resource.setrlimit(resource.RLIMIT_CPU, (lim["test_cpu"], lim["test_cpu"] + 1))
-    # The memory cgroup's OOM killer is to prefer test processes to the
-    # harness. An undumpable process's /proc/self files belong to root, so
+    # The OOM killer (a memory cgroup's or the machine's) is to take test
+    # processes first. An undumpable process's /proc/self files belong to root, so
     # the child is briefly dumpable (nothing of the program has run yet).
     libc = cfg["libc"]
     libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
-    try:
-        with open("/proc/self/oom_score_adj", "w") as f:
-            f.write("1000")
-    except OSError:
-        pass
+    write_oom_score_adj(cfg["oom_score_adj"]["test"])
     libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    # The program's own filter, last: it forbids what only the harness
+    # needs (memfds), so nothing of the child may need it after this.
+    add_seccomp_filter(libc, cfg["seccomp"])
     sys.argv = ["solution.py"]
     if cfg["test_type"] == "functional":
         run_functional(cfg, base, inp)
@@ -415,12 +464,29 @@ def run_functional(cfg, base, inp):
     os._exit(0)
 
 
-def main():
+def write_oom_score_adj(value):
+    """Raises this process's oom_score_adj (raising needs no privilege);
+    /proc/self is writable only while the process is dumpable."""
     try:
+        with open("/proc/self/oom_score_adj", "w") as f:
+            f.write(str(value))
+    except OSError:
+        pass
+
+
+def main():
+    # As PID 1 of the sandbox's PID namespace, the harness receives only
+    # the signals it handles: none (Python handles SIGINT by default).
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    try:
+        cfg = json.loads(requests.readline())  # noqa: F821 (bootstrap global)
+        # The kernel's OOM killer is to take test processes first, then the
+        # harness, before anything outside the sandbox (see oom.go).
+        write_oom_score_adj(cfg["oom_score_adj"]["harness"])
         libc = ctypes.CDLL(None, use_errno=True)
         undumpable = make_undumpable(libc)
-        cfg = json.loads(requests.readline())  # noqa: F821 (bootstrap global)
         cfg["libc"] = libc
+        cfg["seccomp"] = seccomp_program(base64.b64decode(cfg.get("program_filter") or ""))
         checks = setup(cfg, undumpable)
         base = preamble_globals()
         import decimal  # noqa: F401 (the preamble's statistics needs it)

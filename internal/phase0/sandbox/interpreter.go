@@ -11,14 +11,14 @@ import (
 	"time"
 )
 
-// interpreter is a Python executable and the host directories it needs
-// inside the sandbox beyond /usr.
+// interpreter is a Python executable and what of the host it needs in
+// the sandbox.
 type interpreter struct {
 	// exe is the real executable (symlinks and shims resolved).
 	exe string
-	// binds are directories outside /usr holding the interpreter or its
-	// standard library, bound read-only at the same path.
-	binds []string
+	// view is the interpreter, its standard library and the shared
+	// libraries they load, as the sandbox's root holds them.
+	view *rootView
 }
 
 // candidates lists interpreters to try, in order: explicit alone when set,
@@ -49,54 +49,49 @@ func candidates(explicit string) (list, notes []string) {
 }
 
 // inspect asks python, run on the host with the caller's environment (a
-// pyenv or asdf shim needs it), for its real executable and prefixes; the
-// sandbox then runs that executable directly, with a clean environment.
+// pyenv or asdf shim needs it), for its real executable and standard
+// library; the sandbox then runs that executable directly, with a clean
+// environment, in a root holding only what it loads (viewOf).
 func inspect(python string) (interpreter, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, python, "-c",
-		"import json, sys; print(json.dumps([sys.executable, sys.base_prefix, sys.base_exec_prefix]))").Output()
+		"import json, sys, sysconfig; print(json.dumps([sys.executable] + [sysconfig.get_path(p) or '' for p in ('stdlib', 'platstdlib')] + [sysconfig.get_config_var('DESTSHARED') or '']))").Output()
 	if err != nil {
 		return interpreter{}, fmt.Errorf("%s does not run: %v", python, err)
 	}
 	var paths []string
-	if err := json.Unmarshal(out, &paths); err != nil || len(paths) != 3 {
+	if err := json.Unmarshal(out, &paths); err != nil || len(paths) != 4 {
 		return interpreter{}, fmt.Errorf("%s reported %q", python, strings.TrimSpace(string(out)))
 	}
 	exe, err := filepath.EvalSymlinks(paths[0])
 	if err != nil || !filepath.IsAbs(exe) {
 		return interpreter{}, fmt.Errorf("%s reported the executable %q: %v", python, paths[0], err)
 	}
-	py := interpreter{exe: exe}
-	for _, dir := range []string{filepath.Dir(exe), paths[1], paths[2]} {
-		real, err := filepath.EvalSymlinks(dir)
-		if err != nil {
-			continue
-		}
-		if within(real, "/usr") {
-			continue
-		}
-		if real == "/" {
-			return interpreter{}, fmt.Errorf("%s lives in / (prefix %s): the sandbox will not bind the whole root", python, dir)
-		}
-		py.addBind(real)
-	}
-	return py, nil
-}
-
-// addBind adds dir unless it or a parent is bound already, dropping
-// bound subdirectories of it.
-func (py *interpreter) addBind(dir string) {
-	var kept []string
-	for _, b := range py.binds {
-		if within(dir, b) {
-			return
-		}
-		if !within(b, dir) {
-			kept = append(kept, b)
+	var libDirs []string
+	for _, dir := range paths[1:] {
+		if filepath.IsAbs(dir) {
+			if _, err := os.Stat(dir); err == nil {
+				libDirs = append(libDirs, dir)
+			}
 		}
 	}
-	py.binds = append(kept, dir)
+	if len(libDirs) == 0 {
+		return interpreter{}, fmt.Errorf("%s reported no standard library directory (%q)", python, paths[1:])
+	}
+	// The name it was found by, when that leads to exe through links (not
+	// a shim): the sandbox has it too.
+	named := ""
+	if abs, err := filepath.Abs(python); err == nil {
+		if real, err := filepath.EvalSymlinks(abs); err == nil && real == exe {
+			named = abs
+		}
+	}
+	view, err := viewOf(exe, named, libDirs)
+	if err != nil {
+		return interpreter{}, fmt.Errorf("%s: %w", python, err)
+	}
+	return interpreter{exe: exe, view: view}, nil
 }
 
 // within reports whether path is dir or below it.

@@ -33,11 +33,23 @@ type Isolation struct {
 	Limits []string
 	// Checks are what the harness found of its own isolation (checked
 	// again before every program): uid, undumpable, no_new_privs, no
-	// capabilities.
+	// capabilities, PID 1, the seccomp filter (and its rlimits).
 	Checks string
+	// OOMScoreAdj is this process's oom_score_adj once New lowered it (as
+	// far as it may) below the sandbox's processes', and OOM says what New
+	// did. Test processes raise theirs to 1000 and the harness to 500, so
+	// the kernel's OOM killer takes them before this process unless it is
+	// at 500 or above (see ServerOOMAtRisk).
+	OOMScoreAdj int
+	OOM         string
 	// Notes explain what could not be used and why.
 	Notes []string
 }
+
+// ServerOOMAtRisk says whether the kernel's OOM killer may take the
+// process running the sandboxes before a sandbox's harness: its
+// oom_score_adj is not below the harness's, and it could not lower it.
+func (i Isolation) ServerOOMAtRisk() bool { return i.OOMScoreAdj >= harnessOOMScoreAdj }
 
 // String summarises the isolation on one line, for logs.
 func (i Isolation) String() string {
@@ -46,7 +58,7 @@ func (i Isolation) String() string {
 	if i.UserNamespacesDisabled {
 		b.WriteString("; nested user namespaces disabled")
 	}
-	fmt.Fprintf(&b, "; memory: %s; limits: %s; checks: %s", i.Memory, strings.Join(i.Limits, ", "), i.Checks)
+	fmt.Fprintf(&b, "; memory: %s; limits: %s; checks: %s; this process: %s", i.Memory, strings.Join(i.Limits, ", "), i.Checks, i.OOM)
 	for _, n := range i.Notes {
 		fmt.Fprintf(&b, "; %s", n)
 	}
@@ -68,7 +80,7 @@ func (s *Sandbox) isolation(ready frame, notes []string) Isolation {
 	}
 	iso.Memory, iso.Limits = s.lim.describe(s.cg)
 	c := ready.Checks
-	iso.Checks = fmt.Sprintf("uid %d, undumpable %v, no_new_privs %v, capabilities %s/%s/%s", c.UID, c.Undumpable, c.NoNewPrivs, c.CapEff, c.CapPrm, c.CapBnd)
+	iso.Checks = fmt.Sprintf("uid %d, undumpable %v, no_new_privs %v, capabilities %s/%s/%s, pid %d, seccomp mode %d", c.UID, c.Undumpable, c.NoNewPrivs, c.CapEff, c.CapPrm, c.CapBnd, c.PID, c.Seccomp)
 	if !s.bwrap.disableUserns {
 		iso.Notes = append(iso.Notes, "this bubblewrap lacks --disable-userns (0.8.0+): the program may create nested user namespaces")
 	}

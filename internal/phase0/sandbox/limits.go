@@ -6,14 +6,14 @@ import (
 )
 
 // sandboxProcs is how many processes the sandbox itself adds to a
-// program's cgroup: bwrap's outer process (v2 only), its PID 1 and the
-// harness.
-const sandboxProcs = 3
+// program's cgroup: bwrap's outer process (v2 only) and the harness, the
+// sandbox's PID 1.
+const sandboxProcs = 2
 
 // limits are the resource limits of one program's processes.
 type limits struct {
-	// Set by the harness on itself before any untrusted code runs, and
-	// inherited by every test process.
+	// Set by the sandbox's PID 1 (the harness) on itself before it compiles
+	// any of the program, so every process in the sandbox has them.
 	addressSpace int64 // RLIMIT_AS per process
 	procs        int   // RLIMIT_NPROC, counted in the sandbox's user namespace
 	cpuSeconds   int64 // RLIMIT_CPU of the harness: the total time limit
@@ -35,6 +35,9 @@ func newLimits(o Options, cg *cgroups) limits {
 		testCPUSeconds: seconds(o.TestTimeout),
 		fileSize:       o.FileSizeBytes,
 	}
+	// A test cannot have more CPU time than its program: a test process
+	// cannot raise the hard limit it inherits.
+	l.testCPUSeconds = min(l.testCPUSeconds, l.cpuSeconds)
 	if cg == nil {
 		l.procs = o.FallbackProcs
 		l.addressSpace = 2 * o.MemoryBytes / int64(o.FallbackProcs)
@@ -48,13 +51,42 @@ func seconds(d time.Duration) int64 {
 	return int64((d+time.Second-1)/time.Second) + 1
 }
 
-// harness is the limits as the harness config carries them.
+// rlimit is one resource limit of the sandbox's PID 1.
+type rlimit struct {
+	name       string // as the harness config names it
+	soft, hard uint64
+}
+
+// init is the rlimits of the sandbox's PID 1, the harness, which sets
+// them on itself before it compiles any of the program (and Go checks
+// them in its ready report): the program's total CPU time (the soft limit
+// signals, the hard one kills), its address space per process, its
+// processes, descriptors and no core files. Every process in the sandbox
+// descends from PID 1 and inherits them; none can raise a hard limit.
+func (l limits) init() []rlimit {
+	cpu := uint64(l.cpuSeconds)
+	return []rlimit{
+		{"as", uint64(l.addressSpace), uint64(l.addressSpace)},
+		{"nproc", uint64(l.procs), uint64(l.procs)},
+		{"nofile", uint64(l.files), uint64(l.files)},
+		{"core", 0, 0},
+		{"cpu", cpu, cpu + 1},
+	}
+}
+
+// harnessRlimits is init as the harness config carries it.
+func (l limits) harnessRlimits() map[string][2]uint64 {
+	out := map[string][2]uint64{}
+	for _, r := range l.init() {
+		out[r.name] = [2]uint64{r.soft, r.hard}
+	}
+	return out
+}
+
+// harness is the per-test limits as the harness config carries them: each
+// test process sets them on itself before any of the program runs.
 func (l limits) harness() map[string]int64 {
 	return map[string]int64{
-		"as":       l.addressSpace,
-		"nproc":    int64(l.procs),
-		"cpu":      l.cpuSeconds,
-		"nofile":   int64(l.files),
 		"test_cpu": l.testCPUSeconds,
 		"fsize":    l.fileSize,
 	}
@@ -71,7 +103,7 @@ func (l limits) describe(cg *cgroups) (memory string, all []string) {
 			all = append(all, fmt.Sprintf("cgroup v%d cpu %d core(s)", cg.version, cg.limits.cpus))
 		}
 	} else {
-		memory = fmt.Sprintf("rlimits only: at most %d processes of %s address space each (%s); shared memory (SysV, memfd) is not bounded",
+		memory = fmt.Sprintf("rlimits only: at most %d processes of %s address space each (%s), plus the /tmp tmpfs; no SysV or POSIX shared memory, no memfds; kernel buffers (pipes, sockets) are bounded only by the kernel's per-user limits",
 			l.procs, bytesString(l.addressSpace), bytesString(int64(l.procs)*l.addressSpace))
 	}
 	all = append(all,

@@ -44,9 +44,9 @@ type program struct {
 	exited chan struct{}
 }
 
-// spawn starts bwrap for one program, places it in a fresh cgroup (if
-// any) before anything runs in the sandbox, and sends the harness and cfg.
-// The caller must call stop.
+// spawn starts bwrap for one program, places its PID 1 in a fresh cgroup
+// (if any) before anything runs in the sandbox, and sends the harness and
+// cfg. The caller must call stop.
 func (s *Sandbox) spawn(py interpreter, cg *cgroups, cfg harnessConfig) (*program, error) {
 	p := &program{initFD: -1, stderr: &capped{max: 16 << 10}, done: make(chan struct{}), exited: make(chan struct{})}
 	var pipes []*os.File
@@ -65,10 +65,22 @@ func (s *Sandbox) spawn(py interpreter, cg *cgroups, cfg harnessConfig) (*progra
 	resR, resW, err2 := pipe()
 	infoR, infoW, err3 := pipe()
 	blockR, blockW, err4 := pipe()
-	if err := errors.Join(err1, err2, err3, err4); err != nil {
+	seccompR, seccompW, err5 := pipe()
+	if err := errors.Join(err1, err2, err3, err4, err5); err != nil {
 		closeAll()
 		return nil, fmt.Errorf("sandbox: pipe: %w", err)
 	}
+	// The filter (a few hundred bytes) fits in the pipe's buffer; bwrap
+	// reads it to EOF once the sandbox is set up.
+	var filter []byte
+	if s.filters != nil {
+		filter = s.filters.sandbox
+	}
+	if _, err := seccompW.Write(filter); err != nil {
+		closeAll()
+		return nil, fmt.Errorf("sandbox: seccomp pipe: %w", err)
+	}
+	seccompW.Close()
 	if cg != nil {
 		g, err := cg.create()
 		if err != nil {
@@ -77,12 +89,12 @@ func (s *Sandbox) spawn(py interpreter, cg *cgroups, cfg harnessConfig) (*progra
 		}
 		p.cg = g
 	}
-	cmd := exec.Command(s.bwrap.path, s.bwrap.args(py, s.opts.WorkDirBytes)...)
+	cmd := exec.Command(s.bwrap.path, s.bwrap.args(py, s.opts.WorkDirBytes, s.filters != nil)...)
 	cmd.Dir = "/"
 	cmd.Env = []string{"PATH=/usr/bin:/bin"}
 	cmd.Stdout = p.stderr
 	cmd.Stderr = p.stderr
-	cmd.ExtraFiles = []*os.File{reqR, resW, infoW, blockR} // fds 3, 4, 5, 6
+	cmd.ExtraFiles = []*os.File{reqR, resW, infoW, blockR, seccompR} // fds 3 to 7
 	cmd.WaitDelay = time.Second
 	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if s.root {
@@ -101,6 +113,7 @@ func (s *Sandbox) spawn(py interpreter, cg *cgroups, cfg harnessConfig) (*progra
 	resW.Close()
 	infoW.Close()
 	blockR.Close()
+	seccompR.Close()
 	if err != nil {
 		closeAll()
 		p.removeCgroup()
@@ -127,13 +140,14 @@ func (s *Sandbox) spawn(py interpreter, cg *cgroups, cfg harnessConfig) (*progra
 	return p, nil
 }
 
-// handshake reads the sandbox's PID 1 from bwrap's info descriptor, puts
-// it in the program's v1 cgroup and opens a pidfd of it, then lets bwrap
-// go on: bwrap blocks on the block descriptor after setting up the mounts
-// and before forking the harness, so nothing runs in the sandbox before it
-// is in its cgroup.
+// handshake reads the sandbox's PID 1 from bwrap's info descriptor, opens
+// a pidfd of it and puts it in the program's v1 cgroup, then lets bwrap go
+// on: bwrap blocks on the block descriptor after setting up the mounts and
+// before it executes the interpreter as PID 1 (--as-pid-1: there is no
+// other init), so nothing runs in the sandbox before it is in its cgroup,
+// and every process that ever runs there descends from the harness.
 func (p *program) handshake(info *os.File, block *os.File) error {
-	_ = info.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_ = info.SetReadDeadline(time.Now().Add(setupTimeout))
 	data, err := io.ReadAll(io.LimitReader(info, 64<<10))
 	if err != nil || len(data) == 0 {
 		p.waitExit(time.Second)
@@ -237,13 +251,13 @@ func (p *program) stop() error {
 	var errs []error
 	if p.initFD >= 0 {
 		_ = unix.PidfdSendSignal(p.initFD, unix.SIGKILL, nil, 0)
-		if !waitPidfd(p.initFD, 5*time.Second) {
-			errs = append(errs, errors.New("the sandbox's PID 1 survived SIGKILL for 5s"))
+		if !waitPidfd(p.initFD, killTimeout) {
+			errs = append(errs, fmt.Errorf("the sandbox's PID 1 survived SIGKILL for %s", killTimeout))
 		}
 		unix.Close(p.initFD)
 	}
 	if p.cg != nil {
-		if err := p.cg.kill(5 * time.Second); err != nil {
+		if err := p.cg.kill(killTimeout); err != nil {
 			errs = append(errs, err)
 		}
 	}

@@ -21,11 +21,21 @@ import (
 
 // harnessConfig is what the harness needs to run one program.
 type harnessConfig struct {
-	TestType string            `json:"test_type"`
-	Func     string            `json:"func"`
-	Program  string            `json:"program"`
-	Limits   map[string]int64  `json:"limits"`
-	Env      map[string]string `json:"env"`
+	TestType string `json:"test_type"`
+	Func     string `json:"func"`
+	Program  string `json:"program"`
+	// Rlimits are the limits.init rlimits, name to soft and hard limit,
+	// which the harness sets on itself first.
+	Rlimits map[string][2]uint64 `json:"rlimits"`
+	// Limits are the per-test limits each test process sets on itself.
+	Limits map[string]int64  `json:"limits"`
+	Env    map[string]string `json:"env"`
+	// ProgramFilter is the seccomp filter each test process adds before
+	// the program runs (filters.program; empty: none).
+	ProgramFilter []byte `json:"program_filter"`
+	// OOMScoreAdj is the oom_score_adj the harness ("harness") and each
+	// test process ("test") raise theirs to.
+	OOMScoreAdj map[string]int `json:"oom_score_adj"`
 }
 
 // testRequest asks the harness to run test I with Input. The expected
@@ -74,16 +84,36 @@ type frame struct {
 // before every program.
 type checks struct {
 	UID        int    `json:"uid"`
+	PID        int    `json:"pid"`
 	Undumpable bool   `json:"undumpable"`
 	NoNewPrivs bool   `json:"no_new_privs"`
 	CapEff     string `json:"cap_eff"`
 	CapPrm     string `json:"cap_prm"`
 	CapBnd     string `json:"cap_bnd"`
+	// Seccomp is the harness's seccomp mode (2: a filter).
+	Seccomp int `json:"seccomp"`
+	// Rlimits maps each of limits.init's names to the harness's soft and
+	// hard limit (-1: unlimited).
+	Rlimits map[string][2]int64 `json:"rlimits"`
 }
 
-// problems lists what is wrong with the isolation the harness reports.
-func (c *checks) problems() []string {
+// problems lists what is wrong with the isolation the harness reports,
+// given the rlimits it was to set on itself and whether bwrap was to
+// load a seccomp filter.
+func (c *checks) problems(want []rlimit, filtered bool) []string {
 	var out []string
+	if filtered && c.Seccomp != 2 {
+		out = append(out, fmt.Sprintf("the harness's seccomp mode is %d, want 2 (a filter)", c.Seccomp))
+	}
+	if c.PID != 1 {
+		out = append(out, fmt.Sprintf("the harness is pid %d in the sandbox, not its PID 1", c.PID))
+	}
+	for _, r := range want {
+		got, ok := c.Rlimits[r.name]
+		if !ok || got[0] != int64(r.soft) || got[1] != int64(r.hard) {
+			out = append(out, fmt.Sprintf("RLIMIT %s is %v, want [%d %d]", r.name, got, r.soft, r.hard))
+		}
+	}
 	if c.UID == 0 {
 		out = append(out, "the harness runs as uid 0")
 	}

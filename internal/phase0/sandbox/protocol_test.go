@@ -140,7 +140,7 @@ func TestDriveNeverPassesOnBadReports(t *testing.T) {
 		{"malformed frame", []frameOrError{pass(0), {err: errors.New("malformed frame: trailing data")}}, grading.OutcomeRuntimeError, "test 2 of 2 (public): the sandbox's harness ended during the test (malformed frame: trailing data)"},
 		{"harness gone", []frameOrError{{err: io.EOF}}, grading.OutcomeRuntimeError, "test 1 of 2 (public): the sandbox's harness ended during the test (EOF)"},
 	}
-	s := &Sandbox{opts: Options{TestTimeout: 2 * time.Second, TotalTimeout: 5 * time.Second}}
+	s := &Sandbox{opts: Options{TestTimeout: time.Minute, TotalTimeout: 5 * time.Minute}}
 	spec := &grading.CodeSpec{TestType: grading.TestStdin, Public: []grading.TestCase{{Output: "ok"}, {Output: "ok"}}}
 	tests, wants, err := prepare(spec)
 	if err != nil {
@@ -166,13 +166,20 @@ func TestDriveNeverPassesOnBadReports(t *testing.T) {
 }
 
 func TestChecksProblems(t *testing.T) {
-	good := checks{UID: 1000, Undumpable: true, NoNewPrivs: true, CapEff: "0000000000000000", CapPrm: "0000000000000000", CapBnd: "0000000000000000"}
-	if p := good.problems(); len(p) != 0 {
+	lim := newLimits(Options{MemoryBytes: 1 << 30, MaxProcs: 32, MaxFiles: 64, TotalTimeout: time.Minute, FallbackProcs: 8}, nil)
+	want := lim.init()
+	rl := map[string][2]int64{}
+	for _, r := range want {
+		rl[r.name] = [2]int64{int64(r.soft), int64(r.hard)}
+	}
+	good := checks{UID: 1000, PID: 1, Seccomp: 2, Undumpable: true, NoNewPrivs: true, CapEff: "0000000000000000", CapPrm: "0000000000000000", CapBnd: "0000000000000000", Rlimits: rl}
+	if p := good.problems(want, true); len(p) != 0 {
 		t.Errorf("good checks: %v", p)
 	}
 	bad := good
-	bad.UID, bad.Undumpable, bad.CapBnd = 0, false, "000001ffffffffff"
-	if p := bad.problems(); len(p) != 3 {
-		t.Errorf("bad checks: %v, want 3 problems", p)
+	bad.UID, bad.Undumpable, bad.CapBnd, bad.PID, bad.Seccomp = 0, false, "000001ffffffffff", 2, 0
+	bad.Rlimits = map[string][2]int64{"as": {-1, -1}, "nproc": rl["nproc"], "nofile": rl["nofile"], "cpu": rl["cpu"]}
+	if p := bad.problems(want, true); len(p) != 7 {
+		t.Errorf("bad checks: %v, want 7 problems (uid, dumpable, capabilities, pid, seccomp, AS unlimited, CORE missing)", p)
 	}
 }

@@ -16,6 +16,11 @@ import (
 // error; it does not count against the program's time limits.
 const setupTimeout = 30 * time.Second
 
+// killTimeout bounds how long killed processes may take to die and their
+// cgroup to go, which is milliseconds unless the machine is stalled; past
+// it, cleaning up is an error.
+const killTimeout = 30 * time.Second
+
 // Sandbox runs untrusted Python programs against test cases in bubblewrap.
 // It implements grading.CodeRunner. Safe for concurrent use.
 type Sandbox struct {
@@ -24,10 +29,13 @@ type Sandbox struct {
 	python interpreter
 	cg     *cgroups // nil: rlimits only
 	lim    limits
-	iso    Isolation
-	slots  chan struct{}
-	root   bool
-	runs   *runMetrics
+	// filters are the seccomp filters; nil only in tests (a control
+	// sandbox without them).
+	filters *filters
+	iso     Isolation
+	slots   chan struct{}
+	root    bool
+	runs    *runMetrics
 }
 
 var _ grading.CodeRunner = (*Sandbox)(nil)
@@ -42,7 +50,16 @@ func New(opts Options) (*Sandbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Sandbox{opts: opts, bwrap: bw, root: os.Geteuid() == 0, runs: newRunMetrics(opts.MeterProvider)}
+	filters, err := newFilters()
+	if err != nil {
+		return nil, err
+	}
+	s := &Sandbox{opts: opts, bwrap: bw, filters: filters, root: os.Geteuid() == 0, runs: newRunMetrics(opts.MeterProvider)}
+	// This process must be the kernel's last choice, after any program.
+	oomAdj, oomNote, err := lowerOOMScore(oomScoreFile, serverOOMScoreAdj)
+	if err != nil {
+		oomNote = err.Error()
+	}
 	s.slots = make(chan struct{}, opts.Concurrency)
 	for range opts.Concurrency {
 		s.slots <- struct{}{}
@@ -77,6 +94,7 @@ func New(opts Options) (*Sandbox, error) {
 			continue
 		}
 		s.iso = s.isolation(ready, append(notes, failures...))
+		s.iso.OOMScoreAdj, s.iso.OOM = oomAdj, oomNote
 		return s, nil
 	}
 	return nil, fmt.Errorf("sandbox: no working configuration: %s", strings.Join(failures, "; "))
@@ -124,13 +142,19 @@ func (s *Sandbox) run(ctx context.Context, program string, c *grading.CodeSpec) 
 	}
 	defer func() { s.slots <- struct{}{} }()
 
-	p, err := s.spawn(s.python, s.cg, harnessConfig{
-		TestType: string(c.TestType),
-		Func:     c.FuncName,
-		Program:  program,
-		Limits:   s.lim.harness(),
-		Env:      programEnv(),
-	})
+	cfg := harnessConfig{
+		TestType:    string(c.TestType),
+		Func:        c.FuncName,
+		Program:     program,
+		Rlimits:     s.lim.harnessRlimits(),
+		Limits:      s.lim.harness(),
+		Env:         programEnv(),
+		OOMScoreAdj: map[string]int{"harness": harnessOOMScoreAdj, "test": testOOMScoreAdj},
+	}
+	if s.filters != nil {
+		cfg.ProgramFilter = s.filters.program
+	}
+	p, err := s.spawn(s.python, s.cg, cfg)
 	if p != nil {
 		defer func() {
 			if serr := p.stop(); serr != nil && err == nil {
@@ -196,7 +220,7 @@ func (s *Sandbox) awaitReady(ctx context.Context, p *program) (frame, error) {
 		case fe.f.Ev != evReady:
 			return frame{}, fmt.Errorf("sandbox: the harness sent %q before it was ready", fe.f.Ev)
 		}
-		if probs := fe.f.Checks.problems(); len(probs) > 0 {
+		if probs := fe.f.Checks.problems(s.lim.init(), s.filters != nil); len(probs) > 0 {
 			return frame{}, fmt.Errorf("sandbox: isolation check failed: %s", strings.Join(probs, "; "))
 		}
 		return fe.f, nil

@@ -82,13 +82,22 @@ func loadLCB(t testing.TB) []lcbProblem {
 var uidSeq atomic.Int64
 
 // newSandbox makes a sandbox with its own host uid (so that counting the
-// sandbox's processes is not confused by other tests). bubblewrap and
-// python3 are system dependencies of code grading (CI installs both): a
-// machine without them fails here, with New's explanation.
+// sandbox's processes is not confused by other tests) and, unless opts
+// sets them, time limits far above what any test's program needs (2
+// minutes a test, 10 a program): a test about time sets its own, and no
+// other verdict may turn into a timeout on a loaded machine. bubblewrap
+// and python3 are system dependencies of code grading (CI installs both):
+// a machine without them fails here, with New's explanation.
 func newSandbox(t testing.TB, opts Options) *Sandbox {
 	t.Helper()
 	if opts.UID == 0 {
 		opts.UID = 1_960_000_000 + int(uidSeq.Add(1))
+	}
+	if opts.TestTimeout == 0 {
+		opts.TestTimeout = 2 * time.Minute
+	}
+	if opts.TotalTimeout == 0 {
+		opts.TotalTimeout = 10 * time.Minute
 	}
 	s, err := New(opts)
 	if err != nil {
@@ -210,7 +219,7 @@ func TestIsolationReport(t *testing.T) {
 	if !strings.HasPrefix(iso.PythonVersion, "3.") || !strings.Contains(iso.Bubblewrap, "bubblewrap") {
 		t.Errorf("interpreter or bubblewrap not reported: %+v", iso)
 	}
-	if !strings.HasPrefix(iso.Checks, "uid 1000, undumpable true, no_new_privs true, capabilities 0000000000000000/0000000000000000/0000000000000000") {
+	if iso.Checks != "uid 1000, undumpable true, no_new_privs true, capabilities 0000000000000000/0000000000000000/0000000000000000, pid 1, seccomp mode 2" {
 		t.Errorf("checks: %s", iso.Checks)
 	}
 	if os.Geteuid() == 0 && (iso.HostUID == 0 || iso.HostUID != s.opts.UID) {
@@ -388,9 +397,7 @@ func TestFunctionalComparison(t *testing.T) {
 
 func TestRuntimeErrors(t *testing.T) {
 	t.Parallel()
-	// Time is not what these test: a loaded machine must not turn them
-	// into timeouts.
-	s := newSandbox(t, Options{TestTimeout: 30 * time.Second})
+	s := newSandbox(t, Options{})
 	cases := []struct{ name, program, detail string }{
 		{"exception", "print(1 // 0)", "ZeroDivisionError: integer division or modulo by zero"},
 		{"syntax error", "print(", "SyntaxError"},
@@ -410,25 +417,20 @@ func TestRuntimeErrors(t *testing.T) {
 	}
 }
 
+// TestTimeLimits: each limit is the only one that can fire in its case
+// (the other is minutes away), so the verdict does not depend on how
+// loaded the machine is; the programs never end.
 func TestTimeLimits(t *testing.T) {
 	t.Parallel()
-	s := newSandbox(t, Options{TestTimeout: time.Second, TotalTimeout: 3 * time.Second})
+	perTest := newSandbox(t, Options{TestTimeout: time.Second})
 	t.Run("stdin infinite loop", func(t *testing.T) {
-		v := run(t, s, "while True:\n    pass", stdinSpec("", "1"))
+		v := run(t, perTest, "while True:\n    pass", stdinSpec("", "1"))
 		if v.Outcome != grading.OutcomeTimeout || v.Detail != "test 1 of 1 (public): time limit 1s exceeded" {
 			t.Errorf("got %+v", v)
 		}
 	})
-	t.Run("functional infinite loop", func(t *testing.T) {
-		spec := &grading.CodeSpec{TestType: grading.TestFunctional, FuncName: "f",
-			Public: []grading.TestCase{{Input: "1", Output: "1"}, {Input: "2", Output: "2"}}}
-		v := run(t, s, "class Solution:\n    def f(self, x):\n        while x == 2:\n            pass\n        return x", spec)
-		if v.Outcome != grading.OutcomeTimeout || v.Detail != "test 2 of 2 (public): time limit 1s exceeded" {
-			t.Errorf("got %+v", v)
-		}
-	})
 	t.Run("loop in module-level code", func(t *testing.T) {
-		v := run(t, s, "while True:\n    pass", funcSpec("1", "1"))
+		v := run(t, perTest, "while True:\n    pass", funcSpec("1", "1"))
 		if v.Outcome != grading.OutcomeTimeout || v.Detail != "test 1 of 1 (public): time limit 1s exceeded" {
 			t.Errorf("got %+v", v)
 		}
@@ -436,12 +438,26 @@ func TestTimeLimits(t *testing.T) {
 	t.Run("C-level loop", func(t *testing.T) {
 		// A single long bytecode: signals would not interrupt it; Go does
 		// not rely on them.
-		v := run(t, s, "x = 10 ** (10 ** 9)\nprint(1)", stdinSpec("", "1"))
+		v := run(t, perTest, "x = 10 ** (10 ** 9)\nprint(1)", stdinSpec("", "1"))
 		if v.Outcome != grading.OutcomeTimeout {
 			t.Errorf("got %+v", v)
 		}
 	})
+	t.Run("functional infinite loop", func(t *testing.T) {
+		// The first test passes; the second never returns. The limit is
+		// far above what the first takes, and the loop sleeps (no CPU).
+		s := newSandbox(t, Options{TestTimeout: 10 * time.Second})
+		spec := &grading.CodeSpec{TestType: grading.TestFunctional, FuncName: "f",
+			Public: []grading.TestCase{{Input: "1", Output: "1"}, {Input: "2", Output: "2"}}}
+		v := run(t, s, "import time\nclass Solution:\n    def f(self, x):\n        while x == 2:\n            time.sleep(1)\n        return x", spec)
+		if v.Outcome != grading.OutcomeTimeout || v.Detail != "test 2 of 2 (public): time limit 10s exceeded" {
+			t.Errorf("got %+v", v)
+		}
+	})
 	t.Run("total limit", func(t *testing.T) {
+		// Ten tests of at least half a second each cannot finish in 3s,
+		// and no single test can reach its own limit first.
+		s := newSandbox(t, Options{TotalTimeout: 3 * time.Second})
 		spec := &grading.CodeSpec{TestType: grading.TestStdin}
 		for range 10 {
 			spec.Public = append(spec.Public, grading.TestCase{Input: "", Output: "ok"})
@@ -450,17 +466,20 @@ func TestTimeLimits(t *testing.T) {
 		if v.Outcome != grading.OutcomeTimeout || !strings.Contains(v.Detail, "total time limit 3s exceeded") {
 			t.Errorf("got %+v", v)
 		}
+		if p := sandboxProcesses(s); len(p) != 0 {
+			t.Errorf("processes of the sandbox user survive: %v", p)
+		}
 	})
 	t.Run("context cancelled", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 		defer cancel()
 		start := time.Now()
-		v, err := s.RunTests(ctx, "while True:\n    pass", stdinSpec("", "1"))
+		v, err := perTest.RunTests(ctx, "while True:\n    pass", stdinSpec("", "1"))
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("got %+v, %v after %v, want the context's error", v, err, time.Since(start))
 		}
 	})
-	if p := sandboxProcesses(s); len(p) != 0 {
+	if p := sandboxProcesses(perTest); len(p) != 0 {
 		t.Errorf("processes of the sandbox user survive: %v", p)
 	}
 }
@@ -604,4 +623,56 @@ func TestShimResolved(t *testing.T) {
 	if v := run(t, s, "print(input())", stdinSpec("x\n", "x")); !v.Correct() {
 		t.Errorf("got %+v", v)
 	}
+}
+
+// outputs runs program in s as a stdin program, once per input, and
+// returns what each test process wrote to its standard output (for tests
+// that need a program's whole report, which a verdict's detail shortens).
+func outputs(t *testing.T, s *Sandbox, program string, inputs ...string) []string {
+	t.Helper()
+	cfg := harnessConfig{TestType: string(grading.TestStdin), Program: program,
+		Rlimits: s.lim.harnessRlimits(), Limits: s.lim.harness(), Env: programEnv(),
+		OOMScoreAdj: map[string]int{"harness": harnessOOMScoreAdj, "test": testOOMScoreAdj}}
+	if s.filters != nil {
+		cfg.ProgramFilter = s.filters.program
+	}
+	p, err := s.spawn(s.python, s.cg, cfg)
+	if p != nil {
+		defer func() {
+			if err := p.stop(); err != nil {
+				t.Errorf("stop: %v", err)
+			}
+		}()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if _, err := s.awaitReady(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	var outs []string
+	for i, in := range inputs {
+		p.send(testRequest{I: i, Input: in})
+		select {
+		case fe := <-p.frames:
+			if fe.err != nil || fe.f.Status != statusExited || *fe.f.Code != 0 {
+				t.Fatalf("test %d: %+v %v: %s", i, fe.f, fe.err, p.failure())
+			}
+			outs = append(outs, string(fe.f.Stdout))
+		case <-ctx.Done():
+			t.Fatalf("test %d: no result in 2 minutes", i)
+		}
+	}
+	return outs
+}
+
+// withoutSeccomp returns a sandbox like s but without seccomp filters: the
+// control that shows what a filter refuses.
+func withoutSeccomp(t *testing.T, opts Options) *Sandbox {
+	t.Helper()
+	s := newSandbox(t, opts)
+	s.filters = nil
+	return s
 }

@@ -268,7 +268,10 @@ feed:
 func (r *Runner) runClaimed(ctx context.Context, c cell, done func()) error {
 	defer done()
 	if err := r.runCell(ctx, c); err != nil {
-		if rerr := r.leases.Release(ctx, c.key()); rerr != nil {
+		// A store known to be gone cannot release the claim either; its
+		// lease ends on its own.
+		var gone *StoreUnreachableError
+		if rerr := r.leases.Release(ctx, c.key()); rerr != nil && !errors.As(err, &gone) {
 			return errors.Join(err, rerr)
 		}
 		return err

@@ -231,3 +231,41 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	defer s.mu.Unlock()
 	return s.w.Write(p)
 }
+
+// TestCallsWhoseRequestNeverComesAreCounted: unary calls whose request
+// never arrives hold no concurrency slot (grpc reads the request before any
+// interceptor), but the tap counts them: a caller may have only
+// (1 + QueuedPerSlot) × MaxConcurrent calls admitted, however far each has
+// got, so such calls cannot pile up until the idle bound ends them.
+func TestCallsWhoseRequestNeverComesAreCounted(t *testing.T) {
+	timers := newFakeTimers() // the idle bound never fires
+	cfg := server.DefaultConfig()
+	cfg.Drain = 0
+	cfg.Limits = server.Limits{MaxConcurrent: 1}
+	cfg.Deadlines.Idle = time.Minute
+	cfg.AfterFunc = timers.AfterFunc
+	_, svc := newProbe()
+	addr := serve(t, cfg, nil, nil, svc)
+	conn := dial(t, addr)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	most := 1 + server.QueuedPerSlot
+	for range most {
+		if _, err := conn.NewStream(ctx, &grpc.StreamDesc{ClientStreams: true}, probeMethod); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, func() bool { return timers.armed() == most })
+	_, err := call(ctx, conn, "hi")
+	if status.Code(err) != codes.ResourceExhausted || !strings.Contains(status.Convert(err).Message(), "calls admitted") {
+		t.Errorf("a call beyond the caller's admitted calls = %v, want ResourceExhausted", err)
+	}
+	if _, err := call(ctx, dialFrom(t, addr, "127.0.0.2"), "hi"); err != nil {
+		t.Errorf("another peer: %v", err)
+	}
+	timers.fireAll() // the silent calls end; the caller's next call runs
+	waitFor(t, func() bool {
+		_, err := call(ctx, conn, "again")
+		return err == nil
+	})
+}

@@ -33,7 +33,11 @@ type Limits struct {
 	// MaxConcurrent is how many calls of one caller may run at once; 0 means
 	// no limit. Further calls wait for a slot, within their deadline, up to
 	// QueuedPerSlot × MaxConcurrent of them; beyond that they are
-	// ResourceExhausted with a RetryInfo of QueueFullRetry.
+	// ResourceExhausted with a RetryInfo of QueueFullRetry. The tap counts
+	// a caller's calls from their headers on, so at most
+	// (1 + QueuedPerSlot) × MaxConcurrent are admitted at once, however far
+	// each has got (a unary call whose request has not arrived holds no
+	// slot yet, but counts).
 	MaxConcurrent int
 }
 
@@ -96,8 +100,9 @@ func newLimiter(cfg Limits) *limiter {
 }
 
 // enter counts one more call of caller and returns its limits, and the
-// func to call once when the call ends.
-func (l *limiter) enter(caller string) (*callerLimits, func()) {
+// func to call once when the call ends; or, when the caller has its most
+// calls admitted already, an apperr.ResourceExhaustedError.
+func (l *limiter) enter(caller string) (*callerLimits, func(), error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	c, ok := l.callers[caller]
@@ -118,6 +123,12 @@ func (l *limiter) enter(caller string) (*callerLimits, func()) {
 		}
 		l.callers[caller] = c
 	}
+	if most := (1 + QueuedPerSlot) * l.cfg.MaxConcurrent; most > 0 && c.calls >= most {
+		return nil, nil, &apperr.ResourceExhaustedError{
+			Reason:     fmt.Sprintf("the caller has %d calls admitted (running, waiting for one of its %d slots, or being read), its limit", c.calls, l.cfg.MaxConcurrent),
+			RetryAfter: QueueFullRetry,
+		}
+	}
 	c.calls++
 	return c, func() {
 		l.mu.Lock()
@@ -126,7 +137,7 @@ func (l *limiter) enter(caller string) (*callerLimits, func()) {
 		if c.idle(l.now()) && l.callers[caller] == c {
 			delete(l.callers, caller)
 		}
-	}
+	}, nil
 }
 
 // sweep forgets the idle callers. Under l.mu.

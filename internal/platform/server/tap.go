@@ -19,7 +19,8 @@ import (
 // headers and nothing more: grpc answers the status and resets the stream,
 // and the data the client still sends is dropped as it arrives, never
 // buffered nor decoded. For an admitted call, it names the caller (limits
-// count per caller), counts the call against the caller's limits, and
+// count per caller), counts the call against the caller's limits — a
+// caller with its most calls admitted already is refused here too — and
 // starts the call's idle watch (idle.go).
 type admission struct {
 	auth      *authenticator // nil: no tokens
@@ -47,7 +48,12 @@ func (a *admission) admit(ctx context.Context, info *tap.Info) (context.Context,
 			caller = peerName(ctx, info.Header)
 		}
 		ctx = withCaller(ctx, caller)
-		c, leave := a.limiter.enter(caller)
+		c, leave, err := a.limiter.enter(caller)
+		if err != nil {
+			err = grpcerr.ToStatus(err)
+			a.refused(ctx, info.FullMethodName, err)
+			return nil, err
+		}
 		ctx = withCallerLimits(ctx, c)
 		context.AfterFunc(ctx, leave)
 	} else if caller != "" {

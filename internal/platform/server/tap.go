@@ -65,8 +65,9 @@ func (a *admission) admit(ctx context.Context, info *tap.Info) (context.Context,
 	return ctx, nil
 }
 
-// refused logs a call the tap refused, as the logging interceptor logs the
-// calls it sees: the service, the method, the code, the peer.
+// refused logs a call the tap refused as the logging interceptor logs the
+// calls it sees — one "finished call" line with the service, the method,
+// the code and the peer — marked refused_before_read.
 func (a *admission) refused(ctx context.Context, fullMethod string, err error) {
 	st := status.Convert(err)
 	level := slog.LevelInfo
@@ -85,5 +86,6 @@ func (a *admission) refused(ctx context.Context, fullMethod string, err error) {
 	if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {
 		attrs = append(attrs, slog.String("peer.address", p.Addr.String()))
 	}
-	a.logger.LogAttrs(ctx, level, "refused call before reading it", attrs...)
+	attrs = append(attrs, slog.Bool("refused_before_read", true))
+	a.logger.LogAttrs(ctx, level, "finished call", attrs...)
 }

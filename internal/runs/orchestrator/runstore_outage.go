@@ -22,7 +22,8 @@ const DefaultStoreOutage = 2 * time.Minute
 // connection the server closed fails once), then after a pause that doubles from 100 ms
 // to 5 s, until it succeeds or Wait has passed since the store stopped
 // answering; then it fails with a *StoreUnreachableError. Any other error
-// (a constraint violated, a schema newer than this binary) fails at once.
+// (a constraint violated, a schema newer than this binary) fails at once,
+// and the retries end when the operation's context does.
 type Outage struct {
 	// Wait is how long operations keep trying once the store stopped
 	// answering; 0 does not retry.
@@ -175,15 +176,30 @@ func (o *outageState) gaveUp() {
 	o.retrying--
 }
 
-// sleepCtx waits d or until ctx ends.
+// retriesEndKey is the context key of the channel that ends an
+// operation's retries when its context cannot (completeEvenIfStopping).
+type retriesEndKey struct{}
+
+// completeEvenIfStopping returns a context for a write that must complete
+// even when ctx ends (a cell's outcome, computed and paid for, is stored
+// while the run stops), but whose retries through an outage end with ctx:
+// a run told to stop does not wait out the store.
+func completeEvenIfStopping(ctx context.Context) context.Context {
+	return context.WithValue(context.WithoutCancel(ctx), retriesEndKey{}, ctx.Done())
+}
+
+// sleepCtx waits d, or until ctx ends or its retries must end.
 func sleepCtx(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
+	end, _ := ctx.Value(retriesEndKey{}).(<-chan struct{})
 	select {
 	case <-t.C:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	case <-end:
+		return context.Canceled
 	}
 }
 

@@ -462,3 +462,31 @@ func TestRunStoreRidesOutALockedSQLite(t *testing.T) {
 	}
 	mu.Unlock()
 }
+
+// TestStoppingRunDoesNotWaitOutAnOutage: a cell's outcome is saved even
+// when the run is stopping, but a run told to stop does not wait out a
+// store outage for it: the save's retries end with the run's context.
+func TestStoppingRunDoesNotWaitOutAnOutage(t *testing.T) {
+	location, proxy := pgtest.Proxied(t)
+	rs := openTest(t, location)
+	ctx, stop := context.WithCancel(context.Background())
+	rs.RideOutages(Outage{Wait: 10 * time.Minute, Warn: func(msg string) {
+		if strings.Contains(msg, "not answering") {
+			stop() // the user interrupts the run
+		}
+	}})
+	proxy.Cut()
+	done := make(chan error, 1)
+	go func() {
+		_, err := rs.SaveCell(completeEvenIfStopping(ctx), "k", "fp", "w", nil, "", "", 1, []report.ScoreRecord{scored("k", 0.5)})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("save during an outage, the run stopping: %v, want it to end as cancelled", err)
+		}
+	case <-time.After(2 * time.Minute): // a hang bound only
+		t.Fatal("the save waited out the outage although the run stopped")
+	}
+}

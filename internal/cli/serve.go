@@ -36,7 +36,7 @@ func runServe(ctx context.Context, args []string, env Env) error {
 	listen := fs.String("listen", DefaultListen, "address to listen on (host:port)")
 	httpListen := fs.String("http-listen", "", "also serve the HTTP/JSON gateway on this address (host:port), with the same TLS, tokens and limits; empty: off")
 	maxImport := fs.Int64("http-max-import-bytes", defaultMaxImportBytes, "largest body of an HTTP ground-truth import (a stream of messages; other bodies are capped at --max-message-bytes)")
-	minBodyRate := fs.Int64("http-min-body-rate", defaultMinBodyRate, "slowest an HTTP request body may arrive, in bytes/s, once --idle-timeout has passed; slower bodies are answered 408 (0: no minimum)")
+	minBodyRate := fs.Int64("http-min-body-rate", defaultMinBodyRate, "slowest an HTTP request body may arrive, in bytes/s, once --idle-timeout has passed; slower bodies are answered 408 (0, or --idle-timeout 0: no minimum)")
 	services := fs.String("services", "", "comma-separated services to serve (default: all: executor, oracle, planner)")
 	endpoints := fs.String("endpoints", "", "JSON file of named LLM endpoints the Planner (planning) and the Executor (baselines) may use")
 	var solve solveOptions

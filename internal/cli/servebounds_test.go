@@ -165,3 +165,29 @@ func TestServeHTTPLimitsPerPeerWithoutTokens(t *testing.T) {
 		t.Errorf("first call of 127.0.0.2, another peer: HTTP %d, want 200", code)
 	}
 }
+
+// TestServeHTTPWithoutIdleBound: --idle-timeout 0 turns the bound off, and
+// with it the minimum body rate, which would otherwise count from the
+// first instant: a body sent a moment after its headers is read.
+func TestServeHTTPWithoutIdleBound(t *testing.T) {
+	srv := startServeHTTP(t, "--idle-timeout", "0")
+	conn, err := net.Dial("tcp", srv.httpAddr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(time.Minute)) // a hang bound only
+	body := `{"items": [{"id": "a", "cost": 1, "correct": true}], "budgets": [{"alpha": 1}]}`
+	fmt.Fprintf(conn, "POST /v1/oracle:computeReferences HTTP/1.1\r\nHost: triage\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", len(body))
+	time.Sleep(100 * time.Millisecond)
+	fmt.Fprint(conn, body)
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("HTTP %d %s, want 200", resp.StatusCode, out)
+	}
+}

@@ -42,7 +42,7 @@ type httpFront struct {
 // same TLS configuration, client certificates included. srv's token rule
 // is applied to each request's headers before its body is read, and a
 // body must arrive at minBodyRate bytes a second once the idle bound has
-// passed.
+// passed (no minimum without an idle bound).
 func newHTTPFront(ctx context.Context, srv *server.Server, cfg server.Config, maxImport, minBodyRate int64, tel *telemetry.Telemetry) (*httpFront, error) {
 	conn, err := srv.DialInternal(tel.ClientOption(),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(cfg.MaxMessageBytes), grpc.MaxCallSendMsgSize(cfg.MaxMessageBytes)))
@@ -52,6 +52,9 @@ func newHTTPFront(ctx context.Context, srv *server.Server, cfg server.Config, ma
 	mux, err := gateway.New(ctx, conn, gateway.Options{Authorize: srv.Authorize})
 	if err != nil {
 		return nil, errors.Join(err, conn.Close())
+	}
+	if cfg.Deadlines.Idle == 0 {
+		minBodyRate = 0 // no idle bound: no grace to count the rate from
 	}
 	return &httpFront{conn: conn, mux: mux, cfg: gateway.ServerConfig{
 		TLS:             cfg.TLS,

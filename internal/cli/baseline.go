@@ -62,7 +62,7 @@ func runBaseline(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	rs, err := orchestrator.OpenRunStore(ctx, cfg.Path(cfg.RunStore))
+	rs, err := openRunStore(ctx, cfg.Path(cfg.RunStore), shared.storeOutage, env.Stderr)
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ func runBudgetAware(ctx context.Context, args []string, env Env) error {
 	if cfg == nil || err != nil {
 		return err
 	}
-	rs, err := orchestrator.OpenRunStore(ctx, cfg.Path(cfg.RunStore))
+	rs, err := openRunStore(ctx, cfg.Path(cfg.RunStore), shared.storeOutage, env.Stderr)
 	if err != nil {
 		return err
 	}

@@ -21,10 +21,7 @@ const outageWarnAfter = 10 * time.Second
 // outage's length is measured with. On a terminal each line first clears
 // the live progress line it would otherwise be appended to.
 func watchOutages(cc *grpc.ClientConn, what string, w io.Writer, after time.Duration, now func() time.Time) {
-	eraseLine := ""
-	if isTerminal(w) {
-		eraseLine = "\r\033[K"
-	}
+	eraseLine := eraseLineOn(w)
 	var downSince time.Time
 	warned := false
 	for s := cc.GetState(); s != connectivity.Shutdown; s = cc.GetState() {
@@ -49,4 +46,20 @@ func watchOutages(cc *grpc.ClientConn, what string, w io.Writer, after time.Dura
 			fmt.Fprintf(w, "%swarning: %s has not answered for %v; calls wait for it to come back (interrupt to stop)\n", eraseLine, what, after)
 		}
 	}
+}
+
+// eraseLineOn returns what clears the live progress line on w before a
+// line is written: nothing unless w is a terminal.
+func eraseLineOn(w io.Writer) string {
+	if isTerminal(w) {
+		return "\r\033[K"
+	}
+	return ""
+}
+
+// warnLine returns a function writing "warning: MSG" lines to w, each on a
+// line of its own even under a live progress line.
+func warnLine(w io.Writer) func(msg string) {
+	eraseLine := eraseLineOn(w)
+	return func(msg string) { fmt.Fprintf(w, "%swarning: %s\n", eraseLine, msg) }
 }

@@ -27,13 +27,14 @@ func runRun(ctx context.Context, args []string, env Env) error {
 	if cfg == nil || err != nil {
 		return err
 	}
-	return runGrid(ctx, cfg, *progress, orchestrator.Options{KeepErrors: *keepErrors, Worker: shared.worker, Lease: shared.lease}, dial, env)
+	return runGrid(ctx, cfg, *progress, orchestrator.Options{KeepErrors: *keepErrors, Worker: shared.worker, Lease: shared.lease}, shared.storeOutage, dial, env)
 }
 
 // runGrid runs cfg with in-process services where no address is given and
-// remote ones dialled as dial says (nil: plaintext, no token).
-func runGrid(ctx context.Context, cfg *orchestrator.Config, progressMode string, opts orchestrator.Options, dial *dialFlags, env Env) error {
-	runStore, err := orchestrator.OpenRunStore(ctx, cfg.Path(cfg.RunStore))
+// remote ones dialled as dial says (nil: plaintext, no token), riding out
+// run store outages of up to storeOutage.
+func runGrid(ctx context.Context, cfg *orchestrator.Config, progressMode string, opts orchestrator.Options, storeOutage time.Duration, dial *dialFlags, env Env) error {
+	runStore, err := openRunStore(ctx, cfg.Path(cfg.RunStore), storeOutage, env.Stderr)
 	if err != nil {
 		return err
 	}

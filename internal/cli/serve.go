@@ -36,6 +36,7 @@ func runServe(ctx context.Context, args []string, env Env) error {
 	listen := fs.String("listen", DefaultListen, "address to listen on (host:port)")
 	httpListen := fs.String("http-listen", "", "also serve the HTTP/JSON gateway on this address (host:port), with the same TLS, tokens and limits; empty: off")
 	maxImport := fs.Int64("http-max-import-bytes", defaultMaxImportBytes, "largest body of an HTTP ground-truth import (a stream of messages; other bodies are capped at --max-message-bytes)")
+	minBodyRate := fs.Int64("http-min-body-rate", defaultMinBodyRate, "slowest an HTTP request body may arrive, in bytes/s, once --idle-timeout has passed; slower bodies are answered 408 (0, or --idle-timeout 0: no minimum)")
 	services := fs.String("services", "", "comma-separated services to serve (default: all: executor, oracle, planner)")
 	endpoints := fs.String("endpoints", "", "JSON file of named LLM endpoints the Planner (planning) and the Executor (baselines) may use")
 	var solve solveOptions
@@ -123,7 +124,10 @@ func runServe(ctx context.Context, args []string, env Env) error {
 	if *maxImport < int64(cfg.MaxMessageBytes) {
 		return fmt.Errorf("%w: --http-max-import-bytes must be at least --max-message-bytes (%d), got %d", ErrUsage, cfg.MaxMessageBytes, *maxImport)
 	}
-	front, err := newHTTPFront(ctx, srv, cfg, *maxImport, tel)
+	if *minBodyRate < 0 {
+		return fmt.Errorf("%w: --http-min-body-rate must be ≥ 0, got %d", ErrUsage, *minBodyRate)
+	}
+	front, err := newHTTPFront(ctx, srv, cfg, *maxImport, *minBodyRate, tel)
 	if err != nil {
 		return err
 	}

@@ -19,6 +19,14 @@ import (
 // Larger imports go over gRPC (triage ground-truth import) or in parts.
 const defaultMaxImportBytes = 64 << 20
 
+// defaultMinBodyRate is the slowest an HTTP request body may arrive, in
+// bytes a second, once the idle bound has passed: 64 KiB/s (512 kbit/s)
+// takes a 64 MiB import 17 minutes, and a client trickling a body slower
+// loses its call instead of holding it, and its caller's concurrency slot,
+// for hours. A message of an import must still arrive whole within the
+// idle bound, as over gRPC.
+const defaultMinBodyRate = 64 << 10
+
 // httpFront is triage serve's HTTP/JSON gateway: a grpc-gateway mux whose
 // calls reach the gRPC server over memory, and the bounds of the HTTP
 // server that serves it.
@@ -31,16 +39,22 @@ type httpFront struct {
 // newHTTPFront connects the gateway to srv in memory: calls pass srv's
 // interceptors (tokens from the Authorization header, limits, validation,
 // logging) exactly as gRPC calls do, while the HTTP listener applies the
-// same TLS configuration, client certificates included.
-func newHTTPFront(ctx context.Context, srv *server.Server, cfg server.Config, maxImport int64, tel *telemetry.Telemetry) (*httpFront, error) {
+// same TLS configuration, client certificates included. srv's token rule
+// is applied to each request's headers before its body is read, and a
+// body must arrive at minBodyRate bytes a second once the idle bound has
+// passed (no minimum without an idle bound).
+func newHTTPFront(ctx context.Context, srv *server.Server, cfg server.Config, maxImport, minBodyRate int64, tel *telemetry.Telemetry) (*httpFront, error) {
 	conn, err := srv.DialInternal(tel.ClientOption(),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(cfg.MaxMessageBytes), grpc.MaxCallSendMsgSize(cfg.MaxMessageBytes)))
 	if err != nil {
 		return nil, err
 	}
-	mux, err := gateway.New(ctx, conn)
+	mux, err := gateway.New(ctx, conn, gateway.Options{Authorize: srv.Authorize})
 	if err != nil {
 		return nil, errors.Join(err, conn.Close())
+	}
+	if cfg.Deadlines.Idle == 0 {
+		minBodyRate = 0 // no idle bound: no grace to count the rate from
 	}
 	return &httpFront{conn: conn, mux: mux, cfg: gateway.ServerConfig{
 		TLS:             cfg.TLS,
@@ -48,6 +62,8 @@ func newHTTPFront(ctx context.Context, srv *server.Server, cfg server.Config, ma
 		MaxImportBytes:  maxImport,
 		CallTimeout:     cfg.Deadlines.Default,
 		LongCallTimeout: cfg.Deadlines.Long,
+		MinBodyRate:     minBodyRate,
+		BodyGrace:       cfg.Deadlines.Idle,
 		Drain:           cfg.Drain,
 		Grace:           cfg.ShutdownGrace,
 	}}, nil

@@ -351,7 +351,9 @@ func TestServeHTTPSecurity(t *testing.T) {
 		{"body over --max-message-bytes", http.MethodPost, "/v1/oracle:computeReferences", token, `{"items": [` + strings.Repeat(`{"id": "p", "cost": 1, "correct": true},`, 3000) + `{}]}`, http.StatusRequestEntityTooLarge, `"code":8,"message":"request body too large: more than 65536 bytes"`},
 		{"health needs no token", http.MethodGet, "/healthz", "", "", http.StatusOK, `"SERVING"`},
 		{"one service's health", http.MethodGet, "/healthz?service=triage.v1.OracleService", "", "", http.StatusOK, `"SERVING"`},
-		{"the OpenAPI document", http.MethodGet, "/openapi.json", "", "", http.StatusOK, `"swagger": "2.0"`},
+		{"the OpenAPI document needs a token, as reflection does", http.MethodGet, "/openapi.json", "", "", http.StatusUnauthorized, `"code":16`},
+		{"the OpenAPI document with any valid token", http.MethodGet, "/openapi.json", plannerToken, "", http.StatusOK, `"swagger": "2.0"`},
+		{"no token, body not read", http.MethodPost, "/v1/oracle:computeReferences", "", `{"items": [` + strings.Repeat(`{"id": "p", "cost": 1, "correct": true},`, 3000) + `{}]}`, http.StatusUnauthorized, `"code":16`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -40,11 +40,12 @@ func addServeSecurityFlags(fs *flag.FlagSet, cfg *server.Config) *serveSecurity 
 	fs.StringVar(&s.tokens, "auth-tokens", "", "file of accepted bearer tokens: one per line as SHA256-HEX SERVICES [NAME] (see docs/security.md)")
 	fs.StringVar(&s.inline, "allow-inline-endpoints", "", "HOST[:PORT],… that CreatePlan's inline endpoints may reach (exact host match); default: inline endpoints off")
 	s.rate = rateFlag{perSecond: &cfg.Limits.Rate}
-	fs.Var(s.rate, "rate-limit", `calls each caller (token) may start per second, e.g. "50/s", "600/m"; 0 for no limit`)
+	fs.Var(s.rate, "rate-limit", `calls each caller (a token; without --auth-tokens, a peer IP address) may start per second, e.g. "50/s", "600/m"; 0 for no limit`)
 	fs.IntVar(&cfg.Limits.Burst, "burst", cfg.Limits.Burst, "calls a caller may start at once above --rate-limit (0: the rate, rounded up)")
 	fs.IntVar(&cfg.Limits.MaxConcurrent, "max-concurrent", cfg.Limits.MaxConcurrent, "calls one caller may have running; more wait (up to 4 per slot); 0 for no limit")
 	fs.DurationVar(&cfg.Deadlines.Default, "default-deadline", cfg.Deadlines.Default, "deadline of unary calls that come without one; 0 for none")
 	fs.DurationVar(&cfg.Deadlines.Long, "long-call-deadline", cfg.Deadlines.Long, "deadline of streams (RunBaseline, ImportGroundTruth) and CreatePlan that come without one; 0 for none")
+	fs.DurationVar(&cfg.Deadlines.Idle, "idle-timeout", cfg.Deadlines.Idle, "end a call whose client keeps the server waiting this long: a request or stream message that does not arrive (each message must arrive whole within it), an answer it does not read; 0 for no bound")
 	return s
 }
 

@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"context"
 	"flag"
+	"fmt"
+	"io"
 	"time"
 
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
@@ -12,8 +15,9 @@ import (
 // on a PostgreSQL run store (or one SQLite file on one machine) and they
 // split the units between them.
 type sharedFlags struct {
-	worker string
-	lease  time.Duration
+	worker      string
+	lease       time.Duration
+	storeOutage time.Duration
 }
 
 // addSharedFlags defines the sharing flags on fs.
@@ -21,5 +25,20 @@ func addSharedFlags(fs *flag.FlagSet) *sharedFlags {
 	s := &sharedFlags{}
 	fs.StringVar(&s.worker, "worker", "", "this worker's name in a run shared by several processes (default: host/pid/random)")
 	fs.DurationVar(&s.lease, "lease", orchestrator.DefaultLease, "how long a worker holds a unit without renewing it; a dead worker's units are taken over after it")
+	fs.DurationVar(&s.storeOutage, "store-outage", orchestrator.DefaultStoreOutage, "how long to keep trying a run store that stopped answering (connection refused, reset or cut) before stopping; the same command then resumes (0: stop at once)")
 	return s
+}
+
+// openRunStore opens the run store at location for a command: it rides
+// out outages of up to outage (--store-outage), saying so on w.
+func openRunStore(ctx context.Context, location string, outage time.Duration, w io.Writer) (*orchestrator.RunStore, error) {
+	if outage < 0 {
+		return nil, fmt.Errorf("%w: --store-outage must be ≥ 0, got %v", ErrUsage, outage)
+	}
+	rs, err := orchestrator.OpenRunStore(ctx, location)
+	if err != nil {
+		return nil, err
+	}
+	rs.RideOutages(orchestrator.Outage{Wait: outage, Warn: warnLine(w)})
+	return rs, nil
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"time"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"google.golang.org/grpc/codes"
@@ -25,11 +27,19 @@ type cappedBody struct {
 	// unreadable is why the gateway could not decode a message of the body
 	// (an apperr.InvalidArgumentError naming the field), set by bodyDecoder.
 	unreadable error
+	// pace, when set, fails the body if it arrives too slowly.
+	pace *pace
 }
 
 // Read reads the body and notes an overflow of the cap.
 func (b *cappedBody) Read(p []byte) (int, error) {
+	if b.pace != nil {
+		b.pace.before()
+	}
 	n, err := b.ReadCloser.Read(p)
+	if b.pace != nil {
+		b.pace.after(n, err)
+	}
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
 		b.overflow = true
@@ -37,13 +47,62 @@ func (b *cappedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// pace is a minimum rate for a request body: after grace, the body must
+// have arrived at rate bytes a second at least, counted from its start,
+// or the read waiting for its next byte fails. Each read gets the read
+// deadline of that byte (http.ResponseController), so a stalled client is
+// cut off by the connection's own deadline, whatever the handler does; when
+// the body ends, the call's own read deadline comes back, for the rest of
+// the call.
+type pace struct {
+	rc    *http.ResponseController
+	start time.Time
+	grace time.Duration
+	rate  int64     // bytes a second, > 0
+	until time.Time // the call's own read deadline; zero for none
+	read  int64     // bytes so far
+	due   time.Time // the deadline of the read in progress
+	slow  bool      // a read missed its deadline
+}
+
+// before sets the deadline of the next byte.
+func (p *pace) before() {
+	p.due = p.start.Add(p.grace + time.Duration(float64(p.read+1)/float64(p.rate)*float64(time.Second)))
+	if !p.until.IsZero() && p.until.Before(p.due) {
+		p.due = p.until
+	}
+	_ = p.rc.SetReadDeadline(p.due) // unsupported only by test recorders
+}
+
+// after counts what a read returned and, when the body is over, puts the
+// call's deadline back. A body too slow keeps its passed deadline: the
+// server must not wait for the rest of it (it would, to reuse the
+// connection), and the connection is closed after the answer.
+func (p *pace) after(n int, err error) {
+	p.read += int64(n)
+	if err == nil {
+		return
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) && !p.due.Equal(p.until) {
+		p.slow = true
+		return
+	}
+	_ = p.rc.SetReadDeadline(p.until)
+}
+
+// tooSlow describes a body that failed its pace.
+func (p *pace) tooSlow() string {
+	return fmt.Sprintf("request body too slow: it must arrive at %d bytes/s or more after its first %v; %d bytes arrived in %v", p.rate, p.grace, p.read, time.Since(p.start).Round(time.Millisecond))
+}
+
 // cappedBodyKey is the request context key of the request's cappedBody.
 type cappedBodyKey struct{}
 
-// capBody caps r's body at limit bytes and returns r with the capped body,
-// which its context also carries for errorHandler.
-func capBody(w http.ResponseWriter, r *http.Request, limit int64) *http.Request {
-	return withBody(r, &cappedBody{ReadCloser: http.MaxBytesReader(w, r.Body, limit), limit: limit})
+// capBody caps r's body at limit bytes, and paces it when p is set, and
+// returns r with the capped body, which its context also carries for
+// errorHandler.
+func capBody(w http.ResponseWriter, r *http.Request, limit int64, p *pace) *http.Request {
+	return withBody(r, &cappedBody{ReadCloser: http.MaxBytesReader(w, r.Body, limit), limit: limit, pace: p})
 }
 
 // withBody returns r reading body, which its context also carries.
@@ -66,7 +125,8 @@ func trackBodies(next runtime.HandlerFunc) runtime.HandlerFunc {
 }
 
 // errorHandler is grpc-gateway's default error handler, except for a body
-// the gateway could not decode. Over its cap: HTTP 413 with a
+// the gateway could not decode. Slower than its pace: HTTP 408 with a
+// google.rpc.Status of code DEADLINE_EXCEEDED saying so. Over its cap: HTTP 413 with a
 // google.rpc.Status of code RESOURCE_EXHAUSTED (what the gRPC server answers
 // a message over its limit) naming the cap. Not JSON, or JSON the message
 // cannot hold: HTTP 400 INVALID_ARGUMENT with a BadRequest naming the field,
@@ -75,6 +135,12 @@ func trackBodies(next runtime.HandlerFunc) runtime.HandlerFunc {
 func errorHandler(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
 	if body, ok := r.Context().Value(cappedBodyKey{}).(*cappedBody); ok {
 		switch {
+		case body.pace != nil && body.pace.slow:
+			w.Header().Set("Connection", "close")
+			err = &runtime.HTTPStatusError{
+				HTTPStatus: http.StatusRequestTimeout,
+				Err:        status.Error(codes.DeadlineExceeded, body.pace.tooSlow()),
+			}
 		case body.overflow:
 			err = &runtime.HTTPStatusError{
 				HTTPStatus: http.StatusRequestEntityTooLarge,

@@ -24,8 +24,15 @@
 //     client-streaming one reads request messages one after another from
 //     the body.
 //
+// With Options.Authorize, the mux applies the gRPC server's token rule to
+// every request from its headers (auth.go), before anything reads its body,
+// so a request without a valid token costs its headers and nothing more, as
+// on the gRPC port; /healthz is open and /openapi.json follows reflection's
+// rule.
+//
 // Serve runs the HTTP server in front of the mux (http.go): TLS with the
 // gRPC listener's configuration (client certificates included), a cap on
-// every request body, read and write deadlines per call, and the same drain
-// and graceful stop as the gRPC server.
+// every request body and a minimum rate for it (HTTP 408 below it), read
+// and write deadlines per call, and the same drain and graceful stop as the
+// gRPC server.
 package gateway

@@ -37,20 +37,39 @@ var queryParserOnce sync.Once
 // OpenAPIPath is where New serves the OpenAPI v2 document of the mapping.
 const OpenAPIPath = "/openapi.json"
 
+// Options adjust New.
+type Options struct {
+	// Authorize, when set, applies the gRPC server's token rule to every
+	// request from its headers, before its body is read (auth.go).
+	Authorize Authorizer
+}
+
 // New returns a mux serving the HTTP/JSON mapping of the Oracle, Executor
 // and Planner, each call forwarded over conn. A service the server behind
 // conn does not serve answers HTTP 501 (gRPC Unimplemented). GET /healthz
 // answers the server's gRPC health (200 when serving, 503 when not, as
 // during a drain; ?service=NAME for one service), GET /openapi.json the
 // OpenAPI document. A body over its cap (ServerConfig) answers HTTP 413.
-func New(ctx context.Context, conn grpc.ClientConnInterface) (*runtime.ServeMux, error) {
+// With opts.Authorize, a request the server would refuse for its token is
+// refused before its body is read: /healthz is open as health checks are,
+// /openapi.json needs what reflection needs.
+func New(ctx context.Context, conn grpc.ClientConnInterface, opts Options) (*runtime.ServeMux, error) {
 	queryParserOnce.Do(func() { runtime.NewServeMux(runtime.SetQueryParameterParser(strictQueryParser{})) })
+	var auth *authorization
+	middlewares := []runtime.Middleware{trackBodies}
+	if opts.Authorize != nil {
+		auth = &authorization{auth: opts.Authorize, routes: routes()}
+		middlewares = append([]runtime.Middleware{auth.middleware}, middlewares...)
+	}
 	mux := runtime.NewServeMux(
 		runtime.WithMarshalerOption(runtime.MIMEWildcard, Marshaler()),
 		runtime.WithErrorHandler(errorHandler),
-		runtime.WithMiddlewares(trackBodies),
-		runtime.WithHealthzEndpoint(healthpb.NewHealthClient(conn)),
+		runtime.WithMiddlewares(middlewares...),
+		runtime.WithHealthEndpointAt(healthpb.NewHealthClient(conn), healthzPath),
 	)
+	if auth != nil {
+		auth.mux = mux
+	}
 	if err := mux.HandlePath(http.MethodGet, OpenAPIPath, serveOpenAPI); err != nil {
 		return nil, fmt.Errorf("gateway: %s: %w", OpenAPIPath, err)
 	}

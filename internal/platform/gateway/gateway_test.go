@@ -53,7 +53,7 @@ func newFixture(t *testing.T) fixture {
 // serveGateway serves gateway.New over conn until the test ends.
 func serveGateway(t *testing.T, conn grpc.ClientConnInterface) *httptest.Server {
 	t.Helper()
-	mux, err := gateway.New(context.Background(), conn)
+	mux, err := gateway.New(context.Background(), conn, gateway.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,6 +37,14 @@ type ServerConfig struct {
 	// added to each, so that the gRPC deadline, which is the same, ends
 	// the call first and its error can still be written.
 	CallTimeout, LongCallTimeout time.Duration
+	// MinBodyRate is the slowest a request body may arrive, in bytes a
+	// second, once BodyGrace has passed: a body that falls behind is
+	// answered HTTP 408 and the call ends, so that a client trickling its
+	// body cannot hold a call (and its caller's concurrency slot) for long.
+	// 0 sets no minimum.
+	MinBodyRate int64
+	// BodyGrace is how long a body may take before MinBodyRate counts.
+	BodyGrace time.Duration
 	// Drain is how long, once ctx ends, requests are still served (as the
 	// gRPC server does while its health says NOT_SERVING); Grace how long
 	// requests in flight then get before their connections are closed.
@@ -56,7 +64,8 @@ const (
 	idleTimeout       = 2 * time.Minute
 )
 
-// bound caps each request's body and sets its read and write deadlines.
+// bound caps each request's body, paces it, and sets the request's read
+// and write deadlines.
 func (c ServerConfig) bound(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		limit, timeout := c.MaxBodyBytes, c.CallTimeout
@@ -66,14 +75,19 @@ func (c ServerConfig) bound(next http.Handler) http.Handler {
 		if longPaths[r.URL.Path] {
 			timeout = c.LongCallTimeout
 		}
-		r = capBody(w, r, limit)
+		rc := http.NewResponseController(w)
+		now := time.Now()
+		var until time.Time
 		if timeout > 0 {
-			rc := http.NewResponseController(w)
-			until := time.Now().Add(timeout + deadlineSlack)
+			until = now.Add(timeout + deadlineSlack)
 			_ = rc.SetReadDeadline(until) // unsupported only by test recorders
 			_ = rc.SetWriteDeadline(until)
 		}
-		next.ServeHTTP(w, r)
+		var p *pace
+		if c.MinBodyRate > 0 {
+			p = &pace{rc: rc, start: now, grace: c.BodyGrace, rate: c.MinBodyRate, until: until}
+		}
+		next.ServeHTTP(w, capBody(w, r, limit, p))
 	})
 }
 

@@ -9,9 +9,7 @@ import (
 
 	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 
-	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/services/planner"
 )
 
@@ -71,7 +69,7 @@ func longMethods(t *testing.T) []string {
 	t.Helper()
 	var out []string
 	long := (&planner.Service{}).LongRunning
-	for _, fd := range []protoreflect.FileDescriptor{triagev1.File_triage_v1_oracle_proto, triagev1.File_triage_v1_executor_proto, triagev1.File_triage_v1_planner_proto} {
+	for _, fd := range servedFiles {
 		for i := range fd.Services().Len() {
 			sd := fd.Services().Get(i)
 			for j := range sd.Methods().Len() {

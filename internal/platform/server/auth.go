@@ -6,15 +6,12 @@ import (
 	"strings"
 
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/auth"
-	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 	reflectionv1 "google.golang.org/grpc/reflection/grpc_reflection_v1"
 	reflectionv1alpha "google.golang.org/grpc/reflection/grpc_reflection_v1alpha"
 
 	"github.com/triage-eval/triage/internal/platform/apperr"
 )
-
-// anonymous is the caller of every call when the server has no token table.
-const anonymous = "anonymous"
 
 // callerKey is the context key of the caller's name.
 type callerKey struct{}
@@ -25,17 +22,18 @@ func withCaller(ctx context.Context, name string) context.Context {
 }
 
 // Caller returns the name of the caller of the call ctx belongs to: the
-// name of its token (the token file's third field, or FILE:LINE), or
-// "anonymous" on a server without tokens. It never returns the token.
+// name of its token (the token file's third field, or FILE:LINE), or, on a
+// server without tokens, its peer (see peerName: "peer 192.0.2.7"). It
+// never returns the token. Health checks have no caller ("").
 func Caller(ctx context.Context) string {
-	if name, ok := ctx.Value(callerKey{}).(string); ok {
-		return name
-	}
-	return anonymous
+	name, _ := ctx.Value(callerKey{}).(string)
+	return name
 }
 
 // authenticator checks bearer tokens against a token table and the service
-// each token may call.
+// each token may call: the one home of the token rule, applied to a call's
+// headers before anything else of it is read (tap.go), and to the HTTP/JSON
+// gateway's requests before their bodies are (Server.Authorize).
 type authenticator struct {
 	tokens *Tokens
 	// services maps a gRPC service name ("triage.v1.OracleService") to the
@@ -50,37 +48,59 @@ var reflectionServices = map[string]bool{
 	reflectionv1alpha.ServerReflection_ServiceDesc.ServiceName: true,
 }
 
-// authenticate is the middleware's AuthFunc: a missing or unknown token is
-// Unauthenticated, a service the token does not grant is PermissionDenied.
-// Errors never quote the token nor its hash.
-func (a *authenticator) authenticate(ctx context.Context) (context.Context, error) {
-	token, err := auth.AuthFromMD(ctx, "bearer")
+// authorize checks the bearer token of md (the "authorization" metadata)
+// for a call of fullMethod and returns the token's name. Health checks need
+// no token (name ""); a missing or unknown token is an
+// apperr.UnauthenticatedError, a service the token does not grant an
+// apperr.PermissionDeniedError. Errors never quote the token nor its hash.
+func (a *authenticator) authorize(md metadata.MD, fullMethod string) (string, error) {
+	service := serviceOf(fullMethod)
+	if isHealth(service) {
+		return "", nil
+	}
+	token, err := auth.AuthFromMD(metadata.NewIncomingContext(context.Background(), md), "bearer")
 	if err != nil || token == "" {
-		return nil, &apperr.UnauthenticatedError{Reason: `this server requires a token: send the metadata "authorization: Bearer <token>"`}
+		return "", &apperr.UnauthenticatedError{Reason: `this server requires a token: send the metadata "authorization: Bearer <token>"`}
 	}
 	entry := a.tokens.lookup(token)
 	if entry == nil {
-		return nil, &apperr.UnauthenticatedError{Reason: "the token is not valid on this server"}
+		return "", &apperr.UnauthenticatedError{Reason: "the token is not valid on this server"}
 	}
-	method, _ := grpc.Method(ctx)
-	service := serviceOf(method)
 	short, ok := a.services[service]
 	switch {
 	case entry.all, reflectionServices[service], ok && entry.allows(short):
-		return withCaller(ctx, entry.name), nil
+		return entry.name, nil
 	case ok:
-		return nil, &apperr.PermissionDeniedError{Reason: fmt.Sprintf("token %s may not call the %s service", entry.name, short)}
+		return "", &apperr.PermissionDeniedError{Reason: fmt.Sprintf("token %s may not call the %s service", entry.name, short)}
 	}
-	return nil, &apperr.PermissionDeniedError{Reason: fmt.Sprintf("token %s may not call %s", entry.name, service)}
+	return "", &apperr.PermissionDeniedError{Reason: fmt.Sprintf("token %s may not call %s", entry.name, service)}
+}
+
+// Authorize applies the server's token rule to a call of fullMethod
+// ("/pkg.Service/Method") with metadata md, for a front end of this process
+// (the HTTP/JSON gateway) that is about to make the call over DialInternal:
+// it can then refuse a request from its headers alone, before reading its
+// body, exactly as the server would refuse the call. Health checks are
+// open; reflection needs any valid token. It returns nil on a server
+// without tokens, else nil or the call's error (an
+// apperr.UnauthenticatedError or apperr.PermissionDeniedError, for
+// grpcerr.ToStatus).
+func (s *Server) Authorize(md metadata.MD, fullMethod string) error {
+	if s.auth == nil {
+		return nil
+	}
+	_, err := s.auth.authorize(md, fullMethod)
+	return err
 }
 
 // serviceOf returns the service of a full method name: "/a.B/C" gives "a.B".
 func serviceOf(fullMethod string) string {
-	service, _, _ := strings.Cut(strings.TrimPrefix(fullMethod, "/"), "/")
+	service, _ := splitMethod(fullMethod)
 	return service
 }
 
-// authInterceptors returns the middleware's auth interceptors around a.
-func (a *authenticator) interceptors() (grpc.UnaryServerInterceptor, grpc.StreamServerInterceptor) {
-	return auth.UnaryServerInterceptor(a.authenticate), auth.StreamServerInterceptor(a.authenticate)
+// splitMethod splits a full method name: "/a.B/C" gives "a.B" and "C".
+func splitMethod(fullMethod string) (service, method string) {
+	service, method, _ = strings.Cut(strings.TrimPrefix(fullMethod, "/"), "/")
+	return service, method
 }

@@ -29,12 +29,19 @@ type Config struct {
 	// certificates; see package transport); nil serves plaintext.
 	TLS *tls.Config
 	// Tokens, when set, requires a bearer token granting the service on
-	// every call but health checks; nil lets every caller in as anonymous.
+	// every call but health checks, checked on the call's headers before
+	// any of its messages is read (tap.go); nil lets every caller in, each
+	// peer address a caller of its own (peers.go).
 	Tokens *Tokens
 	// Limits bound each caller's calls per second and calls at once.
 	Limits Limits
-	// Deadlines are given to calls that arrive without one.
+	// Deadlines are given to calls that arrive without one, and bound how
+	// long a call may wait on a silent client (Deadlines.Idle).
 	Deadlines Deadlines
+	// AfterFunc schedules the idle bound's timers: f runs after d unless
+	// stop is called first. Nil uses the real clock (time.AfterFunc);
+	// tests inject their own.
+	AfterFunc func(d time.Duration, f func()) (stop func() bool)
 }
 
 // DefaultConfig returns the settings used when nothing is configured:

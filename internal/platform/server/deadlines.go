@@ -11,7 +11,8 @@ import (
 
 // Deadlines are given to calls that arrive without a deadline of their own,
 // so that no call a client forgot runs forever. A deadline the client set is
-// left alone, longer or shorter. Health checks get none.
+// left alone, longer or shorter. Health checks get none. Idle bounds every
+// call, health checks too, whatever its deadline (idle.go).
 type Deadlines struct {
 	// Default bounds unary calls; 0 leaves them unbounded.
 	Default time.Duration
@@ -21,20 +22,32 @@ type Deadlines struct {
 	// service names through LongRunner (CreatePlan waits on a model); 0
 	// leaves them unbounded.
 	Long time.Duration
+	// Idle ends a call whose client keeps the server waiting this long:
+	// for a unary request or a stream's next message to arrive, or for
+	// room to send an answer (a client that reads nothing). The call ends
+	// DeadlineExceeded, saying it was idle, and frees its concurrency
+	// slot. 0 leaves calls unbounded. A message must arrive whole within
+	// Idle: at the default, a 16 MiB message needs some 280 KB/s.
+	Idle time.Duration
 }
 
 // DefaultDeadlines are the deadlines triage serve applies unless told
 // otherwise: 2 minutes for unary calls, whose work bounds keep them to
-// seconds, and 24 hours for the long ones, which fits a RunBaseline batch of
-// triage baseline (1,000 problems) at a minute per problem.
+// seconds, 24 hours for the long ones, which fits a RunBaseline batch of
+// triage baseline (1,000 problems) at a minute per problem, and a minute of
+// a silent client.
 func DefaultDeadlines() Deadlines {
-	return Deadlines{Default: 2 * time.Minute, Long: 24 * time.Hour}
+	return Deadlines{Default: 2 * time.Minute, Long: 24 * time.Hour, Idle: DefaultIdle}
 }
+
+// DefaultIdle is how long triage serve lets a client keep a call waiting
+// (Deadlines.Idle) unless told otherwise.
+const DefaultIdle = time.Minute
 
 // validate reports a negative deadline.
 func (d Deadlines) validate() error {
-	if d.Default < 0 || d.Long < 0 {
-		return fmt.Errorf("default deadlines must be ≥ 0, got %v and %v", d.Default, d.Long)
+	if d.Default < 0 || d.Long < 0 || d.Idle < 0 {
+		return fmt.Errorf("deadlines must be ≥ 0, got default %v, long %v, idle %v", d.Default, d.Long, d.Idle)
 	}
 	return nil
 }

@@ -2,15 +2,22 @@
 //
 // A Server registers the services it is given, standard health checking
 // (grpc.health.v1, one status per service plus the overall "" entry) and
-// server reflection, behind one interceptor chain: structured slog logging
-// with the trace id on each line, error-to-status mapping (package grpcerr),
-// the guards — bearer-token authentication with per-service grants (the
-// middleware's auth interceptor; tokens.go, auth.go), a default deadline
-// for calls without one (deadlines.go), per-caller rate and concurrency
-// limits (the middleware's ratelimit interceptor with a token bucket;
-// limits.go) — request validation, and panic recovery last. Health checks
-// pass no guard. Config.TLS serves TLS or mutual TLS. OpenTelemetry is
-// attached as a stats handler with health checks filtered out.
+// server reflection. Each call first meets the tap (tap.go), on its headers
+// alone, before grpc reads any of its messages: bearer-token authentication
+// with per-service grants (tokens.go, auth.go), so a call without a valid
+// token costs its headers and nothing more; the caller's name (its token's,
+// or, without tokens, its peer address: peers.go); and the start of its
+// idle watch (idle.go), which ends a call whose client keeps the server
+// waiting longer than Deadlines.Idle. Then one interceptor chain:
+// structured slog logging with the trace id on each line, error-to-status
+// mapping (package grpcerr), the guards — a default deadline for calls
+// without one (deadlines.go), per-caller rate and concurrency limits (the
+// middleware's ratelimit interceptor with a token bucket; limits.go) —
+// request validation, and panic recovery last. Health checks need no token
+// and pass no guard. Server.Authorize applies the token rule for a front
+// end of the process (the HTTP/JSON gateway) before it reads a body.
+// Config.TLS serves TLS or mutual TLS. OpenTelemetry is attached as a stats
+// handler with health checks filtered out.
 //
 // A request that cannot be decoded is the caller's fault and is answered
 // InvalidArgument (see readingCodec), and a unary response over the size

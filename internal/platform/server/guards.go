@@ -2,6 +2,7 @@ package server
 
 import (
 	"crypto/tls"
+	"log/slog"
 
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/selector"
 	"google.golang.org/grpc"
@@ -10,33 +11,26 @@ import (
 )
 
 // guards are the interceptors that decide whether a call may run, in
-// order: authentication (who calls, and may it call this service), the
-// default deadline, the caller's rate limit, then its concurrency limit.
-// Health checks pass none of them: probes need no token and are never
-// limited.
+// order: the default deadline, the caller's rate limit, then its
+// concurrency limit. Who the caller is, and whether its token may call the
+// service, the tap has decided on the call's headers (tap.go). Health
+// checks pass no guard: probes need no token and are never limited.
 type guards struct {
 	unary  []grpc.UnaryServerInterceptor
 	stream []grpc.StreamServerInterceptor
 }
 
-// newGuards builds the guards that cfg asks for.
-func newGuards(cfg Config, services []Service) guards {
+// newGuards builds the guards that cfg asks for; l keeps the callers'
+// limits.
+func newGuards(cfg Config, l *limiter) guards {
 	var g guards
 	add := func(u grpc.UnaryServerInterceptor, s grpc.StreamServerInterceptor) {
 		g.unary = append(g.unary, selector.UnaryServerInterceptor(u, selector.MatchFunc(notHealth)))
 		g.stream = append(g.stream, selector.StreamServerInterceptor(s, selector.MatchFunc(notHealth)))
 	}
-	if cfg.Tokens != nil {
-		a := &authenticator{tokens: cfg.Tokens, services: map[string]string{}}
-		for _, s := range services {
-			a.services[s.Desc.ServiceName] = s.Name
-		}
-		add(a.interceptors())
-	}
-	if cfg.Deadlines != (Deadlines{}) {
+	if cfg.Deadlines.Default > 0 || cfg.Deadlines.Long > 0 {
 		add(cfg.Deadlines.interceptors())
 	}
-	l := newLimiter(cfg.Limits)
 	if cfg.Limits.Rate > 0 {
 		add(l.rateInterceptors())
 	}
@@ -44,6 +38,26 @@ func newGuards(cfg Config, services []Service) guards {
 		add(l.concurrencyInterceptors())
 	}
 	return g
+}
+
+// newAdmission builds the tap that cfg asks for, with the limiter l keeps
+// callers' limits in when cfg sets any.
+func newAdmission(cfg Config, services []Service, logger *slog.Logger) (*admission, *limiter) {
+	a := &admission{idle: cfg.Deadlines.Idle, afterFunc: cfg.AfterFunc, logger: logger}
+	if a.afterFunc == nil {
+		a.afterFunc = realAfterFunc
+	}
+	if cfg.Tokens != nil {
+		a.auth = &authenticator{tokens: cfg.Tokens, services: map[string]string{}}
+		for _, s := range services {
+			a.auth.services[s.Desc.ServiceName] = s.Name
+		}
+	}
+	l := newLimiter(cfg.Limits)
+	if cfg.Limits.Rate > 0 || cfg.Limits.MaxConcurrent > 0 {
+		a.limiter = l
+	}
+	return a, l
 }
 
 // transportCredentials serves TLS when tlsCfg is set, plaintext otherwise.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"runtime/debug"
-	"strings"
 
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/logging"
@@ -23,16 +22,20 @@ import (
 // panic report included, carries one.
 
 // unaryChain is the server's interceptor chain, outermost first: logging sees
-// the final status, errors are mapped before it, the guards (guards.go:
-// authentication, default deadline, rate and concurrency limits) admit the
-// call, requests are validated before the handler, and recovery is last so
-// a panicking handler becomes Internal and is still logged.
+// the final status, errors are mapped before it, the idle watch the tap
+// started is taken over (idle.go), the guards (guards.go: default deadline,
+// rate and concurrency limits) admit the call, requests are validated
+// before the handler, and recovery is last so a panicking handler becomes
+// Internal and is still logged. Authentication is not in the chain: the
+// tap (tap.go) did it before the request was read.
 func unaryChain(logger *slog.Logger, g guards) []grpc.UnaryServerInterceptor {
+	idle, _ := idleInterceptors()
 	chain := []grpc.UnaryServerInterceptor{
 		selector.UnaryServerInterceptor(
 			logging.UnaryServerInterceptor(rpcLogger(logger), loggingOptions()...),
 			selector.MatchFunc(notHealth)),
 		grpcerr.UnaryServerInterceptor(),
+		idle,
 	}
 	chain = append(chain, g.unary...)
 	return append(chain,
@@ -43,11 +46,13 @@ func unaryChain(logger *slog.Logger, g guards) []grpc.UnaryServerInterceptor {
 
 // streamChain mirrors unaryChain for streaming RPCs.
 func streamChain(logger *slog.Logger, g guards) []grpc.StreamServerInterceptor {
+	_, idle := idleInterceptors()
 	chain := []grpc.StreamServerInterceptor{
 		selector.StreamServerInterceptor(
 			logging.StreamServerInterceptor(rpcLogger(logger), loggingOptions()...),
 			selector.MatchFunc(notHealth)),
 		grpcerr.StreamServerInterceptor(),
+		idle,
 	}
 	chain = append(chain, g.stream...)
 	return append(chain,
@@ -70,7 +75,13 @@ func rpcLogger(l *slog.Logger) logging.Logger {
 
 // notHealth keeps health checks, which probes send constantly, out of logs.
 func notHealth(_ context.Context, c interceptors.CallMeta) bool {
-	return !strings.HasPrefix(c.FullMethod(), "/"+healthpb.Health_ServiceDesc.ServiceName+"/")
+	return !isHealth(serviceOf(c.FullMethod()))
+}
+
+// isHealth reports whether service is the health service: open to every
+// caller, never limited.
+func isHealth(service string) bool {
+	return service == healthpb.Health_ServiceDesc.ServiceName
 }
 
 func panicHandler(logger *slog.Logger) recovery.RecoveryHandlerFuncContext {

@@ -18,9 +18,10 @@ import (
 	"github.com/triage-eval/triage/internal/platform/apperr"
 )
 
-// Limits bound what each caller (each token; every caller of a server
-// without tokens is one, "anonymous") may ask of a server. Health checks
-// are never limited. The zero value limits nothing.
+// Limits bound what each caller may ask of a server: each token, or, on a
+// server without tokens, each peer address (peers.go), so that one process
+// cannot take the slots of everyone else. Health checks are never limited.
+// The zero value limits nothing.
 type Limits struct {
 	// Rate is how many calls per second a caller may start, sustained; 0
 	// means no rate limit. Calls over it are ResourceExhausted with an
@@ -32,7 +33,11 @@ type Limits struct {
 	// MaxConcurrent is how many calls of one caller may run at once; 0 means
 	// no limit. Further calls wait for a slot, within their deadline, up to
 	// QueuedPerSlot × MaxConcurrent of them; beyond that they are
-	// ResourceExhausted with a RetryInfo of QueueFullRetry.
+	// ResourceExhausted with a RetryInfo of QueueFullRetry. The tap counts
+	// a caller's calls from their headers on, so at most
+	// (1 + QueuedPerSlot) × MaxConcurrent are admitted at once, however far
+	// each has got (a unary call whose request has not arrived holds no
+	// slot yet, but counts).
 	MaxConcurrent int
 }
 
@@ -65,28 +70,46 @@ type callerLimits struct {
 	rate    *rate.Limiter // nil: no rate limit
 	slots   chan struct{} // nil: no concurrency limit
 	waiting atomic.Int64
+	calls   int // calls admitted and not ended, under limiter.mu
 }
 
-// limiter keeps each caller's limits. Callers are token names (or
-// anonymous), never anything a client chooses, so the map stays as small as
-// the token table.
+// idle reports whether forgetting c changes nothing: no call of its caller
+// is running or waiting, and its token bucket is full again. Under
+// limiter.mu.
+func (c *callerLimits) idle(now time.Time) bool {
+	return c.calls == 0 && (c.rate == nil || c.rate.TokensAt(now) >= float64(c.rate.Burst()))
+}
+
+// minSweep is the number of callers below which the limiter never sweeps.
+const minSweep = 64
+
+// limiter keeps each caller's limits. Callers are token names or peer
+// addresses, which a client may have many of, so a caller is forgotten
+// once idle: when its last call ends with its bucket full, or by a sweep
+// when the table has doubled since the last one.
 type limiter struct {
 	cfg     Limits
+	now     func() time.Time
 	mu      sync.Mutex
 	callers map[string]*callerLimits
+	sweepAt int // sweep when the table grows past this
 }
 
 func newLimiter(cfg Limits) *limiter {
-	return &limiter{cfg: cfg, callers: map[string]*callerLimits{}}
+	return &limiter{cfg: cfg, now: time.Now, callers: map[string]*callerLimits{}, sweepAt: minSweep}
 }
 
-// of returns the limits of the caller of ctx.
-func (l *limiter) of(ctx context.Context) *callerLimits {
-	name := Caller(ctx)
+// enter counts one more call of caller and returns its limits, and the
+// func to call once when the call ends; or, when the caller has its most
+// calls admitted already, an apperr.ResourceExhaustedError.
+func (l *limiter) enter(caller string) (*callerLimits, func(), error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	c, ok := l.callers[name]
+	c, ok := l.callers[caller]
 	if !ok {
+		if len(l.callers) >= l.sweepAt {
+			l.sweep()
+		}
 		c = &callerLimits{}
 		if l.cfg.Rate > 0 {
 			burst := l.cfg.Burst
@@ -98,9 +121,50 @@ func (l *limiter) of(ctx context.Context) *callerLimits {
 		if l.cfg.MaxConcurrent > 0 {
 			c.slots = make(chan struct{}, l.cfg.MaxConcurrent)
 		}
-		l.callers[name] = c
+		l.callers[caller] = c
 	}
-	return c
+	if most := (1 + QueuedPerSlot) * l.cfg.MaxConcurrent; most > 0 && c.calls >= most {
+		return nil, nil, &apperr.ResourceExhaustedError{
+			Reason:     fmt.Sprintf("the caller has %d calls admitted (running, waiting for one of its %d slots, or being read), its limit", c.calls, l.cfg.MaxConcurrent),
+			RetryAfter: QueueFullRetry,
+		}
+	}
+	c.calls++
+	return c, func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		c.calls--
+		if c.idle(l.now()) && l.callers[caller] == c {
+			delete(l.callers, caller)
+		}
+	}, nil
+}
+
+// sweep forgets the idle callers. Under l.mu.
+func (l *limiter) sweep() {
+	now := l.now()
+	for name, c := range l.callers {
+		if c.idle(now) {
+			delete(l.callers, name)
+		}
+	}
+	l.sweepAt = max(minSweep, 2*len(l.callers))
+}
+
+// callerLimitsKey is the context key of the *callerLimits of a call.
+type callerLimitsKey struct{}
+
+// withCallerLimits returns ctx carrying the limits of its caller.
+func withCallerLimits(ctx context.Context, c *callerLimits) context.Context {
+	return context.WithValue(ctx, callerLimitsKey{}, c)
+}
+
+// of returns the limits of the caller of ctx, which the tap counted.
+func (l *limiter) of(ctx context.Context) *callerLimits {
+	if c, ok := ctx.Value(callerLimitsKey{}).(*callerLimits); ok {
+		return c
+	}
+	return &callerLimits{} // not counted by the tap: nothing to limit
 }
 
 // retryHintKey is the context key of the *retryHint of a call.

@@ -25,6 +25,8 @@ type probe struct {
 	release chan struct{} // "block" and "hold" calls return when this closes
 	calls   atomic.Int64
 	holding atomic.Int64 // "hold" calls running
+	echoes  atomic.Int64 // Echo streams started
+	flooded atomic.Int64 // messages Flood has sent
 	long    bool         // LongRunning answers this
 }
 
@@ -101,6 +103,7 @@ var (
 
 // echo answers every message of the stream with "echo:" and its text.
 func (p *probe) echo(stream grpc.ServerStream) error {
+	p.echoes.Add(1)
 	for {
 		in := new(wrapperspb.StringValue)
 		if err := stream.RecvMsg(in); err != nil {
@@ -116,6 +119,22 @@ func (p *probe) echo(stream grpc.ServerStream) error {
 }
 
 const probeEchoMethod = "/triage.test.Probe/Echo"
+
+// flood sends messages of 32 KiB until the stream fails.
+func (p *probe) flood(stream grpc.ServerStream) error {
+	if err := stream.RecvMsg(new(wrapperspb.StringValue)); err != nil {
+		return err
+	}
+	msg := wrapperspb.String(strings.Repeat("f", 32<<10))
+	for {
+		if err := stream.SendMsg(msg); err != nil {
+			return err
+		}
+		p.flooded.Add(1)
+	}
+}
+
+const probeFloodMethod = "/triage.test.Probe/Flood"
 
 var probeDesc = grpc.ServiceDesc{
 	ServiceName: "triage.test.Probe",
@@ -151,6 +170,10 @@ var probeDesc = grpc.ServiceDesc{
 		ServerStreams: true,
 		ClientStreams: true,
 		Handler:       func(srv any, stream grpc.ServerStream) error { return srv.(*probe).echo(stream) },
+	}, {
+		StreamName:    "Flood",
+		ServerStreams: true,
+		Handler:       func(srv any, stream grpc.ServerStream) error { return srv.(*probe).flood(stream) },
 	}},
 }
 

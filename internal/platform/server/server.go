@@ -30,6 +30,7 @@ type Service struct {
 type Server struct {
 	grpc        *grpc.Server
 	health      *healthService
+	auth        *authenticator // nil: no tokens
 	logger      *slog.Logger
 	grace       time.Duration
 	drainPeriod time.Duration
@@ -45,14 +46,16 @@ func New(cfg Config, logger *slog.Logger, tel *telemetry.Telemetry, services []S
 	if len(services) == 0 {
 		return nil, errors.New("no services to serve")
 	}
-	guards := newGuards(cfg, services)
+	admission, limiter := newAdmission(cfg, services, logger)
+	guards := newGuards(cfg, limiter)
 	codec := newReadingCodec()
 	g := grpc.NewServer(
 		grpc.Creds(serverCredentials{transportCredentials(cfg.TLS)}),
+		grpc.InTapHandle(admission.admit),
 		grpc.ForceServerCodecV2(codec),
 		grpc.StatsHandler(tel.ServerHandler()),
 		grpc.ChainUnaryInterceptor(append(unaryChain(logger, guards), sendLimitUnaryInterceptor(cfg.MaxMessageBytes))...),
-		grpc.ChainStreamInterceptor(append(streamChain(logger, guards), readingStreamInterceptor(codec))...),
+		grpc.ChainStreamInterceptor(append(streamChain(logger, guards), readingStreamInterceptor(codec), idleStreamInterceptor)...),
 		grpc.MaxRecvMsgSize(cfg.MaxMessageBytes),
 		grpc.MaxSendMsgSize(cfg.MaxMessageBytes),
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: cfg.KeepaliveTime, Timeout: cfg.KeepaliveTimeout}),
@@ -71,7 +74,7 @@ func New(cfg Config, logger *slog.Logger, tel *telemetry.Telemetry, services []S
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	g.RegisterService(readingUnary(&healthpb.Health_ServiceDesc, codec), hs)
 	reflection.Register(g)
-	return &Server{grpc: g, health: hs, logger: logger, grace: cfg.ShutdownGrace, drainPeriod: cfg.Drain, services: services}, nil
+	return &Server{grpc: g, health: hs, auth: admission.auth, logger: logger, grace: cfg.ShutdownGrace, drainPeriod: cfg.Drain, services: services}, nil
 }
 
 // Serve accepts connections on lis until ctx ends, then shuts down: health

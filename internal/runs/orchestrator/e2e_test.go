@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc"
+
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/llm"
 	"github.com/triage-eval/triage/internal/llm/llmtest"
@@ -122,6 +124,20 @@ func runWith(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options) 
 // the run (replace may be nil).
 func runWithClients(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options, replace func(*orchestrator.Clients)) (*orchestrator.RunStore, *orchestrator.Progress, error) {
 	t.Helper()
+	conn := startServices(t, cfg)
+	rs, err := orchestrator.OpenRunStore(context.Background(), cfg.Path(cfg.RunStore))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rs.Close() })
+	p, err := runOn(t, cfg, opts, rs, conn, replace)
+	return rs, p, err
+}
+
+// startServices serves cfg's Planner, Executor and Oracle in process until
+// the test ends.
+func startServices(t *testing.T, cfg *orchestrator.Config) grpc.ClientConnInterface {
+	t.Helper()
 	ctx := context.Background()
 	gt, err := groundtruth.Open(ctx, cfg.Path(cfg.GroundTruthStore))
 	if err != nil {
@@ -151,11 +167,13 @@ func runWithClients(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Op
 		server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: executor.New(gt, time.Now)},
 		server.Service{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()},
 	)
-	rs, err := orchestrator.OpenRunStore(ctx, cfg.Path(cfg.RunStore))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rs.Close() })
+	return conn
+}
+
+// runOn runs cfg on the run store rs with the in-process services of conn
+// (see runWithClients).
+func runOn(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options, rs *orchestrator.RunStore, conn grpc.ClientConnInterface, replace func(*orchestrator.Clients)) (*orchestrator.Progress, error) {
+	t.Helper()
 	p := &orchestrator.Progress{}
 	clients := orchestrator.Clients{
 		Planner:  triagev1.NewPlannerServiceClient(conn),
@@ -166,7 +184,7 @@ func runWithClients(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Op
 		replace(&clients)
 	}
 	r := orchestrator.NewRunner(cfg, clients, rs, time.Now, p, opts)
-	return rs, p, r.Run(ctx)
+	return p, r.Run(context.Background())
 }
 
 func TestGridEndToEnd(t *testing.T) {

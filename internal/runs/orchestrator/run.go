@@ -268,7 +268,10 @@ feed:
 func (r *Runner) runClaimed(ctx context.Context, c cell, done func()) error {
 	defer done()
 	if err := r.runCell(ctx, c); err != nil {
-		if rerr := r.leases.Release(ctx, c.key()); rerr != nil {
+		// A store known to be gone cannot release the claim either; its
+		// lease ends on its own.
+		var gone *StoreUnreachableError
+		if rerr := r.leases.Release(ctx, c.key()); rerr != nil && !errors.As(err, &gone) {
 			return errors.Join(err, rerr)
 		}
 		return err
@@ -459,9 +462,10 @@ func (r *Runner) saveScores(ctx context.Context, c cell, plan *triagev1.CreatePl
 		}
 	}
 	// The outcome is stored even if the run is being stopped: it is
-	// complete. When another worker stored the cell first (its lease on it
-	// had ended), this outcome is dropped: each cell is stored once.
-	stored, err := r.store.SaveCell(context.WithoutCancel(ctx), c.key(), c.fingerprint, r.leases.Worker(), raw, excluded, detail, r.now().UnixMicro(), recs)
+	// complete (but a stopping run does not wait out a store outage for
+	// it). When another worker stored the cell first (its lease on it had
+	// ended), this outcome is dropped: each cell is stored once.
+	stored, err := r.store.SaveCell(completeEvenIfStopping(ctx), c.key(), c.fingerprint, r.leases.Worker(), raw, excluded, detail, r.now().UnixMicro(), recs)
 	if err != nil {
 		return err
 	}

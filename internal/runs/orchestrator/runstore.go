@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/triage-eval/triage/internal/store/sqldb"
 	"github.com/triage-eval/triage/internal/store/sqlitedsn"
@@ -21,11 +22,16 @@ type RunStore struct {
 	// pool that commits without waiting for the disk (a lease is worth
 	// nothing after a server crash); on SQLite the same database.
 	claims *sqldb.DB
+	// outage is how operations ride out a store that stops answering
+	// (runstore_outage.go).
+	outage outageState
 }
 
 // OpenRunStore opens (creating) the run store at location — a SQLite file
 // path or a postgres:// URL — and brings its schema up to date. A store
-// written by a newer version is refused.
+// written by a newer version is refused. Its operations ride out an outage
+// of DefaultStoreOutage (see Outage, RideOutages); opening does not: a
+// store that does not answer at the start is an error at once.
 func OpenRunStore(ctx context.Context, location string) (*RunStore, error) {
 	db, err := sqldb.Open(ctx, location, sqldb.Options{SQLite: sqlitedsn.Options{ImmediateTx: true}, OneConnection: true})
 	if err != nil {
@@ -35,7 +41,7 @@ func OpenRunStore(ctx context.Context, location string) (*RunStore, error) {
 		db.Close()
 		return nil, fmt.Errorf("run store %s: %w", db.Location, err)
 	}
-	s := &RunStore{db: db, claims: db}
+	s := &RunStore{db: db, claims: db, outage: outageState{Outage: Outage{Wait: DefaultStoreOutage}, now: time.Now, sleep: sleepCtx}}
 	if db.Dialect == sqldb.Postgres {
 		if s.claims, err = sqldb.Open(ctx, location, sqldb.Options{Transient: true}); err != nil {
 			db.Close()

@@ -51,14 +51,16 @@ type BudgetAwareResult struct {
 
 // SaveBudgetAware stores one re-solve, replacing an earlier one.
 func (s *RunStore) SaveBudgetAware(ctx context.Context, r BudgetAwareResult) error {
-	raw, err := json.Marshal(r)
-	if err != nil {
+	return retryErr(ctx, s, "saving a re-solve", func() error {
+		raw, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		_, err = s.db.ExecContext(ctx, `INSERT INTO budget_aware (model, mode, dataset, problem_id, record) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (model, mode, dataset, problem_id) DO UPDATE SET record = excluded.record`,
+			r.Model, r.Mode, r.Dataset, r.ProblemID, string(raw))
 		return err
-	}
-	_, err = s.db.ExecContext(ctx, `INSERT INTO budget_aware (model, mode, dataset, problem_id, record) VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (model, mode, dataset, problem_id) DO UPDATE SET record = excluded.record`,
-		r.Model, r.Mode, r.Dataset, r.ProblemID, string(raw))
-	return err
+	})
 }
 
 // BudgetAwareKey identifies one re-solve.
@@ -70,48 +72,50 @@ type BudgetAwareKey struct {
 // selected, each with the fingerprint a fresh result must have; it replaces
 // the earlier selection.
 func (s *RunStore) SaveBudgetAwareGrid(ctx context.Context, fingerprints map[BudgetAwareKey]string) error {
-	tx, err := s.db.BeginTx(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := s.serialize(ctx, tx, "budget-aware-grid"); err != nil {
-		return err
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT model, mode, dataset, problem_id FROM budget_aware_grid`)
-	if err != nil {
-		return err
-	}
-	var drop []BudgetAwareKey
-	for rows.Next() {
-		var k BudgetAwareKey
-		if err := rows.Scan(&k.Model, &k.Mode, &k.Dataset, &k.ProblemID); err != nil {
-			rows.Close()
+	return retryErr(ctx, s, "saving the re-solves selected", func() error {
+		tx, err := s.db.BeginTx(ctx)
+		if err != nil {
 			return err
 		}
-		if _, keep := fingerprints[k]; !keep {
-			drop = append(drop, k)
-		}
-	}
-	if err := rows.Close(); err != nil {
-		return err
-	}
-	for _, k := range drop {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM budget_aware_grid WHERE model = ? AND mode = ? AND dataset = ? AND problem_id = ?`,
-			k.Model, k.Mode, k.Dataset, k.ProblemID); err != nil {
+		defer tx.Rollback()
+		if err := s.serialize(ctx, tx, "budget-aware-grid"); err != nil {
 			return err
 		}
-	}
-	// Upserted, never deleted and inserted again: workers of one run save
-	// the same selection concurrently.
-	for k, fp := range fingerprints {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO budget_aware_grid (model, mode, dataset, problem_id, fingerprint) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (model, mode, dataset, problem_id) DO UPDATE SET fingerprint = excluded.fingerprint`,
-			k.Model, k.Mode, k.Dataset, k.ProblemID, fp); err != nil {
+		rows, err := tx.QueryContext(ctx, `SELECT model, mode, dataset, problem_id FROM budget_aware_grid`)
+		if err != nil {
 			return err
 		}
-	}
-	return tx.Commit()
+		var drop []BudgetAwareKey
+		for rows.Next() {
+			var k BudgetAwareKey
+			if err := rows.Scan(&k.Model, &k.Mode, &k.Dataset, &k.ProblemID); err != nil {
+				rows.Close()
+				return err
+			}
+			if _, keep := fingerprints[k]; !keep {
+				drop = append(drop, k)
+			}
+		}
+		if err := rows.Close(); err != nil {
+			return err
+		}
+		for _, k := range drop {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM budget_aware_grid WHERE model = ? AND mode = ? AND dataset = ? AND problem_id = ?`,
+				k.Model, k.Mode, k.Dataset, k.ProblemID); err != nil {
+				return err
+			}
+		}
+		// Upserted, never deleted and inserted again: workers of one run save
+		// the same selection concurrently.
+		for k, fp := range fingerprints {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO budget_aware_grid (model, mode, dataset, problem_id, fingerprint) VALUES (?, ?, ?, ?, ?)
+				ON CONFLICT (model, mode, dataset, problem_id) DO UPDATE SET fingerprint = excluded.fingerprint`,
+				k.Model, k.Mode, k.Dataset, k.ProblemID, fp); err != nil {
+				return err
+			}
+		}
+		return tx.Commit()
+	})
 }
 
 // BudgetAware returns the stored re-solves of the latest selection whose
@@ -121,21 +125,24 @@ func (s *RunStore) SaveBudgetAwareGrid(ctx context.Context, fingerprints map[Bud
 // Unchecked.
 func (s *RunStore) BudgetAware(ctx context.Context) ([]BudgetAwareResult, Freshness, error) {
 	var f Freshness
-	want := map[BudgetAwareKey]string{}
-	grows, err := s.db.QueryContext(ctx, `SELECT model, mode, dataset, problem_id, fingerprint FROM budget_aware_grid`)
-	if err != nil {
-		return nil, f, err
-	}
-	for grows.Next() {
-		var k BudgetAwareKey
-		var fp string
-		if err := grows.Scan(&k.Model, &k.Mode, &k.Dataset, &k.ProblemID, &fp); err != nil {
-			grows.Close()
-			return nil, f, err
+	want, err := retry(ctx, s, "reading the re-solves selected", func() (map[BudgetAwareKey]string, error) {
+		want := map[BudgetAwareKey]string{}
+		grows, err := s.db.QueryContext(ctx, `SELECT model, mode, dataset, problem_id, fingerprint FROM budget_aware_grid`)
+		if err != nil {
+			return nil, err
 		}
-		want[k] = fp
-	}
-	if err := grows.Close(); err != nil {
+		defer grows.Close()
+		for grows.Next() {
+			var k BudgetAwareKey
+			var fp string
+			if err := grows.Scan(&k.Model, &k.Mode, &k.Dataset, &k.ProblemID, &fp); err != nil {
+				return nil, err
+			}
+			want[k] = fp
+		}
+		return want, grows.Err()
+	})
+	if err != nil {
 		return nil, f, err
 	}
 	f.Unchecked = len(want) == 0
@@ -171,22 +178,24 @@ func (s *RunStore) BudgetAware(ctx context.Context) ([]BudgetAwareResult, Freshn
 // AllBudgetAware returns every stored re-solve, selected or not, fresh or
 // not, in key order.
 func (s *RunStore) AllBudgetAware(ctx context.Context) ([]BudgetAwareResult, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT record FROM budget_aware ORDER BY model, mode, dataset, problem_id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []BudgetAwareResult
-	for rows.Next() {
-		var raw string
-		if err := rows.Scan(&raw); err != nil {
+	return retry(ctx, s, "reading the re-solves", func() ([]BudgetAwareResult, error) {
+		rows, err := s.db.QueryContext(ctx, `SELECT record FROM budget_aware ORDER BY model, mode, dataset, problem_id`)
+		if err != nil {
 			return nil, err
 		}
-		var r BudgetAwareResult
-		if err := json.Unmarshal([]byte(raw), &r); err != nil {
-			return nil, err
+		defer rows.Close()
+		var out []BudgetAwareResult
+		for rows.Next() {
+			var raw string
+			if err := rows.Scan(&raw); err != nil {
+				return nil, err
+			}
+			var r BudgetAwareResult
+			if err := json.Unmarshal([]byte(raw), &r); err != nil {
+				return nil, err
+			}
+			out = append(out, r)
 		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		return out, rows.Err()
+	})
 }

@@ -18,9 +18,11 @@ import (
 // partition (problems added or removed) replaces the old one: the cells of
 // changed pools have other fingerprints, so they are stale and recomputed.
 func (s *RunStore) SaveManifest(ctx context.Context, config, pools []byte) error {
-	_, err := s.db.ExecContext(ctx, `INSERT INTO manifest (id, config, pools) VALUES (1, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET config = excluded.config, pools = excluded.pools`, string(config), string(pools))
-	return err
+	return retryErr(ctx, s, "saving the manifest", func() error {
+		_, err := s.db.ExecContext(ctx, `INSERT INTO manifest (id, config, pools) VALUES (1, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET config = excluded.config, pools = excluded.pools`, string(config), string(pools))
+		return err
+	})
 }
 
 // SaveGrid records, in one transaction, the grid a run is about to work
@@ -30,62 +32,64 @@ func (s *RunStore) SaveManifest(ctx context.Context, config, pools []byte) error
 // record the same grid, so the rows are upserted (never deleted and
 // inserted again) and concurrent saves agree.
 func (s *RunStore) SaveGrid(ctx context.Context, fingerprints map[string]string, accuracy []report.Accuracy) error {
-	tx, err := s.db.BeginTx(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := s.serialize(ctx, tx, "grid"); err != nil {
-		return err
-	}
-	stored, err := pairsOf(ctx, tx, `SELECT key, fingerprint FROM grid_cells`)
-	if err != nil {
-		return err
-	}
-	var gone []any
-	for k := range stored {
-		if _, keep := fingerprints[k]; !keep {
-			gone = append(gone, k)
-		}
-	}
-	if err := execBatched(ctx, tx, `DELETE FROM grid_cells WHERE key IN `, "", 1, gone); err != nil {
-		return err
-	}
-	// Only what changed is written: a worker joining a run whose grid is
-	// recorded writes nothing, and a grid of 10,000 cells takes a few
-	// statements, not 10,000 round trips.
-	var changed []any
-	for _, key := range slices.Sorted(maps.Keys(fingerprints)) {
-		if fp, ok := stored[key]; !ok || fp != fingerprints[key] {
-			changed = append(changed, key, fingerprints[key])
-		}
-	}
-	if err := execBatched(ctx, tx, `INSERT INTO grid_cells (key, fingerprint) VALUES `,
-		` ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint`, 2, changed); err != nil {
-		return err
-	}
-	accKeys, err := keysOf(ctx, tx, `SELECT model || '|' || mode || '|' || dataset FROM accuracy`)
-	if err != nil {
-		return err
-	}
-	keep := map[string]bool{}
-	for _, a := range accuracy {
-		keep[a.Model+"|"+a.Mode+"|"+a.Dataset] = true
-		if _, err := tx.ExecContext(ctx, `INSERT INTO accuracy (model, mode, dataset, correct, gradeable, unsolvable, lucky_guesses, public_tests_only) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (model, mode, dataset) DO UPDATE SET correct = excluded.correct, gradeable = excluded.gradeable,
-			unsolvable = excluded.unsolvable, lucky_guesses = excluded.lucky_guesses, public_tests_only = excluded.public_tests_only`,
-			a.Model, a.Mode, a.Dataset, a.Correct, a.Gradeable, a.Unsolvable, a.LuckyGuesses, a.PublicTestsOnly); err != nil {
+	return retryErr(ctx, s, "saving the grid", func() error {
+		tx, err := s.db.BeginTx(ctx)
+		if err != nil {
 			return err
 		}
-	}
-	for _, k := range accKeys {
-		if !keep[k] {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM accuracy WHERE model || '|' || mode || '|' || dataset = ?`, k); err != nil {
+		defer tx.Rollback()
+		if err := s.serialize(ctx, tx, "grid"); err != nil {
+			return err
+		}
+		stored, err := pairsOf(ctx, tx, `SELECT key, fingerprint FROM grid_cells`)
+		if err != nil {
+			return err
+		}
+		var gone []any
+		for k := range stored {
+			if _, keep := fingerprints[k]; !keep {
+				gone = append(gone, k)
+			}
+		}
+		if err := execBatched(ctx, tx, `DELETE FROM grid_cells WHERE key IN `, "", 1, gone); err != nil {
+			return err
+		}
+		// Only what changed is written: a worker joining a run whose grid is
+		// recorded writes nothing, and a grid of 10,000 cells takes a few
+		// statements, not 10,000 round trips.
+		var changed []any
+		for _, key := range slices.Sorted(maps.Keys(fingerprints)) {
+			if fp, ok := stored[key]; !ok || fp != fingerprints[key] {
+				changed = append(changed, key, fingerprints[key])
+			}
+		}
+		if err := execBatched(ctx, tx, `INSERT INTO grid_cells (key, fingerprint) VALUES `,
+			` ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint`, 2, changed); err != nil {
+			return err
+		}
+		accKeys, err := keysOf(ctx, tx, `SELECT model || '|' || mode || '|' || dataset FROM accuracy`)
+		if err != nil {
+			return err
+		}
+		keep := map[string]bool{}
+		for _, a := range accuracy {
+			keep[a.Model+"|"+a.Mode+"|"+a.Dataset] = true
+			if _, err := tx.ExecContext(ctx, `INSERT INTO accuracy (model, mode, dataset, correct, gradeable, unsolvable, lucky_guesses, public_tests_only) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+				ON CONFLICT (model, mode, dataset) DO UPDATE SET correct = excluded.correct, gradeable = excluded.gradeable,
+				unsolvable = excluded.unsolvable, lucky_guesses = excluded.lucky_guesses, public_tests_only = excluded.public_tests_only`,
+				a.Model, a.Mode, a.Dataset, a.Correct, a.Gradeable, a.Unsolvable, a.LuckyGuesses, a.PublicTestsOnly); err != nil {
 				return err
 			}
 		}
-	}
-	return tx.Commit()
+		for _, k := range accKeys {
+			if !keep[k] {
+				if _, err := tx.ExecContext(ctx, `DELETE FROM accuracy WHERE model || '|' || mode || '|' || dataset = ?`, k); err != nil {
+					return err
+				}
+			}
+		}
+		return tx.Commit()
+	})
 }
 
 // serialize makes concurrent transactions that save the same rows (workers
@@ -181,21 +185,23 @@ func (c StoredCell) fresh(fp string) bool {
 
 // Cells returns every stored cell by key.
 func (s *RunStore) Cells(ctx context.Context) (map[string]StoredCell, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT key, fingerprint, excluded FROM cells`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string]StoredCell{}
-	for rows.Next() {
-		var k string
-		var c StoredCell
-		if err := rows.Scan(&k, &c.Fingerprint, &c.Excluded); err != nil {
+	return retry(ctx, s, "reading the stored cells", func() (map[string]StoredCell, error) {
+		rows, err := s.db.QueryContext(ctx, `SELECT key, fingerprint, excluded FROM cells`)
+		if err != nil {
 			return nil, err
 		}
-		out[k] = c
-	}
-	return out, rows.Err()
+		defer rows.Close()
+		out := map[string]StoredCell{}
+		for rows.Next() {
+			var k string
+			var c StoredCell
+			if err := rows.Scan(&k, &c.Fingerprint, &c.Excluded); err != nil {
+				return nil, err
+			}
+			out[k] = c
+		}
+		return out, rows.Err()
+	})
 }
 
 // CountDone returns how many cells of the latest grid are stored with the
@@ -221,9 +227,17 @@ func (s *RunStore) SaveCell(ctx context.Context, key, fingerprint, worker string
 		}
 		records[i] = string(rec)
 	}
-	if s.db.Dialect == sqldb.Postgres {
-		return s.saveCellOneTrip(ctx, key, fingerprint, worker, plan, excluded, detail, doneAt, scores, records)
-	}
+	return retry(ctx, s, "saving a cell", func() (bool, error) {
+		if s.db.Dialect == sqldb.Postgres {
+			return s.saveCellOneTrip(ctx, key, fingerprint, worker, plan, excluded, detail, doneAt, scores, records)
+		}
+		return s.saveCellTx(ctx, key, fingerprint, worker, plan, excluded, detail, doneAt, scores, records)
+	})
+}
+
+// saveCellTx is SaveCell as a transaction of several statements: on
+// SQLite, where a round trip costs nothing.
+func (s *RunStore) saveCellTx(ctx context.Context, key, fingerprint, worker string, plan []byte, excluded, detail string, doneAt int64, scores []report.ScoreRecord, records []string) (stored bool, err error) {
 	tx, err := s.db.BeginTx(ctx)
 	if err != nil {
 		return false, err

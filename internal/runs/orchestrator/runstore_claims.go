@@ -15,15 +15,17 @@ import (
 // both backends, so two workers never hold one unit: this is how several
 // processes, on one machine or many (PostgreSQL), share a run.
 func (s *RunStore) Claim(ctx context.Context, key, worker string, now, until time.Time) (bool, error) {
-	var holder string
-	err := s.claims.QueryRowContext(ctx, `INSERT INTO claims (key, worker, expires_at) VALUES (?, ?, ?)
-		ON CONFLICT (key) DO UPDATE SET worker = excluded.worker, expires_at = excluded.expires_at
-		WHERE claims.expires_at < ? OR claims.worker = excluded.worker
-		RETURNING worker`, key, worker, until.UnixMicro(), now.UnixMicro()).Scan(&holder)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	return err == nil, err
+	return retry(ctx, s, "claiming a unit", func() (bool, error) {
+		var holder string
+		err := s.claims.QueryRowContext(ctx, `INSERT INTO claims (key, worker, expires_at) VALUES (?, ?, ?)
+			ON CONFLICT (key) DO UPDATE SET worker = excluded.worker, expires_at = excluded.expires_at
+			WHERE claims.expires_at < ? OR claims.worker = excluded.worker
+			RETURNING worker`, key, worker, until.UnixMicro(), now.UnixMicro()).Scan(&holder)
+		if errors.Is(err, sql.ErrNoRows) {
+			return false, nil
+		}
+		return err == nil, err
+	})
 }
 
 // ClaimCells claims, as Claim does, each cell of keys that is not stored
@@ -34,34 +36,36 @@ func (s *RunStore) Claim(ctx context.Context, key, worker string, now, until tim
 // the same snapshot as the claims are written, and a stored cell gets no
 // write at all.
 func (s *RunStore) ClaimCells(ctx context.Context, keys, fingerprints []string, worker string, now, until time.Time) (map[string]bool, error) {
-	if len(keys) == 0 {
-		return map[string]bool{}, nil
-	}
-	args := make([]any, 0, 2*len(keys)+3)
-	args = append(args, worker, until.UnixMicro())
-	for i, k := range keys {
-		args = append(args, k, fingerprints[i])
-	}
-	args = append(args, now.UnixMicro())
-	rows, err := s.claims.QueryContext(ctx, `INSERT INTO claims (key, worker, expires_at)
-		SELECT v.column1, ?, ? FROM (VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?), ", len(keys)), ", ")+`) AS v
-		WHERE NOT EXISTS (SELECT 1 FROM cells WHERE cells.key = v.column1 AND cells.fingerprint = v.column2 AND cells.excluded <> 'error')
-		ON CONFLICT (key) DO UPDATE SET worker = excluded.worker, expires_at = excluded.expires_at
-		WHERE claims.expires_at < ? OR claims.worker = excluded.worker
-		RETURNING key`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	taken := make(map[string]bool, len(keys))
-	for rows.Next() {
-		var k string
-		if err := rows.Scan(&k); err != nil {
+	return retry(ctx, s, "claiming cells", func() (map[string]bool, error) {
+		if len(keys) == 0 {
+			return map[string]bool{}, nil
+		}
+		args := make([]any, 0, 2*len(keys)+3)
+		args = append(args, worker, until.UnixMicro())
+		for i, k := range keys {
+			args = append(args, k, fingerprints[i])
+		}
+		args = append(args, now.UnixMicro())
+		rows, err := s.claims.QueryContext(ctx, `INSERT INTO claims (key, worker, expires_at)
+			SELECT v.column1, ?, ? FROM (VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?), ", len(keys)), ", ")+`) AS v
+			WHERE NOT EXISTS (SELECT 1 FROM cells WHERE cells.key = v.column1 AND cells.fingerprint = v.column2 AND cells.excluded <> 'error')
+			ON CONFLICT (key) DO UPDATE SET worker = excluded.worker, expires_at = excluded.expires_at
+			WHERE claims.expires_at < ? OR claims.worker = excluded.worker
+			RETURNING key`, args...)
+		if err != nil {
 			return nil, err
 		}
-		taken[k] = true
-	}
-	return taken, rows.Err()
+		defer rows.Close()
+		taken := make(map[string]bool, len(keys))
+		for rows.Next() {
+			var k string
+			if err := rows.Scan(&k); err != nil {
+				return nil, err
+			}
+			taken[k] = true
+		}
+		return taken, rows.Err()
+	})
 }
 
 // Renew extends worker's lease on key until until; false when worker no
@@ -77,21 +81,23 @@ func (s *RunStore) Renew(ctx context.Context, key, worker string, until time.Tim
 
 // Holders returns every claimed key with when its lease ends.
 func (s *RunStore) Holders(ctx context.Context) (map[string]time.Time, error) {
-	rows, err := s.claims.QueryContext(ctx, `SELECT key, expires_at FROM claims`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string]time.Time{}
-	for rows.Next() {
-		var k string
-		var us int64
-		if err := rows.Scan(&k, &us); err != nil {
+	return retry(ctx, s, "reading the claims", func() (map[string]time.Time, error) {
+		rows, err := s.claims.QueryContext(ctx, `SELECT key, expires_at FROM claims`)
+		if err != nil {
 			return nil, err
 		}
-		out[k] = time.UnixMicro(us)
-	}
-	return out, rows.Err()
+		defer rows.Close()
+		out := map[string]time.Time{}
+		for rows.Next() {
+			var k string
+			var us int64
+			if err := rows.Scan(&k, &us); err != nil {
+				return nil, err
+			}
+			out[k] = time.UnixMicro(us)
+		}
+		return out, rows.Err()
+	})
 }
 
 // Release gives key up, if worker holds it.

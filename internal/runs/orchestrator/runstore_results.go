@@ -46,76 +46,78 @@ type Freshness struct {
 // Results returns the records and accuracies of the latest grid, with the
 // records of stale cells excluded as ExcludedStale.
 func (s *RunStore) Results(ctx context.Context) (Results, error) {
-	var res Results
-	grid, err := pairsOf(ctx, s.db, `SELECT key, fingerprint FROM grid_cells`)
-	if err != nil {
-		return res, err
-	}
-	res.Freshness.Unchecked = len(grid) == 0
-	cells, err := s.Cells(ctx)
-	if err != nil {
-		return res, err
-	}
-	status := map[string]string{} // key → "fresh", "stale" or "outside"
-	for k, c := range cells {
-		want, inGrid := grid[k]
-		switch {
-		case res.Freshness.Unchecked:
-			status[k] = "fresh"
-		case !inGrid:
-			status[k] = "outside"
-			res.Freshness.Outside++
-		case c.Fingerprint != want:
-			status[k] = "stale"
-			res.Freshness.Stale++
-		default:
-			status[k] = "fresh"
-			res.Freshness.Fresh++
-		}
-	}
-	for k := range grid {
-		if _, ok := cells[k]; !ok {
-			res.Freshness.Pending++
-		}
-	}
-	srows, err := s.db.QueryContext(ctx, `SELECT key, record FROM scores ORDER BY key, regime`)
-	if err != nil {
-		return res, err
-	}
-	defer srows.Close()
-	for srows.Next() {
-		var key, raw string
-		if err := srows.Scan(&key, &raw); err != nil {
+	return retry(ctx, s, "reading the results", func() (Results, error) {
+		var res Results
+		grid, err := pairsOf(ctx, s.db, `SELECT key, fingerprint FROM grid_cells`)
+		if err != nil {
 			return res, err
 		}
-		var r report.ScoreRecord
-		if err := json.Unmarshal([]byte(raw), &r); err != nil {
+		res.Freshness.Unchecked = len(grid) == 0
+		cells, err := s.Cells(ctx)
+		if err != nil {
 			return res, err
 		}
-		switch status[key] {
-		case "outside":
-			continue
-		case "stale":
-			r.Excluded, r.Detail, r.Eta = ExcludedStale, "its inputs changed after it was computed; run the config again to recompute it", nil
+		status := map[string]string{} // key → "fresh", "stale" or "outside"
+		for k, c := range cells {
+			want, inGrid := grid[k]
+			switch {
+			case res.Freshness.Unchecked:
+				status[k] = "fresh"
+			case !inGrid:
+				status[k] = "outside"
+				res.Freshness.Outside++
+			case c.Fingerprint != want:
+				status[k] = "stale"
+				res.Freshness.Stale++
+			default:
+				status[k] = "fresh"
+				res.Freshness.Fresh++
+			}
 		}
-		res.Records = append(res.Records, r)
-	}
-	if err := srows.Err(); err != nil {
-		return res, err
-	}
-	arows, err := s.db.QueryContext(ctx, `SELECT model, mode, dataset, correct, gradeable, unsolvable, lucky_guesses, public_tests_only FROM accuracy ORDER BY model, mode, dataset`)
-	if err != nil {
-		return res, err
-	}
-	defer arows.Close()
-	for arows.Next() {
-		var a report.Accuracy
-		if err := arows.Scan(&a.Model, &a.Mode, &a.Dataset, &a.Correct, &a.Gradeable, &a.Unsolvable, &a.LuckyGuesses, &a.PublicTestsOnly); err != nil {
+		for k := range grid {
+			if _, ok := cells[k]; !ok {
+				res.Freshness.Pending++
+			}
+		}
+		srows, err := s.db.QueryContext(ctx, `SELECT key, record FROM scores ORDER BY key, regime`)
+		if err != nil {
 			return res, err
 		}
-		res.Accuracy = append(res.Accuracy, a)
-	}
-	return res, arows.Err()
+		defer srows.Close()
+		for srows.Next() {
+			var key, raw string
+			if err := srows.Scan(&key, &raw); err != nil {
+				return res, err
+			}
+			var r report.ScoreRecord
+			if err := json.Unmarshal([]byte(raw), &r); err != nil {
+				return res, err
+			}
+			switch status[key] {
+			case "outside":
+				continue
+			case "stale":
+				r.Excluded, r.Detail, r.Eta = ExcludedStale, "its inputs changed after it was computed; run the config again to recompute it", nil
+			}
+			res.Records = append(res.Records, r)
+		}
+		if err := srows.Err(); err != nil {
+			return res, err
+		}
+		arows, err := s.db.QueryContext(ctx, `SELECT model, mode, dataset, correct, gradeable, unsolvable, lucky_guesses, public_tests_only FROM accuracy ORDER BY model, mode, dataset`)
+		if err != nil {
+			return res, err
+		}
+		defer arows.Close()
+		for arows.Next() {
+			var a report.Accuracy
+			if err := arows.Scan(&a.Model, &a.Mode, &a.Dataset, &a.Correct, &a.Gradeable, &a.Unsolvable, &a.LuckyGuesses, &a.PublicTestsOnly); err != nil {
+				return res, err
+			}
+			res.Accuracy = append(res.Accuracy, a)
+		}
+		return res, arows.Err()
+	})
 }
 
 // Manifest is what a run records of its pools: the partition of every
@@ -131,22 +133,24 @@ type Manifest struct {
 // Manifest returns the pools the latest run recorded. Runs stored before
 // injection recorded the partition alone; it is read as such.
 func (s *RunStore) Manifest(ctx context.Context) (Manifest, error) {
-	var raw string
-	err := s.db.QueryRowContext(ctx, `SELECT pools FROM manifest WHERE id = 1`).Scan(&raw)
-	if err == sql.ErrNoRows {
-		return Manifest{}, fmt.Errorf("the run store holds no run yet (triage run first)")
-	}
-	if err != nil {
-		return Manifest{}, err
-	}
-	var m Manifest
-	if err := json.Unmarshal([]byte(raw), &m); err == nil && m.Partitions != nil {
+	return retry(ctx, s, "reading the manifest", func() (Manifest, error) {
+		var raw string
+		err := s.db.QueryRowContext(ctx, `SELECT pools FROM manifest WHERE id = 1`).Scan(&raw)
+		if err == sql.ErrNoRows {
+			return Manifest{}, fmt.Errorf("the run store holds no run yet (triage run first)")
+		}
+		if err != nil {
+			return Manifest{}, err
+		}
+		var m Manifest
+		if err := json.Unmarshal([]byte(raw), &m); err == nil && m.Partitions != nil {
+			return m, nil
+		}
+		if err := json.Unmarshal([]byte(raw), &m.Partitions); err != nil {
+			return Manifest{}, fmt.Errorf("run store manifest: %w", err)
+		}
 		return m, nil
-	}
-	if err := json.Unmarshal([]byte(raw), &m.Partitions); err != nil {
-		return Manifest{}, fmt.Errorf("run store manifest: %w", err)
-	}
-	return m, nil
+	})
 }
 
 // Pools returns the pool partition the run recorded, by dataset.
@@ -167,13 +171,18 @@ type StoredPlan struct {
 // Plan returns the planner response stored for a cell and whether the cell
 // is stored.
 func (s *RunStore) Plan(ctx context.Context, key string) (StoredPlan, bool, error) {
-	var raw, fp string
-	err := s.db.QueryRowContext(ctx, `SELECT plan, fingerprint FROM cells WHERE key = ?`, key).Scan(&raw, &fp)
-	if err == sql.ErrNoRows {
-		return StoredPlan{}, false, nil
-	}
+	var found bool
+	p, err := retry(ctx, s, "reading a plan", func() (StoredPlan, error) {
+		var raw, fp string
+		err := s.db.QueryRowContext(ctx, `SELECT plan, fingerprint FROM cells WHERE key = ?`, key).Scan(&raw, &fp)
+		found = err == nil
+		if err == sql.ErrNoRows {
+			return StoredPlan{}, nil
+		}
+		return StoredPlan{Plan: []byte(raw), Fingerprint: fp}, err
+	})
 	if err != nil {
 		return StoredPlan{}, false, err
 	}
-	return StoredPlan{Plan: []byte(raw), Fingerprint: fp}, true, nil
+	return p, found, nil
 }

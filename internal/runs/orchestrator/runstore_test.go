@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -403,4 +404,89 @@ func TestClaimCellsSkipsFreshCells(t *testing.T) {
 			t.Errorf("claims %v, %v; want the three taken and h", holders, err)
 		}
 	})
+}
+
+// TestRunStoreRidesOutALockedSQLite: a SQLite run store locked by another
+// writer past its busy timeout (the store error SQLite can have) is tried
+// again until the lock is gone; an error about the statement itself (here
+// a table gone) is not tried again, nor warned about.
+func TestRunStoreRidesOutALockedSQLite(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "run.db")
+	rs := openTest(t, path)
+	holder, err := sql.Open("sqlite", "file:"+path+"?_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	tx, err := holder.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM claims`); err != nil { // takes the write lock
+		t.Fatal(err)
+	}
+	var (
+		mu   sync.Mutex
+		said []string
+	)
+	rs.RideOutages(Outage{Wait: 10 * time.Minute, Warn: func(msg string) {
+		mu.Lock()
+		said = append(said, msg)
+		mu.Unlock()
+		if strings.Contains(msg, "not answering") {
+			go tx.Rollback()
+		}
+	}})
+	if err := rs.SaveManifest(ctx, []byte(`{}`), []byte(`{}`)); err != nil {
+		t.Fatalf("save while another writer held the lock: %v", err)
+	}
+	mu.Lock()
+	if len(said) != 2 || !strings.Contains(said[0], "database is locked") || !strings.Contains(said[1], "answers again") {
+		t.Errorf("warnings %q, want the lock, then the store answering again", said)
+	}
+	said = nil
+	mu.Unlock()
+
+	if _, err := holder.ExecContext(ctx, `DROP TABLE manifest`); err != nil {
+		t.Fatal(err)
+	}
+	err = rs.SaveManifest(ctx, []byte(`{}`), []byte(`{}`))
+	var gone *StoreUnreachableError
+	if err == nil || errors.As(err, &gone) || !strings.Contains(err.Error(), "no such table") {
+		t.Errorf("save into a table gone: %v, want the error at once", err)
+	}
+	mu.Lock()
+	if len(said) != 0 {
+		t.Errorf("warned %q about an error that is not an outage", said)
+	}
+	mu.Unlock()
+}
+
+// TestStoppingRunDoesNotWaitOutAnOutage: a cell's outcome is saved even
+// when the run is stopping, but a run told to stop does not wait out a
+// store outage for it: the save's retries end with the run's context.
+func TestStoppingRunDoesNotWaitOutAnOutage(t *testing.T) {
+	location, proxy := pgtest.Proxied(t)
+	rs := openTest(t, location)
+	ctx, stop := context.WithCancel(context.Background())
+	rs.RideOutages(Outage{Wait: 10 * time.Minute, Warn: func(msg string) {
+		if strings.Contains(msg, "not answering") {
+			stop() // the user interrupts the run
+		}
+	}})
+	proxy.Cut()
+	done := make(chan error, 1)
+	go func() {
+		_, err := rs.SaveCell(completeEvenIfStopping(ctx), "k", "fp", "w", nil, "", "", 1, []report.ScoreRecord{scored("k", 0.5)})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("save during an outage, the run stopping: %v, want it to end as cancelled", err)
+		}
+	case <-time.After(2 * time.Minute): // a hang bound only
+		t.Fatal("the save waited out the outage although the run stopped")
+	}
 }

@@ -1,0 +1,117 @@
+package gateway
+
+import (
+	"net/http"
+
+	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"google.golang.org/genproto/googleapis/api/annotations"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/metadata"
+	reflectionv1 "google.golang.org/grpc/reflection/grpc_reflection_v1"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/platform/grpcerr"
+)
+
+// Authorizer applies the gRPC server's token rule to a call of fullMethod
+// ("/pkg.Service/Method") with the metadata md the call would carry, from
+// the request's headers alone: nil, or the error the call would get (see
+// server.Server.Authorize).
+type Authorizer func(md metadata.MD, fullMethod string) error
+
+// Paths the mux serves besides the RPCs, and the gRPC method whose rule
+// each follows: the health endpoint is open, as health checks are, and the
+// OpenAPI document, which describes the API as reflection does, needs what
+// reflection needs.
+var (
+	healthzPath     = "/healthz"
+	healthMethod    = "/" + healthpb.Health_ServiceDesc.ServiceName + "/Check"
+	reflectionRPC   = "/" + reflectionv1.ServerReflection_ServiceDesc.ServiceName + "/ServerReflectionInfo"
+	servedFiles     = []protoreflect.FileDescriptor{triagev1.File_triage_v1_oracle_proto, triagev1.File_triage_v1_executor_proto, triagev1.File_triage_v1_planner_proto}
+	extraRouteRules = map[string]string{
+		http.MethodGet + " " + healthzPath: healthMethod,
+		http.MethodGet + " " + OpenAPIPath: reflectionRPC,
+	}
+)
+
+// routes maps each route of the mux ("POST /v1/oracle:computeReferences",
+// as the request's method and runtime.HTTPPattern) to the gRPC method it
+// calls, read from the google.api.http rules the handlers are generated
+// from.
+func routes() map[string]string {
+	out := map[string]string{}
+	for k, v := range extraRouteRules {
+		out[k] = v
+	}
+	for _, fd := range servedFiles {
+		for i := range fd.Services().Len() {
+			sd := fd.Services().Get(i)
+			for j := range sd.Methods().Len() {
+				md := sd.Methods().Get(j)
+				rule, _ := proto.GetExtension(md.Options(), annotations.E_Http).(*annotations.HttpRule)
+				full := "/" + string(sd.FullName()) + "/" + string(md.Name())
+				for _, r := range append([]*annotations.HttpRule{rule}, rule.GetAdditionalBindings()...) {
+					if method, path := ruleRoute(r); path != "" {
+						out[method+" "+path] = full
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// ruleRoute returns the HTTP method and path template of an HTTP rule.
+func ruleRoute(r *annotations.HttpRule) (method, path string) {
+	switch p := r.GetPattern().(type) {
+	case *annotations.HttpRule_Get:
+		return http.MethodGet, p.Get
+	case *annotations.HttpRule_Post:
+		return http.MethodPost, p.Post
+	case *annotations.HttpRule_Put:
+		return http.MethodPut, p.Put
+	case *annotations.HttpRule_Delete:
+		return http.MethodDelete, p.Delete
+	case *annotations.HttpRule_Patch:
+		return http.MethodPatch, p.Patch
+	case *annotations.HttpRule_Custom:
+		return p.Custom.GetKind(), p.Custom.GetPath()
+	}
+	return "", ""
+}
+
+// authorization is the mux's outermost middleware: it refuses a request
+// the gRPC server would refuse for its token (HTTP 401 or 403 with the
+// server's google.rpc.Status) before anything reads its body, so that such
+// a request costs its headers and nothing more, as on the gRPC port (the
+// default error handler adds WWW-Authenticate to a 401). A
+// route it cannot name a method for (none today) is checked as an unknown
+// service, which only a token for every service may call.
+type authorization struct {
+	auth   Authorizer
+	routes map[string]string
+	mux    *runtime.ServeMux // set once New has built it
+}
+
+// middleware is the runtime.Middleware.
+func (a *authorization) middleware(next runtime.HandlerFunc) runtime.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, params map[string]string) {
+		fullMethod := ""
+		if pat, ok := runtime.HTTPPattern(r.Context()); ok {
+			fullMethod = a.routes[r.Method+" "+pat.String()]
+		}
+		err := grpcerr.ToStatus(a.auth(metadata.MD{"authorization": r.Header.Values("Authorization")}, fullMethod))
+		if err == nil {
+			next(w, r, params)
+			return
+		}
+		// Nothing waits for the unread body either: the connection closes
+		// after the answer (on HTTP/1.1 the server would otherwise read up to
+		// 256 KiB of it to reuse the connection).
+		w.Header().Set("Connection", "close")
+		_, out := runtime.MarshalerForRequest(a.mux, r)
+		errorHandler(r.Context(), a.mux, out, w, r, err)
+	}
+}

@@ -1,0 +1,91 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/peer"
+	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/tap"
+
+	"github.com/triage-eval/triage/internal/platform/grpcerr"
+)
+
+// admission is the server's tap (grpc.InTapHandle): it runs on each call's
+// headers, in the connection's reader, before grpc creates the call or
+// reads any of its messages. So a call without a valid token costs its
+// headers and nothing more: grpc answers the status and resets the stream,
+// and the data the client still sends is dropped as it arrives, never
+// buffered nor decoded. For an admitted call, it names the caller (limits
+// count per caller), counts the call against the caller's limits — a
+// caller with its most calls admitted already is refused here too — and
+// starts the call's idle watch (idle.go).
+type admission struct {
+	auth      *authenticator // nil: no tokens
+	limiter   *limiter       // nil: no limits
+	idle      time.Duration  // 0: no idle bound
+	afterFunc func(time.Duration, func()) func() bool
+	logger    *slog.Logger
+}
+
+// admit is the tap.ServerInHandle. It must not block: it runs in the
+// connection's reader.
+func (a *admission) admit(ctx context.Context, info *tap.Info) (context.Context, error) {
+	caller := ""
+	if a.auth != nil {
+		name, err := a.auth.authorize(info.Header, info.FullMethodName)
+		if err != nil {
+			err = grpcerr.ToStatus(err)
+			a.refused(ctx, info.FullMethodName, err)
+			return nil, err
+		}
+		caller = name
+	}
+	if a.limiter != nil && !isHealth(serviceOf(info.FullMethodName)) {
+		if caller == "" {
+			caller = peerName(ctx, info.Header)
+		}
+		ctx = withCaller(ctx, caller)
+		c, leave, err := a.limiter.enter(caller)
+		if err != nil {
+			err = grpcerr.ToStatus(err)
+			a.refused(ctx, info.FullMethodName, err)
+			return nil, err
+		}
+		ctx = withCallerLimits(ctx, c)
+		context.AfterFunc(ctx, leave)
+	} else if caller != "" {
+		ctx = withCaller(ctx, caller)
+	}
+	if a.idle > 0 {
+		ctx = watchIdle(ctx, a.idle, a.afterFunc)
+	}
+	return ctx, nil
+}
+
+// refused logs a call the tap refused as the logging interceptor logs the
+// calls it sees — one "finished call" line with the service, the method,
+// the code and the peer — marked refused_before_read.
+func (a *admission) refused(ctx context.Context, fullMethod string, err error) {
+	st := status.Convert(err)
+	level := slog.LevelInfo
+	if st.Code() != codes.Unauthenticated {
+		level = slog.LevelWarn
+	}
+	service, method := splitMethod(fullMethod)
+	attrs := []slog.Attr{
+		slog.String("protocol", "grpc"),
+		slog.String("grpc.component", "server"),
+		slog.String("grpc.service", service),
+		slog.String("grpc.method", method),
+		slog.String("grpc.code", st.Code().String()),
+		slog.String("grpc.error", st.Message()),
+	}
+	if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {
+		attrs = append(attrs, slog.String("peer.address", p.Addr.String()))
+	}
+	attrs = append(attrs, slog.Bool("refused_before_read", true))
+	a.logger.LogAttrs(ctx, level, "finished call", attrs...)
+}

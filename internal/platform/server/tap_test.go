@@ -1,0 +1,112 @@
+package server_test
+
+import (
+	"context"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/wrapperspb"
+
+	"github.com/triage-eval/triage/internal/platform/server"
+	"github.com/triage-eval/triage/internal/platform/servertest"
+)
+
+// TestTokenIsCheckedBeforeTheRequestIsRead: a call without a valid token is
+// refused on its headers. The proof is a request over the server's message
+// limit: read first, it would be refused ResourceExhausted; refused on its
+// headers, it is Unauthenticated (or PermissionDenied), and the handler
+// never runs. With the token, the same request is read, and refused for its
+// size.
+func TestTokenIsCheckedBeforeTheRequestIsRead(t *testing.T) {
+	logs := &servertest.LogBuffer{}
+	cfg := server.DefaultConfig()
+	cfg.Drain = 0
+	cfg.Tokens = tokenTable(t)
+	cfg.MaxMessageBytes = 4096
+	p, svc := newProbe()
+	conn := dial(t, serve(t, cfg, logs, nil, svc))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	big := strings.Repeat("x", 1<<20)
+
+	for _, tc := range []struct {
+		name string
+		ctx  context.Context
+		want codes.Code
+	}{
+		{"no token", ctx, codes.Unauthenticated},
+		{"wrong token", bearer(ctx, "wrong"), codes.Unauthenticated},
+		{"service not granted", bearer(ctx, otherToken), codes.PermissionDenied},
+		{"granted", bearer(ctx, probeToken), codes.ResourceExhausted},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := call(tc.ctx, conn, big, grpc.MaxCallSendMsgSize(2<<20)); status.Code(err) != tc.want {
+				t.Errorf("unary call of 1 MiB: %v, want %v", err, tc.want)
+			}
+			stream, err := conn.NewStream(tc.ctx, &probeDesc.Streams[1], probeEchoMethod, grpc.MaxCallSendMsgSize(2<<20))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = stream.SendMsg(wrapperspb.String(big)) // may fail once the server has answered
+			if err := stream.RecvMsg(new(wrapperspb.StringValue)); status.Code(err) != tc.want {
+				t.Errorf("stream message of 1 MiB: %v, want %v", err, tc.want)
+			}
+		})
+	}
+	if n := p.calls.Load(); n != 0 {
+		t.Errorf("the handler ran %d times", n)
+	}
+	// Refused calls are logged like the others, without the token.
+	text := logs.String()
+	if n := strings.Count(text, `"msg":"finished call","protocol":"grpc","grpc.component":"server","grpc.service":"triage.test.Probe"`); n < 6 {
+		t.Errorf("logged %d calls, want a line for each refused one:\n%s", n, text)
+	}
+	if n := strings.Count(text, `"refused_before_read":true`); n != 6 {
+		t.Errorf("logged %d refused calls, want 6:\n%s", n, text)
+	}
+	if strings.Contains(text, probeToken) || strings.Contains(text, otherToken) {
+		t.Error("the log holds a token")
+	}
+}
+
+// dialFrom connects to addr from the loopback address local (127.0.0.2 is
+// as much this host as 127.0.0.1, but another peer).
+func dialFrom(t *testing.T, addr, local string) *grpc.ClientConn {
+	t.Helper()
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(local)}}
+	return dial(t, addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithContextDialer(func(ctx context.Context, addr string) (net.Conn, error) { return d.DialContext(ctx, "tcp", addr) }))
+}
+
+// TestLimitsWithoutTokensCountPerPeer: without tokens, each peer address
+// is a caller with limits of its own; two connections of one peer share
+// them, and a peer cannot borrow another's by sending x-forwarded-for.
+func TestLimitsWithoutTokensCountPerPeer(t *testing.T) {
+	cfg := server.DefaultConfig()
+	cfg.Drain = 0
+	cfg.Limits = server.Limits{Rate: 0.01, Burst: 1}
+	_, svc := newProbe()
+	addr := serve(t, cfg, nil, nil, svc)
+	ctx := context.Background()
+	a1, a2, b := dialFrom(t, addr, "127.0.0.1"), dialFrom(t, addr, "127.0.0.1"), dialFrom(t, addr, "127.0.0.2")
+	if _, err := call(ctx, a1, "hi"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := call(ctx, a2, "hi"); status.Code(err) != codes.ResourceExhausted {
+		t.Errorf("second connection of 127.0.0.1 = %v, want ResourceExhausted", err)
+	}
+	spoofed := metadata.AppendToOutgoingContext(ctx, "x-forwarded-for", "127.0.0.9")
+	if _, err := call(spoofed, a2, "hi"); status.Code(err) != codes.ResourceExhausted {
+		t.Errorf("127.0.0.1 claiming to forward another address = %v, want ResourceExhausted", err)
+	}
+	if _, err := call(ctx, b, "hi"); err != nil {
+		t.Errorf("127.0.0.2, another peer: %v", err)
+	}
+}

@@ -5,7 +5,7 @@ COUNT   ?= 6
 PKGS    ?= ./...
 BIN     := bin/triage
 
-.PHONY: all demo generate generate-clients clients-deps lint check-generated check-clients test test-deploy bench build serve fuzz breaking load clean
+.PHONY: all demo generate generate-clients clients-deps lint check-generated check-clients check test test-deploy bench build serve fuzz breaking load clean
 
 all: test build
 
@@ -63,7 +63,16 @@ check-clients: clients-deps
 	stale=0; for d in $(CLIENT_GEN); do diff -r -x __pycache__ "$$d" "$$tmp/$$d" || stale=1; done; \
 	[ $$stale = 0 ] || { echo "client stubs are stale: run 'make generate-clients' and commit"; exit 1; }
 
-## test: lint, generated-code checks, the race-enabled test suite and the deployment checks
+## check: the everyday check — lint and the race-enabled Go tests, needing
+## neither Node.js, protoc nor Chromium: the tests that run them (report.html
+## in a browser, the client examples, the README's curl examples) skip
+## (internal/platform/externaltest)
+check: lint
+	TRIAGE_TEST_REQUIRE_CHROMIUM=0 TRIAGE_TEST_REQUIRE_EXAMPLES=0 $(GO) test -race -count=1 $(PKGS)
+
+## test: the full run — lint, generated-code checks (Go and the clients'
+## stubs: protoc, npm), the race-enabled test suite with every test that
+## can run here, and the deployment checks
 test: lint check-generated check-clients test-deploy
 	$(GO) test -race -count=1 $(PKGS)
 

@@ -42,7 +42,7 @@ func TestServeAnswersHealthAndStopsOnCancel(t *testing.T) {
 		if err != nil {
 			t.Fatalf("serve returned %v after cancel, want nil", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute): // only catches a hang
 		t.Fatal("serve did not stop")
 	}
 	if !strings.Contains(logs.String(), `"drain":"300ms"`) {
@@ -56,7 +56,7 @@ func TestServeAnswersHealthAndStopsOnCancel(t *testing.T) {
 // waitForAddr reads the "serving" log line for the address bound to port 0.
 func waitForAddr(t *testing.T, logs *servertest.LogBuffer) string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute) // only catches a hang
 	for time.Now().Before(deadline) {
 		for _, line := range strings.Split(logs.String(), "\n") {
 			var rec struct{ Msg, Addr string }

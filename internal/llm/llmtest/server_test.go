@@ -69,7 +69,7 @@ func TestHangReleasedByClient(t *testing.T) {
 	if _, err := http.DefaultClient.Do(req); err == nil {
 		t.Fatal("a hung request answered")
 	}
-	if time.Since(start) > 5*time.Second {
+	if time.Since(start) > time.Minute { // the server hangs for ever: this only catches a hang
 		t.Error("the client could not give up")
 	}
 }

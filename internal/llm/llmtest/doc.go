@@ -10,8 +10,10 @@
 // replies.go reproduce the shapes of OpenAI (usage with
 // completion_tokens_details.reasoning_tokens), vLLM (message.reasoning),
 // DeepSeek (message.reasoning_content), Ollama (minimal usage), and the
-// failures: 429 with Retry-After, 500, a connection that never answers,
-// a malformed body, and finish_reason "length".
+// failures: 429 with Retry-After, 500, a 401 for a wrong API key
+// (WithAPIKey), a 404 for a model it does not serve (WithModels), a
+// connection that never answers, a malformed body, and finish_reason
+// "length".
 //
 // It is not a product feature and is imported by tests only.
 package llmtest

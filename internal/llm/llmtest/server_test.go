@@ -85,3 +85,14 @@ func TestLatency(t *testing.T) {
 		t.Errorf("MaxInFlight = %d", s.MaxInFlight())
 	}
 }
+
+func TestModels(t *testing.T) {
+	url := func(s *Server) string { return s.URL() + "/chat/completions" }
+	if resp, body := post(t, url(NewServer(t, WithModels("m", "n"))), ""); resp.StatusCode != 200 {
+		t.Errorf("a served model: %d %s", resp.StatusCode, body)
+	}
+	resp, body := post(t, url(NewServer(t, WithModels("other"))), "")
+	if resp.StatusCode != 404 || !strings.Contains(string(body), `"code":"model_not_found"`) || !strings.Contains(string(body), "The model `m` does not exist") {
+		t.Errorf("a model not served: %d %s", resp.StatusCode, body)
+	}
+}

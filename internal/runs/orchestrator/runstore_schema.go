@@ -11,7 +11,8 @@ var runMigrations = map[sqldb.Dialect][]string{
 
 // sqliteRunMigrations: 1 is the schema of the first releases (created with
 // IF NOT EXISTS, so that their stores, at user_version 0, take it as a
-// no-op), 2 adds freshness (SPEC §5), 3 the workers' claims.
+// no-op), 2 adds freshness (SPEC §5), 3 the workers' claims, 4 the builds
+// that touched the run.
 var sqliteRunMigrations = []string{
 	`CREATE TABLE IF NOT EXISTS manifest (
 		id       INTEGER PRIMARY KEY CHECK (id = 1),
@@ -58,6 +59,7 @@ var sqliteRunMigrations = []string{
 		PRIMARY KEY (model, mode, dataset, problem_id)
 	);`,
 	claimsTable,
+	buildsTable,
 }
 
 // postgresRunMigrations starts at the schema SQLite reaches at version 3.
@@ -104,6 +106,7 @@ var postgresRunMigrations = []string{
 	);`,
 	``, // version 2 is part of version 1 here
 	claimsTable,
+	buildsTable,
 }
 
 // claimsTable holds the leases of the workers computing units (cells,
@@ -113,4 +116,16 @@ const claimsTable = `CREATE TABLE claims (
 	key        TEXT PRIMARY KEY,
 	worker     TEXT NOT NULL,
 	expires_at BIGINT NOT NULL
+)`
+
+// buildsTable records which builds of triage ran which command on the run
+// (version.Info as JSON under its one-line form), first and last (unix
+// microseconds).
+const buildsTable = `CREATE TABLE builds (
+	build      TEXT NOT NULL,
+	command    TEXT NOT NULL,
+	info       TEXT NOT NULL,
+	first_used BIGINT NOT NULL,
+	last_used  BIGINT NOT NULL,
+	PRIMARY KEY (build, command)
 )`

@@ -3,6 +3,10 @@ GO      ?= go
 BENCH   ?= .
 COUNT   ?= 6
 PKGS    ?= ./...
+# go test's per-package timeout: only a hang may end a test (the cli
+# package's end-to-end tests take over 10 min, go test's default, on a
+# loaded machine)
+TEST_TIMEOUT ?= 60m
 BIN     := bin/triage
 
 .PHONY: all demo generate generate-clients clients-deps lint check-generated check-clients check test test-deploy bench build serve fuzz breaking load clean
@@ -68,18 +72,18 @@ check-clients: clients-deps
 ## in a browser, the client examples, the README's curl examples) skip
 ## (internal/platform/externaltest)
 check: lint
-	TRIAGE_TEST_REQUIRE_CHROMIUM=0 TRIAGE_TEST_REQUIRE_EXAMPLES=0 $(GO) test -race -count=1 $(PKGS)
+	TRIAGE_TEST_REQUIRE_CHROMIUM=0 TRIAGE_TEST_REQUIRE_EXAMPLES=0 $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) $(PKGS)
 
 ## test: the full run — lint, generated-code checks (Go and the clients'
 ## stubs: protoc, npm), the race-enabled test suite with every test that
 ## can run here, and the deployment checks
 test: lint check-generated check-clients test-deploy
-	$(GO) test -race -count=1 $(PKGS)
+	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) $(PKGS)
 
 ## test-deploy: check the Dockerfile, compose.yaml and Kubernetes manifests offline
 ## (deploy/ is a module of its own, so the main module's ./... never includes it)
 test-deploy:
-	cd deploy && $(GO) vet ./... && $(GO) test -count=1 ./...
+	cd deploy && $(GO) vet ./... && $(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
 
 ## bench: run benchmarks COUNT times and summarize medians with benchstat
 bench:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
 	"github.com/triage-eval/triage/internal/platform/servertest"
+	"github.com/triage-eval/triage/internal/platform/version"
 )
 
 func testEnv(vars map[string]string) (Env, *servertest.LogBuffer, *servertest.LogBuffer) {
@@ -50,6 +52,9 @@ func TestServeAnswersHealthAndStopsOnCancel(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "stopped gracefully") {
 		t.Errorf("no graceful stop in the log:\n%s", logs)
+	}
+	if !strings.Contains(logs.String(), fmt.Sprintf(`"msg":"triage","version":%q`, version.Current().Version)) {
+		t.Errorf("serve does not log its build:\n%s", logs)
 	}
 }
 

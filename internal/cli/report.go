@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/triage-eval/triage/internal/platform/version"
 	"github.com/triage-eval/triage/internal/protocol/metrics"
 	"github.com/triage-eval/triage/internal/runs/budgetaware"
 	"github.com/triage-eval/triage/internal/runs/figures"
@@ -97,6 +98,14 @@ func writeReport(ctx context.Context, path, dir string, opts reportOptions, env 
 		return err
 	}
 	rep := report.BuildWith(res.Records, res.Accuracy, report.Options{Bootstrap: opts.Bootstrap})
+	builds, err := rs.Builds(ctx)
+	if err != nil {
+		return err
+	}
+	rep.Version = version.Current()
+	for _, b := range builds {
+		rep.Builds = append(rep.Builds, b.String())
+	}
 	if err := rep.WriteDir(dir); err != nil {
 		return err
 	}
@@ -175,6 +184,7 @@ func printSummary(w io.Writer, rep report.Report, rows []budgetaware.Row, dir st
 	fmt.Fprintln(w, "  tables.md / tables.tex   all tables (Markdown / LaTeX); cells.md every cell")
 	fmt.Fprintln(w, "  cells.csv, cells.json    per cell: means, intervals, exclusions; pools.csv per pool")
 	fmt.Fprintln(w, "  comparisons.csv          paired differences between solvers; injection.csv, budget_aware.csv")
+	fmt.Fprintf(w, "Written by triage %s; the run's results come from %d build(s) of triage, listed in cells.json.\n", rep.Version, len(rep.Builds))
 	return nil
 }
 

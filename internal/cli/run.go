@@ -10,6 +10,7 @@ import (
 	"golang.org/x/term"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/platform/version"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 )
 
@@ -27,13 +28,28 @@ func runRun(ctx context.Context, args []string, env Env) error {
 	if cfg == nil || err != nil {
 		return err
 	}
-	return runGrid(ctx, cfg, *progress, orchestrator.Options{KeepErrors: *keepErrors, Worker: shared.worker, Lease: shared.lease}, dial, env)
+	return runGrid(ctx, "run", cfg, *progress, orchestrator.Options{KeepErrors: *keepErrors, Worker: shared.worker, Lease: shared.lease}, dial, env)
 }
 
-// runGrid runs cfg with in-process services where no address is given and
-// remote ones dialled as dial says (nil: plaintext, no token).
-func runGrid(ctx context.Context, cfg *orchestrator.Config, progressMode string, opts orchestrator.Options, dial *dialFlags, env Env) error {
-	runStore, err := orchestrator.OpenRunStore(ctx, cfg.Path(cfg.RunStore))
+// openRunStore opens the run store at path and records that this build
+// runs command on it.
+func openRunStore(ctx context.Context, path, command string) (*orchestrator.RunStore, error) {
+	rs, err := orchestrator.OpenRunStore(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if err := rs.RecordBuild(ctx, version.Current(), command, time.Now()); err != nil {
+		rs.Close()
+		return nil, fmt.Errorf("run store %s: recording this build: %w", rs.Location(), err)
+	}
+	return rs, nil
+}
+
+// runGrid runs cfg for command ("run", "demo") with in-process services
+// where no address is given and remote ones dialled as dial says (nil:
+// plaintext, no token).
+func runGrid(ctx context.Context, command string, cfg *orchestrator.Config, progressMode string, opts orchestrator.Options, dial *dialFlags, env Env) error {
+	runStore, err := openRunStore(ctx, cfg.Path(cfg.RunStore), command)
 	if err != nil {
 		return err
 	}
@@ -74,6 +90,9 @@ func runGrid(ctx context.Context, cfg *orchestrator.Config, progressMode string,
 	<-reported
 	if err != nil {
 		return err
+	}
+	if warning := runner.PlannerWarning(retryHint); warning != "" {
+		fmt.Fprintln(env.Stderr, "warning:", warning)
 	}
 	fmt.Fprintf(env.Stderr, "run complete: %d cells (%d fresh from before, %d stale recomputed, %d failed retried, %d planner errors now); results in %s (triage report %s)\n",
 		p.Total.Load(), p.Skipped.Load(), p.Stale.Load(), p.Retried.Load(), p.Errors.Load(), cfg.Path(cfg.RunStore), cfg.Path(cfg.RunStore))

@@ -68,6 +68,9 @@ func (p *Progress) Report(w io.Writer, terminal bool, interval time.Duration, st
 			}
 			return
 		case now := <-t.C:
+			if p.Total.Load() == 0 {
+				continue // still checking the services and endpoints
+			}
 			if terminal {
 				fmt.Fprintf(w, "\r\033[K%s", p.line(now))
 			} else {

@@ -78,3 +78,22 @@ func TestBaselineReportsTheSolverThatFailed(t *testing.T) {
 		t.Errorf("a cancelled baseline: %v, want the cause", err)
 	}
 }
+
+// olderExecutor is an Executor of a triage without CheckEndpoints.
+type olderExecutor struct{ failingExecutor }
+
+func (olderExecutor) CheckEndpoints(context.Context, *triagev1.CheckEndpointsRequest, ...grpc.CallOption) (*triagev1.CheckEndpointsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "unknown method CheckEndpoints for service triage.v1.ExecutorService")
+}
+
+// TestBaselineOnAnOlderExecutor: an Executor that cannot check its
+// endpoints still runs the baseline (here, into its failure).
+func TestBaselineOnAnOlderExecutor(t *testing.T) {
+	cfg := writeFixture(t, t.TempDir(), "http://127.0.0.1:1/v1")
+	cfg.Solvers = []orchestrator.Solver{{Model: "m", Mode: "standard", Endpoint: "std"}}
+	_, err := orchestrator.RunBaseline(context.Background(), cfg, olderExecutor{failingExecutor{failing: "std"}}, orchestrator.BaselineOptions{}, &orchestrator.Progress{})
+	var pre *orchestrator.PreflightError
+	if errors.As(err, &pre) || err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Errorf("baseline on an older executor: %v, want it run (and fail on its stream)", err)
+	}
+}

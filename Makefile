@@ -113,9 +113,11 @@ fuzz:
 breaking:
 	$(GO) tool buf breaking --against '.git#branch=main'
 
-## build: build the triage binary into bin/
+## build: build the triage binary into bin/, stamped with its VCS revision
+## when built from a git clone (-buildvcs=auto overrides a GOFLAGS that turns
+## stamping off; triage version reads it)
 build:
-	$(GO) build -o $(BIN) ./cmd/triage
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/triage
 
 ## load: ghz (pinned) on ComputeReferences against triage serve, plaintext
 ## versus TLS with tokens, alternating LOAD_RUNS runs of LOAD_DURATION each;

@@ -221,7 +221,7 @@ func serveAndProbe(t *testing.T, bin string, args, env []string, probes [][]stri
 		}
 	}()
 	for _, pr := range probes {
-		deadline := time.Now().Add(30 * time.Second)
+		deadline := time.Now().Add(2 * time.Minute) // only catches a hang
 		for {
 			out, err := exec.Command(pr[0], pr[1:]...).CombinedOutput()
 			if err == nil {

@@ -62,7 +62,7 @@ func runBaseline(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	rs, err := openRunStore(ctx, cfg.Path(cfg.RunStore), shared.storeOutage, env.Stderr)
+	rs, err := openRunStore(ctx, cfg.Path(cfg.RunStore), "baseline", shared.storeOutage, env.Stderr)
 	if err != nil {
 		return err
 	}
@@ -75,9 +75,19 @@ func runBaseline(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
+	for _, s := range sums {
+		if warning, _ := s.Outcome(retryHint); warning != "" {
+			fmt.Fprintln(env.Stderr, "warning:", warning)
+		}
+	}
 	fmt.Fprintf(env.Stderr, "baseline complete: ground truth in %s; next: triage run %s\n", where(cfg), cfg.File())
 	return nil
 }
+
+// retryHint is how a command's warning about failed model calls says they
+// are tried again: every command that makes them resumes, retrying what
+// failed.
+const retryHint = "the same command"
 
 // where names the store the ground truth went to.
 func where(cfg *orchestrator.Config) string {
@@ -98,8 +108,8 @@ func printBaselineSummaries(w io.Writer, sums []orchestrator.BaselineSummary) {
 		if n := m.GetLuckyGuesses(); n > 0 {
 			lucky = fmt.Sprintf(" (%d of them lucky guesses on unsolvable problems, scored 0)", n)
 		}
-		fmt.Fprintf(w, "%s/%s: %d problems, %d already stored; solved %d: %d correct, %d incorrect%s (%d cut at the token limit), %d not gradeable, %d from cache\n",
-			s.Solver.Model, s.Solver.Mode, s.Total, s.Skipped, m.GetSolved(), m.GetCorrect(), m.GetGradeable()-m.GetCorrect(), lucky, m.GetTruncated(), m.GetNotGradeable(), m.GetCached())
+		fmt.Fprintf(w, "%s/%s: %d problems, %d already stored; solved %d: %d correct, %d incorrect%s (%d cut at the token limit), %d not gradeable (%d failed model calls), %d from cache\n",
+			s.Solver.Model, s.Solver.Mode, s.Total, s.Skipped, m.GetSolved(), m.GetCorrect(), m.GetGradeable()-m.GetCorrect(), lucky, m.GetTruncated(), m.GetNotGradeable(), m.GetFailedCalls(), m.GetCached())
 	}
 }
 

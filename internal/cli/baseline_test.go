@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,6 +54,9 @@ func (m *aimeModel) reply(_ int, r llmtest.Recorded) llmtest.Reply {
 	}
 	_ = json.Unmarshal(r.Body, &body)
 	prompt := body.Messages[0].Content
+	if prompt == llm.ProbePrompt {
+		return llmtest.OK("OK")
+	}
 	if ids := plannerIDs.FindAllStringSubmatch(prompt, -1); len(ids) > 0 {
 		var steps []string
 		for _, id := range ids {
@@ -167,8 +171,11 @@ baseline: {concurrency: 3}
 			}
 		}
 	}
-	if !strings.Contains(logs.String(), fmt.Sprintf("solved 30: %d correct, %d incorrect (1 cut at the token limit), 1 not gradeable", correct, 29-correct)) {
+	if !strings.Contains(logs.String(), fmt.Sprintf("solved 30: %d correct, %d incorrect (1 cut at the token limit), 1 not gradeable (1 failed model calls)", correct, 29-correct)) {
 		t.Errorf("summary line missing:\n%s", logs)
+	}
+	if !strings.Contains(logs.String(), `warning: 1 of 30 model calls of qwen3-8b/extended failed (1× endpoint "q": gave up after 2 attempts; last error: HTTP 500 Internal Server Error (server_error): The server had an error while processing your request.); the same command tries them again`) {
+		t.Errorf("no warning about the failed call:\n%s", logs)
 	}
 	lines := readLines(t, filepath.Join(dir, "baseline.jsonl"))
 	if all := strings.Join(lines, "\n"); len(lines) != 30 || !strings.Contains(all, `"outcome":"truncated"`) || !strings.Contains(all, `"prompt":"solver/math"`) ||
@@ -176,14 +183,16 @@ baseline: {concurrency: 3}
 		t.Errorf("baseline log: %d lines\n%s", len(lines), strings.Join(lines, "\n"))
 	}
 
-	// Resuming tries only the problem that is not gradeable (twice: it
-	// fails on both attempts).
+	// Resuming checks the endpoint and tries only the problem that is not
+	// gradeable (twice: it fails on both attempts). Its one call failed: the
+	// command failed at its job.
 	before := srv.Count()
-	if err := Run(ctx, []string{"baseline", "--progress", "off", cfgPath}, env); err != nil {
-		t.Fatalf("resumed baseline: %v", err)
+	var failed *orchestrator.CallsFailedError
+	if err := Run(ctx, []string{"baseline", "--progress", "off", cfgPath}, env); !errors.As(err, &failed) || failed.Calls != 1 {
+		t.Fatalf("resumed baseline: %v, want every (one) model call failed", err)
 	}
-	if got := srv.Count() - before; got != 2 {
-		t.Errorf("resumed baseline made %d calls, want 2 (one problem, two attempts)", got)
+	if got := srv.Count() - before; got != 3 {
+		t.Errorf("resumed baseline made %d calls, want 3 (the check, then one problem, two attempts)", got)
 	}
 	if !strings.Contains(logs.String(), "30 problems, 29 already stored; solved 1") {
 		t.Errorf("resume summary missing:\n%s", logs)
@@ -260,6 +269,13 @@ baseline: {concurrency: 3}
 	}
 	if got := srv.Count() - before; got != 29 {
 		t.Errorf("budget-aware after a temperature change made %d calls, want 29", got)
+	}
+	// An endpoint that refuses every re-solve fails the command.
+	refusing := llmtest.NewServer(t, llmtest.WithAPIKey("the-right-key"))
+	write("endpoints.json", fmt.Sprintf(`{"q": {"base_url": %q, "model": "qwen3-8b", "mode": "extended", "family": "qwen", "max_attempts": 2, "timeout": "5s", "temperature": 0.7}}`, refusing.URL()))
+	err = Run(ctx, []string{"budget-aware", "--progress", "off", cfgPath}, env)
+	if !errors.As(err, &failed) || failed.Calls != 29 || !strings.Contains(err.Error(), `29× endpoint "q": HTTP 401 Unauthorized (invalid_api_key): Incorrect API key provided.`) {
+		t.Errorf("budget-aware against a refusing endpoint: %v, want all 29 calls failed with the 401", err)
 	}
 }
 

@@ -24,7 +24,7 @@ func runBudgetAware(ctx context.Context, args []string, env Env) error {
 	if cfg == nil || err != nil {
 		return err
 	}
-	rs, err := openRunStore(ctx, cfg.Path(cfg.RunStore), shared.storeOutage, env.Stderr)
+	rs, err := openRunStore(ctx, cfg.Path(cfg.RunStore), "budget-aware", shared.storeOutage, env.Stderr)
 	if err != nil {
 		return err
 	}
@@ -62,6 +62,9 @@ func runBudgetAware(ctx context.Context, args []string, env Env) error {
 	<-reported
 	if err != nil {
 		return err
+	}
+	if warning, _ := sel.Failures.Outcome(budgetaware.CallsWhat, int(p.LLMCalls.Load()), retryHint); warning != "" {
+		fmt.Fprintln(env.Stderr, "warning:", warning)
 	}
 	results, fresh, err := rs.BudgetAware(ctx)
 	if err != nil {

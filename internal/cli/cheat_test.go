@@ -57,6 +57,9 @@ func TestBaselineCheatingModelScoresZero(t *testing.T) {
 			Messages []llm.Message `json:"messages"`
 		}
 		_ = json.Unmarshal(r.Body, &body)
+		if body.Messages[0].Content == llm.ProbePrompt {
+			return llmtest.OK("OK") // the baseline's endpoint check
+		}
 		for text, program := range answers[body.Model] {
 			if strings.Contains(body.Messages[0].Content, text) {
 				return llmtest.VLLM(llmtest.Completion{Content: "Here is my solution.\n```python\n" + program + "```", PromptTokens: 300, CompletionTokens: 200})

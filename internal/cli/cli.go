@@ -7,10 +7,13 @@ import (
 	"io"
 	"slices"
 
-	"go.opentelemetry.io/otel/codes"
+	otelcodes "go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/triage-eval/triage/internal/platform/telemetry"
+	"github.com/triage-eval/triage/internal/platform/version"
 )
 
 // Env is what a command may use of its process.
@@ -31,8 +34,12 @@ type command struct {
 	summary string
 	run     func(ctx context.Context, args []string, env Env) error
 	// server marks a command that serves calls: each call is its own
-	// trace (or its caller's), so the command has no span of its own.
+	// trace (or its caller's), so the command has no span of its own; it
+	// logs the build itself.
 	server bool
+	// quiet marks a command that does no work, which does not start by
+	// saying which build runs.
+	quiet bool
 }
 
 func commands() map[string]command {
@@ -46,7 +53,17 @@ func commands() map[string]command {
 		"ground-truth": {summary: "import (JSONL) or list the stored Phase 0 ground truth", run: runGroundTruth},
 		"score":        {summary: "score one plan: every metric from one JSON document", run: runScore},
 		"import":       {summary: "convert a benchmark's files to canonical problem JSONL", run: runImport},
+		"version":      {summary: "print this build: module version, VCS revision, Go version (also --version)", run: runVersion, quiet: true},
 	}
+}
+
+// runVersion prints the build on one line.
+func runVersion(_ context.Context, args []string, env Env) error {
+	if len(args) > 0 {
+		return fmt.Errorf("%w: version takes no arguments", ErrUsage)
+	}
+	fmt.Fprintln(env.Stdout, "triage", version.Current())
+	return nil
 }
 
 // ErrUsage marks errors caused by how the command was called; main exits 2.
@@ -62,6 +79,9 @@ func Run(ctx context.Context, args []string, env Env) error {
 	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(env.Stdout, cmds)
 		return nil
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args[0] = "version"
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
@@ -79,7 +99,25 @@ func Run(ctx context.Context, args []string, env Env) error {
 	if cmd.server {
 		return cmd.run(ctx, args[1:], env)
 	}
-	return traced(ctx, "triage "+args[0], env, func(ctx context.Context) error { return cmd.run(ctx, args[1:], env) })
+	if !cmd.quiet {
+		fmt.Fprintln(env.Stderr, "triage", version.Current())
+	}
+	err := traced(ctx, "triage "+args[0], env, func(ctx context.Context) error { return cmd.run(ctx, args[1:], env) })
+	return stopped(ctx, err)
+}
+
+// stopped says why a command that failed after ctx ended stopped: ctx's
+// cause (e.g. "interrupt signal received"), not only the "context
+// canceled" its calls report, and that what was stored is kept.
+func stopped(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	cause := context.Cause(ctx)
+	if errors.Is(err, cause) || status.Code(err) == codes.Canceled || errors.Is(err, context.Canceled) {
+		return fmt.Errorf("stopped: %w; what was stored is kept, and the same command resumes", cause)
+	}
+	return fmt.Errorf("stopped (%v): %w", cause, err)
 }
 
 // meterProvider is where the command's metrics go; nil records nothing.
@@ -99,7 +137,7 @@ func traced(ctx context.Context, name string, env Env, f func(context.Context) e
 	defer span.End()
 	err := f(ctx)
 	if err != nil {
-		span.SetStatus(codes.Error, err.Error())
+		span.SetStatus(otelcodes.Error, err.Error())
 	}
 	return err
 }

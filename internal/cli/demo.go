@@ -95,7 +95,7 @@ flags:
 	}
 	fmt.Fprintf(env.Stderr, "TRIAGE demo on a SYNTHETIC sample (%d solvers, datasets %v, α %v, strategies %v) in %s\n",
 		len(cfg.Solvers), cfg.Datasets, cfg.Alphas, cfg.Strategies, dir)
-	if err := runGrid(ctx, cfg, *progress, orchestrator.Options{}, orchestrator.DefaultStoreOutage, nil, env); err != nil {
+	if err := runGrid(ctx, "demo", cfg, *progress, orchestrator.Options{}, orchestrator.DefaultStoreOutage, nil, env); err != nil {
 		return err
 	}
 	return writeReport(ctx, cfg.Path(cfg.RunStore), filepath.Join(dir, "report"), reportOptions{Alpha: report.HeadlineAlpha, Synthetic: true}, env)

@@ -135,15 +135,13 @@ func TestGroundTruthListDuringImport(t *testing.T) {
 	}()
 	<-holding
 	defer func() { close(release); <-done }()
-	start := time.Now()
+	// The importer holds its transaction until release: a list that waited
+	// for it would fail with "database is locked", never answer.
 	listed, err := runCLI(t, "ground-truth", "list", "--store", path)
 	if err != nil {
 		t.Fatalf("list during an import: %v", err)
 	}
 	if n := strings.Count(listed, "\n"); n != 500 {
 		t.Errorf("listed %d records, want 500", n)
-	}
-	if took := time.Since(start); took > 3*time.Second {
-		t.Errorf("list took %v: it waited for the importer", took)
 	}
 }

@@ -37,7 +37,7 @@ func TestWatchOutagesReportsAServiceThatStaysDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := awaitService(cc, 5*time.Second); err != nil {
+	if err := awaitService(cc, time.Minute); err != nil { // only catches a hang
 		t.Fatal(err)
 	}
 	out := &servertest.LogBuffer{}
@@ -48,7 +48,7 @@ func TestWatchOutagesReportsAServiceThatStaysDown(t *testing.T) {
 	}()
 	waitFor := func(what string) {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
+		deadline := time.Now().Add(time.Minute) // only catches a hang
 		for !strings.Contains(out.String(), what) {
 			if time.Now().After(deadline) {
 				t.Fatalf("no %q in %q", what, out)
@@ -86,7 +86,7 @@ func TestWatchOutagesReportsAServiceThatStaysDown(t *testing.T) {
 	cc.Close()
 	select {
 	case <-watched:
-	case <-time.After(5 * time.Second):
+	case <-time.After(time.Minute): // only catches a hang
 		t.Fatal("the watch did not end when the connection closed")
 	}
 }

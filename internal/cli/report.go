@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/triage-eval/triage/internal/platform/version"
 	"github.com/triage-eval/triage/internal/protocol/metrics"
 	"github.com/triage-eval/triage/internal/runs/budgetaware"
 	"github.com/triage-eval/triage/internal/runs/figures"
@@ -98,6 +99,14 @@ func writeReport(ctx context.Context, path, dir string, opts reportOptions, env 
 		return err
 	}
 	rep := report.BuildWith(res.Records, res.Accuracy, report.Options{Bootstrap: opts.Bootstrap})
+	builds, err := rs.Builds(ctx)
+	if err != nil {
+		return err
+	}
+	rep.Version = version.Current()
+	for _, b := range builds {
+		rep.Builds = append(rep.Builds, b.String())
+	}
 	if err := rep.WriteDir(dir); err != nil {
 		return err
 	}
@@ -190,6 +199,7 @@ func printSummary(w io.Writer, rep report.Report, rows []budgetaware.Row, dir st
 		}
 		fmt.Fprintf(w, "  %-32s %s\n", name, e.what)
 	}
+	fmt.Fprintf(w, "Written by triage %s; the run's results come from %d build(s) of triage, listed in cells.json.\n", rep.Version, len(rep.Builds))
 	return nil
 }
 

@@ -88,7 +88,7 @@ func (p *serviceProcess) start() {
 		p.t.Fatal(err)
 	}
 	defer cc.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // only catches a hang
 	defer cancel()
 	if _, err := healthpb.NewHealthClient(cc).Check(ctx, &healthpb.HealthCheckRequest{}, grpc.WaitForReady(true)); err != nil {
 		p.t.Fatalf("%s did not start: %v\n%s", p.name, err, p.logs)

@@ -27,14 +27,14 @@ func runRun(ctx context.Context, args []string, env Env) error {
 	if cfg == nil || err != nil {
 		return err
 	}
-	return runGrid(ctx, cfg, *progress, orchestrator.Options{KeepErrors: *keepErrors, Worker: shared.worker, Lease: shared.lease}, shared.storeOutage, dial, env)
+	return runGrid(ctx, "run", cfg, *progress, orchestrator.Options{KeepErrors: *keepErrors, Worker: shared.worker, Lease: shared.lease}, shared.storeOutage, dial, env)
 }
 
-// runGrid runs cfg with in-process services where no address is given and
-// remote ones dialled as dial says (nil: plaintext, no token), riding out
-// run store outages of up to storeOutage.
-func runGrid(ctx context.Context, cfg *orchestrator.Config, progressMode string, opts orchestrator.Options, storeOutage time.Duration, dial *dialFlags, env Env) error {
-	runStore, err := openRunStore(ctx, cfg.Path(cfg.RunStore), storeOutage, env.Stderr)
+// runGrid runs cfg for command ("run", "demo") with in-process services
+// where no address is given and remote ones dialled as dial says (nil:
+// plaintext, no token), riding out run store outages of up to storeOutage.
+func runGrid(ctx context.Context, command string, cfg *orchestrator.Config, progressMode string, opts orchestrator.Options, storeOutage time.Duration, dial *dialFlags, env Env) error {
+	runStore, err := openRunStore(ctx, cfg.Path(cfg.RunStore), command, storeOutage, env.Stderr)
 	if err != nil {
 		return err
 	}
@@ -75,6 +75,9 @@ func runGrid(ctx context.Context, cfg *orchestrator.Config, progressMode string,
 	<-reported
 	if err != nil {
 		return err
+	}
+	if warning := runner.PlannerWarning(retryHint); warning != "" {
+		fmt.Fprintln(env.Stderr, "warning:", warning)
 	}
 	fmt.Fprintf(env.Stderr, "run complete: %d cells (%d fresh from before, %d stale recomputed, %d failed retried, %d planner errors now); results in %s (triage report %s)\n",
 		p.Total.Load(), p.Skipped.Load(), p.Stale.Load(), p.Retried.Load(), p.Errors.Load(), cfg.Path(cfg.RunStore), cfg.Path(cfg.RunStore))

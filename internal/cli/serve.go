@@ -15,6 +15,7 @@ import (
 	"github.com/triage-eval/triage/internal/platform/gateway"
 	"github.com/triage-eval/triage/internal/platform/server"
 	"github.com/triage-eval/triage/internal/platform/telemetry"
+	"github.com/triage-eval/triage/internal/platform/version"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/services/planner"
 )
@@ -67,6 +68,8 @@ func runServe(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
+	build := version.Current()
+	logger.Info("triage", "version", build.Version, "revision", build.Revision, "modified", build.Modified, "commit_time", build.CommitTime, "go", build.Go)
 	names, err := serviceNames(*services)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)

@@ -88,7 +88,7 @@ func TestCommandsReportAServiceThatIsDown(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "does not answer within 3s") || !strings.Contains(err.Error(), "connection refused") {
 		t.Errorf("a dead address: %v", err)
 	}
-	if took := time.Since(start); took > 5*time.Second {
+	if took := time.Since(start); took > time.Minute { // without its bound it waits for ever: this only catches a hang
 		t.Errorf("awaitService took %v", took)
 	}
 	live := serveTCP(t, server.Service{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()})

@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/triage-eval/triage/internal/platform/version"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 )
 
@@ -30,8 +31,9 @@ func addSharedFlags(fs *flag.FlagSet) *sharedFlags {
 }
 
 // openRunStore opens the run store at location for a command: it rides
-// out outages of up to outage (--store-outage), saying so on w.
-func openRunStore(ctx context.Context, location string, outage time.Duration, w io.Writer) (*orchestrator.RunStore, error) {
+// out outages of up to outage (--store-outage), saying so on w, and records
+// that this build runs command on it.
+func openRunStore(ctx context.Context, location, command string, outage time.Duration, w io.Writer) (*orchestrator.RunStore, error) {
 	if outage < 0 {
 		return nil, fmt.Errorf("%w: --store-outage must be ≥ 0, got %v", ErrUsage, outage)
 	}
@@ -40,5 +42,9 @@ func openRunStore(ctx context.Context, location string, outage time.Duration, w 
 		return nil, err
 	}
 	rs.RideOutages(orchestrator.Outage{Wait: outage, Warn: warnLine(w)})
+	if err := rs.RecordBuild(ctx, version.Current(), command, time.Now()); err != nil {
+		rs.Close()
+		return nil, fmt.Errorf("run store %s: recording this build: %w", rs.Location(), err)
+	}
 	return rs, nil
 }

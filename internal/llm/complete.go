@@ -41,7 +41,7 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 			return r, nil
 		}
 	}
-	r, err := c.sendWithin(ctx, &w)
+	r, err := c.sendWithin(ctx, &w, c.ep.TotalTimeout)
 	if err != nil {
 		c.metrics.call(ctx, outcomeFailed, nil)
 		return Response{}, c.wrap(err)
@@ -55,15 +55,15 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 	return r, nil
 }
 
-// sendWithin is send bounded by Endpoint.TotalTimeout, if set. When that
-// bound, not the caller, ends the call, the error is a *TimeoutError for
-// the whole call.
-func (c *Client) sendWithin(ctx context.Context, w *wireRequest) (Response, error) {
-	if c.ep.TotalTimeout <= 0 {
+// sendWithin is send bounded by within (Endpoint.TotalTimeout for
+// Complete), if > 0. When that bound, not the caller, ends the call, the
+// error is a *TimeoutError for the whole call.
+func (c *Client) sendWithin(ctx context.Context, w *wireRequest, within time.Duration) (Response, error) {
+	if within <= 0 {
 		return c.send(ctx, w)
 	}
-	total := &TimeoutError{After: c.ep.TotalTimeout, Whole: true}
-	bounded, cancel := context.WithTimeoutCause(ctx, c.ep.TotalTimeout, total)
+	total := &TimeoutError{After: within, Whole: true}
+	bounded, cancel := context.WithTimeoutCause(ctx, within, total)
 	defer cancel()
 	r, err := c.send(bounded, w)
 	if err != nil && ctx.Err() == nil && context.Cause(bounded) == total {

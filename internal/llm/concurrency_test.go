@@ -4,15 +4,31 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/triage-eval/triage/internal/llm/llmtest"
 )
 
+// TestConcurrencyLimit: a Client keeps exactly Concurrency requests in
+// flight. The server holds the first requests until Concurrency of them
+// are in flight at once, however slowly the machine starts them, so a
+// client that sent fewer would wait out the minute and be seen.
 func TestConcurrencyLimit(t *testing.T) {
 	for _, limit := range []int{1, 3, 8} {
-		srv := llmtest.NewServer(t, llmtest.WithLatency(30*time.Millisecond))
+		var arrived atomic.Int64
+		full := make(chan struct{})
+		srv := llmtest.NewServer(t, llmtest.WithHandler(func(int, llmtest.Recorded) llmtest.Reply {
+			if arrived.Add(1) == int64(limit) {
+				close(full)
+			}
+			select {
+			case <-full:
+			case <-time.After(time.Minute): // only catches a client that never sends limit at once
+			}
+			return llmtest.OK("ok")
+		}))
 		ep := testEndpoint(srv)
 		ep.Concurrency = limit
 		c := newTestClient(t, ep, &sleeps{})

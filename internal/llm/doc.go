@@ -111,6 +111,18 @@
 // attempts and the last cause. The caller's context ends everything at
 // once: a wait for a slot, an attempt, or a wait between attempts.
 //
+// # Probes and descriptions
+//
+// Probe makes the smallest useful call (ProbePrompt, 16 output tokens,
+// never from the cache, within ProbeTimeout) so that a caller learns,
+// before any work, what every call would meet: a server that is down, a
+// key it refuses, a model it does not serve. Describe says an error to
+// whoever configured the endpoint: Reason's status, code or timeout plus
+// the provider's own message on one line and, for a connection that
+// failed, the system's reason — never the base URL or address. Reason,
+// without the provider's message, is for inline endpoints, whose host a
+// caller chose.
+//
 // # Concurrency
 //
 // A Client keeps at most Endpoint.Concurrency requests in flight; calls

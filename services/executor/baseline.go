@@ -146,6 +146,9 @@ func (s *Service) solveAll(ctx context.Context, c solving.Completer, solver grou
 		switch {
 		case !a.Gradeable:
 			sum.NotGradeable++
+			if a.CallFailed {
+				sum.FailedCalls++
+			}
 		case rec.LuckyGuess:
 			sum.Gradeable++
 			sum.LuckyGuesses++
@@ -333,6 +336,7 @@ func itemProto(rec groundtruth.Record, a solving.Attempt, done int32) *triagev1.
 		PromptTemplate:  a.Template.Name,
 		PromptSha256:    a.Template.SHA256,
 		Done:            done,
+		CallFailed:      a.CallFailed,
 	}
 }
 

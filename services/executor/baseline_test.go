@@ -9,8 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/testing/protocmp"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/llm"
@@ -179,7 +181,7 @@ func TestRunBaselineFailuresAreStoredNotGradeable(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.WithHandler(func(int, llmtest.Recorded) llmtest.Reply { return llmtest.ServerError() }))
 	c, st := newBaselineClient(t, srv, grading.New(nil, nil))
 	_, items, sum, err := collect(t, c, &triagev1.RunBaselineRequest{Solver: qwen, Endpoint: "q", Problems: []*triagev1.Problem{mathProblem("p1", "1")}})
-	if err != nil || len(items) != 1 || sum.GetNotGradeable() != 1 {
+	if err != nil || len(items) != 1 || sum.GetNotGradeable() != 1 || sum.GetFailedCalls() != 1 {
 		t.Fatalf("items %v, summary %v, %v", items, sum, err)
 	}
 	if it := items[0]; it.GetOutcome() != triagev1.GradeOutcome_GRADE_OUTCOME_NOT_GRADEABLE || !strings.Contains(it.GetRecord().GetError(), "500") {
@@ -237,6 +239,77 @@ func TestRunBaselinePreconditions(t *testing.T) {
 	_, _, _, err := collect(t, c, &triagev1.RunBaselineRequest{Solver: qwen, Endpoint: "q", Problems: []*triagev1.Problem{mathProblem("p1", "1")}})
 	if status.Code(err) != codes.FailedPrecondition || !strings.Contains(err.Error(), "--endpoints") {
 		t.Errorf("without endpoints: %v", err)
+	}
+	if _, err := c.CheckEndpoints(context.Background(), &triagev1.CheckEndpointsRequest{Names: []string{"q"}}); status.Code(err) != codes.FailedPrecondition {
+		t.Errorf("CheckEndpoints without endpoints: %v", err)
+	}
+}
+
+// TestRunBaselineCountsFailedCalls: a summary tells failed model calls
+// from answers that could not be graded.
+func TestRunBaselineCountsFailedCalls(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.WithHandler(func(_ int, r llmtest.Recorded) llmtest.Reply {
+		if strings.Contains(string(r.Body), "problem p1.") {
+			return llmtest.ServerError()
+		}
+		return llmtest.OpenAI(llmtest.Completion{Content: "\\boxed{1}", CompletionTokens: 5})
+	}))
+	c, _ := newBaselineClient(t, srv, grading.New(nil, nil))
+	code := &triagev1.Problem{Id: "c1", Dataset: "lcb", Text: "Compute problem c1.", GradingJson: `{"kind":"code","code":{"testtype":"stdin","public_tests":[{"input":"","output":"1"}]}}`}
+	_, _, sum, err := collect(t, c, &triagev1.RunBaselineRequest{Solver: qwen, Endpoint: "q", Problems: []*triagev1.Problem{mathProblem("p1", "1"), mathProblem("p2", "1"), code}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// p1's call failed; c1's answer cannot be graded (no sandbox); p2 is correct.
+	if sum.GetSolved() != 3 || sum.GetNotGradeable() != 2 || sum.GetFailedCalls() != 1 || sum.GetCorrect() != 1 {
+		t.Errorf("summary %v, want 3 solved, 2 not gradeable of which 1 failed call, 1 correct", sum)
+	}
+}
+
+// TestCheckEndpoints: each name is checked with one call; an unknown name
+// is reported unconfigured and costs nothing; a failing endpoint comes back
+// with the provider's status and message, not its address.
+func TestCheckEndpoints(t *testing.T) {
+	live := llmtest.NewServer(t)
+	refusing := llmtest.NewServer(t, llmtest.WithModels("another-model"))
+	st, err := groundtruth.Open(context.Background(), filepath.Join(t.TempDir(), "gt.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	now := func() time.Time { return fixedNow }
+	b := &executor.Baseline{
+		Endpoints: map[string]llm.Endpoint{
+			"live":     {Name: "live", BaseURL: live.URL(), Model: "qwen3-32b", Mode: "extended", MaxAttempts: 1},
+			"refusing": {Name: "refusing", BaseURL: refusing.URL(), Model: "qwen3-32b", Mode: "standard", MaxAttempts: 1},
+		},
+		Clients: llm.NewClients(llm.WithClock(now)),
+		Solver:  solving.New(grading.New(nil, nil), now),
+	}
+	svc := server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: executor.New(st, now, executor.WithBaseline(b))}
+	c := triagev1.NewExecutorServiceClient(servertest.Start(t, nil, svc))
+
+	resp, err := c.CheckEndpoints(context.Background(), &triagev1.CheckEndpointsRequest{Names: []string{"refusing", "nope", "live"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []*triagev1.EndpointCheck{
+		{Name: "refusing", Configured: true, Model: "qwen3-32b", Mode: triagev1.SolverMode_SOLVER_MODE_STANDARD,
+			Reason: "HTTP 404 Not Found (model_not_found): The model `qwen3-32b` does not exist or you do not have access to it."},
+		{Name: "nope"},
+		{Name: "live", Configured: true, Model: "qwen3-32b", Mode: triagev1.SolverMode_SOLVER_MODE_EXTENDED, Answered: true},
+	}
+	if diff := cmp.Diff(want, resp.GetChecks(), protocmp.Transform()); diff != "" {
+		t.Errorf("checks (-want +got):\n%s", diff)
+	}
+	if got := strings.Join(resp.GetConfigured(), " "); got != "live refusing" {
+		t.Errorf("configured = %q", got)
+	}
+	if live.Count() != 1 || refusing.Count() != 1 {
+		t.Errorf("the endpoints saw %d and %d calls, want one each", live.Count(), refusing.Count())
+	}
+	if _, err := c.CheckEndpoints(context.Background(), &triagev1.CheckEndpointsRequest{Names: []string{"live", "live"}}); status.Code(err) != codes.InvalidArgument {
+		t.Errorf("a repeated name: %v, want InvalidArgument", err)
 	}
 }
 

@@ -7,4 +7,12 @@
 // all, or a problem with no record for the solver, is NotFound (with the
 // missing keys); a problem whose record is not gradeable is dropped from the
 // pool and reported. A budget given as α applies to the pool that remains.
+//
+// With baseline endpoints (WithBaseline) it also runs Phase 0
+// (RunBaseline), and CheckEndpoints probes named endpoints (llm.Probe) so
+// that a caller learns before any work that one is unknown, down, refuses
+// the server's key or does not serve its model; its reasons name the
+// provider's status and message (llm.Describe), never an address. A
+// baseline summary counts the calls that failed apart from the answers
+// that could not be graded.
 package executor

@@ -178,8 +178,11 @@ func TestInlineUpstreamErrorsAreSanitized(t *testing.T) {
 }
 
 // TestInlineBlackHoleBoundedByItsTimeout: an endpoint that never answers,
-// with a 2 s timeout, holds the call about 2 s — not 5 attempts × 2 s plus
-// backoff, as before.
+// with a 2 s timeout, holds the call for that timeout of the whole call —
+// not 5 attempts × 2 s plus backoff, as before. The error names the call's
+// timeout, which only the bound on the whole call reports, and the server
+// saw fewer than the 5 attempts; the clock only checks the lower bound,
+// which a slow machine cannot break.
 func TestInlineBlackHoleBoundedByItsTimeout(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.WithHandler(func(int, llmtest.Recorded) llmtest.Reply { return llmtest.Hang() }))
 	c := newInlinePlanner(t, hostPort(t, srv.URL()))
@@ -189,8 +192,11 @@ func TestInlineBlackHoleBoundedByItsTimeout(t *testing.T) {
 	if status.Code(err) != codes.Unavailable || !strings.Contains(err.Error(), "within the call's 2s") {
 		t.Errorf("err = %v, want Unavailable naming the call's timeout", err)
 	}
-	if elapsed < 2*time.Second || elapsed > 4*time.Second {
-		t.Errorf("the call took %v, want about 2s", elapsed)
+	if n := srv.Count(); n < 1 || n >= 5 {
+		t.Errorf("the endpoint saw %d attempts, want fewer than 5", n)
+	}
+	if elapsed < 2*time.Second {
+		t.Errorf("the call ended after %v, before its 2s timeout", elapsed)
 	}
 }
 

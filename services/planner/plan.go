@@ -75,7 +75,7 @@ func (s *Service) CreatePlan(ctx context.Context, req *triagev1.CreatePlanReques
 	}
 	resp, err := client.Complete(ctx, call)
 	if err != nil {
-		return nil, modelError(ctx, ep.Model, err)
+		return nil, modelError(ctx, req.GetEndpointName(), ep.Model, err)
 	}
 	return &triagev1.CreatePlanResponse{
 		Parsed:         parsedPlan(table.Repair(resp.Content, &budget)),

@@ -120,14 +120,21 @@ func TestCreatePlanLLM(t *testing.T) {
 	}
 }
 
+// TestCreatePlanModelFailures: a named endpoint's failure names the
+// endpoint and its model and gives the provider's status and message.
 func TestCreatePlanModelFailures(t *testing.T) {
 	tests := []struct {
 		name   string
 		script []llmtest.Reply
 		code   codes.Code
+		want   string
 	}{
-		{"keeps failing", []llmtest.Reply{llmtest.ServerError(), llmtest.ServerError(), llmtest.ServerError()}, codes.Unavailable},
-		{"refused", []llmtest.Reply{llmtest.BadRequest("context length exceeded")}, codes.FailedPrecondition},
+		{"keeps failing", []llmtest.Reply{llmtest.ServerError(), llmtest.ServerError(), llmtest.ServerError()}, codes.Unavailable,
+			`endpoint "qwen" (model Qwen/Qwen3-32B): gave up after 3 attempts; last error: HTTP 500 Internal Server Error (server_error): The server had an error while processing your request.`},
+		{"refused", []llmtest.Reply{llmtest.BadRequest("context length exceeded")}, codes.FailedPrecondition,
+			`endpoint "qwen" (model Qwen/Qwen3-32B) refused the request: HTTP 400 Bad Request (invalid_request_error): context length exceeded`},
+		{"unknown model", []llmtest.Reply{llmtest.ModelNotFound("Qwen/Qwen3-32B")}, codes.FailedPrecondition,
+			"endpoint \"qwen\" (model Qwen/Qwen3-32B) refused the request: HTTP 404 Not Found (model_not_found): The model `Qwen/Qwen3-32B` does not exist or you do not have access to it."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -136,8 +143,8 @@ func TestCreatePlanModelFailures(t *testing.T) {
 			_, err := c.CreatePlan(context.Background(), &triagev1.CreatePlanRequest{
 				Endpoint: &triagev1.CreatePlanRequest_EndpointName{EndpointName: "qwen"}, Problems: problems(2), Budget: 100,
 			})
-			if status.Code(err) != tt.code || !strings.Contains(err.Error(), "Qwen/Qwen3-32B") {
-				t.Errorf("err = %v, want %v naming the model", err, tt.code)
+			if status.Code(err) != tt.code || status.Convert(err).Message() != tt.want {
+				t.Errorf("err = %v, want %v: %s", err, tt.code, tt.want)
 			}
 		})
 	}

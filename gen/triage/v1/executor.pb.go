@@ -1523,7 +1523,10 @@ type BaselineItem struct {
 	// Hex SHA-256 of the solver prompt template.
 	PromptSha256 string `protobuf:"bytes,7,opt,name=prompt_sha256,json=promptSha256,proto3" json:"prompt_sha256,omitempty"`
 	// Problems finished so far in this call, this one included.
-	Done          int32 `protobuf:"varint,8,opt,name=done,proto3" json:"done,omitempty"`
+	Done int32 `protobuf:"varint,8,opt,name=done,proto3" json:"done,omitempty"`
+	// The model call failed after its retries (record.error says why): the
+	// endpoint, not the answer, is why the record is not gradeable.
+	CallFailed    bool `protobuf:"varint,9,opt,name=call_failed,json=callFailed,proto3" json:"call_failed,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1614,6 +1617,13 @@ func (x *BaselineItem) GetDone() int32 {
 	return 0
 }
 
+func (x *BaselineItem) GetCallFailed() bool {
+	if x != nil {
+		return x.CallFailed
+	}
+	return false
+}
+
 // BaselineSummary closes a baseline stream.
 type BaselineSummary struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1631,7 +1641,11 @@ type BaselineSummary struct {
 	Cached int32 `protobuf:"varint,6,opt,name=cached,proto3" json:"cached,omitempty"`
 	// Unsolvable problems whose answer the grader accepted: stored as not
 	// correct (SPEC §1: y = 0) with lucky_guess set.
-	LuckyGuesses  int32 `protobuf:"varint,7,opt,name=lucky_guesses,json=luckyGuesses,proto3" json:"lucky_guesses,omitempty"`
+	LuckyGuesses int32 `protobuf:"varint,7,opt,name=lucky_guesses,json=luckyGuesses,proto3" json:"lucky_guesses,omitempty"`
+	// Of the problems not gradeable, those whose model call failed after its
+	// retries (the others failed grading). When it equals solved, every call
+	// failed: the endpoint, not the problems, is at fault.
+	FailedCalls   int32 `protobuf:"varint,8,opt,name=failed_calls,json=failedCalls,proto3" json:"failed_calls,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1711,6 +1725,13 @@ func (x *BaselineSummary) GetCached() int32 {
 func (x *BaselineSummary) GetLuckyGuesses() int32 {
 	if x != nil {
 		return x.LuckyGuesses
+	}
+	return 0
+}
+
+func (x *BaselineSummary) GetFailedCalls() int32 {
+	if x != nil {
+		return x.FailedCalls
 	}
 	return 0
 }
@@ -1820,6 +1841,202 @@ func (*RunBaselineResponse_Item) isRunBaselineResponse_Event() {}
 
 func (*RunBaselineResponse_Summary) isRunBaselineResponse_Event() {}
 
+// CheckEndpointsRequest names the baseline endpoints to check.
+type CheckEndpointsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Names of endpoints, as RunBaselineRequest.endpoint gives them; at most
+	// 64, each once.
+	Names         []string `protobuf:"bytes,1,rep,name=names,proto3" json:"names,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CheckEndpointsRequest) Reset() {
+	*x = CheckEndpointsRequest{}
+	mi := &file_triage_v1_executor_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CheckEndpointsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CheckEndpointsRequest) ProtoMessage() {}
+
+func (x *CheckEndpointsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_triage_v1_executor_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CheckEndpointsRequest.ProtoReflect.Descriptor instead.
+func (*CheckEndpointsRequest) Descriptor() ([]byte, []int) {
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *CheckEndpointsRequest) GetNames() []string {
+	if x != nil {
+		return x.Names
+	}
+	return nil
+}
+
+// EndpointCheck is what one endpoint's check found.
+type EndpointCheck struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The name checked.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// Whether the Executor has an endpoint of this name; when not, nothing
+	// was called.
+	Configured bool `protobuf:"varint,2,opt,name=configured,proto3" json:"configured,omitempty"`
+	// The endpoint's model name, when configured.
+	Model string `protobuf:"bytes,3,opt,name=model,proto3" json:"model,omitempty"`
+	// The endpoint's mode, when configured.
+	Mode SolverMode `protobuf:"varint,4,opt,name=mode,proto3,enum=triage.v1.SolverMode" json:"mode,omitempty"`
+	// Whether the endpoint answered the check with a chat completion.
+	Answered bool `protobuf:"varint,5,opt,name=answered,proto3" json:"answered,omitempty"`
+	// Why not, when configured: the provider's HTTP status, error code and
+	// message, a timeout, or why the connection failed. Never the endpoint's
+	// address or key.
+	Reason        string `protobuf:"bytes,6,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EndpointCheck) Reset() {
+	*x = EndpointCheck{}
+	mi := &file_triage_v1_executor_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EndpointCheck) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EndpointCheck) ProtoMessage() {}
+
+func (x *EndpointCheck) ProtoReflect() protoreflect.Message {
+	mi := &file_triage_v1_executor_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EndpointCheck.ProtoReflect.Descriptor instead.
+func (*EndpointCheck) Descriptor() ([]byte, []int) {
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *EndpointCheck) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *EndpointCheck) GetConfigured() bool {
+	if x != nil {
+		return x.Configured
+	}
+	return false
+}
+
+func (x *EndpointCheck) GetModel() string {
+	if x != nil {
+		return x.Model
+	}
+	return ""
+}
+
+func (x *EndpointCheck) GetMode() SolverMode {
+	if x != nil {
+		return x.Mode
+	}
+	return SolverMode_SOLVER_MODE_UNSPECIFIED
+}
+
+func (x *EndpointCheck) GetAnswered() bool {
+	if x != nil {
+		return x.Answered
+	}
+	return false
+}
+
+func (x *EndpointCheck) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+// CheckEndpointsResponse holds one check per name.
+type CheckEndpointsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The checks, in the request's order.
+	Checks []*EndpointCheck `protobuf:"bytes,1,rep,name=checks,proto3" json:"checks,omitempty"`
+	// Names of every baseline endpoint the Executor has, sorted.
+	Configured    []string `protobuf:"bytes,2,rep,name=configured,proto3" json:"configured,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CheckEndpointsResponse) Reset() {
+	*x = CheckEndpointsResponse{}
+	mi := &file_triage_v1_executor_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CheckEndpointsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CheckEndpointsResponse) ProtoMessage() {}
+
+func (x *CheckEndpointsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_triage_v1_executor_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CheckEndpointsResponse.ProtoReflect.Descriptor instead.
+func (*CheckEndpointsResponse) Descriptor() ([]byte, []int) {
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *CheckEndpointsResponse) GetChecks() []*EndpointCheck {
+	if x != nil {
+		return x.Checks
+	}
+	return nil
+}
+
+func (x *CheckEndpointsResponse) GetConfigured() []string {
+	if x != nil {
+		return x.Configured
+	}
+	return nil
+}
+
 var File_triage_v1_executor_proto protoreflect.FileDescriptor
 
 const file_triage_v1_executor_proto_rawDesc = "" +
@@ -1922,7 +2139,7 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\x0fBaselineStarted\x12\x14\n" +
 	"\x05total\x18\x01 \x01(\x05R\x05total\x12\x18\n" +
 	"\askipped\x18\x02 \x01(\x05R\askipped\x12\x18\n" +
-	"\apending\x18\x03 \x01(\x05R\apending\"\xbf\x02\n" +
+	"\apending\x18\x03 \x01(\x05R\apending\"\xe0\x02\n" +
 	"\fBaselineItem\x124\n" +
 	"\x06record\x18\x01 \x01(\v2\x1c.triage.v1.GroundTruthRecordR\x06record\x121\n" +
 	"\aoutcome\x18\x02 \x01(\x0e2\x17.triage.v1.GradeOutcomeR\aoutcome\x12)\n" +
@@ -1931,7 +2148,9 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\x06cached\x18\x05 \x01(\bR\x06cached\x12'\n" +
 	"\x0fprompt_template\x18\x06 \x01(\tR\x0epromptTemplate\x12#\n" +
 	"\rprompt_sha256\x18\a \x01(\tR\fpromptSha256\x12\x12\n" +
-	"\x04done\x18\b \x01(\x05R\x04done\"\xe1\x01\n" +
+	"\x04done\x18\b \x01(\x05R\x04done\x12\x1f\n" +
+	"\vcall_failed\x18\t \x01(\bR\n" +
+	"callFailed\"\x84\x02\n" +
 	"\x0fBaselineSummary\x12\x16\n" +
 	"\x06solved\x18\x01 \x01(\x05R\x06solved\x12\x1c\n" +
 	"\tgradeable\x18\x02 \x01(\x05R\tgradeable\x12\x18\n" +
@@ -1939,12 +2158,29 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\ttruncated\x18\x04 \x01(\x05R\ttruncated\x12#\n" +
 	"\rnot_gradeable\x18\x05 \x01(\x05R\fnotGradeable\x12\x16\n" +
 	"\x06cached\x18\x06 \x01(\x05R\x06cached\x12#\n" +
-	"\rlucky_guesses\x18\a \x01(\x05R\fluckyGuesses\"\xbd\x01\n" +
+	"\rlucky_guesses\x18\a \x01(\x05R\fluckyGuesses\x12!\n" +
+	"\ffailed_calls\x18\b \x01(\x05R\vfailedCalls\"\xbd\x01\n" +
 	"\x13RunBaselineResponse\x126\n" +
 	"\astarted\x18\x01 \x01(\v2\x1a.triage.v1.BaselineStartedH\x00R\astarted\x12-\n" +
 	"\x04item\x18\x02 \x01(\v2\x17.triage.v1.BaselineItemH\x00R\x04item\x126\n" +
 	"\asummary\x18\x03 \x01(\v2\x1a.triage.v1.BaselineSummaryH\x00R\asummaryB\a\n" +
-	"\x05event*]\n" +
+	"\x05event\"-\n" +
+	"\x15CheckEndpointsRequest\x12\x14\n" +
+	"\x05names\x18\x01 \x03(\tR\x05names\"\xb8\x01\n" +
+	"\rEndpointCheck\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1e\n" +
+	"\n" +
+	"configured\x18\x02 \x01(\bR\n" +
+	"configured\x12\x14\n" +
+	"\x05model\x18\x03 \x01(\tR\x05model\x12)\n" +
+	"\x04mode\x18\x04 \x01(\x0e2\x15.triage.v1.SolverModeR\x04mode\x12\x1a\n" +
+	"\banswered\x18\x05 \x01(\bR\banswered\x12\x16\n" +
+	"\x06reason\x18\x06 \x01(\tR\x06reason\"j\n" +
+	"\x16CheckEndpointsResponse\x120\n" +
+	"\x06checks\x18\x01 \x03(\v2\x18.triage.v1.EndpointCheckR\x06checks\x12\x1e\n" +
+	"\n" +
+	"configured\x18\x02 \x03(\tR\n" +
+	"configured*]\n" +
 	"\n" +
 	"SolverMode\x12\x1b\n" +
 	"\x17SOLVER_MODE_UNSPECIFIED\x10\x00\x12\x18\n" +
@@ -1969,12 +2205,13 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\x15GRADE_OUTCOME_TIMEOUT\x10\x05\x12\x1f\n" +
 	"\x1bGRADE_OUTCOME_RUNTIME_ERROR\x10\x06\x12\x1b\n" +
 	"\x17GRADE_OUTCOME_TRUNCATED\x10\a\x12\x1f\n" +
-	"\x1bGRADE_OUTCOME_NOT_GRADEABLE\x10\b2\xf4\x03\n" +
+	"\x1bGRADE_OUTCOME_NOT_GRADEABLE\x10\b2\xf3\x04\n" +
 	"\x0fExecutorService\x12q\n" +
 	"\vExecutePlan\x12\x1d.triage.v1.ExecutePlanRequest\x1a\x1e.triage.v1.ExecutePlanResponse\"#\x82\xd3\xe4\x93\x02\x1d:\x01*\"\x18/v1/executor:executePlan\x12\x84\x01\n" +
 	"\x11ImportGroundTruth\x12#.triage.v1.ImportGroundTruthRequest\x1a$.triage.v1.ImportGroundTruthResponse\"\"\x82\xd3\xe4\x93\x02\x1c:\x01*\"\x17/v1/ground-truth:import(\x01\x12r\n" +
 	"\x0fListGroundTruth\x12!.triage.v1.ListGroundTruthRequest\x1a\".triage.v1.ListGroundTruthResponse\"\x18\x82\xd3\xe4\x93\x02\x12\x12\x10/v1/ground-truth\x12s\n" +
-	"\vRunBaseline\x12\x1d.triage.v1.RunBaselineRequest\x1a\x1e.triage.v1.RunBaselineResponse\"#\x82\xd3\xe4\x93\x02\x1d:\x01*\"\x18/v1/executor:runBaseline0\x01B6Z4github.com/triage-eval/triage/gen/triage/v1;triagev1b\x06proto3"
+	"\vRunBaseline\x12\x1d.triage.v1.RunBaselineRequest\x1a\x1e.triage.v1.RunBaselineResponse\"#\x82\xd3\xe4\x93\x02\x1d:\x01*\"\x18/v1/executor:runBaseline0\x01\x12}\n" +
+	"\x0eCheckEndpoints\x12 .triage.v1.CheckEndpointsRequest\x1a!.triage.v1.CheckEndpointsResponse\"&\x82\xd3\xe4\x93\x02 :\x01*\"\x1b/v1/executor:checkEndpointsB6Z4github.com/triage-eval/triage/gen/triage/v1;triagev1b\x06proto3"
 
 var (
 	file_triage_v1_executor_proto_rawDescOnce sync.Once
@@ -1989,7 +2226,7 @@ func file_triage_v1_executor_proto_rawDescGZIP() []byte {
 }
 
 var file_triage_v1_executor_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_triage_v1_executor_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
+var file_triage_v1_executor_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
 var file_triage_v1_executor_proto_goTypes = []any{
 	(SolverMode)(0),                   // 0: triage.v1.SolverMode
 	(Regime)(0),                       // 1: triage.v1.Regime
@@ -2013,36 +2250,39 @@ var file_triage_v1_executor_proto_goTypes = []any{
 	(*BaselineItem)(nil),              // 19: triage.v1.BaselineItem
 	(*BaselineSummary)(nil),           // 20: triage.v1.BaselineSummary
 	(*RunBaselineResponse)(nil),       // 21: triage.v1.RunBaselineResponse
-	(*durationpb.Duration)(nil),       // 22: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil),     // 23: google.protobuf.Timestamp
-	(CostRule)(0),                     // 24: triage.v1.CostRule
-	(*GroundTruthItem)(nil),           // 25: triage.v1.GroundTruthItem
-	(*Budget)(nil),                    // 26: triage.v1.Budget
-	(*PlanStep)(nil),                  // 27: triage.v1.PlanStep
-	(*PlanDrop)(nil),                  // 28: triage.v1.PlanDrop
+	(*CheckEndpointsRequest)(nil),     // 22: triage.v1.CheckEndpointsRequest
+	(*EndpointCheck)(nil),             // 23: triage.v1.EndpointCheck
+	(*CheckEndpointsResponse)(nil),    // 24: triage.v1.CheckEndpointsResponse
+	(*durationpb.Duration)(nil),       // 25: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil),     // 26: google.protobuf.Timestamp
+	(CostRule)(0),                     // 27: triage.v1.CostRule
+	(*GroundTruthItem)(nil),           // 28: triage.v1.GroundTruthItem
+	(*Budget)(nil),                    // 29: triage.v1.Budget
+	(*PlanStep)(nil),                  // 30: triage.v1.PlanStep
+	(*PlanDrop)(nil),                  // 31: triage.v1.PlanDrop
 }
 var file_triage_v1_executor_proto_depIdxs = []int32{
 	0,  // 0: triage.v1.Solver.mode:type_name -> triage.v1.SolverMode
 	4,  // 1: triage.v1.GroundTruthRecord.solver:type_name -> triage.v1.Solver
-	22, // 2: triage.v1.GroundTruthRecord.latency:type_name -> google.protobuf.Duration
-	23, // 3: triage.v1.GroundTruthRecord.measured_time:type_name -> google.protobuf.Timestamp
-	24, // 4: triage.v1.GroundTruthRecord.cost_rule:type_name -> triage.v1.CostRule
+	25, // 2: triage.v1.GroundTruthRecord.latency:type_name -> google.protobuf.Duration
+	26, // 3: triage.v1.GroundTruthRecord.measured_time:type_name -> google.protobuf.Timestamp
+	27, // 4: triage.v1.GroundTruthRecord.cost_rule:type_name -> triage.v1.CostRule
 	5,  // 5: triage.v1.ImportGroundTruthRequest.records:type_name -> triage.v1.GroundTruthRecord
 	4,  // 6: triage.v1.ListGroundTruthRequest.solver:type_name -> triage.v1.Solver
 	5,  // 7: triage.v1.ListGroundTruthResponse.records:type_name -> triage.v1.GroundTruthRecord
 	4,  // 8: triage.v1.StoredPool.solver:type_name -> triage.v1.Solver
-	25, // 9: triage.v1.InlinePool.items:type_name -> triage.v1.GroundTruthItem
+	28, // 9: triage.v1.InlinePool.items:type_name -> triage.v1.GroundTruthItem
 	10, // 10: triage.v1.ExecutePlanRequest.stored:type_name -> triage.v1.StoredPool
 	11, // 11: triage.v1.ExecutePlanRequest.inline:type_name -> triage.v1.InlinePool
-	26, // 12: triage.v1.ExecutePlanRequest.budget:type_name -> triage.v1.Budget
-	27, // 13: triage.v1.ExecutePlanRequest.plan:type_name -> triage.v1.PlanStep
+	29, // 12: triage.v1.ExecutePlanRequest.budget:type_name -> triage.v1.Budget
+	30, // 13: triage.v1.ExecutePlanRequest.plan:type_name -> triage.v1.PlanStep
 	1,  // 14: triage.v1.ExecutePlanRequest.regimes:type_name -> triage.v1.Regime
 	2,  // 15: triage.v1.TraceStep.outcome:type_name -> triage.v1.TraceOutcome
 	1,  // 16: triage.v1.RegimeResult.regime:type_name -> triage.v1.Regime
 	13, // 17: triage.v1.RegimeResult.trace:type_name -> triage.v1.TraceStep
 	14, // 18: triage.v1.ExecutePlanResponse.results:type_name -> triage.v1.RegimeResult
-	27, // 19: triage.v1.ExecutePlanResponse.normalized_plan:type_name -> triage.v1.PlanStep
-	28, // 20: triage.v1.ExecutePlanResponse.dropped_steps:type_name -> triage.v1.PlanDrop
+	30, // 19: triage.v1.ExecutePlanResponse.normalized_plan:type_name -> triage.v1.PlanStep
+	31, // 20: triage.v1.ExecutePlanResponse.dropped_steps:type_name -> triage.v1.PlanDrop
 	4,  // 21: triage.v1.RunBaselineRequest.solver:type_name -> triage.v1.Solver
 	16, // 22: triage.v1.RunBaselineRequest.problems:type_name -> triage.v1.Problem
 	5,  // 23: triage.v1.BaselineItem.record:type_name -> triage.v1.GroundTruthRecord
@@ -2050,19 +2290,23 @@ var file_triage_v1_executor_proto_depIdxs = []int32{
 	18, // 25: triage.v1.RunBaselineResponse.started:type_name -> triage.v1.BaselineStarted
 	19, // 26: triage.v1.RunBaselineResponse.item:type_name -> triage.v1.BaselineItem
 	20, // 27: triage.v1.RunBaselineResponse.summary:type_name -> triage.v1.BaselineSummary
-	12, // 28: triage.v1.ExecutorService.ExecutePlan:input_type -> triage.v1.ExecutePlanRequest
-	6,  // 29: triage.v1.ExecutorService.ImportGroundTruth:input_type -> triage.v1.ImportGroundTruthRequest
-	8,  // 30: triage.v1.ExecutorService.ListGroundTruth:input_type -> triage.v1.ListGroundTruthRequest
-	17, // 31: triage.v1.ExecutorService.RunBaseline:input_type -> triage.v1.RunBaselineRequest
-	15, // 32: triage.v1.ExecutorService.ExecutePlan:output_type -> triage.v1.ExecutePlanResponse
-	7,  // 33: triage.v1.ExecutorService.ImportGroundTruth:output_type -> triage.v1.ImportGroundTruthResponse
-	9,  // 34: triage.v1.ExecutorService.ListGroundTruth:output_type -> triage.v1.ListGroundTruthResponse
-	21, // 35: triage.v1.ExecutorService.RunBaseline:output_type -> triage.v1.RunBaselineResponse
-	32, // [32:36] is the sub-list for method output_type
-	28, // [28:32] is the sub-list for method input_type
-	28, // [28:28] is the sub-list for extension type_name
-	28, // [28:28] is the sub-list for extension extendee
-	0,  // [0:28] is the sub-list for field type_name
+	0,  // 28: triage.v1.EndpointCheck.mode:type_name -> triage.v1.SolverMode
+	23, // 29: triage.v1.CheckEndpointsResponse.checks:type_name -> triage.v1.EndpointCheck
+	12, // 30: triage.v1.ExecutorService.ExecutePlan:input_type -> triage.v1.ExecutePlanRequest
+	6,  // 31: triage.v1.ExecutorService.ImportGroundTruth:input_type -> triage.v1.ImportGroundTruthRequest
+	8,  // 32: triage.v1.ExecutorService.ListGroundTruth:input_type -> triage.v1.ListGroundTruthRequest
+	17, // 33: triage.v1.ExecutorService.RunBaseline:input_type -> triage.v1.RunBaselineRequest
+	22, // 34: triage.v1.ExecutorService.CheckEndpoints:input_type -> triage.v1.CheckEndpointsRequest
+	15, // 35: triage.v1.ExecutorService.ExecutePlan:output_type -> triage.v1.ExecutePlanResponse
+	7,  // 36: triage.v1.ExecutorService.ImportGroundTruth:output_type -> triage.v1.ImportGroundTruthResponse
+	9,  // 37: triage.v1.ExecutorService.ListGroundTruth:output_type -> triage.v1.ListGroundTruthResponse
+	21, // 38: triage.v1.ExecutorService.RunBaseline:output_type -> triage.v1.RunBaselineResponse
+	24, // 39: triage.v1.ExecutorService.CheckEndpoints:output_type -> triage.v1.CheckEndpointsResponse
+	35, // [35:40] is the sub-list for method output_type
+	30, // [30:35] is the sub-list for method input_type
+	30, // [30:30] is the sub-list for extension type_name
+	30, // [30:30] is the sub-list for extension extendee
+	0,  // [0:30] is the sub-list for field type_name
 }
 
 func init() { file_triage_v1_executor_proto_init() }
@@ -2086,7 +2330,7 @@ func file_triage_v1_executor_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_triage_v1_executor_proto_rawDesc), len(file_triage_v1_executor_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   18,
+			NumMessages:   21,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

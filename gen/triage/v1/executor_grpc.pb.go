@@ -23,6 +23,7 @@ const (
 	ExecutorService_ImportGroundTruth_FullMethodName = "/triage.v1.ExecutorService/ImportGroundTruth"
 	ExecutorService_ListGroundTruth_FullMethodName   = "/triage.v1.ExecutorService/ListGroundTruth"
 	ExecutorService_RunBaseline_FullMethodName       = "/triage.v1.ExecutorService/RunBaseline"
+	ExecutorService_CheckEndpoints_FullMethodName    = "/triage.v1.ExecutorService/CheckEndpoints"
 )
 
 // ExecutorServiceClient is the client API for ExecutorService service.
@@ -52,6 +53,11 @@ type ExecutorServiceClient interface {
 	// {"result": event} object per line, or {"error": status} last when the
 	// call fails.
 	RunBaseline(ctx context.Context, in *RunBaselineRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[RunBaselineResponse], error)
+	// CheckEndpoints makes one small call (a few output tokens, never from
+	// the response cache) to each named baseline endpoint and says which
+	// answered, so that a caller learns before any work that an endpoint is
+	// unknown, down, refuses the server's key or does not serve its model.
+	CheckEndpoints(ctx context.Context, in *CheckEndpointsRequest, opts ...grpc.CallOption) (*CheckEndpointsResponse, error)
 }
 
 type executorServiceClient struct {
@@ -114,6 +120,16 @@ func (c *executorServiceClient) RunBaseline(ctx context.Context, in *RunBaseline
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type ExecutorService_RunBaselineClient = grpc.ServerStreamingClient[RunBaselineResponse]
 
+func (c *executorServiceClient) CheckEndpoints(ctx context.Context, in *CheckEndpointsRequest, opts ...grpc.CallOption) (*CheckEndpointsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CheckEndpointsResponse)
+	err := c.cc.Invoke(ctx, ExecutorService_CheckEndpoints_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ExecutorServiceServer is the server API for ExecutorService service.
 // All implementations must embed UnimplementedExecutorServiceServer
 // for forward compatibility.
@@ -141,6 +157,11 @@ type ExecutorServiceServer interface {
 	// {"result": event} object per line, or {"error": status} last when the
 	// call fails.
 	RunBaseline(*RunBaselineRequest, grpc.ServerStreamingServer[RunBaselineResponse]) error
+	// CheckEndpoints makes one small call (a few output tokens, never from
+	// the response cache) to each named baseline endpoint and says which
+	// answered, so that a caller learns before any work that an endpoint is
+	// unknown, down, refuses the server's key or does not serve its model.
+	CheckEndpoints(context.Context, *CheckEndpointsRequest) (*CheckEndpointsResponse, error)
 	mustEmbedUnimplementedExecutorServiceServer()
 }
 
@@ -162,6 +183,9 @@ func (UnimplementedExecutorServiceServer) ListGroundTruth(context.Context, *List
 }
 func (UnimplementedExecutorServiceServer) RunBaseline(*RunBaselineRequest, grpc.ServerStreamingServer[RunBaselineResponse]) error {
 	return status.Error(codes.Unimplemented, "method RunBaseline not implemented")
+}
+func (UnimplementedExecutorServiceServer) CheckEndpoints(context.Context, *CheckEndpointsRequest) (*CheckEndpointsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CheckEndpoints not implemented")
 }
 func (UnimplementedExecutorServiceServer) mustEmbedUnimplementedExecutorServiceServer() {}
 func (UnimplementedExecutorServiceServer) testEmbeddedByValue()                         {}
@@ -238,6 +262,24 @@ func _ExecutorService_RunBaseline_Handler(srv interface{}, stream grpc.ServerStr
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type ExecutorService_RunBaselineServer = grpc.ServerStreamingServer[RunBaselineResponse]
 
+func _ExecutorService_CheckEndpoints_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CheckEndpointsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ExecutorServiceServer).CheckEndpoints(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ExecutorService_CheckEndpoints_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ExecutorServiceServer).CheckEndpoints(ctx, req.(*CheckEndpointsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // ExecutorService_ServiceDesc is the grpc.ServiceDesc for ExecutorService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -252,6 +294,10 @@ var ExecutorService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListGroundTruth",
 			Handler:    _ExecutorService_ListGroundTruth_Handler,
+		},
+		{
+			MethodName: "CheckEndpoints",
+			Handler:    _ExecutorService_CheckEndpoints_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

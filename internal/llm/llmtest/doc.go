@@ -11,9 +11,10 @@
 // completion_tokens_details.reasoning_tokens), vLLM (message.reasoning),
 // DeepSeek (message.reasoning_content), Ollama (minimal usage), a provider
 // that counts reasoning tokens outside completion_tokens and total_tokens
-// (ReasoningApart), and the
-// failures: 429 with Retry-After, 500, a connection that never answers,
-// a malformed body, and finish_reason "length".
+// (ReasoningApart), and the failures: 429 with Retry-After, 500, a 401 for
+// a wrong API key (WithAPIKey), a 404 for a model it does not serve
+// (WithModels), a connection that never answers, a malformed body, and
+// finish_reason "length".
 //
 // It is not a product feature and is imported by tests only.
 package llmtest

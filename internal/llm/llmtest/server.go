@@ -79,6 +79,7 @@ type Server struct {
 	handler Handler
 	apiKey  string
 	noLog   bool
+	models  map[string]bool // nil: every model is served
 
 	mu     sync.Mutex
 	script []Reply
@@ -191,6 +192,10 @@ func (s *Server) next(rec Recorded) Reply {
 	if !rec.Authorized {
 		s.mu.Unlock()
 		return Unauthorized()
+	}
+	if model, unknown := s.unknownModel(rec.Body); unknown {
+		s.mu.Unlock()
+		return ModelNotFound(model)
 	}
 	if len(s.script) > 0 {
 		reply := s.script[0]

@@ -445,22 +445,44 @@ func FuzzGraders(f *testing.F) {
 	})
 }
 
-// TestDegenerateResponsesAreLinear: a model that repeats itself until the
-// token limit (32K tokens and more) is graded quickly; the searches are
-// bounded, not quadratic.
+// degenerateUnits are what a model that repeats itself until the token
+// limit (32K tokens and more) repeats, each a worst case of some search.
+var degenerateUnits = []string{`\boxed{`, `\boxed{}`, "answer ", "The answer is the ", "</think>", "<think>", "{", `\text{`, "(B) ", "1,"}
+
+// gradeDegenerate grades unit repeated to 1 MB with every grader.
+func gradeDegenerate(unit string) {
+	s := strings.Repeat(unit, (1<<20)/len(unit))
+	GradeMath(aime("204"), StripThinking(s))
+	GradeChoice(choice4("B"), s)
+	GradeExact(exact("Paris"), s)
+}
+
+// TestDegenerateResponsesAreLinear: degenerate responses are graded; the
+// searches are bounded, not quadratic (milliseconds each, the time
+// BenchmarkDegenerateResponse measures). A quadratic search over 1 MB
+// makes about 10^12 steps, tens of minutes: the two minutes allowed here
+// catch that, not a slow machine.
 func TestDegenerateResponsesAreLinear(t *testing.T) {
-	const size = 1 << 20
-	for _, unit := range []string{`\boxed{`, `\boxed{}`, "answer ", "The answer is the ", "</think>", "<think>", "{", `\text{`, "(B) ", "1,"} {
-		s := strings.Repeat(unit, size/len(unit))
+	for _, unit := range degenerateUnits {
 		start := time.Now()
-		GradeMath(aime("204"), StripThinking(s))
-		GradeChoice(choice4("B"), s)
-		GradeExact(exact("Paris"), s)
-		if d := time.Since(start); d > 2*time.Second {
+		gradeDegenerate(unit)
+		if d := time.Since(start); d > 2*time.Minute {
 			t.Errorf("%q repeated to 1 MB: %v", unit, d)
 		} else {
 			t.Logf("%q repeated to 1 MB: %v", unit, d)
 		}
+	}
+}
+
+// BenchmarkDegenerateResponse grades each degenerate unit repeated to 1 MB
+// with every grader; one op is one response (target: a few ms).
+func BenchmarkDegenerateResponse(b *testing.B) {
+	for _, unit := range degenerateUnits {
+		b.Run(strings.TrimSpace(unit), func(b *testing.B) {
+			for b.Loop() {
+				gradeDegenerate(unit)
+			}
+		})
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/triage-eval/triage/internal/llm"
@@ -34,6 +36,9 @@ type Attempt struct {
 	Truncated bool
 	// Error says why the attempt is not gradeable.
 	Error string
+	// CallFailed says the model call itself failed (after its retries):
+	// the endpoint, not the answer, is why the attempt is not gradeable.
+	CallFailed bool
 	// MeasuredAt is when the response arrived (the original call's time for
 	// a cached response), or when the call failed.
 	MeasuredAt time.Time
@@ -95,7 +100,8 @@ func (s *Solver) Solve(ctx context.Context, c Completer, p problems.Problem, ban
 		return Attempt{}, ctx.Err()
 	}
 	if err != nil {
-		return s.failed(a, "model call failed: "+err.Error()), nil
+		a.CallFailed = true
+		return s.failed(a, CallFailedPrefix+describeCall(err)), nil
 	}
 	a.Response = resp
 	a.MeasuredAt = resp.ObtainedAt
@@ -115,6 +121,21 @@ func (s *Solver) Solve(ctx context.Context, c Completer, p problems.Problem, ban
 	}
 	a.Verdict, a.Gradeable = v, true
 	return a, nil
+}
+
+// CallFailedPrefix starts the Error of an attempt whose model call failed;
+// describeCall's reason follows.
+const CallFailedPrefix = "model call failed: "
+
+// describeCall says why a model call failed: the endpoint's name and
+// llm.Describe's reason (the provider's status and message, or why the
+// connection failed), never the endpoint's address.
+func describeCall(err error) string {
+	var named *llm.EndpointError
+	if errors.As(err, &named) {
+		return fmt.Sprintf("endpoint %q: %s", named.Endpoint, llm.Describe(err))
+	}
+	return llm.Describe(err)
 }
 
 // failed marks a as not gradeable for reason.

@@ -42,6 +42,8 @@ func TestSolve(t *testing.T) {
 		{"thinking is not graded", aime, fakeModel{resp: llm.Response{Content: "<think>\\boxed{204}</think> so 205", Reasoning: `\boxed{204}`, Cost: 50}}, 0, true, false, false, ""},
 		{"truncated", aime, fakeModel{resp: llm.Response{Content: `\boxed{204}`, Cost: 50, Truncated: true, FinishReason: "length"}}, 0, true, false, true, ""},
 		{"model failed", aime, fakeModel{err: errors.New("boom")}, 0, false, false, false, "model call failed: boom"},
+		{"endpoint refused", aime, fakeModel{err: &llm.EndpointError{Endpoint: "q", Err: &llm.StatusError{StatusCode: 401, Message: "Incorrect API key provided.", Code: "invalid_api_key"}}}, 0, false, false, false,
+			`model call failed: endpoint "q": HTTP 401 Unauthorized (invalid_api_key): Incorrect API key provided.`},
 		{"no output tokens", aime, fakeModel{resp: llm.Response{Content: `\boxed{204}`}}, 0, false, false, false, "no output tokens"},
 		{"bad grading", problems.Problem{ID: "x", Dataset: "d", Text: "t", Grading: []byte(`{"kind":"essay"}`)}, fakeModel{}, 0, false, false, false, "grading.kind"},
 		{"code without a sandbox", problems.Problem{ID: "c", Dataset: "lcb", Text: "t", Grading: []byte(`{"kind":"code","code":{"testtype":"stdin","public_tests":[{"input":"","output":"1"}]}}`)},
@@ -57,6 +59,9 @@ func TestSolve(t *testing.T) {
 			}
 			if a.Gradeable != tt.gradeable || a.Correct() != tt.correct || a.Truncated != tt.truncated || !strings.Contains(a.Error, tt.errPart) {
 				t.Errorf("attempt %+v", a)
+			}
+			if wantFailed := tt.model.err != nil; a.CallFailed != wantFailed {
+				t.Errorf("CallFailed = %v, want %v", a.CallFailed, wantFailed)
 			}
 			if !tt.gradeable && a.MeasuredAt.IsZero() {
 				t.Error("a failed attempt has no time")

@@ -1,7 +1,5 @@
 package server
 
-import "time"
-
 // drain begins a shutdown: health turns NOT_SERVING for every service (and
 // for open Watch streams) while the server keeps accepting and serving calls
 // for the drain period, so probes and load balancers see it leave before it
@@ -12,7 +10,5 @@ func (s *Server) drain() {
 		return
 	}
 	s.logger.Info("draining: health is NOT_SERVING, calls are still served", "drain", s.drainPeriod.String())
-	t := time.NewTimer(s.drainPeriod)
-	defer t.Stop()
-	<-t.C
+	<-s.drainTimer(s.drainPeriod)
 }

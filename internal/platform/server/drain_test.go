@@ -37,13 +37,12 @@ func TestDrain(t *testing.T) {
 	_, svc := newProbe()
 	cfg := server.DefaultConfig()
 	cfg.Drain = drain
-	cfg.ShutdownGrace = 30 * time.Second
+	cfg.ShutdownGrace = 30 * time.Minute
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	conn, done := startTCP(t, ctx, cfg, svc)
+	conn, done, endDrain := startTCPDraining(t, ctx, cfg, svc)
 	watching := []healthpb.Health_WatchClient{watch(t, conn, ""), watch(t, conn, "triage.test.Probe")}
 
-	start := time.Now()
 	cancel() // as SIGTERM would
 	for i, w := range watching {
 		if resp, err := w.Recv(); err != nil || resp.GetStatus() != healthpb.HealthCheckResponse_NOT_SERVING {
@@ -67,13 +66,13 @@ func TestDrain(t *testing.T) {
 	if got, err := call(context.Background(), fresh, "new"); err != nil || got != "echo:new" {
 		t.Errorf("call on a new connection during the drain = %q, %v", got, err)
 	}
-	if took := time.Since(start); took >= drain {
-		t.Fatalf("the checks took %v, longer than the drain: nothing was tested", took)
-	}
 	select {
 	case err := <-done:
 		t.Fatalf("Serve returned (%v) during the drain", err)
 	default:
+	}
+	if got := endDrain(); got != drain {
+		t.Errorf("the drain waited for a timer of %v, want the configured %v", got, drain)
 	}
 
 	for i, w := range watching {
@@ -86,11 +85,8 @@ func TestDrain(t *testing.T) {
 		if err != nil {
 			t.Errorf("Serve = %v", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute): // only catches a hang; the grace period is 30 min
 		t.Fatal("Serve did not return: the open watches held the shutdown")
-	}
-	if took := time.Since(start); took < drain {
-		t.Errorf("stopped after %v, before the drain of %v was over", took, drain)
 	}
 }
 
@@ -100,7 +96,7 @@ func TestWatchDoesNotHoldShutdown(t *testing.T) {
 	_, svc := newProbe()
 	cfg := server.DefaultConfig()
 	cfg.Drain = 0
-	cfg.ShutdownGrace = time.Minute
+	cfg.ShutdownGrace = time.Hour
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	conn, done := startTCP(t, ctx, cfg, svc)
@@ -112,7 +108,7 @@ func TestWatchDoesNotHoldShutdown(t *testing.T) {
 		if err != nil {
 			t.Errorf("Serve = %v", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute): // only catches a hang; the grace period is an hour
 		t.Fatal("an open Watch held the shutdown")
 	}
 	t.Logf("stopped in %v", time.Since(start))

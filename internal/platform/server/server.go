@@ -34,8 +34,11 @@ type Server struct {
 	logger      *slog.Logger
 	grace       time.Duration
 	drainPeriod time.Duration
-	services    []Service
-	internal    *internalListener // set by DialInternal
+	// drainTimer starts the drain period's timer: time.After, replaced
+	// by tests (export_test.go) to end the drain when they are done.
+	drainTimer func(time.Duration) <-chan time.Time
+	services   []Service
+	internal   *internalListener // set by DialInternal
 }
 
 // New builds a server for services. tel may be telemetry.Disabled().
@@ -74,7 +77,7 @@ func New(cfg Config, logger *slog.Logger, tel *telemetry.Telemetry, services []S
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	g.RegisterService(readingUnary(&healthpb.Health_ServiceDesc, codec), hs)
 	reflection.Register(g)
-	return &Server{grpc: g, health: hs, auth: admission.auth, logger: logger, grace: cfg.ShutdownGrace, drainPeriod: cfg.Drain, services: services}, nil
+	return &Server{grpc: g, health: hs, auth: admission.auth, logger: logger, grace: cfg.ShutdownGrace, drainPeriod: cfg.Drain, drainTimer: time.After, services: services}, nil
 }
 
 // Serve accepts connections on lis until ctx ends, then shuts down: health

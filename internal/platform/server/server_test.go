@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -110,6 +111,41 @@ func startTCP(t *testing.T, ctx context.Context, cfg server.Config, svc server.S
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serveOn(t, ctx, srv)
+}
+
+// startTCPDraining is startTCP for a cfg with a drain period, which ends
+// when the test calls endDrain, not when a wall clock says: a check made
+// during the drain cannot miss it on a slow machine. endDrain waits for the
+// drain to begin and returns the period the server asked its timer for.
+func startTCPDraining(t *testing.T, ctx context.Context, cfg server.Config, svc server.Service) (conn *grpc.ClientConn, done <-chan error, endDrain func() time.Duration) {
+	t.Helper()
+	srv, err := server.New(cfg, slog.New(slog.DiscardHandler), telemetry.Disabled(), []server.Service{svc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended, asked := make(chan time.Time), make(chan time.Duration, 1)
+	server.SetDrainTimer(srv, func(d time.Duration) <-chan time.Time { asked <- d; return ended })
+	var once sync.Once
+	release := func() { once.Do(func() { close(ended) }) }
+	t.Cleanup(release)
+	endDrain = func() time.Duration {
+		defer release()
+		select {
+		case d := <-asked:
+			return d
+		case <-time.After(time.Minute): // only catches a hang
+			t.Error("the drain never began")
+			return 0
+		}
+	}
+	conn, done = serveOn(t, ctx, srv)
+	return conn, done, endDrain
+}
+
+// serveOn serves srv on a loopback port until ctx ends.
+func serveOn(t *testing.T, ctx context.Context, srv *server.Server) (*grpc.ClientConn, <-chan error) {
+	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -129,11 +165,11 @@ func TestGracefulShutdownLetsInFlightCallsFinish(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cfg := server.DefaultConfig()
-	// A short drain keeps NOT_SERVING observable: without one, the graceful
-	// stop follows the flip at once and refuses the health checks below on
-	// a loaded machine (the drain itself: TestDrain).
-	cfg.Drain = 300 * time.Millisecond
-	conn, done := startTCP(t, ctx, cfg, svc)
+	// A drain keeps NOT_SERVING observable: without one, the graceful stop
+	// follows the flip at once and refuses the health checks below. The
+	// test ends it once it has seen the flip (the drain itself: TestDrain).
+	cfg.Drain = time.Minute
+	conn, done, endDrain := startTCPDraining(t, ctx, cfg, svc)
 
 	reply := make(chan error, 1)
 	go func() {
@@ -145,7 +181,7 @@ func TestGracefulShutdownLetsInFlightCallsFinish(t *testing.T) {
 	cancel() // as SIGTERM would
 
 	// Health flips to NOT_SERVING while the call is still in flight.
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(time.Minute) // only catches a hang
 	for {
 		resp, err := health.Check(context.Background(), &healthpb.HealthCheckRequest{})
 		if err == nil && resp.GetStatus() == healthpb.HealthCheckResponse_NOT_SERVING {
@@ -161,6 +197,7 @@ func TestGracefulShutdownLetsInFlightCallsFinish(t *testing.T) {
 		t.Fatalf("Serve returned (%v) while a call was in flight", err)
 	default:
 	}
+	endDrain()
 	close(p.release)
 	if err := <-reply; err != nil {
 		t.Errorf("in-flight call failed: %v", err)
@@ -190,7 +227,7 @@ func TestShutdownCutsOffAfterGrace(t *testing.T) {
 		if err != nil {
 			t.Errorf("Serve = %v", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute): // only catches a hang
 		t.Fatal("Serve did not return after the grace period")
 	}
 	if err := <-reply; err == nil {

@@ -308,7 +308,9 @@ func TestCancellation(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("MonteCarlo canceled part way: %v", err)
 	}
-	if d := time.Since(start); d > 10*time.Second {
+	// 2^30 samples of 5000 items take hours: a few minutes only catch a
+	// run that ignores its context.
+	if d := time.Since(start); d > 5*time.Minute {
 		t.Errorf("MonteCarlo took %v to notice the cancellation", d)
 	}
 }

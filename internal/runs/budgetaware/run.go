@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,13 +37,17 @@ type Deps struct {
 // Run re-solves every selected item not yet stored fresh and gradeable —
 // new items, items whose inputs changed since (stale, SPEC §5: another
 // plan, another allocation, another endpoint setting…) and items whose
-// re-solve failed — and returns the selection. Progress counts items.
+// re-solve failed — and returns the selection, with the failed model calls
+// in Selection.Failures. Progress counts items. When every model call
+// failed, the error is a *orchestrator.CallsFailedError: nothing was
+// measured.
 func Run(ctx context.Context, d Deps, progress *orchestrator.Progress) (Selection, error) {
 	cfg := d.Config
 	sel, err := Select(ctx, cfg, d.RunStore, cfg.Baseline.BudgetAwareVariant)
 	if err != nil {
 		return sel, err
 	}
+	sel.Failures = &orchestrator.CallFailures{}
 	probs, err := cfg.LoadProblems()
 	if err != nil {
 		return sel, err
@@ -96,7 +101,20 @@ func Run(ctx context.Context, d Deps, progress *orchestrator.Progress) (Selectio
 	if err := d.RunStore.SaveBudgetAwareGrid(ctx, selected); err != nil {
 		return sel, err
 	}
-	return sel, solveAll(ctx, d, todo, progress)
+	if err := solveAll(ctx, d, todo, progress, sel.Failures); err != nil {
+		return sel, err
+	}
+	_, err = sel.Failures.Outcome(CallsWhat, int(progress.LLMCalls.Load()), "")
+	return sel, err
+}
+
+// CallsWhat names the re-solves' model calls in CallFailures.Outcome.
+const CallsWhat = "model calls of the re-solve"
+
+// callFailed is why a re-solve's model call failed, without the prefix
+// the attempt's error repeats.
+func callFailed(a solving.Attempt) string {
+	return strings.TrimPrefix(a.Error, solving.CallFailedPrefix)
 }
 
 // job is one re-solve with what it needs resolved.
@@ -112,11 +130,11 @@ type job struct {
 // sharing them with any other worker of the run: each is claimed first
 // (orchestrator.Leases), and those other workers hold are looked at again
 // after a pause until they are stored fresh or taken over.
-func solveAll(ctx context.Context, d Deps, todo []job, progress *orchestrator.Progress) error {
+func solveAll(ctx context.Context, d Deps, todo []job, progress *orchestrator.Progress, failures *orchestrator.CallFailures) error {
 	l := orchestrator.NewLeases(d.RunStore, d.Worker, d.Lease, time.Now)
 	pause := l.NewPause()
 	for pending := todo; len(pending) > 0; {
-		waiting, err := solvePass(ctx, d, l, pending, progress)
+		waiting, err := solvePass(ctx, d, l, pending, progress, failures)
 		if err != nil || len(waiting) == 0 {
 			return err
 		}
@@ -140,7 +158,7 @@ func solveAll(ctx context.Context, d Deps, todo []job, progress *orchestrator.Pr
 }
 
 // solvePass offers every job once and returns those other workers held.
-func solvePass(ctx context.Context, d Deps, l *orchestrator.Leases, todo []job, progress *orchestrator.Progress) ([]job, error) {
+func solvePass(ctx context.Context, d Deps, l *orchestrator.Leases, todo []job, progress *orchestrator.Progress, failures *orchestrator.CallFailures) ([]job, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan job)
@@ -173,7 +191,7 @@ func solvePass(ctx context.Context, d Deps, l *orchestrator.Leases, todo []job, 
 					mu.Unlock()
 					continue
 				}
-				err = solveOne(ctx, d, j, progress)
+				err = solveOne(ctx, d, j, progress, failures)
 				done()
 				if rerr := l.Release(ctx, j.key()); err != nil || rerr != nil {
 					fail(errors.Join(err, rerr))
@@ -199,7 +217,7 @@ feed:
 }
 
 // solveOne re-solves one job and stores the result.
-func solveOne(ctx context.Context, d Deps, j job, progress *orchestrator.Progress) error {
+func solveOne(ctx context.Context, d Deps, j job, progress *orchestrator.Progress, failures *orchestrator.CallFailures) error {
 	ep := j.item.Solver.Endpoint
 	c, err := d.Clients.Get("budget-aware/"+ep, d.Endpoints[ep])
 	if err != nil {
@@ -221,6 +239,9 @@ func solveOne(ctx context.Context, d Deps, j job, progress *orchestrator.Progres
 	}
 	if !r.Gradeable {
 		progress.Errors.Add(1)
+	}
+	if a.CallFailed {
+		failures.Add(callFailed(a))
 	}
 	return nil
 }

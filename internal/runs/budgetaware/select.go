@@ -33,6 +33,9 @@ type Selection struct {
 	// Pools counts the α = 1 pools looked at; MissingPools those without a
 	// usable plan (not run yet, planner error, unparseable).
 	Pools, MissingPools int
+	// Failures are Run's re-solves whose model call failed, by reason;
+	// nil from Select.
+	Failures *orchestrator.CallFailures
 }
 
 // Select reads the α = 1 llm plans of variant from the run store. A plan

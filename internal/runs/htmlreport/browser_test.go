@@ -20,26 +20,21 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/triage-eval/triage/internal/platform/externaltest"
 )
 
-// requireChromiumEnv makes a missing browser a failure instead of a skip
-// (CI sets it).
-const requireChromiumEnv = "TRIAGE_TEST_REQUIRE_CHROMIUM"
-
 // chromium returns the path of a Chromium or Chrome binary, or skips the
-// test (fails it when requireChromiumEnv is "1").
+// test (fails it when externaltest.Chromium requires one).
 func chromium(t *testing.T) string {
 	t.Helper()
+	externaltest.Wanted(t, externaltest.Chromium)
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
 	}
-	msg := "no Chromium on PATH (chromium, chromium-browser, google-chrome): report.html is not checked in a browser; install Debian's chromium package to run this test"
-	if os.Getenv(requireChromiumEnv) == "1" {
-		t.Fatalf("%s (%s=1 requires it)", msg, requireChromiumEnv)
-	}
-	t.Skipf("%s, or set %s=1 to make its absence a failure", msg, requireChromiumEnv)
+	externaltest.Missing(t, externaltest.Chromium, "no Chromium on PATH (chromium, chromium-browser, google-chrome): report.html is not checked in a browser; install Debian's chromium package to run this test")
 	return ""
 }
 
@@ -172,7 +167,7 @@ func open(t *testing.T, browser context.Context, path string) visit {
 	if err != nil {
 		t.Fatalf("listening: %v", err)
 	}
-	ctx, cancelTimeout := context.WithTimeout(tab, 60*time.Second)
+	ctx, cancelTimeout := context.WithTimeout(tab, 5*time.Minute) // only catches a hang
 	defer cancelTimeout()
 	if err := chromedp.Do(ctx, chromedp.Navigate((&url.URL{Scheme: "file", Path: path}).String())); err != nil {
 		t.Fatalf("loading %s: %v", path, err)

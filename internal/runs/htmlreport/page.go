@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"math"
 
+	"github.com/triage-eval/triage/internal/platform/version"
 	"github.com/triage-eval/triage/internal/protocol/metrics"
 	"github.com/triage-eval/triage/internal/runs/report"
 )
@@ -14,11 +15,14 @@ type page struct {
 	Title      string
 	Notes      []string
 	Provenance string
-	CSS        template.CSS
-	Nav        []navItem
-	Summary    *tableView
-	Sections   []sectionView
-	AllTables  []tableView
+	// Build is the build that wrote the report (version.Info.String), for
+	// the footer; empty when unknown.
+	Build     string
+	CSS       template.CSS
+	Nav       []navItem
+	Summary   *tableView
+	Sections  []sectionView
+	AllTables []tableView
 }
 
 // navItem links to a section.
@@ -51,6 +55,9 @@ const zoomLimit = 1.5
 // buildPage lays the page out (see the package documentation).
 func buildPage(in Input) (page, error) {
 	p := page{Title: in.Title, Notes: in.Notes, Provenance: provenance(in.Report, len(in.Figures))}
+	if in.Report.Version != (version.Info{}) {
+		p.Build = in.Report.Version.String()
+	}
 	if p.Title == "" {
 		p.Title = "TRIAGE report"
 	}

@@ -14,6 +14,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/phase0/solving"
 	"github.com/triage-eval/triage/internal/platform/protoconv"
 	"github.com/triage-eval/triage/internal/store/problems"
 )
@@ -45,6 +46,15 @@ type BaselineSummary struct {
 	Total, Skipped int
 	// Summary counts what this call solved.
 	Summary *triagev1.BaselineSummary
+	// Failures are the model calls that failed, by reason.
+	Failures *CallFailures
+}
+
+// Outcome judges the solver's model calls (CallFailures.Outcome): a
+// *CallsFailedError when every call failed, a warning when some did.
+func (s BaselineSummary) Outcome(retry string) (warning string, err error) {
+	what := fmt.Sprintf("model calls of %s/%s", s.Solver.Model, s.Solver.Mode)
+	return s.Failures.Outcome(what, int(s.Summary.GetSolved()), retry)
 }
 
 // logLine is one line of the baseline log.
@@ -71,6 +81,15 @@ type logLine struct {
 // RunBaseline runs Phase 0 for every solver of cfg on every problem of its
 // selected datasets through the Executor, solvers in parallel, and returns
 // one summary per solver in config order. Progress counts problems.
+//
+// Before any work a preflight checks that the Executor answers and that
+// every solver's endpoint exists, plays the solver's mode and answers a
+// check call (one small call each), and returns a *PreflightError listing
+// every problem found. When a solver fails, the others stop and the error
+// is that solver's, not the cancellation it caused; when the caller's
+// context ends, the error is its cause. When every model call of a solver
+// failed, the error is a *CallsFailedError (joined, one per such solver):
+// nothing was measured.
 func RunBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, opts BaselineOptions, progress *Progress) ([]BaselineSummary, error) {
 	var missing []error
 	for i, s := range cfg.Solvers {
@@ -99,6 +118,9 @@ func RunBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 	if len(list) == 0 {
 		return nil, fmt.Errorf("datasets: no problems in the selected datasets %v", cfg.Datasets)
 	}
+	if problems := checkBaseline(ctx, cfg, exec); len(problems) > 0 {
+		return nil, &PreflightError{Command: "baseline", Problems: problems}
+	}
 	now := opts.Now
 	if now == nil {
 		now = time.Now
@@ -106,26 +128,36 @@ func RunBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 	progress.Start(now())
 	progress.Total.Store(int64(len(list) * len(cfg.Solvers)))
 	out := make([]BaselineSummary, len(cfg.Solvers))
-	errs := make([]error, len(cfg.Solvers))
 	var logMu sync.Mutex
 	var wg sync.WaitGroup
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	parent := ctx
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	for i, s := range cfg.Solvers {
 		wg.Go(func() {
-			out[i], errs[i] = baselineOne(ctx, cfg, exec, s, list, opts, progress, &logMu)
-			if errs[i] != nil {
-				cancel()
+			var err error
+			out[i], err = baselineOne(ctx, cfg, exec, s, list, opts, progress, &logMu)
+			if err != nil {
+				// The first cause stays: the others' errors are the
+				// cancellation this one caused.
+				cancel(fmt.Errorf("baseline of %s/%s: %w", s.Model, s.Mode, err))
 			}
 		})
 	}
 	wg.Wait()
-	for i, err := range errs {
-		if err != nil && !errors.Is(err, context.Canceled) {
-			return out, fmt.Errorf("baseline of %s/%s: %w", cfg.Solvers[i].Model, cfg.Solvers[i].Mode, err)
+	if parent.Err() != nil {
+		return out, context.Cause(parent)
+	}
+	if err := context.Cause(ctx); err != nil {
+		return out, err
+	}
+	var failed []error
+	for _, s := range out {
+		if _, err := s.Outcome(""); err != nil {
+			failed = append(failed, err)
 		}
 	}
-	return out, errors.Join(errs...)
+	return out, errors.Join(failed...)
 }
 
 // maxBatchBytes bounds the encoded problems of one RunBaseline call, well
@@ -165,7 +197,7 @@ const maxBatchProblems = 1000
 // pause (the Executor skips those stored meanwhile, so no model is asked
 // twice), until every problem went through this worker or was stored.
 func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, s Solver, list []*triagev1.Problem, opts BaselineOptions, progress *Progress, logMu *sync.Mutex) (BaselineSummary, error) {
-	sum := BaselineSummary{Solver: s, Summary: &triagev1.BaselineSummary{}}
+	sum := BaselineSummary{Solver: s, Summary: &triagev1.BaselineSummary{}, Failures: &CallFailures{}}
 	if opts.Store == nil {
 		for _, batch := range batches(list) {
 			if err := baselineBatch(ctx, cfg, exec, s, batch, opts, progress, logMu, &sum); err != nil {
@@ -279,6 +311,10 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 			if !it.GetRecord().GetGradeable() {
 				progress.Errors.Add(1)
 			}
+			if it.GetCallFailed() {
+				// The record's error repeats what the tally's sentence says.
+				sum.Failures.Add(strings.TrimPrefix(it.GetRecord().GetError(), solving.CallFailedPrefix))
+			}
 			if opts.Log != nil {
 				if err := writeLogLine(opts.Log, logMu, s, it); err != nil {
 					return fmt.Errorf("baseline log: %w", err)
@@ -293,6 +329,7 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 			m.NotGradeable += b.GetNotGradeable()
 			m.Cached += b.GetCached()
 			m.LuckyGuesses += b.GetLuckyGuesses()
+			m.FailedCalls += b.GetFailedCalls()
 			return nil
 		}
 	}

@@ -22,6 +22,11 @@
 // resuming recomputes stale cells and retries failed ones, and before any
 // model call a preflight checks the services, the endpoints, the datasets
 // and the ground truth, reporting every problem at once (PreflightError).
+// A baseline's preflight checks the Executor and each solver's endpoint,
+// which must exist, play the solver's mode and answer a check call. A
+// command whose model calls all failed measured nothing and fails
+// (CallsFailedError); CallFailures tallies the failures and their reasons,
+// and warns when only some failed.
 //
 // The orchestrator reads ground truth from the Executor's store once per
 // (solver, dataset), only to hand it back to the Oracle and the Executor

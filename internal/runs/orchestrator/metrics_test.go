@@ -1,6 +1,7 @@
 package orchestrator_test
 
 import (
+	"errors"
 	"sync/atomic"
 	"testing"
 
@@ -26,8 +27,9 @@ func TestCellMetrics(t *testing.T) {
 	}))
 	cfg := writeFixture(t, t.TempDir(), srv.URL())
 	m := telemetrytest.New(t)
-	if _, _, err := runWith(t, cfg, orchestrator.Options{MeterProvider: m.Provider}); err != nil {
-		t.Fatal(err)
+	var failed *orchestrator.CallsFailedError
+	if _, _, err := runWith(t, cfg, orchestrator.Options{MeterProvider: m.Provider}); !errors.As(err, &failed) {
+		t.Fatalf("a run whose planner is down: %v, want every planner call failed", err)
 	}
 	excluded, scored := attribute.String("outcome", "excluded"), attribute.String("outcome", "scored")
 	llm := attribute.String("strategy", "llm")

@@ -7,22 +7,74 @@ import (
 	"slices"
 	"strings"
 
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 )
 
-// PreflightError lists everything that stops a run before its first model
-// call: services that do not answer, solvers whose endpoint the Planner does
-// not know, (solver, dataset) pairs without gradeable ground truth.
+// PreflightError lists everything that stops a run or a baseline before
+// any work: services that do not answer, solvers whose endpoint the
+// Planner or the Executor does not know, or (a baseline's) that does not
+// answer its check call, (solver, dataset) pairs without gradeable ground
+// truth.
 type PreflightError struct {
+	// Command is what cannot start: "run" (when empty) or "baseline".
+	Command string
 	// Problems are one sentence each, in the order found.
 	Problems []string
 }
 
 func (e *PreflightError) Error() string {
-	return fmt.Sprintf("the run cannot start (%d problem(s), nothing was sent to any model):\n  - %s",
-		len(e.Problems), strings.Join(e.Problems, "\n  - "))
+	command, nothing := "run", "nothing was sent to any model"
+	if e.Command == "baseline" {
+		command, nothing = e.Command, "nothing was solved or stored"
+	}
+	return fmt.Sprintf("the %s cannot start (%d problem(s), %s):\n  - %s",
+		command, len(e.Problems), nothing, strings.Join(e.Problems, "\n  - "))
+}
+
+// checkBaseline is a baseline's preflight: the Executor answers, knows
+// every solver's endpoint in the solver's mode, and each endpoint answers
+// its check call (CheckEndpoints, one small call each). It returns a
+// sentence per problem, naming the solver, the endpoint and the reason.
+func checkBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient) []string {
+	if _, err := exec.ListGroundTruth(ctx, &triagev1.ListGroundTruthRequest{PageSize: 1}); err != nil {
+		return []string{"executor service: " + describeCallError(err)}
+	}
+	var names []string
+	for _, s := range cfg.Solvers {
+		if !slices.Contains(names, s.Endpoint) {
+			names = append(names, s.Endpoint)
+		}
+	}
+	resp, err := exec.CheckEndpoints(ctx, &triagev1.CheckEndpointsRequest{Names: names})
+	switch {
+	case status.Code(err) == codes.Unimplemented:
+		// An Executor of an older triage cannot check its endpoints: the
+		// baseline runs, and one whose calls all fail still fails.
+		return nil
+	case err != nil:
+		return []string{"executor service: check endpoints: " + describeCallError(err)}
+	}
+	checks := map[string]*triagev1.EndpointCheck{}
+	for _, c := range resp.GetChecks() {
+		checks[c.GetName()] = c
+	}
+	var problems []string
+	for i, s := range cfg.Solvers {
+		c := checks[s.Endpoint]
+		solver := fmt.Sprintf("solvers[%d] (%s/%s)", i, s.Model, s.Mode)
+		switch {
+		case !c.GetConfigured():
+			problems = append(problems, fmt.Sprintf("%s: endpoint %q is not one the executor knows (it has %q)", solver, s.Endpoint, resp.GetConfigured()))
+		case modeName(c.GetMode()) != s.Mode:
+			problems = append(problems, fmt.Sprintf("%s: endpoint %q runs mode %s, not %s", solver, s.Endpoint, modeName(c.GetMode()), s.Mode))
+		case !c.GetAnswered():
+			problems = append(problems, fmt.Sprintf("%s: endpoint %q (model %s) does not answer: %s", solver, s.Endpoint, c.GetModel(), c.GetReason()))
+		}
+	}
+	return problems
 }
 
 // checkServices calls each service once, cheaply, and returns a sentence

@@ -55,7 +55,8 @@ func (p *Progress) Start(now time.Time) {
 
 // Report writes the counters to w every interval until stop is closed:
 // rewriting one line on a terminal, one log line each time otherwise. It
-// writes a final line when stopped.
+// writes a final line when stopped. Until Total is set (the services and
+// endpoints are being checked) it writes nothing.
 func (p *Progress) Report(w io.Writer, terminal bool, interval time.Duration, stop <-chan struct{}) {
 	p.Start(time.Now())
 	t := time.NewTicker(interval)
@@ -63,6 +64,9 @@ func (p *Progress) Report(w io.Writer, terminal bool, interval time.Duration, st
 	for {
 		select {
 		case <-stop:
+			if p.Total.Load() == 0 {
+				return // it stopped while checking: nothing to count
+			}
 			if terminal {
 				fmt.Fprintf(w, "\r\033[K%s\n", p.line(time.Now()))
 			} else {
@@ -70,6 +74,9 @@ func (p *Progress) Report(w io.Writer, terminal bool, interval time.Duration, st
 			}
 			return
 		case now := <-t.C:
+			if p.Total.Load() == 0 {
+				continue // still checking the services and endpoints
+			}
 			if terminal {
 				fmt.Fprintf(w, "\r\033[K%s", p.line(now))
 			} else {

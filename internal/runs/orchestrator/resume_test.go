@@ -91,9 +91,10 @@ func TestResumeRetriesFailedCells(t *testing.T) {
 	}))
 	dir := t.TempDir()
 	cfg := writeFixture(t, dir, srv.URL())
+	// Every planner call failed: the run measured nothing and says so.
 	rs, _, err := runWith(t, cfg, orchestrator.Options{})
-	if err != nil {
-		t.Fatal(err)
+	if failed := (*orchestrator.CallsFailedError)(nil); !errors.As(err, &failed) || failed.Calls != fixtureLLMCells {
+		t.Fatalf("a run whose planner is down: %v, want all %d planner calls failed", err, fixtureLLMCells)
 	}
 	res, _ := rs.Results(context.Background())
 	errors := 0

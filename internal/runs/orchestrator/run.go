@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel/metric"
@@ -35,6 +36,10 @@ type Runner struct {
 	opts     Options
 	leases   *Leases
 	metrics  cellMetrics
+	// plannerCalls counts the llm strategy's CreatePlan calls made by this
+	// process, plannerFailures those that failed.
+	plannerCalls    atomic.Int64
+	plannerFailures CallFailures
 }
 
 // Options adjust how a run resumes and shares its work.
@@ -71,7 +76,9 @@ func NewRunner(cfg *Config, clients Clients, store *RunStore, now func() time.Ti
 // truth, and returns a *PreflightError listing every problem found. It
 // returns the first error that stops the run (a storage failure, a
 // cancelled context); a failing planner or an unparseable plan is a result,
-// recorded and excluded, not an error.
+// recorded and excluded, not an error — unless every planner call of the
+// llm strategy failed: then the run measured nothing and Run returns a
+// *CallsFailedError (PlannerWarning says when only some did).
 func (r *Runner) Run(ctx context.Context) error {
 	if problems := r.checkServices(ctx); len(problems) > 0 {
 		return &PreflightError{Problems: problems}
@@ -106,7 +113,19 @@ func (r *Runner) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return r.runCells(ctx, todo)
+	if err := r.runCells(ctx, todo); err != nil {
+		return err
+	}
+	_, err = r.plannerFailures.Outcome("planner calls", int(r.plannerCalls.Load()), "")
+	return err
+}
+
+// PlannerWarning says, after Run, how many of this process's planner calls
+// failed and why, and that retry tries them again; "" when none failed or
+// all did (Run's error).
+func (r *Runner) PlannerWarning(retry string) string {
+	warning, _ := r.plannerFailures.Outcome("planner calls", int(r.plannerCalls.Load()), retry)
+	return warning
 }
 
 // schedule returns the cells to compute and counts the others as resumed.
@@ -352,6 +371,12 @@ func (r *Runner) runCell(ctx context.Context, c cell) error {
 	budget := ref.GetBudget()
 	base.Oracle, base.Random, base.RandomStderr, base.Budget = ref.GetOracle().GetValue(), ref.GetRandom().GetMean(), ref.GetRandom().GetStandardError(), budget
 	plan, err := r.clients.Planner.CreatePlan(ctx, r.planRequest(c, budget))
+	if c.strategy == StrategyLLM && ctx.Err() == nil {
+		r.plannerCalls.Add(1)
+		if err != nil {
+			r.plannerFailures.Add(describeCallError(err))
+		}
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

@@ -12,7 +12,7 @@ var runMigrations = map[sqldb.Dialect][]string{
 // sqliteRunMigrations: 1 is the schema of the first releases (created with
 // IF NOT EXISTS, so that their stores, at user_version 0, take it as a
 // no-op), 2 adds freshness (SPEC §5), 3 the workers' claims, 4 the count
-// of items graded on public tests alone.
+// of items graded on public tests alone, 5 the builds that touched the run.
 var sqliteRunMigrations = []string{
 	`CREATE TABLE IF NOT EXISTS manifest (
 		id       INTEGER PRIMARY KEY CHECK (id = 1),
@@ -60,6 +60,7 @@ var sqliteRunMigrations = []string{
 	);`,
 	claimsTable,
 	publicTestsOnlyColumn,
+	buildsTable,
 }
 
 // postgresRunMigrations starts at the schema SQLite reaches at version 3.
@@ -107,6 +108,7 @@ var postgresRunMigrations = []string{
 	``, // version 2 is part of version 1 here
 	claimsTable,
 	publicTestsOnlyColumn,
+	buildsTable,
 }
 
 // publicTestsOnlyColumn counts, per accuracy row, the gradeable items
@@ -121,4 +123,16 @@ const claimsTable = `CREATE TABLE claims (
 	key        TEXT PRIMARY KEY,
 	worker     TEXT NOT NULL,
 	expires_at BIGINT NOT NULL
+)`
+
+// buildsTable records which builds of triage ran which command on the run
+// (version.Info as JSON under its one-line form), first and last (unix
+// microseconds).
+const buildsTable = `CREATE TABLE builds (
+	build      TEXT NOT NULL,
+	command    TEXT NOT NULL,
+	info       TEXT NOT NULL,
+	first_used BIGINT NOT NULL,
+	last_used  BIGINT NOT NULL,
+	PRIMARY KEY (build, command)
 )`

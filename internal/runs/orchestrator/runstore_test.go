@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/triage-eval/triage/internal/platform/version"
 	"github.com/triage-eval/triage/internal/protocol/metrics"
 	"github.com/triage-eval/triage/internal/runs/report"
 	"github.com/triage-eval/triage/internal/store/pgtest"
@@ -263,6 +264,55 @@ func TestRunStoreUpgradesVersion1(t *testing.T) {
 	if ok, err := rs.Claim(ctx, "k", "w", time.Now(), time.Now().Add(time.Minute)); !ok || err != nil {
 		t.Errorf("claims after the upgrade: %v, %v", ok, err)
 	}
+	if err := rs.RecordBuild(ctx, version.Info{Version: "v1.0.0", Go: "go1.26.8"}, "report", time.Now()); err != nil {
+		t.Errorf("builds after the upgrade: %v", err)
+	}
+}
+
+// TestBuilds: each build records each command it ran on the run once,
+// with its first and last use; the builds come back as recorded.
+func TestBuilds(t *testing.T) {
+	backends(t, func(t *testing.T, location string) {
+		ctx := context.Background()
+		rs := openTest(t, location)
+		if got, err := rs.Builds(ctx); len(got) != 0 || err != nil {
+			t.Fatalf("a new store's builds: %v, %v", got, err)
+		}
+		old := version.Info{Module: "github.com/triage-eval/triage", Version: "v1.0.0", Revision: "0123456789abcdef0123", CommitTime: "2026-01-01T00:00:00Z", Go: "go1.26.8"}
+		dirty := version.Info{Module: "github.com/triage-eval/triage", Version: "(devel)", Revision: "fedcba9876543210fedc", Modified: true, Go: "go1.26.8"}
+		t0 := time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC)
+		for _, rec := range []struct {
+			build   version.Info
+			command string
+			at      time.Time
+		}{
+			{old, "baseline", t0}, {old, "run", t0.Add(time.Hour)}, {old, "run", t0.Add(2 * time.Hour)}, {dirty, "run", t0.Add(3 * time.Hour)},
+		} {
+			if err := rs.RecordBuild(ctx, rec.build, rec.command, rec.at); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := rs.Builds(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []BuildUse{
+			{Build: old, Command: "baseline", First: t0, Last: t0},
+			{Build: old, Command: "run", First: t0.Add(time.Hour), Last: t0.Add(2 * time.Hour)},
+			{Build: dirty, Command: "run", First: t0.Add(3 * time.Hour), Last: t0.Add(3 * time.Hour)},
+		}
+		if len(got) != len(want) {
+			t.Fatalf("builds = %v, want %v", got, want)
+		}
+		for i := range want {
+			if got[i].Build != want[i].Build || got[i].Command != want[i].Command || !got[i].First.Equal(want[i].First) || !got[i].Last.Equal(want[i].Last) {
+				t.Errorf("builds[%d] = %v, want %v", i, got[i], want[i])
+			}
+		}
+		if s := got[1].String(); s != "run by v1.0.0 (revision 0123456789ab, committed 2026-01-01T00:00:00Z, go1.26.8), 2026-02-03T05:05:06Z to 2026-02-03T06:05:06Z" {
+			t.Errorf("String = %q", s)
+		}
+	})
 }
 
 // TestSaveCellReplacesScores: a stale or failed cell's recomputation

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/triage-eval/triage/internal/platform/version"
 	"github.com/triage-eval/triage/internal/protocol/metrics"
 )
 
@@ -44,6 +45,12 @@ type Report struct {
 	Accuracy []AccuracyRow
 	// Bootstrap is how the intervals were computed (its seed is recorded).
 	Bootstrap metrics.Bootstrap
+	// Version is the build that wrote the report; the zero value leaves it
+	// out of cells.json.
+	Version version.Info
+	// Builds are the builds that touched the run, one line each (first
+	// used first); nil leaves them out of cells.json.
+	Builds []string
 }
 
 // Cell is one cell of SPEC §5: a solver's pools of one dataset at one α

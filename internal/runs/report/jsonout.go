@@ -5,19 +5,23 @@ import (
 	"io"
 	"math"
 
+	"github.com/triage-eval/triage/internal/platform/version"
 	"github.com/triage-eval/triage/internal/protocol/metrics"
 )
 
 // JSON writes the whole report as one indented JSON object:
 //
-//	{"bootstrap": {...}, "cells": [...], "injection": [...], "accuracy": [...],
-//	 "sensitivity": {"ranges": [...], "ranks": [...]}}
+//	{"version": {...}, "builds": [...], "bootstrap": {...}, "cells": [...],
+//	 "injection": [...], "accuracy": [...], "sensitivity": {"ranges": [...], "ranks": [...]}}
 //
 // in the orders of Cells, Accuracy and Sensitivity. Numbers are at full
 // precision; an undefined mean (or τ_b, or range) is null, next to its count,
 // and random_se_max is null when no pool was averaged. Cell exclusions are
 // an object {"reason": count} (empty when none); "degenerate" is {"d1": k,
 // "d2": m}, the degenerate pools of the η mean, beside eta_informative.
+// version is the build that wrote the report (version.Info: module,
+// version, revision, modified, commit_time, go) and builds the builds that
+// touched the run, one line each; both are absent when unknown.
 func (r Report) JSON(w io.Writer) error {
 	resamples, tail := r.Bootstrap.Resamples, r.Bootstrap.TailPerMille
 	if resamples <= 0 {
@@ -32,6 +36,10 @@ func (r Report) JSON(w io.Writer) error {
 		Injection: make([]jsonInjectionCell, len(r.Injection)),
 		Accuracy:  make([]jsonAccuracy, len(r.Accuracy)),
 	}
+	if r.Version != (version.Info{}) {
+		out.Version = &r.Version
+	}
+	out.Builds = r.Builds
 	for i, c := range r.Cells {
 		out.Cells[i] = toJSONCell(c)
 	}
@@ -108,6 +116,8 @@ func num(x float64, defined bool) *float64 {
 func mean(m metrics.Mean) *float64 { return num(m.Value, m.Defined) }
 
 type jsonReport struct {
+	Version     *version.Info       `json:"version,omitempty"`
+	Builds      []string            `json:"builds,omitempty"`
 	Bootstrap   jsonBootstrap       `json:"bootstrap"`
 	Cells       []jsonCell          `json:"cells"`
 	Injection   []jsonInjectionCell `json:"injection"`

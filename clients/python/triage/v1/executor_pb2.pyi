@@ -31,8 +31,9 @@ TRACE_OUTCOME_TRUNCATED: TraceOutcome
 TRACE_OUTCOME_UNSPECIFIED: TraceOutcome
 
 class BaselineItem(_message.Message):
-    __slots__ = ["cached", "done", "extracted_answer", "grade_detail", "outcome", "prompt_sha256", "prompt_template", "record"]
+    __slots__ = ["cached", "call_failed", "done", "extracted_answer", "grade_detail", "outcome", "prompt_sha256", "prompt_template", "record"]
     CACHED_FIELD_NUMBER: _ClassVar[int]
+    CALL_FAILED_FIELD_NUMBER: _ClassVar[int]
     DONE_FIELD_NUMBER: _ClassVar[int]
     EXTRACTED_ANSWER_FIELD_NUMBER: _ClassVar[int]
     GRADE_DETAIL_FIELD_NUMBER: _ClassVar[int]
@@ -41,6 +42,7 @@ class BaselineItem(_message.Message):
     PROMPT_TEMPLATE_FIELD_NUMBER: _ClassVar[int]
     RECORD_FIELD_NUMBER: _ClassVar[int]
     cached: bool
+    call_failed: bool
     done: int
     extracted_answer: str
     grade_detail: str
@@ -48,7 +50,7 @@ class BaselineItem(_message.Message):
     prompt_sha256: str
     prompt_template: str
     record: GroundTruthRecord
-    def __init__(self, record: _Optional[_Union[GroundTruthRecord, _Mapping]] = ..., outcome: _Optional[_Union[GradeOutcome, str]] = ..., extracted_answer: _Optional[str] = ..., grade_detail: _Optional[str] = ..., cached: bool = ..., prompt_template: _Optional[str] = ..., prompt_sha256: _Optional[str] = ..., done: _Optional[int] = ...) -> None: ...
+    def __init__(self, record: _Optional[_Union[GroundTruthRecord, _Mapping]] = ..., outcome: _Optional[_Union[GradeOutcome, str]] = ..., extracted_answer: _Optional[str] = ..., grade_detail: _Optional[str] = ..., cached: bool = ..., prompt_template: _Optional[str] = ..., prompt_sha256: _Optional[str] = ..., done: _Optional[int] = ..., call_failed: bool = ...) -> None: ...
 
 class BaselineStarted(_message.Message):
     __slots__ = ["pending", "skipped", "total"]
@@ -61,9 +63,10 @@ class BaselineStarted(_message.Message):
     def __init__(self, total: _Optional[int] = ..., skipped: _Optional[int] = ..., pending: _Optional[int] = ...) -> None: ...
 
 class BaselineSummary(_message.Message):
-    __slots__ = ["cached", "correct", "gradeable", "lucky_guesses", "not_gradeable", "solved", "truncated"]
+    __slots__ = ["cached", "correct", "failed_calls", "gradeable", "lucky_guesses", "not_gradeable", "solved", "truncated"]
     CACHED_FIELD_NUMBER: _ClassVar[int]
     CORRECT_FIELD_NUMBER: _ClassVar[int]
+    FAILED_CALLS_FIELD_NUMBER: _ClassVar[int]
     GRADEABLE_FIELD_NUMBER: _ClassVar[int]
     LUCKY_GUESSES_FIELD_NUMBER: _ClassVar[int]
     NOT_GRADEABLE_FIELD_NUMBER: _ClassVar[int]
@@ -71,12 +74,43 @@ class BaselineSummary(_message.Message):
     TRUNCATED_FIELD_NUMBER: _ClassVar[int]
     cached: int
     correct: int
+    failed_calls: int
     gradeable: int
     lucky_guesses: int
     not_gradeable: int
     solved: int
     truncated: int
-    def __init__(self, solved: _Optional[int] = ..., gradeable: _Optional[int] = ..., correct: _Optional[int] = ..., truncated: _Optional[int] = ..., not_gradeable: _Optional[int] = ..., cached: _Optional[int] = ..., lucky_guesses: _Optional[int] = ...) -> None: ...
+    def __init__(self, solved: _Optional[int] = ..., gradeable: _Optional[int] = ..., correct: _Optional[int] = ..., truncated: _Optional[int] = ..., not_gradeable: _Optional[int] = ..., cached: _Optional[int] = ..., lucky_guesses: _Optional[int] = ..., failed_calls: _Optional[int] = ...) -> None: ...
+
+class CheckEndpointsRequest(_message.Message):
+    __slots__ = ["names"]
+    NAMES_FIELD_NUMBER: _ClassVar[int]
+    names: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, names: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class CheckEndpointsResponse(_message.Message):
+    __slots__ = ["checks", "configured"]
+    CHECKS_FIELD_NUMBER: _ClassVar[int]
+    CONFIGURED_FIELD_NUMBER: _ClassVar[int]
+    checks: _containers.RepeatedCompositeFieldContainer[EndpointCheck]
+    configured: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, checks: _Optional[_Iterable[_Union[EndpointCheck, _Mapping]]] = ..., configured: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class EndpointCheck(_message.Message):
+    __slots__ = ["answered", "configured", "mode", "model", "name", "reason"]
+    ANSWERED_FIELD_NUMBER: _ClassVar[int]
+    CONFIGURED_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    answered: bool
+    configured: bool
+    mode: SolverMode
+    model: str
+    name: str
+    reason: str
+    def __init__(self, name: _Optional[str] = ..., configured: bool = ..., model: _Optional[str] = ..., mode: _Optional[_Union[SolverMode, str]] = ..., answered: bool = ..., reason: _Optional[str] = ...) -> None: ...
 
 class ExecutePlanRequest(_message.Message):
     __slots__ = ["budget", "inline", "omit_trace", "plan", "regimes", "stored"]

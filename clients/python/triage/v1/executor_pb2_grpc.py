@@ -37,6 +37,11 @@ class ExecutorServiceStub(object):
                 request_serializer=triage_dot_v1_dot_executor__pb2.RunBaselineRequest.SerializeToString,
                 response_deserializer=triage_dot_v1_dot_executor__pb2.RunBaselineResponse.FromString,
                 )
+        self.CheckEndpoints = channel.unary_unary(
+                '/triage.v1.ExecutorService/CheckEndpoints',
+                request_serializer=triage_dot_v1_dot_executor__pb2.CheckEndpointsRequest.SerializeToString,
+                response_deserializer=triage_dot_v1_dot_executor__pb2.CheckEndpointsResponse.FromString,
+                )
 
 
 class ExecutorServiceServicer(object):
@@ -84,6 +89,16 @@ class ExecutorServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CheckEndpoints(self, request, context):
+        """CheckEndpoints makes one small call (a few output tokens, never from
+        the response cache) to each named baseline endpoint and says which
+        answered, so that a caller learns before any work that an endpoint is
+        unknown, down, refuses the server's key or does not serve its model.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ExecutorServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -106,6 +121,11 @@ def add_ExecutorServiceServicer_to_server(servicer, server):
                     servicer.RunBaseline,
                     request_deserializer=triage_dot_v1_dot_executor__pb2.RunBaselineRequest.FromString,
                     response_serializer=triage_dot_v1_dot_executor__pb2.RunBaselineResponse.SerializeToString,
+            ),
+            'CheckEndpoints': grpc.unary_unary_rpc_method_handler(
+                    servicer.CheckEndpoints,
+                    request_deserializer=triage_dot_v1_dot_executor__pb2.CheckEndpointsRequest.FromString,
+                    response_serializer=triage_dot_v1_dot_executor__pb2.CheckEndpointsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -185,5 +205,22 @@ class ExecutorService(object):
         return grpc.experimental.unary_stream(request, target, '/triage.v1.ExecutorService/RunBaseline',
             triage_dot_v1_dot_executor__pb2.RunBaselineRequest.SerializeToString,
             triage_dot_v1_dot_executor__pb2.RunBaselineResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def CheckEndpoints(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/triage.v1.ExecutorService/CheckEndpoints',
+            triage_dot_v1_dot_executor__pb2.CheckEndpointsRequest.SerializeToString,
+            triage_dot_v1_dot_executor__pb2.CheckEndpointsResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

@@ -552,6 +552,11 @@ export interface BaselineItem {
   promptSha256: string;
   /** Problems finished so far in this call, this one included. */
   done: number;
+  /**
+   * The model call failed after its retries (record.error says why): the
+   * endpoint, not the answer, is why the record is not gradeable.
+   */
+  callFailed: boolean;
 }
 
 /** BaselineSummary closes a baseline stream. */
@@ -573,6 +578,12 @@ export interface BaselineSummary {
    * correct (SPEC §1: y = 0) with lucky_guess set.
    */
   luckyGuesses: number;
+  /**
+   * Of the problems not gradeable, those whose model call failed after its
+   * retries (the others failed grading). When it equals solved, every call
+   * failed: the endpoint, not the problems, is at fault.
+   */
+  failedCalls: number;
 }
 
 /**
@@ -590,6 +601,46 @@ export interface RunBaselineResponse {
     | undefined;
   /** Sent last. */
   summary?: BaselineSummary | undefined;
+}
+
+/** CheckEndpointsRequest names the baseline endpoints to check. */
+export interface CheckEndpointsRequest {
+  /**
+   * Names of endpoints, as RunBaselineRequest.endpoint gives them; at most
+   * 64, each once.
+   */
+  names: string[];
+}
+
+/** EndpointCheck is what one endpoint's check found. */
+export interface EndpointCheck {
+  /** The name checked. */
+  name: string;
+  /**
+   * Whether the Executor has an endpoint of this name; when not, nothing
+   * was called.
+   */
+  configured: boolean;
+  /** The endpoint's model name, when configured. */
+  model: string;
+  /** The endpoint's mode, when configured. */
+  mode: SolverMode;
+  /** Whether the endpoint answered the check with a chat completion. */
+  answered: boolean;
+  /**
+   * Why not, when configured: the provider's HTTP status, error code and
+   * message, a timeout, or why the connection failed. Never the endpoint's
+   * address or key.
+   */
+  reason: string;
+}
+
+/** CheckEndpointsResponse holds one check per name. */
+export interface CheckEndpointsResponse {
+  /** The checks, in the request's order. */
+  checks: EndpointCheck[];
+  /** Names of every baseline endpoint the Executor has, sorted. */
+  configured: string[];
 }
 
 function createBaseSolver(): Solver {
@@ -2665,6 +2716,7 @@ function createBaseBaselineItem(): BaselineItem {
     promptTemplate: "",
     promptSha256: "",
     done: 0,
+    callFailed: false,
   };
 }
 
@@ -2693,6 +2745,9 @@ export const BaselineItem: MessageFns<BaselineItem> = {
     }
     if (message.done !== 0) {
       writer.uint32(64).int32(message.done);
+    }
+    if (message.callFailed !== false) {
+      writer.uint32(72).bool(message.callFailed);
     }
     return writer;
   },
@@ -2774,6 +2829,14 @@ export const BaselineItem: MessageFns<BaselineItem> = {
             message.done = reader.int32();
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.callFailed = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2812,6 +2875,11 @@ export const BaselineItem: MessageFns<BaselineItem> = {
         ? globalThis.String(object.prompt_sha256)
         : "",
       done: isSet(object.done) ? globalThis.Number(object.done) : 0,
+      callFailed: isSet(object.callFailed)
+        ? globalThis.Boolean(object.callFailed)
+        : isSet(object.call_failed)
+        ? globalThis.Boolean(object.call_failed)
+        : false,
     };
   },
 
@@ -2841,6 +2909,9 @@ export const BaselineItem: MessageFns<BaselineItem> = {
     if (message.done !== 0) {
       obj.done = Math.round(message.done);
     }
+    if (message.callFailed !== false) {
+      obj.callFailed = message.callFailed;
+    }
     return obj;
   },
 
@@ -2859,12 +2930,22 @@ export const BaselineItem: MessageFns<BaselineItem> = {
     message.promptTemplate = object.promptTemplate ?? "";
     message.promptSha256 = object.promptSha256 ?? "";
     message.done = object.done ?? 0;
+    message.callFailed = object.callFailed ?? false;
     return message;
   },
 };
 
 function createBaseBaselineSummary(): BaselineSummary {
-  return { solved: 0, gradeable: 0, correct: 0, truncated: 0, notGradeable: 0, cached: 0, luckyGuesses: 0 };
+  return {
+    solved: 0,
+    gradeable: 0,
+    correct: 0,
+    truncated: 0,
+    notGradeable: 0,
+    cached: 0,
+    luckyGuesses: 0,
+    failedCalls: 0,
+  };
 }
 
 export const BaselineSummary: MessageFns<BaselineSummary> = {
@@ -2889,6 +2970,9 @@ export const BaselineSummary: MessageFns<BaselineSummary> = {
     }
     if (message.luckyGuesses !== 0) {
       writer.uint32(56).int32(message.luckyGuesses);
+    }
+    if (message.failedCalls !== 0) {
+      writer.uint32(64).int32(message.failedCalls);
     }
     return writer;
   },
@@ -2962,6 +3046,14 @@ export const BaselineSummary: MessageFns<BaselineSummary> = {
             message.luckyGuesses = reader.int32();
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.failedCalls = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2991,6 +3083,11 @@ export const BaselineSummary: MessageFns<BaselineSummary> = {
         : isSet(object.lucky_guesses)
         ? globalThis.Number(object.lucky_guesses)
         : 0,
+      failedCalls: isSet(object.failedCalls)
+        ? globalThis.Number(object.failedCalls)
+        : isSet(object.failed_calls)
+        ? globalThis.Number(object.failed_calls)
+        : 0,
     };
   },
 
@@ -3017,6 +3114,9 @@ export const BaselineSummary: MessageFns<BaselineSummary> = {
     if (message.luckyGuesses !== 0) {
       obj.luckyGuesses = Math.round(message.luckyGuesses);
     }
+    if (message.failedCalls !== 0) {
+      obj.failedCalls = Math.round(message.failedCalls);
+    }
     return obj;
   },
 
@@ -3032,6 +3132,7 @@ export const BaselineSummary: MessageFns<BaselineSummary> = {
     message.notGradeable = object.notGradeable ?? 0;
     message.cached = object.cached ?? 0;
     message.luckyGuesses = object.luckyGuesses ?? 0;
+    message.failedCalls = object.failedCalls ?? 0;
     return message;
   },
 };
@@ -3143,6 +3244,309 @@ export const RunBaselineResponse: MessageFns<RunBaselineResponse> = {
   },
 };
 
+function createBaseCheckEndpointsRequest(): CheckEndpointsRequest {
+  return { names: [] };
+}
+
+export const CheckEndpointsRequest: MessageFns<CheckEndpointsRequest> = {
+  encode(message: CheckEndpointsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.names) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckEndpointsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckEndpointsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.names.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckEndpointsRequest {
+    return { names: globalThis.Array.isArray(object?.names) ? object.names.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: CheckEndpointsRequest): unknown {
+    const obj: any = {};
+    if (message.names?.length) {
+      obj.names = message.names;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckEndpointsRequest>, I>>(base?: I): CheckEndpointsRequest {
+    return CheckEndpointsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckEndpointsRequest>, I>>(object: I): CheckEndpointsRequest {
+    const message = createBaseCheckEndpointsRequest();
+    message.names = object.names?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseEndpointCheck(): EndpointCheck {
+  return { name: "", configured: false, model: "", mode: 0, answered: false, reason: "" };
+}
+
+export const EndpointCheck: MessageFns<EndpointCheck> = {
+  encode(message: EndpointCheck, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.configured !== false) {
+      writer.uint32(16).bool(message.configured);
+    }
+    if (message.model !== "") {
+      writer.uint32(26).string(message.model);
+    }
+    if (message.mode !== 0) {
+      writer.uint32(32).int32(message.mode);
+    }
+    if (message.answered !== false) {
+      writer.uint32(40).bool(message.answered);
+    }
+    if (message.reason !== "") {
+      writer.uint32(50).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EndpointCheck {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEndpointCheck();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.configured = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.model = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.mode = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.answered = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EndpointCheck {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      configured: isSet(object.configured) ? globalThis.Boolean(object.configured) : false,
+      model: isSet(object.model) ? globalThis.String(object.model) : "",
+      mode: isSet(object.mode) ? solverModeFromJSON(object.mode) : 0,
+      answered: isSet(object.answered) ? globalThis.Boolean(object.answered) : false,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: EndpointCheck): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.configured !== false) {
+      obj.configured = message.configured;
+    }
+    if (message.model !== "") {
+      obj.model = message.model;
+    }
+    if (message.mode !== 0) {
+      obj.mode = solverModeToJSON(message.mode);
+    }
+    if (message.answered !== false) {
+      obj.answered = message.answered;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EndpointCheck>, I>>(base?: I): EndpointCheck {
+    return EndpointCheck.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EndpointCheck>, I>>(object: I): EndpointCheck {
+    const message = createBaseEndpointCheck();
+    message.name = object.name ?? "";
+    message.configured = object.configured ?? false;
+    message.model = object.model ?? "";
+    message.mode = object.mode ?? 0;
+    message.answered = object.answered ?? false;
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseCheckEndpointsResponse(): CheckEndpointsResponse {
+  return { checks: [], configured: [] };
+}
+
+export const CheckEndpointsResponse: MessageFns<CheckEndpointsResponse> = {
+  encode(message: CheckEndpointsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.checks) {
+      EndpointCheck.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.configured) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckEndpointsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckEndpointsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.checks.push(EndpointCheck.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.configured.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckEndpointsResponse {
+    return {
+      checks: globalThis.Array.isArray(object?.checks) ? object.checks.map((e: any) => EndpointCheck.fromJSON(e)) : [],
+      configured: globalThis.Array.isArray(object?.configured)
+        ? object.configured.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: CheckEndpointsResponse): unknown {
+    const obj: any = {};
+    if (message.checks?.length) {
+      obj.checks = message.checks.map((e) => EndpointCheck.toJSON(e));
+    }
+    if (message.configured?.length) {
+      obj.configured = message.configured;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckEndpointsResponse>, I>>(base?: I): CheckEndpointsResponse {
+    return CheckEndpointsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckEndpointsResponse>, I>>(object: I): CheckEndpointsResponse {
+    const message = createBaseCheckEndpointsResponse();
+    message.checks = object.checks?.map((e) => EndpointCheck.fromPartial(e)) || [];
+    message.configured = object.configured?.map((e) => e) || [];
+    return message;
+  },
+};
+
 /**
  * ExecutorService holds the Phase 0 ground truth and scores plans against it
  * under the two execution regimes of SPEC §3. Nothing else in the system reads
@@ -3211,6 +3615,23 @@ export const ExecutorServiceService = {
     responseSerialize: (value: RunBaselineResponse): Buffer => Buffer.from(RunBaselineResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RunBaselineResponse => RunBaselineResponse.decode(value),
   },
+  /**
+   * CheckEndpoints makes one small call (a few output tokens, never from
+   * the response cache) to each named baseline endpoint and says which
+   * answered, so that a caller learns before any work that an endpoint is
+   * unknown, down, refuses the server's key or does not serve its model.
+   */
+  checkEndpoints: {
+    path: "/triage.v1.ExecutorService/CheckEndpoints" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CheckEndpointsRequest): Buffer =>
+      Buffer.from(CheckEndpointsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CheckEndpointsRequest => CheckEndpointsRequest.decode(value),
+    responseSerialize: (value: CheckEndpointsResponse): Buffer =>
+      Buffer.from(CheckEndpointsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CheckEndpointsResponse => CheckEndpointsResponse.decode(value),
+  },
 } as const;
 
 export interface ExecutorServiceServer extends UntypedServiceImplementation {
@@ -3239,6 +3660,13 @@ export interface ExecutorServiceServer extends UntypedServiceImplementation {
    * call fails.
    */
   runBaseline: handleServerStreamingCall<RunBaselineRequest, RunBaselineResponse>;
+  /**
+   * CheckEndpoints makes one small call (a few output tokens, never from
+   * the response cache) to each named baseline endpoint and says which
+   * answered, so that a caller learns before any work that an endpoint is
+   * unknown, down, refuses the server's key or does not serve its model.
+   */
+  checkEndpoints: handleUnaryCall<CheckEndpointsRequest, CheckEndpointsResponse>;
 }
 
 export interface ExecutorServiceClient extends Client {
@@ -3315,6 +3743,27 @@ export interface ExecutorServiceClient extends Client {
     metadata?: Metadata,
     options?: Partial<CallOptions>,
   ): ClientReadableStream<RunBaselineResponse>;
+  /**
+   * CheckEndpoints makes one small call (a few output tokens, never from
+   * the response cache) to each named baseline endpoint and says which
+   * answered, so that a caller learns before any work that an endpoint is
+   * unknown, down, refuses the server's key or does not serve its model.
+   */
+  checkEndpoints(
+    request: CheckEndpointsRequest,
+    callback: (error: ServiceError | null, response: CheckEndpointsResponse) => void,
+  ): ClientUnaryCall;
+  checkEndpoints(
+    request: CheckEndpointsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CheckEndpointsResponse) => void,
+  ): ClientUnaryCall;
+  checkEndpoints(
+    request: CheckEndpointsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CheckEndpointsResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const ExecutorServiceClient = makeGenericClientConstructor(

@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"html"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/triage-eval/triage/internal/llm/llmtest"
+	"github.com/triage-eval/triage/internal/platform/version"
+	"github.com/triage-eval/triage/internal/runs/orchestrator"
+)
+
+func TestVersion(t *testing.T) {
+	want := "triage " + version.Current().String() + "\n"
+	for _, args := range [][]string{{"version"}, {"--version"}, {"-version"}} {
+		env, out, logs := testEnv(nil)
+		if err := Run(context.Background(), args, env); err != nil || out.String() != want || logs.String() != "" {
+			t.Errorf("%v: %v, stdout %q, stderr %q; want %q", args, err, out, logs, want)
+		}
+	}
+	env, _, _ := testEnv(nil)
+	if err := Run(context.Background(), []string{"version", "extra"}, env); !errors.Is(err, ErrUsage) {
+		t.Errorf("version with an argument: %v, want a usage error", err)
+	}
+}
+
+// TestBuildIsRecorded: a command that works says which build runs it;
+// the run store records the build of each command, and the report names
+// the build that wrote it and those that touched the run (cells.json,
+// report.html's footer, the printed summary).
+func TestBuildIsRecorded(t *testing.T) {
+	srv := llmtest.NewServer(t) // answers "ok": unparseable plans, not failed calls
+	config := failureConfig(t, srv.URL(), "q", "extended")
+	f, err := os.OpenFile(config, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("ground_truth: [gt.jsonl]\n")
+	f.Close()
+	build := version.Current()
+	env, _, logs := testEnv(map[string]string{"Q_API_KEY": "k"})
+	if err := Run(context.Background(), []string{"run", "--progress", "off", config}, env); err != nil {
+		t.Fatalf("run: %v\n%s", err, logs)
+	}
+	if first, _, _ := strings.Cut(logs.String(), "\n"); first != "triage "+build.String() {
+		t.Errorf("the run's first line is %q, want the build", first)
+	}
+	rs, err := orchestrator.OpenRunStore(context.Background(), filepath.Join(filepath.Dir(config), "run.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	builds, err := rs.Builds(context.Background())
+	rs.Close()
+	if err != nil || len(builds) != 1 || builds[0].Build != build || builds[0].Command != "run" {
+		t.Fatalf("builds = %v, %v; want this build's run", builds, err)
+	}
+
+	env, out, logs := testEnv(nil)
+	dir := t.TempDir()
+	if err := Run(context.Background(), []string{"report", "--out", dir, config}, env); err != nil {
+		t.Fatalf("report: %v\n%s", err, logs)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "cells.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Version version.Info `json:"version"`
+		Builds  []string     `json:"builds"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Version != build || len(doc.Builds) != 1 || doc.Builds[0] != builds[0].String() {
+		t.Errorf("cells.json: version %+v, builds %q; want %+v and %q", doc.Version, doc.Builds, build, builds[0])
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), "<footer>Written by triage "+html.EscapeString(build.String())) {
+		t.Errorf("report.html's footer does not name the build")
+	}
+	if !strings.Contains(out.String(), "Written by triage "+build.String()+"; the run's results come from 1 build(s)") {
+		t.Errorf("the summary does not name the build:\n%s", out)
+	}
+}

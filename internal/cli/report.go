@@ -188,6 +188,7 @@ func printSummary(w io.Writer, rep report.Report, rows []budgetaware.Row, dir st
 		fmt.Fprint(w, warnings)
 		fmt.Fprintln(w)
 	}
+	fmt.Fprintf(w, "Written by triage %s; the run's results come from %d build(s) of triage, listed in cells.json.\n", rep.Version, len(rep.Builds))
 	fmt.Fprintf(w, "Every table, figure and number is in %s:\n", dir)
 	for _, e := range reportListing {
 		if !containsAll(written, e.files) || (e.holds != nil && !e.holds(rep)) {
@@ -199,7 +200,6 @@ func printSummary(w io.Writer, rep report.Report, rows []budgetaware.Row, dir st
 		}
 		fmt.Fprintf(w, "  %-32s %s\n", name, e.what)
 	}
-	fmt.Fprintf(w, "Written by triage %s; the run's results come from %d build(s) of triage, listed in cells.json.\n", rep.Version, len(rep.Builds))
 	return nil
 }
 

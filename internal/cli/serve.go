@@ -42,9 +42,9 @@ func runServe(ctx context.Context, args []string, env Env) error {
 	endpoints := fs.String("endpoints", "", "JSON file of named LLM endpoints the Planner (planning) and the Executor (baselines) may use")
 	var solve solveOptions
 	fs.StringVar(&solve.judgeEndpoint, "judge-endpoint", "", "endpoint (in --endpoints) that judges exact answers matching cannot settle; empty for none")
-	fs.StringVar(&solve.python, "python", "", "Python interpreter code problems run with (default: python3 on PATH)")
+	fs.StringVar(&solve.python, "python", "", "Python interpreter code problems run with (default: /usr/bin/python3, else /usr/local/bin/python3, else python3 on PATH)")
 	fs.IntVar(&solve.codeConcurrency, "code-concurrency", 2, "programs run at once in the code sandbox")
-	llmCache := fs.String("llm-cache", DefaultLLMCache, "SQLite file caching model responses; \"off\" disables the cache")
+	llmCache := fs.String("llm-cache", DefaultLLMCache, "cache of model responses: a SQLite file path or a postgres:// URL; \"off\" disables the cache")
 	storeLoc := fs.String("store", DefaultStore, "ground-truth store: a SQLite file path, sqlite:PATH, or a postgres:// URL")
 	fs.IntVar(&cfg.MaxMessageBytes, "max-message-bytes", def.MaxMessageBytes, "largest message received or sent")
 	fs.DurationVar(&cfg.ShutdownGrace, "shutdown-grace", def.ShutdownGrace, "time in-flight RPCs get to finish on shutdown")

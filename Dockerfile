@@ -15,8 +15,9 @@ WORKDIR /src
 ENV CGO_ENABLED=0
 COPY . .
 # -trimpath keeps the build machine's paths out of the binary; -s -w drop
-# the symbol table and DWARF (panics still print file:line). The binary has
-# no version variable to set: `go version -m` reads the module's build info.
+# the symbol table and DWARF (panics still print file:line). `triage version`
+# reads the module's build info; .dockerignore leaves .git out, so an image's
+# binary reports (devel) and no revision unless built from a module version.
 RUN --mount=type=cache,target=/go/pkg/mod \
     --mount=type=cache,target=/root/.cache/go-build \
     go build -trimpath -ldflags='-s -w' -o /out/triage ./cmd/triage

@@ -1,0 +1,89 @@
+package planscore
+
+import (
+	"github.com/triage-eval/triage/internal/protocol/execution"
+	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/pool"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
+)
+
+// Input is one plan's outcome on one pool at one budget.
+type Input struct {
+	// Items are the pool's gradeable items with the solver's ground truth,
+	// in pool order; nil when only the numbers are known (a stored record).
+	Items []pool.Item
+	// Unsolvable marks, index for index with Items, the injected
+	// unsolvable items (U of SPEC §5). Nil for a pool without injection:
+	// D and W are then not computed.
+	Unsolvable []bool
+	// Plan is the plan as the Executor normalized it (allocations > 0,
+	// known ids, each once).
+	Plan []execution.Step
+	// Oracle and Random are V_oracle and V_random at the plan's budget.
+	Oracle, Random float64
+	// Values are V_M under each regime the plan was executed in, in the
+	// order the scores are wanted.
+	Values []RegimeValue
+}
+
+// RegimeValue is V_M of a plan under one regime.
+type RegimeValue struct {
+	// Regime is the execution regime.
+	Regime vocab.Regime
+	// Value is V_M.
+	Value float64
+}
+
+// Result is a plan's score on one pool.
+type Result struct {
+	// Regimes are the scores under each regime of Input.Values, in its
+	// order.
+	Regimes []RegimeScore
+	// Detection is D = |U \ S| / |U|: nil when the pool has no injection
+	// or U is empty. Waste is W = Σ_{S∩U} a / Σ_S a: nil when the pool
+	// has no injection, else 0 when the plan allocates nothing.
+	Detection, Waste *float64
+}
+
+// RegimeScore is a plan's score on one pool under one regime.
+type RegimeScore struct {
+	// Regime is the execution regime.
+	Regime vocab.Regime
+	// Value is V_M.
+	Value float64
+	// PoolScore holds η, R̃ (and whether it is defined), V_oracle and
+	// whether the pool is degenerate (the same under every regime), as
+	// metrics.Score computes them; it is included (Excluded is empty).
+	metrics.PoolScore
+}
+
+// Score scores the plan of in on its pool. Unsolvable, when set, must have
+// one mark per item.
+func Score(in Input) Result {
+	out := Result{Regimes: make([]RegimeScore, len(in.Values))}
+	for i, v := range in.Values {
+		out.Regimes[i] = RegimeScore{Regime: v.Regime, Value: v.Value, PoolScore: metrics.Score(v.Value, in.Oracle, in.Random)}
+	}
+	if in.Unsolvable != nil {
+		out.Detection, out.Waste = detectionAndWaste(in)
+	}
+	return out
+}
+
+// detectionAndWaste computes D (nil when U is empty) and W of SPEC §5 from
+// the unsolvable marks and the normalized plan.
+func detectionAndWaste(in Input) (*float64, *float64) {
+	alloc := make(map[string]int64, len(in.Plan))
+	for _, st := range in.Plan {
+		alloc[st.ID] = st.Tokens
+	}
+	all := make([]metrics.Allocation, len(in.Items))
+	for i, it := range in.Items {
+		all[i] = metrics.Allocation{Unsolvable: in.Unsolvable[i], Tokens: alloc[it.ID]}
+	}
+	w := metrics.Waste(all)
+	if d, ok := metrics.Detection(all); ok {
+		return &d, &w
+	}
+	return nil, &w
+}

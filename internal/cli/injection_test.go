@@ -19,6 +19,7 @@ import (
 	"github.com/triage-eval/triage/internal/llm/llmtest"
 	"github.com/triage-eval/triage/internal/phase0/benchdata"
 	"github.com/triage-eval/triage/internal/protocol/injection"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/runs/report"
 )
@@ -169,7 +170,7 @@ injection:
 		var dSum, wSum float64
 		var dN, wN int
 		for pool := range base {
-			key := orchestrator.InjectedCellKey(s, c.Dataset, pool, c.Alpha, c.Strategy, c.Variant, c.Source, c.Ratio)
+			key := orchestrator.InjectedCellKey(s, c.Dataset, pool, c.Alpha, vocab.Strategy(c.Strategy), vocab.Variant(c.Variant), c.Source, c.Ratio)
 			plan := storedPlanOf(t, rs, key)
 			injected := injectedAt[[2]string{fmt.Sprint(pool), fmt.Sprint(c.Ratio)}]
 			d, dOK, w := recomputeDW(plan, injected)

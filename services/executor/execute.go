@@ -27,11 +27,7 @@ func (s *Service) ExecutePlan(ctx context.Context, req *triagev1.ExecutePlanRequ
 	if err != nil {
 		return nil, err
 	}
-	steps := make([]execution.Step, len(req.GetPlan()))
-	for i, st := range req.GetPlan() {
-		steps[i] = execution.Step{ID: st.GetId(), Tokens: st.GetTokens()}
-	}
-	plan := execution.Normalize(p, steps)
+	plan := execution.Normalize(p, protoconv.Steps(req.GetPlan()))
 
 	resp := &triagev1.ExecutePlanResponse{
 		Budget:                budget,

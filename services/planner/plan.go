@@ -52,7 +52,8 @@ func (s *Service) CreatePlan(ctx context.Context, req *triagev1.CreatePlanReques
 		}, nil
 	}
 
-	tmpl, err := prompts.Planner(variants[req.GetVariant()])
+	variant, _ := protoconv.Variant(req.GetVariant())
+	tmpl, err := prompts.Planner(variant)
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,6 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/llm"
-	"github.com/triage-eval/triage/internal/planning/prompts"
 )
 
 // Config is what the Planner needs from its process.
@@ -57,15 +56,6 @@ func New(cfg Config) *Service {
 // the server gives its long default deadline; see server.LongRunner.
 func (s *Service) LongRunning(fullMethod string) bool {
 	return fullMethod == triagev1.PlannerService_CreatePlan_FullMethodName
-}
-
-// variants maps the API's prompt variants to templates.
-var variants = map[triagev1.PromptVariant]prompts.Variant{
-	triagev1.PromptVariant_PROMPT_VARIANT_UNSPECIFIED: prompts.Default,
-	triagev1.PromptVariant_PROMPT_VARIANT_DEFAULT:     prompts.Default,
-	triagev1.PromptVariant_PROMPT_VARIANT_NEUTRAL:     prompts.Neutral,
-	triagev1.PromptVariant_PROMPT_VARIANT_AGENT:       prompts.Agent,
-	triagev1.PromptVariant_PROMPT_VARIANT_EXAM:        prompts.Exam,
 }
 
 func (s *Service) endpointNames() string { return llm.DescribeNames(s.cfg.Endpoints) }

@@ -62,7 +62,7 @@ func (s *Service) validateCreatePlan(v *apperr.Violations, r *triagev1.CreatePla
 	if r.GetBudget() < 0 {
 		v.Add("budget", "must be ≥ 0, got %d", r.GetBudget())
 	}
-	if _, ok := variants[r.GetVariant()]; !ok {
+	if _, ok := protoconv.Variant(r.GetVariant()); !ok {
 		v.Add("variant", "unknown variant %v", r.GetVariant())
 	}
 	switch r.GetStrategy() {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -19,7 +21,7 @@ func TestDefaultIsThePapersPrompt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmpl, err := Planner(Default)
+	tmpl, err := Planner(vocab.Default)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,10 +34,10 @@ func TestDefaultIsThePapersPrompt(t *testing.T) {
 // TestVariantsReplaceOnlyTheOpening: every variant has the default's body
 // and a different first paragraph.
 func TestVariantsReplaceOnlyTheOpening(t *testing.T) {
-	def, _ := Planner(Default)
+	def, _ := Planner(vocab.Default)
 	_, body, _ := strings.Cut(def.Text(), "\n\n")
-	seen := map[string]Variant{}
-	for _, v := range Variants() {
+	seen := map[string]vocab.Variant{}
+	for _, v := range vocab.Variants() {
 		tmpl, err := Planner(v)
 		if err != nil {
 			t.Fatal(err)
@@ -69,14 +71,14 @@ func TestRenderGolden(t *testing.T) {
 	weighted[1].Value = 2.5
 	cases := []struct {
 		name     string
-		variant  Variant
+		variant  vocab.Variant
 		problems []Problem
 	}{
-		{"planner_default", Default, problems},
-		{"planner_A", Neutral, problems},
-		{"planner_B", Agent, problems},
-		{"planner_C", Exam, problems},
-		{"planner_default_weighted", Default, weighted},
+		{"planner_default", vocab.Default, problems},
+		{"planner_A", vocab.Neutral, problems},
+		{"planner_B", vocab.Agent, problems},
+		{"planner_C", vocab.Exam, problems},
+		{"planner_default_weighted", vocab.Default, weighted},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

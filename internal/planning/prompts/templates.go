@@ -5,34 +5,22 @@ import (
 	"embed"
 	"encoding/hex"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 //go:embed templates
 var files embed.FS
 
-// Variant names a planner prompt variant.
-type Variant string
-
-// Planner prompt variants (SPEC §6).
-const (
-	// Default is the paper's appendix "Planner Prompt".
-	Default Variant = "default"
-	// Neutral is ablation variant A.
-	Neutral Variant = "A"
-	// Agent is ablation variant B, the autonomous agent.
-	Agent Variant = "B"
-	// Exam is ablation variant C, the timed exam.
-	Exam Variant = "C"
-)
-
-var openings = map[Variant]string{
-	Default: "templates/planner/opening_default.txt",
-	Neutral: "templates/planner/opening_a.txt",
-	Agent:   "templates/planner/opening_b.txt",
-	Exam:    "templates/planner/opening_c.txt",
+// openings are the opening paragraphs of the planner prompt variants
+// (SPEC §6); every vocab.Variants() has one.
+var openings = map[vocab.Variant]string{
+	vocab.Default: "templates/planner/opening_default.txt",
+	vocab.Neutral: "templates/planner/opening_a.txt",
+	vocab.Agent:   "templates/planner/opening_b.txt",
+	vocab.Exam:    "templates/planner/opening_c.txt",
 }
 
 const (
@@ -50,18 +38,8 @@ type Template struct {
 	text   string
 }
 
-// Variants lists the planner variants in a stable order.
-func Variants() []Variant {
-	out := make([]Variant, 0, len(openings))
-	for v := range openings {
-		out = append(out, v)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
-}
-
 // Planner returns the planner template of a variant.
-func Planner(v Variant) (Template, error) {
+func Planner(v vocab.Variant) (Template, error) {
 	path, ok := openings[v]
 	if !ok {
 		return Template{}, fmt.Errorf("unknown prompt variant %q (want default, A, B or C)", v)

@@ -29,3 +29,12 @@ func PlanSteps(steps []execution.Step) []*triagev1.PlanStep {
 	}
 	return out
 }
+
+// Steps converts API plan steps, the inverse of PlanSteps.
+func Steps(steps []*triagev1.PlanStep) []execution.Step {
+	out := make([]execution.Step, len(steps))
+	for i, st := range steps {
+		out[i] = execution.Step{ID: st.GetId(), Tokens: st.GetTokens()}
+	}
+	return out
+}

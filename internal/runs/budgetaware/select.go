@@ -8,6 +8,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 )
 
@@ -41,11 +42,11 @@ type Selection struct {
 // Select reads the α = 1 llm plans of variant from the run store. A plan
 // step is kept the way the Executor's normalization keeps it: known to the
 // pool, first occurrence of its id, allocation > 0.
-func Select(ctx context.Context, cfg *orchestrator.Config, rs *orchestrator.RunStore, variant string) (Selection, error) {
+func Select(ctx context.Context, cfg *orchestrator.Config, rs *orchestrator.RunStore, variant vocab.Variant) (Selection, error) {
 	if !slices.Contains(cfg.Alphas, 1) {
 		return Selection{}, fmt.Errorf("alphas: the run has no α = 1 plans to follow; add 1 to alphas and run it")
 	}
-	if !slices.Contains(cfg.Strategies, orchestrator.StrategyLLM) || !slices.Contains(cfg.Variants, variant) {
+	if !slices.Contains(cfg.Strategies, vocab.LLM) || !slices.Contains(cfg.Variants, variant) {
 		return Selection{}, fmt.Errorf("strategies/variants: the run makes no llm plans with prompt variant %q", variant)
 	}
 	parts, err := rs.Pools(ctx)
@@ -62,7 +63,7 @@ func Select(ctx context.Context, cfg *orchestrator.Config, rs *orchestrator.RunS
 		for _, d := range datasets {
 			for _, p := range parts[d] {
 				sel.Pools++
-				stored, found, err := rs.Plan(ctx, orchestrator.CellKey(s, d, p.Index, 1, orchestrator.StrategyLLM, variant))
+				stored, found, err := rs.Plan(ctx, orchestrator.CellKey(s, d, p.Index, 1, vocab.LLM, variant))
 				if err != nil {
 					return Selection{}, err
 				}

@@ -14,6 +14,7 @@ import (
 	"github.com/triage-eval/triage/internal/llm/llmtest"
 	"github.com/triage-eval/triage/internal/platform/server"
 	"github.com/triage-eval/triage/internal/platform/servertest"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/gtfile"
@@ -60,7 +61,7 @@ func benchGrid(b *testing.B, dir, url string, g gridShape, concurrency int) (*or
 	cfg := &orchestrator.Config{
 		RunStore: "run.db", GroundTruthStore: "gt.db", Problems: []string{"problems.jsonl"}, GroundTruth: []string{"gt.jsonl"},
 		Solvers: solvers, PoolSize: 30, Alphas: []float64{0.25, 0.5, 0.75, 1}[:g.alphas],
-		Variants: []string{"default", "A", "B", "C"}[:g.variants], Strategies: []string{orchestrator.StrategyLLM},
+		Variants: vocab.Variants()[:g.variants], Strategies: []vocab.Strategy{vocab.LLM},
 		Concurrency: concurrency, LLMCache: "off",
 	}
 	if err := cfg.Prepare(dir); err != nil {

@@ -12,7 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/triage-eval/triage/internal/protocol/injection"
-	"github.com/triage-eval/triage/internal/runs/report"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/store/problems"
 )
 
@@ -42,14 +42,14 @@ type Config struct {
 	Alphas []float64 `yaml:"alphas"`
 	// Variants are prompt variants (default, A, B, C) for the llm
 	// strategy; default [default].
-	Variants []string `yaml:"variants"`
+	Variants []vocab.Variant `yaml:"variants"`
 	// Regimes are the execution regimes scored, "U" and/or "E"; default
 	// both.
-	Regimes []string `yaml:"regimes"`
+	Regimes []vocab.Regime `yaml:"regimes"`
 	// Strategies are planner strategies (llm, random, shortest_first,
 	// all_in_order); default all reference strategies, plus llm when any
 	// solver has an endpoint.
-	Strategies []string `yaml:"strategies"`
+	Strategies []vocab.Strategy `yaml:"strategies"`
 	// Random configures the random reference.
 	Random RandomConfig `yaml:"random"`
 	// StrategySeed seeds the random planning strategy.
@@ -125,7 +125,7 @@ type BaselineConfig struct {
 	CodeConcurrency int `yaml:"code_concurrency"`
 	// BudgetAwareVariant is the prompt variant whose α = 1 plans the
 	// budget-aware re-solve follows; default "default".
-	BudgetAwareVariant string `yaml:"budget_aware_variant"`
+	BudgetAwareVariant vocab.Variant `yaml:"budget_aware_variant"`
 }
 
 // Services holds remote service addresses.
@@ -134,14 +134,6 @@ type Services struct {
 	Executor string `yaml:"executor"`
 	Oracle   string `yaml:"oracle"`
 }
-
-// Strategy names.
-const (
-	StrategyLLM           = report.StrategyLLM
-	StrategyRandom        = report.StrategyRandom
-	StrategyShortestFirst = "shortest_first"
-	StrategyAllInOrder    = "all_in_order"
-)
 
 // LoadConfig reads a YAML run config strictly (unknown keys are errors, with
 // their line) and applies defaults.
@@ -179,13 +171,13 @@ func (c *Config) finish() error {
 		c.Alphas = []float64{0.25, 0.5, 0.75, 1}
 	}
 	if len(c.Variants) == 0 {
-		c.Variants = []string{"default"}
+		c.Variants = []vocab.Variant{vocab.Default}
 	}
 	if c.Concurrency == 0 {
 		c.Concurrency = 8
 	}
 	if len(c.Regimes) == 0 {
-		c.Regimes = []string{"U", "E"}
+		c.Regimes = vocab.Regimes()
 	}
 	if c.Baseline.Concurrency == 0 {
 		c.Baseline.Concurrency = 4
@@ -194,7 +186,7 @@ func (c *Config) finish() error {
 		c.Baseline.CodeConcurrency = 2
 	}
 	if c.Baseline.BudgetAwareVariant == "" {
-		c.Baseline.BudgetAwareVariant = "default"
+		c.Baseline.BudgetAwareVariant = vocab.Default
 	}
 	if c.Random.Samples == 0 {
 		c.Random.Samples = 1000
@@ -216,9 +208,9 @@ func (c *Config) finish() error {
 		c.Random.Method = "monte_carlo"
 	}
 	if len(c.Strategies) == 0 {
-		c.Strategies = []string{StrategyRandom, StrategyShortestFirst, StrategyAllInOrder}
+		c.Strategies = []vocab.Strategy{vocab.Random, vocab.ShortestFirst, vocab.AllInOrder}
 		if slices.ContainsFunc(c.Solvers, func(s Solver) bool { return s.Endpoint != "" }) {
-			c.Strategies = append(c.Strategies, StrategyLLM)
+			c.Strategies = append(c.Strategies, vocab.LLM)
 		}
 	}
 	var errs []error
@@ -242,7 +234,7 @@ func (c *Config) finish() error {
 		if s.Mode != "standard" && s.Mode != "extended" {
 			bad(fmt.Sprintf("solvers[%d].mode", i), "must be standard or extended, got %q", s.Mode)
 		}
-		if slices.Contains(c.Strategies, StrategyLLM) && s.Endpoint == "" {
+		if slices.Contains(c.Strategies, vocab.LLM) && s.Endpoint == "" {
 			bad(fmt.Sprintf("solvers[%d].endpoint", i), "the llm strategy needs a planner endpoint for every solver")
 		}
 	}
@@ -255,17 +247,17 @@ func (c *Config) finish() error {
 		}
 	}
 	for i, v := range c.Variants {
-		if !slices.Contains([]string{"default", "A", "B", "C"}, v) {
+		if !v.Valid() {
 			bad(fmt.Sprintf("variants[%d]", i), "must be default, A, B or C, got %q", v)
 		}
 	}
 	for i, s := range c.Strategies {
-		if !slices.Contains([]string{StrategyLLM, StrategyRandom, StrategyShortestFirst, StrategyAllInOrder}, s) {
+		if !s.Valid() {
 			bad(fmt.Sprintf("strategies[%d]", i), "unknown strategy %q", s)
 		}
 	}
 	for i, r := range c.Regimes {
-		if r != "U" && r != "E" || slices.Index(c.Regimes, r) != i {
+		if !r.Valid() || slices.Index(c.Regimes, r) != i {
 			bad(fmt.Sprintf("regimes[%d]", i), "must be U or E, each once, got %q", r)
 		}
 	}
@@ -281,7 +273,7 @@ func (c *Config) finish() error {
 	if c.Baseline.CodeConcurrency < 1 {
 		bad("baseline.code_concurrency", "must be ≥ 1, got %d", c.Baseline.CodeConcurrency)
 	}
-	if !slices.Contains([]string{"default", "A", "B", "C"}, c.Baseline.BudgetAwareVariant) {
+	if !c.Baseline.BudgetAwareVariant.Valid() {
 		bad("baseline.budget_aware_variant", "must be default, A, B or C, got %q", c.Baseline.BudgetAwareVariant)
 	}
 	seen := map[[2]string]int{}

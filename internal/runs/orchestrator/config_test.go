@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/store/problems"
 )
 
@@ -28,8 +29,8 @@ solvers: [{model: m, mode: standard}]
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.PoolSize != 30 || !slices.Equal(cfg.Alphas, []float64{0.25, 0.5, 0.75, 1}) || !slices.Equal(cfg.Regimes, []string{"U", "E"}) ||
-		!slices.Equal(cfg.Strategies, []string{StrategyRandom, StrategyShortestFirst, StrategyAllInOrder}) || cfg.Random.Samples != 1000 ||
+	if cfg.PoolSize != 30 || !slices.Equal(cfg.Alphas, []float64{0.25, 0.5, 0.75, 1}) || !slices.Equal(cfg.Regimes, []vocab.Regime{vocab.Advisory, vocab.Enforced}) ||
+		!slices.Equal(cfg.Strategies, []vocab.Strategy{vocab.Random, vocab.ShortestFirst, vocab.AllInOrder}) || cfg.Random.Samples != 1000 ||
 		cfg.Baseline.Concurrency != 4 || cfg.Baseline.CodeConcurrency != 2 || cfg.Baseline.BudgetAwareVariant != "default" {
 		t.Errorf("defaults = %+v", cfg)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/triage-eval/triage/internal/planning/prompts"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 // TestDomainLabelsOfImportedDatasets imports every dataset kind through the
@@ -33,7 +34,7 @@ func TestDomainLabelsOfImportedDatasets(t *testing.T) {
 		"hle-biology-medicine":          "expert-level biology and medicine questions",
 		"hle-other":                     "expert-level questions",
 	}
-	tmpl, err := prompts.Planner(prompts.Neutral)
+	tmpl, err := prompts.Planner(vocab.Neutral)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 
 	"github.com/triage-eval/triage/internal/planning/prompts"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 // fingerprintVersion names the fingerprint scheme; a change to what a cell
@@ -39,14 +40,14 @@ type itemInputs struct {
 
 // cellInputs is what one cell adds to its pool's inputs.
 type cellInputs struct {
-	Version  string       `json:"version"`
-	Pool     string       `json:"pool"` // poolDigest of the cell's pool
-	Alpha    float64      `json:"alpha"`
-	Strategy string       `json:"strategy"`
-	Variant  string       `json:"variant"`
-	Seed     uint64       `json:"strategy_seed"`
-	Regimes  []string     `json:"regimes"`
-	Random   RandomConfig `json:"random"`
+	Version  string         `json:"version"`
+	Pool     string         `json:"pool"` // poolDigest of the cell's pool
+	Alpha    float64        `json:"alpha"`
+	Strategy vocab.Strategy `json:"strategy"`
+	Variant  vocab.Variant  `json:"variant"`
+	Seed     uint64         `json:"strategy_seed"`
+	Regimes  []vocab.Regime `json:"regimes"`
+	Random   RandomConfig   `json:"random"`
 	// For the llm strategy: the prompt template, the domain label and the
 	// endpoint that plays the solver (as the Planner describes it).
 	Template string        `json:"template,omitempty"`
@@ -98,8 +99,8 @@ func (c cell) fingerprintOf(cfg *Config, endpoint *EndpointInfo) string {
 		Version: fingerprintVersion, Pool: c.g.digest, Alpha: c.alpha, Strategy: c.strategy, Variant: c.variant,
 		Seed: cfg.StrategySeed, Regimes: cfg.Regimes, Random: cfg.Random,
 	}
-	if c.strategy == StrategyLLM {
-		if t, err := prompts.Planner(prompts.Variant(c.variant)); err == nil {
+	if c.strategy.UsesPrompt() {
+		if t, err := prompts.Planner(c.variant); err == nil {
 			in.Template = t.Name + "@" + t.SHA256
 		}
 		in.Domain = prompts.DomainLabel(c.g.dataset)

@@ -5,6 +5,7 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/protocol/pools"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/store/problems"
 )
 
@@ -21,7 +22,7 @@ func TestFingerprintCoversEveryInput(t *testing.T) {
 	}
 	fresh := func() *setup {
 		s := &setup{
-			cfg: Config{StrategySeed: 1, Regimes: []string{"U", "E"}, Random: RandomConfig{Method: "monte_carlo", Samples: 1000, Seed: 2}, Concurrency: 8, Name: "a"},
+			cfg: Config{StrategySeed: 1, Regimes: vocab.Regimes(), Random: RandomConfig{Method: "monte_carlo", Samples: 1000, Seed: 2}, Concurrency: 8, Name: "a"},
 			texts: map[string]problems.Problem{
 				"x": {ID: "x", Dataset: "aime", Text: "first"},
 				"y": {ID: "y", Dataset: "aime", Text: "second"},
@@ -30,7 +31,7 @@ func TestFingerprintCoversEveryInput(t *testing.T) {
 			ep:    &EndpointInfo{Name: "q", Model: "m", Mode: "extended", Settings: "s1"},
 		}
 		s.cell = cell{g: &group{solver: Solver{Model: "m", Mode: "extended", Endpoint: "q"}, dataset: "aime", pool: pools.Pool{Index: 0, ProblemIDs: []string{"x", "y"}}},
-			alpha: 0.5, strategy: StrategyLLM, variant: "default"}
+			alpha: 0.5, strategy: vocab.LLM, variant: "default"}
 		return s
 	}
 	fp := func(s *setup) string {
@@ -44,10 +45,10 @@ func TestFingerprintCoversEveryInput(t *testing.T) {
 	}
 	changes := map[string]func(*setup){
 		"α":                 func(s *setup) { s.cell.alpha = 0.75 },
-		"strategy":          func(s *setup) { s.cell.strategy = StrategyRandom },
+		"strategy":          func(s *setup) { s.cell.strategy = vocab.Random },
 		"variant":           func(s *setup) { s.cell.variant = "B" },
 		"strategy seed":     func(s *setup) { s.cfg.StrategySeed = 9 },
-		"regimes":           func(s *setup) { s.cfg.Regimes = []string{"U"} },
+		"regimes":           func(s *setup) { s.cfg.Regimes = []vocab.Regime{vocab.Advisory} },
 		"random samples":    func(s *setup) { s.cfg.Random.Samples = 10 },
 		"random seed":       func(s *setup) { s.cfg.Random.Seed = 3 },
 		"endpoint settings": func(s *setup) { s.ep.Settings = "s2" },
@@ -90,7 +91,7 @@ func TestFingerprintCoversEveryInput(t *testing.T) {
 	// Reference strategies use no prompt: their fingerprint ignores the
 	// endpoint.
 	a, b := fresh(), fresh()
-	a.cell.strategy, b.cell.strategy, b.ep = StrategyRandom, StrategyRandom, &EndpointInfo{Settings: "other"}
+	a.cell.strategy, b.cell.strategy, b.ep = vocab.Random, vocab.Random, &EndpointInfo{Settings: "other"}
 	if fp(a) != fp(b) {
 		t.Error("a random-strategy cell depends on the planning endpoint")
 	}

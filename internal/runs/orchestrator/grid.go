@@ -11,6 +11,7 @@ import (
 	"github.com/triage-eval/triage/internal/phase0/grading"
 	"github.com/triage-eval/triage/internal/protocol/injection"
 	"github.com/triage-eval/triage/internal/protocol/pools"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/report"
 	"github.com/triage-eval/triage/internal/store/problems"
 )
@@ -78,8 +79,8 @@ func (g *group) ids() []string {
 type cell struct {
 	g           *group
 	alpha       float64
-	strategy    string
-	variant     string
+	strategy    vocab.Strategy
+	variant     vocab.Variant
 	fingerprint string
 }
 
@@ -92,12 +93,12 @@ func (c cell) key() string {
 
 // InjectedCellKey is the run store's key of one cell of an injected pool:
 // base dataset's pool pool with problems of source at ratio r.
-func InjectedCellKey(s Solver, dataset string, pool int, alpha float64, strategy, variant, source string, ratio float64) string {
+func InjectedCellKey(s Solver, dataset string, pool int, alpha float64, strategy vocab.Strategy, variant vocab.Variant, source string, ratio float64) string {
 	return CellKey(s, dataset, pool, alpha, strategy, variant) + fmt.Sprintf("|inject=%s@%g", source, ratio)
 }
 
 // CellKey is the run store's key of one cell of a plain pool.
-func CellKey(s Solver, dataset string, pool int, alpha float64, strategy, variant string) string {
+func CellKey(s Solver, dataset string, pool int, alpha float64, strategy vocab.Strategy, variant vocab.Variant) string {
 	return fmt.Sprintf("%s|%s|%s|%04d|%g|%s|%s", s.Model, s.Mode, dataset, pool, alpha, strategy, variant)
 }
 
@@ -305,8 +306,8 @@ func (r *Runner) cellsOf(g *group) []cell {
 	var out []cell
 	for _, a := range r.cfg.Alphas {
 		for _, s := range r.cfg.Strategies {
-			if s != StrategyLLM {
-				out = append(out, cell{g: g, alpha: a, strategy: s, variant: report.NoVariant})
+			if !s.UsesPrompt() {
+				out = append(out, cell{g: g, alpha: a, strategy: s, variant: vocab.NoVariant})
 				continue
 			}
 			for _, v := range r.cfg.Variants {

@@ -6,6 +6,8 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/metric/noop"
+
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 // cellMetrics counts the cells a run computes and stores:
@@ -30,7 +32,7 @@ func newCellMetrics(mp metric.MeterProvider) cellMetrics {
 
 // stored counts a cell of strategy stored with exclusion reason excluded
 // ("" when scored).
-func (m cellMetrics) stored(ctx context.Context, strategy, excluded string) {
+func (m cellMetrics) stored(ctx context.Context, strategy vocab.Strategy, excluded string) {
 	if !m.cells.Enabled(ctx) {
 		return
 	}
@@ -39,5 +41,5 @@ func (m cellMetrics) stored(ctx context.Context, strategy, excluded string) {
 		outcome = "excluded"
 	}
 	m.cells.Add(ctx, 1, metric.WithAttributes(
-		attribute.String("outcome", outcome), attribute.String("reason", excluded), attribute.String("strategy", strategy)))
+		attribute.String("outcome", outcome), attribute.String("reason", excluded), attribute.String("strategy", string(strategy))))
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/triage-eval/triage/internal/phase0/importers"
 	"github.com/triage-eval/triage/internal/planning/prompts"
 	"github.com/triage-eval/triage/internal/protocol/budget"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/store/problems"
 )
@@ -95,10 +96,10 @@ func TestPlannerPromptsHideIDs(t *testing.T) {
 		}
 		for _, pool := range pools {
 			// The random strategy's plan comes back in the pool's ids too.
-			random := storedPlan(t, rs, orchestrator.CellKey(solver, dataset, pool.Index, alpha, orchestrator.StrategyRandom, "-"))
+			random := storedPlan(t, rs, orchestrator.CellKey(solver, dataset, pool.Index, alpha, vocab.Random, vocab.NoVariant))
 			checkMapping(t, "random "+dataset, random, pool.ProblemIDs, nil)
 			for _, variant := range cfg.Variants {
-				key := orchestrator.CellKey(solver, dataset, pool.Index, alpha, orchestrator.StrategyLLM, variant)
+				key := orchestrator.CellKey(solver, dataset, pool.Index, alpha, vocab.LLM, variant)
 				resp := storedPlan(t, rs, key)
 				prompt := resp.GetPrompt()
 				if !received[prompt] {
@@ -218,9 +219,9 @@ func checkMapping(t *testing.T, key string, resp *triagev1.CreatePlanResponse, p
 // legitimate returns what a prompt for this cell may show: its problems'
 // texts, and the template rendered for a synthetic pool p1 … pn with empty
 // texts, the dataset's domain label and the cell's budget.
-func legitimate(t *testing.T, variant, dataset string, pool []string, texts map[string]problems.Problem) string {
+func legitimate(t *testing.T, variant vocab.Variant, dataset string, pool []string, texts map[string]problems.Problem) string {
 	t.Helper()
-	tmpl, err := prompts.Planner(prompts.Variant(variant))
+	tmpl, err := prompts.Planner(variant)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 // PreflightError lists everything that stops a run or a baseline before
@@ -104,7 +105,7 @@ func (r *Runner) checkServices(ctx context.Context) []string {
 // is configured, and returns them by name with a sentence per solver whose
 // endpoint is missing or plays another mode.
 func (r *Runner) checkEndpoints(ctx context.Context) (map[string]EndpointInfo, []string, error) {
-	if !slices.Contains(r.cfg.Strategies, StrategyLLM) {
+	if !slices.Contains(r.cfg.Strategies, vocab.LLM) {
 		return nil, nil, nil
 	}
 	resp, err := r.clients.Planner.ListEndpoints(ctx, &triagev1.ListEndpointsRequest{})

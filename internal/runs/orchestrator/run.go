@@ -14,7 +14,10 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/planning/prompts"
+	"github.com/triage-eval/triage/internal/platform/protoconv"
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/planscore"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/report"
 	"github.com/triage-eval/triage/internal/store/problems"
 )
@@ -351,13 +354,18 @@ func (g *group) references(ctx context.Context, oracle triagev1.OracleServiceCli
 func (r *Runner) runCell(ctx context.Context, c cell) error {
 	base := report.ScoreRecord{
 		Model: c.g.solver.Model, Mode: c.g.solver.Mode, Dataset: c.g.dataset, Pool: c.g.pool.Index,
-		Alpha: c.alpha, Variant: c.variant, Strategy: c.strategy, PoolSize: len(c.g.items),
+		Alpha: c.alpha, Variant: string(c.variant), Strategy: string(c.strategy), PoolSize: len(c.g.items),
 		Dropped: len(c.g.ids()) - len(c.g.items), Short: c.g.pool.Short,
 	}
-	injected := c.g.injectedItems()
+	unsolvable := c.g.unsolvable()
 	if c.g.inj != nil {
 		ratio := c.g.inj.Ratio
-		base.Source, base.Ratio, base.Injected = c.g.inj.Source, &ratio, len(injected)
+		base.Source, base.Ratio = c.g.inj.Source, &ratio
+		for _, u := range unsolvable {
+			if u {
+				base.Injected++
+			}
+		}
 	}
 	if len(c.g.items) == 0 {
 		// Nothing to plan over: no call is made (SPEC §5 preflight).
@@ -371,7 +379,7 @@ func (r *Runner) runCell(ctx context.Context, c cell) error {
 	budget := ref.GetBudget()
 	base.Oracle, base.Random, base.RandomStderr, base.Budget = ref.GetOracle().GetValue(), ref.GetRandom().GetMean(), ref.GetRandom().GetStandardError(), budget
 	plan, err := r.clients.Planner.CreatePlan(ctx, r.planRequest(c, budget))
-	if c.strategy == StrategyLLM && ctx.Err() == nil {
+	if c.strategy == vocab.LLM && ctx.Err() == nil {
 		r.plannerCalls.Add(1)
 		if err != nil {
 			r.plannerFailures.Add(describeCallError(err))
@@ -384,7 +392,7 @@ func (r *Runner) runCell(ctx context.Context, c cell) error {
 		r.progress.Errors.Add(1)
 		return r.save(ctx, c, nil, string(metrics.ExcludedError), err.Error(), base)
 	}
-	if c.strategy == StrategyLLM {
+	if c.strategy == vocab.LLM {
 		r.progress.LLMCalls.Add(1)
 		if plan.GetCacheHit() {
 			r.progress.CacheHits.Add(1)
@@ -411,60 +419,38 @@ func (r *Runner) runCell(ctx context.Context, c cell) error {
 	if err != nil {
 		return fmt.Errorf("execute %s: %w", c.key(), err)
 	}
-	if c.g.inj != nil {
-		base.Detection, base.Waste = detectionAndWaste(exec.GetNormalizedPlan(), c.g.items, injected)
-	}
-	var recs []report.ScoreRecord
-	for _, res := range exec.GetResults() {
+	in := protoconv.ScoreInput(c.g.items, exec, ref)
+	in.Unsolvable = unsolvable
+	score := planscore.Score(in)
+	base.Detection, base.Waste = score.Detection, score.Waste
+	recs := make([]report.ScoreRecord, len(score.Regimes))
+	for i, s := range score.Regimes {
 		rec := base
-		rec.Regime = "U"
-		if res.GetRegime() == triagev1.Regime_REGIME_ENFORCED {
-			rec.Regime = "E"
-		}
-		rec.Value = res.GetValue()
-		eta := metrics.Eta(rec.Value, rec.Oracle, rec.Random)
-		rec.Eta = &eta
-		rec.Regret, rec.RegretDefined = metrics.Regret(rec.Value, rec.Oracle)
-		recs = append(recs, rec)
+		rec.Regime, rec.Value = string(s.Regime), s.Value
+		eta := s.Eta
+		rec.Eta, rec.Regret, rec.RegretDefined = &eta, s.Regret, s.RegretDefined
+		recs[i] = rec
 	}
 	return r.saveScores(ctx, c, plan, "", "", recs)
 }
 
-// injectedItems returns the ids of the group's gradeable items that are
-// injected unsolvable items (U of SPEC §5), nil for a plain pool.
-func (g *group) injectedItems() map[string]bool {
+// unsolvable marks, item for item, the group's gradeable items that are
+// injected unsolvable items (U of SPEC §5); nil for a plain pool.
+func (g *group) unsolvable() []bool {
 	if g.inj == nil {
 		return nil
 	}
-	kept := map[string]bool{}
-	for _, it := range g.items {
-		kept[it.GetId()] = true
-	}
-	out := map[string]bool{}
+	injected := make(map[string]bool, len(g.inj.ProblemIDs))
 	for i, id := range g.inj.ProblemIDs {
-		if g.inj.Injected[i] && kept[id] {
-			out[id] = true
+		if g.inj.Injected[i] {
+			injected[id] = true
 		}
 	}
+	out := make([]bool, len(g.items))
+	for i, it := range g.items {
+		out[i] = injected[it.GetId()]
+	}
 	return out
-}
-
-// detectionAndWaste computes D (nil when U is empty) and W of SPEC §5 from
-// the plan as the Executor normalized it.
-func detectionAndWaste(plan []*triagev1.PlanStep, items []*triagev1.GroundTruthItem, injected map[string]bool) (*float64, *float64) {
-	alloc := map[string]int64{}
-	for _, st := range plan {
-		alloc[st.GetId()] = st.GetTokens()
-	}
-	all := make([]metrics.Allocation, len(items))
-	for i, it := range items {
-		all[i] = metrics.Allocation{Unsolvable: injected[it.GetId()], Tokens: alloc[it.GetId()]}
-	}
-	w := metrics.Waste(all)
-	if d, ok := metrics.Detection(all); ok {
-		return &d, &w
-	}
-	return nil, &w
 }
 
 // save stores an excluded cell: one record per regime, marked excluded.
@@ -472,7 +458,7 @@ func (r *Runner) save(ctx context.Context, c cell, plan *triagev1.CreatePlanResp
 	var recs []report.ScoreRecord
 	for _, regime := range r.cfg.Regimes {
 		rec := base
-		rec.Regime, rec.Excluded, rec.Detail = regime, excluded, detail
+		rec.Regime, rec.Excluded, rec.Detail = string(regime), excluded, detail
 		recs = append(recs, rec)
 	}
 	return r.saveScores(ctx, c, plan, excluded, detail, recs)
@@ -506,17 +492,10 @@ func (r *Runner) planRequest(c cell, budget int64) *triagev1.CreatePlanRequest {
 		p := c.g.texts[it.GetId()]
 		req.Problems = append(req.Problems, &triagev1.PlannerProblem{Id: p.ID, Text: p.Text, Value: valueOf(p)})
 	}
-	switch c.strategy {
-	case StrategyLLM:
-		req.Strategy = triagev1.PlannerStrategy_PLANNER_STRATEGY_LLM
+	req.Strategy = protoconv.StrategyProto(c.strategy)
+	if c.strategy.UsesPrompt() {
 		req.Endpoint = &triagev1.CreatePlanRequest_EndpointName{EndpointName: c.g.solver.Endpoint}
-		req.Variant = variantProto[c.variant]
-	case StrategyRandom:
-		req.Strategy = triagev1.PlannerStrategy_PLANNER_STRATEGY_RANDOM
-	case StrategyShortestFirst:
-		req.Strategy = triagev1.PlannerStrategy_PLANNER_STRATEGY_SHORTEST_FIRST
-	default:
-		req.Strategy = triagev1.PlannerStrategy_PLANNER_STRATEGY_ALL_IN_ORDER
+		req.Variant = protoconv.VariantProto(c.variant)
 	}
 	return req
 }
@@ -525,19 +504,9 @@ func (r *Runner) planRequest(c cell, budget int64) *triagev1.CreatePlanRequest {
 func (r *Runner) regimes() []triagev1.Regime {
 	out := make([]triagev1.Regime, len(r.cfg.Regimes))
 	for i, g := range r.cfg.Regimes {
-		out[i] = triagev1.Regime_REGIME_ADVISORY
-		if g == "E" {
-			out[i] = triagev1.Regime_REGIME_ENFORCED
-		}
+		out[i] = protoconv.RegimeProto(g)
 	}
 	return out
-}
-
-var variantProto = map[string]triagev1.PromptVariant{
-	"default": triagev1.PromptVariant_PROMPT_VARIANT_DEFAULT,
-	"A":       triagev1.PromptVariant_PROMPT_VARIANT_NEUTRAL,
-	"B":       triagev1.PromptVariant_PROMPT_VARIANT_AGENT,
-	"C":       triagev1.PromptVariant_PROMPT_VARIANT_EXAM,
 }
 
 func solverProto(s Solver) *triagev1.Solver {

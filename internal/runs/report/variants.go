@@ -3,13 +3,13 @@ package report
 import (
 	"cmp"
 
-	"github.com/triage-eval/triage/internal/planning/prompts"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 // HeadlineVariant is the prompt variant of the summary and the headline
 // figures (SPEC §5): the paper's appendix prompt, whatever order a config
 // lists its variants in. Other variants appear in the sensitivity tables.
-const HeadlineVariant = string(prompts.Default)
+const HeadlineVariant = string(vocab.Default)
 
 // NoVariant is the variant of the strategies that use no prompt (the
 // reference strategies).

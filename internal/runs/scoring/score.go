@@ -12,7 +12,8 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/grpcerr"
-	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/platform/protoconv"
+	"github.com/triage-eval/triage/internal/protocol/planscore"
 )
 
 // Clients are the services Score composes.
@@ -76,10 +77,12 @@ func Score(ctx context.Context, c Clients, file string, in *Input) (*Output, err
 	if ref.GetBudget() != exec.GetBudget() {
 		return nil, fmt.Errorf("the executor and the oracle disagree on the budget (%d vs %d tokens)", exec.GetBudget(), ref.GetBudget())
 	}
-	return in.output(exec, ref), nil
+	return in.output(items, exec, ref), nil
 }
 
-func (in *Input) output(exec *triagev1.ExecutePlanResponse, ref *triagev1.BudgetReferences) *Output {
+// output is the document for the plan executed on items (the pool as sent
+// to the services).
+func (in *Input) output(items []*triagev1.GroundTruthItem, exec *triagev1.ExecutePlanResponse, ref *triagev1.BudgetReferences) *Output {
 	vOracle, vRandom := ref.GetOracle().GetValue(), ref.GetRandom().GetMean()
 	out := &Output{
 		Budget:         exec.GetBudget(),
@@ -100,15 +103,22 @@ func (in *Input) output(exec *triagev1.ExecutePlanResponse, ref *triagev1.Budget
 		DroppedSteps:   []DroppedStep{},
 		Warnings:       []string{},
 	}
-	for _, res := range exec.GetResults() {
+	sin := protoconv.ScoreInput(items, exec, ref)
+	sin.Unsolvable = make([]bool, len(in.Items))
+	for i, it := range in.Items {
+		sin.Unsolvable[i] = it.Unsolvable
+	}
+	scored := planscore.Score(sin)
+	for k, res := range exec.GetResults() {
+		s := scored.Regimes[k]
 		score := RegimeScore{
-			Value:           res.GetValue(),
-			Eta:             metrics.Eta(res.GetValue(), vOracle, vRandom),
+			Value:           s.Value,
+			Eta:             s.Eta,
 			RemainingBudget: res.GetRemainingBudget(),
 			Trace:           make([]TraceStep, len(res.GetTrace())),
 		}
-		if r, ok := metrics.Regret(res.GetValue(), vOracle); ok {
-			score.Regret = &r
+		if s.RegretDefined {
+			score.Regret = &s.Regret
 		}
 		for i, t := range res.GetTrace() {
 			score.Trace[i] = TraceStep{
@@ -116,13 +126,9 @@ func (in *Input) output(exec *triagev1.ExecutePlanResponse, ref *triagev1.Budget
 				Outcome: enumName(t.GetOutcome().String(), "TRACE_OUTCOME_"), Gain: t.GetGain(), RemainingBudget: t.GetRemainingBudget(),
 			}
 		}
-		key := "U"
-		if res.GetRegime() == triagev1.Regime_REGIME_ENFORCED {
-			key = "E"
-		}
-		out.Regimes[key] = score
+		out.Regimes[string(s.Regime)] = score
 	}
-	out.Detection, out.Waste = in.detectionAndWaste(exec.GetNormalizedPlan())
+	out.Detection, out.Waste = scored.Detection, *scored.Waste
 	if out.OverBudget {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("the plan allocates %d tokens, over the budget of %d: it is executed anyway and flagged (SPEC §1)", out.PlannedTokens, out.Budget))
 	}
@@ -144,24 +150,6 @@ var dropExplanations = map[string]string{
 	"duplicate":  "the id appears earlier in the plan, whose first occurrence is kept",
 	"negative":   "a negative allocation counts as 0, so the item is not attempted",
 	"zero":       "an allocation of 0 means the item is not attempted",
-}
-
-// detectionAndWaste computes D and W from the unsolvable marks and the
-// normalized plan.
-func (in *Input) detectionAndWaste(plan []*triagev1.PlanStep) (*float64, float64) {
-	alloc := make(map[string]int64, len(plan))
-	for _, st := range plan {
-		alloc[st.GetId()] = st.GetTokens()
-	}
-	items := make([]metrics.Allocation, len(in.Items))
-	for i, it := range in.Items {
-		items[i] = metrics.Allocation{Unsolvable: it.Unsolvable, Tokens: alloc[it.ID]}
-	}
-	var detection *float64
-	if d, ok := metrics.Detection(items); ok {
-		detection = &d
-	}
-	return detection, metrics.Waste(items)
 }
 
 func steps(plan []*triagev1.PlanStep) []Step {

@@ -203,10 +203,10 @@ type accKey struct{ model, mode, dataset string }
 // regime). Within a cell they are ordered by pool index (stably), so the
 // means do not depend on the input order; a second record for the same pool
 // is excluded as ExcludedDuplicate. A record with a non-empty Excluded
-// becomes metrics.Exclude(Excluded); any other is rescored with
-// metrics.Score(Value, Oracle, Random), so every report uses one definition
-// of η and R̃ whatever wrote the record — the stored Eta and Regret are only
-// compared (Cell.StoredMismatch). metrics.Aggregate then gives the means and
+// becomes metrics.Exclude(Excluded); any other is rescored from Value,
+// Oracle and Random with planscore.Score, so every report uses one
+// definition of η and R̃ whatever wrote the record — the stored Eta and
+// Regret are only compared (Cell.StoredMismatch). metrics.Aggregate then gives the means and
 // the exclusion counts.
 //
 // Accuracy entries with the same (model, mode, dataset) are summed. Each
@@ -307,7 +307,7 @@ func buildCell(recs []ScoreRecord, acc metrics.Mean) Cell {
 		case r.Excluded != "":
 			s = metrics.Exclude(metrics.Reason(r.Excluded))
 		default:
-			s = metrics.Score(r.Value, r.Oracle, r.Random)
+			s = rescore(r)
 			if storedDiffers(r, s) {
 				cell.StoredMismatch++
 			}

@@ -21,10 +21,10 @@
 // Build groups records by it and aggregates each cell with
 // metrics.Aggregate. An excluded record (Excluded ≠ "") becomes
 // metrics.Exclude(Excluded); an included one is rescored from its Value,
-// Oracle and Random with metrics.Score, so η and R̃ always follow the
-// metrics package's definition (boundary convention included); the stored
-// Eta, Regret and RegretDefined are only checked, and disagreements beyond
-// 1e-9 are counted in Cell.StoredMismatch. Within a cell records are taken
+// Oracle and Random with planscore.Score, the one scoring of a plan that
+// grid cells and triage score use too (boundary convention included); the
+// stored Eta, Regret and RegretDefined are only checked, and disagreements
+// beyond 1e-9 are counted in Cell.StoredMismatch. Within a cell records are taken
 // in pool order, so means do not depend on input order; a second record of
 // the same pool is excluded as "duplicate" (ExcludedDuplicate). Every
 // aggregate carries its pool count, the number of pools each mean averaged

@@ -3,8 +3,6 @@ package report
 import (
 	"io"
 	"strconv"
-
-	"github.com/triage-eval/triage/internal/protocol/metrics"
 )
 
 // PoolsColumns are the columns of pools.csv, in order; docs/reports.md documents
@@ -50,7 +48,7 @@ func (r Report) PoolsCSV(w io.Writer) error {
 		// V_random (see Build), not as stored.
 		eta, regret, degenerate := "", "", ""
 		if excluded == "" {
-			s := metrics.Score(rec.Value, rec.Oracle, rec.Random)
+			s := rescore(rec)
 			eta, degenerate = full(s.Eta), string(s.Degenerate)
 			if s.RegretDefined {
 				regret = full(s.Regret)

@@ -1,5 +1,7 @@
 package scoring
 
+import "github.com/triage-eval/triage/internal/protocol/vocab"
+
 // Output is the document `triage score` writes.
 type Output struct {
 	// Budget is the effective budget in tokens.
@@ -25,7 +27,7 @@ type Output struct {
 	// RandomSeed is the Monte Carlo seed.
 	RandomSeed uint64 `json:"random_seed"`
 	// Regimes holds the results under "U" (advisory) and "E" (enforced).
-	Regimes map[string]RegimeScore `json:"regimes"`
+	Regimes map[vocab.Regime]RegimeScore `json:"regimes"`
 	// Detection is D = |U \ S| / |U|; null when no item is unsolvable.
 	Detection *float64 `json:"detection"`
 	// Waste is W = Σ_{S∩U} a / Σ_S a; 0 when the plan allocates nothing.

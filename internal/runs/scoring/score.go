@@ -14,6 +14,7 @@ import (
 	"github.com/triage-eval/triage/internal/platform/grpcerr"
 	"github.com/triage-eval/triage/internal/platform/protoconv"
 	"github.com/triage-eval/triage/internal/protocol/planscore"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 // Clients are the services Score composes.
@@ -96,7 +97,7 @@ func (in *Input) output(items []*triagev1.GroundTruthItem, exec *triagev1.Execut
 		RandomMethod:   enumName(ref.GetRandom().GetMethod().String(), "RANDOM_METHOD_"),
 		RandomSamples:  ref.GetRandom().GetSamples(),
 		RandomSeed:     ref.GetRandom().GetSeed(),
-		Regimes:        map[string]RegimeScore{},
+		Regimes:        map[vocab.Regime]RegimeScore{},
 		PlannedTokens:  exec.GetPlannedTokens(),
 		OverBudget:     exec.GetOverBudget(),
 		NormalizedPlan: steps(exec.GetNormalizedPlan()),
@@ -126,7 +127,7 @@ func (in *Input) output(items []*triagev1.GroundTruthItem, exec *triagev1.Execut
 				Outcome: enumName(t.GetOutcome().String(), "TRACE_OUTCOME_"), Gain: t.GetGain(), RemainingBudget: t.GetRemainingBudget(),
 			}
 		}
-		out.Regimes[string(s.Regime)] = score
+		out.Regimes[s.Regime] = score
 	}
 	out.Detection, out.Waste = scored.Detection, *scored.Waste
 	if out.OverBudget {

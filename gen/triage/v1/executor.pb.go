@@ -541,7 +541,9 @@ type ImportGroundTruthResponse struct {
 	// Records that replaced a different stored record.
 	Updated int64 `protobuf:"varint,3,opt,name=updated,proto3" json:"updated,omitempty"`
 	// Records identical to the stored one.
-	Unchanged     int64 `protobuf:"varint,4,opt,name=unchanged,proto3" json:"unchanged,omitempty"`
+	Unchanged int64 `protobuf:"varint,4,opt,name=unchanged,proto3" json:"unchanged,omitempty"`
+	// What computed this response (SPEC §10); set by the server.
+	Version       *VersionStamp `protobuf:"bytes,5,opt,name=version,proto3" json:"version,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -602,6 +604,13 @@ func (x *ImportGroundTruthResponse) GetUnchanged() int64 {
 		return x.Unchanged
 	}
 	return 0
+}
+
+func (x *ImportGroundTruthResponse) GetVersion() *VersionStamp {
+	if x != nil {
+		return x.Version
+	}
+	return nil
 }
 
 // ListGroundTruthRequest selects and pages stored records.
@@ -684,6 +693,8 @@ type ListGroundTruthResponse struct {
 	Records []*GroundTruthRecord `protobuf:"bytes,1,rep,name=records,proto3" json:"records,omitempty"`
 	// Token for the next page; empty on the last page.
 	NextPageToken string `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	// What computed this response (SPEC §10); set by the server.
+	Version       *VersionStamp `protobuf:"bytes,3,opt,name=version,proto3" json:"version,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -730,6 +741,13 @@ func (x *ListGroundTruthResponse) GetNextPageToken() string {
 		return x.NextPageToken
 	}
 	return ""
+}
+
+func (x *ListGroundTruthResponse) GetVersion() *VersionStamp {
+	if x != nil {
+		return x.Version
+	}
+	return nil
 }
 
 // StoredPool names a pool whose ground truth the Executor holds.
@@ -862,9 +880,13 @@ type ExecutePlanRequest struct {
 	Regimes []Regime `protobuf:"varint,5,rep,packed,name=regimes,proto3,enum=triage.v1.Regime" json:"regimes,omitempty"`
 	// Leave the per-step traces out of the results: for callers that only need
 	// the values, such as grids, and cheaper to compute.
-	OmitTrace     bool `protobuf:"varint,6,opt,name=omit_trace,json=omitTrace,proto3" json:"omit_trace,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	OmitTrace bool `protobuf:"varint,6,opt,name=omit_trace,json=omitTrace,proto3" json:"omit_trace,omitempty"`
+	// Return the pool's gradeable items with their ground truth (the
+	// response's pool_items): for callers that score a stored pool and need
+	// its items for the references, such as the Scoring service.
+	IncludePoolItems bool `protobuf:"varint,7,opt,name=include_pool_items,json=includePoolItems,proto3" json:"include_pool_items,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *ExecutePlanRequest) Reset() {
@@ -946,6 +968,13 @@ func (x *ExecutePlanRequest) GetRegimes() []Regime {
 func (x *ExecutePlanRequest) GetOmitTrace() bool {
 	if x != nil {
 		return x.OmitTrace
+	}
+	return false
+}
+
+func (x *ExecutePlanRequest) GetIncludePoolItems() bool {
+	if x != nil {
+		return x.IncludePoolItems
 	}
 	return false
 }
@@ -1163,7 +1192,12 @@ type ExecutePlanResponse struct {
 	// Gradeable items in the pool, after those drops.
 	PoolSize int32 `protobuf:"varint,8,opt,name=pool_size,json=poolSize,proto3" json:"pool_size,omitempty"`
 	// Σ c_i over the gradeable pool.
-	TotalCost     int64 `protobuf:"varint,9,opt,name=total_cost,json=totalCost,proto3" json:"total_cost,omitempty"`
+	TotalCost int64 `protobuf:"varint,9,opt,name=total_cost,json=totalCost,proto3" json:"total_cost,omitempty"`
+	// The gradeable pool's items with their ground truth, in pool order, when
+	// the request set include_pool_items; otherwise empty.
+	PoolItems []*GroundTruthItem `protobuf:"bytes,11,rep,name=pool_items,json=poolItems,proto3" json:"pool_items,omitempty"`
+	// What computed this response (SPEC §10); set by the server.
+	Version       *VersionStamp `protobuf:"bytes,10,opt,name=version,proto3" json:"version,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1259,6 +1293,20 @@ func (x *ExecutePlanResponse) GetTotalCost() int64 {
 		return x.TotalCost
 	}
 	return 0
+}
+
+func (x *ExecutePlanResponse) GetPoolItems() []*GroundTruthItem {
+	if x != nil {
+		return x.PoolItems
+	}
+	return nil
+}
+
+func (x *ExecutePlanResponse) GetVersion() *VersionStamp {
+	if x != nil {
+		return x.Version
+	}
+	return nil
 }
 
 // Problem is one problem in the canonical form, with the grading data the
@@ -1747,7 +1795,9 @@ type RunBaselineResponse struct {
 	//	*RunBaselineResponse_Started
 	//	*RunBaselineResponse_Item
 	//	*RunBaselineResponse_Summary
-	Event         isRunBaselineResponse_Event `protobuf_oneof:"event"`
+	Event isRunBaselineResponse_Event `protobuf_oneof:"event"`
+	// What computed this response (SPEC §10); set by the server.
+	Version       *VersionStamp `protobuf:"bytes,4,opt,name=version,proto3" json:"version,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1812,6 +1862,13 @@ func (x *RunBaselineResponse) GetSummary() *BaselineSummary {
 		if x, ok := x.Event.(*RunBaselineResponse_Summary); ok {
 			return x.Summary
 		}
+	}
+	return nil
+}
+
+func (x *RunBaselineResponse) GetVersion() *VersionStamp {
+	if x != nil {
+		return x.Version
 	}
 	return nil
 }
@@ -1988,7 +2045,9 @@ type CheckEndpointsResponse struct {
 	// The checks, in the request's order.
 	Checks []*EndpointCheck `protobuf:"bytes,1,rep,name=checks,proto3" json:"checks,omitempty"`
 	// Names of every baseline endpoint the Executor has, sorted.
-	Configured    []string `protobuf:"bytes,2,rep,name=configured,proto3" json:"configured,omitempty"`
+	Configured []string `protobuf:"bytes,2,rep,name=configured,proto3" json:"configured,omitempty"`
+	// What computed this response (SPEC §10); set by the server.
+	Version       *VersionStamp `protobuf:"bytes,3,opt,name=version,proto3" json:"version,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2037,6 +2096,13 @@ func (x *CheckEndpointsResponse) GetConfigured() []string {
 	return nil
 }
 
+func (x *CheckEndpointsResponse) GetVersion() *VersionStamp {
+	if x != nil {
+		return x.Version
+	}
+	return nil
+}
+
 var File_triage_v1_executor_proto protoreflect.FileDescriptor
 
 const file_triage_v1_executor_proto_rawDesc = "" +
@@ -2063,21 +2129,23 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"luckyGuess\x120\n" +
 	"\tcost_rule\x18\r \x01(\x0e2\x13.triage.v1.CostRuleR\bcostRule\"R\n" +
 	"\x18ImportGroundTruthRequest\x126\n" +
-	"\arecords\x18\x01 \x03(\v2\x1c.triage.v1.GroundTruthRecordR\arecords\"\x8b\x01\n" +
+	"\arecords\x18\x01 \x03(\v2\x1c.triage.v1.GroundTruthRecordR\arecords\"\xbe\x01\n" +
 	"\x19ImportGroundTruthResponse\x12\x1a\n" +
 	"\breceived\x18\x01 \x01(\x03R\breceived\x12\x1a\n" +
 	"\binserted\x18\x02 \x01(\x03R\binserted\x12\x18\n" +
 	"\aupdated\x18\x03 \x01(\x03R\aupdated\x12\x1c\n" +
-	"\tunchanged\x18\x04 \x01(\x03R\tunchanged\"\x99\x01\n" +
+	"\tunchanged\x18\x04 \x01(\x03R\tunchanged\x121\n" +
+	"\aversion\x18\x05 \x01(\v2\x17.triage.v1.VersionStampR\aversion\"\x99\x01\n" +
 	"\x16ListGroundTruthRequest\x12)\n" +
 	"\x06solver\x18\x01 \x01(\v2\x11.triage.v1.SolverR\x06solver\x12\x18\n" +
 	"\adataset\x18\x02 \x01(\tR\adataset\x12\x1b\n" +
 	"\tpage_size\x18\x03 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
-	"page_token\x18\x04 \x01(\tR\tpageToken\"y\n" +
+	"page_token\x18\x04 \x01(\tR\tpageToken\"\xac\x01\n" +
 	"\x17ListGroundTruthResponse\x126\n" +
 	"\arecords\x18\x01 \x03(\v2\x1c.triage.v1.GroundTruthRecordR\arecords\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"r\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\x121\n" +
+	"\aversion\x18\x03 \x01(\v2\x17.triage.v1.VersionStampR\aversion\"r\n" +
 	"\n" +
 	"StoredPool\x12)\n" +
 	"\x06solver\x18\x01 \x01(\v2\x11.triage.v1.SolverR\x06solver\x12\x18\n" +
@@ -2086,7 +2154,7 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"problemIds\">\n" +
 	"\n" +
 	"InlinePool\x120\n" +
-	"\x05items\x18\x01 \x03(\v2\x1a.triage.v1.GroundTruthItemR\x05items\"\x9e\x02\n" +
+	"\x05items\x18\x01 \x03(\v2\x1a.triage.v1.GroundTruthItemR\x05items\"\xcc\x02\n" +
 	"\x12ExecutePlanRequest\x12/\n" +
 	"\x06stored\x18\x01 \x01(\v2\x15.triage.v1.StoredPoolH\x00R\x06stored\x12/\n" +
 	"\x06inline\x18\x02 \x01(\v2\x15.triage.v1.InlinePoolH\x00R\x06inline\x12)\n" +
@@ -2094,7 +2162,8 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\x04plan\x18\x04 \x03(\v2\x13.triage.v1.PlanStepR\x04plan\x12+\n" +
 	"\aregimes\x18\x05 \x03(\x0e2\x11.triage.v1.RegimeR\aregimes\x12\x1d\n" +
 	"\n" +
-	"omit_trace\x18\x06 \x01(\bR\tomitTraceB\x06\n" +
+	"omit_trace\x18\x06 \x01(\bR\tomitTrace\x12,\n" +
+	"\x12include_pool_items\x18\a \x01(\bR\x10includePoolItemsB\x06\n" +
 	"\x04pool\"\xd3\x01\n" +
 	"\tTraceStep\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x16\n" +
@@ -2108,7 +2177,7 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\x06regime\x18\x01 \x01(\x0e2\x11.triage.v1.RegimeR\x06regime\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\x01R\x05value\x12)\n" +
 	"\x10remaining_budget\x18\x03 \x01(\x03R\x0fremainingBudget\x12*\n" +
-	"\x05trace\x18\x04 \x03(\v2\x14.triage.v1.TraceStepR\x05trace\"\x94\x03\n" +
+	"\x05trace\x18\x04 \x03(\v2\x14.triage.v1.TraceStepR\x05trace\"\x82\x04\n" +
 	"\x13ExecutePlanResponse\x12\x16\n" +
 	"\x06budget\x18\x01 \x01(\x03R\x06budget\x121\n" +
 	"\aresults\x18\x02 \x03(\v2\x17.triage.v1.RegimeResultR\aresults\x12<\n" +
@@ -2120,7 +2189,11 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\x17ungradeable_problem_ids\x18\a \x03(\tR\x15ungradeableProblemIds\x12\x1b\n" +
 	"\tpool_size\x18\b \x01(\x05R\bpoolSize\x12\x1d\n" +
 	"\n" +
-	"total_cost\x18\t \x01(\x03R\ttotalCost\"\x8a\x01\n" +
+	"total_cost\x18\t \x01(\x03R\ttotalCost\x129\n" +
+	"\n" +
+	"pool_items\x18\v \x03(\v2\x1a.triage.v1.GroundTruthItemR\tpoolItems\x121\n" +
+	"\aversion\x18\n" +
+	" \x01(\v2\x17.triage.v1.VersionStampR\aversion\"\x8a\x01\n" +
 	"\aProblem\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n" +
 	"\adataset\x18\x02 \x01(\tR\adataset\x12\x12\n" +
@@ -2159,11 +2232,12 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\rnot_gradeable\x18\x05 \x01(\x05R\fnotGradeable\x12\x16\n" +
 	"\x06cached\x18\x06 \x01(\x05R\x06cached\x12#\n" +
 	"\rlucky_guesses\x18\a \x01(\x05R\fluckyGuesses\x12!\n" +
-	"\ffailed_calls\x18\b \x01(\x05R\vfailedCalls\"\xbd\x01\n" +
+	"\ffailed_calls\x18\b \x01(\x05R\vfailedCalls\"\xf0\x01\n" +
 	"\x13RunBaselineResponse\x126\n" +
 	"\astarted\x18\x01 \x01(\v2\x1a.triage.v1.BaselineStartedH\x00R\astarted\x12-\n" +
 	"\x04item\x18\x02 \x01(\v2\x17.triage.v1.BaselineItemH\x00R\x04item\x126\n" +
-	"\asummary\x18\x03 \x01(\v2\x1a.triage.v1.BaselineSummaryH\x00R\asummaryB\a\n" +
+	"\asummary\x18\x03 \x01(\v2\x1a.triage.v1.BaselineSummaryH\x00R\asummary\x121\n" +
+	"\aversion\x18\x04 \x01(\v2\x17.triage.v1.VersionStampR\aversionB\a\n" +
 	"\x05event\"-\n" +
 	"\x15CheckEndpointsRequest\x12\x14\n" +
 	"\x05names\x18\x01 \x03(\tR\x05names\"\xb8\x01\n" +
@@ -2175,12 +2249,13 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\x05model\x18\x03 \x01(\tR\x05model\x12)\n" +
 	"\x04mode\x18\x04 \x01(\x0e2\x15.triage.v1.SolverModeR\x04mode\x12\x1a\n" +
 	"\banswered\x18\x05 \x01(\bR\banswered\x12\x16\n" +
-	"\x06reason\x18\x06 \x01(\tR\x06reason\"j\n" +
+	"\x06reason\x18\x06 \x01(\tR\x06reason\"\x9d\x01\n" +
 	"\x16CheckEndpointsResponse\x120\n" +
 	"\x06checks\x18\x01 \x03(\v2\x18.triage.v1.EndpointCheckR\x06checks\x12\x1e\n" +
 	"\n" +
 	"configured\x18\x02 \x03(\tR\n" +
-	"configured*]\n" +
+	"configured\x121\n" +
+	"\aversion\x18\x03 \x01(\v2\x17.triage.v1.VersionStampR\aversion*]\n" +
 	"\n" +
 	"SolverMode\x12\x1b\n" +
 	"\x17SOLVER_MODE_UNSPECIFIED\x10\x00\x12\x18\n" +
@@ -2256,10 +2331,11 @@ var file_triage_v1_executor_proto_goTypes = []any{
 	(*durationpb.Duration)(nil),       // 25: google.protobuf.Duration
 	(*timestamppb.Timestamp)(nil),     // 26: google.protobuf.Timestamp
 	(CostRule)(0),                     // 27: triage.v1.CostRule
-	(*GroundTruthItem)(nil),           // 28: triage.v1.GroundTruthItem
-	(*Budget)(nil),                    // 29: triage.v1.Budget
-	(*PlanStep)(nil),                  // 30: triage.v1.PlanStep
-	(*PlanDrop)(nil),                  // 31: triage.v1.PlanDrop
+	(*VersionStamp)(nil),              // 28: triage.v1.VersionStamp
+	(*GroundTruthItem)(nil),           // 29: triage.v1.GroundTruthItem
+	(*Budget)(nil),                    // 30: triage.v1.Budget
+	(*PlanStep)(nil),                  // 31: triage.v1.PlanStep
+	(*PlanDrop)(nil),                  // 32: triage.v1.PlanDrop
 }
 var file_triage_v1_executor_proto_depIdxs = []int32{
 	0,  // 0: triage.v1.Solver.mode:type_name -> triage.v1.SolverMode
@@ -2268,45 +2344,51 @@ var file_triage_v1_executor_proto_depIdxs = []int32{
 	26, // 3: triage.v1.GroundTruthRecord.measured_time:type_name -> google.protobuf.Timestamp
 	27, // 4: triage.v1.GroundTruthRecord.cost_rule:type_name -> triage.v1.CostRule
 	5,  // 5: triage.v1.ImportGroundTruthRequest.records:type_name -> triage.v1.GroundTruthRecord
-	4,  // 6: triage.v1.ListGroundTruthRequest.solver:type_name -> triage.v1.Solver
-	5,  // 7: triage.v1.ListGroundTruthResponse.records:type_name -> triage.v1.GroundTruthRecord
-	4,  // 8: triage.v1.StoredPool.solver:type_name -> triage.v1.Solver
-	28, // 9: triage.v1.InlinePool.items:type_name -> triage.v1.GroundTruthItem
-	10, // 10: triage.v1.ExecutePlanRequest.stored:type_name -> triage.v1.StoredPool
-	11, // 11: triage.v1.ExecutePlanRequest.inline:type_name -> triage.v1.InlinePool
-	29, // 12: triage.v1.ExecutePlanRequest.budget:type_name -> triage.v1.Budget
-	30, // 13: triage.v1.ExecutePlanRequest.plan:type_name -> triage.v1.PlanStep
-	1,  // 14: triage.v1.ExecutePlanRequest.regimes:type_name -> triage.v1.Regime
-	2,  // 15: triage.v1.TraceStep.outcome:type_name -> triage.v1.TraceOutcome
-	1,  // 16: triage.v1.RegimeResult.regime:type_name -> triage.v1.Regime
-	13, // 17: triage.v1.RegimeResult.trace:type_name -> triage.v1.TraceStep
-	14, // 18: triage.v1.ExecutePlanResponse.results:type_name -> triage.v1.RegimeResult
-	30, // 19: triage.v1.ExecutePlanResponse.normalized_plan:type_name -> triage.v1.PlanStep
-	31, // 20: triage.v1.ExecutePlanResponse.dropped_steps:type_name -> triage.v1.PlanDrop
-	4,  // 21: triage.v1.RunBaselineRequest.solver:type_name -> triage.v1.Solver
-	16, // 22: triage.v1.RunBaselineRequest.problems:type_name -> triage.v1.Problem
-	5,  // 23: triage.v1.BaselineItem.record:type_name -> triage.v1.GroundTruthRecord
-	3,  // 24: triage.v1.BaselineItem.outcome:type_name -> triage.v1.GradeOutcome
-	18, // 25: triage.v1.RunBaselineResponse.started:type_name -> triage.v1.BaselineStarted
-	19, // 26: triage.v1.RunBaselineResponse.item:type_name -> triage.v1.BaselineItem
-	20, // 27: triage.v1.RunBaselineResponse.summary:type_name -> triage.v1.BaselineSummary
-	0,  // 28: triage.v1.EndpointCheck.mode:type_name -> triage.v1.SolverMode
-	23, // 29: triage.v1.CheckEndpointsResponse.checks:type_name -> triage.v1.EndpointCheck
-	12, // 30: triage.v1.ExecutorService.ExecutePlan:input_type -> triage.v1.ExecutePlanRequest
-	6,  // 31: triage.v1.ExecutorService.ImportGroundTruth:input_type -> triage.v1.ImportGroundTruthRequest
-	8,  // 32: triage.v1.ExecutorService.ListGroundTruth:input_type -> triage.v1.ListGroundTruthRequest
-	17, // 33: triage.v1.ExecutorService.RunBaseline:input_type -> triage.v1.RunBaselineRequest
-	22, // 34: triage.v1.ExecutorService.CheckEndpoints:input_type -> triage.v1.CheckEndpointsRequest
-	15, // 35: triage.v1.ExecutorService.ExecutePlan:output_type -> triage.v1.ExecutePlanResponse
-	7,  // 36: triage.v1.ExecutorService.ImportGroundTruth:output_type -> triage.v1.ImportGroundTruthResponse
-	9,  // 37: triage.v1.ExecutorService.ListGroundTruth:output_type -> triage.v1.ListGroundTruthResponse
-	21, // 38: triage.v1.ExecutorService.RunBaseline:output_type -> triage.v1.RunBaselineResponse
-	24, // 39: triage.v1.ExecutorService.CheckEndpoints:output_type -> triage.v1.CheckEndpointsResponse
-	35, // [35:40] is the sub-list for method output_type
-	30, // [30:35] is the sub-list for method input_type
-	30, // [30:30] is the sub-list for extension type_name
-	30, // [30:30] is the sub-list for extension extendee
-	0,  // [0:30] is the sub-list for field type_name
+	28, // 6: triage.v1.ImportGroundTruthResponse.version:type_name -> triage.v1.VersionStamp
+	4,  // 7: triage.v1.ListGroundTruthRequest.solver:type_name -> triage.v1.Solver
+	5,  // 8: triage.v1.ListGroundTruthResponse.records:type_name -> triage.v1.GroundTruthRecord
+	28, // 9: triage.v1.ListGroundTruthResponse.version:type_name -> triage.v1.VersionStamp
+	4,  // 10: triage.v1.StoredPool.solver:type_name -> triage.v1.Solver
+	29, // 11: triage.v1.InlinePool.items:type_name -> triage.v1.GroundTruthItem
+	10, // 12: triage.v1.ExecutePlanRequest.stored:type_name -> triage.v1.StoredPool
+	11, // 13: triage.v1.ExecutePlanRequest.inline:type_name -> triage.v1.InlinePool
+	30, // 14: triage.v1.ExecutePlanRequest.budget:type_name -> triage.v1.Budget
+	31, // 15: triage.v1.ExecutePlanRequest.plan:type_name -> triage.v1.PlanStep
+	1,  // 16: triage.v1.ExecutePlanRequest.regimes:type_name -> triage.v1.Regime
+	2,  // 17: triage.v1.TraceStep.outcome:type_name -> triage.v1.TraceOutcome
+	1,  // 18: triage.v1.RegimeResult.regime:type_name -> triage.v1.Regime
+	13, // 19: triage.v1.RegimeResult.trace:type_name -> triage.v1.TraceStep
+	14, // 20: triage.v1.ExecutePlanResponse.results:type_name -> triage.v1.RegimeResult
+	31, // 21: triage.v1.ExecutePlanResponse.normalized_plan:type_name -> triage.v1.PlanStep
+	32, // 22: triage.v1.ExecutePlanResponse.dropped_steps:type_name -> triage.v1.PlanDrop
+	29, // 23: triage.v1.ExecutePlanResponse.pool_items:type_name -> triage.v1.GroundTruthItem
+	28, // 24: triage.v1.ExecutePlanResponse.version:type_name -> triage.v1.VersionStamp
+	4,  // 25: triage.v1.RunBaselineRequest.solver:type_name -> triage.v1.Solver
+	16, // 26: triage.v1.RunBaselineRequest.problems:type_name -> triage.v1.Problem
+	5,  // 27: triage.v1.BaselineItem.record:type_name -> triage.v1.GroundTruthRecord
+	3,  // 28: triage.v1.BaselineItem.outcome:type_name -> triage.v1.GradeOutcome
+	18, // 29: triage.v1.RunBaselineResponse.started:type_name -> triage.v1.BaselineStarted
+	19, // 30: triage.v1.RunBaselineResponse.item:type_name -> triage.v1.BaselineItem
+	20, // 31: triage.v1.RunBaselineResponse.summary:type_name -> triage.v1.BaselineSummary
+	28, // 32: triage.v1.RunBaselineResponse.version:type_name -> triage.v1.VersionStamp
+	0,  // 33: triage.v1.EndpointCheck.mode:type_name -> triage.v1.SolverMode
+	23, // 34: triage.v1.CheckEndpointsResponse.checks:type_name -> triage.v1.EndpointCheck
+	28, // 35: triage.v1.CheckEndpointsResponse.version:type_name -> triage.v1.VersionStamp
+	12, // 36: triage.v1.ExecutorService.ExecutePlan:input_type -> triage.v1.ExecutePlanRequest
+	6,  // 37: triage.v1.ExecutorService.ImportGroundTruth:input_type -> triage.v1.ImportGroundTruthRequest
+	8,  // 38: triage.v1.ExecutorService.ListGroundTruth:input_type -> triage.v1.ListGroundTruthRequest
+	17, // 39: triage.v1.ExecutorService.RunBaseline:input_type -> triage.v1.RunBaselineRequest
+	22, // 40: triage.v1.ExecutorService.CheckEndpoints:input_type -> triage.v1.CheckEndpointsRequest
+	15, // 41: triage.v1.ExecutorService.ExecutePlan:output_type -> triage.v1.ExecutePlanResponse
+	7,  // 42: triage.v1.ExecutorService.ImportGroundTruth:output_type -> triage.v1.ImportGroundTruthResponse
+	9,  // 43: triage.v1.ExecutorService.ListGroundTruth:output_type -> triage.v1.ListGroundTruthResponse
+	21, // 44: triage.v1.ExecutorService.RunBaseline:output_type -> triage.v1.RunBaselineResponse
+	24, // 45: triage.v1.ExecutorService.CheckEndpoints:output_type -> triage.v1.CheckEndpointsResponse
+	41, // [41:46] is the sub-list for method output_type
+	36, // [36:41] is the sub-list for method input_type
+	36, // [36:36] is the sub-list for extension type_name
+	36, // [36:36] is the sub-list for extension extendee
+	0,  // [0:36] is the sub-list for field type_name
 }
 
 func init() { file_triage_v1_executor_proto_init() }

@@ -212,7 +212,9 @@ type ComputeReferencesResponse struct {
 	// Σ c_i over the pool.
 	TotalCost int64 `protobuf:"varint,2,opt,name=total_cost,json=totalCost,proto3" json:"total_cost,omitempty"`
 	// Σ v_i·y_i over the pool: the value of executing every item.
-	TotalValue    float64 `protobuf:"fixed64,3,opt,name=total_value,json=totalValue,proto3" json:"total_value,omitempty"`
+	TotalValue float64 `protobuf:"fixed64,3,opt,name=total_value,json=totalValue,proto3" json:"total_value,omitempty"`
+	// What computed this response (SPEC §10); set by the server.
+	Version       *VersionStamp `protobuf:"bytes,4,opt,name=version,proto3" json:"version,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -266,6 +268,13 @@ func (x *ComputeReferencesResponse) GetTotalValue() float64 {
 		return x.TotalValue
 	}
 	return 0
+}
+
+func (x *ComputeReferencesResponse) GetVersion() *VersionStamp {
+	if x != nil {
+		return x.Version
+	}
+	return nil
 }
 
 // BudgetReferences is the oracle and random reference at one budget.
@@ -501,7 +510,7 @@ const file_triage_v1_oracle_proto_rawDesc = "" +
 	"\x18ComputeReferencesRequest\x120\n" +
 	"\x05items\x18\x01 \x03(\v2\x1a.triage.v1.GroundTruthItemR\x05items\x12+\n" +
 	"\abudgets\x18\x02 \x03(\v2\x11.triage.v1.BudgetR\abudgets\x129\n" +
-	"\x06random\x18\x03 \x01(\v2!.triage.v1.RandomReferenceOptionsR\x06random\"\x98\x01\n" +
+	"\x06random\x18\x03 \x01(\v2!.triage.v1.RandomReferenceOptionsR\x06random\"\xcb\x01\n" +
 	"\x19ComputeReferencesResponse\x12;\n" +
 	"\n" +
 	"references\x18\x01 \x03(\v2\x1b.triage.v1.BudgetReferencesR\n" +
@@ -509,7 +518,8 @@ const file_triage_v1_oracle_proto_rawDesc = "" +
 	"\n" +
 	"total_cost\x18\x02 \x01(\x03R\ttotalCost\x12\x1f\n" +
 	"\vtotal_value\x18\x03 \x01(\x01R\n" +
-	"totalValue\"\xb7\x01\n" +
+	"totalValue\x121\n" +
+	"\aversion\x18\x04 \x01(\v2\x17.triage.v1.VersionStampR\aversion\"\xb7\x01\n" +
 	"\x10BudgetReferences\x12\x16\n" +
 	"\x06budget\x18\x01 \x01(\x03R\x06budget\x12\x19\n" +
 	"\x05alpha\x18\x02 \x01(\x01H\x00R\x05alpha\x88\x01\x01\x122\n" +
@@ -557,7 +567,8 @@ var file_triage_v1_oracle_proto_goTypes = []any{
 	(*RandomReference)(nil),           // 6: triage.v1.RandomReference
 	(*GroundTruthItem)(nil),           // 7: triage.v1.GroundTruthItem
 	(*Budget)(nil),                    // 8: triage.v1.Budget
-	(*PlanStep)(nil),                  // 9: triage.v1.PlanStep
+	(*VersionStamp)(nil),              // 9: triage.v1.VersionStamp
+	(*PlanStep)(nil),                  // 10: triage.v1.PlanStep
 }
 var file_triage_v1_oracle_proto_depIdxs = []int32{
 	0,  // 0: triage.v1.RandomReferenceOptions.method:type_name -> triage.v1.RandomMethod
@@ -565,17 +576,18 @@ var file_triage_v1_oracle_proto_depIdxs = []int32{
 	8,  // 2: triage.v1.ComputeReferencesRequest.budgets:type_name -> triage.v1.Budget
 	1,  // 3: triage.v1.ComputeReferencesRequest.random:type_name -> triage.v1.RandomReferenceOptions
 	4,  // 4: triage.v1.ComputeReferencesResponse.references:type_name -> triage.v1.BudgetReferences
-	5,  // 5: triage.v1.BudgetReferences.oracle:type_name -> triage.v1.OracleReference
-	6,  // 6: triage.v1.BudgetReferences.random:type_name -> triage.v1.RandomReference
-	9,  // 7: triage.v1.OracleReference.plan:type_name -> triage.v1.PlanStep
-	0,  // 8: triage.v1.RandomReference.method:type_name -> triage.v1.RandomMethod
-	2,  // 9: triage.v1.OracleService.ComputeReferences:input_type -> triage.v1.ComputeReferencesRequest
-	3,  // 10: triage.v1.OracleService.ComputeReferences:output_type -> triage.v1.ComputeReferencesResponse
-	10, // [10:11] is the sub-list for method output_type
-	9,  // [9:10] is the sub-list for method input_type
-	9,  // [9:9] is the sub-list for extension type_name
-	9,  // [9:9] is the sub-list for extension extendee
-	0,  // [0:9] is the sub-list for field type_name
+	9,  // 5: triage.v1.ComputeReferencesResponse.version:type_name -> triage.v1.VersionStamp
+	5,  // 6: triage.v1.BudgetReferences.oracle:type_name -> triage.v1.OracleReference
+	6,  // 7: triage.v1.BudgetReferences.random:type_name -> triage.v1.RandomReference
+	10, // 8: triage.v1.OracleReference.plan:type_name -> triage.v1.PlanStep
+	0,  // 9: triage.v1.RandomReference.method:type_name -> triage.v1.RandomMethod
+	2,  // 10: triage.v1.OracleService.ComputeReferences:input_type -> triage.v1.ComputeReferencesRequest
+	3,  // 11: triage.v1.OracleService.ComputeReferences:output_type -> triage.v1.ComputeReferencesResponse
+	11, // [11:12] is the sub-list for method output_type
+	10, // [10:11] is the sub-list for method input_type
+	10, // [10:10] is the sub-list for extension type_name
+	10, // [10:10] is the sub-list for extension extendee
+	0,  // [0:10] is the sub-list for field type_name
 }
 
 func init() { file_triage_v1_oracle_proto_init() }

@@ -874,7 +874,9 @@ type CreatePlanResponse struct {
 	Model string `protobuf:"bytes,14,opt,name=model,proto3" json:"model,omitempty"`
 	// The planner ids of the pool's problems, in pool order: the table that
 	// reads raw_output, the prompt and the repair log. Set for every strategy.
-	PlannerIds    []*PlannerId `protobuf:"bytes,15,rep,name=planner_ids,json=plannerIds,proto3" json:"planner_ids,omitempty"`
+	PlannerIds []*PlannerId `protobuf:"bytes,15,rep,name=planner_ids,json=plannerIds,proto3" json:"planner_ids,omitempty"`
+	// What computed this response (SPEC §10); set by the server.
+	Version       *VersionStamp `protobuf:"bytes,16,opt,name=version,proto3" json:"version,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1014,6 +1016,13 @@ func (x *CreatePlanResponse) GetPlannerIds() []*PlannerId {
 	return nil
 }
 
+func (x *CreatePlanResponse) GetVersion() *VersionStamp {
+	if x != nil {
+		return x.Version
+	}
+	return nil
+}
+
 // RepairPlanRequest is raw planner output to repair.
 type RepairPlanRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1099,7 +1108,9 @@ type RepairPlanResponse struct {
 	Parsed *ParsedPlan `protobuf:"bytes,1,opt,name=parsed,proto3" json:"parsed,omitempty"`
 	// With opaque_ids, the planner ids of problem_ids, in order; empty
 	// otherwise.
-	PlannerIds    []*PlannerId `protobuf:"bytes,2,rep,name=planner_ids,json=plannerIds,proto3" json:"planner_ids,omitempty"`
+	PlannerIds []*PlannerId `protobuf:"bytes,2,rep,name=planner_ids,json=plannerIds,proto3" json:"planner_ids,omitempty"`
+	// What computed this response (SPEC §10); set by the server.
+	Version       *VersionStamp `protobuf:"bytes,3,opt,name=version,proto3" json:"version,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1144,6 +1155,13 @@ func (x *RepairPlanResponse) GetParsed() *ParsedPlan {
 func (x *RepairPlanResponse) GetPlannerIds() []*PlannerId {
 	if x != nil {
 		return x.PlannerIds
+	}
+	return nil
+}
+
+func (x *RepairPlanResponse) GetVersion() *VersionStamp {
+	if x != nil {
+		return x.Version
 	}
 	return nil
 }
@@ -1285,7 +1303,9 @@ func (x *ConfiguredEndpoint) GetSettingsSha256() string {
 type ListEndpointsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The endpoints, sorted by name; empty when none are configured.
-	Endpoints     []*ConfiguredEndpoint `protobuf:"bytes,1,rep,name=endpoints,proto3" json:"endpoints,omitempty"`
+	Endpoints []*ConfiguredEndpoint `protobuf:"bytes,1,rep,name=endpoints,proto3" json:"endpoints,omitempty"`
+	// What computed this response (SPEC §10); set by the server.
+	Version       *VersionStamp `protobuf:"bytes,2,opt,name=version,proto3" json:"version,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1323,6 +1343,13 @@ func (*ListEndpointsResponse) Descriptor() ([]byte, []int) {
 func (x *ListEndpointsResponse) GetEndpoints() []*ConfiguredEndpoint {
 	if x != nil {
 		return x.Endpoints
+	}
+	return nil
+}
+
+func (x *ListEndpointsResponse) GetVersion() *VersionStamp {
+	if x != nil {
+		return x.Version
 	}
 	return nil
 }
@@ -1383,7 +1410,7 @@ const file_triage_v1_planner_proto_rawDesc = "" +
 	"\n" +
 	"planner_id\x18\x01 \x01(\tR\tplannerId\x12\x1d\n" +
 	"\n" +
-	"problem_id\x18\x02 \x01(\tR\tproblemId\"\xc4\x04\n" +
+	"problem_id\x18\x02 \x01(\tR\tproblemId\"\xf7\x04\n" +
 	"\x12CreatePlanResponse\x12-\n" +
 	"\x06parsed\x18\x01 \x01(\v2\x15.triage.v1.ParsedPlanR\x06parsed\x12\x1d\n" +
 	"\n" +
@@ -1402,7 +1429,8 @@ const file_triage_v1_planner_proto_rawDesc = "" +
 	"\bstrategy\x18\r \x01(\x0e2\x1a.triage.v1.PlannerStrategyR\bstrategy\x12\x14\n" +
 	"\x05model\x18\x0e \x01(\tR\x05model\x125\n" +
 	"\vplanner_ids\x18\x0f \x03(\v2\x14.triage.v1.PlannerIdR\n" +
-	"plannerIds\"\x9a\x01\n" +
+	"plannerIds\x121\n" +
+	"\aversion\x18\x10 \x01(\v2\x17.triage.v1.VersionStampR\aversion\"\x9a\x01\n" +
 	"\x11RepairPlanRequest\x12\x1d\n" +
 	"\n" +
 	"raw_output\x18\x01 \x01(\tR\trawOutput\x12\x1f\n" +
@@ -1411,11 +1439,12 @@ const file_triage_v1_planner_proto_rawDesc = "" +
 	"\x06budget\x18\x03 \x01(\x03H\x00R\x06budget\x88\x01\x01\x12\x1d\n" +
 	"\n" +
 	"opaque_ids\x18\x04 \x01(\bR\topaqueIdsB\t\n" +
-	"\a_budget\"z\n" +
+	"\a_budget\"\xad\x01\n" +
 	"\x12RepairPlanResponse\x12-\n" +
 	"\x06parsed\x18\x01 \x01(\v2\x15.triage.v1.ParsedPlanR\x06parsed\x125\n" +
 	"\vplanner_ids\x18\x02 \x03(\v2\x14.triage.v1.PlannerIdR\n" +
-	"plannerIds\"\x16\n" +
+	"plannerIds\x121\n" +
+	"\aversion\x18\x03 \x01(\v2\x17.triage.v1.VersionStampR\aversion\"\x16\n" +
 	"\x14ListEndpointsRequest\"\xd6\x01\n" +
 	"\x12ConfiguredEndpoint\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
@@ -1423,9 +1452,10 @@ const file_triage_v1_planner_proto_rawDesc = "" +
 	"\x04mode\x18\x03 \x01(\x0e2\x15.triage.v1.SolverModeR\x04mode\x12\x16\n" +
 	"\x06family\x18\x04 \x01(\tR\x06family\x12*\n" +
 	"\x11max_output_tokens\x18\x05 \x01(\x05R\x0fmaxOutputTokens\x12'\n" +
-	"\x0fsettings_sha256\x18\x06 \x01(\tR\x0esettingsSha256\"T\n" +
+	"\x0fsettings_sha256\x18\x06 \x01(\tR\x0esettingsSha256\"\x87\x01\n" +
 	"\x15ListEndpointsResponse\x12;\n" +
-	"\tendpoints\x18\x01 \x03(\v2\x1d.triage.v1.ConfiguredEndpointR\tendpoints*\xb2\x01\n" +
+	"\tendpoints\x18\x01 \x03(\v2\x1d.triage.v1.ConfiguredEndpointR\tendpoints\x121\n" +
+	"\aversion\x18\x02 \x01(\v2\x17.triage.v1.VersionStampR\aversion*\xb2\x01\n" +
 	"\x0fPlannerStrategy\x12 \n" +
 	"\x1cPLANNER_STRATEGY_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14PLANNER_STRATEGY_LLM\x10\x01\x12\x1b\n" +
@@ -1487,6 +1517,7 @@ var file_triage_v1_planner_proto_goTypes = []any{
 	(*PlanStep)(nil),              // 19: triage.v1.PlanStep
 	(*PlanDrop)(nil),              // 20: triage.v1.PlanDrop
 	(CostRule)(0),                 // 21: triage.v1.CostRule
+	(*VersionStamp)(nil),          // 22: triage.v1.VersionStamp
 }
 var file_triage_v1_planner_proto_depIdxs = []int32{
 	16, // 0: triage.v1.LLMEndpoint.mode:type_name -> triage.v1.SolverMode
@@ -1506,21 +1537,24 @@ var file_triage_v1_planner_proto_depIdxs = []int32{
 	17, // 14: triage.v1.CreatePlanResponse.latency:type_name -> google.protobuf.Duration
 	0,  // 15: triage.v1.CreatePlanResponse.strategy:type_name -> triage.v1.PlannerStrategy
 	9,  // 16: triage.v1.CreatePlanResponse.planner_ids:type_name -> triage.v1.PlannerId
-	7,  // 17: triage.v1.RepairPlanResponse.parsed:type_name -> triage.v1.ParsedPlan
-	9,  // 18: triage.v1.RepairPlanResponse.planner_ids:type_name -> triage.v1.PlannerId
-	16, // 19: triage.v1.ConfiguredEndpoint.mode:type_name -> triage.v1.SolverMode
-	14, // 20: triage.v1.ListEndpointsResponse.endpoints:type_name -> triage.v1.ConfiguredEndpoint
-	5,  // 21: triage.v1.PlannerService.CreatePlan:input_type -> triage.v1.CreatePlanRequest
-	11, // 22: triage.v1.PlannerService.RepairPlan:input_type -> triage.v1.RepairPlanRequest
-	13, // 23: triage.v1.PlannerService.ListEndpoints:input_type -> triage.v1.ListEndpointsRequest
-	10, // 24: triage.v1.PlannerService.CreatePlan:output_type -> triage.v1.CreatePlanResponse
-	12, // 25: triage.v1.PlannerService.RepairPlan:output_type -> triage.v1.RepairPlanResponse
-	15, // 26: triage.v1.PlannerService.ListEndpoints:output_type -> triage.v1.ListEndpointsResponse
-	24, // [24:27] is the sub-list for method output_type
-	21, // [21:24] is the sub-list for method input_type
-	21, // [21:21] is the sub-list for extension type_name
-	21, // [21:21] is the sub-list for extension extendee
-	0,  // [0:21] is the sub-list for field type_name
+	22, // 17: triage.v1.CreatePlanResponse.version:type_name -> triage.v1.VersionStamp
+	7,  // 18: triage.v1.RepairPlanResponse.parsed:type_name -> triage.v1.ParsedPlan
+	9,  // 19: triage.v1.RepairPlanResponse.planner_ids:type_name -> triage.v1.PlannerId
+	22, // 20: triage.v1.RepairPlanResponse.version:type_name -> triage.v1.VersionStamp
+	16, // 21: triage.v1.ConfiguredEndpoint.mode:type_name -> triage.v1.SolverMode
+	14, // 22: triage.v1.ListEndpointsResponse.endpoints:type_name -> triage.v1.ConfiguredEndpoint
+	22, // 23: triage.v1.ListEndpointsResponse.version:type_name -> triage.v1.VersionStamp
+	5,  // 24: triage.v1.PlannerService.CreatePlan:input_type -> triage.v1.CreatePlanRequest
+	11, // 25: triage.v1.PlannerService.RepairPlan:input_type -> triage.v1.RepairPlanRequest
+	13, // 26: triage.v1.PlannerService.ListEndpoints:input_type -> triage.v1.ListEndpointsRequest
+	10, // 27: triage.v1.PlannerService.CreatePlan:output_type -> triage.v1.CreatePlanResponse
+	12, // 28: triage.v1.PlannerService.RepairPlan:output_type -> triage.v1.RepairPlanResponse
+	15, // 29: triage.v1.PlannerService.ListEndpoints:output_type -> triage.v1.ListEndpointsResponse
+	27, // [27:30] is the sub-list for method output_type
+	24, // [24:27] is the sub-list for method input_type
+	24, // [24:24] is the sub-list for extension type_name
+	24, // [24:24] is the sub-list for extension extendee
+	0,  // [0:24] is the sub-list for field type_name
 }
 
 func init() { file_triage_v1_planner_proto_init() }

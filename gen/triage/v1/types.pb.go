@@ -443,6 +443,86 @@ func (x *PlanDrop) GetReason() PlanDropReason {
 	return PlanDropReason_PLAN_DROP_REASON_UNSPECIFIED
 }
 
+// VersionStamp says what computed a response (SPEC §10): the protocol and
+// the revision of its specification the numbers follow, and the binary that
+// computed them. Every response message of every service carries one.
+type VersionStamp struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The protocol's name and major version: "triage.v1".
+	Protocol string `protobuf:"bytes,1,opt,name=protocol,proto3" json:"protocol,omitempty"`
+	// The revision of the protocol's specification (SPEC.md) the server
+	// implements, e.g. "2026-11-26"; it changes whenever a definition or a
+	// convention of the specification does.
+	SpecRevision string `protobuf:"bytes,2,opt,name=spec_revision,json=specRevision,proto3" json:"spec_revision,omitempty"`
+	// The server binary's version: a release, a Go pseudo-version, or
+	// "(devel)" for a build from a source tree.
+	BinaryVersion string `protobuf:"bytes,3,opt,name=binary_version,json=binaryVersion,proto3" json:"binary_version,omitempty"`
+	// The VCS revision (git commit hash) the binary was built from, with
+	// "+modified" when the tree had uncommitted changes; empty when the build
+	// was not stamped.
+	VcsRevision   string `protobuf:"bytes,4,opt,name=vcs_revision,json=vcsRevision,proto3" json:"vcs_revision,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *VersionStamp) Reset() {
+	*x = VersionStamp{}
+	mi := &file_triage_v1_types_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *VersionStamp) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*VersionStamp) ProtoMessage() {}
+
+func (x *VersionStamp) ProtoReflect() protoreflect.Message {
+	mi := &file_triage_v1_types_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use VersionStamp.ProtoReflect.Descriptor instead.
+func (*VersionStamp) Descriptor() ([]byte, []int) {
+	return file_triage_v1_types_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *VersionStamp) GetProtocol() string {
+	if x != nil {
+		return x.Protocol
+	}
+	return ""
+}
+
+func (x *VersionStamp) GetSpecRevision() string {
+	if x != nil {
+		return x.SpecRevision
+	}
+	return ""
+}
+
+func (x *VersionStamp) GetBinaryVersion() string {
+	if x != nil {
+		return x.BinaryVersion
+	}
+	return ""
+}
+
+func (x *VersionStamp) GetVcsRevision() string {
+	if x != nil {
+		return x.VcsRevision
+	}
+	return ""
+}
+
 var File_triage_v1_types_proto protoreflect.FileDescriptor
 
 const file_triage_v1_types_proto_rawDesc = "" +
@@ -465,7 +545,12 @@ const file_triage_v1_types_proto_rawDesc = "" +
 	"\x05index\x18\x01 \x01(\x05R\x05index\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x12\x16\n" +
 	"\x06tokens\x18\x03 \x01(\x03R\x06tokens\x121\n" +
-	"\x06reason\x18\x04 \x01(\x0e2\x19.triage.v1.PlanDropReasonR\x06reason*\xad\x01\n" +
+	"\x06reason\x18\x04 \x01(\x0e2\x19.triage.v1.PlanDropReasonR\x06reason\"\x99\x01\n" +
+	"\fVersionStamp\x12\x1a\n" +
+	"\bprotocol\x18\x01 \x01(\tR\bprotocol\x12#\n" +
+	"\rspec_revision\x18\x02 \x01(\tR\fspecRevision\x12%\n" +
+	"\x0ebinary_version\x18\x03 \x01(\tR\rbinaryVersion\x12!\n" +
+	"\fvcs_revision\x18\x04 \x01(\tR\vvcsRevision*\xad\x01\n" +
 	"\x0ePlanDropReason\x12 \n" +
 	"\x1cPLAN_DROP_REASON_UNSPECIFIED\x10\x00\x12\x1f\n" +
 	"\x1bPLAN_DROP_REASON_UNKNOWN_ID\x10\x01\x12\x1e\n" +
@@ -492,7 +577,7 @@ func file_triage_v1_types_proto_rawDescGZIP() []byte {
 }
 
 var file_triage_v1_types_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_triage_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
+var file_triage_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
 var file_triage_v1_types_proto_goTypes = []any{
 	(PlanDropReason)(0),     // 0: triage.v1.PlanDropReason
 	(CostRule)(0),           // 1: triage.v1.CostRule
@@ -500,6 +585,7 @@ var file_triage_v1_types_proto_goTypes = []any{
 	(*Budget)(nil),          // 3: triage.v1.Budget
 	(*PlanStep)(nil),        // 4: triage.v1.PlanStep
 	(*PlanDrop)(nil),        // 5: triage.v1.PlanDrop
+	(*VersionStamp)(nil),    // 6: triage.v1.VersionStamp
 }
 var file_triage_v1_types_proto_depIdxs = []int32{
 	0, // 0: triage.v1.PlanDrop.reason:type_name -> triage.v1.PlanDropReason
@@ -526,7 +612,7 @@ func file_triage_v1_types_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_triage_v1_types_proto_rawDesc), len(file_triage_v1_types_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   4,
+			NumMessages:   5,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

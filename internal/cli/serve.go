@@ -38,7 +38,8 @@ func runServe(ctx context.Context, args []string, env Env) error {
 	httpListen := fs.String("http-listen", "", "also serve the HTTP/JSON gateway on this address (host:port), with the same TLS, tokens and limits; empty: off")
 	maxImport := fs.Int64("http-max-import-bytes", defaultMaxImportBytes, "largest body of an HTTP ground-truth import (a stream of messages; other bodies are capped at --max-message-bytes)")
 	minBodyRate := fs.Int64("http-min-body-rate", defaultMinBodyRate, "slowest an HTTP request body may arrive, in bytes/s, once --idle-timeout has passed; slower bodies are answered 408 (0, or --idle-timeout 0: no minimum)")
-	services := fs.String("services", "", "comma-separated services to serve (default: all: executor, oracle, planner)")
+	services := fs.String("services", "", "comma-separated services to serve (default: all: executor, oracle, planner, scoring)")
+	up := addUpstreamFlags(fs)
 	endpoints := fs.String("endpoints", "", "JSON file of named LLM endpoints the Planner (planning) and the Executor (baselines) may use")
 	var solve solveOptions
 	fs.StringVar(&solve.judgeEndpoint, "judge-endpoint", "", "endpoint (in --endpoints) that judges exact answers matching cannot settle; empty for none")
@@ -83,6 +84,12 @@ func runServe(ctx context.Context, args []string, env Env) error {
 	tel := env.Telemetry
 	defer flushTelemetry(tel, logger.Warn) // before Run's, so failures go to the log
 	deps := serviceDeps{now: time.Now, tel: tel}
+	upstream, closeUpstream, err := up.dial(names, tel)
+	if err != nil {
+		return err
+	}
+	defer closeUpstream()
+	deps.upstream = upstream
 	if slices.Contains(names, "planner") || slices.Contains(names, "executor") {
 		cfg, closeCache, err := plannerConfig(ctx, *endpoints, *llmCache, env)
 		if err != nil {
@@ -100,7 +107,7 @@ func runServe(ctx context.Context, args []string, env Env) error {
 			deps.baseline = b
 		}
 	}
-	if needStore(names) {
+	if needStore(names, deps) {
 		st, err := groundtruth.Open(ctx, *storeLoc)
 		if err != nil {
 			return fmt.Errorf("--store: %w", err)

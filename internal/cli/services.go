@@ -2,8 +2,10 @@ package cli
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
@@ -13,6 +15,7 @@ import (
 	"github.com/triage-eval/triage/services/executor"
 	"github.com/triage-eval/triage/services/oracle"
 	"github.com/triage-eval/triage/services/planner"
+	"github.com/triage-eval/triage/services/scoring"
 )
 
 // serviceDeps is what services may need from the process.
@@ -28,6 +31,36 @@ type serviceDeps struct {
 	now func() time.Time
 	// tel instruments the clients and the services; nil means disabled.
 	tel *telemetry.Telemetry
+	// upstream is where the Scoring service reaches the Executor and the
+	// Oracle: a remote service's client, or nil for this process's.
+	upstream upstream
+	// local holds the Oracle and the Executor this process builds, shared
+	// by their own registration and the Scoring service's composition;
+	// set by buildServices.
+	local *localServices
+}
+
+// upstream is the Scoring service's remote Executor and Oracle; a nil one is
+// composed in process.
+type upstream struct {
+	executor scoring.Executor
+	oracle   scoring.Oracle
+}
+
+// localServices builds this process's Oracle and Executor once each.
+type localServices struct {
+	oracle   func() *oracle.Service
+	executor func() *executor.Service
+}
+
+// newLocalServices returns the builders of deps's in-process services.
+func newLocalServices(d serviceDeps) *localServices {
+	return &localServices{
+		oracle: sync.OnceValue(oracle.NewService),
+		executor: sync.OnceValue(func() *executor.Service {
+			return executor.New(d.store, d.now, executor.WithBaseline(d.baseline))
+		}),
+	}
 }
 
 // telemetry returns the instrumentation of the process.
@@ -40,8 +73,9 @@ func (d serviceDeps) telemetry() *telemetry.Telemetry {
 
 // serviceSpec describes one service this binary can serve.
 type serviceSpec struct {
-	// needsStore reports that the service wants a ground-truth store.
-	needsStore bool
+	// needsStore reports whether the service wants a ground-truth store;
+	// nil means it does not.
+	needsStore func(serviceDeps) bool
 	build      func(serviceDeps) server.Service
 }
 
@@ -49,15 +83,32 @@ type serviceSpec struct {
 // operators pick it with.
 func availableServices() map[string]serviceSpec {
 	return map[string]serviceSpec{
-		"oracle": {build: func(serviceDeps) server.Service {
-			return server.Service{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()}
+		"oracle": {build: func(d serviceDeps) server.Service {
+			return server.Service{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: d.local.oracle()}
 		}},
 		"planner": {build: func(d serviceDeps) server.Service {
 			return server.Service{Name: "planner", Desc: &triagev1.PlannerService_ServiceDesc, Impl: planner.New(d.planner)}
 		}},
-		"executor": {needsStore: true, build: func(d serviceDeps) server.Service {
-			return server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: executor.New(d.store, d.now, executor.WithBaseline(d.baseline))}
+		"executor": {needsStore: always, build: func(d serviceDeps) server.Service {
+			return server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: d.local.executor()}
 		}},
+		// The Scoring service composes the Executor and the Oracle: remote
+		// ones when d.upstream names them, else this process's (the same
+		// instances when they are served too), so it needs the store when
+		// its Executor is local.
+		"scoring": {
+			needsStore: func(d serviceDeps) bool { return d.upstream.executor == nil },
+			build: func(d serviceDeps) server.Service {
+				exec, orc := d.upstream.executor, d.upstream.oracle
+				if exec == nil {
+					exec = scoring.LocalExecutor(d.local.executor())
+				}
+				if orc == nil {
+					orc = scoring.LocalOracle(d.local.oracle())
+				}
+				return server.Service{Name: "scoring", Desc: &triagev1.ScoringService_ServiceDesc, Impl: scoring.New(exec, orc, runtime.GOMAXPROCS(0))}
+			},
+		},
 	}
 }
 
@@ -86,15 +137,24 @@ func serviceNames(list string) ([]string, error) {
 	return out, nil
 }
 
+// always is a needsStore for the services that always want a store.
+func always(serviceDeps) bool { return true }
+
 // needStore reports whether any of the named services wants a store.
-func needStore(names []string) bool {
+func needStore(names []string, deps serviceDeps) bool {
 	avail := availableServices()
-	return slices.ContainsFunc(names, func(n string) bool { return avail[n].needsStore })
+	return slices.ContainsFunc(names, func(n string) bool {
+		f := avail[n].needsStore
+		return f != nil && f(deps)
+	})
 }
 
-// buildServices builds the named services.
+// buildServices builds the named services; the Oracle and the Executor are
+// built at most once, whether served, composed by the Scoring service, or
+// both.
 func buildServices(names []string, deps serviceDeps) []server.Service {
 	avail := availableServices()
+	deps.local = newLocalServices(deps)
 	out := make([]server.Service, len(names))
 	for i, n := range names {
 		out[i] = avail[n].build(deps)

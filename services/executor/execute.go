@@ -42,6 +42,9 @@ func (s *Service) ExecutePlan(ctx context.Context, req *triagev1.ExecutePlanRequ
 	for i, st := range plan.Steps {
 		resp.NormalizedPlan[i] = &triagev1.PlanStep{Id: st.ID, Tokens: st.Tokens}
 	}
+	if req.GetIncludePoolItems() {
+		resp.PoolItems = protoconv.GroundTruthItems(items)
+	}
 	regimes := req.GetRegimes()
 	if len(regimes) == 0 {
 		regimes = []triagev1.Regime{triagev1.Regime_REGIME_ADVISORY, triagev1.Regime_REGIME_ENFORCED}

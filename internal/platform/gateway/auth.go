@@ -29,7 +29,7 @@ var (
 	healthzPath     = "/healthz"
 	healthMethod    = "/" + healthpb.Health_ServiceDesc.ServiceName + "/Check"
 	reflectionRPC   = "/" + reflectionv1.ServerReflection_ServiceDesc.ServiceName + "/ServerReflectionInfo"
-	servedFiles     = []protoreflect.FileDescriptor{triagev1.File_triage_v1_oracle_proto, triagev1.File_triage_v1_executor_proto, triagev1.File_triage_v1_planner_proto}
+	servedFiles     = []protoreflect.FileDescriptor{triagev1.File_triage_v1_oracle_proto, triagev1.File_triage_v1_executor_proto, triagev1.File_triage_v1_planner_proto, triagev1.File_triage_v1_scoring_proto}
 	extraRouteRules = map[string]string{
 		http.MethodGet + " " + healthzPath: healthMethod,
 		http.MethodGet + " " + OpenAPIPath: reflectionRPC,

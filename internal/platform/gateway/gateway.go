@@ -44,9 +44,10 @@ type Options struct {
 	Authorize Authorizer
 }
 
-// New returns a mux serving the HTTP/JSON mapping of the Oracle, Executor
-// and Planner, each call forwarded over conn. A service the server behind
-// conn does not serve answers HTTP 501 (gRPC Unimplemented). GET /healthz
+// New returns a mux serving the HTTP/JSON mapping of the Oracle, Executor,
+// Planner and Scoring services, each call forwarded over conn. A service
+// the server behind conn does not serve answers HTTP 501 (gRPC
+// Unimplemented). GET /healthz
 // answers the server's gRPC health (200 when serving, 503 when not, as
 // during a drain; ?service=NAME for one service), GET /openapi.json the
 // OpenAPI document. A body over its cap (ServerConfig) answers HTTP 413.
@@ -85,6 +86,9 @@ func New(ctx context.Context, conn grpc.ClientConnInterface, opts Options) (*run
 		}},
 		{"planner", func() error {
 			return triagev1.RegisterPlannerServiceHandlerClient(ctx, mux, triagev1.NewPlannerServiceClient(conn))
+		}},
+		{"scoring", func() error {
+			return triagev1.RegisterScoringServiceHandlerClient(ctx, mux, triagev1.NewScoringServiceClient(conn))
 		}},
 	}
 	for _, r := range register {

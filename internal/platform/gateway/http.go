@@ -14,13 +14,14 @@ import (
 // model): they get ServerConfig.LongCallTimeout, the others CallTimeout.
 // ImportPath also reads many messages from one body (MaxImportBytes).
 const (
-	ImportPath   = "/v1/ground-truth:import"
-	BaselinePath = "/v1/executor:runBaseline"
-	PlanPath     = "/v1/planner:createPlan"
+	ImportPath     = "/v1/ground-truth:import"
+	BaselinePath   = "/v1/executor:runBaseline"
+	PlanPath       = "/v1/planner:createPlan"
+	ScoreBatchPath = "/v1/scoring:scorePlans"
 )
 
 // longPaths are the paths of long calls.
-var longPaths = map[string]bool{ImportPath: true, BaselinePath: true, PlanPath: true}
+var longPaths = map[string]bool{ImportPath: true, BaselinePath: true, PlanPath: true, ScoreBatchPath: true}
 
 // ServerConfig bounds the HTTP server in front of the mux.
 type ServerConfig struct {

@@ -76,3 +76,13 @@ func PoolItems(items []*triagev1.GroundTruthItem) []pool.Item {
 	}
 	return out
 }
+
+// GroundTruthItems converts pool items back to the API's items, each with
+// its value set.
+func GroundTruthItems(items []pool.Item) []*triagev1.GroundTruthItem {
+	out := make([]*triagev1.GroundTruthItem, len(items))
+	for i, it := range items {
+		out[i] = &triagev1.GroundTruthItem{Id: it.ID, Cost: it.Cost, Correct: it.Correct, Value: &it.Value}
+	}
+	return out
+}

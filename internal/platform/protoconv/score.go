@@ -2,6 +2,7 @@ package protoconv
 
 import (
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/protocol/metrics"
 	"github.com/triage-eval/triage/internal/protocol/planscore"
 )
 
@@ -23,3 +24,14 @@ func ScoreInput(items []*triagev1.GroundTruthItem, exec *triagev1.ExecutePlanRes
 	}
 	return in
 }
+
+// degeneracyProtos pairs the metrics package's degeneracies with the API's.
+var degeneracyProtos = map[metrics.Degeneracy]triagev1.Degeneracy{
+	metrics.Informative:        triagev1.Degeneracy_DEGENERACY_INFORMATIVE,
+	metrics.DegenerateNoValue:  triagev1.Degeneracy_DEGENERACY_NO_VALUE,
+	metrics.DegenerateCollapse: triagev1.Degeneracy_DEGENERACY_COLLAPSE,
+}
+
+// DegeneracyProto returns the API's degeneracy for d
+// (DEGENERACY_UNSPECIFIED for an unknown one).
+func DegeneracyProto(d metrics.Degeneracy) triagev1.Degeneracy { return degeneracyProtos[d] }

@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+
+	"google.golang.org/grpc"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/platform/telemetry"
+	"github.com/triage-eval/triage/internal/platform/transport"
+	"github.com/triage-eval/triage/services/scoring"
+)
+
+// upstreamFlags are triage serve's flags for the services the Scoring
+// service calls when they are not served in the same process.
+type upstreamFlags struct {
+	executorAddr, oracleAddr string
+	ca, tokenFile            string
+}
+
+// addUpstreamFlags registers the upstream flags on fs.
+func addUpstreamFlags(fs *flag.FlagSet) *upstreamFlags {
+	u := &upstreamFlags{}
+	fs.StringVar(&u.executorAddr, "executor-addr", "", "the Executor the scoring service calls (host:port); empty: the one of this process")
+	fs.StringVar(&u.oracleAddr, "oracle-addr", "", "the Oracle the scoring service calls (host:port); empty: the one of this process")
+	fs.StringVar(&u.ca, "upstream-ca", "", "PEM file of the CA(s) the certificates of --executor-addr and --oracle-addr must chain to (TLS); empty: plaintext")
+	fs.StringVar(&u.tokenFile, "upstream-token-file", "", "file holding the bearer token sent to --executor-addr and --oracle-addr")
+	return u
+}
+
+// dial connects the Scoring service among names to the upstream services
+// the flags name; closeAll closes the connections. A flag naming a service
+// this process serves, or given without the Scoring service, is a usage
+// error.
+func (u *upstreamFlags) dial(names []string, tel *telemetry.Telemetry) (up upstream, closeAll func(), err error) {
+	var conns []*grpc.ClientConn
+	closeAll = func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}
+	dial := &dialFlags{files: transport.ClientFiles{CA: u.ca}, tokenFile: u.tokenFile, readSecret: os.ReadFile}
+	for _, t := range []struct{ name, addr string }{{"executor", u.executorAddr}, {"oracle", u.oracleAddr}} {
+		if t.addr == "" {
+			continue
+		}
+		switch {
+		case !slices.Contains(names, "scoring"):
+			err = fmt.Errorf("%w: --%s-addr is where the scoring service finds the %s, and scoring is not served", ErrUsage, t.name, t.name)
+		case slices.Contains(names, t.name):
+			err = fmt.Errorf("%w: --%s-addr: the %s is served by this process, which the scoring service then calls in process; drop one", ErrUsage, t.name, t.name)
+		}
+		if err != nil {
+			closeAll()
+			return upstream{}, nil, err
+		}
+		opts, err := dial.options(t.addr)
+		if err != nil {
+			closeAll()
+			return upstream{}, nil, fmt.Errorf("--%s-addr %s: %w", t.name, t.addr, err)
+		}
+		// No wait for the service: calls wait for it (resilientOptions), so
+		// the services may start in any order.
+		cc, err := grpc.NewClient(t.addr, append(append(resilientOptions(), serviceDeps{tel: tel}.telemetry().ClientOption()), opts...)...)
+		if err != nil {
+			closeAll()
+			return upstream{}, nil, fmt.Errorf("--%s-addr %s: %w", t.name, t.addr, err)
+		}
+		conns = append(conns, cc)
+		if t.name == "executor" {
+			up.executor = scoring.RemoteExecutor(triagev1.NewExecutorServiceClient(cc))
+		} else {
+			up.oracle = scoring.RemoteOracle(triagev1.NewOracleServiceClient(cc))
+		}
+	}
+	if (u.ca != "" || u.tokenFile != "") && len(conns) == 0 {
+		closeAll()
+		return upstream{}, nil, fmt.Errorf("%w: --upstream-ca and --upstream-token-file apply to --executor-addr and --oracle-addr, and neither is given", ErrUsage)
+	}
+	return up, closeAll, nil
+}

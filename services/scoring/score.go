@@ -1,0 +1,184 @@
+package scoring
+
+import (
+	"context"
+	"fmt"
+
+	"google.golang.org/protobuf/proto"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/platform/protoconv"
+	"github.com/triage-eval/triage/internal/protocol/planscore"
+)
+
+// scoredPool is a request's pool as it is scored.
+type scoredPool struct {
+	// items are the gradeable items, in pool order; flagged unsolvable
+	// items are not correct (SPEC §1).
+	items []*triagev1.GroundTruthItem
+	// unsolvable marks items index for index; nil without flags.
+	unsolvable []bool
+	// ungradeable are the stored pool's problems dropped for want of
+	// gradeable ground truth.
+	ungradeable []string
+}
+
+// score scores a request ValidateRequest accepted: the plan is executed at
+// every budget while the Oracle computes the references of all of them.
+func (s *Service) score(ctx context.Context, req *triagev1.ScorePlanRequest) (*triagev1.ScorePlanResponse, error) {
+	p, err := s.pool(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	budgets := req.GetBudgets()
+	execs := make([]*triagev1.ExecutePlanResponse, len(budgets))
+	errs := make([]callError, 0, 2)
+	var (
+		refs      *triagev1.ComputeReferencesResponse
+		oracleErr error
+	)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		refs, oracleErr = s.oracle.ComputeReferences(ctx, &triagev1.ComputeReferencesRequest{
+			Items: p.items, Budgets: budgets, Random: req.GetOptions().GetRandom(),
+		})
+	}()
+	pool := &triagev1.ExecutePlanRequest_Inline{Inline: &triagev1.InlinePool{Items: p.items}}
+	for i, b := range budgets {
+		execs[i], err = s.executor.ExecutePlan(ctx, &triagev1.ExecutePlanRequest{
+			Pool: pool, Budget: b, Plan: req.GetPlan(), Regimes: req.GetRegimes(),
+			OmitTrace: !req.GetOptions().GetIncludeTrace(),
+		})
+		if err != nil {
+			errs = append(errs, callError{err: err, paths: executorPaths(req, i)})
+			break // the other budgets would fail alike
+		}
+	}
+	<-done
+	if oracleErr != nil {
+		errs = append(errs, callError{err: oracleErr, paths: oraclePaths(req)})
+	}
+	if err := translate(errs); err != nil {
+		return nil, err
+	}
+	return assemble(req, p, execs, refs)
+}
+
+// pool returns the request's pool: the inline items, or the stored pool's
+// gradeable items as the Executor resolves them.
+func (s *Service) pool(ctx context.Context, req *triagev1.ScorePlanRequest) (*scoredPool, error) {
+	p := &scoredPool{items: req.GetInline().GetItems()}
+	if stored := req.GetStored(); stored != nil {
+		resp, err := s.executor.ExecutePlan(ctx, &triagev1.ExecutePlanRequest{
+			Pool:             &triagev1.ExecutePlanRequest_Stored{Stored: stored},
+			Budget:           &triagev1.Budget{Kind: &triagev1.Budget_Tokens{Tokens: 0}},
+			Regimes:          []triagev1.Regime{triagev1.Regime_REGIME_ADVISORY},
+			OmitTrace:        true,
+			IncludePoolItems: true,
+		})
+		if err != nil {
+			return nil, translate([]callError{{err: err, paths: executorPaths(req, -1)}})
+		}
+		p.items, p.ungradeable = resp.GetPoolItems(), resp.GetUngradeableProblemIds()
+	}
+	if req.GetUnsolvable() == nil {
+		return p, nil
+	}
+	flagged := make(map[string]bool, len(req.GetUnsolvable().GetIds()))
+	for _, id := range req.GetUnsolvable().GetIds() {
+		flagged[id] = true
+	}
+	p.unsolvable = make([]bool, len(p.items))
+	items, copied := p.items, false
+	for i, it := range p.items {
+		if !flagged[it.GetId()] {
+			continue
+		}
+		p.unsolvable[i] = true
+		if it.GetCorrect() {
+			if !copied {
+				items, copied = append([]*triagev1.GroundTruthItem(nil), p.items...), true // the request's own are left alone
+			}
+			fixed := proto.CloneOf(it)
+			fixed.Correct = false
+			items[i] = fixed
+		}
+	}
+	p.items = items
+	return p, nil
+}
+
+// assemble scores the executions and references of a request.
+func assemble(req *triagev1.ScorePlanRequest, p *scoredPool, execs []*triagev1.ExecutePlanResponse, refs *triagev1.ComputeReferencesResponse) (*triagev1.ScorePlanResponse, error) {
+	if n := len(refs.GetReferences()); n != len(execs) {
+		return nil, fmt.Errorf("the oracle returned %d references for %d budgets", n, len(execs))
+	}
+	first := execs[0]
+	resp := &triagev1.ScorePlanResponse{
+		Scores:                make([]*triagev1.BudgetScore, len(execs)),
+		NormalizedPlan:        first.GetNormalizedPlan(),
+		DroppedSteps:          first.GetDroppedSteps(),
+		PlannedTokens:         first.GetPlannedTokens(),
+		UngradeableProblemIds: p.ungradeable,
+		PoolSize:              first.GetPoolSize(),
+		TotalCost:             refs.GetTotalCost(),
+		TotalValue:            refs.GetTotalValue(),
+	}
+	for i, exec := range execs {
+		ref := refs.GetReferences()[i]
+		if ref.GetBudget() != exec.GetBudget() {
+			return nil, fmt.Errorf("the executor and the oracle disagree on budgets[%d] (%d vs %d tokens)", i, exec.GetBudget(), ref.GetBudget())
+		}
+		in := protoconv.ScoreInput(p.items, exec, ref)
+		if i == 0 {
+			in.Unsolvable = p.unsolvable // D and W do not depend on the budget
+		}
+		scored := planscore.Score(in)
+		if i == 0 && p.unsolvable != nil {
+			resp.Injection = injection(p.unsolvable, scored)
+		}
+		if !req.GetOptions().GetIncludeOraclePlan() {
+			ref.GetOracle().Plan = nil
+		}
+		bs := &triagev1.BudgetScore{
+			Budget:     exec.GetBudget(),
+			Alpha:      ref.Alpha,
+			OverBudget: exec.GetOverBudget(),
+			Oracle:     ref.GetOracle(),
+			Random:     ref.GetRandom(),
+			Regimes:    make([]*triagev1.RegimeScore, len(scored.Regimes)),
+		}
+		for k, sc := range scored.Regimes {
+			res := exec.GetResults()[k]
+			rs := &triagev1.RegimeScore{
+				Regime:          res.GetRegime(),
+				Value:           sc.Value,
+				RemainingBudget: res.GetRemainingBudget(),
+				Eta:             sc.Eta,
+				Trace:           res.GetTrace(),
+			}
+			if sc.RegretDefined {
+				rs.Regret = proto.Float64(sc.Regret)
+			}
+			bs.Regimes[k] = rs
+			bs.Degeneracy = protoconv.DegeneracyProto(sc.Degenerate)
+		}
+		resp.Scores[i] = bs
+	}
+	return resp, nil
+}
+
+// injection is the InjectionScore of a plan scored with unsolvable marks.
+func injection(unsolvable []bool, scored planscore.Result) *triagev1.InjectionScore {
+	out := &triagev1.InjectionScore{Detection: scored.Detection}
+	if scored.Waste != nil {
+		out.Waste = *scored.Waste
+	}
+	for _, u := range unsolvable {
+		if u {
+			out.Unsolvable++
+		}
+	}
+	return out
+}

@@ -9,12 +9,14 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/runs/scoring"
+	scoringsvc "github.com/triage-eval/triage/services/scoring"
 )
 
 func runScore(ctx context.Context, args []string, env Env) error {
 	fs := newFlagSet("score", env.Stderr)
-	execAddr := fs.String("executor-addr", "", "remote Executor (host:port); default: in process")
-	oracleAddr := fs.String("oracle-addr", "", "remote Oracle (host:port); default: in process")
+	scoringAddr := fs.String("scoring-addr", "", "remote Scoring service (host:port); default: in process")
+	execAddr := fs.String("executor-addr", "", "remote Executor the in-process Scoring service calls (host:port); default: in process")
+	oracleAddr := fs.String("oracle-addr", "", "remote Oracle the in-process Scoring service calls (host:port); default: in process")
 	dial := addDialFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: triage score [flags] [FILE]
@@ -42,15 +44,35 @@ flags:
 	if err != nil {
 		return err
 	}
-	conns, err := connect([]string{"executor", "oracle"}, map[string]string{"executor": *execAddr, "oracle": *oracleAddr}, dial, serviceDeps{tel: env.Telemetry}, env.Stderr)
+	if *scoringAddr != "" && (*execAddr != "" || *oracleAddr != "") {
+		return fmt.Errorf("%w: --executor-addr and --oracle-addr are for a Scoring service in process; a remote one (--scoring-addr) has its own", ErrUsage)
+	}
+	deps := serviceDeps{tel: env.Telemetry}
+	var remote []string
+	for _, name := range []string{"executor", "oracle"} {
+		if map[string]string{"executor": *execAddr, "oracle": *oracleAddr}[name] != "" {
+			remote = append(remote, name)
+		}
+	}
+	if len(remote) > 0 {
+		ups, err := connect(remote, map[string]string{"executor": *execAddr, "oracle": *oracleAddr}, dial, deps, env.Stderr)
+		if err != nil {
+			return err
+		}
+		defer ups.Close()
+		if cc, ok := ups.conns["executor"]; ok {
+			deps.upstream.executor = scoringsvc.RemoteExecutor(triagev1.NewExecutorServiceClient(cc))
+		}
+		if cc, ok := ups.conns["oracle"]; ok {
+			deps.upstream.oracle = scoringsvc.RemoteOracle(triagev1.NewOracleServiceClient(cc))
+		}
+	}
+	conns, err := connect([]string{"scoring"}, map[string]string{"scoring": *scoringAddr}, dial, deps, env.Stderr)
 	if err != nil {
 		return err
 	}
 	defer conns.Close()
-	out, err := scoring.Score(ctx, scoring.Clients{
-		Executor: triagev1.NewExecutorServiceClient(conns.conns["executor"]),
-		Oracle:   triagev1.NewOracleServiceClient(conns.conns["oracle"]),
-	}, name, in)
+	out, err := scoring.Score(ctx, triagev1.NewScoringServiceClient(conns.conns["scoring"]), name, in)
 	if err != nil {
 		return err
 	}

@@ -72,7 +72,7 @@ func TestScoreIsOneTrace(t *testing.T) {
 			env, _, _ := testEnv(map[string]string{"TRACEPARENT": tt.traceparent})
 			env.Telemetry = tel
 			args := []string{"score", input}
-			execSpans, oracleSpans := cliSpans, cliSpans
+			var execSpans, oracleSpans *tracetest.InMemoryExporter
 			if tt.remote {
 				var execAddr, oracleAddr string
 				execAddr, execSpans = serveRecorded(t, server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: executor.New(nil, nil)})
@@ -98,8 +98,14 @@ func TestScoreIsOneTrace(t *testing.T) {
 			if tt.traceparent == "" && root.Parent.IsValid() {
 				t.Errorf("command span has a parent %v without TRACEPARENT", root.Parent)
 			}
-			for service, spans := range map[string]*tracetest.InMemoryExporter{"executor": execSpans, "oracle": oracleSpans} {
-				method := map[string]string{"executor": "triage.v1.ExecutorService/ExecutePlan", "oracle": "triage.v1.OracleService/ComputeReferences"}[service]
+			// The Scoring service runs in process; it calls remote services
+			// over gRPC, and the ones of its own process directly.
+			served := map[string]*tracetest.InMemoryExporter{"scoring": cliSpans}
+			if tt.remote {
+				served["executor"], served["oracle"] = execSpans, oracleSpans
+			}
+			for service, spans := range served {
+				method := map[string]string{"scoring": "triage.v1.ScoringService/ScorePlan", "executor": "triage.v1.ExecutorService/ExecutePlan", "oracle": "triage.v1.OracleService/ComputeReferences"}[service]
 				found := false
 				for _, s := range spans.GetSpans() {
 					if s.Name == method && s.SpanKind == trace.SpanKindServer {

@@ -11,9 +11,9 @@ import (
 )
 
 // ValidateRequest checks a ScorePlanRequest before its handler runs and
-// reports every invalid field it can see without the pool's ground truth;
+// reports every invalid field it can see without the stored ground truth;
 // see server.RequestValidator. The Executor and the Oracle check the rest
-// (items, budgets against the pool, the random reference), and their
+// (a stored pool, budgets against the pool, the random reference), and their
 // violations come back under the request's own paths. A ScorePlans batch is
 // checked by its handler, request by request.
 func (s *Service) ValidateRequest(_ string, req any) error {
@@ -27,7 +27,9 @@ func (s *Service) ValidateRequest(_ string, req any) error {
 func validateScorePlan(req *triagev1.ScorePlanRequest) error {
 	var v apperr.Violations
 	switch p := req.GetPool().(type) {
-	case *triagev1.ScorePlanRequest_Stored, *triagev1.ScorePlanRequest_Inline:
+	case *triagev1.ScorePlanRequest_Inline:
+		protoconv.ValidateItems(&v, "inline.items", p.Inline.GetItems())
+	case *triagev1.ScorePlanRequest_Stored:
 	case nil:
 		v.Add("pool", "set either stored or inline")
 	default:

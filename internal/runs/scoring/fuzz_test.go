@@ -12,6 +12,7 @@ import (
 	"github.com/triage-eval/triage/internal/runs/scoring"
 	"github.com/triage-eval/triage/services/executor"
 	"github.com/triage-eval/triage/services/oracle"
+	scoringsvc "github.com/triage-eval/triage/services/scoring"
 )
 
 // FuzzScoreInput: any document either fails ParseInput with an
@@ -29,11 +30,9 @@ func FuzzScoreInput(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	conn := servertest.Start(f, nil,
-		server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: executor.New(nil, time.Now)},
-		server.Service{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()},
-	)
-	clients := scoring.Clients{Executor: triagev1.NewExecutorServiceClient(conn), Oracle: triagev1.NewOracleServiceClient(conn)}
+	svc := scoringsvc.New(scoringsvc.LocalExecutor(executor.New(nil, time.Now)), scoringsvc.LocalOracle(oracle.NewService()), 2)
+	conn := servertest.Start(f, nil, server.Service{Name: "scoring", Desc: &triagev1.ScoringService_ServiceDesc, Impl: svc})
+	clients := triagev1.NewScoringServiceClient(conn)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in, err := scoring.ParseInput("fuzz.json", data)
 		var inputErr *scoring.InputError

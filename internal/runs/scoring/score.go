@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -13,25 +12,22 @@ import (
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/grpcerr"
 	"github.com/triage-eval/triage/internal/platform/protoconv"
-	"github.com/triage-eval/triage/internal/protocol/planscore"
 	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
-// Clients are the services Score composes.
-type Clients struct {
-	Executor triagev1.ExecutorServiceClient
-	Oracle   triagev1.OracleServiceClient
-}
-
-// Score executes the plan under both regimes and computes the references
-// and every metric. The two services are called concurrently. Invalid input
-// the services reject comes back as an *InputError naming the document's
-// fields; file names the document in it.
-func Score(ctx context.Context, c Clients, file string, in *Input) (*Output, error) {
+// Score scores the plan through the Scoring service (one budget, both
+// regimes, with traces and the oracle plan), which composes the Executor
+// and the Oracle. Invalid input the service rejects comes back as an
+// *InputError naming the document's fields; file names the document in
+// it.
+func Score(ctx context.Context, c triagev1.ScoringServiceClient, file string, in *Input) (*Output, error) {
 	items := make([]*triagev1.GroundTruthItem, len(in.Items))
+	unsolvable := &triagev1.UnsolvableItems{}
 	for i, it := range in.Items {
-		// SPEC §1: an unsolvable item is never solved, whatever correct says.
-		items[i] = &triagev1.GroundTruthItem{Id: it.ID, Cost: it.Cost, Correct: it.Correct && !it.Unsolvable, Value: it.Value}
+		items[i] = &triagev1.GroundTruthItem{Id: it.ID, Cost: it.Cost, Correct: it.Correct, Value: it.Value}
+		if it.Unsolvable {
+			unsolvable.Ids = append(unsolvable.Ids, it.ID)
+		}
 	}
 	budget := &triagev1.Budget{}
 	if in.Alpha != nil {
@@ -50,86 +46,63 @@ func Score(ctx context.Context, c Clients, file string, in *Input) (*Output, err
 			random.Method = triagev1.RandomMethod_RANDOM_METHOD_EXACT
 		}
 	}
-
-	var (
-		wg          sync.WaitGroup
-		exec        *triagev1.ExecutePlanResponse
-		refs        *triagev1.ComputeReferencesResponse
-		execErr     error
-		oracleError error
-	)
-	wg.Go(func() {
-		exec, execErr = c.Executor.ExecutePlan(ctx, &triagev1.ExecutePlanRequest{
-			Pool:   &triagev1.ExecutePlanRequest_Inline{Inline: &triagev1.InlinePool{Items: items}},
-			Budget: budget,
-			Plan:   plan,
-		})
+	resp, err := c.ScorePlan(ctx, &triagev1.ScorePlanRequest{
+		Pool:       &triagev1.ScorePlanRequest_Inline{Inline: &triagev1.InlinePool{Items: items}},
+		Budgets:    []*triagev1.Budget{budget},
+		Plan:       plan,
+		Unsolvable: unsolvable,
+		Options:    &triagev1.ScoringOptions{Random: random, IncludeTrace: true, IncludeOraclePlan: true},
 	})
-	wg.Go(func() {
-		refs, oracleError = c.Oracle.ComputeReferences(ctx, &triagev1.ComputeReferencesRequest{
-			Items: items, Budgets: []*triagev1.Budget{budget}, Random: random,
-		})
-	})
-	wg.Wait()
-	if err := in.translate(file, execErr, oracleError); err != nil {
-		return nil, err
+	if err != nil {
+		return nil, in.translate(file, err)
 	}
-	ref := refs.GetReferences()[0]
-	if ref.GetBudget() != exec.GetBudget() {
-		return nil, fmt.Errorf("the executor and the oracle disagree on the budget (%d vs %d tokens)", exec.GetBudget(), ref.GetBudget())
+	if n := len(resp.GetScores()); n != 1 {
+		return nil, fmt.Errorf("the scoring service returned %d scores for one budget", n)
 	}
-	return in.output(items, exec, ref), nil
+	return in.output(resp), nil
 }
 
-// output is the document for the plan executed on items (the pool as sent
-// to the services).
-func (in *Input) output(items []*triagev1.GroundTruthItem, exec *triagev1.ExecutePlanResponse, ref *triagev1.BudgetReferences) *Output {
-	vOracle, vRandom := ref.GetOracle().GetValue(), ref.GetRandom().GetMean()
+// output is the document for the service's response.
+func (in *Input) output(resp *triagev1.ScorePlanResponse) *Output {
+	score := resp.GetScores()[0]
 	out := &Output{
-		Budget:         exec.GetBudget(),
+		Budget:         score.GetBudget(),
 		Alpha:          in.Alpha,
-		TotalCost:      exec.GetTotalCost(),
-		PoolSize:       int(exec.GetPoolSize()),
-		OracleValue:    vOracle,
-		OraclePlan:     steps(ref.GetOracle().GetPlan()),
-		RandomValue:    vRandom,
-		RandomStderr:   ref.GetRandom().GetStandardError(),
-		RandomMethod:   enumName(ref.GetRandom().GetMethod().String(), "RANDOM_METHOD_"),
-		RandomSamples:  ref.GetRandom().GetSamples(),
-		RandomSeed:     ref.GetRandom().GetSeed(),
+		TotalCost:      resp.GetTotalCost(),
+		PoolSize:       int(resp.GetPoolSize()),
+		OracleValue:    score.GetOracle().GetValue(),
+		OraclePlan:     steps(score.GetOracle().GetPlan()),
+		RandomValue:    score.GetRandom().GetMean(),
+		RandomStderr:   score.GetRandom().GetStandardError(),
+		RandomMethod:   enumName(score.GetRandom().GetMethod().String(), "RANDOM_METHOD_"),
+		RandomSamples:  score.GetRandom().GetSamples(),
+		RandomSeed:     score.GetRandom().GetSeed(),
 		Regimes:        map[vocab.Regime]RegimeScore{},
-		PlannedTokens:  exec.GetPlannedTokens(),
-		OverBudget:     exec.GetOverBudget(),
-		NormalizedPlan: steps(exec.GetNormalizedPlan()),
+		Detection:      resp.GetInjection().Detection,
+		Waste:          resp.GetInjection().GetWaste(),
+		PlannedTokens:  resp.GetPlannedTokens(),
+		OverBudget:     score.GetOverBudget(),
+		NormalizedPlan: steps(resp.GetNormalizedPlan()),
 		DroppedSteps:   []DroppedStep{},
 		Warnings:       []string{},
 	}
-	sin := protoconv.ScoreInput(items, exec, ref)
-	sin.Unsolvable = make([]bool, len(in.Items))
-	for i, it := range in.Items {
-		sin.Unsolvable[i] = it.Unsolvable
-	}
-	scored := planscore.Score(sin)
-	for k, res := range exec.GetResults() {
-		s := scored.Regimes[k]
-		score := RegimeScore{
-			Value:           s.Value,
-			Eta:             s.Eta,
-			RemainingBudget: res.GetRemainingBudget(),
-			Trace:           make([]TraceStep, len(res.GetTrace())),
+	for _, s := range score.GetRegimes() {
+		rs := RegimeScore{
+			Value:           s.GetValue(),
+			Eta:             s.GetEta(),
+			Regret:          s.Regret,
+			RemainingBudget: s.GetRemainingBudget(),
+			Trace:           make([]TraceStep, len(s.GetTrace())),
 		}
-		if s.RegretDefined {
-			score.Regret = &s.Regret
-		}
-		for i, t := range res.GetTrace() {
-			score.Trace[i] = TraceStep{
+		for i, t := range s.GetTrace() {
+			rs.Trace[i] = TraceStep{
 				ID: t.GetId(), Tokens: t.GetTokens(), Cost: t.GetCost(), Correct: t.GetCorrect(),
 				Outcome: enumName(t.GetOutcome().String(), "TRACE_OUTCOME_"), Gain: t.GetGain(), RemainingBudget: t.GetRemainingBudget(),
 			}
 		}
-		out.Regimes[s.Regime] = score
+		r, _ := protoconv.Regime(s.GetRegime())
+		out.Regimes[r] = rs
 	}
-	out.Detection, out.Waste = scored.Detection, *scored.Waste
 	if out.OverBudget {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("the plan allocates %d tokens, over the budget of %d: it is executed anyway and flagged (SPEC §1)", out.PlannedTokens, out.Budget))
 	}
@@ -138,7 +111,7 @@ func (in *Input) output(items []*triagev1.GroundTruthItem, exec *triagev1.Execut
 			out.Warnings = append(out.Warnings, fmt.Sprintf("items[%d] (id %q) is unsolvable: it scores 0 although correct is true (a lucky guess is not a solve, SPEC §1)", i, it.ID))
 		}
 	}
-	for _, d := range exec.GetDroppedSteps() {
+	for _, d := range resp.GetDroppedSteps() {
 		reason := enumName(d.GetReason().String(), "PLAN_DROP_REASON_")
 		out.DroppedSteps = append(out.DroppedSteps, DroppedStep{Index: int(d.GetIndex()), ID: d.GetId(), Tokens: d.GetTokens(), Reason: reason})
 		out.Warnings = append(out.Warnings, fmt.Sprintf("plan[%d] (id %q, %d tokens) was dropped: %s", d.GetIndex(), d.GetId(), d.GetTokens(), dropExplanations[reason]))
@@ -166,48 +139,40 @@ func enumName(name, prefix string) string {
 	return strings.ToLower(strings.TrimPrefix(name, prefix))
 }
 
-// requestPaths map the services' field paths to the input document's.
+// requestPaths map the Scoring service's field paths to the input
+// document's.
 var requestPaths = []struct{ from, to string }{
 	{"inline.items", "items"},
 	{"budgets[0].alpha", "alpha"},
 	{"budgets[0].tokens", "budget"},
-	{"budget.alpha", "alpha"},
-	{"budget.tokens", "budget"},
+	{"options.random", "random"},
 }
 
-// translate turns the services' InvalidArgument errors into one
-// *InputError on the document's paths; other errors pass through.
-func (in *Input) translate(file string, errs ...error) error {
+// translate turns the service's InvalidArgument error into an *InputError
+// on the document's paths; other errors pass through.
+func (in *Input) translate(file string, err error) error {
+	if status.Code(err) != codes.InvalidArgument {
+		return err
+	}
+	fvs := grpcerr.FieldViolations(err)
+	if len(fvs) == 0 {
+		return err
+	}
 	var problems []Problem
 	seen := map[Problem]bool{}
-	for _, err := range errs {
-		if err == nil {
-			continue
-		}
-		if status.Code(err) != codes.InvalidArgument {
-			return err
-		}
-		fvs := grpcerr.FieldViolations(err)
-		if len(fvs) == 0 {
-			return err
-		}
-		for _, fv := range fvs {
-			field := fv.GetField()
-			for _, m := range requestPaths {
-				if field == m.from || strings.HasPrefix(field, m.from+".") || strings.HasPrefix(field, m.from+"[") {
-					field = m.to + strings.TrimPrefix(field, m.from)
-					break
-				}
-			}
-			p := Problem{Line: in.lines.Line(field), Field: field, Reason: fv.GetDescription()}
-			if !seen[p] {
-				seen[p] = true
-				problems = append(problems, p)
+	for _, fv := range fvs {
+		field := fv.GetField()
+		for _, m := range requestPaths {
+			if field == m.from || strings.HasPrefix(field, m.from+".") || strings.HasPrefix(field, m.from+"[") {
+				field = m.to + strings.TrimPrefix(field, m.from)
+				break
 			}
 		}
-	}
-	if len(problems) == 0 {
-		return nil
+		p := Problem{Line: in.lines.Line(field), Field: field, Reason: fv.GetDescription()}
+		if !seen[p] {
+			seen[p] = true
+			problems = append(problems, p)
+		}
 	}
 	slices.SortStableFunc(problems, func(a, b Problem) int { return a.Line - b.Line })
 	return &InputError{File: file, Problems: problems}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/triage-eval/triage/internal/platform/version"
 )
 
 // Config holds the settings of one server process.
@@ -42,6 +44,10 @@ type Config struct {
 	// stop is called first. Nil uses the real clock (time.AfterFunc);
 	// tests inject their own.
 	AfterFunc func(d time.Duration, f func()) (stop func() bool)
+	// Version is the stamp set in every response that has a version field
+	// (stamp.go); the zero value means the running binary's,
+	// version.Current().Stamp().
+	Version version.Stamp
 }
 
 // DefaultConfig returns the settings used when nothing is configured:

@@ -13,7 +13,9 @@ import (
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
 
+	"github.com/triage-eval/triage/internal/platform/protoconv"
 	"github.com/triage-eval/triage/internal/platform/telemetry"
+	"github.com/triage-eval/triage/internal/platform/version"
 )
 
 // Service is one gRPC service a Server can register.
@@ -49,6 +51,10 @@ func New(cfg Config, logger *slog.Logger, tel *telemetry.Telemetry, services []S
 	if len(services) == 0 {
 		return nil, errors.New("no services to serve")
 	}
+	if cfg.Version == (version.Stamp{}) {
+		cfg.Version = version.Current().Stamp()
+	}
+	stamps := newStamper(protoconv.VersionStamp(cfg.Version))
 	admission, limiter := newAdmission(cfg, services, logger)
 	guards := newGuards(cfg, limiter)
 	codec := newReadingCodec()
@@ -57,8 +63,8 @@ func New(cfg Config, logger *slog.Logger, tel *telemetry.Telemetry, services []S
 		grpc.InTapHandle(admission.admit),
 		grpc.ForceServerCodecV2(codec),
 		grpc.StatsHandler(tel.ServerHandler()),
-		grpc.ChainUnaryInterceptor(append(unaryChain(logger, guards), sendLimitUnaryInterceptor(cfg.MaxMessageBytes))...),
-		grpc.ChainStreamInterceptor(append(streamChain(logger, guards), readingStreamInterceptor(codec), idleStreamInterceptor)...),
+		grpc.ChainUnaryInterceptor(append(unaryChain(logger, guards), sendLimitUnaryInterceptor(cfg.MaxMessageBytes), stamps.unary)...),
+		grpc.ChainStreamInterceptor(append(streamChain(logger, guards), readingStreamInterceptor(codec), idleStreamInterceptor, stamps.stream)...),
 		grpc.MaxRecvMsgSize(cfg.MaxMessageBytes),
 		grpc.MaxSendMsgSize(cfg.MaxMessageBytes),
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: cfg.KeepaliveTime, Timeout: cfg.KeepaliveTimeout}),

@@ -11,6 +11,7 @@
 //
 // Commands log it when they start and record it with every run (the run
 // store's builds table) and every report (cells.json, the HTML footer and
-// the printed summary). It imports nothing of triage, so any package may
-// use it.
+// the printed summary). Its Stamp adds the protocol and the revision of
+// its specification (SPEC §10), which every response of every service
+// carries. It imports nothing of triage, so any package may use it.
 package version

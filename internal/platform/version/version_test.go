@@ -63,3 +63,18 @@ func TestCurrent(t *testing.T) {
 		t.Errorf("Current = %+v, want the Go version %s and a version", got, bi.GoVersion)
 	}
 }
+
+func TestStamp(t *testing.T) {
+	for _, tt := range []struct {
+		info Info
+		want Stamp
+	}{
+		{Info{Version: "v1.2.0", Revision: "f5260a0e02b95fe2cdd660cd21484fc08cb6a7f3", Modified: true},
+			Stamp{Protocol: "triage.v1", SpecRevision: SpecRevision, BinaryVersion: "v1.2.0", VCSRevision: "f5260a0e02b95fe2cdd660cd21484fc08cb6a7f3+modified"}},
+		{Info{Version: "(devel)"}, Stamp{Protocol: "triage.v1", SpecRevision: SpecRevision, BinaryVersion: "(devel)"}},
+	} {
+		if got := tt.info.Stamp(); got != tt.want {
+			t.Errorf("%+v.Stamp() = %+v, want %+v", tt.info, got, tt.want)
+		}
+	}
+}

@@ -119,14 +119,16 @@ breaking:
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/triage
 
-## load: ghz (pinned) on ComputeReferences against triage serve, plaintext
-## versus TLS with tokens, alternating LOAD_RUNS runs of LOAD_DURATION each;
-## prints throughput, errors, latencies and the server's RSS (scripts/load)
+## load: ghz (pinned) on LOAD_SERVICE's paper call (oracle: ComputeReferences;
+## scoring: ScorePlan) against triage serve, plaintext versus TLS with tokens,
+## alternating LOAD_RUNS runs of LOAD_DURATION each; prints throughput,
+## errors, latencies and the server's RSS (scripts/load)
+LOAD_SERVICE     ?= oracle
 LOAD_DURATION    ?= 60s
 LOAD_RUNS        ?= 2
 LOAD_CONCURRENCY ?= 50
 load: build
-	$(GO) run ./scripts/load -bin $(BIN) -duration $(LOAD_DURATION) -runs $(LOAD_RUNS) -concurrency $(LOAD_CONCURRENCY)
+	$(GO) run ./scripts/load -service $(LOAD_SERVICE) -bin $(BIN) -duration $(LOAD_DURATION) -runs $(LOAD_RUNS) -concurrency $(LOAD_CONCURRENCY)
 
 ## serve: build and run all services on the default address
 serve: build

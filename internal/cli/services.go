@@ -106,7 +106,7 @@ func availableServices() map[string]serviceSpec {
 				if orc == nil {
 					orc = scoring.LocalOracle(d.local.oracle())
 				}
-				return server.Service{Name: "scoring", Desc: &triagev1.ScoringService_ServiceDesc, Impl: scoring.New(exec, orc, runtime.GOMAXPROCS(0))}
+				return server.Service{Name: "scoring", Desc: &triagev1.ScoringService_ServiceDesc, Impl: scoring.New(exec, orc, scoring.Options{Workers: runtime.GOMAXPROCS(0), CacheEntries: scoring.DefaultCacheEntries})}
 			},
 		},
 	}

@@ -7,10 +7,16 @@ import (
 	"testing"
 )
 
-// TestGhzFindsEveryImport follows the imports of the proto ghz loads
+// TestGhzFindsEveryImport follows the imports of the protos ghz loads
 // through ghzImportPaths, as ghz does: a vendored file moved or a path left
 // out breaks `make load` (CI does not run it) before it sends one call.
 func TestGhzFindsEveryImport(t *testing.T) {
+	for name, tg := range targets {
+		t.Run(name, func(t *testing.T) { checkImports(t, tg.proto) })
+	}
+}
+
+func checkImports(t *testing.T, ghzProto string) {
 	root := filepath.Join("..", "..")
 	importRE := regexp.MustCompile(`(?m)^import\s+(?:public\s+|weak\s+)?"([^"]+)"`)
 	wellKnown := regexp.MustCompile(`^google/protobuf/`) // compiled into ghz

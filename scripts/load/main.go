@@ -1,18 +1,27 @@
-// Command load measures what TLS and token authentication cost triage serve
-// under load: ghz (pinned in go.mod, run with `go tool ghz`) sends the
-// paper's ComputeReferences call (a 30-item pool, the α sweep, 1000 Monte
-// Carlo samples) at a fixed concurrency to an Oracle served twice — once in
-// plaintext without tokens, once with TLS and a token file — in runs of a
-// fixed duration, alternating between the two. It samples the server's
-// resident set (VmRSS in /proc) every second and its CPU time, and prints
-// per run the calls, errors, throughput, latencies and RSS, then the
-// verdicts: zero errors, RSS flat from the first run to the last, and the
-// secure throughput within 25% of the plaintext one.
+// Command load measures triage serve under load, and what TLS and token
+// authentication cost it: ghz (pinned in go.mod, run with `go tool ghz`)
+// sends one service's paper call at a fixed concurrency to that service
+// served twice — once in plaintext without tokens, once with TLS and a
+// token file — in runs of a fixed duration, alternating between the two.
+// The calls (-service):
 //
-//	go run ./scripts/load [-duration 60s] [-concurrency 50] [-runs 2] [-bin bin/triage]
+//   - oracle: ComputeReferences of a 30-item pool, the α sweep, 1000 Monte
+//     Carlo samples;
+//   - scoring: ScorePlan of a plan over a 30-item pool at α = 0.5, both
+//     regimes, 1000 Monte Carlo samples, a different seed on every call
+//     (so the Scoring service's references cache never answers: every call
+//     computes its references, and the cache stays full).
 //
-// make load builds bin/triage and runs it with the defaults. Linux only
-// (/proc).
+// It samples the server's resident set (VmRSS in /proc) every second and
+// its CPU time, and prints per run the calls, errors, throughput,
+// latencies and RSS, then the verdicts: zero errors, RSS flat from the
+// first run to the last, and the secure throughput within 25% of the
+// plaintext one.
+//
+//	go run ./scripts/load [-service oracle] [-duration 60s] [-concurrency 50] [-runs 2] [-bin bin/triage]
+//
+// make load builds bin/triage and runs it with the defaults (LOAD_SERVICE
+// picks the service). Linux only (/proc).
 package main
 
 import (
@@ -37,21 +46,49 @@ import (
 	"github.com/triage-eval/triage/internal/platform/transport/transporttest"
 )
 
-// ghzProto is the service ghz loads, from the repository's root.
-const ghzProto = "proto/triage/v1/oracle.proto"
+// target is a service ghz can load.
+type target struct {
+	// proto is its file, from the repository's root.
+	proto string
+	// call is the method ghz calls.
+	call string
+	// describe says what the call is, for the report.
+	describe string
+	// data is the call's request as ghz data (JSON, with ghz's template
+	// actions).
+	data func() []byte
+}
+
+// targets are the services -service picks from, by their triage serve names.
+var targets = map[string]target{
+	"oracle": {
+		proto: "proto/triage/v1/oracle.proto", call: "triage.v1.OracleService/ComputeReferences",
+		describe: "ComputeReferences (30 items, 4 budgets, 1000 samples)", data: sweepRequest,
+	},
+	"scoring": {
+		proto: "proto/triage/v1/scoring.proto", call: "triage.v1.ScoringService/ScorePlan",
+		describe: "ScorePlan (30 items, 1 budget, both regimes, 1000 samples, a seed per call)", data: scoreRequest,
+	},
+}
 
 // ghzImportPaths are where ghz finds the files ghzProto imports: our protos
 // and the vendored googleapis ones.
 var ghzImportPaths = []string{"proto", "third_party/googleapis"}
 
 func main() {
+	service := flag.String("service", "oracle", "the service to load: oracle or scoring")
 	duration := flag.Duration("duration", 60*time.Second, "length of one ghz run")
 	concurrency := flag.Int("concurrency", 50, "ghz workers")
 	runs := flag.Int("runs", 2, "consecutive ghz runs per configuration (RSS is compared between the first and the last)")
 	bin := flag.String("bin", "bin/triage", "the triage binary to serve with")
 	out := flag.String("out", "bin/load", "directory for the data, certificates and ghz reports")
 	flag.Parse()
-	if err := run(*bin, *out, *duration, *concurrency, *runs); err != nil {
+	t, ok := targets[*service]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "load: -service must be oracle or scoring, got %q\n", *service)
+		os.Exit(2)
+	}
+	if err := run(*service, t, *bin, *out, *duration, *concurrency, *runs); err != nil {
 		fmt.Fprintln(os.Stderr, "load:", err)
 		os.Exit(1)
 	}
@@ -74,7 +111,7 @@ type minute struct {
 	cpu              time.Duration
 }
 
-func run(bin, out string, duration time.Duration, concurrency, runs int) error {
+func run(service string, t target, bin, out string, duration time.Duration, concurrency, runs int) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
@@ -84,11 +121,11 @@ func run(bin, out string, duration time.Duration, concurrency, runs int) error {
 	}
 	token := fmt.Sprintf("load-%016x%016x", rand.Uint64(), rand.Uint64())
 	tokens := filepath.Join(out, "tokens.txt")
-	if err := os.WriteFile(tokens, []byte(server.HashToken(token)+" oracle load\n"), 0o600); err != nil {
+	if err := os.WriteFile(tokens, []byte(server.HashToken(token)+" "+service+" load\n"), 0o600); err != nil {
 		return err
 	}
-	data := filepath.Join(out, "sweep.json")
-	if err := os.WriteFile(data, sweepRequest(), 0o644); err != nil {
+	data := filepath.Join(out, service+"-request.json")
+	if err := os.WriteFile(data, t.data(), 0o644); err != nil {
 		return err
 	}
 	configs := []config{
@@ -100,13 +137,13 @@ func run(bin, out string, duration time.Duration, concurrency, runs int) error {
 		},
 	}
 	load, _ := os.ReadFile("/proc/loadavg")
-	fmt.Printf("ghz %s × %d runs, concurrency %d, ComputeReferences (30 items, 4 budgets, 1000 samples); %d CPUs; load average %s\n",
-		duration, runs, concurrency, numCPU(), strings.Join(strings.Fields(string(load))[:3], " "))
+	fmt.Printf("ghz %s × %d runs, concurrency %d, %s; %d CPUs; load average %s\n",
+		duration, runs, concurrency, t.describe, numCPU(), strings.Join(strings.Fields(string(load))[:3], " "))
 	// Both servers run from the start; their ghz runs alternate, so that a
 	// change in the machine's load hits both alike.
 	servers := make([]*served, len(configs))
 	for i, c := range configs {
-		if servers[i], err = serve(bin, c); err != nil {
+		if servers[i], err = serve(bin, service, out, i, c); err != nil {
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
 		defer servers[i].stop()
@@ -114,7 +151,7 @@ func run(bin, out string, duration time.Duration, concurrency, runs int) error {
 	results := make([][]minute, len(configs))
 	for r := range runs {
 		for i, c := range configs {
-			m, err := measure(servers[i], out, c, data, duration, concurrency, r)
+			m, err := measure(servers[i], out, t, c, data, duration, concurrency, r)
 			if err != nil {
 				return fmt.Errorf("%s: %w", c.name, err)
 			}
@@ -130,13 +167,17 @@ type served struct {
 	addr string
 }
 
-// serve starts triage serve for c.
-func serve(bin string, c config) (*served, error) {
+// serve starts triage serve for c, the i-th configuration, serving service
+// (the Scoring service composes the Oracle and the Executor of its process,
+// whose store is a fresh file in out).
+func serve(bin, service, out string, i int, c config) (*served, error) {
 	addr, err := freeAddr()
 	if err != nil {
 		return nil, err
 	}
-	args := append([]string{"serve", "--services", "oracle", "--listen", addr, "--log-format", "json"}, c.serveArgs...)
+	store := filepath.Join(out, fmt.Sprintf("store-%d.db", i))
+	os.Remove(store)
+	args := append([]string{"serve", "--services", service, "--listen", addr, "--log-format", "json", "--store", store}, c.serveArgs...)
 	cmd := exec.Command(bin, args...)
 	lines := &readyWatcher{ready: make(chan struct{})}
 	cmd.Stderr = lines
@@ -167,7 +208,7 @@ func (s *served) stop() {
 }
 
 // measure runs ghz once (run r) against s and samples the server meanwhile.
-func measure(s *served, out string, c config, data string, duration time.Duration, concurrency, r int) (minute, error) {
+func measure(s *served, out string, t target, c config, data string, duration time.Duration, concurrency, r int) (minute, error) {
 	pid := s.cmd.Process.Pid
 	m := minute{rssStart: rss(pid)}
 	cpu0 := cpuTime(pid)
@@ -189,8 +230,8 @@ func measure(s *served, out string, c config, data string, duration time.Duratio
 	}()
 	report := filepath.Join(out, fmt.Sprintf("ghz-%s-%d.json", strings.NewReplacer(" ", "", ",", "-").Replace(c.name), r+1))
 	ghz := exec.Command("go", append([]string{"tool", "ghz",
-		"--proto", ghzProto, "--import-paths", strings.Join(ghzImportPaths, ","),
-		"--call", "triage.v1.OracleService/ComputeReferences",
+		"--proto", t.proto, "--import-paths", strings.Join(ghzImportPaths, ","),
+		"--call", t.call,
 		"-D", data, "-c", strconv.Itoa(concurrency), "-z", duration.String(),
 		"--duration-stop", "wait", "--format", "json", "-o", report, s.addr}, c.ghzArgs...)...)
 	ghz.Stderr = os.Stderr
@@ -303,6 +344,35 @@ func sweepRequest() []byte {
 		"random":  map[string]any{"samples": 1000, "seed": 1},
 	})
 	return b
+}
+
+// scoreRequest is the paper's scoring call as ghz data: a plan over every
+// item of a 30-item pool (costs 500–8192, allocations 80–120% of them,
+// seeded) at α = 0.5, both regimes, 1000 samples, and the call's number as
+// the Monte Carlo seed.
+func scoreRequest() []byte {
+	r := rand.New(rand.NewPCG(12, 0x7e57))
+	type item struct {
+		ID      string `json:"id"`
+		Cost    int64  `json:"cost"`
+		Correct bool   `json:"correct"`
+	}
+	type step struct {
+		ID     string `json:"id"`
+		Tokens int64  `json:"tokens"`
+	}
+	items, plan := make([]item, 30), make([]step, 30)
+	for i := range items {
+		items[i] = item{ID: fmt.Sprintf("p%d", i+1), Cost: 500 + r.Int64N(7693), Correct: r.IntN(2) == 0}
+		plan[i] = step{ID: items[i].ID, Tokens: items[i].Cost * int64(80+r.IntN(41)) / 100}
+	}
+	b, _ := json.Marshal(map[string]any{
+		"inline":  map[string]any{"items": items},
+		"budgets": []map[string]float64{{"alpha": 0.5}},
+		"plan":    plan,
+		"options": map[string]any{"random": map[string]any{"samples": 1000, "seed": "SEED"}},
+	})
+	return bytes.Replace(b, []byte(`"SEED"`), []byte(`"{{.RequestNumber}}"`), 1)
 }
 
 // readyWatcher discards the server's log, printing its errors until it is

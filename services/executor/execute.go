@@ -36,11 +36,8 @@ func (s *Service) ExecutePlan(ctx context.Context, req *triagev1.ExecutePlanRequ
 		UngradeableProblemIds: ungradeable,
 		PoolSize:              int32(len(items)),
 		TotalCost:             total,
-		NormalizedPlan:        make([]*triagev1.PlanStep, len(plan.Steps)),
+		NormalizedPlan:        normalizedPlan(req.GetPlan(), plan),
 		DroppedSteps:          protoconv.PlanDrops(plan.Log),
-	}
-	for i, st := range plan.Steps {
-		resp.NormalizedPlan[i] = &triagev1.PlanStep{Id: st.ID, Tokens: st.Tokens}
 	}
 	if req.GetIncludePoolItems() {
 		resp.PoolItems = protoconv.GroundTruthItems(items)
@@ -53,6 +50,22 @@ func (s *Service) ExecutePlan(ctx context.Context, req *triagev1.ExecutePlanRequ
 		resp.Results = append(resp.Results, regimeResult(r, run(p, plan, budget, r, !req.GetOmitTrace())))
 	}
 	return resp, nil
+}
+
+// normalizedPlan is plan's kept steps as the request's own messages: the
+// kept steps are the raw steps normalization did not drop, unchanged and in
+// order.
+func normalizedPlan(raw []*triagev1.PlanStep, plan execution.Plan) []*triagev1.PlanStep {
+	out := make([]*triagev1.PlanStep, 0, len(plan.Steps))
+	d := 0
+	for k, st := range raw {
+		if d < len(plan.Log) && plan.Log[d].Index == k {
+			d++
+			continue
+		}
+		out = append(out, st)
+	}
+	return out
 }
 
 // run executes plan under regime r, with its trace when trace is set.

@@ -115,7 +115,11 @@ func validateExecuteWork(v *apperr.Violations, req *triagev1.ExecutePlanRequest)
 	if regimes == 0 {
 		regimes = 2
 	}
+	work := float64(regimes) * float64(items+steps)
+	if work <= MaxExecuteWork {
+		return // the usual case: no formula to format
+	}
 	formula := fmt.Sprintf("regimes × (items + plan steps) = %d × (%d + %d)", regimes, items, steps)
-	protoconv.CheckWork(v, "plan", formula, float64(regimes)*float64(items+steps), MaxExecuteWork,
+	protoconv.CheckWork(v, "plan", formula, work, MaxExecuteWork,
 		"a plan needs at most one step per item; send a shorter plan, fewer regimes or a smaller pool")
 }

@@ -24,7 +24,9 @@ type scoredPool struct {
 }
 
 // score scores a request ValidateRequest accepted: the plan is executed at
-// every budget while the Oracle computes the references of all of them.
+// every budget while the Oracle computes the references of all of them
+// (unless they are cached). Responses of the Executor and the Oracle are
+// shared with the response, never changed.
 func (s *Service) score(ctx context.Context, req *triagev1.ScorePlanRequest) (*triagev1.ScorePlanResponse, error) {
 	p, err := s.pool(ctx, req)
 	if err != nil {
@@ -38,12 +40,20 @@ func (s *Service) score(ctx context.Context, req *triagev1.ScorePlanRequest) (*t
 		oracleErr error
 	)
 	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		refs, oracleErr = s.oracle.ComputeReferences(ctx, &triagev1.ComputeReferencesRequest{
-			Items: p.items, Budgets: budgets, Random: req.GetOptions().GetRandom(),
-		})
-	}()
+	refsReq := &triagev1.ComputeReferencesRequest{Items: p.items, Budgets: budgets, Random: req.GetOptions().GetRandom()}
+	key := s.refs.key(refsReq)
+	if cached, ok := s.refs.get(key); ok {
+		refs = cached
+		close(done)
+	} else {
+		go func() {
+			defer close(done)
+			refs, oracleErr = s.oracle.ComputeReferences(ctx, refsReq)
+			if oracleErr == nil {
+				s.refs.put(key, refs)
+			}
+		}()
+	}
 	pool := &triagev1.ExecutePlanRequest_Inline{Inline: &triagev1.InlinePool{Items: p.items}}
 	for i, b := range budgets {
 		execs[i], err = s.executor.ExecutePlan(ctx, &triagev1.ExecutePlanRequest{
@@ -130,22 +140,19 @@ func assemble(req *triagev1.ScorePlanRequest, p *scoredPool, execs []*triagev1.E
 		if ref.GetBudget() != exec.GetBudget() {
 			return nil, fmt.Errorf("the executor and the oracle disagree on budgets[%d] (%d vs %d tokens)", i, exec.GetBudget(), ref.GetBudget())
 		}
-		in := protoconv.ScoreInput(p.items, exec, ref)
-		if i == 0 {
-			in.Unsolvable = p.unsolvable // D and W do not depend on the budget
-		}
-		scored := planscore.Score(in)
+		scored := planscore.Score(scoreInput(p, i, exec, ref))
 		if i == 0 && p.unsolvable != nil {
 			resp.Injection = injection(p.unsolvable, scored)
 		}
+		orc := ref.GetOracle()
 		if !req.GetOptions().GetIncludeOraclePlan() {
-			ref.GetOracle().Plan = nil
+			orc = &triagev1.OracleReference{Value: orc.GetValue(), Cost: orc.GetCost()} // the cached one stays whole
 		}
 		bs := &triagev1.BudgetScore{
 			Budget:     exec.GetBudget(),
 			Alpha:      ref.Alpha,
 			OverBudget: exec.GetOverBudget(),
-			Oracle:     ref.GetOracle(),
+			Oracle:     orc,
 			Random:     ref.GetRandom(),
 			Regimes:    make([]*triagev1.RegimeScore, len(scored.Regimes)),
 		}
@@ -181,4 +188,16 @@ func injection(unsolvable []bool, scored planscore.Result) *triagev1.InjectionSc
 		}
 	}
 	return out
+}
+
+// scoreInput is what planscore.Score needs of the execution and the
+// references at budgets[i]: the items and the plan only at the first budget
+// of a pool with unsolvable flags (D and W do not depend on the budget).
+func scoreInput(p *scoredPool, i int, exec *triagev1.ExecutePlanResponse, ref *triagev1.BudgetReferences) planscore.Input {
+	if i == 0 && p.unsolvable != nil {
+		in := protoconv.ScoreInput(p.items, exec, ref)
+		in.Unsolvable = p.unsolvable
+		return in
+	}
+	return protoconv.ScoreInput(nil, &triagev1.ExecutePlanResponse{Results: exec.GetResults()}, ref)
 }

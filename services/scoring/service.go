@@ -12,12 +12,26 @@ type Service struct {
 	executor Executor
 	oracle   Oracle
 	workers  int
+	refs     *refCache // nil: none
 }
 
-// New returns a Scoring service composing exec and orc. workers is how
-// many requests of a ScorePlans batch are scored at once (at least 1).
-func New(exec Executor, orc Oracle, workers int) *Service {
-	return &Service{executor: exec, oracle: orc, workers: max(workers, 1)}
+// Options configure a Scoring service.
+type Options struct {
+	// Workers is how many requests of a ScorePlans batch are scored at
+	// once; 0 means 1.
+	Workers int
+	// CacheEntries is how many of the Oracle's answers the service keeps
+	// (refcache.go); 0 keeps none.
+	CacheEntries int
+}
+
+// DefaultCacheEntries is the references cache's size triage serve uses: a
+// few MiB for the paper's pools, at most 40 MiB.
+const DefaultCacheEntries = 512
+
+// New returns a Scoring service composing exec and orc.
+func New(exec Executor, orc Oracle, opts Options) *Service {
+	return &Service{executor: exec, oracle: orc, workers: max(opts.Workers, 1), refs: newRefCache(opts.CacheEntries)}
 }
 
 // ScorePlan scores one plan on one pool. The server runner calls

@@ -47,7 +47,7 @@ func newLocal(t *testing.T) fixture {
 	orc := oracle.NewService()
 	conn := servertest.Start(t, nil,
 		server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: exec},
-		server.Service{Name: "scoring", Desc: &triagev1.ScoringService_ServiceDesc, Impl: scoring.New(scoring.LocalExecutor(exec), scoring.LocalOracle(orc), 2)},
+		server.Service{Name: "scoring", Desc: &triagev1.ScoringService_ServiceDesc, Impl: scoring.New(scoring.LocalExecutor(exec), scoring.LocalOracle(orc), scoring.Options{Workers: 2, CacheEntries: 16})},
 	)
 	return fixture{scoring: triagev1.NewScoringServiceClient(conn), executor: triagev1.NewExecutorServiceClient(conn)}
 }
@@ -65,7 +65,7 @@ func newRemote(t *testing.T) fixture {
 		server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: executor.New(st, time.Now)},
 		server.Service{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()},
 	)
-	svc := scoring.New(scoring.RemoteExecutor(triagev1.NewExecutorServiceClient(up)), scoring.RemoteOracle(triagev1.NewOracleServiceClient(up)), 2)
+	svc := scoring.New(scoring.RemoteExecutor(triagev1.NewExecutorServiceClient(up)), scoring.RemoteOracle(triagev1.NewOracleServiceClient(up)), scoring.Options{Workers: 2, CacheEntries: 16})
 	conn := servertest.Start(t, nil, server.Service{Name: "scoring", Desc: &triagev1.ScoringService_ServiceDesc, Impl: svc})
 	return fixture{scoring: triagev1.NewScoringServiceClient(conn), executor: triagev1.NewExecutorServiceClient(up)}
 }

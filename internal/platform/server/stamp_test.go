@@ -29,7 +29,7 @@ func TestResponsesAreStamped(t *testing.T) {
 	exec, orc := executor.New(nil, time.Now), oracle.NewService()
 	conn, err := inproc.Start(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), telemetry.Disabled(), []server.Service{
 		{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: orc},
-		{Name: "scoring", Desc: &triagev1.ScoringService_ServiceDesc, Impl: scoring.New(scoring.LocalExecutor(exec), scoring.LocalOracle(orc), 1)},
+		{Name: "scoring", Desc: &triagev1.ScoringService_ServiceDesc, Impl: scoring.New(scoring.LocalExecutor(exec), scoring.LocalOracle(orc), scoring.Options{Workers: 1})},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -30,7 +30,7 @@ func FuzzScoreInput(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	svc := scoringsvc.New(scoringsvc.LocalExecutor(executor.New(nil, time.Now)), scoringsvc.LocalOracle(oracle.NewService()), 2)
+	svc := scoringsvc.New(scoringsvc.LocalExecutor(executor.New(nil, time.Now)), scoringsvc.LocalOracle(oracle.NewService()), scoringsvc.Options{Workers: 2})
 	conn := servertest.Start(f, nil, server.Service{Name: "scoring", Desc: &triagev1.ScoringService_ServiceDesc, Impl: svc})
 	clients := triagev1.NewScoringServiceClient(conn)
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -89,12 +89,14 @@ class CheckEndpointsRequest(_message.Message):
     def __init__(self, names: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class CheckEndpointsResponse(_message.Message):
-    __slots__ = ["checks", "configured"]
+    __slots__ = ["checks", "configured", "version"]
     CHECKS_FIELD_NUMBER: _ClassVar[int]
     CONFIGURED_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
     checks: _containers.RepeatedCompositeFieldContainer[EndpointCheck]
     configured: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, checks: _Optional[_Iterable[_Union[EndpointCheck, _Mapping]]] = ..., configured: _Optional[_Iterable[str]] = ...) -> None: ...
+    version: _types_pb2.VersionStamp
+    def __init__(self, checks: _Optional[_Iterable[_Union[EndpointCheck, _Mapping]]] = ..., configured: _Optional[_Iterable[str]] = ..., version: _Optional[_Union[_types_pb2.VersionStamp, _Mapping]] = ...) -> None: ...
 
 class EndpointCheck(_message.Message):
     __slots__ = ["answered", "configured", "mode", "model", "name", "reason"]
@@ -113,42 +115,48 @@ class EndpointCheck(_message.Message):
     def __init__(self, name: _Optional[str] = ..., configured: bool = ..., model: _Optional[str] = ..., mode: _Optional[_Union[SolverMode, str]] = ..., answered: bool = ..., reason: _Optional[str] = ...) -> None: ...
 
 class ExecutePlanRequest(_message.Message):
-    __slots__ = ["budget", "inline", "omit_trace", "plan", "regimes", "stored"]
+    __slots__ = ["budget", "include_pool_items", "inline", "omit_trace", "plan", "regimes", "stored"]
     BUDGET_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_POOL_ITEMS_FIELD_NUMBER: _ClassVar[int]
     INLINE_FIELD_NUMBER: _ClassVar[int]
     OMIT_TRACE_FIELD_NUMBER: _ClassVar[int]
     PLAN_FIELD_NUMBER: _ClassVar[int]
     REGIMES_FIELD_NUMBER: _ClassVar[int]
     STORED_FIELD_NUMBER: _ClassVar[int]
     budget: _types_pb2.Budget
+    include_pool_items: bool
     inline: InlinePool
     omit_trace: bool
     plan: _containers.RepeatedCompositeFieldContainer[_types_pb2.PlanStep]
     regimes: _containers.RepeatedScalarFieldContainer[Regime]
     stored: StoredPool
-    def __init__(self, stored: _Optional[_Union[StoredPool, _Mapping]] = ..., inline: _Optional[_Union[InlinePool, _Mapping]] = ..., budget: _Optional[_Union[_types_pb2.Budget, _Mapping]] = ..., plan: _Optional[_Iterable[_Union[_types_pb2.PlanStep, _Mapping]]] = ..., regimes: _Optional[_Iterable[_Union[Regime, str]]] = ..., omit_trace: bool = ...) -> None: ...
+    def __init__(self, stored: _Optional[_Union[StoredPool, _Mapping]] = ..., inline: _Optional[_Union[InlinePool, _Mapping]] = ..., budget: _Optional[_Union[_types_pb2.Budget, _Mapping]] = ..., plan: _Optional[_Iterable[_Union[_types_pb2.PlanStep, _Mapping]]] = ..., regimes: _Optional[_Iterable[_Union[Regime, str]]] = ..., omit_trace: bool = ..., include_pool_items: bool = ...) -> None: ...
 
 class ExecutePlanResponse(_message.Message):
-    __slots__ = ["budget", "dropped_steps", "normalized_plan", "over_budget", "planned_tokens", "pool_size", "results", "total_cost", "ungradeable_problem_ids"]
+    __slots__ = ["budget", "dropped_steps", "normalized_plan", "over_budget", "planned_tokens", "pool_items", "pool_size", "results", "total_cost", "ungradeable_problem_ids", "version"]
     BUDGET_FIELD_NUMBER: _ClassVar[int]
     DROPPED_STEPS_FIELD_NUMBER: _ClassVar[int]
     NORMALIZED_PLAN_FIELD_NUMBER: _ClassVar[int]
     OVER_BUDGET_FIELD_NUMBER: _ClassVar[int]
     PLANNED_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    POOL_ITEMS_FIELD_NUMBER: _ClassVar[int]
     POOL_SIZE_FIELD_NUMBER: _ClassVar[int]
     RESULTS_FIELD_NUMBER: _ClassVar[int]
     TOTAL_COST_FIELD_NUMBER: _ClassVar[int]
     UNGRADEABLE_PROBLEM_IDS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
     budget: int
     dropped_steps: _containers.RepeatedCompositeFieldContainer[_types_pb2.PlanDrop]
     normalized_plan: _containers.RepeatedCompositeFieldContainer[_types_pb2.PlanStep]
     over_budget: bool
     planned_tokens: int
+    pool_items: _containers.RepeatedCompositeFieldContainer[_types_pb2.GroundTruthItem]
     pool_size: int
     results: _containers.RepeatedCompositeFieldContainer[RegimeResult]
     total_cost: int
     ungradeable_problem_ids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, budget: _Optional[int] = ..., results: _Optional[_Iterable[_Union[RegimeResult, _Mapping]]] = ..., normalized_plan: _Optional[_Iterable[_Union[_types_pb2.PlanStep, _Mapping]]] = ..., dropped_steps: _Optional[_Iterable[_Union[_types_pb2.PlanDrop, _Mapping]]] = ..., planned_tokens: _Optional[int] = ..., over_budget: bool = ..., ungradeable_problem_ids: _Optional[_Iterable[str]] = ..., pool_size: _Optional[int] = ..., total_cost: _Optional[int] = ...) -> None: ...
+    version: _types_pb2.VersionStamp
+    def __init__(self, budget: _Optional[int] = ..., results: _Optional[_Iterable[_Union[RegimeResult, _Mapping]]] = ..., normalized_plan: _Optional[_Iterable[_Union[_types_pb2.PlanStep, _Mapping]]] = ..., dropped_steps: _Optional[_Iterable[_Union[_types_pb2.PlanDrop, _Mapping]]] = ..., planned_tokens: _Optional[int] = ..., over_budget: bool = ..., ungradeable_problem_ids: _Optional[_Iterable[str]] = ..., pool_size: _Optional[int] = ..., total_cost: _Optional[int] = ..., pool_items: _Optional[_Iterable[_Union[_types_pb2.GroundTruthItem, _Mapping]]] = ..., version: _Optional[_Union[_types_pb2.VersionStamp, _Mapping]] = ...) -> None: ...
 
 class GroundTruthRecord(_message.Message):
     __slots__ = ["correct", "cost", "cost_rule", "dataset", "error", "finish_reason", "gradeable", "latency", "lucky_guess", "measured_time", "problem_id", "response_sha256", "solver"]
@@ -187,16 +195,18 @@ class ImportGroundTruthRequest(_message.Message):
     def __init__(self, records: _Optional[_Iterable[_Union[GroundTruthRecord, _Mapping]]] = ...) -> None: ...
 
 class ImportGroundTruthResponse(_message.Message):
-    __slots__ = ["inserted", "received", "unchanged", "updated"]
+    __slots__ = ["inserted", "received", "unchanged", "updated", "version"]
     INSERTED_FIELD_NUMBER: _ClassVar[int]
     RECEIVED_FIELD_NUMBER: _ClassVar[int]
     UNCHANGED_FIELD_NUMBER: _ClassVar[int]
     UPDATED_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
     inserted: int
     received: int
     unchanged: int
     updated: int
-    def __init__(self, received: _Optional[int] = ..., inserted: _Optional[int] = ..., updated: _Optional[int] = ..., unchanged: _Optional[int] = ...) -> None: ...
+    version: _types_pb2.VersionStamp
+    def __init__(self, received: _Optional[int] = ..., inserted: _Optional[int] = ..., updated: _Optional[int] = ..., unchanged: _Optional[int] = ..., version: _Optional[_Union[_types_pb2.VersionStamp, _Mapping]] = ...) -> None: ...
 
 class InlinePool(_message.Message):
     __slots__ = ["items"]
@@ -217,12 +227,14 @@ class ListGroundTruthRequest(_message.Message):
     def __init__(self, solver: _Optional[_Union[Solver, _Mapping]] = ..., dataset: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class ListGroundTruthResponse(_message.Message):
-    __slots__ = ["next_page_token", "records"]
+    __slots__ = ["next_page_token", "records", "version"]
     NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     RECORDS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
     next_page_token: str
     records: _containers.RepeatedCompositeFieldContainer[GroundTruthRecord]
-    def __init__(self, records: _Optional[_Iterable[_Union[GroundTruthRecord, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+    version: _types_pb2.VersionStamp
+    def __init__(self, records: _Optional[_Iterable[_Union[GroundTruthRecord, _Mapping]]] = ..., next_page_token: _Optional[str] = ..., version: _Optional[_Union[_types_pb2.VersionStamp, _Mapping]] = ...) -> None: ...
 
 class Problem(_message.Message):
     __slots__ = ["dataset", "grading_json", "id", "text", "unsolvable"]
@@ -267,14 +279,16 @@ class RunBaselineRequest(_message.Message):
     def __init__(self, solver: _Optional[_Union[Solver, _Mapping]] = ..., endpoint: _Optional[str] = ..., problems: _Optional[_Iterable[_Union[Problem, _Mapping]]] = ..., concurrency: _Optional[int] = ..., rerun: bool = ..., keep_ungradeable: bool = ...) -> None: ...
 
 class RunBaselineResponse(_message.Message):
-    __slots__ = ["item", "started", "summary"]
+    __slots__ = ["item", "started", "summary", "version"]
     ITEM_FIELD_NUMBER: _ClassVar[int]
     STARTED_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
     item: BaselineItem
     started: BaselineStarted
     summary: BaselineSummary
-    def __init__(self, started: _Optional[_Union[BaselineStarted, _Mapping]] = ..., item: _Optional[_Union[BaselineItem, _Mapping]] = ..., summary: _Optional[_Union[BaselineSummary, _Mapping]] = ...) -> None: ...
+    version: _types_pb2.VersionStamp
+    def __init__(self, started: _Optional[_Union[BaselineStarted, _Mapping]] = ..., item: _Optional[_Union[BaselineItem, _Mapping]] = ..., summary: _Optional[_Union[BaselineSummary, _Mapping]] = ..., version: _Optional[_Union[_types_pb2.VersionStamp, _Mapping]] = ...) -> None: ...
 
 class Solver(_message.Message):
     __slots__ = ["mode", "model"]

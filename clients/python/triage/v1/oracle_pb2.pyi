@@ -34,14 +34,16 @@ class ComputeReferencesRequest(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[_types_pb2.GroundTruthItem, _Mapping]]] = ..., budgets: _Optional[_Iterable[_Union[_types_pb2.Budget, _Mapping]]] = ..., random: _Optional[_Union[RandomReferenceOptions, _Mapping]] = ...) -> None: ...
 
 class ComputeReferencesResponse(_message.Message):
-    __slots__ = ["references", "total_cost", "total_value"]
+    __slots__ = ["references", "total_cost", "total_value", "version"]
     REFERENCES_FIELD_NUMBER: _ClassVar[int]
     TOTAL_COST_FIELD_NUMBER: _ClassVar[int]
     TOTAL_VALUE_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
     references: _containers.RepeatedCompositeFieldContainer[BudgetReferences]
     total_cost: int
     total_value: float
-    def __init__(self, references: _Optional[_Iterable[_Union[BudgetReferences, _Mapping]]] = ..., total_cost: _Optional[int] = ..., total_value: _Optional[float] = ...) -> None: ...
+    version: _types_pb2.VersionStamp
+    def __init__(self, references: _Optional[_Iterable[_Union[BudgetReferences, _Mapping]]] = ..., total_cost: _Optional[int] = ..., total_value: _Optional[float] = ..., version: _Optional[_Union[_types_pb2.VersionStamp, _Mapping]] = ...) -> None: ...
 
 class OracleReference(_message.Message):
     __slots__ = ["cost", "plan", "value"]

@@ -64,7 +64,7 @@ class CreatePlanRequest(_message.Message):
     def __init__(self, endpoint_name: _Optional[str] = ..., inline_endpoint: _Optional[_Union[LLMEndpoint, _Mapping]] = ..., problems: _Optional[_Iterable[_Union[PlannerProblem, _Mapping]]] = ..., budget: _Optional[int] = ..., domain: _Optional[str] = ..., variant: _Optional[_Union[PromptVariant, str]] = ..., strategy: _Optional[_Union[PlannerStrategy, str]] = ..., seed: _Optional[int] = ..., structured_output: bool = ...) -> None: ...
 
 class CreatePlanResponse(_message.Message):
-    __slots__ = ["attempts", "cache_hit", "finish_reason", "latency", "model", "parsed", "planner_ids", "prompt", "raw_output", "reasoning", "strategy", "template_name", "template_sha256", "truncated", "usage"]
+    __slots__ = ["attempts", "cache_hit", "finish_reason", "latency", "model", "parsed", "planner_ids", "prompt", "raw_output", "reasoning", "strategy", "template_name", "template_sha256", "truncated", "usage", "version"]
     ATTEMPTS_FIELD_NUMBER: _ClassVar[int]
     CACHE_HIT_FIELD_NUMBER: _ClassVar[int]
     FINISH_REASON_FIELD_NUMBER: _ClassVar[int]
@@ -80,6 +80,7 @@ class CreatePlanResponse(_message.Message):
     TEMPLATE_SHA256_FIELD_NUMBER: _ClassVar[int]
     TRUNCATED_FIELD_NUMBER: _ClassVar[int]
     USAGE_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
     attempts: int
     cache_hit: bool
     finish_reason: str
@@ -95,7 +96,8 @@ class CreatePlanResponse(_message.Message):
     template_sha256: str
     truncated: bool
     usage: Usage
-    def __init__(self, parsed: _Optional[_Union[ParsedPlan, _Mapping]] = ..., raw_output: _Optional[str] = ..., reasoning: _Optional[str] = ..., prompt: _Optional[str] = ..., template_name: _Optional[str] = ..., template_sha256: _Optional[str] = ..., usage: _Optional[_Union[Usage, _Mapping]] = ..., finish_reason: _Optional[str] = ..., truncated: bool = ..., latency: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., cache_hit: bool = ..., attempts: _Optional[int] = ..., strategy: _Optional[_Union[PlannerStrategy, str]] = ..., model: _Optional[str] = ..., planner_ids: _Optional[_Iterable[_Union[PlannerId, _Mapping]]] = ...) -> None: ...
+    version: _types_pb2.VersionStamp
+    def __init__(self, parsed: _Optional[_Union[ParsedPlan, _Mapping]] = ..., raw_output: _Optional[str] = ..., reasoning: _Optional[str] = ..., prompt: _Optional[str] = ..., template_name: _Optional[str] = ..., template_sha256: _Optional[str] = ..., usage: _Optional[_Union[Usage, _Mapping]] = ..., finish_reason: _Optional[str] = ..., truncated: bool = ..., latency: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., cache_hit: bool = ..., attempts: _Optional[int] = ..., strategy: _Optional[_Union[PlannerStrategy, str]] = ..., model: _Optional[str] = ..., planner_ids: _Optional[_Iterable[_Union[PlannerId, _Mapping]]] = ..., version: _Optional[_Union[_types_pb2.VersionStamp, _Mapping]] = ...) -> None: ...
 
 class LLMEndpoint(_message.Message):
     __slots__ = ["base_url", "extra_body", "family", "max_output_tokens", "mode", "model", "timeout"]
@@ -120,10 +122,12 @@ class ListEndpointsRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class ListEndpointsResponse(_message.Message):
-    __slots__ = ["endpoints"]
+    __slots__ = ["endpoints", "version"]
     ENDPOINTS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
     endpoints: _containers.RepeatedCompositeFieldContainer[ConfiguredEndpoint]
-    def __init__(self, endpoints: _Optional[_Iterable[_Union[ConfiguredEndpoint, _Mapping]]] = ...) -> None: ...
+    version: _types_pb2.VersionStamp
+    def __init__(self, endpoints: _Optional[_Iterable[_Union[ConfiguredEndpoint, _Mapping]]] = ..., version: _Optional[_Union[_types_pb2.VersionStamp, _Mapping]] = ...) -> None: ...
 
 class ParsedPlan(_message.Message):
     __slots__ = ["dropped_steps", "fixes", "over_budget", "parse_error", "plan", "planned_tokens", "status"]
@@ -182,12 +186,14 @@ class RepairPlanRequest(_message.Message):
     def __init__(self, raw_output: _Optional[str] = ..., problem_ids: _Optional[_Iterable[str]] = ..., budget: _Optional[int] = ..., opaque_ids: bool = ...) -> None: ...
 
 class RepairPlanResponse(_message.Message):
-    __slots__ = ["parsed", "planner_ids"]
+    __slots__ = ["parsed", "planner_ids", "version"]
     PARSED_FIELD_NUMBER: _ClassVar[int]
     PLANNER_IDS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
     parsed: ParsedPlan
     planner_ids: _containers.RepeatedCompositeFieldContainer[PlannerId]
-    def __init__(self, parsed: _Optional[_Union[ParsedPlan, _Mapping]] = ..., planner_ids: _Optional[_Iterable[_Union[PlannerId, _Mapping]]] = ...) -> None: ...
+    version: _types_pb2.VersionStamp
+    def __init__(self, parsed: _Optional[_Union[ParsedPlan, _Mapping]] = ..., planner_ids: _Optional[_Iterable[_Union[PlannerId, _Mapping]]] = ..., version: _Optional[_Union[_types_pb2.VersionStamp, _Mapping]] = ...) -> None: ...
 
 class Usage(_message.Message):
     __slots__ = ["completion_tokens", "output_tokens", "output_tokens_rule", "prompt_tokens", "reasoning_tokens", "total_tokens"]

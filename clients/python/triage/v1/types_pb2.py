@@ -13,7 +13,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15triage/v1/types.proto\x12\ttriage.v1\"t\n\x0fGroundTruthItem\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04\x63ost\x18\x02 \x01(\x03R\x04\x63ost\x12\x18\n\x07\x63orrect\x18\x03 \x01(\x08R\x07\x63orrect\x12\x19\n\x05value\x18\x04 \x01(\x01H\x00R\x05value\x88\x01\x01\x42\x08\n\x06_value\"B\n\x06\x42udget\x12\x18\n\x06tokens\x18\x01 \x01(\x03H\x00R\x06tokens\x12\x16\n\x05\x61lpha\x18\x02 \x01(\x01H\x00R\x05\x61lphaB\x06\n\x04kind\"2\n\x08PlanStep\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x16\n\x06tokens\x18\x02 \x01(\x03R\x06tokens\"{\n\x08PlanDrop\x12\x14\n\x05index\x18\x01 \x01(\x05R\x05index\x12\x0e\n\x02id\x18\x02 \x01(\tR\x02id\x12\x16\n\x06tokens\x18\x03 \x01(\x03R\x06tokens\x12\x31\n\x06reason\x18\x04 \x01(\x0e\x32\x19.triage.v1.PlanDropReasonR\x06reason*\xad\x01\n\x0ePlanDropReason\x12 \n\x1cPLAN_DROP_REASON_UNSPECIFIED\x10\x00\x12\x1f\n\x1bPLAN_DROP_REASON_UNKNOWN_ID\x10\x01\x12\x1e\n\x1aPLAN_DROP_REASON_DUPLICATE\x10\x02\x12\x1d\n\x19PLAN_DROP_REASON_NEGATIVE\x10\x03\x12\x19\n\x15PLAN_DROP_REASON_ZERO\x10\x04*\x9e\x01\n\x08\x43ostRule\x12\x19\n\x15\x43OST_RULE_UNSPECIFIED\x10\x00\x12\x18\n\x14\x43OST_RULE_COMPLETION\x10\x01\x12 \n\x1c\x43OST_RULE_TOTAL_MINUS_PROMPT\x10\x02\x12\'\n#COST_RULE_COMPLETION_PLUS_REASONING\x10\x03\x12\x12\n\x0e\x43OST_RULE_NONE\x10\x04\x42\x36Z4github.com/triage-eval/triage/gen/triage/v1;triagev1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15triage/v1/types.proto\x12\ttriage.v1\"t\n\x0fGroundTruthItem\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04\x63ost\x18\x02 \x01(\x03R\x04\x63ost\x12\x18\n\x07\x63orrect\x18\x03 \x01(\x08R\x07\x63orrect\x12\x19\n\x05value\x18\x04 \x01(\x01H\x00R\x05value\x88\x01\x01\x42\x08\n\x06_value\"B\n\x06\x42udget\x12\x18\n\x06tokens\x18\x01 \x01(\x03H\x00R\x06tokens\x12\x16\n\x05\x61lpha\x18\x02 \x01(\x01H\x00R\x05\x61lphaB\x06\n\x04kind\"2\n\x08PlanStep\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x16\n\x06tokens\x18\x02 \x01(\x03R\x06tokens\"{\n\x08PlanDrop\x12\x14\n\x05index\x18\x01 \x01(\x05R\x05index\x12\x0e\n\x02id\x18\x02 \x01(\tR\x02id\x12\x16\n\x06tokens\x18\x03 \x01(\x03R\x06tokens\x12\x31\n\x06reason\x18\x04 \x01(\x0e\x32\x19.triage.v1.PlanDropReasonR\x06reason\"\x99\x01\n\x0cVersionStamp\x12\x1a\n\x08protocol\x18\x01 \x01(\tR\x08protocol\x12#\n\rspec_revision\x18\x02 \x01(\tR\x0cspecRevision\x12%\n\x0e\x62inary_version\x18\x03 \x01(\tR\rbinaryVersion\x12!\n\x0cvcs_revision\x18\x04 \x01(\tR\x0bvcsRevision*\xad\x01\n\x0ePlanDropReason\x12 \n\x1cPLAN_DROP_REASON_UNSPECIFIED\x10\x00\x12\x1f\n\x1bPLAN_DROP_REASON_UNKNOWN_ID\x10\x01\x12\x1e\n\x1aPLAN_DROP_REASON_DUPLICATE\x10\x02\x12\x1d\n\x19PLAN_DROP_REASON_NEGATIVE\x10\x03\x12\x19\n\x15PLAN_DROP_REASON_ZERO\x10\x04*\x9e\x01\n\x08\x43ostRule\x12\x19\n\x15\x43OST_RULE_UNSPECIFIED\x10\x00\x12\x18\n\x14\x43OST_RULE_COMPLETION\x10\x01\x12 \n\x1c\x43OST_RULE_TOTAL_MINUS_PROMPT\x10\x02\x12\'\n#COST_RULE_COMPLETION_PLUS_REASONING\x10\x03\x12\x12\n\x0e\x43OST_RULE_NONE\x10\x04\x42\x36Z4github.com/triage-eval/triage/gen/triage/v1;triagev1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'triage.v1.types_pb2', globals())
@@ -21,10 +21,10 @@ if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
   DESCRIPTOR._serialized_options = b'Z4github.com/triage-eval/triage/gen/triage/v1;triagev1'
-  _PLANDROPREASON._serialized_start=400
-  _PLANDROPREASON._serialized_end=573
-  _COSTRULE._serialized_start=576
-  _COSTRULE._serialized_end=734
+  _PLANDROPREASON._serialized_start=556
+  _PLANDROPREASON._serialized_end=729
+  _COSTRULE._serialized_start=732
+  _COSTRULE._serialized_end=890
   _GROUNDTRUTHITEM._serialized_start=36
   _GROUNDTRUTHITEM._serialized_end=152
   _BUDGET._serialized_start=154
@@ -33,4 +33,6 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _PLANSTEP._serialized_end=272
   _PLANDROP._serialized_start=274
   _PLANDROP._serialized_end=397
+  _VERSIONSTAMP._serialized_start=400
+  _VERSIONSTAMP._serialized_end=553
 # @@protoc_insertion_point(module_scope)

@@ -55,6 +55,18 @@ class PlanStep(_message.Message):
     tokens: int
     def __init__(self, id: _Optional[str] = ..., tokens: _Optional[int] = ...) -> None: ...
 
+class VersionStamp(_message.Message):
+    __slots__ = ["binary_version", "protocol", "spec_revision", "vcs_revision"]
+    BINARY_VERSION_FIELD_NUMBER: _ClassVar[int]
+    PROTOCOL_FIELD_NUMBER: _ClassVar[int]
+    SPEC_REVISION_FIELD_NUMBER: _ClassVar[int]
+    VCS_REVISION_FIELD_NUMBER: _ClassVar[int]
+    binary_version: str
+    protocol: str
+    spec_revision: str
+    vcs_revision: str
+    def __init__(self, protocol: _Optional[str] = ..., spec_revision: _Optional[str] = ..., binary_version: _Optional[str] = ..., vcs_revision: _Optional[str] = ...) -> None: ...
+
 class PlanDropReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 

@@ -24,7 +24,16 @@ import {
 } from "@grpc/grpc-js";
 import { Duration } from "../../google/protobuf/duration";
 import { Timestamp } from "../../google/protobuf/timestamp";
-import { Budget, CostRule, costRuleFromJSON, costRuleToJSON, GroundTruthItem, PlanDrop, PlanStep } from "./types";
+import {
+  Budget,
+  CostRule,
+  costRuleFromJSON,
+  costRuleToJSON,
+  GroundTruthItem,
+  PlanDrop,
+  PlanStep,
+  VersionStamp,
+} from "./types";
 
 export const protobufPackage = "triage.v1";
 
@@ -338,6 +347,8 @@ export interface ImportGroundTruthResponse {
   updated: number;
   /** Records identical to the stored one. */
   unchanged: number;
+  /** What computed this response (SPEC §10); set by the server. */
+  version: VersionStamp | undefined;
 }
 
 /** ListGroundTruthRequest selects and pages stored records. */
@@ -360,6 +371,8 @@ export interface ListGroundTruthResponse {
   records: GroundTruthRecord[];
   /** Token for the next page; empty on the last page. */
   nextPageToken: string;
+  /** What computed this response (SPEC §10); set by the server. */
+  version: VersionStamp | undefined;
 }
 
 /** StoredPool names a pool whose ground truth the Executor holds. */
@@ -409,6 +422,12 @@ export interface ExecutePlanRequest {
    * the values, such as grids, and cheaper to compute.
    */
   omitTrace: boolean;
+  /**
+   * Return the pool's gradeable items with their ground truth (the
+   * response's pool_items): for callers that score a stored pool and need
+   * its items for the references, such as the Scoring service.
+   */
+  includePoolItems: boolean;
 }
 
 /** TraceStep is one step of an execution trace. */
@@ -467,6 +486,13 @@ export interface ExecutePlanResponse {
   poolSize: number;
   /** Σ c_i over the gradeable pool. */
   totalCost: number;
+  /**
+   * The gradeable pool's items with their ground truth, in pool order, when
+   * the request set include_pool_items; otherwise empty.
+   */
+  poolItems: GroundTruthItem[];
+  /** What computed this response (SPEC §10); set by the server. */
+  version: VersionStamp | undefined;
 }
 
 /**
@@ -600,7 +626,11 @@ export interface RunBaselineResponse {
     | BaselineItem
     | undefined;
   /** Sent last. */
-  summary?: BaselineSummary | undefined;
+  summary?:
+    | BaselineSummary
+    | undefined;
+  /** What computed this response (SPEC §10); set by the server. */
+  version: VersionStamp | undefined;
 }
 
 /** CheckEndpointsRequest names the baseline endpoints to check. */
@@ -641,6 +671,8 @@ export interface CheckEndpointsResponse {
   checks: EndpointCheck[];
   /** Names of every baseline endpoint the Executor has, sorted. */
   configured: string[];
+  /** What computed this response (SPEC §10); set by the server. */
+  version: VersionStamp | undefined;
 }
 
 function createBaseSolver(): Solver {
@@ -1103,7 +1135,7 @@ export const ImportGroundTruthRequest: MessageFns<ImportGroundTruthRequest> = {
 };
 
 function createBaseImportGroundTruthResponse(): ImportGroundTruthResponse {
-  return { received: 0, inserted: 0, updated: 0, unchanged: 0 };
+  return { received: 0, inserted: 0, updated: 0, unchanged: 0, version: undefined };
 }
 
 export const ImportGroundTruthResponse: MessageFns<ImportGroundTruthResponse> = {
@@ -1119,6 +1151,9 @@ export const ImportGroundTruthResponse: MessageFns<ImportGroundTruthResponse> = 
     }
     if (message.unchanged !== 0) {
       writer.uint32(32).int64(message.unchanged);
+    }
+    if (message.version !== undefined) {
+      VersionStamp.encode(message.version, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -1168,6 +1203,14 @@ export const ImportGroundTruthResponse: MessageFns<ImportGroundTruthResponse> = 
             message.unchanged = longToNumber(reader.int64());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.version = VersionStamp.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1186,6 +1229,7 @@ export const ImportGroundTruthResponse: MessageFns<ImportGroundTruthResponse> = 
       inserted: isSet(object.inserted) ? globalThis.Number(object.inserted) : 0,
       updated: isSet(object.updated) ? globalThis.Number(object.updated) : 0,
       unchanged: isSet(object.unchanged) ? globalThis.Number(object.unchanged) : 0,
+      version: isSet(object.version) ? VersionStamp.fromJSON(object.version) : undefined,
     };
   },
 
@@ -1203,6 +1247,9 @@ export const ImportGroundTruthResponse: MessageFns<ImportGroundTruthResponse> = 
     if (message.unchanged !== 0) {
       obj.unchanged = Math.round(message.unchanged);
     }
+    if (message.version !== undefined) {
+      obj.version = VersionStamp.toJSON(message.version);
+    }
     return obj;
   },
 
@@ -1215,6 +1262,9 @@ export const ImportGroundTruthResponse: MessageFns<ImportGroundTruthResponse> = 
     message.inserted = object.inserted ?? 0;
     message.updated = object.updated ?? 0;
     message.unchanged = object.unchanged ?? 0;
+    message.version = (object.version !== undefined && object.version !== null)
+      ? VersionStamp.fromPartial(object.version)
+      : undefined;
     return message;
   },
 };
@@ -1347,7 +1397,7 @@ export const ListGroundTruthRequest: MessageFns<ListGroundTruthRequest> = {
 };
 
 function createBaseListGroundTruthResponse(): ListGroundTruthResponse {
-  return { records: [], nextPageToken: "" };
+  return { records: [], nextPageToken: "", version: undefined };
 }
 
 export const ListGroundTruthResponse: MessageFns<ListGroundTruthResponse> = {
@@ -1357,6 +1407,9 @@ export const ListGroundTruthResponse: MessageFns<ListGroundTruthResponse> = {
     }
     if (message.nextPageToken !== "") {
       writer.uint32(18).string(message.nextPageToken);
+    }
+    if (message.version !== undefined) {
+      VersionStamp.encode(message.version, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -1390,6 +1443,14 @@ export const ListGroundTruthResponse: MessageFns<ListGroundTruthResponse> = {
             message.nextPageToken = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.version = VersionStamp.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1412,6 +1473,7 @@ export const ListGroundTruthResponse: MessageFns<ListGroundTruthResponse> = {
         : isSet(object.next_page_token)
         ? globalThis.String(object.next_page_token)
         : "",
+      version: isSet(object.version) ? VersionStamp.fromJSON(object.version) : undefined,
     };
   },
 
@@ -1423,6 +1485,9 @@ export const ListGroundTruthResponse: MessageFns<ListGroundTruthResponse> = {
     if (message.nextPageToken !== "") {
       obj.nextPageToken = message.nextPageToken;
     }
+    if (message.version !== undefined) {
+      obj.version = VersionStamp.toJSON(message.version);
+    }
     return obj;
   },
 
@@ -1433,6 +1498,9 @@ export const ListGroundTruthResponse: MessageFns<ListGroundTruthResponse> = {
     const message = createBaseListGroundTruthResponse();
     message.records = object.records?.map((e) => GroundTruthRecord.fromPartial(e)) || [];
     message.nextPageToken = object.nextPageToken ?? "";
+    message.version = (object.version !== undefined && object.version !== null)
+      ? VersionStamp.fromPartial(object.version)
+      : undefined;
     return message;
   },
 };
@@ -1614,7 +1682,15 @@ export const InlinePool: MessageFns<InlinePool> = {
 };
 
 function createBaseExecutePlanRequest(): ExecutePlanRequest {
-  return { stored: undefined, inline: undefined, budget: undefined, plan: [], regimes: [], omitTrace: false };
+  return {
+    stored: undefined,
+    inline: undefined,
+    budget: undefined,
+    plan: [],
+    regimes: [],
+    omitTrace: false,
+    includePoolItems: false,
+  };
 }
 
 export const ExecutePlanRequest: MessageFns<ExecutePlanRequest> = {
@@ -1640,6 +1716,9 @@ export const ExecutePlanRequest: MessageFns<ExecutePlanRequest> = {
     }
     if (message.omitTrace !== false) {
       writer.uint32(48).bool(message.omitTrace);
+    }
+    if (message.includePoolItems !== false) {
+      writer.uint32(56).bool(message.includePoolItems);
     }
     return writer;
   },
@@ -1715,6 +1794,14 @@ export const ExecutePlanRequest: MessageFns<ExecutePlanRequest> = {
             message.omitTrace = reader.bool();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.includePoolItems = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1739,6 +1826,11 @@ export const ExecutePlanRequest: MessageFns<ExecutePlanRequest> = {
         : isSet(object.omit_trace)
         ? globalThis.Boolean(object.omit_trace)
         : false,
+      includePoolItems: isSet(object.includePoolItems)
+        ? globalThis.Boolean(object.includePoolItems)
+        : isSet(object.include_pool_items)
+        ? globalThis.Boolean(object.include_pool_items)
+        : false,
     };
   },
 
@@ -1762,6 +1854,9 @@ export const ExecutePlanRequest: MessageFns<ExecutePlanRequest> = {
     if (message.omitTrace !== false) {
       obj.omitTrace = message.omitTrace;
     }
+    if (message.includePoolItems !== false) {
+      obj.includePoolItems = message.includePoolItems;
+    }
     return obj;
   },
 
@@ -1782,6 +1877,7 @@ export const ExecutePlanRequest: MessageFns<ExecutePlanRequest> = {
     message.plan = object.plan?.map((e) => PlanStep.fromPartial(e)) || [];
     message.regimes = object.regimes?.map((e) => e) || [];
     message.omitTrace = object.omitTrace ?? false;
+    message.includePoolItems = object.includePoolItems ?? false;
     return message;
   },
 };
@@ -2087,6 +2183,8 @@ function createBaseExecutePlanResponse(): ExecutePlanResponse {
     ungradeableProblemIds: [],
     poolSize: 0,
     totalCost: 0,
+    poolItems: [],
+    version: undefined,
   };
 }
 
@@ -2118,6 +2216,12 @@ export const ExecutePlanResponse: MessageFns<ExecutePlanResponse> = {
     }
     if (message.totalCost !== 0) {
       writer.uint32(72).int64(message.totalCost);
+    }
+    for (const v of message.poolItems) {
+      GroundTruthItem.encode(v!, writer.uint32(90).fork()).join();
+    }
+    if (message.version !== undefined) {
+      VersionStamp.encode(message.version, writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -2207,6 +2311,22 @@ export const ExecutePlanResponse: MessageFns<ExecutePlanResponse> = {
             message.totalCost = longToNumber(reader.int64());
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.poolItems.push(GroundTruthItem.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.version = VersionStamp.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2260,6 +2380,12 @@ export const ExecutePlanResponse: MessageFns<ExecutePlanResponse> = {
         : isSet(object.total_cost)
         ? globalThis.Number(object.total_cost)
         : 0,
+      poolItems: globalThis.Array.isArray(object?.poolItems)
+        ? object.poolItems.map((e: any) => GroundTruthItem.fromJSON(e))
+        : globalThis.Array.isArray(object?.pool_items)
+        ? object.pool_items.map((e: any) => GroundTruthItem.fromJSON(e))
+        : [],
+      version: isSet(object.version) ? VersionStamp.fromJSON(object.version) : undefined,
     };
   },
 
@@ -2292,6 +2418,12 @@ export const ExecutePlanResponse: MessageFns<ExecutePlanResponse> = {
     if (message.totalCost !== 0) {
       obj.totalCost = Math.round(message.totalCost);
     }
+    if (message.poolItems?.length) {
+      obj.poolItems = message.poolItems.map((e) => GroundTruthItem.toJSON(e));
+    }
+    if (message.version !== undefined) {
+      obj.version = VersionStamp.toJSON(message.version);
+    }
     return obj;
   },
 
@@ -2309,6 +2441,10 @@ export const ExecutePlanResponse: MessageFns<ExecutePlanResponse> = {
     message.ungradeableProblemIds = object.ungradeableProblemIds?.map((e) => e) || [];
     message.poolSize = object.poolSize ?? 0;
     message.totalCost = object.totalCost ?? 0;
+    message.poolItems = object.poolItems?.map((e) => GroundTruthItem.fromPartial(e)) || [];
+    message.version = (object.version !== undefined && object.version !== null)
+      ? VersionStamp.fromPartial(object.version)
+      : undefined;
     return message;
   },
 };
@@ -3138,7 +3274,7 @@ export const BaselineSummary: MessageFns<BaselineSummary> = {
 };
 
 function createBaseRunBaselineResponse(): RunBaselineResponse {
-  return { started: undefined, item: undefined, summary: undefined };
+  return { started: undefined, item: undefined, summary: undefined, version: undefined };
 }
 
 export const RunBaselineResponse: MessageFns<RunBaselineResponse> = {
@@ -3151,6 +3287,9 @@ export const RunBaselineResponse: MessageFns<RunBaselineResponse> = {
     }
     if (message.summary !== undefined) {
       BaselineSummary.encode(message.summary, writer.uint32(26).fork()).join();
+    }
+    if (message.version !== undefined) {
+      VersionStamp.encode(message.version, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -3192,6 +3331,14 @@ export const RunBaselineResponse: MessageFns<RunBaselineResponse> = {
             message.summary = BaselineSummary.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.version = VersionStamp.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3209,6 +3356,7 @@ export const RunBaselineResponse: MessageFns<RunBaselineResponse> = {
       started: isSet(object.started) ? BaselineStarted.fromJSON(object.started) : undefined,
       item: isSet(object.item) ? BaselineItem.fromJSON(object.item) : undefined,
       summary: isSet(object.summary) ? BaselineSummary.fromJSON(object.summary) : undefined,
+      version: isSet(object.version) ? VersionStamp.fromJSON(object.version) : undefined,
     };
   },
 
@@ -3222,6 +3370,9 @@ export const RunBaselineResponse: MessageFns<RunBaselineResponse> = {
     }
     if (message.summary !== undefined) {
       obj.summary = BaselineSummary.toJSON(message.summary);
+    }
+    if (message.version !== undefined) {
+      obj.version = VersionStamp.toJSON(message.version);
     }
     return obj;
   },
@@ -3239,6 +3390,9 @@ export const RunBaselineResponse: MessageFns<RunBaselineResponse> = {
       : undefined;
     message.summary = (object.summary !== undefined && object.summary !== null)
       ? BaselineSummary.fromPartial(object.summary)
+      : undefined;
+    message.version = (object.version !== undefined && object.version !== null)
+      ? VersionStamp.fromPartial(object.version)
       : undefined;
     return message;
   },
@@ -3461,7 +3615,7 @@ export const EndpointCheck: MessageFns<EndpointCheck> = {
 };
 
 function createBaseCheckEndpointsResponse(): CheckEndpointsResponse {
-  return { checks: [], configured: [] };
+  return { checks: [], configured: [], version: undefined };
 }
 
 export const CheckEndpointsResponse: MessageFns<CheckEndpointsResponse> = {
@@ -3471,6 +3625,9 @@ export const CheckEndpointsResponse: MessageFns<CheckEndpointsResponse> = {
     }
     for (const v of message.configured) {
       writer.uint32(18).string(v!);
+    }
+    if (message.version !== undefined) {
+      VersionStamp.encode(message.version, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -3504,6 +3661,14 @@ export const CheckEndpointsResponse: MessageFns<CheckEndpointsResponse> = {
             message.configured.push(reader.string());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.version = VersionStamp.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3522,6 +3687,7 @@ export const CheckEndpointsResponse: MessageFns<CheckEndpointsResponse> = {
       configured: globalThis.Array.isArray(object?.configured)
         ? object.configured.map((e: any) => globalThis.String(e))
         : [],
+      version: isSet(object.version) ? VersionStamp.fromJSON(object.version) : undefined,
     };
   },
 
@@ -3533,6 +3699,9 @@ export const CheckEndpointsResponse: MessageFns<CheckEndpointsResponse> = {
     if (message.configured?.length) {
       obj.configured = message.configured;
     }
+    if (message.version !== undefined) {
+      obj.version = VersionStamp.toJSON(message.version);
+    }
     return obj;
   },
 
@@ -3543,6 +3712,9 @@ export const CheckEndpointsResponse: MessageFns<CheckEndpointsResponse> = {
     const message = createBaseCheckEndpointsResponse();
     message.checks = object.checks?.map((e) => EndpointCheck.fromPartial(e)) || [];
     message.configured = object.configured?.map((e) => e) || [];
+    message.version = (object.version !== undefined && object.version !== null)
+      ? VersionStamp.fromPartial(object.version)
+      : undefined;
     return message;
   },
 };

@@ -18,7 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { Budget, GroundTruthItem, PlanStep } from "./types";
+import { Budget, GroundTruthItem, PlanStep, VersionStamp } from "./types";
 
 export const protobufPackage = "triage.v1";
 
@@ -98,6 +98,8 @@ export interface ComputeReferencesResponse {
   totalCost: number;
   /** Σ v_i·y_i over the pool: the value of executing every item. */
   totalValue: number;
+  /** What computed this response (SPEC §10); set by the server. */
+  version: VersionStamp | undefined;
 }
 
 /** BudgetReferences is the oracle and random reference at one budget. */
@@ -351,7 +353,7 @@ export const ComputeReferencesRequest: MessageFns<ComputeReferencesRequest> = {
 };
 
 function createBaseComputeReferencesResponse(): ComputeReferencesResponse {
-  return { references: [], totalCost: 0, totalValue: 0 };
+  return { references: [], totalCost: 0, totalValue: 0, version: undefined };
 }
 
 export const ComputeReferencesResponse: MessageFns<ComputeReferencesResponse> = {
@@ -364,6 +366,9 @@ export const ComputeReferencesResponse: MessageFns<ComputeReferencesResponse> = 
     }
     if (message.totalValue !== 0) {
       writer.uint32(25).double(message.totalValue);
+    }
+    if (message.version !== undefined) {
+      VersionStamp.encode(message.version, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -405,6 +410,14 @@ export const ComputeReferencesResponse: MessageFns<ComputeReferencesResponse> = 
             message.totalValue = reader.double();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.version = VersionStamp.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -432,6 +445,7 @@ export const ComputeReferencesResponse: MessageFns<ComputeReferencesResponse> = 
         : isSet(object.total_value)
         ? globalThis.Number(object.total_value)
         : 0,
+      version: isSet(object.version) ? VersionStamp.fromJSON(object.version) : undefined,
     };
   },
 
@@ -446,6 +460,9 @@ export const ComputeReferencesResponse: MessageFns<ComputeReferencesResponse> = 
     if (message.totalValue !== 0) {
       obj.totalValue = floatToJson(message.totalValue);
     }
+    if (message.version !== undefined) {
+      obj.version = VersionStamp.toJSON(message.version);
+    }
     return obj;
   },
 
@@ -457,6 +474,9 @@ export const ComputeReferencesResponse: MessageFns<ComputeReferencesResponse> = 
     message.references = object.references?.map((e) => BudgetReferences.fromPartial(e)) || [];
     message.totalCost = object.totalCost ?? 0;
     message.totalValue = object.totalValue ?? 0;
+    message.version = (object.version !== undefined && object.version !== null)
+      ? VersionStamp.fromPartial(object.version)
+      : undefined;
     return message;
   },
 };

@@ -21,7 +21,7 @@ import {
 import { Duration } from "../../google/protobuf/duration";
 import { Struct } from "../../google/protobuf/struct";
 import { SolverMode, solverModeFromJSON, solverModeToJSON } from "./executor";
-import { CostRule, costRuleFromJSON, costRuleToJSON, PlanDrop, PlanStep } from "./types";
+import { CostRule, costRuleFromJSON, costRuleToJSON, PlanDrop, PlanStep, VersionStamp } from "./types";
 
 export const protobufPackage = "triage.v1";
 
@@ -389,6 +389,8 @@ export interface CreatePlanResponse {
    * reads raw_output, the prompt and the repair log. Set for every strategy.
    */
   plannerIds: PlannerId[];
+  /** What computed this response (SPEC §10); set by the server. */
+  version: VersionStamp | undefined;
 }
 
 /** RepairPlanRequest is raw planner output to repair. */
@@ -425,6 +427,8 @@ export interface RepairPlanResponse {
    * otherwise.
    */
   plannerIds: PlannerId[];
+  /** What computed this response (SPEC §10); set by the server. */
+  version: VersionStamp | undefined;
 }
 
 /** ListEndpointsRequest asks for the endpoints configured on the server. */
@@ -462,6 +466,8 @@ export interface ConfiguredEndpoint {
 export interface ListEndpointsResponse {
   /** The endpoints, sorted by name; empty when none are configured. */
   endpoints: ConfiguredEndpoint[];
+  /** What computed this response (SPEC §10); set by the server. */
+  version: VersionStamp | undefined;
 }
 
 function createBasePlannerProblem(): PlannerProblem {
@@ -1523,6 +1529,7 @@ function createBaseCreatePlanResponse(): CreatePlanResponse {
     strategy: 0,
     model: "",
     plannerIds: [],
+    version: undefined,
   };
 }
 
@@ -1572,6 +1579,9 @@ export const CreatePlanResponse: MessageFns<CreatePlanResponse> = {
     }
     for (const v of message.plannerIds) {
       PlannerId.encode(v!, writer.uint32(122).fork()).join();
+    }
+    if (message.version !== undefined) {
+      VersionStamp.encode(message.version, writer.uint32(130).fork()).join();
     }
     return writer;
   },
@@ -1709,6 +1719,14 @@ export const CreatePlanResponse: MessageFns<CreatePlanResponse> = {
             message.plannerIds.push(PlannerId.decode(reader, reader.uint32()));
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.version = VersionStamp.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1762,6 +1780,7 @@ export const CreatePlanResponse: MessageFns<CreatePlanResponse> = {
         : globalThis.Array.isArray(object?.planner_ids)
         ? object.planner_ids.map((e: any) => PlannerId.fromJSON(e))
         : [],
+      version: isSet(object.version) ? VersionStamp.fromJSON(object.version) : undefined,
     };
   },
 
@@ -1812,6 +1831,9 @@ export const CreatePlanResponse: MessageFns<CreatePlanResponse> = {
     if (message.plannerIds?.length) {
       obj.plannerIds = message.plannerIds.map((e) => PlannerId.toJSON(e));
     }
+    if (message.version !== undefined) {
+      obj.version = VersionStamp.toJSON(message.version);
+    }
     return obj;
   },
 
@@ -1839,6 +1861,9 @@ export const CreatePlanResponse: MessageFns<CreatePlanResponse> = {
     message.strategy = object.strategy ?? 0;
     message.model = object.model ?? "";
     message.plannerIds = object.plannerIds?.map((e) => PlannerId.fromPartial(e)) || [];
+    message.version = (object.version !== undefined && object.version !== null)
+      ? VersionStamp.fromPartial(object.version)
+      : undefined;
     return message;
   },
 };
@@ -1973,7 +1998,7 @@ export const RepairPlanRequest: MessageFns<RepairPlanRequest> = {
 };
 
 function createBaseRepairPlanResponse(): RepairPlanResponse {
-  return { parsed: undefined, plannerIds: [] };
+  return { parsed: undefined, plannerIds: [], version: undefined };
 }
 
 export const RepairPlanResponse: MessageFns<RepairPlanResponse> = {
@@ -1983,6 +2008,9 @@ export const RepairPlanResponse: MessageFns<RepairPlanResponse> = {
     }
     for (const v of message.plannerIds) {
       PlannerId.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.version !== undefined) {
+      VersionStamp.encode(message.version, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -2016,6 +2044,14 @@ export const RepairPlanResponse: MessageFns<RepairPlanResponse> = {
             message.plannerIds.push(PlannerId.decode(reader, reader.uint32()));
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.version = VersionStamp.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2036,6 +2072,7 @@ export const RepairPlanResponse: MessageFns<RepairPlanResponse> = {
         : globalThis.Array.isArray(object?.planner_ids)
         ? object.planner_ids.map((e: any) => PlannerId.fromJSON(e))
         : [],
+      version: isSet(object.version) ? VersionStamp.fromJSON(object.version) : undefined,
     };
   },
 
@@ -2046,6 +2083,9 @@ export const RepairPlanResponse: MessageFns<RepairPlanResponse> = {
     }
     if (message.plannerIds?.length) {
       obj.plannerIds = message.plannerIds.map((e) => PlannerId.toJSON(e));
+    }
+    if (message.version !== undefined) {
+      obj.version = VersionStamp.toJSON(message.version);
     }
     return obj;
   },
@@ -2059,6 +2099,9 @@ export const RepairPlanResponse: MessageFns<RepairPlanResponse> = {
       ? ParsedPlan.fromPartial(object.parsed)
       : undefined;
     message.plannerIds = object.plannerIds?.map((e) => PlannerId.fromPartial(e)) || [];
+    message.version = (object.version !== undefined && object.version !== null)
+      ? VersionStamp.fromPartial(object.version)
+      : undefined;
     return message;
   },
 };
@@ -2273,13 +2316,16 @@ export const ConfiguredEndpoint: MessageFns<ConfiguredEndpoint> = {
 };
 
 function createBaseListEndpointsResponse(): ListEndpointsResponse {
-  return { endpoints: [] };
+  return { endpoints: [], version: undefined };
 }
 
 export const ListEndpointsResponse: MessageFns<ListEndpointsResponse> = {
   encode(message: ListEndpointsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.endpoints) {
       ConfiguredEndpoint.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.version !== undefined) {
+      VersionStamp.encode(message.version, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -2305,6 +2351,14 @@ export const ListEndpointsResponse: MessageFns<ListEndpointsResponse> = {
             message.endpoints.push(ConfiguredEndpoint.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.version = VersionStamp.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2322,6 +2376,7 @@ export const ListEndpointsResponse: MessageFns<ListEndpointsResponse> = {
       endpoints: globalThis.Array.isArray(object?.endpoints)
         ? object.endpoints.map((e: any) => ConfiguredEndpoint.fromJSON(e))
         : [],
+      version: isSet(object.version) ? VersionStamp.fromJSON(object.version) : undefined,
     };
   },
 
@@ -2329,6 +2384,9 @@ export const ListEndpointsResponse: MessageFns<ListEndpointsResponse> = {
     const obj: any = {};
     if (message.endpoints?.length) {
       obj.endpoints = message.endpoints.map((e) => ConfiguredEndpoint.toJSON(e));
+    }
+    if (message.version !== undefined) {
+      obj.version = VersionStamp.toJSON(message.version);
     }
     return obj;
   },
@@ -2339,6 +2397,9 @@ export const ListEndpointsResponse: MessageFns<ListEndpointsResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListEndpointsResponse>, I>>(object: I): ListEndpointsResponse {
     const message = createBaseListEndpointsResponse();
     message.endpoints = object.endpoints?.map((e) => ConfiguredEndpoint.fromPartial(e)) || [];
+    message.version = (object.version !== undefined && object.version !== null)
+      ? VersionStamp.fromPartial(object.version)
+      : undefined;
     return message;
   },
 };

@@ -199,6 +199,33 @@ export interface PlanDrop {
   reason: PlanDropReason;
 }
 
+/**
+ * VersionStamp says what computed a response (SPEC §10): the protocol and
+ * the revision of its specification the numbers follow, and the binary that
+ * computed them. Every response message of every service carries one.
+ */
+export interface VersionStamp {
+  /** The protocol's name and major version: "triage.v1". */
+  protocol: string;
+  /**
+   * The revision of the protocol's specification (SPEC.md) the server
+   * implements, e.g. "2026-11-26"; it changes whenever a definition or a
+   * convention of the specification does.
+   */
+  specRevision: string;
+  /**
+   * The server binary's version: a release, a Go pseudo-version, or
+   * "(devel)" for a build from a source tree.
+   */
+  binaryVersion: string;
+  /**
+   * The VCS revision (git commit hash) the binary was built from, with
+   * "+modified" when the tree had uncommitted changes; empty when the build
+   * was not stamped.
+   */
+  vcsRevision: string;
+}
+
 function createBaseGroundTruthItem(): GroundTruthItem {
   return { id: "", cost: 0, correct: false, value: undefined };
 }
@@ -599,6 +626,135 @@ export const PlanDrop: MessageFns<PlanDrop> = {
     message.id = object.id ?? "";
     message.tokens = object.tokens ?? 0;
     message.reason = object.reason ?? 0;
+    return message;
+  },
+};
+
+function createBaseVersionStamp(): VersionStamp {
+  return { protocol: "", specRevision: "", binaryVersion: "", vcsRevision: "" };
+}
+
+export const VersionStamp: MessageFns<VersionStamp> = {
+  encode(message: VersionStamp, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.protocol !== "") {
+      writer.uint32(10).string(message.protocol);
+    }
+    if (message.specRevision !== "") {
+      writer.uint32(18).string(message.specRevision);
+    }
+    if (message.binaryVersion !== "") {
+      writer.uint32(26).string(message.binaryVersion);
+    }
+    if (message.vcsRevision !== "") {
+      writer.uint32(34).string(message.vcsRevision);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VersionStamp {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVersionStamp();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.protocol = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.specRevision = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.binaryVersion = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.vcsRevision = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VersionStamp {
+    return {
+      protocol: isSet(object.protocol) ? globalThis.String(object.protocol) : "",
+      specRevision: isSet(object.specRevision)
+        ? globalThis.String(object.specRevision)
+        : isSet(object.spec_revision)
+        ? globalThis.String(object.spec_revision)
+        : "",
+      binaryVersion: isSet(object.binaryVersion)
+        ? globalThis.String(object.binaryVersion)
+        : isSet(object.binary_version)
+        ? globalThis.String(object.binary_version)
+        : "",
+      vcsRevision: isSet(object.vcsRevision)
+        ? globalThis.String(object.vcsRevision)
+        : isSet(object.vcs_revision)
+        ? globalThis.String(object.vcs_revision)
+        : "",
+    };
+  },
+
+  toJSON(message: VersionStamp): unknown {
+    const obj: any = {};
+    if (message.protocol !== "") {
+      obj.protocol = message.protocol;
+    }
+    if (message.specRevision !== "") {
+      obj.specRevision = message.specRevision;
+    }
+    if (message.binaryVersion !== "") {
+      obj.binaryVersion = message.binaryVersion;
+    }
+    if (message.vcsRevision !== "") {
+      obj.vcsRevision = message.vcsRevision;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VersionStamp>, I>>(base?: I): VersionStamp {
+    return VersionStamp.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VersionStamp>, I>>(object: I): VersionStamp {
+    const message = createBaseVersionStamp();
+    message.protocol = object.protocol ?? "";
+    message.specRevision = object.specRevision ?? "";
+    message.binaryVersion = object.binaryVersion ?? "";
+    message.vcsRevision = object.vcsRevision ?? "";
     return message;
   },
 };

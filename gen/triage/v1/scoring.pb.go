@@ -88,9 +88,10 @@ func (Degeneracy) EnumDescriptor() ([]byte, []int) {
 // list says the pool has none (W is still computed, D is undefined).
 type UnsolvableItems struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Ids of the unsolvable items, each a pool item, each once. They score 0
-	// whatever their ground truth says (SPEC §1: a lucky guess is not a
-	// solve).
+	// Ids of the unsolvable items, each once, each an item of the pool (of a
+	// stored pool, one of its problem_ids; one dropped for want of gradeable
+	// ground truth is left out of U). They score 0 whatever their ground
+	// truth says (SPEC §1: a lucky guess is not a solve).
 	Ids           []string `protobuf:"bytes,1,rep,name=ids,proto3" json:"ids,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

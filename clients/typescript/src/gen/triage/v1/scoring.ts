@@ -95,9 +95,10 @@ export function degeneracyToJSON(object: Degeneracy): string {
  */
 export interface UnsolvableItems {
   /**
-   * Ids of the unsolvable items, each a pool item, each once. They score 0
-   * whatever their ground truth says (SPEC §1: a lucky guess is not a
-   * solve).
+   * Ids of the unsolvable items, each once, each an item of the pool (of a
+   * stored pool, one of its problem_ids; one dropped for want of gradeable
+   * ground truth is left out of U). They score 0 whatever their ground
+   * truth says (SPEC §1: a lucky guess is not a solve).
    */
   ids: string[];
 }

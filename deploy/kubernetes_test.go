@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
@@ -315,9 +316,10 @@ func dashDash(args []string) []string {
 
 // TestSelection: every Deployment is selected by one Service (whose target
 // port is the container's) and one PodDisruptionBudget, is scaled by one
-// HorizontalPodAutoscaler and leaves its replicas to it, and its grpc port
-// admits a client of the triage namespace through the NetworkPolicies;
-// every Service and HPA has its Deployment.
+// HorizontalPodAutoscaler and leaves its replicas to it, runs as a
+// ServiceAccount of its namespace (in builds that hold namespaces), and
+// admits a client of the triage namespace on its grpc port through the
+// NetworkPolicies; every Service and HPA has its Deployment.
 func TestSelection(t *testing.T) {
 	for _, o := range buildAll(t) {
 		for _, d := range o.deployments {
@@ -364,6 +366,12 @@ func TestSelection(t *testing.T) {
 			}
 			if d.Spec.Replicas != nil {
 				t.Errorf("%s: sets replicas, which its HPA owns", where)
+			}
+			if sa := d.Spec.Template.Spec.ServiceAccountName; len(o.namespaces) > 0 && !slices.ContainsFunc(o.other, func(obj runtime.Object) bool {
+				a, ok := obj.(*corev1.ServiceAccount)
+				return ok && a.Name == sa && a.Namespace == d.Namespace
+			}) {
+				t.Errorf("%s: runs as ServiceAccount %q, which its namespace %q lacks", where, sa, d.Namespace)
 			}
 			port, _ := grpcPort(d.Spec.Template.Spec.Containers[0])
 			if dst := podEndpoint(d.Namespace, &d.Spec.Template); !newNetView(o).admits(clientEndpoint, dst, corev1.ProtocolTCP, port) {

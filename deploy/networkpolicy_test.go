@@ -301,10 +301,7 @@ func TestNetworkPolicies(t *testing.T) {
 			}
 		}
 		for _, dst := range pods {
-			grpc, _ := grpcPortOf(dst)
-			if dst.name == "grid-worker" {
-				grpc = 0 // listens on nothing
-			}
+			grpc, _ := grpcPortOf(dst) // 0: listens on nothing (the grid's workers)
 			for _, port := range ports {
 				if got, w := v.admits(clientEndpoint, dst, corev1.ProtocolTCP, port), grpc != 0 && (port == grpc || port == 8080); got != w {
 					t.Errorf("%s: %s → %s port %d: admitted %v, want %v", o.dir, clientEndpoint.name, dst.name, port, got, w)

@@ -108,7 +108,7 @@ func TestServeManifests(t *testing.T) {
 				if _, ok := flagValue(args, "http-listen"); ok {
 					probes = append(probes, httpHealthProbe(t, httpPort, tls, tlsFiles["ca.crt"]))
 				}
-				env := append(pg, run.env...)
+				env := slices.Concat(pg, run.env)
 				var checks []func() error
 				if metricsPort(c) != 0 {
 					// Where the autoscaler's metric comes from: one call, then

@@ -22,7 +22,7 @@ import (
 
 // composeServices are compose.yaml's TRIAGE services, by the --services
 // each serves, with the image target each builds.
-var composeServices = map[string]string{"oracle": serviceStage, "executor": executorStage, "planner": serviceStage}
+var composeServices = map[string]string{"oracle": serviceStage, "executor": executorStage, "planner": serviceStage, "scoring": serviceStage}
 
 // sandboxSecurityOpts are the Executor's exceptions for its sandbox in
 // Docker (deploy/README.md, "What the Executor's sandbox needs").
@@ -48,12 +48,14 @@ func loadCompose(t *testing.T) *types.Project {
 	return p
 }
 
-// TestCompose: the three services and PostgreSQL 15; each TRIAGE service
+// TestCompose: the four services and PostgreSQL 15; each TRIAGE service
 // non-root, read-only, without capabilities, serving TLS with tokens from
 // secrets, health-checked by grpc_health_probe over that TLS for its own
 // service name, published on the loopback only; the Executor and Planner on
 // the shared PostgreSQL once it is healthy; the sandbox's exceptions on the
-// Executor alone.
+// Executor alone; Scoring calling the Oracle and the Executor by their
+// Compose names over verified TLS with a token of its own, once they are
+// healthy.
 func TestCompose(t *testing.T) {
 	p := loadCompose(t)
 	want := append(slices.Sorted(maps.Keys(composeServices)), "postgres")
@@ -127,6 +129,22 @@ func TestCompose(t *testing.T) {
 			}
 			if d, ok := s.DependsOn["postgres"]; !ok || d.Condition != types.ServiceConditionHealthy {
 				t.Errorf("%s: uses PostgreSQL but does not wait for it to be healthy", name)
+			}
+		}
+		if name == "scoring" {
+			for flag, upstream := range map[string]string{"oracle-addr": "oracle", "executor-addr": "executor"} {
+				if v, _ := flagValue(args, flag); v != upstream+":50051" {
+					t.Errorf("%s: --%s=%s, want %s:50051", name, flag, v, upstream)
+				}
+				if d, ok := s.DependsOn[upstream]; !ok || d.Condition != types.ServiceConditionHealthy {
+					t.Errorf("%s: does not wait for %s to be healthy", name, upstream)
+				}
+			}
+			if v, _ := flagValue(args, "upstream-ca"); v != "/run/secrets/tls_ca" {
+				t.Errorf("%s: --upstream-ca=%s, want the CA /run/secrets/tls_ca", name, v)
+			}
+			if v, _ := flagValue(args, "upstream-token-file"); v != "/run/secrets/scoring_token" {
+				t.Errorf("%s: --upstream-token-file=%s, want its own token /run/secrets/scoring_token", name, v)
 			}
 		}
 		hc := s.HealthCheck
@@ -215,7 +233,7 @@ func TestComposeSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"oracle", "executor", "planner", "localhost", "127.0.0.1"} {
+	for _, name := range []string{"oracle", "executor", "planner", "scoring", "localhost", "127.0.0.1"} {
 		if _, err := cert.Verify(x509.VerifyOptions{DNSName: name, Roots: roots, KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}); err != nil {
 			t.Errorf("server.crt for %s: %v", name, err)
 		}
@@ -223,6 +241,10 @@ func TestComposeSecrets(t *testing.T) {
 	sum := sha256.Sum256(bytes.TrimSpace(files["token"]))
 	if fields := strings.Fields(string(files["auth-tokens"])); len(fields) < 2 || fields[0] != hex.EncodeToString(sum[:]) || fields[1] != "*" {
 		t.Errorf("auth-tokens %q: want the token's SHA-256 and *", files["auth-tokens"])
+	}
+	scoringSum := sha256.Sum256(bytes.TrimSpace(files["scoring-token"]))
+	if !strings.Contains(string(files["auth-tokens"]), "\n"+hex.EncodeToString(scoringSum[:])+" oracle,executor ") {
+		t.Errorf("auth-tokens %q: want scoring-token's SHA-256 granted oracle,executor", files["auth-tokens"])
 	}
 	if want := "*:*:*:triage:" + string(bytes.TrimSpace(files["pg-password"])) + "\n"; string(files["pgpass"]) != want {
 		t.Errorf("pgpass %q does not hold pg-password for user triage", files["pgpass"])

@@ -5,10 +5,13 @@
 // specification's loader and schema), and the Kubernetes manifests (every
 // kustomization built with kustomize, every object decoded strictly into
 // the upstream API types, then checked: probes, resources, securityContext,
-// selectors, autoscalers, Secrets, the grid Job). With a PostgreSQL server
-// (TRIAGE_TEST_POSTGRES_DSN) they also run what the manifests say: the grid
-// Job's workers, and each service's command line against its own probes.
-// deploy/README.md.
+// Pod Security Admission's own checks at each namespace's level, topology
+// spread, selectors, autoscalers and the metric the Planner's scales on,
+// NetworkPolicies evaluated for every connection, Scoring's upstreams,
+// Secrets, the grid Job). With a PostgreSQL server (TRIAGE_TEST_POSTGRES_DSN)
+// they also run what the manifests say: the grid Job's workers, and each
+// service's command line against its own probes (and the Planner's metrics
+// endpoint). deploy/README.md.
 //
 // It is a module of its own so that the main go.mod stays small.
 package deploy

@@ -269,7 +269,7 @@ func TestDockerContext(t *testing.T) {
 			t.Errorf(".dockerignore leaves out %s, which the build reads", f)
 		}
 	}
-	for _, f := range []string{".git", "deploy/compose/secrets/server.key", "deploy/kubernetes/base/executor.yaml", "triage.db", "testdata/benchmarks/x", "bin/triage"} {
+	for _, f := range []string{".git", "deploy/compose/secrets/server.key", "deploy/kubernetes/base/sandbox/executor.yaml", "triage.db", "testdata/benchmarks/x", "bin/triage"} {
 		if !ignored(t, pm, f) {
 			t.Errorf(".dockerignore sends %s", f)
 		}

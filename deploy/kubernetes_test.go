@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
@@ -22,6 +23,7 @@ var healthService = map[string]string{
 	"oracle":   "triage.v1.OracleService",
 	"planner":  "triage.v1.PlannerService",
 	"executor": "triage.v1.ExecutorService",
+	"scoring":  "triage.v1.ScoringService",
 }
 
 // sandboxExceptions is the whole list of securityContext settings beyond
@@ -35,20 +37,22 @@ var sandboxExceptions = struct {
 	appArmor  corev1.AppArmorProfileType
 }{"executor", corev1.UnmaskedProcMount, corev1.SeccompProfileTypeUnconfined, corev1.AppArmorProfileTypeUnconfined}
 
-// pod is a pod template with where it comes from.
+// pod is a pod template with where it comes from and the namespace it runs
+// in ("" when its kustomization sets none).
 type pod struct {
-	where  string
-	labels map[string]string
-	spec   *corev1.PodSpec
+	where     string
+	namespace string
+	labels    map[string]string
+	spec      *corev1.PodSpec
 }
 
 func (o *objects) pods() []pod {
 	var out []pod
 	for _, d := range o.deployments {
-		out = append(out, pod{o.dir + ": Deployment " + d.Name, d.Spec.Template.Labels, &d.Spec.Template.Spec})
+		out = append(out, pod{o.dir + ": Deployment " + d.Name, d.Namespace, d.Spec.Template.Labels, &d.Spec.Template.Spec})
 	}
 	for _, j := range o.jobs {
-		out = append(out, pod{o.dir + ": Job " + j.Name, j.Spec.Template.Labels, &j.Spec.Template.Spec})
+		out = append(out, pod{o.dir + ": Job " + j.Name, j.Namespace, j.Spec.Template.Labels, &j.Spec.Template.Spec})
 	}
 	return out
 }
@@ -195,7 +199,7 @@ func TestImages(t *testing.T) {
 				if got := path.Base(name) == "triage-executor"; got != wantExecutor {
 					t.Errorf("%s container %s: image %s; the Executor image is for the Executor alone", p.where, c.Name, c.Image)
 				}
-				if dir == "base" {
+				if dir == "base" || strings.HasPrefix(dir, "base/") {
 					if tag != "" || strings.Contains(name, "/") {
 						t.Errorf("%s: image %s: the base names images bare, for overlays to pin", p.where, c.Image)
 					}
@@ -312,8 +316,10 @@ func dashDash(args []string) []string {
 
 // TestSelection: every Deployment is selected by one Service (whose target
 // port is the container's) and one PodDisruptionBudget, is scaled by one
-// HorizontalPodAutoscaler and leaves its replicas to it, and is reached
-// through the NetworkPolicy; every Service and HPA has its Deployment.
+// HorizontalPodAutoscaler and leaves its replicas to it, runs as a
+// ServiceAccount of its namespace (in builds that hold namespaces), and
+// admits a client of the triage namespace on its grpc port through the
+// NetworkPolicies; every Service and HPA has its Deployment.
 func TestSelection(t *testing.T) {
 	for _, o := range buildAll(t) {
 		for _, d := range o.deployments {
@@ -361,8 +367,15 @@ func TestSelection(t *testing.T) {
 			if d.Spec.Replicas != nil {
 				t.Errorf("%s: sets replicas, which its HPA owns", where)
 			}
-			if !allowedByNetworkPolicy(o, tmpl, d.Spec.Template.Spec.Containers[0]) {
-				t.Errorf("%s: no NetworkPolicy admits its grpc port", where)
+			if sa := d.Spec.Template.Spec.ServiceAccountName; len(o.namespaces) > 0 && !slices.ContainsFunc(o.other, func(obj runtime.Object) bool {
+				a, ok := obj.(*corev1.ServiceAccount)
+				return ok && a.Name == sa && a.Namespace == d.Namespace
+			}) {
+				t.Errorf("%s: runs as ServiceAccount %q, which its namespace %q lacks", where, sa, d.Namespace)
+			}
+			port, _ := grpcPort(d.Spec.Template.Spec.Containers[0])
+			if dst := podEndpoint(d.Namespace, &d.Spec.Template); !newNetView(o).admits(clientEndpoint, dst, corev1.ProtocolTCP, port) {
+				t.Errorf("%s: no NetworkPolicy admits its grpc port to a client of the triage namespace", where)
 			}
 		}
 		for _, s := range o.services {
@@ -385,24 +398,6 @@ func targetsContainer(tp intstr.IntOrString, cs []corev1.Container) bool {
 		for _, p := range c.Ports {
 			if tp.Type == intstr.String && tp.StrVal == p.Name || tp.Type == intstr.Int && tp.IntVal == p.ContainerPort {
 				return true
-			}
-		}
-	}
-	return false
-}
-
-func allowedByNetworkPolicy(o *objects, pods labels.Set, c corev1.Container) bool {
-	port, _ := grpcPort(c)
-	for _, np := range o.networkPolicies {
-		s, err := metav1.LabelSelectorAsSelector(&np.Spec.PodSelector)
-		if err != nil || !s.Matches(pods) {
-			continue
-		}
-		for _, in := range np.Spec.Ingress {
-			for _, p := range in.Ports {
-				if p.Port != nil && p.Port.IntValue() == int(port) {
-					return true
-				}
 			}
 		}
 	}
@@ -496,6 +491,44 @@ func TestTransport(t *testing.T) {
 				}
 				if h2c := p.AppProtocol != nil && *p.AppProtocol == "kubernetes.io/h2c"; h2c == wantTLS {
 					t.Errorf("%s: Service %s port %s: appProtocol %v with TLS %v", o.dir, s.Name, p.Name, p.AppProtocol, wantTLS)
+				}
+			}
+		}
+	}
+}
+
+// TestTopologySpread: every Deployment spreads its pods across nodes (a
+// required constraint: at most one pod more on any node than on another)
+// and across zones (a preferred one, so that a single-zone cluster still
+// schedules), each counting the Deployment's own pods of its current
+// ReplicaSet.
+func TestTopologySpread(t *testing.T) {
+	want := map[string]corev1.UnsatisfiableConstraintAction{
+		corev1.LabelHostname:     corev1.DoNotSchedule,
+		corev1.LabelTopologyZone: corev1.ScheduleAnyway,
+	}
+	for _, o := range buildAll(t) {
+		for _, d := range o.deployments {
+			where := o.dir + ": Deployment " + d.Name
+			got := map[string]corev1.UnsatisfiableConstraintAction{}
+			for _, c := range d.Spec.Template.Spec.TopologySpreadConstraints {
+				got[c.TopologyKey] = c.WhenUnsatisfiable
+				if c.MaxSkew != 1 {
+					t.Errorf("%s: spread over %s with maxSkew %d, want 1", where, c.TopologyKey, c.MaxSkew)
+				}
+				sel, err := metav1.LabelSelectorAsSelector(c.LabelSelector)
+				if c.LabelSelector == nil || err != nil || !sel.Matches(labels.Set(d.Spec.Template.Labels)) {
+					t.Errorf("%s: spread over %s does not select its own pods (%v)", where, c.TopologyKey, err)
+				} else if !sel.Matches(labels.Set(d.Spec.Selector.MatchLabels)) {
+					t.Errorf("%s: spread over %s selects more than its own pods' labels", where, c.TopologyKey)
+				}
+				if !slices.Contains(c.MatchLabelKeys, appsv1.DefaultDeploymentUniqueLabelKey) {
+					t.Errorf("%s: spread over %s without matchLabelKeys [%s]: a rollout's old pods would skew the new ones", where, c.TopologyKey, appsv1.DefaultDeploymentUniqueLabelKey)
+				}
+			}
+			for key, action := range want {
+				if got[key] != action {
+					t.Errorf("%s: spread over %s: %q, want %q", where, key, got[key], action)
 				}
 			}
 		}

@@ -29,7 +29,7 @@ import (
 const manifests = "deploy/kubernetes"
 
 // The kustomizations that must exist and build.
-var wantKustomizations = []string{"base", "overlays/example", "overlays/example-tls", "job"}
+var wantKustomizations = []string{"base", "base/services", "base/sandbox", "overlays/example", "overlays/example-tls", "job"}
 
 // objects is one kustomization's output, decoded into the API types.
 type objects struct {
@@ -42,6 +42,7 @@ type objects struct {
 	configMaps      []*corev1.ConfigMap
 	secrets         []*corev1.Secret
 	networkPolicies []*networkingv1.NetworkPolicy
+	namespaces      []*corev1.Namespace
 	other           []runtime.Object
 }
 
@@ -80,6 +81,8 @@ func (o *objects) add(obj runtime.Object) {
 		o.secrets = append(o.secrets, obj)
 	case *networkingv1.NetworkPolicy:
 		o.networkPolicies = append(o.networkPolicies, obj)
+	case *corev1.Namespace:
+		o.namespaces = append(o.namespaces, obj)
 	default:
 		o.other = append(o.other, obj)
 	}
@@ -197,7 +200,7 @@ var placeholderOK = map[string]bool{"PGHOST": true, "PGPORT": true, "PGDATABASE"
 func TestKustomizeBuilds(t *testing.T) {
 	all := buildAll(t)
 	for dir, o := range all {
-		t.Logf("%s: %d Deployments, %d Jobs, %d Services, %d PDBs, %d HPAs, %d ConfigMaps, %d NetworkPolicies, %d others",
-			dir, len(o.deployments), len(o.jobs), len(o.services), len(o.pdbs), len(o.hpas), len(o.configMaps), len(o.networkPolicies), len(o.other))
+		t.Logf("%s: %d Namespaces, %d Deployments, %d Jobs, %d Services, %d PDBs, %d HPAs, %d ConfigMaps, %d NetworkPolicies, %d others",
+			dir, len(o.namespaces), len(o.deployments), len(o.jobs), len(o.services), len(o.pdbs), len(o.hpas), len(o.configMaps), len(o.networkPolicies), len(o.other))
 	}
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Writes the files compose.yaml's secrets read, into deploy/compose/secrets/
 # (or the directory given): a CA and one server certificate for the three
-# services, a bearer token and the token file holding its hash, the
+# services, a bearer token and the token file holding its hash, Scoring's
+# token for the Oracle and the Executor (its hash there too), the
 # PostgreSQL password and a pgpass file for it, an empty endpoints file and
 # an empty API-key file. Files that exist are kept, so it can run again.
 #
@@ -21,7 +22,7 @@ fi
 if [ ! -f server.crt ]; then
   # The names the services are dialled by: each other's service names in
   # the Compose network, and localhost from the host (published ports).
-  printf 'subjectAltName=DNS:oracle,DNS:planner,DNS:executor,DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n' > server.ext
+  printf 'subjectAltName=DNS:oracle,DNS:planner,DNS:executor,DNS:scoring,DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n' > server.ext
   openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
     -keyout server.key -out server.csr -subj /CN=triage 2>/dev/null
   openssl x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial \
@@ -34,6 +35,13 @@ if [ ! -f token ]; then
   hash=$(tr -d '\n' < token | openssl dgst -sha256 -r | cut -d' ' -f1)
   printf '%s * compose-client\n' "$hash" > auth-tokens
 fi
+if [ ! -f scoring-token ]; then
+  # Scoring's token for its calls to the Oracle and the Executor, granted
+  # those two only. The container reads it: world-readable, like the rest.
+  openssl rand -hex 32 > scoring-token
+  hash=$(tr -d '\n' < scoring-token | openssl dgst -sha256 -r | cut -d' ' -f1)
+  printf '%s oracle,executor compose-scoring\n' "$hash" >> auth-tokens
+fi
 if [ ! -f pg-password ]; then
   openssl rand -hex 24 > pg-password
   printf '*:*:*:triage:%s\n' "$(cat pg-password)" > pgpass
@@ -43,6 +51,6 @@ fi
 [ -f endpoints.json ] || echo '{}' > endpoints.json
 [ -f llm-keys.env ] || echo '# NAME=VALUE for each api_key_env of endpoints.json' > llm-keys.env
 
-chmod 644 ca.crt server.crt server.key auth-tokens pg-password pgpass endpoints.json llm-keys.env
+chmod 644 ca.crt server.crt server.key auth-tokens scoring-token pg-password pgpass endpoints.json llm-keys.env
 chmod 600 ca.key token
 echo "secrets in $(pwd)"

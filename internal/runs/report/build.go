@@ -43,7 +43,9 @@ type Report struct {
 	Macros []Cell
 	// Accuracy is sorted by (model, mode, dataset).
 	Accuracy []AccuracyRow
-	// Bootstrap is how the intervals were computed (its seed is recorded).
+	// Bootstrap is how the intervals were computed, defaults resolved
+	// (metrics.Bootstrap.Resolved): what cells.json, the figures' captions
+	// and the page state.
 	Bootstrap metrics.Bootstrap
 	// Version is the build that wrote the report; the zero value leaves it
 	// out of cells.json.
@@ -224,7 +226,7 @@ type Options struct {
 
 // BuildWith is Build with options.
 func BuildWith(records []ScoreRecord, acc []Accuracy, opts Options) Report {
-	rep := Report{Cells: []Cell{}, Injection: []Cell{}, Accuracy: []AccuracyRow{}, Bootstrap: opts.Bootstrap}
+	rep := Report{Cells: []Cell{}, Injection: []Cell{}, Accuracy: []AccuracyRow{}, Bootstrap: opts.Bootstrap.Resolved()}
 
 	accIdx := map[accKey]int{}
 	for _, a := range acc {
@@ -278,8 +280,8 @@ func BuildWith(records []ScoreRecord, acc []Accuracy, opts Options) Report {
 	slices.SortFunc(rep.Injection, compareCells)
 	rep.buildMacros()
 	rep.buildComparisons()
-	withIntervals(opts.Bootstrap, rep.Cells, rep.Injection, rep.Macros)
-	withComparisonIntervals(opts.Bootstrap, rep.Comparisons)
+	withIntervals(rep.Bootstrap, rep.Cells, rep.Injection, rep.Macros)
+	withComparisonIntervals(rep.Bootstrap, rep.Comparisons)
 	return rep
 }
 

@@ -23,15 +23,9 @@ import (
 // version, revision, modified, commit_time, go) and builds the builds that
 // touched the run, one line each; both are absent when unknown.
 func (r Report) JSON(w io.Writer) error {
-	resamples, tail := r.Bootstrap.Resamples, r.Bootstrap.TailPerMille
-	if resamples <= 0 {
-		resamples = metrics.DefaultResamples
-	}
-	if tail <= 0 {
-		tail = metrics.DefaultTailPerMille
-	}
+	b := r.Bootstrap
 	out := jsonReport{
-		Bootstrap: jsonBootstrap{Method: "percentile", Resamples: resamples, Level: float64(1000-2*tail) / 1000, Seed: r.Bootstrap.Seed},
+		Bootstrap: jsonBootstrap{Method: "percentile", Resamples: b.Resamples, Level: float64(1000-2*b.TailPerMille) / 1000, Seed: b.Seed},
 		Cells:     make([]jsonCell, len(r.Cells)),
 		Injection: make([]jsonInjectionCell, len(r.Injection)),
 		Accuracy:  make([]jsonAccuracy, len(r.Accuracy)),

@@ -169,7 +169,7 @@ injection:
 		var dSum, wSum float64
 		var dN, wN int
 		for pool := range base {
-			key := orchestrator.InjectedCellKey(s, c.Dataset, pool, c.Alpha, c.Strategy, c.Variant, c.Source, c.Ratio)
+			key := orchestrator.InjectedCellKey(s, c.Dataset, pool, c.Alpha, string(c.Strategy), string(c.Variant), c.Source, c.Ratio)
 			plan := storedPlanOf(t, rs, key)
 			injected := injectedAt[[2]string{fmt.Sprint(pool), fmt.Sprint(c.Ratio)}]
 			d, dOK, w := recomputeDW(plan, injected)

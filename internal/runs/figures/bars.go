@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/report"
 )
 
@@ -90,9 +91,9 @@ func barFigure(rep report.Report, sv strategyVariant, alpha float64, m barMetric
 	for d, ds := range datasets {
 		for _, s := range solvers {
 			key := cellKey{solver: s, dataset: ds, alpha: alpha, strategy: sv.strategy, variant: sv.variant}
-			key.regime = "U"
+			key.regime = vocab.Advisory
 			u, uok := ix[key]
-			key.regime = "E"
+			key.regime = vocab.Enforced
 			e, eok := ix[key]
 			g := barGroup{colour: modeColor(s.mode), present: uok || eok}
 			if uok {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/budgetaware"
 	"github.com/triage-eval/triage/internal/runs/report"
 )
@@ -49,10 +50,11 @@ type Figure struct {
 	// table. Strategy and Variant are set for kinds efficiency, regret,
 	// eta_heatmap and injection; Alpha for efficiency, regret and
 	// injection; Regime ("U" or "E") for eta_heatmap.
-	Kind              Kind
-	Strategy, Variant string
-	Alpha             float64
-	Regime            string
+	Kind     Kind
+	Strategy vocab.Strategy
+	Variant  vocab.Variant
+	Alpha    float64
+	Regime   vocab.Regime
 	// SVG and PNG are the figure, drawn once for both.
 	SVG, PNG []byte
 }
@@ -97,7 +99,7 @@ func Draw(rep report.Report, ba []budgetaware.Row, opts Options) ([]Figure, erro
 		ds = append(ds, d)
 	}
 	for _, sv := range drawnStrategies(rep.Cells) {
-		for _, regime := range []string{"U", "E"} {
+		for _, regime := range vocab.Regimes() {
 			if d, ok := etaHeatmap(rep, sv, regime); ok {
 				ds = append(ds, d)
 			}

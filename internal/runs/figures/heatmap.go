@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/report"
 )
 
@@ -73,7 +74,7 @@ func accuracyHeatmap(rep report.Report) (drawing, bool) {
 // etaHeatmap draws mean η of one regime per (solver, α, dataset) for one
 // strategy-variant on the diverging scale capped at [−1, 1]: α blocks of
 // dataset columns. ok is false when no mean is defined.
-func etaHeatmap(rep report.Report, sv strategyVariant, regime string) (drawing, bool) {
+func etaHeatmap(rep report.Report, sv strategyVariant, regime vocab.Regime) (drawing, bool) {
 	keep := func(c report.Cell) bool {
 		return c.Strategy == sv.strategy && c.Variant == sv.variant && c.Regime == regime
 	}
@@ -112,7 +113,7 @@ func etaHeatmap(rep report.Report, sv strategyVariant, regime string) (drawing, 
 	if !counts.seen {
 		return drawing{}, false
 	}
-	regimeName := map[string]string{"U": "advisory budget (regime U)", "E": "enforced budget (regime E)"}[regime]
+	regimeName := map[vocab.Regime]string{vocab.Advisory: "advisory budget (regime U)", vocab.Enforced: "enforced budget (regime E)"}[regime]
 	title := fmt.Sprintf("η_%s per solver, α and dataset — %s", regime, sv.phrase())
 	caption := sentence(
 		fmt.Sprintf("Triage efficiency under the %s, η_%s, per (solver, α, dataset), %s.", regimeName, regime, sv.phrase()),
@@ -125,7 +126,7 @@ func etaHeatmap(rep report.Report, sv strategyVariant, regime string) (drawing, 
 	hb, w := heatBlock(grid)
 	return drawing{
 		fig: Figure{
-			Name:  fileStem(append([]string{"heatmap", "eta", regime}, sv.stem()...)...),
+			Name:  fileStem(append([]string{"heatmap", "eta", string(regime)}, sv.stem()...)...),
 			Title: title, Caption: caption, Kind: KindEtaHeatmap,
 			Strategy: sv.strategy, Variant: sv.variant, Regime: regime,
 		},

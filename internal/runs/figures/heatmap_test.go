@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/report"
 )
 
@@ -173,7 +174,7 @@ func cellOf(t *testing.T, k heatKey, regime string) cellKey {
 	for _, s := range fixtureSolvers {
 		if solverLabel(s.model, s.mode) == k.row {
 			alpha := map[string]float64{"α = 0.25": 0.25, "α = 0.5": 0.5, "α = 0.75": 0.75, "α = 1": 1}[k.group]
-			return cellKey{solver: solver{s.model, s.mode}, dataset: k.col, alpha: alpha, strategy: "llm", variant: "default", regime: regime}
+			return cellKey{solver: solver{s.model, s.mode}, dataset: k.col, alpha: alpha, strategy: "llm", variant: "default", regime: vocab.Regime(regime)}
 		}
 	}
 	t.Fatalf("no solver labelled %q", k.row)

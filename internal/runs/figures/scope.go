@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/report"
 )
 
@@ -20,28 +21,25 @@ func compareSolvers(a, b solver) int {
 
 // strategyVariant is one planning strategy under one prompt variant: the
 // unit figures 1–4 are drawn for.
-type strategyVariant struct{ strategy, variant string }
+type strategyVariant struct {
+	strategy vocab.Strategy
+	variant  vocab.Variant
+}
 
 // stem is the strategy and variant as file-name parts; a strategy without
-// a prompt (report.NoVariant) is named by the strategy alone.
+// a prompt (vocab.NoVariant) is named by the strategy alone.
 func (sv strategyVariant) stem() []string {
-	if sv.variant == report.NoVariant || sv.variant == "" {
-		return []string{sv.strategy}
+	if sv.variant == vocab.NoVariant || sv.variant == "" {
+		return []string{string(sv.strategy)}
 	}
-	return []string{sv.strategy, sv.variant}
+	return []string{string(sv.strategy), string(sv.variant)}
 }
 
 // phrase names the strategy and variant in titles and captions.
 func (sv strategyVariant) phrase() string { return report.ScopePhrase(sv.strategy, sv.variant) }
 
 func compareStrategyVariants(a, b strategyVariant) int {
-	rank := func(s string) int {
-		if s == report.StrategyLLM {
-			return 0
-		}
-		return 1
-	}
-	return cmp.Or(cmp.Compare(rank(a.strategy), rank(b.strategy)), cmp.Compare(a.strategy, b.strategy), report.CompareVariants(a.variant, b.variant))
+	return cmp.Or(vocab.CompareStrategies(a.strategy, b.strategy), vocab.CompareVariants(a.variant, b.variant))
 }
 
 // drawnStrategies lists the strategy-variants figures are drawn for: the
@@ -52,7 +50,7 @@ func drawnStrategies(cells []report.Cell) []strategyVariant {
 	for _, c := range cells {
 		sv := strategyVariant{c.Strategy, c.Variant}
 		all = append(all, sv)
-		if c.Strategy == report.StrategyLLM {
+		if c.Strategy == vocab.LLM {
 			llm = append(llm, sv)
 		}
 	}
@@ -80,10 +78,11 @@ func closestAlpha(cells []report.Cell, alpha float64) (float64, bool) {
 // cellKey finds a plain or injection cell.
 type cellKey struct {
 	solver
-	dataset, source   string
-	ratio, alpha      float64
-	strategy, variant string
-	regime            string
+	dataset, source string
+	ratio, alpha    float64
+	strategy        vocab.Strategy
+	variant         vocab.Variant
+	regime          vocab.Regime
 }
 
 func keyOf(c report.Cell) cellKey {

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/report"
 )
 
@@ -91,10 +92,10 @@ func injectionFigure(rep report.Report, sc injectionScope) (drawing, bool) {
 		for si, s := range solvers {
 			var pts []trajectoryPoint
 			for _, r := range ratios {
-				key := cellKey{solver: s, dataset: b.dataset, source: b.source, ratio: r, alpha: sc.alpha, strategy: sc.strategy, variant: sc.variant, regime: "U"}
+				key := cellKey{solver: s, dataset: b.dataset, source: b.source, ratio: r, alpha: sc.alpha, strategy: sc.strategy, variant: sc.variant, regime: vocab.Advisory}
 				c, ok := ix[key]
 				if !ok {
-					key.regime = "E"
+					key.regime = vocab.Enforced
 					if c, ok = ix[key]; !ok {
 						continue
 					}

@@ -12,7 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/triage-eval/triage/internal/protocol/injection"
-	"github.com/triage-eval/triage/internal/runs/report"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/store/problems"
 )
 
@@ -137,8 +137,8 @@ type Services struct {
 
 // Strategy names.
 const (
-	StrategyLLM           = report.StrategyLLM
-	StrategyRandom        = report.StrategyRandom
+	StrategyLLM           = string(vocab.LLM)
+	StrategyRandom        = string(vocab.Random)
 	StrategyShortestFirst = "shortest_first"
 	StrategyAllInOrder    = "all_in_order"
 )

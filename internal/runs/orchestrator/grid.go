@@ -11,6 +11,7 @@ import (
 	"github.com/triage-eval/triage/internal/phase0/grading"
 	"github.com/triage-eval/triage/internal/protocol/injection"
 	"github.com/triage-eval/triage/internal/protocol/pools"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/report"
 	"github.com/triage-eval/triage/internal/store/problems"
 )
@@ -306,7 +307,7 @@ func (r *Runner) cellsOf(g *group) []cell {
 	for _, a := range r.cfg.Alphas {
 		for _, s := range r.cfg.Strategies {
 			if s != StrategyLLM {
-				out = append(out, cell{g: g, alpha: a, strategy: s, variant: report.NoVariant})
+				out = append(out, cell{g: g, alpha: a, strategy: s, variant: string(vocab.NoVariant)})
 				continue
 			}
 			for _, v := range r.cfg.Variants {

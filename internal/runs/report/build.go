@@ -8,6 +8,7 @@ import (
 
 	"github.com/triage-eval/triage/internal/platform/version"
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 // ExcludedDuplicate is the exclusion reason Build gives a record that repeats
@@ -61,11 +62,12 @@ type Cell struct {
 	Model, Mode, Dataset string
 	// Source and Ratio are set for an injection cell: Dataset's pools with
 	// unsolvable problems of Source at ratio Ratio.
-	Source            string
-	Ratio             float64
-	Alpha             float64
-	Variant, Strategy string
-	Regime            string
+	Source   string
+	Ratio    float64
+	Alpha    float64
+	Variant  vocab.Variant
+	Strategy vocab.Strategy
+	Regime   vocab.Regime
 	// Pools is the number of records aggregated: Eta.N plus the excluded.
 	Pools int
 	// Eta is the mean η over the pools with a scored plan.
@@ -179,8 +181,9 @@ func UnsolvableOnly(rows []AccuracyRow) map[string]bool {
 type cellKey struct {
 	model, mode, dataset string
 	alpha                uint64
-	variant, strategy    string
-	regime               string
+	variant              vocab.Variant
+	strategy             vocab.Strategy
+	regime               vocab.Regime
 	source               string
 	ratio                uint64
 }
@@ -190,7 +193,7 @@ func (c Cell) key() cellKey {
 }
 
 func recordKey(r ScoreRecord) cellKey {
-	k := cellKey{model: r.Model, mode: r.Mode, dataset: r.Dataset, alpha: math.Float64bits(r.Alpha), variant: r.Variant, strategy: r.Strategy, regime: r.Regime}
+	k := cellKey{model: r.Model, mode: r.Mode, dataset: r.Dataset, alpha: math.Float64bits(r.Alpha), variant: vocab.Variant(r.Variant), strategy: vocab.Strategy(r.Strategy), regime: vocab.Regime(r.Regime)}
 	if r.Source != "" && r.Ratio != nil {
 		k.source, k.ratio = r.Source, math.Float64bits(*r.Ratio)
 	}
@@ -292,7 +295,7 @@ func buildCell(recs []ScoreRecord, acc metrics.Mean) Cell {
 	first := recs[0]
 	cell := Cell{
 		Model: first.Model, Mode: first.Mode, Dataset: first.Dataset, Alpha: first.Alpha,
-		Variant: first.Variant, Strategy: first.Strategy, Regime: first.Regime,
+		Variant: vocab.Variant(first.Variant), Strategy: vocab.Strategy(first.Strategy), Regime: vocab.Regime(first.Regime),
 		BaseAccuracy: acc, Source: first.Source,
 	}
 	if first.Ratio != nil {
@@ -385,8 +388,8 @@ func compareRecords(a, b ScoreRecord) int {
 	return cmp.Or(
 		cmp.Compare(a.Model, b.Model), cmp.Compare(a.Mode, b.Mode), cmp.Compare(a.Dataset, b.Dataset),
 		cmp.Compare(a.Source, b.Source), cmp.Compare(ra, rb), cmp.Compare(a.Alpha, b.Alpha),
-		compareStrategies(a.Strategy, b.Strategy), CompareVariants(a.Variant, b.Variant), compareRegimes(a.Regime, b.Regime),
-		cmp.Compare(a.Pool, b.Pool),
+		vocab.CompareStrategies(vocab.Strategy(a.Strategy), vocab.Strategy(b.Strategy)), vocab.CompareVariants(vocab.Variant(a.Variant), vocab.Variant(b.Variant)),
+		vocab.CompareRegimes(vocab.Regime(a.Regime), vocab.Regime(b.Regime)), cmp.Compare(a.Pool, b.Pool),
 	)
 }
 
@@ -421,48 +424,8 @@ func compareCells(a, b Cell) int {
 		cmp.Compare(a.Source, b.Source),
 		cmp.Compare(a.Ratio, b.Ratio),
 		cmp.Compare(a.Alpha, b.Alpha),
-		compareStrategies(a.Strategy, b.Strategy),
-		CompareVariants(a.Variant, b.Variant),
-		compareRegimes(a.Regime, b.Regime),
+		vocab.CompareStrategies(a.Strategy, b.Strategy),
+		vocab.CompareVariants(a.Variant, b.Variant),
+		vocab.CompareRegimes(a.Regime, b.Regime),
 	)
-}
-
-// Strategy names that reports treat specially (the orchestrator's config
-// reads them from here).
-const (
-	// StrategyLLM names the strategy in which the solver's own model
-	// plans; every table and figure puts it before the reference
-	// strategies.
-	StrategyLLM = "llm"
-	// StrategyRandom names the reference strategy that plans one seeded
-	// random order; the summary explains how it differs from the random
-	// reference of η.
-	StrategyRandom = "random"
-)
-
-// compareStrategies orders the llm strategy first, then the reference
-// strategies alphabetically.
-func compareStrategies(a, b string) int {
-	rank := func(s string) int {
-		if s == StrategyLLM {
-			return 0
-		}
-		return 1
-	}
-	return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(a, b))
-}
-
-// compareRegimes orders U before E (the paper's order), then other regimes
-// alphabetically.
-func compareRegimes(a, b string) int {
-	rank := func(s string) int {
-		switch s {
-		case "U":
-			return 0
-		case "E":
-			return 1
-		}
-		return 2
-	}
-	return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(a, b))
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 // HeadlineAlpha is the budget fraction the summary and the bar figures
@@ -14,8 +15,9 @@ const HeadlineAlpha = 0.5
 // HeadlineRow is one line of the report's summary: how one solver planned
 // under one strategy at the headline α, over every dataset.
 type HeadlineRow struct {
-	Model, Mode       string
-	Strategy, Variant string
+	Model, Mode string
+	Strategy    vocab.Strategy
+	Variant     vocab.Variant
 	// Alpha is the budget fraction shown.
 	Alpha float64
 	// EtaU and EtaE are the means over datasets (as Report.Macro) with
@@ -50,9 +52,9 @@ type HeadlineRow struct {
 
 // Headline returns the summary rows at α (HeadlineAlpha when alpha is 0,
 // or the report's α closest to it): one per solver and strategy, for the
-// llm strategy under HeadlineVariant when the report has llm cells (its
-// first variant in CompareVariants order when it has none under
-// HeadlineVariant), otherwise for every reference strategy. Rows are sorted
+// llm strategy under vocab.Default when the report has llm cells (its
+// first variant in vocab.CompareVariants order when it has none under
+// vocab.Default), otherwise for every reference strategy. Rows are sorted
 // by solver, then strategy (llm first).
 func (r Report) Headline(alpha float64) []HeadlineRow {
 	if alpha == 0 {
@@ -65,8 +67,8 @@ func (r Report) Headline(alpha float64) []HeadlineRow {
 	var out []HeadlineRow
 	for _, s := range solvers(r.Cells, all) {
 		for _, sv := range keys {
-			u, uok := ix.get(s.model, s.mode, AllDatasets, alpha, sv.variant, sv.strategy, "U")
-			e, eok := ix.get(s.model, s.mode, AllDatasets, alpha, sv.variant, sv.strategy, "E")
+			u, uok := ix.get(s.model, s.mode, AllDatasets, alpha, sv.variant, sv.strategy, vocab.Advisory)
+			e, eok := ix.get(s.model, s.mode, AllDatasets, alpha, sv.variant, sv.strategy, vocab.Enforced)
 			if !uok && !eok {
 				continue
 			}
@@ -106,7 +108,7 @@ func (r Report) closestAlpha(alpha float64) float64 {
 // pooledAccuracy is a solver's base accuracy summed over the datasets of
 // its cells in the headline's scope.
 func (r Report) pooledAccuracy(s solver, ix *index, alpha float64, sv strategyVariant) metrics.Mean {
-	datasets := ix.datasets[scope{math.Float64bits(alpha), sv.strategy, "U"}]
+	datasets := ix.datasets[scope{math.Float64bits(alpha), sv.strategy, vocab.Advisory}]
 	var correct, gradeable int
 	for _, a := range r.Accuracy {
 		if a.Model == s.model && a.Mode == s.mode && slices.Contains(datasets, a.Dataset) {
@@ -142,7 +144,7 @@ func (r Report) injectionHeadline(s solver, alpha float64, sv strategyVariant, r
 	var d, w []metrics.Mean
 	for _, c := range r.Injection {
 		if c.Model == s.model && c.Mode == s.mode && c.Alpha == alpha && c.Strategy == sv.strategy &&
-			c.Variant == sv.variant && c.Regime == "U" && c.Ratio == ratio {
+			c.Variant == sv.variant && c.Regime == vocab.Advisory && c.Ratio == ratio {
 			d, w = append(d, c.Detection), append(w, c.Waste)
 		}
 	}

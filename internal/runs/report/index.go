@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 // index looks cells up by key, including macro cells (Dataset AllDatasets).
@@ -17,8 +18,9 @@ type index struct {
 
 // scope is the part of a cell key that a macro-average's datasets depend on.
 type scope struct {
-	alpha            uint64
-	strategy, regime string
+	alpha    uint64
+	strategy vocab.Strategy
+	regime   vocab.Regime
 }
 
 func (r Report) index() *index {
@@ -49,7 +51,7 @@ func (r Report) cellIndex() *index {
 
 // get returns the cell with the given key, or the macro cell when dataset is
 // AllDatasets.
-func (ix *index) get(model, mode, dataset string, alpha float64, variant, strategy, regime string) (Cell, bool) {
+func (ix *index) get(model, mode, dataset string, alpha float64, variant vocab.Variant, strategy vocab.Strategy, regime vocab.Regime) (Cell, bool) {
 	c, ok := ix.cells[cellKey{model: model, mode: mode, dataset: dataset, alpha: math.Float64bits(alpha), variant: variant, strategy: strategy, regime: regime}]
 	if !ok {
 		return Cell{}, false
@@ -83,7 +85,7 @@ func (ix *index) get(model, mode, dataset string, alpha float64, variant, strate
 // the pools of the datasets each mean averages (metrics.StratifiedMeanCI),
 // defined from two pools in total; a dataset with one pool enters every
 // resample as is (SinglePool names them for Eta).
-func (r Report) Macro(model, mode string, alpha float64, variant, strategy, regime string) (c Cell, ok bool) {
+func (r Report) Macro(model, mode string, alpha float64, variant vocab.Variant, strategy vocab.Strategy, regime vocab.Regime) (c Cell, ok bool) {
 	return r.index().get(model, mode, AllDatasets, alpha, variant, strategy, regime)
 }
 
@@ -112,7 +114,7 @@ func OracleZeroOnly(c Cell) bool {
 	return c.Eta.N > 0 && c.Degenerate.NoValue == c.Eta.N
 }
 
-func (ix *index) macro(model, mode string, alpha float64, variant, strategy, regime string) (Cell, bool) {
+func (ix *index) macro(model, mode string, alpha float64, variant vocab.Variant, strategy vocab.Strategy, regime vocab.Regime) (Cell, bool) {
 	out := Cell{
 		Model: model, Mode: mode, Dataset: AllDatasets, Alpha: alpha,
 		Variant: variant, Strategy: strategy, Regime: regime,
@@ -226,7 +228,10 @@ func solvers(cells []Cell, keep func(Cell) bool) []solver {
 }
 
 // strategyVariant is a (strategy, variant) pair: one set of main tables.
-type strategyVariant struct{ strategy, variant string }
+type strategyVariant struct {
+	strategy vocab.Strategy
+	variant  vocab.Variant
+}
 
 func (r Report) strategyVariants() []strategyVariant {
 	var out []strategyVariant
@@ -234,7 +239,7 @@ func (r Report) strategyVariants() []strategyVariant {
 		out = append(out, strategyVariant{c.Strategy, c.Variant})
 	}
 	slices.SortFunc(out, func(a, b strategyVariant) int {
-		return cmp.Or(compareStrategies(a.strategy, b.strategy), CompareVariants(a.variant, b.variant))
+		return cmp.Or(vocab.CompareStrategies(a.strategy, b.strategy), vocab.CompareVariants(a.variant, b.variant))
 	})
 	return slices.Compact(out)
 }

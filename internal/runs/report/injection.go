@@ -9,14 +9,16 @@ import (
 	"strings"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 // injectionScope is one set of injection tables: a base dataset and its
 // unsolvable source at one α, strategy and variant.
 type injectionScope struct {
-	dataset, source   string
-	alpha             float64
-	strategy, variant string
+	dataset, source string
+	alpha           float64
+	strategy        vocab.Strategy
+	variant         vocab.Variant
 }
 
 // injectionScopes lists the scopes of r.Injection, sorted (LLM strategies
@@ -28,7 +30,7 @@ func (r Report) injectionScopes() []injectionScope {
 	}
 	slices.SortFunc(out, func(a, b injectionScope) int {
 		return cmp.Or(cmp.Compare(a.dataset, b.dataset), cmp.Compare(a.source, b.source), cmp.Compare(a.alpha, b.alpha),
-			compareStrategies(a.strategy, b.strategy), CompareVariants(a.variant, b.variant))
+			vocab.CompareStrategies(a.strategy, b.strategy), vocab.CompareVariants(a.variant, b.variant))
 	})
 	return slices.Compact(out)
 }
@@ -45,7 +47,7 @@ func (r Report) injectionIndex() injectionIndex {
 	return ix
 }
 
-func (ix injectionIndex) get(s solver, sc injectionScope, ratio float64, regime string) (Cell, bool) {
+func (ix injectionIndex) get(s solver, sc injectionScope, ratio float64, regime vocab.Regime) (Cell, bool) {
 	c, ok := ix[cellKey{s.model, s.mode, sc.dataset, math.Float64bits(sc.alpha), sc.variant, sc.strategy, regime, sc.source, math.Float64bits(ratio)}]
 	if !ok {
 		return Cell{}, false
@@ -94,8 +96,8 @@ func (r Report) InjectionTables() []Table {
 			dwRow, etaRow := []string{s.model, s.mode}, []string{s.model, s.mode}
 			var dwExcl, etaExcl []string
 			for _, ratio := range ratios {
-				u, uok := ix.get(s, sc, ratio, "U")
-				e, eok := ix.get(s, sc, ratio, "E")
+				u, uok := ix.get(s, sc, ratio, vocab.Advisory)
+				e, eok := ix.get(s, sc, ratio, vocab.Enforced)
 				plan := u
 				if !uok {
 					plan = e
@@ -141,7 +143,7 @@ func (r Report) InjectionCSV(w io.Writer) error {
 		"degenerate_d1", "degenerate_d2", "eta_informative", "eta_informative_n", "eta_informative_lo", "eta_informative_hi"}}
 	for _, c := range r.Injection {
 		row := []string{
-			c.Model, c.Mode, c.Dataset, c.Source, full(c.Ratio), full(c.Alpha), c.Variant, c.Strategy, c.Regime,
+			c.Model, c.Mode, c.Dataset, c.Source, full(c.Ratio), full(c.Alpha), string(c.Variant), string(c.Strategy), string(c.Regime),
 			itoa(c.Pools), fullMean(c.Detection), fullMean(c.Waste), fullMean(c.Eta), fullMean(c.Regret),
 		}
 		for _, ci := range []metrics.Interval{c.DetectionCI, c.WasteCI, c.EtaCI, c.RegretCI} {

@@ -122,7 +122,7 @@ func TestBuildGroupsAndSorts(t *testing.T) {
 	}
 	var got []string
 	for _, c := range rep.Cells[:6] {
-		got = append(got, c.Model+" "+alphaText(c.Alpha)+" "+c.Variant+" "+c.Regime)
+		got = append(got, c.Model+" "+alphaText(c.Alpha)+" "+string(c.Variant)+" "+string(c.Regime))
 		if c.Pools != 2 || !near9(c.Eta.Value, 0.75) {
 			t.Errorf("%+v: want 2 pools, η = (1/2 + 1)/2", c)
 		}

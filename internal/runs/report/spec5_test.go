@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 // Tests of SPEC §5's reporting rules: the headline variant, stratified
@@ -44,7 +45,7 @@ func TestHeadlineUsesTheDefaultVariant(t *testing.T) {
 			t.Fatalf("order %v: %d rows, want 2", order, len(rows))
 		}
 		for _, row := range rows {
-			if row.Variant != HeadlineVariant || !near9(row.EtaU.Value, eta["default"]) {
+			if row.Variant != vocab.Default || !near9(row.EtaU.Value, eta["default"]) {
 				t.Errorf("order %v: headline %s %s η_U %v, want variant default with %v", order, row.Model, row.Variant, row.EtaU.Value, eta["default"])
 			}
 		}
@@ -57,10 +58,10 @@ func TestHeadlineUsesTheDefaultVariant(t *testing.T) {
 			t.Errorf("order %v: comparison tables %v", order, cmp)
 		}
 		// Every list of variants starts with the headline one.
-		if got := rep.Cells[0].Variant; got != HeadlineVariant {
+		if got := rep.Cells[0].Variant; got != vocab.Default {
 			t.Errorf("order %v: first cell's variant %q", order, got)
 		}
-		if vr := rep.Sensitivity().Ranges[0]; vr.Variants[0].Variant != HeadlineVariant {
+		if vr := rep.Sensitivity().Ranges[0]; vr.Variants[0].Variant != vocab.Default {
 			t.Errorf("order %v: sensitivity variants %v", order, vr.Variants)
 		}
 	}
@@ -323,7 +324,7 @@ func TestTitlesOmitNoVariant(t *testing.T) {
 			t.Errorf("title %q", tb.Title)
 		}
 	}
-	if got := ScopePhrase("random", NoVariant); got != "strategy random" {
+	if got := ScopePhrase("random", vocab.NoVariant); got != "strategy random" {
 		t.Errorf("ScopePhrase = %q", got)
 	}
 	if got := ScopePhrase("llm", "B"); got != "strategy llm, variant B" {
@@ -338,14 +339,14 @@ func TestSummaryExplainsReferenceStrategies(t *testing.T) {
 	recs, acc := fixture()
 	var refs []ScoreRecord
 	for _, r := range recs {
-		if r.Strategy != StrategyLLM {
+		if r.Strategy != string(vocab.LLM) {
 			refs = append(refs, r)
 		}
 	}
 	for i := range 2 {
 		ratio := 0.5
 		d, w := 0.0, 0.4
-		r := rec("gpt_x", "standard", "gpqa", 0.5, NoVariant, StrategyRandom, "U", i, 2, 4, 1)
+		r := rec("gpt_x", "standard", "gpqa", 0.5, string(vocab.NoVariant), string(vocab.Random), "U", i, 2, 4, 1)
 		r.Source, r.Ratio, r.Injected, r.Detection, r.Waste = "gpqa-abstain", &ratio, 5, &d, &w
 		refs = append(refs, r)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 // BudgetAwareHeadline is what the summary shows of a solver's budget-aware
@@ -44,8 +45,8 @@ func (r Report) SummaryTable(alpha float64, ba []BudgetAwareHeadline) Table {
 	for _, row := range rows {
 		withInjection = withInjection || row.Detection.Defined || row.Waste.Defined
 		withDegenerate = withDegenerate || row.DegenerateU.Total() > 0 || row.DegenerateE.Total() > 0
-		withRandom = withRandom || row.Strategy == StrategyRandom
-		withReference = withReference || row.Strategy != StrategyLLM
+		withRandom = withRandom || row.Strategy == vocab.Random
+		withReference = withReference || row.Strategy != vocab.LLM
 		degenerate = degenerate.Add(row.DegenerateU)
 		pools += row.EtaU.N
 		singles = mergeMissing(singles, row.SinglePool)
@@ -62,10 +63,10 @@ func (r Report) SummaryTable(alpha float64, ba []BudgetAwareHeadline) Table {
 	t.Align = "lllrrr"
 	t.Notes = []string{"η: mean over datasets of the mean over pools (1 = the oracle, 0 = the random reference), with a 95% bootstrap interval over the pools, stratified by dataset; accuracy: base accuracy over the same datasets."}
 	if v := r.headlineVariant(); v != "" {
-		if v == HeadlineVariant {
+		if v == vocab.Default {
 			t.Notes = append(t.Notes, fmt.Sprintf("Strategy llm under prompt variant %s (the paper's appendix prompt); the other variants are in the prompt-sensitivity tables.", v))
 		} else {
-			t.Notes = append(t.Notes, fmt.Sprintf("The run has no prompt variant %s: strategy llm is shown under variant %s, the first of its variants; the others are in the prompt-sensitivity tables.", HeadlineVariant, v))
+			t.Notes = append(t.Notes, fmt.Sprintf("The run has no prompt variant %s: strategy llm is shown under variant %s, the first of its variants; the others are in the prompt-sensitivity tables.", vocab.Default, v))
 		}
 	}
 	if len(zeros) > 0 {
@@ -96,9 +97,9 @@ func (r Report) SummaryTable(alpha float64, ba []BudgetAwareHeadline) Table {
 		t.Notes = append(t.Notes, "budget-aware: accuracy before → after the re-solve with the α = 1 plan's allocation stated; compliance: share of outputs within the allocation, over all re-solves / over those that ended by themselves.")
 	}
 	for _, row := range rows {
-		strategy := row.Strategy
-		if row.Variant != NoVariant {
-			strategy += " (" + row.Variant + ")"
+		strategy := string(row.Strategy)
+		if row.Variant != vocab.NoVariant {
+			strategy += " (" + string(row.Variant) + ")"
 		}
 		cells := []string{row.Model, row.Mode, strategy, fixed3(row.Accuracy), withCI(row.EtaU, row.EtaUCI), withCI(row.EtaE, row.EtaECI)}
 		var without []string

@@ -60,7 +60,7 @@ func buildPage(in Input) (page, error) {
 	if p.Title == "" {
 		p.Title = "TRIAGE report"
 	}
-	if t, ok := summary(in.Report, in.BudgetAware, in.Alpha); ok {
+	if t, ok := summary(in.Report, in.BudgetAware); ok {
 		p.Summary = &t
 		p.Nav = append(p.Nav, navItem{"summary", "Summary"})
 	}

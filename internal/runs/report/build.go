@@ -48,6 +48,26 @@ type Report struct {
 	// (metrics.Bootstrap.Resolved): what cells.json, the figures' captions
 	// and the page state.
 	Bootstrap metrics.Bootstrap
+	// Alpha is the headline α of the summary and the bar figures: the α
+	// of Cells nearest to Options.Alpha (HeadlineAlpha when 0), the smaller
+	// of two equally near; Options.Alpha itself when there are no cells.
+	Alpha float64
+	// HeadlineVariant is the llm strategy's variant in the summary and the
+	// comparison tables (SPEC §5): vocab.Default when the report has llm
+	// cells under it, else the first llm variant in vocab.CompareVariants
+	// order; "" when the report has no llm cell.
+	HeadlineVariant vocab.Variant
+	// Scopes are the (strategy, variant) pairs of Cells in
+	// CompareStrategyVariants order: one set of main tables each.
+	Scopes []StrategyVariant
+	// HeadlineScopes are the pairs the summary and the comparison tables
+	// show: the llm strategy under HeadlineVariant when the report has llm
+	// cells, else every reference strategy of Scopes.
+	HeadlineScopes []StrategyVariant
+	// FigureScopes are the pairs figures 1–3 are drawn for: every llm
+	// pair of Scopes when there is one, else every reference strategy;
+	// InjectionFigureScopes the same rule over Injection (figure 4).
+	FigureScopes, InjectionFigureScopes []StrategyVariant
 	// Version is the build that wrote the report; the zero value leaves it
 	// out of cells.json.
 	Version version.Info
@@ -225,9 +245,17 @@ type Options struct {
 	// Bootstrap configures the confidence intervals; its zero value is the
 	// SPEC's 95% interval over 10,000 resamples with seed 0.
 	Bootstrap metrics.Bootstrap
+	// Alpha is the headline α asked for (`triage report --alpha`); 0
+	// means HeadlineAlpha. The report's nearest α is used (Report.Alpha).
+	Alpha float64
 }
 
 // BuildWith is Build with options.
+//
+// Besides the cells it resolves, once, every setting its renderers need
+// (the tables, the summary, the figures and the HTML page decide none of
+// them): Bootstrap with its defaults, the headline α, the headline
+// variant, and the strategy-variant pairs each part shows, in order.
 func BuildWith(records []ScoreRecord, acc []Accuracy, opts Options) Report {
 	rep := Report{Cells: []Cell{}, Injection: []Cell{}, Accuracy: []AccuracyRow{}, Bootstrap: opts.Bootstrap.Resolved()}
 
@@ -281,6 +309,7 @@ func BuildWith(records []ScoreRecord, acc []Accuracy, opts Options) Report {
 	}
 	slices.SortFunc(rep.Cells, compareCells)
 	slices.SortFunc(rep.Injection, compareCells)
+	rep.resolve(opts.Alpha)
 	rep.buildMacros()
 	rep.buildComparisons()
 	withIntervals(rep.Bootstrap, rep.Cells, rep.Injection, rep.Macros)

@@ -101,9 +101,9 @@ func compareComparisons(a, b Comparison) int {
 // η with its interval and the pools it is over.
 func (r Report) ComparisonTables() []Table {
 	var out []Table
-	for _, sv := range r.headlineStrategies() {
+	for _, sv := range r.HeadlineScopes {
 		t := Table{
-			Title: "Paired differences of η between solvers — " + ScopePhrase(sv.strategy, sv.variant),
+			Title: "Paired differences of η between solvers — " + ScopePhrase(sv.Strategy, sv.Variant),
 			Notes: []string{
 				"One row per pair of solvers A, B and (dataset, α, regime): the mean of η_A − η_B over the pools both scored, [lo, hi] its 95% bootstrap interval over those pools (paired: the same pools, the same budgets), n = pools. An interval that excludes 0 says A and B differ there beyond the noise of the pools; — = no pool scored by both.",
 			},
@@ -111,7 +111,7 @@ func (r Report) ComparisonTables() []Table {
 			Align:  "lrlllrr",
 		}
 		for _, c := range r.Comparisons {
-			if c.Strategy != sv.strategy || c.Variant != sv.variant {
+			if c.Strategy != sv.Strategy || c.Variant != sv.Variant {
 				continue
 			}
 			t.Rows = append(t.Rows, []string{
@@ -138,16 +138,6 @@ func (r Report) ComparisonsCSV(w io.Writer) error {
 		}, ciBounds(c.CI)...))
 	}
 	return writeCSV(w, rows)
-}
-
-// headlineStrategies are the (strategy, variant) pairs the summary shows:
-// the llm strategy under the headline variant (see headlineVariant) when
-// the report has llm cells, else every reference strategy.
-func (r Report) headlineStrategies() []strategyVariant {
-	if v := r.headlineVariant(); v != "" {
-		return []strategyVariant{{vocab.LLM, v}}
-	}
-	return r.strategyVariants()
 }
 
 // solverName is "model mode", for table cells.

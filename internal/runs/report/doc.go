@@ -7,6 +7,18 @@
 //	rep := report.Build(records, accuracies)
 //	err := rep.WriteDir("results/report")
 //
+// # The resolved view
+//
+// A built Report is the resolved view every renderer reads — the tables
+// here, package figures, package htmlreport and `triage report` — so none
+// of them decides a setting: Bootstrap holds the interval settings with
+// their defaults filled, Alpha the headline α (the report's α nearest to
+// Options.Alpha, HeadlineAlpha by default, the smaller of two equally
+// near), HeadlineVariant the llm variant of the summary, and Scopes,
+// HeadlineScopes, FigureScopes and InjectionFigureScopes the (strategy,
+// variant) pairs of the tables, the summary and the figures, in
+// vocab's order. Index finds any cell by Key.
+//
 // WriteDir writes (FileNames):
 //
 //   - cells.csv — one row per cell (CSV);

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 
@@ -35,38 +34,24 @@ func (r Report) injectionScopes() []injectionScope {
 	return slices.Compact(out)
 }
 
-// injectionIndex finds an injection cell by solver, scope, ratio and regime.
-type injectionIndex map[cellKey]*Cell
-
-func (r Report) injectionIndex() injectionIndex {
-	ix := injectionIndex{}
-	for i := range r.Injection {
-		c := &r.Injection[i]
-		ix[c.key()] = c
-	}
-	return ix
-}
-
-func (ix injectionIndex) get(s solver, sc injectionScope, ratio float64, regime vocab.Regime) (Cell, bool) {
-	c, ok := ix[cellKey{s.model, s.mode, sc.dataset, math.Float64bits(sc.alpha), sc.variant, sc.strategy, regime, sc.source, math.Float64bits(ratio)}]
-	if !ok {
-		return Cell{}, false
-	}
-	return *c, true
+// injectionCell finds the injection cell of a solver at one scope, ratio
+// and regime.
+func injectionCell(ix *Index, s Solver, sc injectionScope, ratio float64, regime vocab.Regime) (Cell, bool) {
+	return ix.Cell(Key{Solver: s, Dataset: sc.dataset, Source: sc.source, Ratio: ratio, Alpha: sc.alpha, StrategyVariant: StrategyVariant{sc.strategy, sc.variant}, Regime: regime})
 }
 
 // InjectionTables returns, per (base dataset, source, α, strategy,
 // variant), the unsolvable-injection experiment's two tables: detection
 // and waste by ratio, then η_U / η_E by ratio.
 func (r Report) InjectionTables() []Table {
-	ix := r.injectionIndex()
+	ix := r.Index()
 	var out []Table
 	for _, sc := range r.injectionScopes() {
 		keep := func(c Cell) bool {
 			return c.Dataset == sc.dataset && c.Source == sc.source && c.Alpha == sc.alpha && c.Strategy == sc.strategy && c.Variant == sc.variant
 		}
 		ratios := Distinct(r.Injection, keep, func(c Cell) float64 { return c.Ratio })
-		rows := solvers(r.Injection, keep)
+		rows := Solvers(r.Injection, keep)
 		what := fmt.Sprintf("%s with unsolvable problems of %s, α = %s — %s", sc.dataset, sc.source, alphaText(sc.alpha), ScopePhrase(sc.strategy, sc.variant))
 		header := []string{"Model", "Mode"}
 		for _, ratio := range ratios {
@@ -93,11 +78,11 @@ func (r Report) InjectionTables() []Table {
 			eta.Notes = append(eta.Notes, noteDegenerate)
 		}
 		for _, s := range rows {
-			dwRow, etaRow := []string{s.model, s.mode}, []string{s.model, s.mode}
+			dwRow, etaRow := []string{s.Model, s.Mode}, []string{s.Model, s.Mode}
 			var dwExcl, etaExcl []string
 			for _, ratio := range ratios {
-				u, uok := ix.get(s, sc, ratio, vocab.Advisory)
-				e, eok := ix.get(s, sc, ratio, vocab.Enforced)
+				u, uok := injectionCell(ix, s, sc, ratio, vocab.Advisory)
+				e, eok := injectionCell(ix, s, sc, ratio, vocab.Enforced)
 				plan := u
 				if !uok {
 					plan = e

@@ -442,7 +442,7 @@ func TestWriteDirCreatesNestedDir(t *testing.T) {
 func TestHeadline(t *testing.T) {
 	recs, acc := fixture()
 	rep := Build(recs, acc)
-	rows := rep.Headline(0)
+	rows := rep.Headline()
 	// The fixture has llm cells: one row per solver for llm, variant A.
 	if len(rows) != 4 {
 		t.Fatalf("%d rows, want 4: %+v", len(rows), rows)

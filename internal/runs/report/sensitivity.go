@@ -92,17 +92,17 @@ type rankKey struct {
 // also computed with Dataset AllDatasets over the macro-averages. Strategies
 // without a prompt (variant "-" only) therefore produce nothing.
 func (r Report) Sensitivity() Sensitivity {
-	ix := r.index()
+	ix := r.Index()
 	variants := map[rangeKey][]vocab.Variant{}
 	rankVariants := map[rankKey][]vocab.Variant{}
-	rankSolvers := map[rankKey][]solver{}
+	rankSolvers := map[rankKey][]Solver{}
 	add := func(c Cell, dataset string) {
 		a := math.Float64bits(c.Alpha)
 		rk := rangeKey{c.Model, c.Mode, dataset, a, c.Strategy, c.Regime}
 		variants[rk] = appendNew(variants[rk], c.Variant)
 		kk := rankKey{dataset, a, c.Strategy, c.Regime}
 		rankVariants[kk] = appendNew(rankVariants[kk], c.Variant)
-		rankSolvers[kk] = appendNew(rankSolvers[kk], solver{c.Model, c.Mode})
+		rankSolvers[kk] = appendNew(rankSolvers[kk], Solver{c.Model, c.Mode})
 	}
 	for _, c := range r.Cells {
 		add(c, c.Dataset)
@@ -160,13 +160,13 @@ func (r Report) Sensitivity() Sensitivity {
 
 // rankAgreement computes τ_b between variants a and b over the solvers with
 // a defined η under both.
-func rankAgreement(ix *index, k rankKey, alpha float64, solvers []solver, a, b vocab.Variant) RankAgreement {
+func rankAgreement(ix *Index, k rankKey, alpha float64, solvers []Solver, a, b vocab.Variant) RankAgreement {
 	ra := RankAgreement{Dataset: k.dataset, Alpha: alpha, Strategy: k.strategy, Regime: k.regime, A: a, B: b}
-	slices.SortFunc(solvers, func(x, y solver) int { return cmp.Or(cmp.Compare(x.model, y.model), cmp.Compare(x.mode, y.mode)) })
+	slices.SortFunc(solvers, CompareSolvers)
 	var xs, ys []float64
 	for _, sv := range solvers {
-		ca, _ := ix.get(sv.model, sv.mode, k.dataset, alpha, a, k.strategy, k.regime)
-		cb, _ := ix.get(sv.model, sv.mode, k.dataset, alpha, b, k.strategy, k.regime)
+		ca, _ := ix.get(sv.Model, sv.Mode, k.dataset, alpha, a, k.strategy, k.regime)
+		cb, _ := ix.get(sv.Model, sv.Mode, k.dataset, alpha, b, k.strategy, k.regime)
 		ea, eb := comparableEta(ca), comparableEta(cb)
 		if ea.Defined && eb.Defined {
 			xs = append(xs, ea.Value)

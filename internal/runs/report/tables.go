@@ -35,7 +35,7 @@ const (
 // solvers (model, mode), columns datasets, each cell "η_U / η_E (n=…)" (or
 // R̃ when regret is set, where pools without R̃ count as "oracle=0"); a last
 // column lists the exclusions per dataset.
-func (r Report) solverDatasetTable(ix *index, alpha float64, strategy vocab.Strategy, variant vocab.Variant, regret bool) Table {
+func (r Report) solverDatasetTable(ix *Index, alpha float64, strategy vocab.Strategy, variant vocab.Variant, regret bool) Table {
 	keep := func(c Cell) bool { return c.Alpha == alpha && c.Strategy == strategy && c.Variant == variant }
 	datasets := Distinct(r.Cells, keep, func(c Cell) string { return c.Dataset })
 	what := "mean η over the pools with a scored plan"
@@ -54,8 +54,8 @@ func (r Report) solverDatasetTable(ix *index, alpha float64, strategy vocab.Stra
 	if !regret && r.anyDegenerate(keep) {
 		t.Notes = append(t.Notes, noteDegenerate)
 	}
-	for _, s := range solvers(r.Cells, keep) {
-		row := []string{s.model, s.mode}
+	for _, s := range Solvers(r.Cells, keep) {
+		row := []string{s.Model, s.Mode}
 		var excl []string
 		for _, d := range datasets {
 			text, ex := pairEntry(ix, s, d, alpha, variant, strategy, regret)
@@ -106,7 +106,7 @@ func (r Report) anyDegenerate(keep func(Cell) bool) bool {
 
 // alphaTable is the per-α breakdown of η for one dataset, or for the
 // macro-average over datasets when dataset is AllDatasets (see Report.Macro).
-func (r Report) alphaTable(ix *index, dataset string, strategy vocab.Strategy, variant vocab.Variant) Table {
+func (r Report) alphaTable(ix *Index, dataset string, strategy vocab.Strategy, variant vocab.Variant) Table {
 	keep := func(c Cell) bool {
 		return c.Strategy == strategy && c.Variant == variant && (dataset == AllDatasets || c.Dataset == dataset)
 	}
@@ -133,8 +133,8 @@ func (r Report) alphaTable(ix *index, dataset string, strategy vocab.Strategy, v
 		t.Header = append(t.Header, "α = "+alphaText(a))
 	}
 	t.Header = append(t.Header, "excluded")
-	for _, s := range solvers(r.Cells, keep) {
-		row := []string{s.model, s.mode}
+	for _, s := range Solvers(r.Cells, keep) {
+		row := []string{s.Model, s.Mode}
 		var excl []string
 		for _, a := range alphas {
 			text, ex := pairEntry(ix, s, dataset, a, variant, strategy, false)
@@ -151,9 +151,9 @@ func (r Report) alphaTable(ix *index, dataset string, strategy vocab.Strategy, v
 // pairEntry formats the U and E cells of one solver as "u / e (n=…)" and
 // their exclusions; both are "" when neither cell exists. A missing regime
 // shows as undefined with 0 pools.
-func pairEntry(ix *index, s solver, dataset string, alpha float64, variant vocab.Variant, strategy vocab.Strategy, regret bool) (text, excl string) {
-	u, uok := ix.get(s.model, s.mode, dataset, alpha, variant, strategy, vocab.Advisory)
-	e, eok := ix.get(s.model, s.mode, dataset, alpha, variant, strategy, vocab.Enforced)
+func pairEntry(ix *Index, s Solver, dataset string, alpha float64, variant vocab.Variant, strategy vocab.Strategy, regret bool) (text, excl string) {
+	u, uok := ix.get(s.Model, s.Mode, dataset, alpha, variant, strategy, vocab.Advisory)
+	e, eok := ix.get(s.Model, s.Mode, dataset, alpha, variant, strategy, vocab.Enforced)
 	if !uok && !eok {
 		return "", ""
 	}
@@ -224,10 +224,10 @@ func degenerateText(u, e Cell) string {
 // datasets, each cell "accuracy (n=gradeable items)".
 func (r Report) AccuracyTable() Table {
 	var datasets []string
-	var rows []solver
+	var rows []Solver
 	for _, a := range r.Accuracy {
 		datasets = append(datasets, a.Dataset)
-		rows = append(rows, solver{a.Model, a.Mode})
+		rows = append(rows, Solver{a.Model, a.Mode})
 	}
 	slices.Sort(datasets)
 	datasets = slices.Compact(datasets)
@@ -247,10 +247,10 @@ func (r Report) AccuracyTable() Table {
 		t.Notes = append(t.Notes, "\"public-only k\": k of the n items are code problems without hidden tests, graded on their public tests alone (in LiveCodeBench the statement's examples), which a program can pass by looking its input up; import with --require-hidden-tests to leave them out.")
 	}
 	for _, s := range rows {
-		row := []string{s.model, s.mode}
+		row := []string{s.Model, s.Mode}
 		for _, d := range datasets {
 			i := slices.IndexFunc(r.Accuracy, func(a AccuracyRow) bool {
-				return a.Model == s.model && a.Mode == s.mode && a.Dataset == d
+				return a.Model == s.Model && a.Mode == s.Mode && a.Dataset == d
 			})
 			if i < 0 {
 				row = append(row, "")
@@ -445,19 +445,19 @@ func tauTable(sens Sensitivity, strategy vocab.Strategy) Table {
 // The cell-by-cell listing is CellsTable, written separately.
 func (r Report) Tables() []Table {
 	var ts []Table
-	ix := r.index()
+	ix := r.Index()
 	if len(r.Accuracy) > 0 {
 		ts = append(ts, r.AccuracyTable())
 	}
-	for _, sv := range r.strategyVariants() {
-		keep := func(c Cell) bool { return c.Strategy == sv.strategy && c.Variant == sv.variant }
+	for _, sv := range r.Scopes {
+		keep := func(c Cell) bool { return c.Strategy == sv.Strategy && c.Variant == sv.Variant }
 		for _, a := range Distinct(r.Cells, keep, func(c Cell) float64 { return c.Alpha }) {
-			ts = append(ts, r.solverDatasetTable(ix, a, sv.strategy, sv.variant, false),
-				r.solverDatasetTable(ix, a, sv.strategy, sv.variant, true))
+			ts = append(ts, r.solverDatasetTable(ix, a, sv.Strategy, sv.Variant, false),
+				r.solverDatasetTable(ix, a, sv.Strategy, sv.Variant, true))
 		}
-		ts = append(ts, r.alphaTable(ix, AllDatasets, sv.strategy, sv.variant))
+		ts = append(ts, r.alphaTable(ix, AllDatasets, sv.Strategy, sv.Variant))
 		for _, d := range Distinct(r.Cells, keep, func(c Cell) string { return c.Dataset }) {
-			ts = append(ts, r.alphaTable(ix, d, sv.strategy, sv.variant))
+			ts = append(ts, r.alphaTable(ix, d, sv.Strategy, sv.Variant))
 		}
 	}
 	ts = append(ts, r.ComparisonTables()...)

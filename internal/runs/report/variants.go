@@ -11,19 +11,3 @@ func ScopePhrase(strategy vocab.Strategy, variant vocab.Variant) string {
 	}
 	return "strategy " + string(strategy) + ", variant " + string(variant)
 }
-
-// headlineVariant is the llm variant the summary shows: vocab.Default
-// when the report has llm cells under it, else the first llm variant in
-// vocab.CompareVariants order; "" when the report has no llm cell.
-func (r Report) headlineVariant() vocab.Variant {
-	var best vocab.Variant
-	for _, c := range r.Cells {
-		if c.Strategy != vocab.LLM {
-			continue
-		}
-		if best == "" || vocab.CompareVariants(c.Variant, best) < 0 {
-			best = c.Variant
-		}
-	}
-	return best
-}

@@ -52,6 +52,10 @@ type Report struct {
 	// of Cells nearest to Options.Alpha (HeadlineAlpha when 0), the smaller
 	// of two equally near; Options.Alpha itself when there are no cells.
 	Alpha float64
+	// HeadlineRatio is the injection ratio of the summary's D / W: 0.5
+	// when Injection has it, else its largest ratio below 1; 0 without
+	// injection cells.
+	HeadlineRatio float64
 	// HeadlineVariant is the llm strategy's variant in the summary and the
 	// comparison tables (SPEC §5): vocab.Default when the report has llm
 	// cells under it, else the first llm variant in vocab.CompareVariants

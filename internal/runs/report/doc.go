@@ -14,7 +14,7 @@
 // of them decides a setting: Bootstrap holds the interval settings with
 // their defaults filled, Alpha the headline α (the report's α nearest to
 // Options.Alpha, HeadlineAlpha by default, the smaller of two equally
-// near), HeadlineVariant the llm variant of the summary, and Scopes,
+// near), HeadlineRatio the injection ratio of the summary, HeadlineVariant the llm variant of the summary, and Scopes,
 // HeadlineScopes, FigureScopes and InjectionFigureScopes the (strategy,
 // variant) pairs of the tables, the summary and the figures, in
 // vocab's order. Index finds any cell by Key.

@@ -57,7 +57,7 @@ type HeadlineRow struct {
 func (r Report) Headline() []HeadlineRow {
 	alpha := r.Alpha
 	ix := r.Index()
-	ratio := r.headlineRatio()
+	ratio := r.HeadlineRatio
 	var out []HeadlineRow
 	for _, s := range Solvers(r.Cells, all) {
 		for _, sv := range r.HeadlineScopes {
@@ -106,9 +106,9 @@ func (r Report) pooledAccuracy(s Solver, ix *Index, alpha float64, sv StrategyVa
 
 // headlineRatio is the injection ratio the summary shows: 0.5 when present,
 // else the largest ratio below 1, else 0 (no injection).
-func (r Report) headlineRatio() float64 {
+func headlineRatio(injection []Cell) float64 {
 	var best float64
-	for _, c := range r.Injection {
+	for _, c := range injection {
 		if c.Ratio == 0.5 {
 			return 0.5
 		}

@@ -47,7 +47,8 @@ func CompareStrategyVariants(a, b StrategyVariant) int {
 }
 
 // resolve decides, once, what every renderer of the report shows: the
-// headline α nearest to alpha, the headline variant, and the strategy and
+// headline α nearest to alpha, the headline injection ratio, the headline
+// variant, and the strategy and
 // variant pairs of the tables, the summary and the figures. Cells and
 // Injection must be sorted.
 func (r *Report) resolve(alpha float64) {
@@ -55,6 +56,7 @@ func (r *Report) resolve(alpha float64) {
 		alpha = HeadlineAlpha
 	}
 	r.Alpha = closestAlpha(r.Cells, alpha)
+	r.HeadlineRatio = headlineRatio(r.Injection)
 	r.Scopes = scopesOf(r.Cells)
 	for _, sv := range r.Scopes {
 		if sv.Strategy == vocab.LLM {

@@ -138,3 +138,31 @@ func TestIndexFindsEveryCell(t *testing.T) {
 		t.Error("found a cell that does not exist")
 	}
 }
+
+// TestHeadlineRatioIsResolvedOnce: 0.5 when present, else the largest
+// ratio below 1, else 0.
+func TestHeadlineRatioIsResolvedOnce(t *testing.T) {
+	injected := func(ratios ...float64) []ScoreRecord {
+		var out []ScoreRecord
+		for _, r := range ratios {
+			x := rec("m", "standard", "d", 0.5, "default", "llm", "U", 0, 1, 2, 1)
+			x.Source, x.Ratio = "u", &r
+			out = append(out, x)
+		}
+		return out
+	}
+	tests := []struct {
+		recs []ScoreRecord
+		want float64
+	}{
+		{injected(0, 0.25, 1), 0.25},
+		{injected(0.75, 0.5, 0.25), 0.5},
+		{injected(1), 0},
+		{nil, 0},
+	}
+	for _, tt := range tests {
+		if got := Build(tt.recs, nil).HeadlineRatio; got != tt.want {
+			t.Errorf("%d injection cells: HeadlineRatio = %v, want %v", len(tt.recs), got, tt.want)
+		}
+	}
+}

@@ -146,9 +146,9 @@ func barFigure(rep report.Report, sv report.StrategyVariant, alpha float64, m ba
 		rowHeight += 0.5 * maxWidth(textStyle(sizeTick, false, draw.XCenter, draw.YTop), labels)
 	}
 
-	title := fmt.Sprintf("%s at α = %s — %s", m.title, report.FormatAlpha(alpha), sv.Phrase())
+	title := fmt.Sprintf("%s at α = %s — %s", m.title, report.FormatAlpha(alpha), report.ScopePhrase(sv.Strategy, sv.Variant))
 	caption := sentence(
-		fmt.Sprintf("%s at budget fraction α = %s, %s.", m.title, report.FormatAlpha(alpha), sv.Phrase()),
+		fmt.Sprintf("%s at budget fraction α = %s, %s.", m.title, report.FormatAlpha(alpha), report.ScopePhrase(sv.Strategy, sv.Variant)),
 		fmt.Sprintf("One panel per dataset, one group of bars per solver: the solid bar is the mean %s_U (regime U, advisory allocations), the hatched bar the mean %s_E (regime E, enforced allocations), each over %s (%s pools per bar).", m.symbol, m.symbol, m.over, counts),
 		"Whiskers are "+intervalPhrase(rep.Bootstrap)+"; the red dashed mark is the solver's base accuracy on the dataset.",
 		m.meaning,

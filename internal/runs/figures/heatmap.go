@@ -114,9 +114,9 @@ func etaHeatmap(rep report.Report, sv report.StrategyVariant, regime vocab.Regim
 		return drawing{}, false
 	}
 	regimeName := map[vocab.Regime]string{vocab.Advisory: "advisory budget (regime U)", vocab.Enforced: "enforced budget (regime E)"}[regime]
-	title := fmt.Sprintf("η_%s per solver, α and dataset — %s", regime, sv.Phrase())
+	title := fmt.Sprintf("η_%s per solver, α and dataset — %s", regime, report.ScopePhrase(sv.Strategy, sv.Variant))
 	caption := sentence(
-		fmt.Sprintf("Triage efficiency under the %s, η_%s, per (solver, α, dataset), %s.", regimeName, regime, sv.Phrase()),
+		fmt.Sprintf("Triage efficiency under the %s, η_%s, per (solver, α, dataset), %s.", regimeName, regime, report.ScopePhrase(sv.Strategy, sv.Variant)),
 		fmt.Sprintf("Each cell: the mean η over the cell's pools with a scored plan (%s pools per cell), printed with 3 decimals as in the per-α tables.", counts),
 		"η = 1 matches oracle planning, η = 0 a random planner, η < 0 is worse than random.",
 		"Cells use a diverging coral→white→navy scale capped at [−1, 1]: a value outside the cap is marked * and takes the colour of the nearer end.",

@@ -144,10 +144,10 @@ func injectionFigure(rep report.Report, sc injectionScope) (drawing, bool) {
 	}
 	legend = append(legend, legendItem{"ideal corner", glyphThumb(idealCorner().GlyphStyle)})
 
-	title := fmt.Sprintf("Unsolvable injection at α = %s — %s", report.FormatAlpha(sc.alpha), sc.Phrase())
+	title := fmt.Sprintf("Unsolvable injection at α = %s — %s", report.FormatAlpha(sc.alpha), report.ScopePhrase(sc.Strategy, sc.Variant))
 	caption := sentence(
 		fmt.Sprintf("Unsolvable injection at budget fraction α = %s, %s: each solver's trajectory through (D, W) space as the injection ratio r grows (marker size = r; r ∈ {%s}), one panel per base dataset with the source of its unsolvable items (%s).",
-			report.FormatAlpha(sc.alpha), sc.Phrase(), strings.Join(ratioTexts, ", "), strings.Join(titles, "; ")),
+			report.FormatAlpha(sc.alpha), report.ScopePhrase(sc.Strategy, sc.Variant), strings.Join(ratioTexts, ", "), strings.Join(titles, "; ")),
 		fmt.Sprintf("D is the mean share of the injected unsolvable items the plan leaves out (over the pools with at least one), W the mean share of the plan's tokens allocated to them, over the pools with a scored plan (%s pools per marker).", counts),
 		"At r = 0 nothing is injected, so D is undefined and no marker is drawn. The star marks the ideal corner D = 1, W = 0.",
 		"D and W depend on the plan alone; regime U's cells are shown. Marker shape: circle standard inference, triangle extended reasoning.",

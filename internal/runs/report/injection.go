@@ -16,8 +16,7 @@ import (
 type injectionScope struct {
 	dataset, source string
 	alpha           float64
-	strategy        vocab.Strategy
-	variant         vocab.Variant
+	StrategyVariant
 }
 
 // injectionScopes lists the scopes of r.Injection, sorted (LLM strategies
@@ -25,11 +24,11 @@ type injectionScope struct {
 func (r Report) injectionScopes() []injectionScope {
 	var out []injectionScope
 	for _, c := range r.Injection {
-		out = append(out, injectionScope{c.Dataset, c.Source, c.Alpha, c.Strategy, c.Variant})
+		out = append(out, injectionScope{c.Dataset, c.Source, c.Alpha, StrategyVariant{c.Strategy, c.Variant}})
 	}
 	slices.SortFunc(out, func(a, b injectionScope) int {
 		return cmp.Or(cmp.Compare(a.dataset, b.dataset), cmp.Compare(a.source, b.source), cmp.Compare(a.alpha, b.alpha),
-			vocab.CompareStrategies(a.strategy, b.strategy), vocab.CompareVariants(a.variant, b.variant))
+			CompareStrategyVariants(a.StrategyVariant, b.StrategyVariant))
 	})
 	return slices.Compact(out)
 }
@@ -37,7 +36,7 @@ func (r Report) injectionScopes() []injectionScope {
 // injectionCell finds the injection cell of a solver at one scope, ratio
 // and regime.
 func injectionCell(ix *Index, s Solver, sc injectionScope, ratio float64, regime vocab.Regime) (Cell, bool) {
-	return ix.Cell(Key{Solver: s, Dataset: sc.dataset, Source: sc.source, Ratio: ratio, Alpha: sc.alpha, StrategyVariant: StrategyVariant{sc.strategy, sc.variant}, Regime: regime})
+	return ix.Cell(Key{Solver: s, Dataset: sc.dataset, Source: sc.source, Ratio: ratio, Alpha: sc.alpha, StrategyVariant: sc.StrategyVariant, Regime: regime})
 }
 
 // InjectionTables returns, per (base dataset, source, α, strategy,
@@ -48,11 +47,11 @@ func (r Report) InjectionTables() []Table {
 	var out []Table
 	for _, sc := range r.injectionScopes() {
 		keep := func(c Cell) bool {
-			return c.Dataset == sc.dataset && c.Source == sc.source && c.Alpha == sc.alpha && c.Strategy == sc.strategy && c.Variant == sc.variant
+			return c.Dataset == sc.dataset && c.Source == sc.source && c.Alpha == sc.alpha && c.Strategy == sc.Strategy && c.Variant == sc.Variant
 		}
 		ratios := Distinct(r.Injection, keep, func(c Cell) float64 { return c.Ratio })
 		rows := Solvers(r.Injection, keep)
-		what := fmt.Sprintf("%s with unsolvable problems of %s, α = %s — %s", sc.dataset, sc.source, alphaText(sc.alpha), ScopePhrase(sc.strategy, sc.variant))
+		what := fmt.Sprintf("%s with unsolvable problems of %s, α = %s — %s", sc.dataset, sc.source, alphaText(sc.alpha), ScopePhrase(sc.Strategy, sc.Variant))
 		header := []string{"Model", "Mode"}
 		for _, ratio := range ratios {
 			header = append(header, "r = "+alphaText(ratio))

@@ -37,8 +37,15 @@ type StrategyVariant struct {
 	Variant  vocab.Variant
 }
 
-// Phrase names the pair in titles and captions (ScopePhrase).
-func (sv StrategyVariant) Phrase() string { return ScopePhrase(sv.Strategy, sv.Variant) }
+// ScopePhrase names a strategy and its prompt variant in titles and
+// captions: "strategy llm, variant default", or "strategy random" for a
+// strategy without a prompt (vocab.NoVariant or empty).
+func ScopePhrase(strategy vocab.Strategy, variant vocab.Variant) string {
+	if variant == vocab.NoVariant || variant == "" {
+		return "strategy " + string(strategy)
+	}
+	return "strategy " + string(strategy) + ", variant " + string(variant)
+}
 
 // CompareStrategyVariants orders pairs by strategy, then variant (vocab's
 // orders: llm first, the default variant first).

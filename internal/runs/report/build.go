@@ -258,8 +258,10 @@ type Options struct {
 //
 // Besides the cells it resolves, once, every setting its renderers need
 // (the tables, the summary, the figures and the HTML page decide none of
-// them): Bootstrap with its defaults, the headline α, the headline
-// variant, and the strategy-variant pairs each part shows, in order.
+// them): Bootstrap with its defaults, the headline α, injection ratio and
+// variant, and the strategy-variant pairs each part shows, in order. A
+// Report is a value to read: changing its cells afterwards leaves these
+// settings stale.
 func BuildWith(records []ScoreRecord, acc []Accuracy, opts Options) Report {
 	rep := Report{Cells: []Cell{}, Injection: []Cell{}, Accuracy: []AccuracyRow{}, Bootstrap: opts.Bootstrap.Resolved()}
 

@@ -11,7 +11,6 @@ import (
 
 	"github.com/triage-eval/triage/internal/runs/demo"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
-	"github.com/triage-eval/triage/internal/runs/report"
 )
 
 // Environment variables that add the LLM planner to the demo.
@@ -98,5 +97,5 @@ flags:
 	if err := runGrid(ctx, "demo", cfg, *progress, orchestrator.Options{}, orchestrator.DefaultStoreOutage, nil, env); err != nil {
 		return err
 	}
-	return writeReport(ctx, cfg.Path(cfg.RunStore), filepath.Join(dir, "report"), reportOptions{Alpha: report.HeadlineAlpha, Synthetic: true}, env)
+	return writeReport(ctx, cfg.Path(cfg.RunStore), filepath.Join(dir, "report"), reportOptions{Synthetic: true}, env)
 }

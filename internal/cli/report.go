@@ -80,7 +80,9 @@ func runStoreOf(arg string) (string, error) {
 // reportOptions adjust writeReport.
 type reportOptions struct {
 	Bootstrap metrics.Bootstrap
-	// Alpha is the summary's budget fraction.
+	// Alpha is the headline α asked for (report.Options.Alpha; 0 means
+	// report.HeadlineAlpha): the report resolves it once for the summary,
+	// the figures and the page.
 	Alpha float64
 	// Synthetic marks a report of made-up data (the demo).
 	Synthetic bool
@@ -98,7 +100,7 @@ func writeReport(ctx context.Context, path, dir string, opts reportOptions, env 
 	if err != nil {
 		return err
 	}
-	rep := report.BuildWith(res.Records, res.Accuracy, report.Options{Bootstrap: opts.Bootstrap})
+	rep := report.BuildWith(res.Records, res.Accuracy, report.Options{Bootstrap: opts.Bootstrap, Alpha: opts.Alpha})
 	builds, err := rs.Builds(ctx)
 	if err != nil {
 		return err
@@ -144,7 +146,7 @@ const figuresDir = "figures"
 // self-contained HTML report, each through a temporary file renamed into
 // place.
 func writePage(dir string, rep report.Report, rows []budgetaware.Row, opts reportOptions, warnings string) error {
-	figs, err := figures.Draw(rep, rows, figures.Options{Alpha: opts.Alpha})
+	figs, err := figures.Draw(rep, rows, figures.Options{})
 	if err != nil {
 		return fmt.Errorf("figures: %w", err)
 	}
@@ -161,7 +163,7 @@ func writePage(dir string, rep report.Report, rows []budgetaware.Row, opts repor
 		}
 	}
 	var page bytes.Buffer
-	if err := htmlreport.Write(&page, htmlreport.Input{Report: rep, BudgetAware: rows, Figures: figs, Notes: notes, Alpha: opts.Alpha}); err != nil {
+	if err := htmlreport.Write(&page, htmlreport.Input{Report: rep, BudgetAware: rows, Figures: figs, Notes: notes}); err != nil {
 		return err
 	}
 	return writeFileAtomic(filepath.Join(dir, htmlreport.FileName), func(w io.Writer) error {
@@ -180,7 +182,7 @@ func printSummary(w io.Writer, rep report.Report, rows []budgetaware.Row, dir st
 	}
 	fmt.Fprintln(w, title)
 	fmt.Fprintln(w)
-	if err := report.WriteMarkdownTable(w, rep.SummaryTable(opts.Alpha, budgetaware.Headlines(rows))); err != nil {
+	if err := report.WriteMarkdownTable(w, rep.SummaryTable(budgetaware.Headlines(rows))); err != nil {
 		return err
 	}
 	fmt.Fprintln(w)

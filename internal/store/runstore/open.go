@@ -1,4 +1,4 @@
-package orchestrator
+package runstore
 
 import (
 	"context"
@@ -11,28 +11,26 @@ import (
 	"github.com/triage-eval/triage/internal/store/sqlitedsn"
 )
 
-// RunStore holds a run's manifest, plans, scores, re-solves and the claims
-// of the workers computing them: embedded SQLite (a file path, the
+// sqlStore is the Store of both backends: embedded SQLite (a file path, the
 // default) or PostgreSQL (a postgres:// URL), which several machines share
-// (see Claim). Both backends run the same SQL and pass the same
-// conformance suite.
-type RunStore struct {
+// (see Claim), through package sqldb, which lets them run the same SQL.
+type sqlStore struct {
 	db *sqldb.DB
 	// claims holds the workers' leases: on PostgreSQL a second connection
 	// pool that commits without waiting for the disk (a lease is worth
 	// nothing after a server crash); on SQLite the same database.
 	claims *sqldb.DB
 	// outage is how operations ride out a store that stops answering
-	// (runstore_outage.go).
+	// (outage.go).
 	outage outageState
 }
 
-// OpenRunStore opens (creating) the run store at location — a SQLite file
+// Open opens (creating) the run store at location — a SQLite file
 // path or a postgres:// URL — and brings its schema up to date. A store
 // written by a newer version is refused. Its operations ride out an outage
-// of DefaultStoreOutage (see Outage, RideOutages); opening does not: a
+// of DefaultOutage (see Outage, RideOutages); opening does not: a
 // store that does not answer at the start is an error at once.
-func OpenRunStore(ctx context.Context, location string) (*RunStore, error) {
+func Open(ctx context.Context, location string) (Store, error) {
 	db, err := sqldb.Open(ctx, location, sqldb.Options{SQLite: sqlitedsn.Options{ImmediateTx: true}, OneConnection: true})
 	if err != nil {
 		return nil, fmt.Errorf("run store %w", err)
@@ -41,7 +39,7 @@ func OpenRunStore(ctx context.Context, location string) (*RunStore, error) {
 		db.Close()
 		return nil, fmt.Errorf("run store %s: %w", db.Location, err)
 	}
-	s := &RunStore{db: db, claims: db, outage: outageState{Outage: Outage{Wait: DefaultStoreOutage}, now: time.Now, sleep: sleepCtx}}
+	s := &sqlStore{db: db, claims: db, outage: outageState{Outage: Outage{Wait: DefaultOutage}, now: time.Now, sleep: sleepCtx}}
 	if db.Dialect == sqldb.Postgres {
 		if s.claims, err = sqldb.Open(ctx, location, sqldb.Options{Transient: true}); err != nil {
 			db.Close()
@@ -51,16 +49,16 @@ func OpenRunStore(ctx context.Context, location string) (*RunStore, error) {
 	return s, nil
 }
 
-// Close closes the store.
-func (s *RunStore) Close() error {
+// Close implements Store.
+func (s *sqlStore) Close() error {
 	if s.claims != s.db {
 		s.claims.Close()
 	}
 	return s.db.Close()
 }
 
-// Location is where the store is (any password masked).
-func (s *RunStore) Location() string { return s.db.Location }
+// Location implements Store.
+func (s *sqlStore) Location() string { return s.db.Location }
 
 // migrateRunStore creates or upgrades the schema in one transaction.
 // SQLite keeps the version in user_version (0 also for the stores of the

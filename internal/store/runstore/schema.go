@@ -1,4 +1,4 @@
-package orchestrator
+package runstore
 
 import "github.com/triage-eval/triage/internal/store/sqldb"
 
@@ -29,7 +29,7 @@ var sqliteRunMigrations = []string{
 	CREATE TABLE IF NOT EXISTS scores (
 		key      TEXT NOT NULL REFERENCES cells(key),
 		regime   TEXT NOT NULL,
-		record   TEXT NOT NULL, -- report.ScoreRecord as JSON
+		record   TEXT NOT NULL, -- ScoreRecord as JSON
 		PRIMARY KEY (key, regime)
 	);
 	CREATE TABLE IF NOT EXISTS budget_aware (

@@ -230,44 +230,6 @@ func TestRunStoreRefusesNewerSchema(t *testing.T) {
 	})
 }
 
-// TestRunStoreUpgradesVersion1 opens a SQLite run store written before
-// fingerprints: its cells survive, count as stale (nothing says what they
-// were computed from) and the report says freshness is unchecked until the
-// next run.
-func TestRunStoreUpgradesVersion1(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "old.db")
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, stmt := range []string{sqliteRunMigrations[0],
-		`INSERT INTO cells (key, plan, excluded, detail, done_at) VALUES ('k', '', '', '', 1)`,
-		`INSERT INTO scores (key, regime, record) VALUES ('k', 'U', '{"model":"m","mode":"standard","dataset":"d","regime":"U","eta":0.5,"value":1,"oracle":2}')`,
-		`INSERT INTO accuracy (model, mode, dataset, correct, gradeable) VALUES ('m', 'standard', 'd', 3, 4)`,
-	} {
-		if _, err := db.Exec(stmt); err != nil {
-			t.Fatal(err)
-		}
-	}
-	db.Close()
-	rs := openTest(t, path)
-	cells, err := rs.Cells(ctx)
-	if err != nil || cells["k"].Fingerprint != "" {
-		t.Fatalf("cells %+v, %v", cells, err)
-	}
-	res, err := rs.Results(ctx)
-	if err != nil || !res.Freshness.Unchecked || len(res.Records) != 1 || len(res.Accuracy) != 1 || res.Accuracy[0].Correct != 3 || res.Accuracy[0].PublicTestsOnly != 0 {
-		t.Fatalf("results of an upgraded store: %+v, %v", res, err)
-	}
-	if ok, err := rs.Claim(ctx, "k", "w", time.Now(), time.Now().Add(time.Minute)); !ok || err != nil {
-		t.Errorf("claims after the upgrade: %v, %v", ok, err)
-	}
-	if err := rs.RecordBuild(ctx, version.Info{Version: "v1.0.0", Go: "go1.26.8"}, "report", time.Now()); err != nil {
-		t.Errorf("builds after the upgrade: %v", err)
-	}
-}
-
 // TestBuilds: each build records each command it ran on the run once,
 // with its first and last use; the builds come back as recorded.
 func TestBuilds(t *testing.T) {

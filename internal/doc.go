@@ -1,6 +1,6 @@
 // Package internal holds the implementation of TRIAGE, grouped by part.
 // From the bottom up: protocol (the paper's mathematics), platform (serving
-// and errors), store (ground truth and data formats), llm (the model
+// and errors), store (ground truth, runs and data formats), llm (the model
 // gateway), planning (prompts and plan repair), phase0 (importers, graders,
 // the sandbox, solving), runs (experiments and reports) and cli (the
 // commands). Each group imports only the groups its doc.go names, never one

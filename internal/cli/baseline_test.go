@@ -21,6 +21,7 @@ import (
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/problems"
+	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
 // aimeModel plays a solver on imported AIME 2024 problems: it knows every
@@ -202,7 +203,7 @@ baseline: {concurrency: 3}
 	if err := Run(ctx, []string{"run", "--progress", "off", cfgPath}, env); err != nil {
 		t.Fatalf("run: %v\n%s", err, logs)
 	}
-	rs, err := orchestrator.OpenRunStore(ctx, filepath.Join(dir, "run.db"))
+	rs, err := runstore.Open(ctx, filepath.Join(dir, "run.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

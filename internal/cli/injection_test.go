@@ -22,6 +22,7 @@ import (
 	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/runs/report"
+	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
 var promptPlannerIDs = regexp.MustCompile(`\[id: (p\d+)\]`)
@@ -108,7 +109,7 @@ injection:
 		t.Fatal(err)
 	}
 
-	rs, err := orchestrator.OpenRunStore(ctx, filepath.Join(dir, "run.db"))
+	rs, err := runstore.Open(ctx, filepath.Join(dir, "run.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +250,7 @@ injection:
 }
 
 // storedPlanOf reads a cell's stored planner response.
-func storedPlanOf(t *testing.T, rs *orchestrator.RunStore, key string) *triagev1.CreatePlanResponse {
+func storedPlanOf(t *testing.T, rs runstore.Store, key string) *triagev1.CreatePlanResponse {
 	t.Helper()
 	stored, found, err := rs.Plan(context.Background(), key)
 	if err != nil || !found {

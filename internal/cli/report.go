@@ -18,6 +18,7 @@ import (
 	"github.com/triage-eval/triage/internal/runs/htmlreport"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/runs/report"
+	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
 func runReport(ctx context.Context, args []string, env Env) error {
@@ -91,7 +92,7 @@ type reportOptions struct {
 // writeReport builds the report of the run store at path into dir, prints
 // its summary (at most ~40 lines) to stdout and says where the files are.
 func writeReport(ctx context.Context, path, dir string, opts reportOptions, env Env) error {
-	rs, err := orchestrator.OpenRunStore(ctx, path)
+	rs, err := runstore.Open(ctx, path)
 	if err != nil {
 		return err
 	}
@@ -243,7 +244,7 @@ func containsAll(have, want []string) bool {
 // printFreshness says what a report left out or could not check, so that
 // stale and fresh results are never mixed silently (SPEC §5). unit names
 // what is counted ("cell", "budget-aware re-solve").
-func printFreshness(w io.Writer, unit string, f orchestrator.Freshness) {
+func printFreshness(w io.Writer, unit string, f runstore.Freshness) {
 	switch {
 	case f.Unchecked:
 		fmt.Fprintf(w, "warning: no %s of this run store records its inputs (written by an older triage): freshness cannot be checked; run the config again to check and recompute what changed\n", unit)

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
 // modelServer is an OpenAI-compatible endpoint that plans the first half of
@@ -155,7 +156,7 @@ func results(t *testing.T, config string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := orchestrator.OpenRunStore(context.Background(), cfg.Path(cfg.RunStore))
+	rs, err := runstore.Open(context.Background(), cfg.Path(cfg.RunStore))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/triage-eval/triage/internal/phase0/solving"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/store/problems"
+	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
 // Deps is what a re-solve needs.
@@ -20,7 +21,7 @@ type Deps struct {
 	// Config is the run's config; its solvers' endpoints play the solvers.
 	Config *orchestrator.Config
 	// RunStore holds the plans and receives the results.
-	RunStore *orchestrator.RunStore
+	RunStore runstore.Store
 	// Executor serves the Phase 0 ground truth (baseline correctness).
 	Executor triagev1.ExecutorServiceClient
 	// Endpoints are the named endpoints; Clients builds their clients.
@@ -57,13 +58,13 @@ func Run(ctx context.Context, d Deps, progress *orchestrator.Progress) (Selectio
 		return sel, err
 	}
 	type key struct{ model, mode, dataset, id string }
-	previous := map[key]orchestrator.BudgetAwareResult{}
+	previous := map[key]runstore.BudgetAwareResult{}
 	for _, r := range stored {
 		previous[key{r.Model, r.Mode, r.Dataset, r.ProblemID}] = r
 	}
 	truth := map[key]map[string]bool{} // by solver and dataset (id ""): id → correct
 	var todo []job
-	selected := map[orchestrator.BudgetAwareKey]string{}
+	selected := map[runstore.BudgetAwareKey]string{}
 	progress.Total.Store(int64(len(sel.Items)))
 	for _, it := range sel.Items {
 		p, ok := probs[it.Dataset][it.ProblemID]
@@ -75,7 +76,7 @@ func Run(ctx context.Context, d Deps, progress *orchestrator.Progress) (Selectio
 			return sel, fmt.Errorf("solver %s/%s: endpoint %q is not in the endpoints file", it.Solver.Model, it.Solver.Mode, it.Solver.Endpoint)
 		}
 		fp := fingerprint(it, p, ep)
-		selected[orchestrator.BudgetAwareKey{Model: it.Solver.Model, Mode: it.Solver.Mode, Dataset: it.Dataset, ProblemID: it.ProblemID}] = fp
+		selected[runstore.BudgetAwareKey{Model: it.Solver.Model, Mode: it.Solver.Mode, Dataset: it.Dataset, ProblemID: it.ProblemID}] = fp
 		prev, stored := previous[key{it.Solver.Model, it.Solver.Mode, it.Dataset, it.ProblemID}]
 		switch {
 		case !stored:
@@ -260,7 +261,7 @@ func resolveKey(model, mode, dataset, problemID string) string {
 
 // freshResolves returns the fingerprint of every stored gradeable
 // re-solve by claim key.
-func freshResolves(ctx context.Context, rs *orchestrator.RunStore) (map[string]string, error) {
+func freshResolves(ctx context.Context, rs runstore.Store) (map[string]string, error) {
 	all, err := rs.AllBudgetAware(ctx)
 	if err != nil {
 		return nil, err
@@ -275,9 +276,9 @@ func freshResolves(ctx context.Context, rs *orchestrator.RunStore) (map[string]s
 }
 
 // result is what one re-solve stores.
-func result(j job, a solving.Attempt) orchestrator.BudgetAwareResult {
+func result(j job, a solving.Attempt) runstore.BudgetAwareResult {
 	it := j.item
-	r := orchestrator.BudgetAwareResult{
+	r := runstore.BudgetAwareResult{
 		Model: it.Solver.Model, Mode: it.Solver.Mode, Dataset: it.Dataset, ProblemID: it.ProblemID, Pool: it.Pool,
 		Tokens: it.Tokens, BaselineCorrect: j.baselineCorrect, Gradeable: a.Gradeable, Correct: a.Correct(),
 		Truncated: a.Truncated, OutputTokens: a.Cost(), OutputTokensRule: a.Response.CostRule, Outcome: string(a.Verdict.Outcome), Error: a.Error,

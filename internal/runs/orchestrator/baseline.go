@@ -17,6 +17,7 @@ import (
 	"github.com/triage-eval/triage/internal/phase0/solving"
 	"github.com/triage-eval/triage/internal/platform/protoconv"
 	"github.com/triage-eval/triage/internal/store/problems"
+	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
 // BaselineOptions adjusts a Phase 0 run.
@@ -31,8 +32,8 @@ type BaselineOptions struct {
 	Now func() time.Time
 	// Store, when not nil, is the run store through which several
 	// processes share the baseline: each problem is claimed there before
-	// it is sent (see RunStore.Claim), so that no two workers solve it.
-	Store *RunStore
+	// it is sent (see runstore.Store.Claim), so that no two workers solve it.
+	Store runstore.Store
 	// Worker and Lease identify this worker and its lease (see Options).
 	Worker string
 	Lease  time.Duration

@@ -19,6 +19,7 @@ import (
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/gtfile"
 	"github.com/triage-eval/triage/internal/store/pgtest"
+	"github.com/triage-eval/triage/internal/store/runstore"
 	"github.com/triage-eval/triage/services/executor"
 	"github.com/triage-eval/triage/services/oracle"
 	"github.com/triage-eval/triage/services/planner"
@@ -85,7 +86,7 @@ func runGrid(b *testing.B, cfg *orchestrator.Config, eps map[string]llm.Endpoint
 		server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: executor.New(gt, time.Now)},
 		server.Service{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()},
 	)
-	rs, err := orchestrator.OpenRunStore(ctx, cfg.Path(cfg.RunStore))
+	rs, err := runstore.Open(ctx, cfg.Path(cfg.RunStore))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -201,7 +202,7 @@ func runWorkers(b *testing.B, cfg *orchestrator.Config, eps map[string]llm.Endpo
 			server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: executor.New(gt, time.Now)},
 			server.Service{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()},
 		)
-		rs, err := orchestrator.OpenRunStore(ctx, cfg.RunStore)
+		rs, err := runstore.Open(ctx, cfg.RunStore)
 		if err != nil {
 			b.Fatal(err)
 		}

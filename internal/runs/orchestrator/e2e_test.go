@@ -23,6 +23,7 @@ import (
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/runs/report"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
+	"github.com/triage-eval/triage/internal/store/runstore"
 	"github.com/triage-eval/triage/services/executor"
 	"github.com/triage-eval/triage/services/oracle"
 	"github.com/triage-eval/triage/services/planner"
@@ -105,7 +106,7 @@ llm_cache: llm-cache.db
 }
 
 // runOnce runs cfg with in-process services and returns the stored results.
-func runOnce(t *testing.T, cfg *orchestrator.Config) *orchestrator.RunStore {
+func runOnce(t *testing.T, cfg *orchestrator.Config) runstore.Store {
 	t.Helper()
 	rs, _, err := runWith(t, cfg, orchestrator.Options{})
 	if err != nil {
@@ -116,16 +117,16 @@ func runOnce(t *testing.T, cfg *orchestrator.Config) *orchestrator.RunStore {
 
 // runWith runs cfg with in-process services and opts, and returns the run
 // store, the run's progress and its error.
-func runWith(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options) (*orchestrator.RunStore, *orchestrator.Progress, error) {
+func runWith(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options) (runstore.Store, *orchestrator.Progress, error) {
 	return runWithClients(t, cfg, opts, nil)
 }
 
 // runWithClients is runWith with a chance to replace the clients before
 // the run (replace may be nil).
-func runWithClients(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options, replace func(*orchestrator.Clients)) (*orchestrator.RunStore, *orchestrator.Progress, error) {
+func runWithClients(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options, replace func(*orchestrator.Clients)) (runstore.Store, *orchestrator.Progress, error) {
 	t.Helper()
 	conn := startServices(t, cfg)
-	rs, err := orchestrator.OpenRunStore(context.Background(), cfg.Path(cfg.RunStore))
+	rs, err := runstore.Open(context.Background(), cfg.Path(cfg.RunStore))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func startServices(t *testing.T, cfg *orchestrator.Config) grpc.ClientConnInterf
 
 // runOn runs cfg on the run store rs with the in-process services of conn
 // (see runWithClients).
-func runOn(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options, rs *orchestrator.RunStore, conn grpc.ClientConnInterface, replace func(*orchestrator.Clients)) (*orchestrator.Progress, error) {
+func runOn(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options, rs runstore.Store, conn grpc.ClientConnInterface, replace func(*orchestrator.Clients)) (*orchestrator.Progress, error) {
 	t.Helper()
 	p := &orchestrator.Progress{}
 	clients := orchestrator.Clients{

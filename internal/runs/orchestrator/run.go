@@ -20,6 +20,7 @@ import (
 	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/report"
 	"github.com/triage-eval/triage/internal/store/problems"
+	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
 // Clients are the services a run composes.
@@ -33,7 +34,7 @@ type Clients struct {
 type Runner struct {
 	cfg      *Config
 	clients  Clients
-	store    *RunStore
+	store    runstore.Store
 	now      func() time.Time
 	progress *Progress
 	opts     Options
@@ -62,7 +63,7 @@ type Options struct {
 }
 
 // NewRunner returns a runner; progress may be nil.
-func NewRunner(cfg *Config, clients Clients, store *RunStore, now func() time.Time, progress *Progress, opts Options) *Runner {
+func NewRunner(cfg *Config, clients Clients, store runstore.Store, now func() time.Time, progress *Progress, opts Options) *Runner {
 	if progress == nil {
 		progress = &Progress{}
 	}
@@ -101,7 +102,7 @@ func (r *Runner) Run(ctx context.Context) error {
 		return &PreflightError{Problems: problems}
 	}
 	cfgJSON, _ := json.Marshal(r.cfg)
-	poolsJSON, _ := json.Marshal(Manifest{Partitions: g.partitions, Injected: g.injected})
+	poolsJSON, _ := json.Marshal(runstore.Manifest{Partitions: g.partitions, Injected: g.injected})
 	if err := r.store.SaveManifest(ctx, cfgJSON, poolsJSON); err != nil {
 		return err
 	}
@@ -203,7 +204,7 @@ func (r *Runner) claimable(ctx context.Context, waiting []cell) (retry, still []
 	}
 	for _, c := range waiting {
 		switch {
-		case stored[c.key()].fresh(c.fingerprint):
+		case stored[c.key()].Fresh(c.fingerprint):
 		case claimable[c.key()]:
 			retry = append(retry, c)
 		default:
@@ -215,7 +216,7 @@ func (r *Runner) claimable(ctx context.Context, waiting []cell) (retry, still []
 
 // pass offers every cell once to the workers and returns those other
 // workers held or stored meanwhile. Cells are claimed a few at a time, one
-// round trip for each batch (RunStore.ClaimCells), as workers free up: a
+// round trip for each batch (runstore.Store.ClaimCells), as workers free up: a
 // worker's time goes to cells it computes, not to asking for cells other
 // workers have.
 func (r *Runner) pass(ctx context.Context, cells []cell) ([]cell, error) {
@@ -292,7 +293,7 @@ func (r *Runner) runClaimed(ctx context.Context, c cell, done func()) error {
 	if err := r.runCell(ctx, c); err != nil {
 		// A store known to be gone cannot release the claim either; its
 		// lease ends on its own.
-		var gone *StoreUnreachableError
+		var gone *runstore.UnreachableError
 		if rerr := r.leases.Release(ctx, c.key()); rerr != nil && !errors.As(err, &gone) {
 			return errors.Join(err, rerr)
 		}
@@ -476,7 +477,7 @@ func (r *Runner) saveScores(ctx context.Context, c cell, plan *triagev1.CreatePl
 	// complete (but a stopping run does not wait out a store outage for
 	// it). When another worker stored the cell first (its lease on it had
 	// ended), this outcome is dropped: each cell is stored once.
-	stored, err := r.store.SaveCell(completeEvenIfStopping(ctx), c.key(), c.fingerprint, r.leases.Worker(), raw, excluded, detail, r.now().UnixMicro(), recs)
+	stored, err := r.store.SaveCell(runstore.CompleteEvenIfStopping(ctx), c.key(), c.fingerprint, r.leases.Worker(), raw, excluded, detail, r.now().UnixMicro(), recs)
 	if err != nil {
 		return err
 	}

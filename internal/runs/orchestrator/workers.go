@@ -9,6 +9,8 @@ import (
 	"os"
 	"slices"
 	"time"
+
+	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
 // DefaultLease is how long a worker holds a unit without renewing it: a
@@ -19,7 +21,7 @@ const DefaultLease = time.Minute
 // claims and renews units (cells, baseline problems, re-solves) in the run
 // store.
 type Leases struct {
-	store  *RunStore
+	store  runstore.Store
 	worker string
 	lease  time.Duration
 	now    func() time.Time
@@ -27,7 +29,7 @@ type Leases struct {
 
 // NewLeases returns the leases of worker (a fresh identity when empty)
 // with the given lease (DefaultLease when 0) on store.
-func NewLeases(store *RunStore, worker string, lease time.Duration, now func() time.Time) *Leases {
+func NewLeases(store runstore.Store, worker string, lease time.Duration, now func() time.Time) *Leases {
 	if worker == "" {
 		worker = NewWorkerID()
 	}
@@ -78,7 +80,7 @@ func (l *Leases) renew(ctx context.Context, key string) func() {
 				return
 			case <-t.C:
 				// A lost lease is not an error: the unit is stored once
-				// whoever finishes it first (RunStore.SaveCell).
+				// whoever finishes it first (runstore.Store.SaveCell).
 				_, _ = l.store.Renew(context.WithoutCancel(ctx), key, l.worker, l.now().Add(l.lease))
 			}
 		}
@@ -88,7 +90,7 @@ func (l *Leases) renew(ctx context.Context, key string) func() {
 
 // TakeCells is Take for cells, in one round trip: it claims each of keys
 // that is not stored fresh with the fingerprint at the same index (see
-// RunStore.ClaimCells) and returns, at each index, the function that stops
+// runstore.Store.ClaimCells) and returns, at each index, the function that stops
 // renewing a claim taken, or nil where another worker holds the cell or
 // has stored it.
 func (l *Leases) TakeCells(ctx context.Context, keys, fingerprints []string) ([]func(), error) {

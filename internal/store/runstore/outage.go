@@ -1,4 +1,4 @@
-package orchestrator
+package runstore
 
 import (
 	"context"
@@ -10,18 +10,18 @@ import (
 	"github.com/triage-eval/triage/internal/store/sqldb"
 )
 
-// DefaultStoreOutage is how long a run store rides out an outage unless
+// DefaultOutage is how long a run store rides out an outage unless
 // told otherwise (Outage.Wait): long enough for a PostgreSQL restart or
 // fail-over, short enough that a run whose store is gone says so soon.
-const DefaultStoreOutage = 2 * time.Minute
+const DefaultOutage = 2 * time.Minute
 
-// Outage says how a RunStore rides out a store that stops answering. An
+// Outage says how a Store rides out a store that stops answering. An
 // operation that fails for a reason that may pass (sqldb.Transient: a
 // connection refused, reset or cut, the server restarting, SQLite locked)
 // is done again, from its start: on PostgreSQL once at once (a pooled
 // connection the server closed fails once), then after a pause that doubles from 100 ms
 // to 5 s, until it succeeds or Wait has passed since the store stopped
-// answering; then it fails with a *StoreUnreachableError. Any other error
+// answering; then it fails with a *UnreachableError. Any other error
 // (a constraint violated, a schema newer than this binary) fails at once,
 // and the retries end when the operation's context does.
 type Outage struct {
@@ -33,7 +33,7 @@ type Outage struct {
 	Warn func(msg string)
 }
 
-// outageState is what a RunStore knows of the outage in progress. An
+// outageState is what a Store knows of the outage in progress. An
 // outage starts when an operation fails transiently, and ends when one
 // that was retrying succeeds, or when one succeeds while none is retrying
 // (a lucky connection that still worked as the store went away does not
@@ -48,19 +48,18 @@ type outageState struct {
 	retrying int       // operations retrying now
 }
 
-// RideOutages sets how the store rides out outages; OpenRunStore sets
-// DefaultStoreOutage and no warnings.
-func (s *RunStore) RideOutages(o Outage) {
+// RideOutages implements Store.
+func (s *sqlStore) RideOutages(o Outage) {
 	s.outage.mu.Lock()
 	defer s.outage.mu.Unlock()
 	s.outage.Outage = o
 }
 
-// StoreUnreachableError is the error of a run store operation given up
+// UnreachableError is the error of a run store operation given up
 // after Outage.Wait: the store did not answer. Nothing stored before is
 // lost, so the same command, run again once the store answers, resumes
 // where this one stopped.
-type StoreUnreachableError struct {
+type UnreachableError struct {
 	// Location is the store's (its password masked).
 	Location string
 	// Doing is the operation given up, e.g. "saving a cell".
@@ -72,19 +71,19 @@ type StoreUnreachableError struct {
 }
 
 // Error says what failed, why, and how to go on.
-func (e *StoreUnreachableError) Error() string {
+func (e *UnreachableError) Error() string {
 	return fmt.Sprintf("run store %s unreachable for %v while %s (last error: %v); nothing already stored is lost: run the same command again once the store answers, and it resumes where this one stopped",
 		e.Location, roundDuration(e.For), e.Doing, e.Err)
 }
 
 // Unwrap returns the last error.
-func (e *StoreUnreachableError) Unwrap() error { return e.Err }
+func (e *UnreachableError) Unwrap() error { return e.Err }
 
 // retry does op, and again while it fails transiently, as s.outage says.
 // doing names the operation for messages ("saving a cell"). op must be
 // safe to do again from its start: each is one statement or one
 // transaction, and every write is an upsert.
-func retry[T any](ctx context.Context, s *RunStore, doing string, op func() (T, error)) (T, error) {
+func retry[T any](ctx context.Context, s *sqlStore, doing string, op func() (T, error)) (T, error) {
 	o := &s.outage
 	v, err := op()
 	if !done(err) && s.db.Dialect == sqldb.Postgres {
@@ -106,7 +105,7 @@ func retry[T any](ctx context.Context, s *RunStore, doing string, op func() (T, 
 		since, left, ok := o.failed(s.db.Location, doing, err)
 		if !ok {
 			o.gaveUp()
-			return v, &StoreUnreachableError{Location: s.db.Location, Doing: doing, For: o.now().Sub(since), Err: err}
+			return v, &UnreachableError{Location: s.db.Location, Doing: doing, For: o.now().Sub(since), Err: err}
 		}
 		if serr := o.sleep(ctx, min(pause, left)); serr != nil {
 			o.gaveUp()
@@ -123,12 +122,12 @@ func retry[T any](ctx context.Context, s *RunStore, doing string, op func() (T, 
 // done reports whether an operation's err is final: nil, an outage already
 // given up (by an operation it called), or not transient.
 func done(err error) bool {
-	var given *StoreUnreachableError
+	var given *UnreachableError
 	return err == nil || errors.As(err, &given) || !sqldb.Transient(err)
 }
 
 // retryErr is retry for an operation with no result.
-func retryErr(ctx context.Context, s *RunStore, doing string, op func() error) error {
+func retryErr(ctx context.Context, s *sqlStore, doing string, op func() error) error {
 	_, err := retry(ctx, s, doing, func() (struct{}, error) { return struct{}{}, op() })
 	return err
 }
@@ -177,14 +176,14 @@ func (o *outageState) gaveUp() {
 }
 
 // retriesEndKey is the context key of the channel that ends an
-// operation's retries when its context cannot (completeEvenIfStopping).
+// operation's retries when its context cannot (CompleteEvenIfStopping).
 type retriesEndKey struct{}
 
-// completeEvenIfStopping returns a context for a write that must complete
+// CompleteEvenIfStopping returns a context for a write that must complete
 // even when ctx ends (a cell's outcome, computed and paid for, is stored
 // while the run stops), but whose retries through an outage end with ctx:
 // a run told to stop does not wait out the store.
-func completeEvenIfStopping(ctx context.Context) context.Context {
+func CompleteEvenIfStopping(ctx context.Context) context.Context {
 	return context.WithValue(context.WithoutCancel(ctx), retriesEndKey{}, ctx.Done())
 }
 

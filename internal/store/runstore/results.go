@@ -1,4 +1,4 @@
-package orchestrator
+package runstore
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/triage-eval/triage/internal/protocol/pools"
-	"github.com/triage-eval/triage/internal/runs/report"
 )
 
 // ExcludedStale is the exclusion reason Results gives the records of a cell
@@ -18,9 +17,9 @@ const ExcludedStale = "stale"
 type Results struct {
 	// Records are the score records of the latest grid's cells, in key
 	// order; those of stale cells are marked Excluded = ExcludedStale.
-	Records []report.ScoreRecord
+	Records []ScoreRecord
 	// Accuracy is the latest grid's base accuracy per (solver, dataset).
-	Accuracy []report.Accuracy
+	Accuracy []Accuracy
 	// Freshness says how the stored cells compare with the latest grid.
 	Freshness Freshness
 }
@@ -43,9 +42,8 @@ type Freshness struct {
 	Unchecked bool
 }
 
-// Results returns the records and accuracies of the latest grid, with the
-// records of stale cells excluded as ExcludedStale.
-func (s *RunStore) Results(ctx context.Context) (Results, error) {
+// Results implements Store.
+func (s *sqlStore) Results(ctx context.Context) (Results, error) {
 	return retry(ctx, s, "reading the results", func() (Results, error) {
 		var res Results
 		grid, err := pairsOf(ctx, s.db, `SELECT key, fingerprint FROM grid_cells`)
@@ -89,7 +87,7 @@ func (s *RunStore) Results(ctx context.Context) (Results, error) {
 			if err := srows.Scan(&key, &raw); err != nil {
 				return res, err
 			}
-			var r report.ScoreRecord
+			var r ScoreRecord
 			if err := json.Unmarshal([]byte(raw), &r); err != nil {
 				return res, err
 			}
@@ -110,7 +108,7 @@ func (s *RunStore) Results(ctx context.Context) (Results, error) {
 		}
 		defer arows.Close()
 		for arows.Next() {
-			var a report.Accuracy
+			var a Accuracy
 			if err := arows.Scan(&a.Model, &a.Mode, &a.Dataset, &a.Correct, &a.Gradeable, &a.Unsolvable, &a.LuckyGuesses, &a.PublicTestsOnly); err != nil {
 				return res, err
 			}
@@ -130,9 +128,26 @@ type Manifest struct {
 	Injected []InjectedPool `json:"injected,omitempty"`
 }
 
-// Manifest returns the pools the latest run recorded. Runs stored before
-// injection recorded the partition alone; it is read as such.
-func (s *RunStore) Manifest(ctx context.Context) (Manifest, error) {
+// InjectedPool is one pool of an unsolvable-injection experiment, as the
+// run's manifest records it: the same for every solver.
+type InjectedPool struct {
+	// Base and Source name the datasets; Ratio is r.
+	Base   string  `json:"base"`
+	Source string  `json:"source"`
+	Ratio  float64 `json:"ratio"`
+	// Index is the base pool's index in its partition.
+	Index int `json:"index"`
+	// ProblemIDs are the pool's problems in pool order; Injected marks the
+	// positions holding a Source problem.
+	ProblemIDs []string `json:"problem_ids"`
+	Injected   []bool   `json:"injected"`
+	// Seed and Algorithm say how the composition was drawn.
+	Seed      uint64 `json:"seed"`
+	Algorithm string `json:"algorithm"`
+}
+
+// Manifest implements Store.
+func (s *sqlStore) Manifest(ctx context.Context) (Manifest, error) {
 	return retry(ctx, s, "reading the manifest", func() (Manifest, error) {
 		var raw string
 		err := s.db.QueryRowContext(ctx, `SELECT pools FROM manifest WHERE id = 1`).Scan(&raw)
@@ -153,8 +168,8 @@ func (s *RunStore) Manifest(ctx context.Context) (Manifest, error) {
 	})
 }
 
-// Pools returns the pool partition the run recorded, by dataset.
-func (s *RunStore) Pools(ctx context.Context) (map[string][]pools.Pool, error) {
+// Pools implements Store.
+func (s *sqlStore) Pools(ctx context.Context) (map[string][]pools.Pool, error) {
 	m, err := s.Manifest(ctx)
 	return m.Partitions, err
 }
@@ -168,9 +183,8 @@ type StoredPlan struct {
 	Fingerprint string
 }
 
-// Plan returns the planner response stored for a cell and whether the cell
-// is stored.
-func (s *RunStore) Plan(ctx context.Context, key string) (StoredPlan, bool, error) {
+// Plan implements Store.
+func (s *sqlStore) Plan(ctx context.Context, key string) (StoredPlan, bool, error) {
 	var found bool
 	p, err := retry(ctx, s, "reading a plan", func() (StoredPlan, error) {
 		var raw, fp string

@@ -1,4 +1,4 @@
-package orchestrator
+package runstore
 
 import (
 	"context"
@@ -10,14 +10,11 @@ import (
 	"strings"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
-	"github.com/triage-eval/triage/internal/runs/report"
 	"github.com/triage-eval/triage/internal/store/sqldb"
 )
 
-// SaveManifest records the config and pools of the latest run. A changed
-// partition (problems added or removed) replaces the old one: the cells of
-// changed pools have other fingerprints, so they are stale and recomputed.
-func (s *RunStore) SaveManifest(ctx context.Context, config, pools []byte) error {
+// SaveManifest implements Store.
+func (s *sqlStore) SaveManifest(ctx context.Context, config, pools []byte) error {
 	return retryErr(ctx, s, "saving the manifest", func() error {
 		_, err := s.db.ExecContext(ctx, `INSERT INTO manifest (id, config, pools) VALUES (1, ?, ?)
 			ON CONFLICT (id) DO UPDATE SET config = excluded.config, pools = excluded.pools`, string(config), string(pools))
@@ -25,13 +22,8 @@ func (s *RunStore) SaveManifest(ctx context.Context, config, pools []byte) error
 	})
 }
 
-// SaveGrid records, in one transaction, the grid a run is about to work
-// through: the fingerprint each of its cells must have to be fresh, and the
-// base accuracies it was laid out from. Both replace what an earlier run
-// recorded, so that a report describes the latest grid. Workers of one run
-// record the same grid, so the rows are upserted (never deleted and
-// inserted again) and concurrent saves agree.
-func (s *RunStore) SaveGrid(ctx context.Context, fingerprints map[string]string, accuracy []report.Accuracy) error {
+// SaveGrid implements Store.
+func (s *sqlStore) SaveGrid(ctx context.Context, fingerprints map[string]string, accuracy []Accuracy) error {
 	return retryErr(ctx, s, "saving the grid", func() error {
 		tx, err := s.db.BeginTx(ctx)
 		if err != nil {
@@ -96,7 +88,7 @@ func (s *RunStore) SaveGrid(ctx context.Context, fingerprints map[string]string,
 // recording one grid) run one after the other: PostgreSQL takes a
 // transaction-scoped advisory lock named by what, for the store's schema;
 // SQLite runs one writer at a time anyway.
-func (s *RunStore) serialize(ctx context.Context, tx *sqldb.Tx, what string) error {
+func (s *sqlStore) serialize(ctx context.Context, tx *sqldb.Tx, what string) error {
 	if s.db.Dialect != sqldb.Postgres {
 		return nil
 	}
@@ -179,12 +171,12 @@ type StoredCell struct {
 
 // fresh reports whether the stored cell is the result of inputs with
 // fingerprint fp: computed from them and not failed.
-func (c StoredCell) fresh(fp string) bool {
+func (c StoredCell) Fresh(fp string) bool {
 	return c.Fingerprint == fp && c.Excluded != string(metrics.ExcludedError)
 }
 
-// Cells returns every stored cell by key.
-func (s *RunStore) Cells(ctx context.Context) (map[string]StoredCell, error) {
+// Cells implements Store.
+func (s *sqlStore) Cells(ctx context.Context) (map[string]StoredCell, error) {
 	return retry(ctx, s, "reading the stored cells", func() (map[string]StoredCell, error) {
 		rows, err := s.db.QueryContext(ctx, `SELECT key, fingerprint, excluded FROM cells`)
 		if err != nil {
@@ -204,21 +196,15 @@ func (s *RunStore) Cells(ctx context.Context) (map[string]StoredCell, error) {
 	})
 }
 
-// CountDone returns how many cells of the latest grid are stored with the
-// grid's fingerprint (failed ones included): the progress of the whole run,
-// whichever worker computed them.
-func (s *RunStore) CountDone(ctx context.Context) (int64, error) {
+// CountDone implements Store.
+func (s *sqlStore) CountDone(ctx context.Context) (int64, error) {
 	var n int64
 	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM cells c JOIN grid_cells g ON c.key = g.key AND c.fingerprint = g.fingerprint`).Scan(&n)
 	return n, err
 }
 
-// SaveCell stores a cell's plan and scores in one transaction and releases
-// worker's claim on it. It replaces a stale or failed attempt, never a
-// fresh one: when the cell is already stored with this fingerprint and not
-// failed (another worker finished it first), nothing is written and stored
-// is false, so that every cell is stored exactly once.
-func (s *RunStore) SaveCell(ctx context.Context, key, fingerprint, worker string, plan []byte, excluded, detail string, doneAt int64, scores []report.ScoreRecord) (stored bool, err error) {
+// SaveCell implements Store.
+func (s *sqlStore) SaveCell(ctx context.Context, key, fingerprint, worker string, plan []byte, excluded, detail string, doneAt int64, scores []ScoreRecord) (stored bool, err error) {
 	records := make([]string, len(scores))
 	for i, r := range scores {
 		rec, err := json.Marshal(r)
@@ -237,7 +223,7 @@ func (s *RunStore) SaveCell(ctx context.Context, key, fingerprint, worker string
 
 // saveCellTx is SaveCell as a transaction of several statements: on
 // SQLite, where a round trip costs nothing.
-func (s *RunStore) saveCellTx(ctx context.Context, key, fingerprint, worker string, plan []byte, excluded, detail string, doneAt int64, scores []report.ScoreRecord, records []string) (stored bool, err error) {
+func (s *sqlStore) saveCellTx(ctx context.Context, key, fingerprint, worker string, plan []byte, excluded, detail string, doneAt int64, scores []ScoreRecord, records []string) (stored bool, err error) {
 	tx, err := s.db.BeginTx(ctx)
 	if err != nil {
 		return false, err
@@ -285,7 +271,7 @@ const insertCell = `INSERT INTO cells (key, plan, excluded, detail, done_at, fin
 // order, so they touch disjoint rows: the cell, its new scores (upserted,
 // as an older attempt may have stored the same regimes), the older
 // attempt's scores for other regimes, and the claim.
-func (s *RunStore) saveCellOneTrip(ctx context.Context, key, fingerprint, worker string, plan []byte, excluded, detail string, doneAt int64, scores []report.ScoreRecord, records []string) (bool, error) {
+func (s *sqlStore) saveCellOneTrip(ctx context.Context, key, fingerprint, worker string, plan []byte, excluded, detail string, doneAt int64, scores []ScoreRecord, records []string) (bool, error) {
 	args := []any{key, string(plan), excluded, detail, doneAt, fingerprint}
 	var b strings.Builder
 	b.WriteString(`WITH c AS (` + insertCell + ` RETURNING key)`)

@@ -1,4 +1,4 @@
-package orchestrator
+package runstore
 
 import (
 	"context"
@@ -25,9 +25,8 @@ func (u BuildUse) String() string {
 	return fmt.Sprintf("%s by %s, %s to %s", u.Command, u.Build, u.First.UTC().Format(time.RFC3339), u.Last.UTC().Format(time.RFC3339))
 }
 
-// RecordBuild records that build started command on the run at now: a new
-// row for a build and command not seen before, else its last use.
-func (s *RunStore) RecordBuild(ctx context.Context, build version.Info, command string, now time.Time) error {
+// RecordBuild implements Store.
+func (s *sqlStore) RecordBuild(ctx context.Context, build version.Info, command string, now time.Time) error {
 	info, err := json.Marshal(build)
 	if err != nil {
 		return err
@@ -38,8 +37,8 @@ func (s *RunStore) RecordBuild(ctx context.Context, build version.Info, command 
 	return err
 }
 
-// Builds lists the builds that touched the run, first used first.
-func (s *RunStore) Builds(ctx context.Context) ([]BuildUse, error) {
+// Builds implements Store.
+func (s *sqlStore) Builds(ctx context.Context) ([]BuildUse, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT command, info, first_used, last_used FROM builds ORDER BY first_used, build, command`)
 	if err != nil {
 		return nil, err

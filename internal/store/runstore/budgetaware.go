@@ -1,4 +1,4 @@
-package orchestrator
+package runstore
 
 import (
 	"context"
@@ -49,8 +49,8 @@ type BudgetAwareResult struct {
 	Error string `json:"error,omitempty"`
 }
 
-// SaveBudgetAware stores one re-solve, replacing an earlier one.
-func (s *RunStore) SaveBudgetAware(ctx context.Context, r BudgetAwareResult) error {
+// SaveBudgetAware implements Store.
+func (s *sqlStore) SaveBudgetAware(ctx context.Context, r BudgetAwareResult) error {
 	return retryErr(ctx, s, "saving a re-solve", func() error {
 		raw, err := json.Marshal(r)
 		if err != nil {
@@ -68,10 +68,8 @@ type BudgetAwareKey struct {
 	Model, Mode, Dataset, ProblemID string
 }
 
-// SaveBudgetAwareGrid records the re-solves the latest budget-aware run
-// selected, each with the fingerprint a fresh result must have; it replaces
-// the earlier selection.
-func (s *RunStore) SaveBudgetAwareGrid(ctx context.Context, fingerprints map[BudgetAwareKey]string) error {
+// SaveBudgetAwareGrid implements Store.
+func (s *sqlStore) SaveBudgetAwareGrid(ctx context.Context, fingerprints map[BudgetAwareKey]string) error {
 	return retryErr(ctx, s, "saving the re-solves selected", func() error {
 		tx, err := s.db.BeginTx(ctx)
 		if err != nil {
@@ -118,12 +116,8 @@ func (s *RunStore) SaveBudgetAwareGrid(ctx context.Context, fingerprints map[Bud
 	})
 }
 
-// BudgetAware returns the stored re-solves of the latest selection whose
-// inputs are unchanged, in key order, and how the stored re-solves compare
-// with that selection (Freshness: stale ones are left out, not mixed in).
-// A run store whose selection was never recorded returns every re-solve,
-// Unchecked.
-func (s *RunStore) BudgetAware(ctx context.Context) ([]BudgetAwareResult, Freshness, error) {
+// BudgetAware implements Store.
+func (s *sqlStore) BudgetAware(ctx context.Context) ([]BudgetAwareResult, Freshness, error) {
 	var f Freshness
 	want, err := retry(ctx, s, "reading the re-solves selected", func() (map[BudgetAwareKey]string, error) {
 		want := map[BudgetAwareKey]string{}
@@ -175,9 +169,8 @@ func (s *RunStore) BudgetAware(ctx context.Context) ([]BudgetAwareResult, Freshn
 	return out, f, nil
 }
 
-// AllBudgetAware returns every stored re-solve, selected or not, fresh or
-// not, in key order.
-func (s *RunStore) AllBudgetAware(ctx context.Context) ([]BudgetAwareResult, error) {
+// AllBudgetAware implements Store.
+func (s *sqlStore) AllBudgetAware(ctx context.Context) ([]BudgetAwareResult, error) {
 	return retry(ctx, s, "reading the re-solves", func() ([]BudgetAwareResult, error) {
 		rows, err := s.db.QueryContext(ctx, `SELECT record FROM budget_aware ORDER BY model, mode, dataset, problem_id`)
 		if err != nil {

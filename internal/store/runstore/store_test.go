@@ -1,4 +1,4 @@
-package orchestrator
+package runstore
 
 import (
 	"context"
@@ -15,7 +15,6 @@ import (
 
 	"github.com/triage-eval/triage/internal/platform/version"
 	"github.com/triage-eval/triage/internal/protocol/metrics"
-	"github.com/triage-eval/triage/internal/runs/report"
 	"github.com/triage-eval/triage/internal/store/pgtest"
 )
 
@@ -27,23 +26,23 @@ func backends(t *testing.T, test func(t *testing.T, location string)) {
 	t.Run("postgres", func(t *testing.T) { test(t, pgtest.Location(t)) })
 }
 
-func openTest(t *testing.T, location string) *RunStore {
+func openTest(t *testing.T, location string) *sqlStore {
 	t.Helper()
-	rs, err := OpenRunStore(context.Background(), location)
+	rs, err := Open(context.Background(), location)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rs.Close() })
-	return rs
+	return rs.(*sqlStore)
 }
 
-func scored(key string, eta float64) report.ScoreRecord {
-	return report.ScoreRecord{Model: "m", Mode: "standard", Dataset: key, Regime: "U", Value: 1, Oracle: 2, Random: 0, Eta: &eta}
+func scored(key string, eta float64) ScoreRecord {
+	return ScoreRecord{Model: "m", Mode: "standard", Dataset: key, Regime: "U", Value: 1, Oracle: 2, Random: 0, Eta: &eta}
 }
 
-func save(t *testing.T, rs *RunStore, key, fp, worker, excluded string, eta float64) bool {
+func save(t *testing.T, rs *sqlStore, key, fp, worker, excluded string, eta float64) bool {
 	t.Helper()
-	stored, err := rs.SaveCell(context.Background(), key, fp, worker, nil, excluded, "", 1, []report.ScoreRecord{scored(key, eta)})
+	stored, err := rs.SaveCell(context.Background(), key, fp, worker, nil, excluded, "", 1, []ScoreRecord{scored(key, eta)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,12 +181,12 @@ func TestWorkersOpenAndSaveTogether(t *testing.T) {
 		for i := range 200 {
 			grid["cell-"+string(rune('a'+i%26))+strings.Repeat("x", i)] = "fp"
 		}
-		acc := []report.Accuracy{{Model: "m", Mode: "standard", Dataset: "d", Correct: 1, Gradeable: 2}}
+		acc := []Accuracy{{Model: "m", Mode: "standard", Dataset: "d", Correct: 1, Gradeable: 2}}
 		var wg sync.WaitGroup
 		errs := make(chan error, 4)
 		for range 4 {
 			wg.Go(func() {
-				rs, err := OpenRunStore(ctx, location)
+				rs, err := Open(ctx, location)
 				if err != nil {
 					errs <- err
 					return
@@ -225,48 +224,10 @@ func TestRunStoreRefusesNewerSchema(t *testing.T) {
 			t.Fatal(err)
 		}
 		rs.Close()
-		if _, err := OpenRunStore(context.Background(), location); err == nil || !strings.Contains(err.Error(), "newer") {
+		if _, err := Open(context.Background(), location); err == nil || !strings.Contains(err.Error(), "newer") {
 			t.Errorf("opening a newer store: %v", err)
 		}
 	})
-}
-
-// TestRunStoreUpgradesVersion1 opens a SQLite run store written before
-// fingerprints: its cells survive, count as stale (nothing says what they
-// were computed from) and the report says freshness is unchecked until the
-// next run.
-func TestRunStoreUpgradesVersion1(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "old.db")
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, stmt := range []string{sqliteRunMigrations[0],
-		`INSERT INTO cells (key, plan, excluded, detail, done_at) VALUES ('k', '', '', '', 1)`,
-		`INSERT INTO scores (key, regime, record) VALUES ('k', 'U', '{"model":"m","mode":"standard","dataset":"d","regime":"U","eta":0.5,"value":1,"oracle":2}')`,
-		`INSERT INTO accuracy (model, mode, dataset, correct, gradeable) VALUES ('m', 'standard', 'd', 3, 4)`,
-	} {
-		if _, err := db.Exec(stmt); err != nil {
-			t.Fatal(err)
-		}
-	}
-	db.Close()
-	rs := openTest(t, path)
-	cells, err := rs.Cells(ctx)
-	if err != nil || cells["k"].Fingerprint != "" {
-		t.Fatalf("cells %+v, %v", cells, err)
-	}
-	res, err := rs.Results(ctx)
-	if err != nil || !res.Freshness.Unchecked || len(res.Records) != 1 || len(res.Accuracy) != 1 || res.Accuracy[0].Correct != 3 || res.Accuracy[0].PublicTestsOnly != 0 {
-		t.Fatalf("results of an upgraded store: %+v, %v", res, err)
-	}
-	if ok, err := rs.Claim(ctx, "k", "w", time.Now(), time.Now().Add(time.Minute)); !ok || err != nil {
-		t.Errorf("claims after the upgrade: %v, %v", ok, err)
-	}
-	if err := rs.RecordBuild(ctx, version.Info{Version: "v1.0.0", Go: "go1.26.8"}, "report", time.Now()); err != nil {
-		t.Errorf("builds after the upgrade: %v", err)
-	}
 }
 
 // TestBuilds: each build records each command it ran on the run once,
@@ -322,8 +283,8 @@ func TestSaveCellReplacesScores(t *testing.T) {
 	backends(t, func(t *testing.T, location string) {
 		ctx := context.Background()
 		rs := openTest(t, location)
-		rec := func(regime string, value float64) report.ScoreRecord {
-			return report.ScoreRecord{Model: "m", Mode: "standard", Dataset: "d", Regime: regime, Value: value}
+		rec := func(regime string, value float64) ScoreRecord {
+			return ScoreRecord{Model: "m", Mode: "standard", Dataset: "d", Regime: regime, Value: value}
 		}
 		rows := func() map[string]float64 {
 			t.Helper()
@@ -338,7 +299,7 @@ func TestSaveCellReplacesScores(t *testing.T) {
 				if err := q.Scan(&regime, &record); err != nil {
 					t.Fatal(err)
 				}
-				var r report.ScoreRecord
+				var r ScoreRecord
 				if err := json.Unmarshal([]byte(record), &r); err != nil {
 					t.Fatal(err)
 				}
@@ -348,15 +309,15 @@ func TestSaveCellReplacesScores(t *testing.T) {
 		}
 		steps := []struct {
 			fp, worker, excluded string
-			scores               []report.ScoreRecord
+			scores               []ScoreRecord
 			wantStored           bool
 			want                 map[string]float64
 		}{
-			{"f1", "a", "", []report.ScoreRecord{rec("U", 1), rec("E", 2)}, true, map[string]float64{"U": 1, "E": 2}},
-			{"f1", "b", "", []report.ScoreRecord{rec("U", 9)}, false, map[string]float64{"U": 1, "E": 2}},
-			{"f2", "a", "", []report.ScoreRecord{rec("E", 3)}, true, map[string]float64{"E": 3}},
+			{"f1", "a", "", []ScoreRecord{rec("U", 1), rec("E", 2)}, true, map[string]float64{"U": 1, "E": 2}},
+			{"f1", "b", "", []ScoreRecord{rec("U", 9)}, false, map[string]float64{"U": 1, "E": 2}},
+			{"f2", "a", "", []ScoreRecord{rec("E", 3)}, true, map[string]float64{"E": 3}},
 			{"f3", "a", string(metrics.ExcludedError), nil, true, map[string]float64{}},
-			{"f3", "c", "", []report.ScoreRecord{rec("U", 4), rec("E", 5)}, true, map[string]float64{"U": 4, "E": 5}},
+			{"f3", "c", "", []ScoreRecord{rec("U", 4), rec("E", 5)}, true, map[string]float64{"U": 4, "E": 5}},
 		}
 		for i, st := range steps {
 			if ok, err := rs.Claim(ctx, "k", st.worker, time.Now(), time.Now().Add(time.Minute)); err != nil || !ok {
@@ -502,7 +463,7 @@ func TestRunStoreRidesOutALockedSQLite(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = rs.SaveManifest(ctx, []byte(`{}`), []byte(`{}`))
-	var gone *StoreUnreachableError
+	var gone *UnreachableError
 	if err == nil || errors.As(err, &gone) || !strings.Contains(err.Error(), "no such table") {
 		t.Errorf("save into a table gone: %v, want the error at once", err)
 	}
@@ -528,7 +489,7 @@ func TestStoppingRunDoesNotWaitOutAnOutage(t *testing.T) {
 	proxy.Cut()
 	done := make(chan error, 1)
 	go func() {
-		_, err := rs.SaveCell(completeEvenIfStopping(ctx), "k", "fp", "w", nil, "", "", 1, []report.ScoreRecord{scored("k", 0.5)})
+		_, err := rs.SaveCell(CompleteEvenIfStopping(ctx), "k", "fp", "w", nil, "", "", 1, []ScoreRecord{scored("k", 0.5)})
 		done <- err
 	}()
 	select {

@@ -1,4 +1,4 @@
-package orchestrator
+package runstore
 
 import (
 	"context"
@@ -8,13 +8,8 @@ import (
 	"time"
 )
 
-// Claim gives worker the unit key (a cell, a baseline item, a re-solve)
-// until until, when nobody holds it or the holder's lease ended before now
-// (a dead or lost worker); it reports whether worker holds it. A worker
-// that already holds key renews it. One statement does it, atomically on
-// both backends, so two workers never hold one unit: this is how several
-// processes, on one machine or many (PostgreSQL), share a run.
-func (s *RunStore) Claim(ctx context.Context, key, worker string, now, until time.Time) (bool, error) {
+// Claim implements Store.
+func (s *sqlStore) Claim(ctx context.Context, key, worker string, now, until time.Time) (bool, error) {
 	return retry(ctx, s, "claiming a unit", func() (bool, error) {
 		var holder string
 		err := s.claims.QueryRowContext(ctx, `INSERT INTO claims (key, worker, expires_at) VALUES (?, ?, ?)
@@ -28,14 +23,8 @@ func (s *RunStore) Claim(ctx context.Context, key, worker string, now, until tim
 	})
 }
 
-// ClaimCells claims, as Claim does, each cell of keys that is not stored
-// fresh (with the fingerprint at the same index of fingerprints, and not
-// failed: another worker finished it); a stale or failed attempt is
-// claimed, to be replaced. It returns the keys taken. One statement:
-// whether a cell is stored and whether another worker holds it are read on
-// the same snapshot as the claims are written, and a stored cell gets no
-// write at all.
-func (s *RunStore) ClaimCells(ctx context.Context, keys, fingerprints []string, worker string, now, until time.Time) (map[string]bool, error) {
+// ClaimCells implements Store.
+func (s *sqlStore) ClaimCells(ctx context.Context, keys, fingerprints []string, worker string, now, until time.Time) (map[string]bool, error) {
 	return retry(ctx, s, "claiming cells", func() (map[string]bool, error) {
 		if len(keys) == 0 {
 			return map[string]bool{}, nil
@@ -68,9 +57,8 @@ func (s *RunStore) ClaimCells(ctx context.Context, keys, fingerprints []string, 
 	})
 }
 
-// Renew extends worker's lease on key until until; false when worker no
-// longer holds it (its lease ended and another worker took the unit).
-func (s *RunStore) Renew(ctx context.Context, key, worker string, until time.Time) (bool, error) {
+// Renew implements Store.
+func (s *sqlStore) Renew(ctx context.Context, key, worker string, until time.Time) (bool, error) {
 	res, err := s.claims.ExecContext(ctx, `UPDATE claims SET expires_at = ? WHERE key = ? AND worker = ?`, until.UnixMicro(), key, worker)
 	if err != nil {
 		return false, err
@@ -79,8 +67,8 @@ func (s *RunStore) Renew(ctx context.Context, key, worker string, until time.Tim
 	return n == 1, err
 }
 
-// Holders returns every claimed key with when its lease ends.
-func (s *RunStore) Holders(ctx context.Context) (map[string]time.Time, error) {
+// Holders implements Store.
+func (s *sqlStore) Holders(ctx context.Context) (map[string]time.Time, error) {
 	return retry(ctx, s, "reading the claims", func() (map[string]time.Time, error) {
 		rows, err := s.claims.QueryContext(ctx, `SELECT key, expires_at FROM claims`)
 		if err != nil {
@@ -100,8 +88,8 @@ func (s *RunStore) Holders(ctx context.Context) (map[string]time.Time, error) {
 	})
 }
 
-// Release gives key up, if worker holds it.
-func (s *RunStore) Release(ctx context.Context, key, worker string) error {
+// Release implements Store.
+func (s *sqlStore) Release(ctx context.Context, key, worker string) error {
 	_, err := s.claims.ExecContext(ctx, `DELETE FROM claims WHERE key = ? AND worker = ?`, key, worker)
 	return err
 }

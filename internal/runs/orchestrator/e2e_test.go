@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -23,6 +22,7 @@ import (
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/runs/report"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
+	"github.com/triage-eval/triage/internal/testkit/golden"
 	"github.com/triage-eval/triage/services/executor"
 	"github.com/triage-eval/triage/services/oracle"
 	"github.com/triage-eval/triage/services/planner"
@@ -241,8 +241,8 @@ func TestGridEndToEnd(t *testing.T) {
 	if err := rep.CSV(&csv); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "e2e_report.md", md.Bytes())
-	golden(t, "e2e_cells.csv", csv.Bytes())
+	golden.File(t, filepath.Join("testdata", "e2e_report.md"), md.Bytes())
+	golden.File(t, filepath.Join("testdata", "e2e_cells.csv"), csv.Bytes())
 
 	// A second run finds everything done and asks the model nothing.
 	runOnce(t, cfg)
@@ -252,24 +252,5 @@ func TestGridEndToEnd(t *testing.T) {
 	again, _ := rs.Results(context.Background())
 	if len(again.Records) != len(recs) || again.Freshness.Stale != 0 || again.Freshness.Fresh*2 != len(recs) {
 		t.Errorf("re-run changed the results: %d → %d records, freshness %+v", len(recs), len(again.Records), again.Freshness)
-	}
-}
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file:\n%s", path, got)
 	}
 }

@@ -2,20 +2,19 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/triage-eval/triage/internal/llm"
 	"github.com/triage-eval/triage/internal/llm/llmtest"
 	"github.com/triage-eval/triage/internal/phase0/benchdata"
 	"github.com/triage-eval/triage/internal/phase0/grading"
 	"github.com/triage-eval/triage/internal/phase0/sandbox/sandboxtest"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/problems"
+	"github.com/triage-eval/triage/internal/testkit/fakemodel"
 )
 
 // TestBaselineCheatingModelScoresZero runs `triage baseline` on the
@@ -52,16 +51,12 @@ func TestBaselineCheatingModelScoresZero(t *testing.T) {
 		answers["honest-8b"][p.Text] = solutions[p.ID]
 	}
 	srv := llmtest.NewServer(t, llmtest.WithHandler(func(_ int, r llmtest.Recorded) llmtest.Reply {
-		var body struct {
-			Model    string        `json:"model"`
-			Messages []llm.Message `json:"messages"`
-		}
-		_ = json.Unmarshal(r.Body, &body)
-		if body.Messages[0].Content == llm.ProbePrompt {
+		q := fakemodel.Parse(r)
+		if q.IsProbe() {
 			return llmtest.OK("OK") // the baseline's endpoint check
 		}
-		for text, program := range answers[body.Model] {
-			if strings.Contains(body.Messages[0].Content, text) {
+		for text, program := range answers[q.Model] {
+			if strings.Contains(q.Prompt(), text) {
 				return llmtest.VLLM(llmtest.Completion{Content: "Here is my solution.\n```python\n" + program + "```", PromptTokens: 300, CompletionTokens: 200})
 			}
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/triage-eval/triage/internal/llm/llmtest"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
+	"github.com/triage-eval/triage/internal/testkit/fakemodel"
 )
 
 // deadBaseURL is the base URL of a port nothing listens on.
@@ -141,21 +142,11 @@ func TestBaselinePreflight(t *testing.T) {
 	}
 }
 
-// probeThen answers the endpoint check and gives every other call reply.
-func probeThen(reply func() llmtest.Reply) llmtest.Option {
-	return llmtest.WithHandler(func(_ int, r llmtest.Recorded) llmtest.Reply {
-		if strings.Contains(string(r.Body), llm.ProbePrompt) {
-			return llmtest.OK("OK")
-		}
-		return reply()
-	})
-}
-
 // TestBaselineWhoseCallsAllFail: an endpoint that answers its check but
 // fails every problem's call makes the baseline fail, naming the endpoint
 // and the provider's reason; one that fails some says how many.
 func TestBaselineWhoseCallsAllFail(t *testing.T) {
-	srv := llmtest.NewServer(t, probeThen(llmtest.ServerError))
+	srv := llmtest.NewServer(t, fakemodel.ProbeThen(llmtest.ServerError))
 	config := failureConfig(t, srv.URL(), "q", "extended")
 	env, _, logs := testEnv(map[string]string{"Q_API_KEY": "k"})
 	err := Run(context.Background(), []string{"baseline", "--progress", "off", config}, env)
@@ -169,7 +160,7 @@ func TestBaselineWhoseCallsAllFail(t *testing.T) {
 	}
 
 	calls := 0
-	some := llmtest.NewServer(t, probeThen(func() llmtest.Reply {
+	some := llmtest.NewServer(t, fakemodel.ProbeThen(func() llmtest.Reply {
 		calls++ // the handler runs under the server's lock
 		if calls <= 2 {
 			return llmtest.Unauthorized()

@@ -1,6 +1,7 @@
 // Package testkit groups what the tests of every group share: golden files
 // with one -update flag (golden), fake-model helpers over llm/llmtest
-// (fakemodel) and the goroutine-leak check (leakcheck). Test files of any
-// group may import it; no production code may. It may import llm,
-// platform, store, protocol and gen.
+// (fakemodel), the goroutine-leak check (leakcheck) and named steps for
+// long end-to-end tests (step). Test files of any group may import it; no
+// production code may. It may import llm, store, platform, protocol and
+// gen.
 package testkit

@@ -106,7 +106,13 @@ func TestBaselineThenRunThenBudgetAware(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(t, "endpoints.json", fmt.Sprintf(`{"q": {"base_url": %q, "model": "qwen3-8b", "mode": "extended", "family": "qwen", "max_attempts": 2, "timeout": "5s"}}`, srv.URL()))
+	// The endpoint q at url, with a temperature (0: the default).
+	endpoints := func(url string, temperature float64) string {
+		return fakemodel.EndpointsFile(map[string]fakemodel.Endpoint{
+			"q": {BaseURL: url, Model: "qwen3-8b", Mode: "extended", Family: "qwen", MaxAttempts: 2, Timeout: "5s", Temperature: temperature},
+		})
+	}
+	write(t, "endpoints.json", endpoints(srv.URL(), 0))
 	write(t, "run.yaml", `name: phase0
 run_store: run.db
 ground_truth_store: gt.db
@@ -262,7 +268,7 @@ baseline: {concurrency: 3}
 	// Another sampling setting makes every re-solve stale (SPEC §5): all 29
 	// are asked again (the response cache cannot answer a new temperature).
 	step.Run(t, "another temperature re-solves everything", func(t *testing.T) {
-		write(t, "endpoints.json", fmt.Sprintf(`{"q": {"base_url": %q, "model": "qwen3-8b", "mode": "extended", "family": "qwen", "max_attempts": 2, "timeout": "5s", "temperature": 0.5}}`, srv.URL()))
+		write(t, "endpoints.json", endpoints(srv.URL(), 0.5))
 		before := srv.Count()
 		if err := Run(ctx, []string{"budget-aware", "--progress", "off", cfgPath}, env); err != nil {
 			t.Fatal(err)
@@ -274,7 +280,7 @@ baseline: {concurrency: 3}
 	// An endpoint that refuses every re-solve fails the command.
 	t.Run("a refusing endpoint fails budget-aware", func(t *testing.T) {
 		refusing := llmtest.NewServer(t, llmtest.WithAPIKey("the-right-key"))
-		write(t, "endpoints.json", fmt.Sprintf(`{"q": {"base_url": %q, "model": "qwen3-8b", "mode": "extended", "family": "qwen", "max_attempts": 2, "timeout": "5s", "temperature": 0.7}}`, refusing.URL()))
+		write(t, "endpoints.json", endpoints(refusing.URL(), 0.7))
 		err := Run(ctx, []string{"budget-aware", "--progress", "off", cfgPath}, env)
 		if !errors.As(err, &failed) || failed.Calls != 29 || !strings.Contains(err.Error(), `29× endpoint "q": HTTP 401 Unauthorized (invalid_api_key): Incorrect API key provided.`) {
 			t.Errorf("budget-aware against a refusing endpoint: %v, want all 29 calls failed with the 401", err)

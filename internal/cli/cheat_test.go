@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,8 +61,10 @@ func TestBaselineCheatingModelScoresZero(t *testing.T) {
 		}
 		return llmtest.BadRequest("unknown model or problem")
 	}))
-	endpoints := fmt.Sprintf(`{"cheat": {"base_url": %q, "model": "cheater-8b", "mode": "extended", "family": "qwen", "max_attempts": 1, "timeout": "10s"},
-"honest": {"base_url": %q, "model": "honest-8b", "mode": "extended", "family": "qwen", "max_attempts": 1, "timeout": "10s"}}`, srv.URL(), srv.URL())
+	endpoints := fakemodel.EndpointsFile(map[string]fakemodel.Endpoint{
+		"cheat":  {BaseURL: srv.URL(), Model: "cheater-8b", Mode: "extended", Family: "qwen", MaxAttempts: 1, Timeout: "10s"},
+		"honest": {BaseURL: srv.URL(), Model: "honest-8b", Mode: "extended", Family: "qwen", MaxAttempts: 1, Timeout: "10s"},
+	})
 	config := `name: cheat
 run_store: run.db
 ground_truth_store: gt.db

@@ -67,8 +67,10 @@ func TestInjectionEndToEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(t, "endpoints.json", fmt.Sprintf(`{"m-std": {"base_url": %q, "model": "m", "mode": "standard", "family": "qwen", "max_attempts": 2, "timeout": "5s"},
- "m-ext": {"base_url": %q, "model": "m", "mode": "extended", "family": "qwen", "max_attempts": 2, "timeout": "5s"}}`, srv.URL(), srv.URL()))
+	write(t, "endpoints.json", fakemodel.EndpointsFile(map[string]fakemodel.Endpoint{
+		"m-std": {BaseURL: srv.URL(), Model: "m", Mode: "standard", Family: "qwen", MaxAttempts: 2, Timeout: "5s"},
+		"m-ext": {BaseURL: srv.URL(), Model: "m", Mode: "extended", Family: "qwen", MaxAttempts: 2, Timeout: "5s"},
+	}))
 	config := func(ratios string) string {
 		return `name: injection
 run_store: run.db

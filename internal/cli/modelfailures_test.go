@@ -47,7 +47,9 @@ func failureConfig(t *testing.T, baseURL, endpoint, mode string) string {
 	files := map[string]string{
 		"problems.jsonl": probs.String(),
 		"gt.jsonl":       gt.String(),
-		"endpoints.json": fmt.Sprintf(`{"q": {"base_url": %q, "model": "m", "mode": "extended", "api_key_env": "Q_API_KEY", "max_attempts": 2, "timeout": "30s"}}`, baseURL),
+		"endpoints.json": fakemodel.EndpointsFile(map[string]fakemodel.Endpoint{
+			"q": {BaseURL: baseURL, Model: "m", Mode: "extended", APIKeyEnv: "Q_API_KEY", MaxAttempts: 2, Timeout: "30s"},
+		}),
 		"run.yaml": fmt.Sprintf(`name: failures
 run_store: run.db
 ground_truth_store: gt.db

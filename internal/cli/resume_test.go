@@ -103,8 +103,10 @@ func writeGrid(t *testing.T, dir, url string) string {
 	files := map[string]string{
 		"problems.jsonl": probs.String(),
 		"gt.jsonl":       gt.String(),
-		"endpoints.json": fmt.Sprintf(`{"m-std": {"base_url": %q, "model": "m-std", "mode": "standard", "timeout": "10s"},
-			"m-ext": {"base_url": %q, "model": "m-ext", "mode": "extended", "timeout": "10s"}}`, url+"/v1", url+"/v1"),
+		"endpoints.json": fakemodel.EndpointsFile(map[string]fakemodel.Endpoint{
+			"m-std": {BaseURL: url + "/v1", Model: "m-std", Mode: "standard", Timeout: "10s"},
+			"m-ext": {BaseURL: url + "/v1", Model: "m-ext", Mode: "extended", Timeout: "10s"},
+		}),
 		"run.yaml": `name: resume
 run_store: run.db
 ground_truth_store: gt.db

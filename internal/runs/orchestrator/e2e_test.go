@@ -67,8 +67,10 @@ func writeFixture(t *testing.T, dir, llmURL string) *orchestrator.Config {
 	}
 	write("problems.jsonl", probs.String())
 	write("gt.jsonl", gt.String())
-	write("endpoints.json", fmt.Sprintf(`{"m-std": {"base_url": %q, "model": "m-std", "mode": "standard", "max_attempts": 2, "timeout": "5s"},
- "m-ext": {"base_url": %q, "model": "m-ext", "mode": "extended", "max_attempts": 2, "timeout": "5s"}}`, llmURL, llmURL))
+	write("endpoints.json", fakemodel.EndpointsFile(map[string]fakemodel.Endpoint{
+		"m-std": {BaseURL: llmURL, Model: "m-std", Mode: "standard", MaxAttempts: 2, Timeout: "5s"},
+		"m-ext": {BaseURL: llmURL, Model: "m-ext", Mode: "extended", MaxAttempts: 2, Timeout: "5s"},
+	}))
 	write("run.yaml", `name: e2e
 run_store: run.db
 ground_truth_store: gt.db

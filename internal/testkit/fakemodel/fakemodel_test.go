@@ -58,3 +58,21 @@ func TestByPrompt(t *testing.T) {
 		t.Errorf("an unknown prompt got %d %s", got.Status, got.Body)
 	}
 }
+
+func TestEndpointsFile(t *testing.T) {
+	got := EndpointsFile(map[string]Endpoint{
+		"q": {BaseURL: "http://127.0.0.1:9/v1", Model: "m", Mode: "extended", MaxAttempts: 2, Timeout: "5s", Temperature: 0.5},
+		"p": {BaseURL: "http://127.0.0.1:9/v1", Model: "m", Mode: "standard"},
+	})
+	var file map[string]map[string]any
+	if err := json.Unmarshal([]byte(got), &file); err != nil {
+		t.Fatal(err)
+	}
+	q, p := file["q"], file["p"]
+	if q["base_url"] != "http://127.0.0.1:9/v1" || q["mode"] != "extended" || q["max_attempts"] != 2.0 || q["timeout"] != "5s" || q["temperature"] != 0.5 {
+		t.Errorf("q = %v", q)
+	}
+	if len(p) != 3 {
+		t.Errorf("p = %v, want only base_url, model and mode", p)
+	}
+}

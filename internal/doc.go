@@ -5,4 +5,6 @@
 // the sandbox, solving), runs (experiments and reports) and cli (the
 // commands). Each group imports only the groups its doc.go names, never one
 // above it; services/ sits beside runs, and layers_test.go checks all of it.
+// Beside them, testkit holds what the tests of every group share (golden
+// files, fake models, leak checks, named steps): only test files import it.
 package internal

@@ -152,12 +152,12 @@ baseline: {concurrency: 3}
 		}
 		for k, p := range probs {
 			r, k := recs[p.ID], k+1
-			switch {
-			case k == 20:
+			switch k {
+			case 20:
 				if r.Gradeable || !strings.Contains(r.Error, "500") || r.CostRule != costrule.None {
 					t.Errorf("problem 20: %+v, want not gradeable with the HTTP error, cost rule none", r)
 				}
-			case k == 10:
+			case 10:
 				if !r.Gradeable || r.Correct || r.FinishReason != "length" || r.Cost != 1000 {
 					t.Errorf("problem 10 (truncated): %+v, want gradeable, incorrect, finish_reason length, cost 1000", r)
 				}

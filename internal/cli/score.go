@@ -11,7 +11,7 @@ import (
 	"github.com/triage-eval/triage/internal/runs/scoring"
 )
 
-func runScore(ctx context.Context, args []string, env Env) error {
+func runScore(ctx context.Context, args []string, env Env) (err error) {
 	fs := newFlagSet("score", env.Stderr)
 	execAddr := fs.String("executor-addr", "", "remote Executor (host:port); default: in process")
 	oracleAddr := fs.String("oracle-addr", "", "remote Oracle (host:port); default: in process")
@@ -46,7 +46,7 @@ flags:
 	if err != nil {
 		return err
 	}
-	defer conns.Close()
+	defer closeInto(&err, conns.Close)
 	out, err := scoring.Score(ctx, scoring.Clients{
 		Executor: triagev1.NewExecutorServiceClient(conns.conns["executor"]),
 		Oracle:   triagev1.NewOracleServiceClient(conns.conns["oracle"]),

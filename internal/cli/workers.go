@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -44,8 +45,7 @@ func openRunStore(ctx context.Context, location, command string, outage time.Dur
 	}
 	rs.RideOutages(runstore.Outage{Wait: outage, Warn: warnLine(w)})
 	if err := rs.RecordBuild(ctx, version.Current(), command, time.Now()); err != nil {
-		rs.Close()
-		return nil, fmt.Errorf("run store %s: recording this build: %w", rs.Location(), err)
+		return nil, errors.Join(fmt.Errorf("run store %s: recording this build: %w", rs.Location(), err), rs.Close())
 	}
 	return rs, nil
 }

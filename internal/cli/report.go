@@ -96,7 +96,7 @@ func writeReport(ctx context.Context, path, dir string, opts reportOptions, env 
 	if err != nil {
 		return err
 	}
-	defer rs.Close()
+	defer closeQuietly(rs) // only read
 	res, err := rs.Results(ctx)
 	if err != nil {
 		return err

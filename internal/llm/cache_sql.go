@@ -56,7 +56,7 @@ func OpenCache(ctx context.Context, location string) (_ *SQLCache, err error) {
 		return nil, fmt.Errorf("llm cache: open %w", err)
 	}
 	if err = db.Migrate(ctx, cacheSchema()); err != nil {
-		db.Close()
+		_ = db.Close() // the migration's error is the one to report
 		return nil, fmt.Errorf("llm cache: open %s: %w", db.Location, err)
 	}
 	return &SQLCache{db: db}, nil

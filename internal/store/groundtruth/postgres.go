@@ -27,7 +27,7 @@ func openPostgres(ctx context.Context, dsn string) (_ Store, err error) {
 	s := &pgStore{location: sqldb.Redact(dsn)}
 	defer func() {
 		if err != nil {
-			s.Close()
+			_ = s.Close() // the open's error is the one to report
 			err = fmt.Errorf("store: open %s: %w", s.location, err)
 		}
 	}()
@@ -51,7 +51,7 @@ func openPostgres(ctx context.Context, dsn string) (_ Store, err error) {
 // Close releases the pool.
 func (s *pgStore) Close() error {
 	if s.db != nil {
-		s.db.Close() // leaves the pool open
+		_ = s.db.Close() // leaves the pool open: closing the pool below releases the connections
 	}
 	if s.pool != nil {
 		s.pool.Close()

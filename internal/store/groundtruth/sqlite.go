@@ -74,7 +74,7 @@ func openSQLiteOnce(ctx context.Context, path string) (_ Store, err error) {
 	s := &sqliteStore{location: "sqlite:" + path}
 	defer func() {
 		if err != nil {
-			s.Close()
+			_ = s.Close() // the open's error is the one to report
 			err = fmt.Errorf("store: open %s: %w", s.location, err)
 		}
 	}()

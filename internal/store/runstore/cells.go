@@ -169,7 +169,7 @@ type StoredCell struct {
 	Excluded string
 }
 
-// fresh reports whether the stored cell is the result of inputs with
+// Fresh reports whether the stored cell is the result of inputs with
 // fingerprint fp: computed from them and not failed.
 func (c StoredCell) Fresh(fp string) bool {
 	return c.Fingerprint == fp && c.Excluded != string(metrics.ExcludedError)

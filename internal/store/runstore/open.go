@@ -2,6 +2,7 @@ package runstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -34,13 +35,13 @@ func Open(ctx context.Context, location string) (Store, error) {
 		return nil, fmt.Errorf("run store %w", err)
 	}
 	if err := db.Migrate(ctx, schema()); err != nil {
-		db.Close()
+		_ = db.Close() // the migration's error is the one to report
 		return nil, fmt.Errorf("run store %s: %w", db.Location, err)
 	}
 	s := &sqlStore{db: db, claims: db, outage: outageState{Outage: Outage{Wait: DefaultOutage}, now: time.Now, sleep: sleepCtx}}
 	if db.Dialect == sqldb.Postgres {
 		if s.claims, err = sqldb.Open(ctx, location, sqldb.Options{Transient: true}); err != nil {
-			db.Close()
+			_ = db.Close() // the open's error is the one to report
 			return nil, fmt.Errorf("run store %w", err)
 		}
 	}
@@ -49,10 +50,11 @@ func Open(ctx context.Context, location string) (Store, error) {
 
 // Close implements Store.
 func (s *sqlStore) Close() error {
+	var claimsErr error
 	if s.claims != s.db {
-		s.claims.Close()
+		claimsErr = s.claims.Close()
 	}
-	return s.db.Close()
+	return errors.Join(s.db.Close(), claimsErr)
 }
 
 // Location implements Store.

@@ -97,7 +97,7 @@ func Open(ctx context.Context, location string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("%s: %w", Redact(location), err)
 	}
 	if err := db.PingContext(ctx); err != nil {
-		db.Close()
+		_ = db.Close() // the ping's error is the one to report
 		return nil, fmt.Errorf("%s: %w", Redact(location), err)
 	}
 	return &DB{Dialect: d, Location: Redact(location), db: db}, nil

@@ -7,7 +7,7 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/runs/budgetaware"
-	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/work"
 )
 
 func runBudgetAware(ctx context.Context, args []string, env Env) error {
@@ -49,7 +49,7 @@ func runBudgetAware(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer conns.Close()
-	p := &orchestrator.Progress{Unit: "re-solves"}
+	p := &work.Progress{Unit: "re-solves"}
 	stop, reported, err := startProgress(p, *progressMode, env.Stderr)
 	if err != nil {
 		return err

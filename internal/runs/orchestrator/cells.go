@@ -20,6 +20,14 @@ func (c cell) Fingerprint() string { return c.fingerprint }
 // claim. Progress counts the cells the whole run has stored: those this
 // worker stored or found stored.
 func (r *Runner) runCells(ctx context.Context, cells []cell) error {
+	saver, err := r.store.CellSaver(ctx)
+	if err != nil {
+		return err
+	}
+	defer saver.Close()
+	r.saves = work.NewGroup(func(ctx context.Context, saves []*cellSave) error {
+		return r.storeCells(ctx, saver, saves)
+	})
 	opts := work.Options{Concurrency: r.cfg.Concurrency, Leases: r.leases, Progress: r.progress, StoringReleases: true}
 	return work.Run(ctx, opts, cells, func(ctx context.Context, batch []cell) error {
 		return r.runCell(ctx, batch[0])
@@ -35,12 +43,12 @@ type cellSave struct {
 
 // storeCells stores the outcomes of cells that finished together
 // (Runner.saves).
-func (r *Runner) storeCells(ctx context.Context, saves []*cellSave) error {
+func (r *Runner) storeCells(ctx context.Context, saver *CellSaver, saves []*cellSave) error {
 	outcomes := make([]CellOutcome, len(saves))
 	for i, s := range saves {
 		outcomes[i] = s.outcome
 	}
-	stored, err := r.store.SaveCells(ctx, r.leases.Worker(), outcomes)
+	stored, err := saver.Save(ctx, r.leases.Worker(), outcomes)
 	if err != nil {
 		return err
 	}

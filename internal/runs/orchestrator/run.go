@@ -35,7 +35,7 @@ type Runner struct {
 	opts     Options
 	leases   *work.Leases
 	// saves stores the cells' outcomes, those that finish together in one
-	// write (work.Group).
+	// write (work.Group); set by runCells.
 	saves   *work.Group[*cellSave]
 	metrics cellMetrics
 	// plannerCalls counts the llm strategy's CreatePlan calls made by this
@@ -66,10 +66,8 @@ func NewRunner(cfg *Config, clients Clients, store *RunStore, now func() time.Ti
 		progress = &work.Progress{}
 	}
 	progress.Start(now())
-	r := &Runner{cfg: cfg, clients: clients, store: store, now: now, progress: progress, opts: opts,
+	return &Runner{cfg: cfg, clients: clients, store: store, now: now, progress: progress, opts: opts,
 		leases: work.NewLeases(store.CellUnits(), opts.Worker, opts.Lease, now), metrics: newCellMetrics(opts.MeterProvider)}
-	r.saves = work.NewGroup(r.storeCells)
-	return r
 }
 
 // Run executes every cell of the grid that is not stored fresh: new cells,

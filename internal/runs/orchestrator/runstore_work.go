@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -99,15 +100,7 @@ func (s *RunStore) ClaimKeys(ctx context.Context, keys []string, worker string, 
 		if err != nil {
 			return nil, err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var k string
-			if err := rows.Scan(&k); err != nil {
-				return nil, err
-			}
-			taken[k] = true
-		}
-		return taken, rows.Err()
+		return taken, scanKeys(rows, taken)
 	})
 }
 
@@ -146,16 +139,60 @@ type CellOutcome struct {
 	Scores []report.ScoreRecord
 }
 
-// SaveCells stores cells as SaveCell does each — replacing a stale or
+// CellSaver stores cells for one run: on SQLite with statements
+// prepared once, as parsing them costs more than running them.
+type CellSaver struct {
+	s *RunStore
+	// On SQLite: the cell's upsert, its old scores' deletion, one score's
+	// insertion and the claim's release.
+	upsert, clear, score, release *sqldb.Stmt
+}
+
+// CellSaver returns the store's saver of cells; Close it after the run.
+func (s *RunStore) CellSaver(ctx context.Context) (*CellSaver, error) {
+	c := &CellSaver{s: s}
+	if s.db.Dialect == sqldb.Postgres {
+		return c, nil
+	}
+	for _, st := range []struct {
+		into  **sqldb.Stmt
+		query string
+	}{
+		{&c.upsert, insertCell + ` RETURNING key`},
+		{&c.clear, `DELETE FROM scores WHERE key = ?`},
+		{&c.score, `INSERT INTO scores (key, regime, record) VALUES (?, ?, ?)`},
+		{&c.release, `DELETE FROM claims WHERE key = ? AND worker = ?`},
+	} {
+		var err error
+		if *st.into, err = s.db.Prepare(ctx, st.query); err != nil {
+			c.Close()
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// Close releases the prepared statements.
+func (c *CellSaver) Close() error {
+	var errs []error
+	for _, st := range []*sqldb.Stmt{c.upsert, c.clear, c.score, c.release} {
+		if st != nil {
+			errs = append(errs, st.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Save stores cells as RunStore.SaveCell does each — replacing a stale or
 // failed attempt, never a fresh one, and releasing worker's claims — and
-// returns the keys it stored. On SQLite the cells go in one transaction
-// of four statements; on PostgreSQL each goes in one statement, so that
+// returns the keys it stored. On SQLite the cells go in one transaction;
+// on PostgreSQL each goes in one statement (one round trip), so that
 // workers' saves never wait on each other's rows.
-func (s *RunStore) SaveCells(ctx context.Context, worker string, cells []CellOutcome) (map[string]bool, error) {
+func (c *CellSaver) Save(ctx context.Context, worker string, cells []CellOutcome) (map[string]bool, error) {
 	records := make([][]string, len(cells))
-	for i, c := range cells {
-		records[i] = make([]string, len(c.Scores))
-		for j, r := range c.Scores {
+	for i, cell := range cells {
+		records[i] = make([]string, len(cell.Scores))
+		for j, r := range cell.Scores {
 			rec, err := json.Marshal(r)
 			if err != nil {
 				return nil, err
@@ -163,74 +200,55 @@ func (s *RunStore) SaveCells(ctx context.Context, worker string, cells []CellOut
 			records[i][j] = string(rec)
 		}
 	}
+	s := c.s
 	if s.db.Dialect == sqldb.Postgres {
 		stored := make(map[string]bool, len(cells))
-		for i, c := range cells {
+		for i, cell := range cells {
 			ok, err := retry(ctx, s, "saving a cell", func() (bool, error) {
-				return s.saveCellOneTrip(ctx, c.Key, c.Fingerprint, worker, c.Plan, c.Excluded, c.Detail, c.DoneAt, c.Scores, records[i])
+				return s.saveCellOneTrip(ctx, cell.Key, cell.Fingerprint, worker, cell.Plan, cell.Excluded, cell.Detail, cell.DoneAt, cell.Scores, records[i])
 			})
 			if err != nil {
 				return nil, err
 			}
-			stored[c.Key] = ok
+			stored[cell.Key] = ok
 		}
 		return stored, nil
 	}
 	return retry(ctx, s, "saving cells", func() (map[string]bool, error) {
-		return s.saveCellsTx(ctx, worker, cells, records)
+		return c.saveTx(ctx, worker, cells, records)
 	})
 }
 
-// saveCellsTx is SaveCells in one SQLite transaction.
-func (s *RunStore) saveCellsTx(ctx context.Context, worker string, cells []CellOutcome, records [][]string) (map[string]bool, error) {
-	tx, err := s.db.BeginTx(ctx)
+// saveTx is Save in one SQLite transaction.
+func (c *CellSaver) saveTx(ctx context.Context, worker string, cells []CellOutcome, records [][]string) (map[string]bool, error) {
+	tx, err := c.s.db.BeginTx(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	args := make([]any, 0, 6*len(cells))
-	for _, c := range cells {
-		args = append(args, c.Key, string(c.Plan), c.Excluded, c.Detail, c.DoneAt, c.Fingerprint)
-	}
-	rows, err := tx.QueryContext(ctx, `INSERT INTO cells (key, plan, excluded, detail, done_at, fingerprint) VALUES `+placeholders(len(cells), 6)+`
-		ON CONFLICT (key) DO UPDATE SET plan = excluded.plan, excluded = excluded.excluded, detail = excluded.detail,
-			done_at = excluded.done_at, fingerprint = excluded.fingerprint
-		WHERE cells.fingerprint <> excluded.fingerprint OR cells.excluded = 'error'
-		RETURNING key`, args...)
-	if err != nil {
-		return nil, err
-	}
 	stored := make(map[string]bool, len(cells))
-	if err := scanKeys(rows, stored); err != nil {
-		return nil, err
-	}
-	var keys, scoreArgs []any
-	for i, c := range cells {
-		if !stored[c.Key] {
-			continue
+	for i, cell := range cells {
+		var written string
+		err := tx.QueryRowStmt(ctx, c.upsert, cell.Key, string(cell.Plan), cell.Excluded, cell.Detail, cell.DoneAt, cell.Fingerprint).Scan(&written)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+		case err != nil:
+			return nil, err
+		default:
+			stored[cell.Key] = true
+			if _, err := tx.ExecStmt(ctx, c.clear, cell.Key); err != nil {
+				return nil, err
+			}
+			for j, r := range cell.Scores {
+				if _, err := tx.ExecStmt(ctx, c.score, cell.Key, r.Regime, records[i][j]); err != nil {
+					return nil, err
+				}
+			}
 		}
-		keys = append(keys, c.Key)
-		for j, r := range c.Scores {
-			scoreArgs = append(scoreArgs, c.Key, r.Regime, records[i][j])
-		}
-	}
-	if len(keys) > 0 {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM scores WHERE key IN (`+placeholders(len(keys), 1)+`)`, keys...); err != nil {
+		// The lease ends with the commit: it has no value beyond it.
+		if _, err := tx.ExecStmt(ctx, c.release, cell.Key, worker); err != nil {
 			return nil, err
 		}
-	}
-	if len(scoreArgs) > 0 {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO scores (key, regime, record) VALUES `+placeholders(len(scoreArgs)/3, 3), scoreArgs...); err != nil {
-			return nil, err
-		}
-	}
-	// The leases end with the commit: they have no value beyond it.
-	claimArgs := []any{worker}
-	for _, c := range cells {
-		claimArgs = append(claimArgs, c.Key)
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE worker = ? AND key IN (`+placeholders(len(cells), 1)+`)`, claimArgs...); err != nil {
-		return nil, err
 	}
 	return stored, tx.Commit()
 }

@@ -16,29 +16,36 @@ func (c cell) Key() string { return c.key() }
 func (c cell) Fingerprint() string { return c.fingerprint }
 
 // runCells computes cells with the configured concurrency, sharing them
-// with any other worker of the run (work.Run): storing a cell releases its
-// claim. Progress counts the cells the whole run has stored: those this
-// worker stored or found stored.
+// with any other worker of the run (work.Run). A computed cell's outcome
+// goes to the run store in the background, with the others computed
+// meanwhile (work.Group), and storing it releases its claim. Progress
+// counts the cells the whole run has stored: those this worker stored or
+// found stored.
 func (r *Runner) runCells(ctx context.Context, cells []cell) error {
 	saver, err := r.store.CellSaver(ctx)
 	if err != nil {
 		return err
 	}
 	defer saver.Close()
-	r.saves = work.NewGroup(func(ctx context.Context, saves []*cellSave) error {
+	// The outcomes are stored even if the run is being stopped: they are
+	// complete (but a stopping run does not wait out a store outage).
+	r.saves = work.NewGroup(completeEvenIfStopping(ctx), r.cfg.Concurrency, func(ctx context.Context, saves []*cellSave) error {
 		return r.storeCells(ctx, saver, saves)
 	})
 	opts := work.Options{Concurrency: r.cfg.Concurrency, Leases: r.leases, Progress: r.progress, StoringReleases: true}
-	return work.Run(ctx, opts, cells, func(ctx context.Context, batch []cell) error {
+	err = work.Run(ctx, opts, cells, func(ctx context.Context, batch []cell) error {
 		return r.runCell(ctx, batch[0])
 	})
+	if serr := r.saves.Wait(); err == nil {
+		err = serr
+	}
+	return err
 }
 
-// cellSave is one cell's outcome on its way to the run store; stored says,
-// once saved, whether it was stored (not another worker's first).
+// cellSave is one cell's outcome on its way to the run store.
 type cellSave struct {
-	outcome CellOutcome
-	stored  bool
+	outcome  CellOutcome
+	strategy string
 }
 
 // storeCells stores the outcomes of cells that finished together
@@ -52,8 +59,14 @@ func (r *Runner) storeCells(ctx context.Context, saver *CellSaver, saves []*cell
 	if err != nil {
 		return err
 	}
+	// Every cell saved is done; the metric counts those this worker stored,
+	// not those another worker stored first (its lease on the cell had
+	// ended: this outcome is dropped, each cell is stored once).
+	r.progress.Done.Add(int64(len(saves)))
 	for _, s := range saves {
-		s.stored = stored[s.outcome.Key]
+		if stored[s.outcome.Key] {
+			r.metrics.stored(ctx, s.strategy, s.outcome.Excluded)
+		}
 	}
 	return nil
 }

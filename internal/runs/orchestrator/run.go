@@ -34,8 +34,8 @@ type Runner struct {
 	progress *work.Progress
 	opts     Options
 	leases   *work.Leases
-	// saves stores the cells' outcomes, those that finish together in one
-	// write (work.Group); set by runCells.
+	// saves stores the cells' outcomes in the background, in groups
+	// (work.Group); set by runCells.
 	saves   *work.Group[*cellSave]
 	metrics cellMetrics
 	// plannerCalls counts the llm strategy's CreatePlan calls made by this
@@ -319,19 +319,10 @@ func (r *Runner) saveScores(ctx context.Context, c cell, plan *triagev1.CreatePl
 			return err
 		}
 	}
-	// The outcome is stored even if the run is being stopped: it is
-	// complete (but a stopping run does not wait out a store outage for
-	// it). When another worker stored the cell first (its lease on it had
-	// ended), this outcome is dropped: each cell is stored once.
-	out := &cellSave{outcome: CellOutcome{Key: c.key(), Fingerprint: c.fingerprint, Plan: raw, Excluded: excluded, Detail: detail, DoneAt: r.now().UnixMicro(), Scores: recs}}
-	if err := r.saves.Store(completeEvenIfStopping(ctx), out); err != nil {
-		return err
-	}
-	r.progress.Done.Add(1)
-	if out.stored {
-		r.metrics.stored(ctx, c.strategy, excluded)
-	}
-	return nil
+	return r.saves.Add(&cellSave{
+		outcome:  CellOutcome{Key: c.key(), Fingerprint: c.fingerprint, Plan: raw, Excluded: excluded, Detail: detail, DoneAt: r.now().UnixMicro(), Scores: recs},
+		strategy: c.strategy,
+	})
 }
 
 func (r *Runner) planRequest(c cell, budget int64) *triagev1.CreatePlanRequest {

@@ -210,13 +210,14 @@ func TestRunBatchesWithoutAStore(t *testing.T) {
 	}
 }
 
-// TestGroupStoresTogether: items handed over while a group is stored wait
-// for it and go in a later group; each is stored once.
-func TestGroupStoresTogether(t *testing.T) {
+// TestGroupStoresInTheBackground: items handed over while a group is
+// being stored go together in the next one; Wait waits for all; a failed
+// store stops the group and Add says so.
+func TestGroupStoresInTheBackground(t *testing.T) {
 	release := make(chan struct{})
-	var calls [][]int
 	var mu sync.Mutex
-	g := work.NewGroup(func(_ context.Context, items []int) error {
+	var calls [][]int
+	g := work.NewGroup(context.Background(), 10, func(_ context.Context, items []int) error {
 		mu.Lock()
 		calls = append(calls, slices.Clone(items))
 		first := len(calls) == 1
@@ -226,35 +227,30 @@ func TestGroupStoresTogether(t *testing.T) {
 		}
 		return nil
 	})
-	var wg sync.WaitGroup
-	wg.Go(func() { _ = g.Store(context.Background(), 0) })
-	for {
-		mu.Lock()
-		n := len(calls)
-		mu.Unlock()
-		if n == 1 {
-			break
+	for i := range 4 {
+		if err := g.Add(i); err != nil {
+			t.Fatal(err)
 		}
-		time.Sleep(time.Millisecond)
 	}
-	var stored atomic.Int32
-	for i := 1; i <= 3; i++ {
-		wg.Go(func() {
-			if g.Store(context.Background(), i) == nil {
-				stored.Add(1)
-			}
-		})
-	}
-	// Most likely the three queue up behind the first group now; whether
-	// they do or not, each is stored once.
-	time.Sleep(20 * time.Millisecond)
 	close(release)
-	wg.Wait()
-	total := 0
-	for _, c := range calls {
-		total += len(c)
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
 	}
-	if total != 4 || stored.Load() != 3 {
-		t.Errorf("groups %v, %d stored: want each of the 4 items stored once", calls, stored.Load())
+	var all []int
+	for _, c := range calls {
+		all = append(all, c...)
+	}
+	if !slices.Equal(all, []int{0, 1, 2, 3}) || len(calls) > 2 {
+		t.Errorf("groups %v: want 0 first, then 1, 2, 3 together (or with it)", calls)
+	}
+
+	boom := errors.New("boom")
+	failing := work.NewGroup(context.Background(), 1, func(context.Context, []int) error { return boom })
+	_ = failing.Add(1)
+	if err := failing.Wait(); !errors.Is(err, boom) {
+		t.Errorf("Wait = %v, want boom", err)
+	}
+	if err := failing.Add(2); !errors.Is(err, boom) {
+		t.Errorf("Add after a failure = %v, want boom", err)
 	}
 }

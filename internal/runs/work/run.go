@@ -115,7 +115,9 @@ func claimable[U Unit](ctx context.Context, opts Options, waiting []U) (retry, s
 // that were never started (the run stopping) are given back.
 func pass[U Unit](ctx context.Context, opts Options, units []U, work func(context.Context, []U) error) ([]U, error) {
 	l := opts.Leases
-	g, gctx := errgroup.WithContext(ctx)
+	feedCtx, stopWork := context.WithCancel(ctx)
+	defer stopWork()
+	g, gctx := errgroup.WithContext(feedCtx)
 	jobs := make(chan []U, (opts.Claim-1)/opts.Batch)
 	for range opts.Concurrency {
 		g.Go(func() error {
@@ -138,7 +140,11 @@ feed:
 		if l != nil {
 			taken, err := l.Take(gctx, keysOf(part), fingerprintsOf(part))
 			if err != nil {
-				feedErr = err
+				if gctx.Err() == nil {
+					// The claim failed, not the work: it stops the work.
+					feedErr = err
+					stopWork()
+				}
 				break
 			}
 			mine = nil

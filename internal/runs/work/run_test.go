@@ -254,3 +254,30 @@ func TestGroupStoresInTheBackground(t *testing.T) {
 		t.Errorf("Add after a failure = %v, want boom", err)
 	}
 }
+
+// failingClaims is a store whose claims fail after the first.
+type failingClaims struct {
+	*memStore
+	calls atomic.Int32
+}
+
+func (s *failingClaims) Claim(ctx context.Context, keys, fps []string, worker string, now, until time.Time) (map[string]bool, error) {
+	if s.calls.Add(1) > 1 {
+		return nil, errors.New("store gone")
+	}
+	return s.memStore.Claim(ctx, keys, fps, worker, now, until)
+}
+
+// TestRunReportsAFailedClaim: a claim that fails stops the run with its
+// error, not the cancellation of the work under way.
+func TestRunReportsAFailedClaim(t *testing.T) {
+	s := &failingClaims{memStore: newMemStore()}
+	opts := work.Options{Concurrency: 2, Claim: 2, Leases: work.NewLeases(s, "w", time.Second, time.Now)}
+	err := work.Run(context.Background(), opts, units(10), func(ctx context.Context, _ []unit) error {
+		<-ctx.Done()
+		return ctx.Err()
+	})
+	if err == nil || err.Error() != "store gone" {
+		t.Errorf("run = %v, want the claim's error", err)
+	}
+}

@@ -91,9 +91,9 @@ func (l *Leases) keepAlive(ctx context.Context) (stop func()) {
 	return func() { close(quit); <-stopped }
 }
 
-// Claimable keeps of keys those nobody holds or whose holder's lease has
+// free keeps of keys those nobody holds or whose holder's lease has
 // ended: the units worth trying to claim again.
-func (l *Leases) Claimable(ctx context.Context, keys []string) (map[string]bool, error) {
+func (l *Leases) free(ctx context.Context, keys []string) (map[string]bool, error) {
 	holders, err := l.store.Holders(ctx)
 	if err != nil {
 		return nil, err

@@ -5,20 +5,20 @@ import (
 	"time"
 )
 
-// Pause is one worker's wait between looks at units other workers hold,
+// pause is one worker's wait between looks at units other workers hold,
 // backing off from PollAfter(0) to Poll while the looks find nothing to do.
-type Pause struct {
+type pause struct {
 	leases *Leases
 	round  int
 }
 
-// NewPause returns a pause whose first wait is PollAfter(0).
-func (l *Leases) NewPause() *Pause { return &Pause{leases: l} }
+// newPause returns a pause whose first wait is PollAfter(0).
+func (l *Leases) newPause() *pause { return &pause{leases: l} }
 
-// Wait waits PollAfter of the looks since the worker last did a unit, or
+// wait waits PollAfter of the looks since the worker last did a unit, or
 // until ctx ends. did says that it did one since the previous look, which
 // makes this wait short again.
-func (p *Pause) Wait(ctx context.Context, did bool) error {
+func (p *pause) wait(ctx context.Context, did bool) error {
 	if did {
 		p.round = 0
 	}

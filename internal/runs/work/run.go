@@ -58,9 +58,9 @@ func Run[U Unit](ctx context.Context, opts Options, units []U, work func(context
 	stop := l.keepAlive(ctx)
 	defer stop()
 	waiting, err := pass(ctx, opts, rotate(l, units), work)
-	pause, took := l.NewPause(), false
+	pause, took := l.newPause(), false
 	for err == nil && len(waiting) > 0 {
-		if err = pause.Wait(ctx, took); err != nil {
+		if err = pause.wait(ctx, took); err != nil {
 			break
 		}
 		var retry, held []U
@@ -90,7 +90,7 @@ func claimable[U Unit](ctx context.Context, opts Options, waiting []U) (retry, s
 	for i, u := range waiting {
 		keys[i] = u.Key()
 	}
-	free, err := l.Claimable(ctx, keys)
+	free, err := l.free(ctx, keys)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/work"
 )
 
 func runBaseline(ctx context.Context, args []string, env Env) (err error) {
@@ -57,7 +58,7 @@ func runBaseline(ctx context.Context, args []string, env Env) (err error) {
 		return err
 	}
 	defer closeInto(&err, conns.Close)
-	p := &orchestrator.Progress{Unit: "problems"}
+	p := &work.Progress{Unit: "problems"}
 	stop, reported, err := startProgress(p, *progressMode, env.Stderr)
 	if err != nil {
 		return err
@@ -115,7 +116,7 @@ func printBaselineSummaries(w io.Writer, sums []orchestrator.BaselineSummary) {
 
 // startProgress starts reporting p to w as mode asks; close stop to end it
 // and wait on reported for the final line.
-func startProgress(p *orchestrator.Progress, mode string, w io.Writer) (stop, reported chan struct{}, err error) {
+func startProgress(p *work.Progress, mode string, w io.Writer) (stop, reported chan struct{}, err error) {
 	stop, reported = make(chan struct{}), make(chan struct{})
 	switch mode {
 	case "off":

@@ -7,7 +7,7 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/runs/budgetaware"
-	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/work"
 )
 
 func runBudgetAware(ctx context.Context, args []string, env Env) (err error) {
@@ -49,7 +49,7 @@ func runBudgetAware(ctx context.Context, args []string, env Env) (err error) {
 		return err
 	}
 	defer closeInto(&err, conns.Close)
-	p := &orchestrator.Progress{Unit: "re-solves"}
+	p := &work.Progress{Unit: "re-solves"}
 	stop, reported, err := startProgress(p, *progressMode, env.Stderr)
 	if err != nil {
 		return err

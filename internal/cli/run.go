@@ -11,6 +11,7 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/work"
 )
 
 func runRun(ctx context.Context, args []string, env Env) error {
@@ -60,7 +61,7 @@ func runGrid(ctx context.Context, command string, cfg *orchestrator.Config, prog
 		return err
 	}
 	defer closeInto(&err, conns.Close)
-	p := &orchestrator.Progress{}
+	p := &work.Progress{}
 	runner := orchestrator.NewRunner(cfg, orchestrator.Clients{
 		Planner:  triagev1.NewPlannerServiceClient(conns.conns["planner"]),
 		Executor: triagev1.NewExecutorServiceClient(conns.conns["executor"]),

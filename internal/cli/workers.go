@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/triage-eval/triage/internal/platform/version"
-	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/work"
 	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
@@ -27,7 +27,7 @@ type sharedFlags struct {
 func addSharedFlags(fs *flag.FlagSet) *sharedFlags {
 	s := &sharedFlags{}
 	fs.StringVar(&s.worker, "worker", "", "this worker's name in a run shared by several processes (default: host/pid/random)")
-	fs.DurationVar(&s.lease, "lease", orchestrator.DefaultLease, "how long a worker holds a unit without renewing it; a dead worker's units are taken over after it")
+	fs.DurationVar(&s.lease, "lease", work.DefaultLease, "how long a worker holds a unit without renewing it; a dead worker's units are taken over after it")
 	fs.DurationVar(&s.storeOutage, "store-outage", runstore.DefaultOutage, "how long to keep trying a run store that stopped answering (connection refused, reset or cut) before stopping; the same command then resumes (0: stop at once)")
 	return s
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/triage-eval/triage/internal/platform/servertest"
 	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/work"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/gtfile"
 	"github.com/triage-eval/triage/internal/store/pgtest"
@@ -91,7 +92,7 @@ func runGrid(b *testing.B, cfg *orchestrator.Config, eps map[string]llm.Endpoint
 		b.Fatal(err)
 	}
 	defer rs.Close()
-	p := &orchestrator.Progress{}
+	p := &work.Progress{}
 	r := orchestrator.NewRunner(cfg, orchestrator.Clients{
 		Planner: triagev1.NewPlannerServiceClient(conn), Executor: triagev1.NewExecutorServiceClient(conn), Oracle: triagev1.NewOracleServiceClient(conn),
 	}, rs, time.Now, p, orchestrator.Options{})

@@ -20,6 +20,7 @@ import (
 	"github.com/triage-eval/triage/internal/platform/servertest"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/runs/report"
+	"github.com/triage-eval/triage/internal/runs/work"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/runstore"
 	"github.com/triage-eval/triage/internal/testkit/fakemodel"
@@ -109,13 +110,13 @@ func runOnce(t *testing.T, cfg *orchestrator.Config) runstore.Store {
 
 // runWith runs cfg with in-process services and opts, and returns the run
 // store, the run's progress and its error.
-func runWith(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options) (runstore.Store, *orchestrator.Progress, error) {
+func runWith(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options) (runstore.Store, *work.Progress, error) {
 	return runWithClients(t, cfg, opts, nil)
 }
 
 // runWithClients is runWith with a chance to replace the clients before
 // the run (replace may be nil).
-func runWithClients(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options, replace func(*orchestrator.Clients)) (runstore.Store, *orchestrator.Progress, error) {
+func runWithClients(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options, replace func(*orchestrator.Clients)) (runstore.Store, *work.Progress, error) {
 	t.Helper()
 	conn := startServices(t, cfg)
 	rs, err := runstore.Open(context.Background(), cfg.Path(cfg.RunStore))
@@ -165,9 +166,9 @@ func startServices(t *testing.T, cfg *orchestrator.Config) grpc.ClientConnInterf
 
 // runOn runs cfg on the run store rs with the in-process services of conn
 // (see runWithClients).
-func runOn(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options, rs runstore.Store, conn grpc.ClientConnInterface, replace func(*orchestrator.Clients)) (*orchestrator.Progress, error) {
+func runOn(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options, rs runstore.Store, conn grpc.ClientConnInterface, replace func(*orchestrator.Clients)) (*work.Progress, error) {
 	t.Helper()
-	p := &orchestrator.Progress{}
+	p := &work.Progress{}
 	clients := orchestrator.Clients{
 		Planner:  triagev1.NewPlannerServiceClient(conn),
 		Executor: triagev1.NewExecutorServiceClient(conn),

@@ -111,6 +111,26 @@ type Store interface {
 	// Builds lists the builds that touched the run, first used first.
 	Builds(ctx context.Context) ([]BuildUse, error)
 
+	// ClaimKeys claims for worker, until until, each of keys that nobody
+	// holds or whose holder's lease ended before now, in one statement, and
+	// returns the keys taken (a worker's own claims are renewed).
+	ClaimKeys(ctx context.Context, keys []string, worker string, now, until time.Time) (map[string]bool, error)
+
+	// RenewAll extends every lease worker holds until until, in one
+	// statement.
+	RenewAll(ctx context.Context, worker string, until time.Time) error
+
+	// ReleaseKeys gives up worker's claims on keys, in one statement.
+	ReleaseKeys(ctx context.Context, worker string, keys []string) error
+
+	// FreshCells returns the fingerprint of every cell stored fresh (not
+	// failed), by key.
+	FreshCells(ctx context.Context) (map[string]string, error)
+
+	// CellSaver returns the store's saver of cells for one run (statements
+	// prepared once on SQLite); Close it after the run.
+	CellSaver(ctx context.Context) (*CellSaver, error)
+
 	// RideOutages sets how the store rides out outages; Open sets
 	// DefaultOutage and no warnings.
 	RideOutages(o Outage)

@@ -8,6 +8,18 @@ PKGS    ?= ./...
 # loaded machine)
 TEST_TIMEOUT ?= 60m
 BIN     := bin/triage
+# The Go toolchain is the one go.mod's toolchain line names (go1.26.10: the
+# security fixes to net/http, crypto/tls, crypto/x509 and html/template that
+# govulncheck reports in go1.26.8); the go command fetches it once through
+# the module proxy when the machine's own Go is older.
+export GOTOOLCHAIN := auto
+# golangci-lint, govulncheck and the vulnerability database's indexer are
+# pinned in tools/go.mod, a module of their own so that their dependencies
+# stay out of the service's build list.
+TOOL    := $(GO) tool -modfile=tools/go.mod
+# govulncheck reads the Go vulnerability database offline: the snapshot of
+# golang.org/x/vulndb pinned in tools/go.mod, indexed into VULNDB.
+VULNDB  := bin/vulndb
 
 .PHONY: all demo generate generate-clients clients-deps lint check-generated check-clients check test test-deploy bench build serve fuzz breaking load clean
 
@@ -21,13 +33,23 @@ demo:
 generate:
 	$(GO) tool buf generate
 
-## lint: buf lint, buf format check (not of the verbatim third_party/ copies), gofmt and go vet
-lint:
+## lint: buf lint, buf format check (not of the verbatim third_party/ copies), gofmt,
+## go vet, golangci-lint (.golangci.yml) and govulncheck
+lint: $(VULNDB)/index/db.json
 	$(GO) tool buf lint
 	$(GO) tool buf format --diff --exit-code --exclude-path third_party
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go') 2>/dev/null); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
+	$(TOOL) golangci-lint run ./...
+	$(TOOL) govulncheck -db file://$(abspath $(VULNDB)) ./...
+
+# The offline vulnerability database, rebuilt when tools/go.mod pins another
+# snapshot of golang.org/x/vulndb (its OSV files, indexed by its own indexdb).
+$(VULNDB)/index/db.json: tools/go.mod tools/go.sum
+	@rm -rf $(VULNDB) && mkdir -p bin
+	$(GO) mod download -modfile=tools/go.mod golang.org/x/vulndb
+	$(TOOL) indexdb -out $(VULNDB) -vulns "$$($(GO) list -modfile=tools/go.mod -m -f '{{.Dir}}' golang.org/x/vulndb)/data/osv"
 
 ## check-generated: fail if gen/ or api/openapi/ differs from what `make generate`
 ## produces (api/openapi's Go file, which embeds the document, is not generated)

@@ -15,7 +15,8 @@ const module = "github.com/triage-eval/triage/"
 
 // mayImport lists, for each group, the other groups its non-test code may
 // import (a group may always import itself). Test files may also import the
-// services, to compose them in process. The groups' doc.go files say the same.
+// services, to compose them in process, and the testkit, which no non-test
+// code may import. The groups' doc.go files say the same.
 var mayImport = map[string][]string{
 	"gen":      {},
 	"api":      {},
@@ -30,7 +31,11 @@ var mayImport = map[string][]string{
 	"cli":      {"runs", "services", "phase0", "llm", "planning", "store", "platform", "protocol", "gen"},
 	"cmd":      {"cli"},
 	"examples": {"cli", "platform", "gen"},
+	"testkit":  {"llm", "store", "platform", "protocol", "gen"},
 }
+
+// testOnly are the groups that test files of every group may import.
+var testOnly = []string{"services", "testkit"}
 
 // groupOf names the group of a slash-separated path inside the module.
 func groupOf(path string) string {
@@ -76,7 +81,7 @@ func TestImportsGoOnlyDownward(t *testing.T) {
 				return nil
 			}
 			if strings.HasSuffix(rel, "_test.go") {
-				allowed = append(slices.Clone(allowed), "services")
+				allowed = append(slices.Clone(allowed), testOnly...)
 			}
 			f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
 			if err != nil {
@@ -114,9 +119,23 @@ func TestGroupOf(t *testing.T) {
 		"services/oracle":            "services",
 		"gen/triage/v1":              "gen",
 		"cmd/triage":                 "cmd",
+		"internal/testkit/golden":    "testkit",
 	} {
 		if got := groupOf(path); got != want {
 			t.Errorf("groupOf(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
+
+// TestTestOnlyGroupsStayOutOfProduction keeps the test-only groups out of
+// every group's non-test imports: only test files may import them.
+func TestTestOnlyGroupsStayOutOfProduction(t *testing.T) {
+	for from, allowed := range mayImport {
+		if from == "testkit" {
+			continue
+		}
+		if slices.Contains(allowed, "testkit") {
+			t.Errorf("mayImport[%q] lists testkit: only test files may import it", from)
 		}
 	}
 }

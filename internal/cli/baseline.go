@@ -9,9 +9,10 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/work"
 )
 
-func runBaseline(ctx context.Context, args []string, env Env) error {
+func runBaseline(ctx context.Context, args []string, env Env) (err error) {
 	fs := newFlagSet("baseline", env.Stderr)
 	progressMode := fs.String("progress", "auto", "progress display: auto (live on a terminal, log lines otherwise), plain or off")
 	rerun := fs.Bool("rerun", false, "re-solve problems whose stored ground truth is gradeable too (cached responses are reused)")
@@ -29,25 +30,25 @@ func runBaseline(ctx context.Context, args []string, env Env) error {
 	}
 	opts := orchestrator.BaselineOptions{Rerun: *rerun, KeepUngradeable: *keep}
 	if *logPath != "" {
-		f, err := os.OpenFile(*logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-		if err != nil {
-			return fmt.Errorf("--log: %w", err)
+		f, ferr := os.OpenFile(*logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if ferr != nil {
+			return fmt.Errorf("--log: %w", ferr)
 		}
-		defer f.Close()
+		defer closeInto(&err, f.Close)
 		opts.Log = f
 	}
 	st, closeStore, err := openGroundTruth(ctx, cfg, env)
 	if err != nil {
 		return err
 	}
-	defer closeStore()
+	defer closeInto(&err, closeStore)
 	deps := serviceDeps{now: time.Now, store: st, tel: env.Telemetry}
 	if st != nil {
-		llmCfg, closeCache, err := plannerConfig(ctx, cfg.Path(cfg.Endpoints), cfg.Path(cfg.LLMCache), env)
-		if err != nil {
-			return err
+		llmCfg, closeCache, perr := plannerConfig(ctx, cfg.Path(cfg.Endpoints), cfg.Path(cfg.LLMCache), env)
+		if perr != nil {
+			return perr
 		}
-		defer closeCache()
+		defer closeInto(&err, closeCache)
 		if deps.baseline, err = newBaseline(llmCfg, solveOptionsOf(cfg), func(msg string) { fmt.Fprintln(env.Stderr, "warning:", msg) }); err != nil {
 			return err
 		}
@@ -56,8 +57,8 @@ func runBaseline(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	defer conns.Close()
-	p := &orchestrator.Progress{Unit: "problems"}
+	defer closeInto(&err, conns.Close)
+	p := &work.Progress{Unit: "problems"}
 	stop, reported, err := startProgress(p, *progressMode, env.Stderr)
 	if err != nil {
 		return err
@@ -66,7 +67,7 @@ func runBaseline(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	defer rs.Close()
+	defer closeInto(&err, rs.Close)
 	opts.Store, opts.Worker, opts.Lease = rs, shared.worker, shared.lease
 	sums, err := orchestrator.RunBaseline(ctx, cfg, triagev1.NewExecutorServiceClient(conns.conns["executor"]), opts, p)
 	close(stop)
@@ -115,7 +116,7 @@ func printBaselineSummaries(w io.Writer, sums []orchestrator.BaselineSummary) {
 
 // startProgress starts reporting p to w as mode asks; close stop to end it
 // and wait on reported for the final line.
-func startProgress(p *orchestrator.Progress, mode string, w io.Writer) (stop, reported chan struct{}, err error) {
+func startProgress(p *work.Progress, mode string, w io.Writer) (stop, reported chan struct{}, err error) {
 	stop, reported = make(chan struct{}), make(chan struct{})
 	switch mode {
 	case "off":

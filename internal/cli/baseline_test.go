@@ -14,13 +14,15 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/triage-eval/triage/internal/llm"
 	"github.com/triage-eval/triage/internal/llm/llmtest"
 	"github.com/triage-eval/triage/internal/phase0/benchdata"
 	"github.com/triage-eval/triage/internal/protocol/costrule"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/problems"
+	"github.com/triage-eval/triage/internal/store/runstore"
+	"github.com/triage-eval/triage/internal/testkit/fakemodel"
+	"github.com/triage-eval/triage/internal/testkit/step"
 )
 
 // aimeModel plays a solver on imported AIME 2024 problems: it knows every
@@ -43,26 +45,16 @@ type aimeModel struct {
 	solves  map[string]int // problem text → calls
 }
 
-var (
-	plannerIDs = regexp.MustCompile(`\[id: ([^\]]+)\]`)
-	bannerRE   = regexp.MustCompile(`strict output-token budget of (\d+) tokens`)
-)
+var bannerRE = regexp.MustCompile(`strict output-token budget of (\d+) tokens`)
 
 func (m *aimeModel) reply(_ int, r llmtest.Recorded) llmtest.Reply {
-	var body struct {
-		Messages []llm.Message `json:"messages"`
-	}
-	_ = json.Unmarshal(r.Body, &body)
-	prompt := body.Messages[0].Content
-	if prompt == llm.ProbePrompt {
+	q := fakemodel.Parse(r)
+	if q.IsProbe() {
 		return llmtest.OK("OK")
 	}
-	if ids := plannerIDs.FindAllStringSubmatch(prompt, -1); len(ids) > 0 {
-		var steps []string
-		for _, id := range ids {
-			steps = append(steps, fmt.Sprintf(`{"id": %q, "tokens": 50}`, id[1]))
-		}
-		return llmtest.OpenAI(llmtest.Completion{Content: `{"plan": [` + strings.Join(steps, ", ") + `]}`, PromptTokens: 900, CompletionTokens: 60})
+	prompt := q.Prompt()
+	if ids := fakemodel.PlannerIDs(prompt); len(ids) > 0 {
+		return llmtest.OpenAI(llmtest.Completion{Content: fakemodel.Plan(ids, 50), PromptTokens: 900, CompletionTokens: 60})
 	}
 	for text, answer := range m.answers {
 		if !strings.Contains(prompt, text) {
@@ -109,13 +101,20 @@ func TestBaselineThenRunThenBudgetAware(t *testing.T) {
 		model.answers[p.Text], model.order[p.Text] = g.Answer, k+1
 	}
 	srv := llmtest.NewServer(t, llmtest.WithHandler(model.reply))
-	write := func(name, content string) {
+	write := func(t *testing.T, name, content string) {
+		t.Helper()
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	write("endpoints.json", fmt.Sprintf(`{"q": {"base_url": %q, "model": "qwen3-8b", "mode": "extended", "family": "qwen", "max_attempts": 2, "timeout": "5s"}}`, srv.URL()))
-	write("run.yaml", `name: phase0
+	// The endpoint q at url, with a temperature (0: the default).
+	endpoints := func(url string, temperature float64) string {
+		return fakemodel.EndpointsFile(map[string]fakemodel.Endpoint{
+			"q": {BaseURL: url, Model: "qwen3-8b", Mode: "extended", Family: "qwen", MaxAttempts: 2, Timeout: "5s", Temperature: temperature},
+		})
+	}
+	write(t, "endpoints.json", endpoints(srv.URL(), 0))
+	write(t, "run.yaml", `name: phase0
 run_store: run.db
 ground_truth_store: gt.db
 problems: [aime.jsonl]
@@ -130,153 +129,164 @@ baseline: {concurrency: 3}
 	cfgPath := filepath.Join(dir, "run.yaml")
 
 	// Phase 0.
-	if err := Run(ctx, []string{"baseline", "--progress", "off", "--log", filepath.Join(dir, "baseline.jsonl"), cfgPath}, env); err != nil {
-		t.Fatalf("baseline: %v\n%s", err, logs)
-	}
-	st, err := groundtruth.Open(ctx, filepath.Join(dir, "gt.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs := map[string]groundtruth.Record{}
-	page, err := st.List(ctx, groundtruth.ListQuery{PageSize: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range page.Records {
-		recs[r.ProblemID] = r
-	}
-	st.Close()
-	if len(recs) != 30 {
-		t.Fatalf("stored %d records, want 30", len(recs))
-	}
 	correct := 0
-	for k, p := range probs {
-		r, k := recs[p.ID], k+1
-		switch {
-		case k == 20:
-			if r.Gradeable || !strings.Contains(r.Error, "500") || r.CostRule != costrule.None {
-				t.Errorf("problem 20: %+v, want not gradeable with the HTTP error, cost rule none", r)
-			}
-		case k == 10:
-			if !r.Gradeable || r.Correct || r.FinishReason != "length" || r.Cost != 1000 {
-				t.Errorf("problem 10 (truncated): %+v, want gradeable, incorrect, finish_reason length, cost 1000", r)
-			}
-		default:
-			want := k%3 != 0
-			if !r.Gradeable || r.Correct != want || r.Cost != int64(100*k) || r.CostRule != costrule.Completion || r.ResponseSHA256 == "" {
-				t.Errorf("problem %d (%s): %+v, want correct=%v cost %d", k, p.ID, r, want, 100*k)
-			}
-			if want {
-				correct++
+	step.Run(t, "baseline", func(t *testing.T) {
+		if err := Run(ctx, []string{"baseline", "--progress", "off", "--log", filepath.Join(dir, "baseline.jsonl"), cfgPath}, env); err != nil {
+			t.Fatalf("baseline: %v\n%s", err, logs)
+		}
+		st, err := groundtruth.Open(ctx, filepath.Join(dir, "gt.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs := map[string]groundtruth.Record{}
+		page, err := st.List(ctx, groundtruth.ListQuery{PageSize: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range page.Records {
+			recs[r.ProblemID] = r
+		}
+		st.Close()
+		if len(recs) != 30 {
+			t.Fatalf("stored %d records, want 30", len(recs))
+		}
+		for k, p := range probs {
+			r, k := recs[p.ID], k+1
+			switch k {
+			case 20:
+				if r.Gradeable || !strings.Contains(r.Error, "500") || r.CostRule != costrule.None {
+					t.Errorf("problem 20: %+v, want not gradeable with the HTTP error, cost rule none", r)
+				}
+			case 10:
+				if !r.Gradeable || r.Correct || r.FinishReason != "length" || r.Cost != 1000 {
+					t.Errorf("problem 10 (truncated): %+v, want gradeable, incorrect, finish_reason length, cost 1000", r)
+				}
+			default:
+				want := k%3 != 0
+				if !r.Gradeable || r.Correct != want || r.Cost != int64(100*k) || r.CostRule != costrule.Completion || r.ResponseSHA256 == "" {
+					t.Errorf("problem %d (%s): %+v, want correct=%v cost %d", k, p.ID, r, want, 100*k)
+				}
+				if want {
+					correct++
+				}
 			}
 		}
-	}
-	if !strings.Contains(logs.String(), fmt.Sprintf("solved 30: %d correct, %d incorrect (1 cut at the token limit), 1 not gradeable (1 failed model calls)", correct, 29-correct)) {
-		t.Errorf("summary line missing:\n%s", logs)
-	}
-	if !strings.Contains(logs.String(), `warning: 1 of 30 model calls of qwen3-8b/extended failed (1× endpoint "q": gave up after 2 attempts; last error: HTTP 500 Internal Server Error (server_error): The server had an error while processing your request.); the same command tries them again`) {
-		t.Errorf("no warning about the failed call:\n%s", logs)
-	}
-	lines := readLines(t, filepath.Join(dir, "baseline.jsonl"))
-	if all := strings.Join(lines, "\n"); len(lines) != 30 || !strings.Contains(all, `"outcome":"truncated"`) || !strings.Contains(all, `"prompt":"solver/math"`) ||
-		strings.Count(all, `"cost_rule":"completion"`) != 29 || strings.Count(all, `"cost_rule":"none"`) != 1 {
-		t.Errorf("baseline log: %d lines\n%s", len(lines), strings.Join(lines, "\n"))
-	}
-
+		if !strings.Contains(logs.String(), fmt.Sprintf("solved 30: %d correct, %d incorrect (1 cut at the token limit), 1 not gradeable (1 failed model calls)", correct, 29-correct)) {
+			t.Errorf("summary line missing:\n%s", logs)
+		}
+		if !strings.Contains(logs.String(), `warning: 1 of 30 model calls of qwen3-8b/extended failed (1× endpoint "q": gave up after 2 attempts; last error: HTTP 500 Internal Server Error (server_error): The server had an error while processing your request.); the same command tries them again`) {
+			t.Errorf("no warning about the failed call:\n%s", logs)
+		}
+		lines := readLines(t, filepath.Join(dir, "baseline.jsonl"))
+		if all := strings.Join(lines, "\n"); len(lines) != 30 || !strings.Contains(all, `"outcome":"truncated"`) || !strings.Contains(all, `"prompt":"solver/math"`) ||
+			strings.Count(all, `"cost_rule":"completion"`) != 29 || strings.Count(all, `"cost_rule":"none"`) != 1 {
+			t.Errorf("baseline log: %d lines\n%s", len(lines), strings.Join(lines, "\n"))
+		}
+	})
 	// Resuming checks the endpoint and tries only the problem that is not
 	// gradeable (twice: it fails on both attempts). Its one call failed: the
 	// command failed at its job.
-	before := srv.Count()
 	var failed *orchestrator.CallsFailedError
-	if err := Run(ctx, []string{"baseline", "--progress", "off", cfgPath}, env); !errors.As(err, &failed) || failed.Calls != 1 {
-		t.Fatalf("resumed baseline: %v, want every (one) model call failed", err)
-	}
-	if got := srv.Count() - before; got != 3 {
-		t.Errorf("resumed baseline made %d calls, want 3 (the check, then one problem, two attempts)", got)
-	}
-	if !strings.Contains(logs.String(), "30 problems, 29 already stored; solved 1") {
-		t.Errorf("resume summary missing:\n%s", logs)
-	}
-
+	step.Run(t, "resuming the baseline", func(t *testing.T) {
+		before := srv.Count()
+		if err := Run(ctx, []string{"baseline", "--progress", "off", cfgPath}, env); !errors.As(err, &failed) || failed.Calls != 1 {
+			t.Fatalf("resumed baseline: %v, want every (one) model call failed", err)
+		}
+		if got := srv.Count() - before; got != 3 {
+			t.Errorf("resumed baseline made %d calls, want 3 (the check, then one problem, two attempts)", got)
+		}
+		if !strings.Contains(logs.String(), "30 problems, 29 already stored; solved 1") {
+			t.Errorf("resume summary missing:\n%s", logs)
+		}
+	})
 	// Phase 1–2 on the ground truth Phase 0 produced.
-	if err := Run(ctx, []string{"run", "--progress", "off", cfgPath}, env); err != nil {
-		t.Fatalf("run: %v\n%s", err, logs)
-	}
-	rs, err := orchestrator.OpenRunStore(ctx, filepath.Join(dir, "run.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := rs.Results(ctx)
-	rs.Close()
-	scores, accs := res.Records, res.Accuracy
-	if err != nil || len(scores) == 0 {
-		t.Fatalf("run stored %d scores, %v", len(scores), err)
-	}
-	if len(accs) != 1 || accs[0].Gradeable != 29 || accs[0].Correct != correct {
-		t.Errorf("accuracy %+v, want %d/29", accs, correct)
-	}
-
+	step.Run(t, "run", func(t *testing.T) {
+		if err := Run(ctx, []string{"run", "--progress", "off", cfgPath}, env); err != nil {
+			t.Fatalf("run: %v\n%s", err, logs)
+		}
+		rs, err := runstore.Open(ctx, filepath.Join(dir, "run.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := rs.Results(ctx)
+		rs.Close()
+		scores, accs := res.Records, res.Accuracy
+		if err != nil || len(scores) == 0 {
+			t.Fatalf("run stored %d scores, %v", len(scores), err)
+		}
+		if len(accs) != 1 || accs[0].Gradeable != 29 || accs[0].Correct != correct {
+			t.Errorf("accuracy %+v, want %d/29", accs, correct)
+		}
+	})
 	// The budget-aware re-solve: the α = 1 plans give every gradeable
 	// problem 50 tokens.
-	baEnv, out, baLogs := testEnv(nil)
-	if err := Run(ctx, []string{"budget-aware", "--progress", "off", cfgPath}, baEnv); err != nil {
-		t.Fatalf("budget-aware: %v\n%s", err, baLogs)
-	}
-	// 29 re-solves, all right: kept = baseline correct, newly = the rest;
-	// compliance counts outputs ≤ 50 tokens: the odd positions (40 tokens).
-	odd := 0
-	for k := 1; k <= 30; k++ {
-		if k != 20 && k%2 == 1 {
-			odd++
+	step.Run(t, "budget-aware and its report", func(t *testing.T) {
+		baEnv, out, baLogs := testEnv(nil)
+		if err := Run(ctx, []string{"budget-aware", "--progress", "off", cfgPath}, baEnv); err != nil {
+			t.Fatalf("budget-aware: %v\n%s", err, baLogs)
 		}
-	}
-	// Every re-solve finished by itself (none cut at max_tokens), so both
-	// compliance figures agree; no a_i reaches the endpoint's max_tokens.
-	want := fmt.Sprintf("| qwen3-8b | extended | aime | 29 | %.3f | 1.000 | %.3f | %.3f | 29 | 0 | %d | 0 | %d | 0 | 0 | 0 |", float64(correct)/29, float64(odd)/29, float64(odd)/29, correct, 29-correct)
-	if !strings.Contains(out.String(), want) {
-		t.Errorf("budget-aware table lacks\n%s\ngot\n%s", want, out)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "run.db.report", "budget_aware.csv")); err != nil {
-		t.Error(err)
-	}
-	// triage report (given the config) summarizes the re-solve too, and
-	// writes its table.
-	repEnv, repOut, _ := testEnv(nil)
-	if err := Run(ctx, []string{"report", cfgPath}, repEnv); err != nil {
-		t.Fatal(err)
-	}
-	wantSummary := fmt.Sprintf("%.3f → 1.000 (n=29)", float64(correct)/29)
-	if !strings.Contains(repOut.String(), wantSummary) {
-		t.Errorf("report summary lacks the budget-aware headline %q:\n%s", wantSummary, repOut)
-	}
-	if md, err := os.ReadFile(filepath.Join(dir, "run.db.report", "budget_aware.md")); err != nil || !strings.Contains(string(md), want) {
-		t.Errorf("budget_aware.md lacks %s: %v", want, err)
-	}
+		// 29 re-solves, all right: kept = baseline correct, newly = the rest;
+		// compliance counts outputs ≤ 50 tokens: the odd positions (40 tokens).
+		odd := 0
+		for k := 1; k <= 30; k++ {
+			if k != 20 && k%2 == 1 {
+				odd++
+			}
+		}
+		// Every re-solve finished by itself (none cut at max_tokens), so both
+		// compliance figures agree; no a_i reaches the endpoint's max_tokens.
+		want := fmt.Sprintf("| qwen3-8b | extended | aime | 29 | %.3f | 1.000 | %.3f | %.3f | 29 | 0 | %d | 0 | %d | 0 | 0 | 0 |", float64(correct)/29, float64(odd)/29, float64(odd)/29, correct, 29-correct)
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("budget-aware table lacks\n%s\ngot\n%s", want, out)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "run.db.report", "budget_aware.csv")); err != nil {
+			t.Error(err)
+		}
+		// triage report (given the config) summarizes the re-solve too, and
+		// writes its table.
+		repEnv, repOut, _ := testEnv(nil)
+		if err := Run(ctx, []string{"report", cfgPath}, repEnv); err != nil {
+			t.Fatal(err)
+		}
+		wantSummary := fmt.Sprintf("%.3f → 1.000 (n=29)", float64(correct)/29)
+		if !strings.Contains(repOut.String(), wantSummary) {
+			t.Errorf("report summary lacks the budget-aware headline %q:\n%s", wantSummary, repOut)
+		}
+		if md, err := os.ReadFile(filepath.Join(dir, "run.db.report", "budget_aware.md")); err != nil || !strings.Contains(string(md), want) {
+			t.Errorf("budget_aware.md lacks %s: %v", want, err)
+		}
+	})
 	// Re-running it resumes: no new calls.
-	before = srv.Count()
-	if err := Run(ctx, []string{"budget-aware", "--progress", "off", cfgPath}, env); err != nil {
-		t.Fatal(err)
-	}
-	if srv.Count() != before {
-		t.Errorf("resumed budget-aware made %d calls, want 0", srv.Count()-before)
-	}
+	step.Run(t, "budget-aware resumes", func(t *testing.T) {
+		before := srv.Count()
+		if err := Run(ctx, []string{"budget-aware", "--progress", "off", cfgPath}, env); err != nil {
+			t.Fatal(err)
+		}
+		if srv.Count() != before {
+			t.Errorf("resumed budget-aware made %d calls, want 0", srv.Count()-before)
+		}
+	})
 	// Another sampling setting makes every re-solve stale (SPEC §5): all 29
 	// are asked again (the response cache cannot answer a new temperature).
-	write("endpoints.json", fmt.Sprintf(`{"q": {"base_url": %q, "model": "qwen3-8b", "mode": "extended", "family": "qwen", "max_attempts": 2, "timeout": "5s", "temperature": 0.5}}`, srv.URL()))
-	before = srv.Count()
-	if err := Run(ctx, []string{"budget-aware", "--progress", "off", cfgPath}, env); err != nil {
-		t.Fatal(err)
-	}
-	if got := srv.Count() - before; got != 29 {
-		t.Errorf("budget-aware after a temperature change made %d calls, want 29", got)
-	}
+	step.Run(t, "another temperature re-solves everything", func(t *testing.T) {
+		write(t, "endpoints.json", endpoints(srv.URL(), 0.5))
+		before := srv.Count()
+		if err := Run(ctx, []string{"budget-aware", "--progress", "off", cfgPath}, env); err != nil {
+			t.Fatal(err)
+		}
+		if got := srv.Count() - before; got != 29 {
+			t.Errorf("budget-aware after a temperature change made %d calls, want 29", got)
+		}
+	})
 	// An endpoint that refuses every re-solve fails the command.
-	refusing := llmtest.NewServer(t, llmtest.WithAPIKey("the-right-key"))
-	write("endpoints.json", fmt.Sprintf(`{"q": {"base_url": %q, "model": "qwen3-8b", "mode": "extended", "family": "qwen", "max_attempts": 2, "timeout": "5s", "temperature": 0.7}}`, refusing.URL()))
-	err = Run(ctx, []string{"budget-aware", "--progress", "off", cfgPath}, env)
-	if !errors.As(err, &failed) || failed.Calls != 29 || !strings.Contains(err.Error(), `29× endpoint "q": HTTP 401 Unauthorized (invalid_api_key): Incorrect API key provided.`) {
-		t.Errorf("budget-aware against a refusing endpoint: %v, want all 29 calls failed with the 401", err)
-	}
+	t.Run("a refusing endpoint fails budget-aware", func(t *testing.T) {
+		refusing := llmtest.NewServer(t, llmtest.WithAPIKey("the-right-key"))
+		write(t, "endpoints.json", endpoints(refusing.URL(), 0.7))
+		err := Run(ctx, []string{"budget-aware", "--progress", "off", cfgPath}, env)
+		if !errors.As(err, &failed) || failed.Calls != 29 || !strings.Contains(err.Error(), `29× endpoint "q": HTTP 401 Unauthorized (invalid_api_key): Incorrect API key provided.`) {
+			t.Errorf("budget-aware against a refusing endpoint: %v, want all 29 calls failed with the 401", err)
+		}
+	})
 }
 
 func readLines(t *testing.T, path string) []string {

@@ -7,10 +7,10 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/runs/budgetaware"
-	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/work"
 )
 
-func runBudgetAware(ctx context.Context, args []string, env Env) error {
+func runBudgetAware(ctx context.Context, args []string, env Env) (err error) {
 	fs := newFlagSet("budget-aware", env.Stderr)
 	progressMode := fs.String("progress", "auto", "progress display: auto (live on a terminal, log lines otherwise), plain or off")
 	out := fs.String("out", "", "directory for budget_aware.{md,csv,json}; default: RUN_STORE.report")
@@ -28,12 +28,12 @@ func runBudgetAware(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	defer rs.Close()
+	defer closeInto(&err, rs.Close)
 	llmCfg, closeCache, err := plannerConfig(ctx, cfg.Path(cfg.Endpoints), cfg.Path(cfg.LLMCache), env)
 	if err != nil {
 		return err
 	}
-	defer closeCache()
+	defer closeInto(&err, closeCache)
 	solver, clients, err := newSolver(llmCfg, solveOptionsOf(cfg), func(msg string) { fmt.Fprintln(env.Stderr, "warning:", msg) })
 	if err != nil {
 		return err
@@ -42,14 +42,14 @@ func runBudgetAware(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	defer closeStore()
+	defer closeInto(&err, closeStore)
 	deps := serviceDeps{now: time.Now, store: st, tel: env.Telemetry}
 	conns, err := connect([]string{"executor"}, map[string]string{"executor": cfg.Services.Executor}, dial, deps, env.Stderr)
 	if err != nil {
 		return err
 	}
-	defer conns.Close()
-	p := &orchestrator.Progress{Unit: "re-solves"}
+	defer closeInto(&err, conns.Close)
+	p := &work.Progress{Unit: "re-solves"}
 	stop, reported, err := startProgress(p, *progressMode, env.Stderr)
 	if err != nil {
 		return err

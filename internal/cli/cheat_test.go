@@ -2,20 +2,18 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/triage-eval/triage/internal/llm"
 	"github.com/triage-eval/triage/internal/llm/llmtest"
 	"github.com/triage-eval/triage/internal/phase0/benchdata"
 	"github.com/triage-eval/triage/internal/phase0/grading"
 	"github.com/triage-eval/triage/internal/phase0/sandbox/sandboxtest"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/problems"
+	"github.com/triage-eval/triage/internal/testkit/fakemodel"
 )
 
 // TestBaselineCheatingModelScoresZero runs `triage baseline` on the
@@ -52,23 +50,21 @@ func TestBaselineCheatingModelScoresZero(t *testing.T) {
 		answers["honest-8b"][p.Text] = solutions[p.ID]
 	}
 	srv := llmtest.NewServer(t, llmtest.WithHandler(func(_ int, r llmtest.Recorded) llmtest.Reply {
-		var body struct {
-			Model    string        `json:"model"`
-			Messages []llm.Message `json:"messages"`
-		}
-		_ = json.Unmarshal(r.Body, &body)
-		if body.Messages[0].Content == llm.ProbePrompt {
+		q := fakemodel.Parse(r)
+		if q.IsProbe() {
 			return llmtest.OK("OK") // the baseline's endpoint check
 		}
-		for text, program := range answers[body.Model] {
-			if strings.Contains(body.Messages[0].Content, text) {
+		for text, program := range answers[q.Model] {
+			if strings.Contains(q.Prompt(), text) {
 				return llmtest.VLLM(llmtest.Completion{Content: "Here is my solution.\n```python\n" + program + "```", PromptTokens: 300, CompletionTokens: 200})
 			}
 		}
 		return llmtest.BadRequest("unknown model or problem")
 	}))
-	endpoints := fmt.Sprintf(`{"cheat": {"base_url": %q, "model": "cheater-8b", "mode": "extended", "family": "qwen", "max_attempts": 1, "timeout": "10s"},
-"honest": {"base_url": %q, "model": "honest-8b", "mode": "extended", "family": "qwen", "max_attempts": 1, "timeout": "10s"}}`, srv.URL(), srv.URL())
+	endpoints := fakemodel.EndpointsFile(map[string]fakemodel.Endpoint{
+		"cheat":  {BaseURL: srv.URL(), Model: "cheater-8b", Mode: "extended", Family: "qwen", MaxAttempts: 1, Timeout: "10s"},
+		"honest": {BaseURL: srv.URL(), Model: "honest-8b", Mode: "extended", Family: "qwen", MaxAttempts: 1, Timeout: "10s"},
+	})
 	config := `name: cheat
 run_store: run.db
 ground_truth_store: gt.db

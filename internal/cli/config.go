@@ -45,17 +45,17 @@ func loadConfig(path string) (*orchestrator.Config, error) {
 }
 
 // openGroundTruth opens the config's ground-truth store when the Executor
-// runs in process (instrumented with env's meter provider); with a remote
-// Executor it returns nil and a no-op close.
-func openGroundTruth(ctx context.Context, cfg *orchestrator.Config, env Env) (groundtruth.Store, func(), error) {
+// runs in process (instrumented with env's meter provider) and returns the
+// store's Close; with a remote Executor it returns nil and a no-op close.
+func openGroundTruth(ctx context.Context, cfg *orchestrator.Config, env Env) (groundtruth.Store, func() error, error) {
 	if cfg.Services.Executor != "" {
-		return nil, func() {}, nil
+		return nil, func() error { return nil }, nil
 	}
 	st, err := groundtruth.Open(ctx, cfg.Path(cfg.GroundTruthStore))
 	if err != nil {
 		return nil, nil, fmt.Errorf("ground_truth_store: %w", err)
 	}
-	return groundtruth.Instrument(st, env.meterProvider()), func() { st.Close() }, nil
+	return groundtruth.Instrument(st, env.meterProvider()), st.Close, nil
 }
 
 // solveOptionsOf is how a config's baseline block sets up grading.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/triage-eval/triage/internal/runs/demo"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
-	"github.com/triage-eval/triage/internal/runs/report"
+	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
 // Environment variables that add the LLM planner to the demo.
@@ -95,8 +95,8 @@ flags:
 	}
 	fmt.Fprintf(env.Stderr, "TRIAGE demo on a SYNTHETIC sample (%d solvers, datasets %v, α %v, strategies %v) in %s\n",
 		len(cfg.Solvers), cfg.Datasets, cfg.Alphas, cfg.Strategies, dir)
-	if err := runGrid(ctx, "demo", cfg, *progress, orchestrator.Options{}, orchestrator.DefaultStoreOutage, nil, env); err != nil {
+	if err := runGrid(ctx, "demo", cfg, *progress, orchestrator.Options{}, runstore.DefaultOutage, nil, env); err != nil {
 		return err
 	}
-	return writeReport(ctx, cfg.Path(cfg.RunStore), filepath.Join(dir, "report"), reportOptions{Alpha: report.HeadlineAlpha, Synthetic: true}, env)
+	return writeReport(ctx, cfg.Path(cfg.RunStore), filepath.Join(dir, "report"), reportOptions{Synthetic: true}, env)
 }

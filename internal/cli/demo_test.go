@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/triage-eval/triage/internal/llm"
 	"github.com/triage-eval/triage/internal/llm/llmtest"
+	"github.com/triage-eval/triage/internal/testkit/fakemodel"
 )
 
 // TestDemoWithAnLLM runs the demo with a model endpoint (the test server):
@@ -20,15 +20,10 @@ func TestDemoWithAnLLM(t *testing.T) {
 	var mu sync.Mutex
 	modes := map[string]int{}
 	srv := llmtest.NewServer(t, llmtest.WithHandler(func(_ int, r llmtest.Recorded) llmtest.Reply {
-		var body struct {
-			ChatTemplateKwargs struct {
-				EnableThinking bool `json:"enable_thinking"`
-			} `json:"chat_template_kwargs"`
-		}
-		_ = json.Unmarshal(r.Body, &body)
+		thinking := fakemodel.Parse(r).Thinking()
 		mu.Lock()
 		defer mu.Unlock()
-		if body.ChatTemplateKwargs.EnableThinking {
+		if thinking {
 			modes[llm.ModeExtended]++
 		} else {
 			modes[llm.ModeStandard]++
@@ -47,18 +42,22 @@ func TestDemoWithAnLLM(t *testing.T) {
 	if calls == 0 || std == 0 || std != ext {
 		t.Fatalf("%d model calls, %d standard and %d extended; want as many of each", calls, std, ext)
 	}
-	if !strings.Contains(out.String(), "| llm (default) |") {
-		t.Errorf("the summary has no llm row:\n%s", out)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "report", "cells.csv")); err != nil {
-		t.Error(err)
-	}
-	if err := Run(context.Background(), []string{"demo", "--progress", "off", "--out", dir}, env); err != nil {
-		t.Fatal(err)
-	}
-	if srv.Count() != calls {
-		t.Errorf("the second demo run asked the model %d more times", srv.Count()-calls)
-	}
+	t.Run("the report", func(t *testing.T) {
+		if !strings.Contains(out.String(), "| llm (default) |") {
+			t.Errorf("the summary has no llm row:\n%s", out)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "report", "cells.csv")); err != nil {
+			t.Error(err)
+		}
+	})
+	t.Run("a second demo asks the model nothing", func(t *testing.T) {
+		if err := Run(context.Background(), []string{"demo", "--progress", "off", "--out", dir}, env); err != nil {
+			t.Fatal(err)
+		}
+		if srv.Count() != calls {
+			t.Errorf("the second demo run asked the model %d more times", srv.Count()-calls)
+		}
+	})
 }
 
 // TestDemoOutput runs the demo as `make demo` does (no LLM) and reads what
@@ -73,49 +72,57 @@ func TestDemoOutput(t *testing.T) {
 		t.Fatalf("demo: %v\n%s", err, logs)
 	}
 	stdout := out.String()
-	if strings.Contains(logs.String(), "eta ?") || !strings.Contains(logs.String(), "progress: cells 672/672") {
-		t.Errorf("progress:\n%s", logs)
-	}
-	for _, want := range []string{
-		"The random strategy is not the random reference: it is one seeded random plan per pool",
-		"over many seeded shuffles (1,000 by default)",
-		"D = 0 for the reference strategies (random, shortest_first, all_in_order)",
-	} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("the summary lacks %q:\n%s", want, stdout)
+	t.Run("progress", func(t *testing.T) {
+		if strings.Contains(logs.String(), "eta ?") || !strings.Contains(logs.String(), "progress: cells 672/672") {
+			t.Errorf("progress:\n%s", logs)
 		}
-	}
+	})
+	t.Run("notes", func(t *testing.T) {
+		for _, want := range []string{
+			"The random strategy is not the random reference: it is one seeded random plan per pool",
+			"over many seeded shuffles (1,000 by default)",
+			"D = 0 for the reference strategies (random, shortest_first, all_in_order)",
+		} {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("the summary lacks %q:\n%s", want, stdout)
+			}
+		}
+	})
 	reportDir := filepath.Join(dir, "report")
-	_, listing, ok := strings.Cut(stdout, "Every table, figure and number is in "+reportDir+":\n")
-	if !ok {
-		t.Fatalf("no listing of the files:\n%s", stdout)
-	}
-	listed := 0
-	for _, line := range strings.Split(strings.TrimSpace(listing), "\n") {
-		name, _, _ := strings.Cut(strings.TrimSpace(line), "  ")
-		for _, f := range strings.Split(name, ", ") {
-			if strings.HasPrefix(f, "_") || strings.HasPrefix(f, ".") {
-				continue // a shortened sibling name
+	t.Run("listing names written files", func(t *testing.T) {
+		_, listing, ok := strings.Cut(stdout, "Every table, figure and number is in "+reportDir+":\n")
+		if !ok {
+			t.Fatalf("no listing of the files:\n%s", stdout)
+		}
+		listed := 0
+		for _, line := range strings.Split(strings.TrimSpace(listing), "\n") {
+			name, _, _ := strings.Cut(strings.TrimSpace(line), "  ")
+			for _, f := range strings.Split(name, ", ") {
+				if strings.HasPrefix(f, "_") || strings.HasPrefix(f, ".") {
+					continue // a shortened sibling name
+				}
+				if _, err := os.Stat(filepath.Join(reportDir, f)); err != nil {
+					t.Errorf("listed %q was not written: %v", f, err)
+				}
+				listed++
 			}
-			if _, err := os.Stat(filepath.Join(reportDir, f)); err != nil {
-				t.Errorf("listed %q was not written: %v", f, err)
+		}
+		if listed < 8 || strings.Contains(listing, "budget_aware") || strings.Contains(listing, "sensitivity") {
+			t.Errorf("listing (%d files):\n%s", listed, listing)
+		}
+	})
+	t.Run("no title names variant -", func(t *testing.T) {
+		for _, name := range []string{"tables.md", "tables.tex", "cells.md", "report.html", filepath.Join("figures", "figures.md")} {
+			data, err := os.ReadFile(filepath.Join(reportDir, name))
+			if err != nil {
+				t.Fatal(err)
 			}
-			listed++
+			if strings.Contains(string(data), "variant -") {
+				t.Errorf("%s names \"variant -\"", name)
+			}
 		}
-	}
-	if listed < 8 || strings.Contains(listing, "budget_aware") || strings.Contains(listing, "sensitivity") {
-		t.Errorf("listing (%d files):\n%s", listed, listing)
-	}
-	for _, name := range []string{"tables.md", "tables.tex", "cells.md", "report.html", filepath.Join("figures", "figures.md")} {
-		data, err := os.ReadFile(filepath.Join(reportDir, name))
-		if err != nil {
-			t.Fatal(err)
+		if strings.Contains(stdout, "variant -") {
+			t.Errorf("the summary names \"variant -\"")
 		}
-		if strings.Contains(string(data), "variant -") {
-			t.Errorf("%s names \"variant -\"", name)
-		}
-	}
-	if strings.Contains(stdout, "variant -") {
-		t.Errorf("the summary names \"variant -\"")
-	}
+	})
 }

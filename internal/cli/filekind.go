@@ -32,7 +32,7 @@ func sniff(path string) (fileKind, error) {
 	if err != nil {
 		return kindOther, err
 	}
-	defer f.Close()
+	defer closeQuietly(f)
 	head := make([]byte, 512)
 	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {

@@ -13,7 +13,7 @@ import (
 	"github.com/triage-eval/triage/internal/store/gtfile"
 )
 
-func runGroundTruth(ctx context.Context, args []string, env Env) error {
+func runGroundTruth(ctx context.Context, args []string, env Env) (err error) {
 	if len(args) == 0 || (args[0] != "import" && args[0] != "list") {
 		return fmt.Errorf("%w: triage ground-truth import FILE | list [CONFIG] [flags]", ErrUsage)
 	}
@@ -56,14 +56,14 @@ func runGroundTruth(ctx context.Context, args []string, env Env) error {
 		if st, err = groundtruth.Open(ctx, *storeLoc); err != nil {
 			return fmt.Errorf("ground-truth store %s: %w", *storeLoc, err)
 		}
-		defer st.Close()
+		defer closeInto(&err, st.Close)
 		st = groundtruth.Instrument(st, env.meterProvider())
 	}
 	conns, err := connect([]string{"executor"}, map[string]string{"executor": *addr}, dial, serviceDeps{store: st, tel: env.Telemetry}, env.Stderr)
 	if err != nil {
 		return err
 	}
-	defer conns.Close()
+	defer closeInto(&err, conns.Close)
 	client := triagev1.NewExecutorServiceClient(conns.conns["executor"])
 	if args[0] == "list" {
 		return listGroundTruth(ctx, client, *model, *mode, *dataset, env.Stdout)

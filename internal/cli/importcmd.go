@@ -168,7 +168,7 @@ func openImportInputs(paths []string, stdin io.Reader) ([]importers.Input, func(
 	var files []*os.File
 	closeAll := func() {
 		for _, f := range files {
-			f.Close()
+			closeQuietly(f) // only read
 		}
 	}
 	inputs := make([]importers.Input, 0, len(paths))
@@ -204,8 +204,8 @@ func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
 	}
 	defer func() {
 		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+			closeQuietly(tmp) // discarded, and perhaps closed already
+			err = errors.Join(err, os.Remove(tmp.Name()))
 		}
 	}()
 	bw := bufio.NewWriterSize(tmp, 1<<20)

@@ -7,16 +7,17 @@ import (
 )
 
 // openInput opens path, or stdin for "" or "-", and returns the name to use
-// in messages ("-" for stdin) and a function that closes what it opened.
-func openInput(path string, stdin io.Reader) (string, io.Reader, func() error, error) {
+// in messages ("-" for stdin) and a function that closes what it opened
+// (only read, so its close cannot fail in a way that matters).
+func openInput(path string, stdin io.Reader) (string, io.Reader, func(), error) {
 	if path == "" || path == "-" {
-		return "-", stdin, func() error { return nil }, nil
+		return "-", stdin, func() {}, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return "", nil, nil, err
 	}
-	return path, f, f.Close, nil
+	return path, f, func() { closeQuietly(f) }, nil
 }
 
 // readInput reads all of what openInput opens.

@@ -17,6 +17,7 @@ import (
 	"github.com/triage-eval/triage/internal/llm/llmtest"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
+	"github.com/triage-eval/triage/internal/testkit/fakemodel"
 )
 
 // deadBaseURL is the base URL of a port nothing listens on.
@@ -46,7 +47,9 @@ func failureConfig(t *testing.T, baseURL, endpoint, mode string) string {
 	files := map[string]string{
 		"problems.jsonl": probs.String(),
 		"gt.jsonl":       gt.String(),
-		"endpoints.json": fmt.Sprintf(`{"q": {"base_url": %q, "model": "m", "mode": "extended", "api_key_env": "Q_API_KEY", "max_attempts": 2, "timeout": "30s"}}`, baseURL),
+		"endpoints.json": fakemodel.EndpointsFile(map[string]fakemodel.Endpoint{
+			"q": {BaseURL: baseURL, Model: "m", Mode: "extended", APIKeyEnv: "Q_API_KEY", MaxAttempts: 2, Timeout: "30s"},
+		}),
 		"run.yaml": fmt.Sprintf(`name: failures
 run_store: run.db
 ground_truth_store: gt.db
@@ -141,21 +144,11 @@ func TestBaselinePreflight(t *testing.T) {
 	}
 }
 
-// probeThen answers the endpoint check and gives every other call reply.
-func probeThen(reply func() llmtest.Reply) llmtest.Option {
-	return llmtest.WithHandler(func(_ int, r llmtest.Recorded) llmtest.Reply {
-		if strings.Contains(string(r.Body), llm.ProbePrompt) {
-			return llmtest.OK("OK")
-		}
-		return reply()
-	})
-}
-
 // TestBaselineWhoseCallsAllFail: an endpoint that answers its check but
 // fails every problem's call makes the baseline fail, naming the endpoint
 // and the provider's reason; one that fails some says how many.
 func TestBaselineWhoseCallsAllFail(t *testing.T) {
-	srv := llmtest.NewServer(t, probeThen(llmtest.ServerError))
+	srv := llmtest.NewServer(t, fakemodel.ProbeThen(llmtest.ServerError))
 	config := failureConfig(t, srv.URL(), "q", "extended")
 	env, _, logs := testEnv(map[string]string{"Q_API_KEY": "k"})
 	err := Run(context.Background(), []string{"baseline", "--progress", "off", config}, env)
@@ -169,7 +162,7 @@ func TestBaselineWhoseCallsAllFail(t *testing.T) {
 	}
 
 	calls := 0
-	some := llmtest.NewServer(t, probeThen(func() llmtest.Reply {
+	some := llmtest.NewServer(t, fakemodel.ProbeThen(func() llmtest.Reply {
 		calls++ // the handler runs under the server's lock
 		if calls <= 2 {
 			return llmtest.Unauthorized()

@@ -4,21 +4,19 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/triage-eval/triage/internal/llm"
 	"github.com/triage-eval/triage/internal/llm/llmtest"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
+	"github.com/triage-eval/triage/internal/testkit/fakemodel"
 )
 
 // repoRoot is the repository root, seen from this package.
@@ -86,25 +84,17 @@ type aime2024Model struct {
 	planned int
 }
 
-var plannerIDRE = regexp.MustCompile(`\[id: (p\d+)\]`)
-
 func (m *aime2024Model) reply(_ int, r llmtest.Recorded) llmtest.Reply {
-	var body struct {
-		Messages []llm.Message `json:"messages"`
-	}
-	if err := json.Unmarshal(r.Body, &body); err != nil || len(body.Messages) == 0 {
+	q := fakemodel.Parse(r)
+	if len(q.Messages) == 0 {
 		return llmtest.BadRequest("no messages")
 	}
-	prompt := body.Messages[len(body.Messages)-1].Content
-	if ids := plannerIDRE.FindAllStringSubmatch(prompt, -1); len(ids) > 0 {
+	prompt := q.Prompt()
+	if ids := fakemodel.PlannerIDs(prompt); len(ids) > 0 {
 		m.mu.Lock()
 		m.planned++
 		m.mu.Unlock()
-		var steps []string
-		for _, id := range ids {
-			steps = append(steps, fmt.Sprintf(`{"id": %q, "tokens": 500}`, id[1]))
-		}
-		return llmtest.VLLM(llmtest.Completion{Reasoning: "cheap ones first", Content: `{"plan": [` + strings.Join(steps, ", ") + `]}`, PromptTokens: 3000, CompletionTokens: 400})
+		return llmtest.VLLM(llmtest.Completion{Reasoning: "cheap ones first", Content: fakemodel.Plan(ids, 500), PromptTokens: 3000, CompletionTokens: 400})
 	}
 	for k, p := range m.problems {
 		if !strings.Contains(prompt, p.Problem[:40]) {
@@ -205,61 +195,66 @@ func TestReadmeOwnModel(t *testing.T) {
 		t.Fatalf("the README's own-model commands failed: %v\n%s", err, out)
 	}
 
-	// Each problem was solved once and stored; a third answered wrong.
 	cfg, err := orchestrator.LoadConfig(filepath.Join(dir, "my-eval", "run.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := groundtruth.Open(context.Background(), cfg.Path(cfg.GroundTruthStore))
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, err := st.List(context.Background(), groundtruth.ListQuery{PageSize: 100})
-	st.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	correct, gradeable := 0, 0
-	for _, r := range page.Records {
-		if r.Gradeable {
-			gradeable++
+	// Each problem was solved once and stored; a third answered wrong.
+	t.Run("ground truth", func(t *testing.T) {
+		st, err := groundtruth.Open(context.Background(), cfg.Path(cfg.GroundTruthStore))
+		if err != nil {
+			t.Fatal(err)
 		}
-		if r.Correct {
-			correct++
+		page, err := st.List(context.Background(), groundtruth.ListQuery{PageSize: 100})
+		st.Close()
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if len(page.Records) != 30 || gradeable != 30 || correct != 20 {
-		t.Errorf("ground truth: %d records, %d gradeable, %d correct; want 30, 30, 20\n%s", len(page.Records), gradeable, correct, out)
-	}
-	model.mu.Lock()
-	for k := range model.problems {
-		if model.solves[k] != 1 {
-			t.Errorf("problem %d was solved %d times, want once", k, model.solves[k])
+		correct, gradeable := 0, 0
+		for _, r := range page.Records {
+			if r.Gradeable {
+				gradeable++
+			}
+			if r.Correct {
+				correct++
+			}
 		}
-	}
-	// 30 problems in pools of 10, one prompt variant, four α.
-	if want := 3 * len(cfg.Alphas); model.planned != want {
-		t.Errorf("%d planner calls, want %d (3 pools × %d α)", model.planned, want, len(cfg.Alphas))
-	}
-	model.mu.Unlock()
-
+		if len(page.Records) != 30 || gradeable != 30 || correct != 20 {
+			t.Errorf("ground truth: %d records, %d gradeable, %d correct; want 30, 30, 20\n%s", len(page.Records), gradeable, correct, out)
+		}
+	})
+	t.Run("model calls", func(t *testing.T) {
+		model.mu.Lock()
+		for k := range model.problems {
+			if model.solves[k] != 1 {
+				t.Errorf("problem %d was solved %d times, want once", k, model.solves[k])
+			}
+		}
+		// 30 problems in pools of 10, one prompt variant, four α.
+		if want := 3 * len(cfg.Alphas); model.planned != want {
+			t.Errorf("%d planner calls, want %d (3 pools × %d α)", model.planned, want, len(cfg.Alphas))
+		}
+		model.mu.Unlock()
+	})
 	// The report is where the README says, with the model's own row.
-	reportDir := cfg.Path(cfg.RunStore) + ".report"
-	rel, err := filepath.Rel(dir, reportDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if readme := string(mustRead(t, filepath.Join(repoRoot, "README.md"))); !strings.Contains(readme, filepath.ToSlash(rel)+"/") {
-		t.Errorf("the README does not name the report folder %s/", filepath.ToSlash(rel))
-	}
-	for _, name := range []string{"report.html", "tables.md", "cells.csv", "pools.csv"} {
-		if _, err := os.Stat(filepath.Join(reportDir, name)); err != nil {
-			t.Errorf("report file: %v", err)
+	t.Run("report", func(t *testing.T) {
+		reportDir := cfg.Path(cfg.RunStore) + ".report"
+		rel, err := filepath.Rel(dir, reportDir)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if !strings.Contains(string(out), "qwen3-8b") || !strings.Contains(string(out), "| llm") {
-		t.Errorf("the report's summary has no llm row for qwen3-8b:\n%s", out)
-	}
+		if readme := string(mustRead(t, filepath.Join(repoRoot, "README.md"))); !strings.Contains(readme, filepath.ToSlash(rel)+"/") {
+			t.Errorf("the README does not name the report folder %s/", filepath.ToSlash(rel))
+		}
+		for _, name := range []string{"report.html", "tables.md", "cells.csv", "pools.csv"} {
+			if _, err := os.Stat(filepath.Join(reportDir, name)); err != nil {
+				t.Errorf("report file: %v", err)
+			}
+		}
+		if !strings.Contains(string(out), "qwen3-8b") || !strings.Contains(string(out), "| llm") {
+			t.Errorf("the report's summary has no llm row for qwen3-8b:\n%s", out)
+		}
+	})
 }
 
 // TestReferenceConfigAgrees loads the run config and the endpoints file of

@@ -18,6 +18,7 @@ import (
 	"github.com/triage-eval/triage/internal/runs/htmlreport"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/runs/report"
+	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
 func runReport(ctx context.Context, args []string, env Env) error {
@@ -80,7 +81,9 @@ func runStoreOf(arg string) (string, error) {
 // reportOptions adjust writeReport.
 type reportOptions struct {
 	Bootstrap metrics.Bootstrap
-	// Alpha is the summary's budget fraction.
+	// Alpha is the headline α asked for (report.Options.Alpha; 0 means
+	// report.HeadlineAlpha): the report resolves it once for the summary,
+	// the figures and the page.
 	Alpha float64
 	// Synthetic marks a report of made-up data (the demo).
 	Synthetic bool
@@ -89,16 +92,16 @@ type reportOptions struct {
 // writeReport builds the report of the run store at path into dir, prints
 // its summary (at most ~40 lines) to stdout and says where the files are.
 func writeReport(ctx context.Context, path, dir string, opts reportOptions, env Env) error {
-	rs, err := orchestrator.OpenRunStore(ctx, path)
+	rs, err := runstore.Open(ctx, path)
 	if err != nil {
 		return err
 	}
-	defer rs.Close()
+	defer closeQuietly(rs) // only read
 	res, err := rs.Results(ctx)
 	if err != nil {
 		return err
 	}
-	rep := report.BuildWith(res.Records, res.Accuracy, report.Options{Bootstrap: opts.Bootstrap})
+	rep := report.BuildWith(res.Records, res.Accuracy, report.Options{Bootstrap: opts.Bootstrap, Alpha: opts.Alpha})
 	builds, err := rs.Builds(ctx)
 	if err != nil {
 		return err
@@ -144,7 +147,7 @@ const figuresDir = "figures"
 // self-contained HTML report, each through a temporary file renamed into
 // place.
 func writePage(dir string, rep report.Report, rows []budgetaware.Row, opts reportOptions, warnings string) error {
-	figs, err := figures.Draw(rep, rows, figures.Options{Alpha: opts.Alpha})
+	figs, err := figures.Draw(rep, rows, figures.Options{})
 	if err != nil {
 		return fmt.Errorf("figures: %w", err)
 	}
@@ -161,7 +164,7 @@ func writePage(dir string, rep report.Report, rows []budgetaware.Row, opts repor
 		}
 	}
 	var page bytes.Buffer
-	if err := htmlreport.Write(&page, htmlreport.Input{Report: rep, BudgetAware: rows, Figures: figs, Notes: notes, Alpha: opts.Alpha}); err != nil {
+	if err := htmlreport.Write(&page, htmlreport.Input{Report: rep, BudgetAware: rows, Figures: figs, Notes: notes}); err != nil {
 		return err
 	}
 	return writeFileAtomic(filepath.Join(dir, htmlreport.FileName), func(w io.Writer) error {
@@ -180,7 +183,7 @@ func printSummary(w io.Writer, rep report.Report, rows []budgetaware.Row, dir st
 	}
 	fmt.Fprintln(w, title)
 	fmt.Fprintln(w)
-	if err := report.WriteMarkdownTable(w, rep.SummaryTable(opts.Alpha, budgetaware.Headlines(rows))); err != nil {
+	if err := report.WriteMarkdownTable(w, rep.SummaryTable(budgetaware.Headlines(rows))); err != nil {
 		return err
 	}
 	fmt.Fprintln(w)
@@ -241,7 +244,7 @@ func containsAll(have, want []string) bool {
 // printFreshness says what a report left out or could not check, so that
 // stale and fresh results are never mixed silently (SPEC §5). unit names
 // what is counted ("cell", "budget-aware re-solve").
-func printFreshness(w io.Writer, unit string, f orchestrator.Freshness) {
+func printFreshness(w io.Writer, unit string, f runstore.Freshness) {
 	switch {
 	case f.Unchecked:
 		fmt.Fprintf(w, "warning: no %s of this run store records its inputs (written by an older triage): freshness cannot be checked; run the config again to check and recompute what changed\n", unit)

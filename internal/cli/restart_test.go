@@ -17,24 +17,16 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
-	"github.com/triage-eval/triage/internal/llm"
 	"github.com/triage-eval/triage/internal/llm/llmtest"
 	"github.com/triage-eval/triage/internal/platform/servertest"
+	"github.com/triage-eval/triage/internal/testkit/fakemodel"
 )
 
 // planFirstHalf is a model that plans the first half of the pool its
 // prompt shows, 700 tokens each.
 func planFirstHalf(_ int, r llmtest.Recorded) llmtest.Reply {
-	var body struct {
-		Messages []llm.Message `json:"messages"`
-	}
-	_ = json.Unmarshal(r.Body, &body)
-	ids := promptIDs.FindAllStringSubmatch(body.Messages[0].Content, -1)
-	var steps []string
-	for _, m := range ids[:len(ids)/2] {
-		steps = append(steps, fmt.Sprintf(`{"id":"%s","tokens":700}`, m[1]))
-	}
-	return llmtest.OK(`{"plan":[` + strings.Join(steps, ",") + `]}`)
+	ids := fakemodel.PlannerIDs(fakemodel.Parse(r).Prompt())
+	return llmtest.OK(fakemodel.Plan(fakemodel.FirstHalf(ids), 700))
 }
 
 // serviceProcess is one `triage serve --services NAME` process on a fixed

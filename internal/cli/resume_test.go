@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -18,6 +17,8 @@ import (
 	"time"
 
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/store/runstore"
+	"github.com/triage-eval/triage/internal/testkit/fakemodel"
 )
 
 // modelServer is an OpenAI-compatible endpoint that plans the first half of
@@ -30,8 +31,6 @@ type modelServer struct {
 	received []string             // request body hashes, in arrival order
 	answered map[string]time.Time // when each call's response was delivered
 }
-
-var promptIDs = regexp.MustCompile(`\[id: ([^\]]+)\]`)
 
 func newModelServer(t *testing.T, delay time.Duration) *modelServer {
 	ms := &modelServer{answered: map[string]time.Time{}}
@@ -61,12 +60,8 @@ func newModelServer(t *testing.T, delay time.Duration) *modelServer {
 		case <-r.Context().Done():
 			return
 		}
-		ids := promptIDs.FindAllStringSubmatch(body.Messages[0].Content, -1)
-		var steps []string
-		for _, m := range ids[:len(ids)/2] {
-			steps = append(steps, fmt.Sprintf(`{"id":"%s","tokens":700}`, m[1]))
-		}
-		content, _ := json.Marshal(`{"plan":[` + strings.Join(steps, ",") + `]}`)
+		ids := fakemodel.PlannerIDs(body.Messages[0].Content)
+		content, _ := json.Marshal(fakemodel.Plan(fakemodel.FirstHalf(ids), 700))
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"id":"x","object":"chat.completion","model":%q,"choices":[{"index":0,"message":{"role":"assistant","content":%s},"finish_reason":"stop"}],"usage":{"prompt_tokens":100,"completion_tokens":20,"total_tokens":120}}`, body.Model, content)
 		if f, ok := w.(http.Flusher); ok {
@@ -109,8 +104,10 @@ func writeGrid(t *testing.T, dir, url string) string {
 	files := map[string]string{
 		"problems.jsonl": probs.String(),
 		"gt.jsonl":       gt.String(),
-		"endpoints.json": fmt.Sprintf(`{"m-std": {"base_url": %q, "model": "m-std", "mode": "standard", "timeout": "10s"},
-			"m-ext": {"base_url": %q, "model": "m-ext", "mode": "extended", "timeout": "10s"}}`, url+"/v1", url+"/v1"),
+		"endpoints.json": fakemodel.EndpointsFile(map[string]fakemodel.Endpoint{
+			"m-std": {BaseURL: url + "/v1", Model: "m-std", Mode: "standard", Timeout: "10s"},
+			"m-ext": {BaseURL: url + "/v1", Model: "m-ext", Mode: "extended", Timeout: "10s"},
+		}),
 		"run.yaml": `name: resume
 run_store: run.db
 ground_truth_store: gt.db
@@ -155,7 +152,7 @@ func results(t *testing.T, config string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := orchestrator.OpenRunStore(context.Background(), cfg.Path(cfg.RunStore))
+	rs, err := runstore.Open(context.Background(), cfg.Path(cfg.RunStore))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/work"
 )
 
 func runRun(ctx context.Context, args []string, env Env) error {
@@ -33,25 +34,25 @@ func runRun(ctx context.Context, args []string, env Env) error {
 // runGrid runs cfg for command ("run", "demo") with in-process services
 // where no address is given and remote ones dialled as dial says (nil:
 // plaintext, no token), riding out run store outages of up to storeOutage.
-func runGrid(ctx context.Context, command string, cfg *orchestrator.Config, progressMode string, opts orchestrator.Options, storeOutage time.Duration, dial *dialFlags, env Env) error {
+func runGrid(ctx context.Context, command string, cfg *orchestrator.Config, progressMode string, opts orchestrator.Options, storeOutage time.Duration, dial *dialFlags, env Env) (err error) {
 	runStore, err := openRunStore(ctx, cfg.Path(cfg.RunStore), command, storeOutage, env.Stderr)
 	if err != nil {
 		return err
 	}
-	defer runStore.Close()
+	defer closeInto(&err, runStore.Close)
 	opts.MeterProvider = env.meterProvider()
 	st, closeStore, err := openGroundTruth(ctx, cfg, env)
 	if err != nil {
 		return err
 	}
-	defer closeStore()
+	defer closeInto(&err, closeStore)
 	deps := serviceDeps{now: time.Now, store: st, tel: env.Telemetry}
 	if cfg.Services.Planner == "" {
-		pc, closeCache, err := plannerConfig(ctx, cfg.Path(cfg.Endpoints), cfg.Path(cfg.LLMCache), env)
-		if err != nil {
-			return err
+		pc, closeCache, perr := plannerConfig(ctx, cfg.Path(cfg.Endpoints), cfg.Path(cfg.LLMCache), env)
+		if perr != nil {
+			return perr
 		}
-		defer closeCache()
+		defer closeInto(&err, closeCache)
 		deps.planner = pc
 	}
 	conns, err := connect([]string{"executor", "oracle", "planner"},
@@ -59,8 +60,8 @@ func runGrid(ctx context.Context, command string, cfg *orchestrator.Config, prog
 	if err != nil {
 		return err
 	}
-	defer conns.Close()
-	p := &orchestrator.Progress{}
+	defer closeInto(&err, conns.Close)
+	p := &work.Progress{}
 	runner := orchestrator.NewRunner(cfg, orchestrator.Clients{
 		Planner:  triagev1.NewPlannerServiceClient(conns.conns["planner"]),
 		Executor: triagev1.NewExecutorServiceClient(conns.conns["executor"]),

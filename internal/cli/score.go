@@ -12,7 +12,7 @@ import (
 	scoringsvc "github.com/triage-eval/triage/services/scoring"
 )
 
-func runScore(ctx context.Context, args []string, env Env) error {
+func runScore(ctx context.Context, args []string, env Env) (err error) {
 	fs := newFlagSet("score", env.Stderr)
 	scoringAddr := fs.String("scoring-addr", "", "remote Scoring service (host:port); default: in process")
 	execAddr := fs.String("executor-addr", "", "remote Executor the in-process Scoring service calls (host:port); default: in process")
@@ -71,7 +71,7 @@ flags:
 	if err != nil {
 		return err
 	}
-	defer conns.Close()
+	defer closeInto(&err, conns.Close)
 	out, err := scoring.Score(ctx, triagev1.NewScoringServiceClient(conns.conns["scoring"]), name, in)
 	if err != nil {
 		return err

@@ -3,14 +3,13 @@ package cli
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/triage-eval/triage/internal/testkit/golden"
+)
 
 // TestScoreGolden runs `triage score` on every testdata/score/*.json and
 // compares what it prints with the .golden file beside it: the JSON result
@@ -34,19 +33,7 @@ func TestScoreGolden(t *testing.T) {
 			if runErr != nil {
 				got = []byte(runErr.Error() + "\n")
 			}
-			golden := strings.TrimSuffix(in, ".json") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("output differs from %s:\n%s", golden, got)
-			}
+			golden.File(t, strings.TrimSuffix(in, ".json")+".golden", got)
 		})
 	}
 }

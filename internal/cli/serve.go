@@ -29,7 +29,7 @@ const DefaultStore = "triage.db"
 // DefaultLLMCache is the SQLite file model responses are cached in.
 const DefaultLLMCache = "triage-llm-cache.db"
 
-func runServe(ctx context.Context, args []string, env Env) error {
+func runServe(ctx context.Context, args []string, env Env) (err error) {
 	def := server.DefaultConfig()
 	cfg := def
 	cfg.Limits, cfg.Deadlines = server.DefaultLimits(), server.DefaultDeadlines()
@@ -91,28 +91,26 @@ func runServe(ctx context.Context, args []string, env Env) error {
 	defer closeUpstream()
 	deps.upstream = upstream
 	if slices.Contains(names, "planner") || slices.Contains(names, "executor") {
-		cfg, closeCache, err := plannerConfig(ctx, *endpoints, *llmCache, env)
-		if err != nil {
-			return err
+		pc, closeCache, perr := plannerConfig(ctx, *endpoints, *llmCache, env)
+		if perr != nil {
+			return perr
 		}
-		defer closeCache()
-		cfg.InlineHosts = security.inlineHosts
-		deps.planner = cfg
-		if slices.Contains(names, "executor") && len(cfg.Endpoints) > 0 {
+		defer closeInto(&err, closeCache)
+		pc.InlineHosts = security.inlineHosts
+		deps.planner = pc
+		if slices.Contains(names, "executor") && len(pc.Endpoints) > 0 {
 			solve.info = func(msg string) { logger.Info(msg) }
-			b, err := newBaseline(cfg, solve, func(msg string) { logger.Warn(msg) })
-			if err != nil {
+			if deps.baseline, err = newBaseline(pc, solve, func(msg string) { logger.Warn(msg) }); err != nil {
 				return err
 			}
-			deps.baseline = b
 		}
 	}
 	if needStore(names, deps) {
-		st, err := groundtruth.Open(ctx, *storeLoc)
-		if err != nil {
-			return fmt.Errorf("--store: %w", err)
+		st, serr := groundtruth.Open(ctx, *storeLoc)
+		if serr != nil {
+			return fmt.Errorf("--store: %w", serr)
 		}
-		defer st.Close()
+		defer closeInto(&err, st.Close)
 		deps.store = groundtruth.Instrument(st, env.meterProvider())
 	}
 	srv, err := server.New(cfg, logger, tel, buildServices(names, deps))
@@ -124,13 +122,13 @@ func runServe(ctx context.Context, args []string, env Env) error {
 		return fmt.Errorf("--listen %s: %w", *listen, err)
 	}
 	if err := security.checkListener("--listen", lis, cfg, logger); err != nil {
-		lis.Close()
+		closeQuietly(lis)
 		return err
 	}
 	if *httpListen == "" {
 		return srv.Serve(ctx, lis)
 	}
-	defer lis.Close() // closed by Serve, unless the HTTP side fails first
+	defer closeQuietly(lis) // closed by Serve, unless the HTTP side fails first
 	if *maxImport < int64(cfg.MaxMessageBytes) {
 		return fmt.Errorf("%w: --http-max-import-bytes must be at least --max-message-bytes (%d), got %d", ErrUsage, cfg.MaxMessageBytes, *maxImport)
 	}
@@ -141,13 +139,13 @@ func runServe(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	defer front.conn.Close()
+	defer closeQuietly(front.conn)
 	hlis, err := net.Listen("tcp", *httpListen)
 	if err != nil {
 		return fmt.Errorf("--http-listen %s: %w", *httpListen, err)
 	}
 	if err := security.checkListener("--http-listen", hlis, cfg, logger); err != nil {
-		hlis.Close()
+		closeQuietly(hlis)
 		return err
 	}
 	front.cfg.Logger = logger
@@ -166,21 +164,22 @@ func flushTelemetry(tel *telemetry.Telemetry, warn func(string, ...any)) {
 	}
 }
 
-// plannerConfig loads the endpoints and opens the response cache; model
-// calls read API keys and record metrics through env.
-func plannerConfig(ctx context.Context, endpointsPath, cachePath string, env Env) (planner.Config, func(), error) {
+// plannerConfig loads the endpoints and opens the response cache, returning
+// the cache's Close; model calls read API keys and record metrics through
+// env.
+func plannerConfig(ctx context.Context, endpointsPath, cachePath string, env Env) (planner.Config, func() error, error) {
 	eps, err := loadEndpoints(endpointsPath)
 	if err != nil {
 		return planner.Config{}, nil, fmt.Errorf("%w: %v", ErrUsage, err)
 	}
 	cfg := planner.Config{Endpoints: eps, Getenv: env.Getenv, Now: time.Now, MeterProvider: env.meterProvider()}
 	if cachePath == "off" || cachePath == "" {
-		return cfg, func() {}, nil
+		return cfg, func() error { return nil }, nil
 	}
 	cache, err := llm.OpenCache(ctx, cachePath)
 	if err != nil {
 		return planner.Config{}, nil, fmt.Errorf("--llm-cache: %w", err)
 	}
 	cfg.Cache = cache
-	return cfg, func() { cache.Close() }, nil
+	return cfg, cache.Close, nil
 }

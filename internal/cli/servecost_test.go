@@ -187,7 +187,6 @@ func TestUnauthenticatedRequestsCostOnlyTheirHeaders(t *testing.T) {
 		t.Fatal(err)
 	}
 	body := []byte(`{"items": [{"id": "` + id + `", "cost": 1, "correct": true}], "budgets": [{"alpha": 0.5}]}`)
-	id = ""
 	conn, err := grpc.NewClient(grpcAddr, grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithDefaultCallOptions(grpc.ForceCodecV2(preEncodedCodec{}), grpc.MaxCallSendMsgSize(32<<20)))
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/triage-eval/triage/internal/llm/llmtest"
 	"github.com/triage-eval/triage/internal/platform/version"
-	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
 func TestVersion(t *testing.T) {
@@ -50,7 +50,7 @@ func TestBuildIsRecorded(t *testing.T) {
 	if first, _, _ := strings.Cut(logs.String(), "\n"); first != "triage "+build.String() {
 		t.Errorf("the run's first line is %q, want the build", first)
 	}
-	rs, err := orchestrator.OpenRunStore(context.Background(), filepath.Join(filepath.Dir(config), "run.db"))
+	rs, err := runstore.Open(context.Background(), filepath.Join(filepath.Dir(config), "run.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,13 +2,15 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"time"
 
 	"github.com/triage-eval/triage/internal/platform/version"
-	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/work"
+	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
 // sharedFlags are the flags of a command that can share its work with other
@@ -25,26 +27,25 @@ type sharedFlags struct {
 func addSharedFlags(fs *flag.FlagSet) *sharedFlags {
 	s := &sharedFlags{}
 	fs.StringVar(&s.worker, "worker", "", "this worker's name in a run shared by several processes (default: host/pid/random)")
-	fs.DurationVar(&s.lease, "lease", orchestrator.DefaultLease, "how long a worker holds a unit without renewing it; a dead worker's units are taken over after it")
-	fs.DurationVar(&s.storeOutage, "store-outage", orchestrator.DefaultStoreOutage, "how long to keep trying a run store that stopped answering (connection refused, reset or cut) before stopping; the same command then resumes (0: stop at once)")
+	fs.DurationVar(&s.lease, "lease", work.DefaultLease, "how long a worker holds a unit without renewing it; a dead worker's units are taken over after it")
+	fs.DurationVar(&s.storeOutage, "store-outage", runstore.DefaultOutage, "how long to keep trying a run store that stopped answering (connection refused, reset or cut) before stopping; the same command then resumes (0: stop at once)")
 	return s
 }
 
 // openRunStore opens the run store at location for a command: it rides
 // out outages of up to outage (--store-outage), saying so on w, and records
 // that this build runs command on it.
-func openRunStore(ctx context.Context, location, command string, outage time.Duration, w io.Writer) (*orchestrator.RunStore, error) {
+func openRunStore(ctx context.Context, location, command string, outage time.Duration, w io.Writer) (runstore.Store, error) {
 	if outage < 0 {
 		return nil, fmt.Errorf("%w: --store-outage must be ≥ 0, got %v", ErrUsage, outage)
 	}
-	rs, err := orchestrator.OpenRunStore(ctx, location)
+	rs, err := runstore.Open(ctx, location)
 	if err != nil {
 		return nil, err
 	}
-	rs.RideOutages(orchestrator.Outage{Wait: outage, Warn: warnLine(w)})
+	rs.RideOutages(runstore.Outage{Wait: outage, Warn: warnLine(w)})
 	if err := rs.RecordBuild(ctx, version.Current(), command, time.Now()); err != nil {
-		rs.Close()
-		return nil, fmt.Errorf("run store %s: recording this build: %w", rs.Location(), err)
+		return nil, errors.Join(fmt.Errorf("run store %s: recording this build: %w", rs.Location(), err), rs.Close())
 	}
 	return rs, nil
 }

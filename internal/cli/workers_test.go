@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/store/pgtest"
+	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
 // workerProcess starts `triage run` on config as one worker of a shared run.
@@ -112,7 +112,7 @@ func TestWorkersShareARun(t *testing.T) {
 		t.Errorf("%d prompts were asked again; at most the killed worker's one call in flight may be", repeated)
 	}
 
-	rs, err := orchestrator.OpenRunStore(context.Background(), location)
+	rs, err := runstore.Open(context.Background(), location)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestWorkersShareARun(t *testing.T) {
 }
 
 // resultsOf is results for an open run store.
-func resultsOf(t *testing.T, rs *orchestrator.RunStore) string {
+func resultsOf(t *testing.T, rs runstore.Store) string {
 	t.Helper()
 	res, err := rs.Results(context.Background())
 	if err != nil {

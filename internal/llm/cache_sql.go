@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"database/sql"
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,20 +22,17 @@ type SQLCache struct {
 	db *sqldb.DB
 }
 
-// cacheSchema creates the one table of the cache, per dialect. obtained_at
-// is RFC 3339 UTC with nanoseconds, for inspection and pruning; response is
-// the JSON encoding of Response.
-var cacheSchema = map[sqldb.Dialect]string{
-	sqldb.SQLite: `CREATE TABLE IF NOT EXISTS llm_cache (
-	key         TEXT PRIMARY KEY,
-	response    TEXT NOT NULL,
-	obtained_at TEXT NOT NULL
-) WITHOUT ROWID`,
-	sqldb.Postgres: `CREATE TABLE IF NOT EXISTS llm_cache (
-	key         text PRIMARY KEY,
-	response    text NOT NULL,
-	obtained_at text NOT NULL
-)`,
+// cacheMigrationFiles holds the cache's versioned schema, one directory per
+// dialect (see sqldb.Schema).
+//
+//go:embed migrations
+var cacheMigrationFiles embed.FS
+
+// cacheSchema returns the cache's schema, as package sqldb applies it. A
+// cache records its version in the table llm_cache_migrations; those of
+// the releases before versions have none, and are at version 0.
+func cacheSchema() sqldb.Schema {
+	return sqldb.Schema{Files: cacheMigrationFiles, Dir: "migrations", Ledger: sqldb.VersionTable("llm_cache_migrations"), Lock: "triage/llm-cache:"}
 }
 
 // OpenCache opens (creating if missing) the cache at location: a SQLite
@@ -45,6 +43,8 @@ func OpenCache(ctx context.Context, location string) (_ *SQLCache, err error) {
 		return nil, errors.New("llm cache: empty location")
 	}
 	db, err := sqldb.Open(ctx, location, sqldb.Options{
+		// Migrations take the write lock at their start (sqldb.Migrate).
+		SQLite: sqlitedsn.Options{ImmediateTx: true},
 		// Each connection to ":memory:" would get its own empty database.
 		OneConnection: location == sqlitedsn.Memory,
 		// A response lost to a crash of the database server itself is only
@@ -55,8 +55,8 @@ func OpenCache(ctx context.Context, location string) (_ *SQLCache, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("llm cache: open %w", err)
 	}
-	if err = db.CreateSchema(ctx, "triage/llm-cache", cacheSchema[db.Dialect]); err != nil {
-		db.Close()
+	if err = db.Migrate(ctx, cacheSchema()); err != nil {
+		_ = db.Close() // the migration's error is the one to report
 		return nil, fmt.Errorf("llm cache: open %s: %w", db.Location, err)
 	}
 	return &SQLCache{db: db}, nil

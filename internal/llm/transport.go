@@ -61,7 +61,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if req.Body != nil && req.Body != http.NoBody {
 		raw, err := io.ReadAll(req.Body)
-		req.Body.Close()
+		_ = req.Body.Close() // read to the end or failed: nothing left to lose
 		if err != nil {
 			x.patchErr = err
 			return nil, err
@@ -84,7 +84,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	x.status = resp.StatusCode
 	x.retryAfter = resp.Header.Get("Retry-After")
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
-	resp.Body.Close()
+	_ = resp.Body.Close() // what the caller gets was read, or err says why not
 	if err == nil && len(body) > maxResponseBytes {
 		err = fmt.Errorf("response body exceeds %d bytes", maxResponseBytes)
 	}

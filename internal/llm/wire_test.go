@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/triage-eval/triage/internal/llm/llmtest"
+	"github.com/triage-eval/triage/internal/testkit/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden request bodies in testdata/wire")
 
 // TestWireBody sends one request per configuration to the test server and
 // compares the body it received, as canonical JSON, with
@@ -208,31 +205,16 @@ func TestWireBody(t *testing.T) {
 	}
 }
 
-// compareGolden compares got with the golden file as canonical JSON, or
-// rewrites the file (indented) under -update.
+// compareGolden compares got, as canonical JSON indented by two spaces,
+// with the golden file (golden.File: -update rewrites it).
 func compareGolden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if *update {
-		var buf bytes.Buffer
-		if err := json.Indent(&buf, mustCanonical(t, got), "", "  "); err != nil {
-			t.Fatal(err)
-		}
-		buf.WriteByte('\n')
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, mustCanonical(t, got), "", "  "); err != nil {
+		t.Fatal(err)
 	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if g, w := mustCanonical(t, got), mustCanonical(t, want); !bytes.Equal(g, w) {
-		t.Errorf("request body differs from %s:\n got %s\nwant %s", path, g, w)
-	}
+	buf.WriteByte('\n')
+	golden.File(t, path, buf.Bytes())
 }
 
 func mustCanonical(t *testing.T, raw []byte) []byte {

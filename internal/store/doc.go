@@ -1,4 +1,5 @@
 // Package store groups persistence and data formats: the ground-truth store
-// (SQLite, PostgreSQL), the canonical problem file, the ground-truth JSONL
-// format and SQLite locations. It may import platform, protocol and gen.
+// and the run store (SQLite, PostgreSQL), the canonical problem file, the
+// ground-truth JSONL format and SQLite locations. It may import platform,
+// protocol and gen.
 package store

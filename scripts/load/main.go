@@ -194,15 +194,16 @@ func serve(bin, service, out string, i int, c config) (*served, error) {
 	}
 }
 
-// stop interrupts the server and waits for it.
+// stop interrupts the server and waits for it; the measurement is over, so
+// how the server ends (or that it had already ended) does not matter.
 func (s *served) stop() {
-	s.cmd.Process.Signal(os.Interrupt)
+	_ = s.cmd.Process.Signal(os.Interrupt)
 	done := make(chan struct{})
-	go func() { s.cmd.Wait(); close(done) }()
+	go func() { _ = s.cmd.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(15 * time.Second):
-		s.cmd.Process.Kill()
+		_ = s.cmd.Process.Kill()
 		<-done
 	}
 }
@@ -419,7 +420,7 @@ func freeAddr() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer lis.Close()
+	defer func() { _ = lis.Close() }() // only held to pick the port
 	return lis.Addr().String(), nil
 }
 

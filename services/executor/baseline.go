@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"golang.org/x/sync/errgroup"
 	"google.golang.org/grpc"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
@@ -89,94 +90,66 @@ func (s *Service) RunBaseline(req *triagev1.RunBaselineRequest, stream grpc.Serv
 	return stream.Send(&triagev1.RunBaselineResponse{Event: &triagev1.RunBaselineResponse_Summary{Summary: summary}})
 }
 
-// solved is one finished problem.
-type solved struct {
-	problem problems.Problem
-	attempt solving.Attempt
-}
-
-// solveAll solves problems with concurrency workers and, in this goroutine,
-// stores each result before sending it, so a result is never reported
-// unless it is stored.
+// solveAll solves problems, concurrency at a time (errgroup), and stores
+// each result before sending it, one result at a time, so a result is
+// never reported unless it is stored.
 func (s *Service) solveAll(ctx context.Context, c solving.Completer, solver groundtruth.Solver, pending []problems.Problem, concurrency int, send func(*triagev1.RunBaselineResponse) error) (*triagev1.BaselineSummary, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan problems.Problem)
-	results := make(chan solved)
-	errs := make(chan error, concurrency)
-	var wg sync.WaitGroup
-	for range min(concurrency, max(len(pending), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for p := range jobs {
-				a, err := s.baseline.Solver.Solve(ctx, c, p, 0)
-				if err != nil {
-					errs <- err
-					return
-				}
-				select {
-				case results <- solved{p, a}:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for _, p := range pending {
-			select {
-			case jobs <- p:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(results) }()
-
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(concurrency)
+	var mu sync.Mutex
 	sum := &triagev1.BaselineSummary{}
-	for r := range results {
-		rec := attemptRecord(solver, r.problem, r.attempt)
-		if _, err := s.store.Import(ctx, oneRecord(rec)); err != nil {
-			return nil, fmt.Errorf("storing %s/%s: %w", rec.Dataset, rec.ProblemID, err)
+	for _, p := range pending {
+		if gctx.Err() != nil {
+			break
 		}
-		sum.Solved++
-		a := r.attempt
-		switch {
-		case !a.Gradeable:
-			sum.NotGradeable++
-			if a.CallFailed {
-				sum.FailedCalls++
+		g.Go(func() error {
+			a, err := s.baseline.Solver.Solve(gctx, c, p, 0)
+			if err != nil {
+				return err
 			}
-		case rec.LuckyGuess:
-			sum.Gradeable++
-			sum.LuckyGuesses++
-		case rec.Correct:
-			sum.Gradeable++
-			sum.Correct++
-		default:
-			sum.Gradeable++
-			if a.Truncated {
-				sum.Truncated++
-			}
-		}
-		if a.Response.CacheHit {
-			sum.Cached++
-		}
-		if err := send(&triagev1.RunBaselineResponse{Event: &triagev1.RunBaselineResponse_Item{Item: itemProto(rec, a, sum.Solved)}}); err != nil {
-			return nil, err
-		}
+			mu.Lock()
+			defer mu.Unlock()
+			return s.report(gctx, solver, p, a, sum, send)
+		})
 	}
-	select {
-	case err := <-errs:
+	if err := g.Wait(); err != nil {
 		return nil, err
-	default:
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	return sum, nil
+}
+
+// report stores one attempt, counts it into sum and sends it.
+func (s *Service) report(ctx context.Context, solver groundtruth.Solver, p problems.Problem, a solving.Attempt, sum *triagev1.BaselineSummary, send func(*triagev1.RunBaselineResponse) error) error {
+	rec := attemptRecord(solver, p, a)
+	if _, err := s.store.Import(ctx, oneRecord(rec)); err != nil {
+		return fmt.Errorf("storing %s/%s: %w", rec.Dataset, rec.ProblemID, err)
+	}
+	sum.Solved++
+	switch {
+	case !a.Gradeable:
+		sum.NotGradeable++
+		if a.CallFailed {
+			sum.FailedCalls++
+		}
+	case rec.LuckyGuess:
+		sum.Gradeable++
+		sum.LuckyGuesses++
+	case rec.Correct:
+		sum.Gradeable++
+		sum.Correct++
+	default:
+		sum.Gradeable++
+		if a.Truncated {
+			sum.Truncated++
+		}
+	}
+	if a.Response.CacheHit {
+		sum.Cached++
+	}
+	return send(&triagev1.RunBaselineResponse{Event: &triagev1.RunBaselineResponse_Item{Item: itemProto(rec, a, sum.Solved)}})
 }
 
 // pendingProblems drops the problems whose stored ground truth the request

@@ -25,6 +25,7 @@ import (
 	"github.com/triage-eval/triage/internal/platform/servertest"
 	"github.com/triage-eval/triage/internal/protocol/costrule"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
+	"github.com/triage-eval/triage/internal/testkit/fakemodel"
 	"github.com/triage-eval/triage/services/executor"
 )
 
@@ -85,17 +86,10 @@ func collect(t *testing.T, c triagev1.ExecutorServiceClient, req *triagev1.RunBa
 }
 
 func TestRunBaselineStreamsAndStores(t *testing.T) {
-	srv := llmtest.NewServer(t, llmtest.WithHandler(func(_ int, r llmtest.Recorded) llmtest.Reply {
-		body := string(r.Body)
-		switch {
-		case strings.Contains(body, "problem p1."):
-			return llmtest.OpenAI(llmtest.Completion{Content: "so \\boxed{42}", CompletionTokens: 300, ReasoningTokens: 200})
-		case strings.Contains(body, "problem p2."):
-			return llmtest.OpenAI(llmtest.Completion{Content: "Answer: 41", CompletionTokens: 120})
-		default:
-			return llmtest.OpenAI(llmtest.Completion{Content: "I do not know.", CompletionTokens: 7})
-		}
-	}))
+	srv := llmtest.NewServer(t, llmtest.WithHandler(fakemodel.ByPrompt(map[string]llmtest.Reply{
+		"problem p1.": llmtest.OpenAI(llmtest.Completion{Content: "so \\boxed{42}", CompletionTokens: 300, ReasoningTokens: 200}),
+		"problem p2.": llmtest.OpenAI(llmtest.Completion{Content: "Answer: 41", CompletionTokens: 120}),
+	}, llmtest.OpenAI(llmtest.Completion{Content: "I do not know.", CompletionTokens: 7}))))
 	c, st := newBaselineClient(t, srv, grading.New(nil, nil))
 	req := &triagev1.RunBaselineRequest{Solver: qwen, Endpoint: "q", Problems: []*triagev1.Problem{mathProblem("p1", "42"), mathProblem("p2", "42"), mathProblem("p3", "7")}}
 	started, items, sum, err := collect(t, c, req)

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -16,10 +14,9 @@ import (
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/server"
 	"github.com/triage-eval/triage/internal/platform/servertest"
+	"github.com/triage-eval/triage/internal/testkit/golden"
 	"github.com/triage-eval/triage/services/oracle"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func oracleService() server.Service {
 	return server.Service{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()}
@@ -180,17 +177,5 @@ func TestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	got.WriteByte('\n')
-	path := filepath.Join("testdata", "compute_references.golden.json")
-	if *update {
-		if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got.Bytes(), want) {
-		t.Errorf("response differs from %s (rerun with -update if the change is intended):\n%s", path, got.String())
-	}
+	golden.File(t, filepath.Join("testdata", "compute_references.golden.json"), got.Bytes())
 }

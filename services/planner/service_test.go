@@ -3,9 +3,7 @@ package planner_test
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,10 +18,9 @@ import (
 	"github.com/triage-eval/triage/internal/platform/grpcerr"
 	"github.com/triage-eval/triage/internal/platform/server"
 	"github.com/triage-eval/triage/internal/platform/servertest"
+	"github.com/triage-eval/triage/internal/testkit/golden"
 	"github.com/triage-eval/triage/services/planner"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func problems(n int) []*triagev1.PlannerProblem {
 	out := make([]*triagev1.PlannerProblem, n)
@@ -91,7 +88,7 @@ func TestCreatePlanLLM(t *testing.T) {
 	if resp.GetTemplateName() != "planner/B" || len(resp.GetTemplateSha256()) != 64 || resp.GetModel() != "Qwen/Qwen3-32B" {
 		t.Errorf("template %q %q model %q", resp.GetTemplateName(), resp.GetTemplateSha256(), resp.GetModel())
 	}
-	golden(t, "prompt_B.golden", resp.GetPrompt())
+	golden.String(t, filepath.Join("testdata", "prompt_B.golden"), resp.GetPrompt())
 
 	// What went over the wire: the prompt as the only user message, at
 	// temperature 0, with Qwen's thinking switch on.
@@ -246,23 +243,6 @@ func TestValidation(t *testing.T) {
 				t.Errorf("err = %v (fields %v), want InvalidArgument on %s", err, fields, tt.fields)
 			}
 		})
-	}
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs:\n%s", path, got)
 	}
 }
 

@@ -114,7 +114,7 @@ func collectLeaves(c *parquet.Column, leaves *[]int) {
 // they belong to (a value with repetition level 0 starts the next row).
 func readLeaf(chunk parquet.ColumnChunk, rows [][]json.RawMessage) error {
 	pages := chunk.Pages()
-	defer pages.Close()
+	defer func() { _ = pages.Close() }() // only read; ReadPage reported its errors
 	row := -1
 	buf := make([]parquet.Value, 256)
 	for {

@@ -27,10 +27,9 @@ const (
 // pickles nothing but a JSON string, and nothing else is trusted.
 func unpickleString(data []byte) (string, error) {
 	var (
-		value    string
-		have     bool
-		pos      int
-		protocol = -1
+		value string
+		have  bool
+		pos   int
 	)
 	need := func(n uint64, what string) ([]byte, error) {
 		if n > uint64(len(data)-pos) {
@@ -69,8 +68,7 @@ func unpickleString(data []byte) (string, error) {
 			if pos != 2 {
 				return "", fmt.Errorf("pickle: PROTO not at the start")
 			}
-			protocol = int(b[0])
-			if protocol < 2 || protocol > 5 {
+			if protocol := int(b[0]); protocol < 2 || protocol > 5 {
 				return "", fmt.Errorf("pickle: unsupported protocol %d", protocol)
 			}
 		case opFrame:

@@ -186,7 +186,7 @@ func (r *Report) KeptNothing() string {
 		return ""
 	}
 	var b strings.Builder
-	r.Write(&b)
+	_ = r.Write(&b) // a strings.Builder takes every write
 	switch {
 	case r.Records == 0:
 		b.WriteString("  the input holds no records\n")

@@ -288,7 +288,7 @@ func (g *cgroup) oomKills() int64 {
 // need a moment after the last one died.
 func (g *cgroup) remove() error {
 	if g.fd != nil {
-		g.fd.Close()
+		_ = g.fd.Close() // the directory, opened only to start bwrap in it
 		g.fd = nil
 	}
 	var errs []error

@@ -50,9 +50,9 @@ type program struct {
 func (s *Sandbox) spawn(py interpreter, cg *cgroups, cfg harnessConfig) (*program, error) {
 	p := &program{initFD: -1, stderr: &capped{max: 16 << 10}, done: make(chan struct{}), exited: make(chan struct{})}
 	var pipes []*os.File
-	closeAll := func() {
+	closeAll := func() { // on failure: nothing passed through them matters
 		for _, f := range pipes {
-			f.Close()
+			_ = f.Close()
 		}
 	}
 	pipe := func() (r, w *os.File, err error) {
@@ -80,7 +80,10 @@ func (s *Sandbox) spawn(py interpreter, cg *cgroups, cfg harnessConfig) (*progra
 		closeAll()
 		return nil, fmt.Errorf("sandbox: seccomp pipe: %w", err)
 	}
-	seccompW.Close()
+	if err := seccompW.Close(); err != nil {
+		closeAll()
+		return nil, fmt.Errorf("sandbox: seccomp pipe: %w", err)
+	}
 	if cg != nil {
 		g, err := cg.create()
 		if err != nil {
@@ -109,27 +112,26 @@ func (s *Sandbox) spawn(py interpreter, cg *cgroups, cfg harnessConfig) (*progra
 	}
 	cmd.SysProcAttr = attr
 	err := cmd.Start()
-	reqR.Close()
-	resW.Close()
-	infoW.Close()
-	blockR.Close()
-	seccompR.Close()
+	for _, f := range cmd.ExtraFiles {
+		_ = f.Close() // the child's ends: it holds its own copies
+	}
 	if err != nil {
 		closeAll()
-		p.removeCgroup()
-		return nil, fmt.Errorf("sandbox: start %s: %w", s.bwrap.path, err)
+		return nil, errors.Join(fmt.Errorf("sandbox: start %s: %w", s.bwrap.path, err), p.removeCgroup())
 	}
 	p.cmd = cmd
 	go func() {
-		cmd.Wait()
+		_ = cmd.Wait() // how it ended shows in its frames and its stderr
 		close(p.exited)
 	}()
 	// From here on stop() cleans up.
 	p.sends = make(chan any, 4)
 	p.frames = make(chan frameOrError)
 	initErr := p.handshake(infoR, blockW)
-	infoR.Close()
-	blockW.Close()
+	_ = infoR.Close() // only read
+	if err := blockW.Close(); err != nil {
+		initErr = errors.Join(initErr, fmt.Errorf("sandbox: block pipe: %w", err))
+	}
 	go p.writeRequests(reqW)
 	go p.readFrames(resR, maxFrame(s.opts.FileSizeBytes))
 	if initErr != nil {
@@ -194,7 +196,7 @@ func (p *program) send(msg any) {
 func (p *program) writeRequests(w *os.File) {
 	go func() {
 		<-p.done
-		w.Close()
+		_ = w.Close() // the program is stopped: what was not written no longer matters
 	}()
 	bw := bufio.NewWriterSize(w, 64<<10)
 	enc := json.NewEncoder(bw)
@@ -223,7 +225,7 @@ func (p *program) writeRequests(w *os.File) {
 // readFrames delivers the harness's frames until the first error (io.EOF
 // when the harness closed its end), which it delivers too.
 func (p *program) readFrames(r *os.File, max int64) {
-	defer r.Close()
+	defer func() { _ = r.Close() }() // only read
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		f, err := readFrame(br, max)
@@ -254,7 +256,7 @@ func (p *program) stop() error {
 		if !waitPidfd(p.initFD, killTimeout) {
 			errs = append(errs, fmt.Errorf("the sandbox's PID 1 survived SIGKILL for %s", killTimeout))
 		}
-		unix.Close(p.initFD)
+		_ = unix.Close(p.initFD) // a pidfd, only waited on
 	}
 	if p.cg != nil {
 		if err := p.cg.kill(killTimeout); err != nil {

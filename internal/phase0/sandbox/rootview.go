@@ -210,7 +210,7 @@ func elfDeps(path string) (needed, runpath []string, interp string, err error) {
 	if err != nil {
 		return nil, nil, "", err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // only read
 	for _, p := range f.Progs {
 		if p.Type == elf.PT_INTERP {
 			b := make([]byte, p.Filesz)

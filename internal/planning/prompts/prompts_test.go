@@ -1,16 +1,14 @@
 package prompts
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/triage-eval/triage/internal/protocol/vocab"
+	"github.com/triage-eval/triage/internal/testkit/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // TestDefaultIsThePapersPrompt compares the default template with the
 // paper's appendix listing, copied verbatim from the LaTeX source into
@@ -90,31 +88,20 @@ func TestRenderGolden(t *testing.T) {
 			if strings.Contains(got, "{") && strings.Contains(got, "{n}") {
 				t.Error("placeholder left unrendered")
 			}
-			golden(t, c.name+".golden", got)
+			checkGolden(t, c.name+".golden", got)
 		})
 	}
 	banner, err := BudgetAwareBanner()
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "budget_aware_banner.golden", banner.Banner(1500))
+	checkGolden(t, "budget_aware_banner.golden", banner.Banner(1500))
 }
 
-func golden(t *testing.T, name, got string) {
+// checkGolden compares got with testdata/name.
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs:\n%s", path, got)
-	}
+	golden.String(t, filepath.Join("testdata", name), got)
 }
 
 func TestDomainLabel(t *testing.T) {

@@ -24,7 +24,7 @@ func TestSolverPrompts(t *testing.T) {
 			if strings.Count(plain, problem) != 1 || strings.Contains(strings.ReplaceAll(plain, problem, ""), "{problem}") {
 				t.Errorf("problem not rendered exactly once:\n%s", plain)
 			}
-			golden(t, "solver_"+kind+".golden", plain)
+			checkGolden(t, "solver_"+kind+".golden", plain)
 			aware := tmpl.SolverPrompt(problem, banner.Banner(1500))
 			if want := banner.Banner(1500) + "\n" + plain; aware != want {
 				t.Errorf("banner not prepended with one blank line:\n%q\nwant\n%q", aware, want)

@@ -140,38 +140,10 @@ var tokenUnits = []string{"tokens", "token", "toks", "tok"}
 // zero. Anything else ("500-800", "lots", "1,20", "", "5e3") is not an
 // allocation.
 func numberFromString(s string) (number, bool) {
-	t := strings.TrimSpace(s)
-	if t != "" && !isDigit(t[0]) {
-		for _, pre := range approxPrefixes {
-			if hasPrefixFold(t, pre) {
-				t = strings.TrimSpace(t[len(pre):])
-				break
-			}
-		}
-	}
-	neg := false
-	if t != "" && (t[0] == '+' || t[0] == '-') {
-		neg = t[0] == '-'
-		t = strings.TrimSpace(t[1:])
-	}
-	// Integer digits, possibly grouped.
-	i := 0
-	for i < len(t) && isDigit(t[i]) {
-		i++
-	}
-	if i == 0 && (i >= len(t) || t[i] != '.') {
+	t, neg := stripApproxAndSign(s)
+	i, ok := scanGroupedDigits(t)
+	if !ok {
 		return number{}, false
-	}
-	first := i
-	for i+4 <= len(t) && (t[i] == ',' || t[i] == '_') &&
-		isDigit(t[i+1]) && isDigit(t[i+2]) && isDigit(t[i+3]) && (i+4 == len(t) || !isDigit(t[i+4])) {
-		if first == 0 || first > 3 {
-			return number{}, false
-		}
-		i += 4
-	}
-	if i < len(t) && (t[i] == ',' || t[i] == '_') {
-		return number{}, false // a separator not followed by a group of three
 	}
 	intPart := t[:i]
 	frac := ""
@@ -188,8 +160,62 @@ func numberFromString(s string) (number, bool) {
 		}
 		i = j
 	}
-	rest := strings.TrimSpace(t[i:])
-	exp := 0
+	exp, ok := scanSuffix(t[i:])
+	if !ok {
+		return number{}, false
+	}
+	v, sat := truncate(neg, intPart, frac, exp)
+	return number{v: v, float: float, saturated: sat}, true
+}
+
+// stripApproxAndSign removes surrounding spaces, one approximation prefix
+// and a sign from s, and reports whether the sign was '-'.
+func stripApproxAndSign(s string) (t string, neg bool) {
+	t = strings.TrimSpace(s)
+	if t != "" && !isDigit(t[0]) {
+		for _, pre := range approxPrefixes {
+			if hasPrefixFold(t, pre) {
+				t = strings.TrimSpace(t[len(pre):])
+				break
+			}
+		}
+	}
+	if t != "" && (t[0] == '+' || t[0] == '-') {
+		neg = t[0] == '-'
+		t = strings.TrimSpace(t[1:])
+	}
+	return t, neg
+}
+
+// scanGroupedDigits returns the length of t's integer digits, possibly
+// grouped in threes by ',' or '_' (the first group then of one to three
+// digits); ok is false when t has neither digits nor a '.' at its start,
+// or a separator not followed by a group of three.
+func scanGroupedDigits(t string) (i int, ok bool) {
+	for i < len(t) && isDigit(t[i]) {
+		i++
+	}
+	if i == 0 && (i >= len(t) || t[i] != '.') {
+		return 0, false
+	}
+	first := i
+	for i+4 <= len(t) && (t[i] == ',' || t[i] == '_') &&
+		isDigit(t[i+1]) && isDigit(t[i+2]) && isDigit(t[i+3]) && (i+4 == len(t) || !isDigit(t[i+4])) {
+		if first == 0 || first > 3 {
+			return 0, false
+		}
+		i += 4
+	}
+	if i < len(t) && (t[i] == ',' || t[i] == '_') {
+		return 0, false // a separator not followed by a group of three
+	}
+	return i, true
+}
+
+// scanSuffix reads what follows the number: an optional k (exp 3) and an
+// optional token unit, with spaces; ok is false when anything else is left.
+func scanSuffix(rest string) (exp int, ok bool) {
+	rest = strings.TrimSpace(rest)
 	if rest != "" && (rest[0] == 'k' || rest[0] == 'K') && (len(rest) == 1 || !isIdentChar(rest[1])) {
 		exp = 3
 		rest = strings.TrimSpace(rest[1:])
@@ -200,11 +226,7 @@ func numberFromString(s string) (number, bool) {
 			break
 		}
 	}
-	if rest != "" {
-		return number{}, false
-	}
-	v, sat := truncate(neg, intPart, frac, exp)
-	return number{v: v, float: float, saturated: sat}, true
+	return exp, rest == ""
 }
 
 // hasPrefixFold reports whether s starts with prefix, ignoring ASCII case.

@@ -40,7 +40,7 @@ func LoadTokens(path string, known []string) (*Tokens, error) {
 	if err != nil {
 		return nil, fmt.Errorf("token file: %w", err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // only read
 	return ParseTokens(filepath.Base(path), f, known)
 }
 

@@ -46,7 +46,7 @@ func StartTCP(tb testing.TB, logOut io.Writer, services ...server.Service) *grpc
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { conn.Close() })
+	tb.Cleanup(func() { _ = conn.Close() })
 	return conn
 }
 

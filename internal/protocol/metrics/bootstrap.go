@@ -33,6 +33,20 @@ type Bootstrap struct {
 	TailPerMille int
 }
 
+// Resolved returns b with its defaults filled in: Resamples
+// DefaultResamples when not positive, TailPerMille DefaultTailPerMille when
+// outside [1, 499]. It is the one place the defaults are applied; a report
+// records the resolved settings.
+func (b Bootstrap) Resolved() Bootstrap {
+	if b.Resamples <= 0 {
+		b.Resamples = DefaultResamples
+	}
+	if b.TailPerMille < 1 || b.TailPerMille > 499 {
+		b.TailPerMille = DefaultTailPerMille
+	}
+	return b
+}
+
 // BootstrapTag is XORed into the seed, so that a bootstrap seed and a
 // random-reference seed of the same value give unrelated streams.
 const BootstrapTag = 0x7472696167652f62 // "triage/b"
@@ -51,13 +65,8 @@ func (b Bootstrap) MeanCI(values []float64) Interval {
 	if n < 2 {
 		return Interval{}
 	}
+	b = b.Resolved()
 	resamples, tail := b.Resamples, b.TailPerMille
-	if resamples <= 0 {
-		resamples = DefaultResamples
-	}
-	if tail < 1 || tail > 499 {
-		tail = DefaultTailPerMille
-	}
 	draws := splitmix.NewIndices(splitmix.New(b.Seed^BootstrapTag), n)
 	means := make([]float64, resamples)
 	idx := make([]int, n)
@@ -145,13 +154,8 @@ func (b Bootstrap) StratifiedMeanCI(groups [][]float64) Interval {
 	if len(groups) == 1 {
 		return b.MeanCI(groups[0])
 	}
+	b = b.Resolved()
 	resamples, tail := b.Resamples, b.TailPerMille
-	if resamples <= 0 {
-		resamples = DefaultResamples
-	}
-	if tail < 1 || tail > 499 {
-		tail = DefaultTailPerMille
-	}
 	draws := make([]*splitmix.Indices, len(groups))
 	idx := make([][]int, len(groups))
 	for i, g := range groups {

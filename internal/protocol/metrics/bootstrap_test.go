@@ -192,3 +192,22 @@ func TestStratifiedMeanCIWithSinglePoolGroups(t *testing.T) {
 		}
 	}
 }
+
+func TestBootstrapResolved(t *testing.T) {
+	tests := []struct {
+		in, want Bootstrap
+	}{
+		{Bootstrap{}, Bootstrap{Resamples: DefaultResamples, TailPerMille: DefaultTailPerMille}},
+		{Bootstrap{Resamples: -1, TailPerMille: 500, Seed: 3}, Bootstrap{Resamples: DefaultResamples, TailPerMille: DefaultTailPerMille, Seed: 3}},
+		{Bootstrap{Resamples: 200, TailPerMille: 5, Seed: 9}, Bootstrap{Resamples: 200, TailPerMille: 5, Seed: 9}},
+	}
+	for _, tt := range tests {
+		if got := tt.in.Resolved(); got != tt.want {
+			t.Errorf("%+v.Resolved() = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+	values := []float64{1, 4, 2, 8, 5}
+	if a, b := (Bootstrap{Seed: 1}).MeanCI(values), (Bootstrap{Seed: 1}).Resolved().MeanCI(values); a != b {
+		t.Errorf("resolving changes the interval: %v, %v", a, b)
+	}
+}

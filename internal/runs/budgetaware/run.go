@@ -2,17 +2,17 @@ package budgetaware
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/llm"
 	"github.com/triage-eval/triage/internal/phase0/solving"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/work"
 	"github.com/triage-eval/triage/internal/store/problems"
+	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
 // Deps is what a re-solve needs.
@@ -20,7 +20,7 @@ type Deps struct {
 	// Config is the run's config; its solvers' endpoints play the solvers.
 	Config *orchestrator.Config
 	// RunStore holds the plans and receives the results.
-	RunStore *orchestrator.RunStore
+	RunStore runstore.Store
 	// Executor serves the Phase 0 ground truth (baseline correctness).
 	Executor triagev1.ExecutorServiceClient
 	// Endpoints are the named endpoints; Clients builds their clients.
@@ -41,7 +41,7 @@ type Deps struct {
 // in Selection.Failures. Progress counts items. When every model call
 // failed, the error is a *orchestrator.CallsFailedError: nothing was
 // measured.
-func Run(ctx context.Context, d Deps, progress *orchestrator.Progress) (Selection, error) {
+func Run(ctx context.Context, d Deps, progress *work.Progress) (Selection, error) {
 	cfg := d.Config
 	sel, err := Select(ctx, cfg, d.RunStore, cfg.Baseline.BudgetAwareVariant)
 	if err != nil {
@@ -57,13 +57,13 @@ func Run(ctx context.Context, d Deps, progress *orchestrator.Progress) (Selectio
 		return sel, err
 	}
 	type key struct{ model, mode, dataset, id string }
-	previous := map[key]orchestrator.BudgetAwareResult{}
+	previous := map[key]runstore.BudgetAwareResult{}
 	for _, r := range stored {
 		previous[key{r.Model, r.Mode, r.Dataset, r.ProblemID}] = r
 	}
 	truth := map[key]map[string]bool{} // by solver and dataset (id ""): id → correct
 	var todo []job
-	selected := map[orchestrator.BudgetAwareKey]string{}
+	selected := map[runstore.BudgetAwareKey]string{}
 	progress.Total.Store(int64(len(sel.Items)))
 	for _, it := range sel.Items {
 		p, ok := probs[it.Dataset][it.ProblemID]
@@ -75,7 +75,7 @@ func Run(ctx context.Context, d Deps, progress *orchestrator.Progress) (Selectio
 			return sel, fmt.Errorf("solver %s/%s: endpoint %q is not in the endpoints file", it.Solver.Model, it.Solver.Mode, it.Solver.Endpoint)
 		}
 		fp := fingerprint(it, p, ep)
-		selected[orchestrator.BudgetAwareKey{Model: it.Solver.Model, Mode: it.Solver.Mode, Dataset: it.Dataset, ProblemID: it.ProblemID}] = fp
+		selected[runstore.BudgetAwareKey{Model: it.Solver.Model, Mode: it.Solver.Mode, Dataset: it.Dataset, ProblemID: it.ProblemID}] = fp
 		prev, stored := previous[key{it.Solver.Model, it.Solver.Mode, it.Dataset, it.ProblemID}]
 		switch {
 		case !stored:
@@ -126,98 +126,27 @@ type job struct {
 	baselineCorrect bool
 }
 
-// solveAll re-solves the jobs with the configured concurrency per solver,
-// sharing them with any other worker of the run: each is claimed first
-// (orchestrator.Leases), and those other workers hold are looked at again
-// after a pause until they are stored fresh or taken over.
-func solveAll(ctx context.Context, d Deps, todo []job, progress *orchestrator.Progress, failures *orchestrator.CallFailures) error {
-	l := orchestrator.NewLeases(d.RunStore, d.Worker, d.Lease, time.Now)
-	pause := l.NewPause()
-	for pending := todo; len(pending) > 0; {
-		waiting, err := solvePass(ctx, d, l, pending, progress, failures)
-		if err != nil || len(waiting) == 0 {
-			return err
-		}
-		if err := pause.Wait(ctx, len(waiting) < len(pending)); err != nil {
-			return err
-		}
-		fresh, err := freshResolves(ctx, d.RunStore)
-		if err != nil {
-			return err
-		}
-		pending = pending[:0]
-		for _, j := range waiting {
-			if fresh[j.key()] != j.fingerprint {
-				pending = append(pending, j)
-			} else {
-				progress.Done.Add(1)
-			}
-		}
+// solveAll re-solves the jobs, Baseline.Concurrency per solver at once,
+// sharing them with any other worker of the run (work.Run): each is
+// claimed first, and those other workers hold are looked at again after a
+// pause until they are stored fresh or taken over.
+func solveAll(ctx context.Context, d Deps, todo []job, progress *work.Progress, failures *orchestrator.CallFailures) error {
+	store := orchestrator.Units(d.RunStore, func(ctx context.Context) (map[string]string, error) { return freshResolves(ctx, d.RunStore) })
+	opts := work.Options{
+		Concurrency: d.Config.Baseline.Concurrency * len(d.Config.Solvers),
+		Leases:      work.NewLeases(store, d.Worker, d.Lease, time.Now),
+		Progress:    progress,
 	}
-	return nil
+	return work.Run(ctx, opts, todo, func(ctx context.Context, batch []job) error {
+		return solveOne(ctx, d, batch[0], progress, failures)
+	})
 }
 
-// solvePass offers every job once and returns those other workers held.
-func solvePass(ctx context.Context, d Deps, l *orchestrator.Leases, todo []job, progress *orchestrator.Progress, failures *orchestrator.CallFailures) ([]job, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan job)
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		firstErr error
-		waiting  []job
-	)
-	fail := func(err error) {
-		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
-		}
-		mu.Unlock()
-		cancel()
-	}
-	workers := d.Config.Baseline.Concurrency * len(d.Config.Solvers)
-	for range workers {
-		wg.Go(func() {
-			for j := range jobs {
-				done, taken, err := l.Take(ctx, j.key())
-				if err != nil {
-					fail(err)
-					return
-				}
-				if !taken {
-					mu.Lock()
-					waiting = append(waiting, j)
-					mu.Unlock()
-					continue
-				}
-				err = solveOne(ctx, d, j, progress, failures)
-				done()
-				if rerr := l.Release(ctx, j.key()); err != nil || rerr != nil {
-					fail(errors.Join(err, rerr))
-					return
-				}
-			}
-		})
-	}
-feed:
-	for _, j := range todo {
-		select {
-		case jobs <- j:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(jobs)
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	return waiting, ctx.Err()
-}
+// Fingerprint is the fingerprint of the re-solve's inputs.
+func (j job) Fingerprint() string { return j.fingerprint }
 
 // solveOne re-solves one job and stores the result.
-func solveOne(ctx context.Context, d Deps, j job, progress *orchestrator.Progress, failures *orchestrator.CallFailures) error {
+func solveOne(ctx context.Context, d Deps, j job, progress *work.Progress, failures *orchestrator.CallFailures) error {
 	ep := j.item.Solver.Endpoint
 	c, err := d.Clients.Get("budget-aware/"+ep, d.Endpoints[ep])
 	if err != nil {
@@ -246,8 +175,8 @@ func solveOne(ctx context.Context, d Deps, j job, progress *orchestrator.Progres
 	return nil
 }
 
-// key is the claim key of a job.
-func (j job) key() string {
+// Key is the claim key of a job (a work.Unit).
+func (j job) Key() string {
 	it := j.item
 	return resolveKey(it.Solver.Model, it.Solver.Mode, it.Dataset, it.ProblemID)
 }
@@ -260,7 +189,7 @@ func resolveKey(model, mode, dataset, problemID string) string {
 
 // freshResolves returns the fingerprint of every stored gradeable
 // re-solve by claim key.
-func freshResolves(ctx context.Context, rs *orchestrator.RunStore) (map[string]string, error) {
+func freshResolves(ctx context.Context, rs runstore.Store) (map[string]string, error) {
 	all, err := rs.AllBudgetAware(ctx)
 	if err != nil {
 		return nil, err
@@ -275,9 +204,9 @@ func freshResolves(ctx context.Context, rs *orchestrator.RunStore) (map[string]s
 }
 
 // result is what one re-solve stores.
-func result(j job, a solving.Attempt) orchestrator.BudgetAwareResult {
+func result(j job, a solving.Attempt) runstore.BudgetAwareResult {
 	it := j.item
-	r := orchestrator.BudgetAwareResult{
+	r := runstore.BudgetAwareResult{
 		Model: it.Solver.Model, Mode: it.Solver.Mode, Dataset: it.Dataset, ProblemID: it.ProblemID, Pool: it.Pool,
 		Tokens: it.Tokens, BaselineCorrect: j.baselineCorrect, Gradeable: a.Gradeable, Correct: a.Correct(),
 		Truncated: a.Truncated, OutputTokens: a.Cost(), OutputTokensRule: a.Response.CostRule, Outcome: string(a.Verdict.Outcome), Error: a.Error,

@@ -10,6 +10,7 @@ import (
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
 // Item is one (solver, problem) to re-solve.
@@ -42,7 +43,7 @@ type Selection struct {
 // Select reads the α = 1 llm plans of variant from the run store. A plan
 // step is kept the way the Executor's normalization keeps it: known to the
 // pool, first occurrence of its id, allocation > 0.
-func Select(ctx context.Context, cfg *orchestrator.Config, rs *orchestrator.RunStore, variant vocab.Variant) (Selection, error) {
+func Select(ctx context.Context, cfg *orchestrator.Config, rs runstore.Store, variant vocab.Variant) (Selection, error) {
 	if !slices.Contains(cfg.Alphas, 1) {
 		return Selection{}, fmt.Errorf("alphas: the run has no α = 1 plans to follow; add 1 to alphas and run it")
 	}

@@ -1,8 +1,8 @@
 package budgetaware
 
 import (
-	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/runs/report"
+	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
 // AllDatasets labels a solver's row over every dataset.
@@ -47,10 +47,10 @@ type Row struct {
 // Summarize builds one row per (solver, dataset), each solver's rows
 // followed by its AllDatasets row. results must be in key order (model,
 // mode, dataset), as RunStore.BudgetAware returns them.
-func Summarize(results []orchestrator.BudgetAwareResult) []Row {
+func Summarize(results []runstore.BudgetAwareResult) []Row {
 	var rows []Row
-	for _, solver := range runs(results, func(a, b orchestrator.BudgetAwareResult) bool { return a.Model == b.Model && a.Mode == b.Mode }) {
-		for _, ds := range runs(solver, func(a, b orchestrator.BudgetAwareResult) bool { return a.Dataset == b.Dataset }) {
+	for _, solver := range runs(results, func(a, b runstore.BudgetAwareResult) bool { return a.Model == b.Model && a.Mode == b.Mode }) {
+		for _, ds := range runs(solver, func(a, b runstore.BudgetAwareResult) bool { return a.Dataset == b.Dataset }) {
 			rows = append(rows, tally(ds, ds[0].Dataset))
 		}
 		rows = append(rows, tally(solver, AllDatasets))
@@ -60,8 +60,8 @@ func Summarize(results []orchestrator.BudgetAwareResult) []Row {
 
 // runs splits results into maximal runs of neighbours that same says
 // belong together.
-func runs(results []orchestrator.BudgetAwareResult, same func(a, b orchestrator.BudgetAwareResult) bool) [][]orchestrator.BudgetAwareResult {
-	var out [][]orchestrator.BudgetAwareResult
+func runs(results []runstore.BudgetAwareResult, same func(a, b runstore.BudgetAwareResult) bool) [][]runstore.BudgetAwareResult {
+	var out [][]runstore.BudgetAwareResult
 	for start, i := 0, 1; i <= len(results); i++ {
 		if i == len(results) || !same(results[start], results[i]) {
 			out = append(out, results[start:i])
@@ -72,7 +72,7 @@ func runs(results []orchestrator.BudgetAwareResult, same func(a, b orchestrator.
 }
 
 // tally summarizes results of one solver under the dataset label given.
-func tally(results []orchestrator.BudgetAwareResult, dataset string) Row {
+func tally(results []runstore.BudgetAwareResult, dataset string) Row {
 	row := Row{Model: results[0].Model, Mode: results[0].Mode, Dataset: dataset}
 	within, withinFinished := 0, 0
 	for _, r := range results {

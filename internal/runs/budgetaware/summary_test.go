@@ -4,16 +4,16 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
-func res(model, dataset string, tokens, out int64, base, now, gradeable bool) orchestrator.BudgetAwareResult {
-	return orchestrator.BudgetAwareResult{Model: model, Mode: "standard", Dataset: dataset, Tokens: tokens, OutputTokens: out,
+func res(model, dataset string, tokens, out int64, base, now, gradeable bool) runstore.BudgetAwareResult {
+	return runstore.BudgetAwareResult{Model: model, Mode: "standard", Dataset: dataset, Tokens: tokens, OutputTokens: out,
 		BaselineCorrect: base, Correct: now && gradeable, Gradeable: gradeable}
 }
 
 func TestSummarize(t *testing.T) {
-	results := []orchestrator.BudgetAwareResult{
+	results := []runstore.BudgetAwareResult{
 		res("a", "aime", 100, 90, true, true, true),   // kept, compliant
 		res("a", "aime", 100, 150, true, false, true), // lost
 		res("a", "aime", 100, 100, false, true, true), // newly, compliant (≤)
@@ -40,7 +40,7 @@ func TestSummarize(t *testing.T) {
 	// SPEC §5: compliance over all N counts an output cut at max_tokens
 	// as compliant when a_i ≥ max_tokens; over the finished re-solves it
 	// does not count at all.
-	capped := []orchestrator.BudgetAwareResult{
+	capped := []runstore.BudgetAwareResult{
 		{Model: "c", Mode: "extended", Dataset: "aime", Tokens: 5000, OutputTokens: 4096, MaxTokens: 4096, Truncated: true, Gradeable: true}, // cut; cannot break a_i
 		{Model: "c", Mode: "extended", Dataset: "aime", Tokens: 1000, OutputTokens: 4096, MaxTokens: 4096, Truncated: true, Gradeable: true}, // cut above a_i
 		{Model: "c", Mode: "extended", Dataset: "aime", Tokens: 1000, OutputTokens: 800, MaxTokens: 4096, Gradeable: true, Correct: true},    // finished within

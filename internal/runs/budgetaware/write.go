@@ -40,7 +40,7 @@ func WriteDir(dir string, rows []Row) error {
 		return err
 	}
 	if err := Markdown(md, rows); err != nil {
-		md.Close()
+		_ = md.Close() // the write's error is the one to report
 		return err
 	}
 	if err := md.Close(); err != nil {
@@ -60,7 +60,7 @@ func WriteDir(dir string, rows []Row) error {
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
-		f.Close()
+		_ = f.Close() // the write's error is the one to report
 		return err
 	}
 	if err := f.Close(); err != nil {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"flag"
 	"io/fs"
 	"maps"
 	"os"
@@ -18,13 +17,12 @@ import (
 	"github.com/triage-eval/triage/internal/protocol/costrule"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/problems"
+	"github.com/triage-eval/triage/internal/testkit/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite data/ from the generator")
 
 func TestEmbeddedDataIsGenerated(t *testing.T) {
 	want := generate()
-	if *update {
+	if golden.Update() {
 		for name, b := range want {
 			if err := os.WriteFile(filepath.Join("data", name), b, 0o644); err != nil {
 				t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/report"
 )
 
@@ -73,13 +74,13 @@ func regretMetric() barMetric {
 // barFigure draws figure 1 or 2 for one strategy-variant at alpha: one
 // panel per dataset, one group of bars per solver. ok is false when no
 // mean is defined.
-func barFigure(rep report.Report, sv strategyVariant, alpha float64, m barMetric) (drawing, bool) {
+func barFigure(rep report.Report, sv report.StrategyVariant, alpha float64, m barMetric) (drawing, bool) {
 	keep := func(c report.Cell) bool {
-		return c.Alpha == alpha && c.Strategy == sv.strategy && c.Variant == sv.variant
+		return c.Alpha == alpha && c.Strategy == sv.Strategy && c.Variant == sv.Variant
 	}
 	datasets := report.Distinct(rep.Cells, keep, func(c report.Cell) string { return c.Dataset })
-	solvers := solversOf(rep.Cells, keep)
-	ix := indexCells(rep.Cells)
+	solvers := report.Solvers(rep.Cells, keep)
+	ix := rep.Index()
 
 	var counts countRange
 	var degenerate degenerateTally
@@ -89,15 +90,15 @@ func barFigure(rep report.Report, sv strategyVariant, alpha float64, m barMetric
 	panels := make([]barPanel, len(datasets))
 	for d, ds := range datasets {
 		for _, s := range solvers {
-			key := cellKey{solver: s, dataset: ds, alpha: alpha, strategy: sv.strategy, variant: sv.variant}
-			key.regime = "U"
-			u, uok := ix[key]
-			key.regime = "E"
-			e, eok := ix[key]
-			g := barGroup{colour: modeColor(s.mode), present: uok || eok}
+			key := report.Key{Solver: s, Dataset: ds, Alpha: alpha, StrategyVariant: sv}
+			key.Regime = vocab.Advisory
+			u, uok := ix.Cell(key)
+			key.Regime = vocab.Enforced
+			e, eok := ix.Cell(key)
+			g := barGroup{colour: modeColor(s.Mode), present: uok || eok}
 			if uok {
 				g.u, g.accuracy = barValue{m.mean(u), m.ci(u)}, u.BaseAccuracy
-				degenerate.add(u, s.label()+" on "+ds)
+				degenerate.add(u, label(s)+" on "+ds)
 			}
 			if eok {
 				g.e, g.accuracy = barValue{m.mean(e), m.ci(e)}, e.BaseAccuracy
@@ -113,8 +114,8 @@ func barFigure(rep report.Report, sv strategyVariant, alpha float64, m barMetric
 				}
 				clipped = clipped || bv.mean.Value < etaFloor
 			}
-			if g.present && !slices.Contains(modes, s.mode) {
-				modes = append(modes, s.mode)
+			if g.present && !slices.Contains(modes, s.Mode) {
+				modes = append(modes, s.Mode)
 			}
 			panels[d].groups = append(panels[d].groups, g)
 		}
@@ -131,7 +132,7 @@ func barFigure(rep report.Report, sv strategyVariant, alpha float64, m barMetric
 
 	labels := make([]string, len(solvers))
 	for i, s := range solvers {
-		labels[i] = s.label()
+		labels[i] = label(s)
 	}
 	width := vg.Length(max(468, 70+52*len(solvers)))
 	rotate := maxWidth(textStyle(sizeTick, false, draw.XCenter, draw.YTop), labels) > 0.9*(width-70)/vg.Length(len(solvers))
@@ -145,9 +146,9 @@ func barFigure(rep report.Report, sv strategyVariant, alpha float64, m barMetric
 		rowHeight += 0.5 * maxWidth(textStyle(sizeTick, false, draw.XCenter, draw.YTop), labels)
 	}
 
-	title := fmt.Sprintf("%s at α = %s — %s", m.title, report.FormatAlpha(alpha), sv.phrase())
+	title := fmt.Sprintf("%s at α = %s — %s", m.title, report.FormatAlpha(alpha), report.ScopePhrase(sv.Strategy, sv.Variant))
 	caption := sentence(
-		fmt.Sprintf("%s at budget fraction α = %s, %s.", m.title, report.FormatAlpha(alpha), sv.phrase()),
+		fmt.Sprintf("%s at budget fraction α = %s, %s.", m.title, report.FormatAlpha(alpha), report.ScopePhrase(sv.Strategy, sv.Variant)),
 		fmt.Sprintf("One panel per dataset, one group of bars per solver: the solid bar is the mean %s_U (regime U, advisory allocations), the hatched bar the mean %s_E (regime E, enforced allocations), each over %s (%s pools per bar).", m.symbol, m.symbol, m.over, counts),
 		"Whiskers are "+intervalPhrase(rep.Bootstrap)+"; the red dashed mark is the solver's base accuracy on the dataset.",
 		m.meaning,
@@ -169,9 +170,9 @@ func barFigure(rep report.Report, sv strategyVariant, alpha float64, m barMetric
 	)
 	return drawing{
 		fig: Figure{
-			Name:  fileStem(append(append([]string{string(m.kind)}, sv.stem()...), "a"+report.FormatAlpha(alpha))...),
+			Name:  fileStem(append(append([]string{string(m.kind)}, stem(sv)...), "a"+report.FormatAlpha(alpha))...),
 			Title: title, Caption: caption, Kind: m.kind,
-			Strategy: sv.strategy, Variant: sv.variant, Alpha: alpha,
+			Strategy: sv.Strategy, Variant: sv.Variant, Alpha: alpha,
 		},
 		sheet: sheet{width: width, title: title, legend: legend, blocks: []block{panelBlock(rows, rowHeight)}},
 	}, true

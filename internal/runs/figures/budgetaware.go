@@ -7,6 +7,7 @@ import (
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
 	"github.com/triage-eval/triage/internal/runs/budgetaware"
+	"github.com/triage-eval/triage/internal/runs/report"
 )
 
 // budgetAwareFigures draws figure 5 as the paper does, as two heat tables
@@ -105,7 +106,7 @@ func budgetAwareDatasets(rows []budgetaware.Row) (drawing, bool) {
 		return drawing{}, false
 	}
 	type solverRow struct {
-		solver
+		report.Solver
 		byDataset map[string]budgetaware.Row
 	}
 	var solvers []solverRow
@@ -113,15 +114,15 @@ func budgetAwareDatasets(rows []budgetaware.Row) (drawing, bool) {
 		if r.Dataset == budgetaware.AllDatasets {
 			continue
 		}
-		s := solver{r.Model, r.Mode}
-		i := slices.IndexFunc(solvers, func(x solverRow) bool { return x.solver == s })
+		s := report.Solver{Model: r.Model, Mode: r.Mode}
+		i := slices.IndexFunc(solvers, func(x solverRow) bool { return x.Solver == s })
 		if i < 0 {
 			solvers = append(solvers, solverRow{s, map[string]budgetaware.Row{}})
 			i = len(solvers) - 1
 		}
 		solvers[i].byDataset[r.Dataset] = r
 	}
-	slices.SortFunc(solvers, func(a, b solverRow) int { return compareSolvers(a.solver, b.solver) })
+	slices.SortFunc(solvers, func(a, b solverRow) int { return report.CompareSolvers(a.Solver, b.Solver) })
 
 	scale := sequentialScale()
 	var grid heatGrid
@@ -131,7 +132,7 @@ func budgetAwareDatasets(rows []budgetaware.Row) (drawing, bool) {
 	}
 	var counts countRange
 	for _, s := range solvers {
-		grid.rows = append(grid.rows, s.label())
+		grid.rows = append(grid.rows, label(s.Solver))
 		var cells []heatCell
 		for _, d := range datasets {
 			r, ok := s.byDataset[d]

@@ -11,18 +11,11 @@ import (
 
 // intervalPhrase describes the report's bootstrap intervals, e.g. "95%
 // percentile bootstrap intervals over the pools (10,000 resamples, seed 0;
-// none below 2 pools)".
+// none below 2 pools)". b is resolved (Report.Bootstrap).
 func intervalPhrase(b metrics.Bootstrap) string {
-	resamples, tail := b.Resamples, b.TailPerMille
-	if resamples <= 0 {
-		resamples = metrics.DefaultResamples
-	}
-	if tail <= 0 {
-		tail = metrics.DefaultTailPerMille
-	}
-	level := strconv.FormatFloat(100-float64(2*tail)/10, 'f', -1, 64)
+	level := strconv.FormatFloat(100-float64(2*b.TailPerMille)/10, 'f', -1, 64)
 	return fmt.Sprintf("%s%% percentile bootstrap intervals over the pools (%s resamples, seed %d; none below 2 pools)",
-		level, report.FormatCount(resamples), b.Seed)
+		level, report.FormatCount(b.Resamples), b.Seed)
 }
 
 // modePhrase names the bar colours of the modes present.

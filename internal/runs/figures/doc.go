@@ -9,11 +9,11 @@
 // Draw returns the figures the data supports, in SPEC order; a figure
 // without data is left out rather than drawn empty:
 //
-//  1. efficiency_<strategy>_<variant>_a<α>: triage efficiency at one α
-//     (Options.Alpha, default report.HeadlineAlpha, or the report's closest
-//     α). One panel per dataset, one group of bars per solver: solid η_U,
-//     hatched η_E, 95% bootstrap whiskers (Cell.EtaCI), the solver's base
-//     accuracy as a red dashed mark, colour by mode (navy standard, teal
+//  1. efficiency_<strategy>_<variant>_a<α>: triage efficiency at the
+//     report's headline α (Report.Alpha). One panel per dataset, one
+//     group of bars per solver: solid η_U, hatched η_E, 95% bootstrap
+//     whiskers (Cell.EtaCI), the solver's base accuracy as a red dashed
+//     mark, colour by mode (navy standard, teal
 //     extended), reference lines at η = 0 and η = 1.
 //  2. regret_<strategy>_<variant>_a<α>: the same layout with R̃_U / R̃_E.
 //  3. heatmap_accuracy: base accuracy per (solver, dataset), white→teal;
@@ -31,10 +31,12 @@
 //     Acc_baseline, Acc_budget-aware, compliance (all N and finished) and
 //     the four outcome counts; per (solver, dataset) the three rates.
 //
-// Figures 1–4 are drawn for the llm strategy's variants when the report
-// has llm cells, otherwise for every reference strategy; variants in
-// report.CompareVariants order, so the headline variant's figures
-// ("default", SPEC §5) come first. A caption of η means (figures 1 and
+// Figures 1–3 are drawn for Report.FigureScopes and figure 4 for
+// Report.InjectionFigureScopes: the llm strategy's variants when the
+// report has llm cells, otherwise every reference strategy, in vocab's
+// order, so the headline variant's figures ("default", SPEC §5) come
+// first. The report decides every such setting (α, scopes, bootstrap);
+// this package draws what it is given. A caption of η means (figures 1 and
 // 3) that include degenerate pools (SPEC §5) counts them and names the
 // cells whose pools are all D1.
 //

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/budgetaware"
 	"github.com/triage-eval/triage/internal/runs/report"
 )
@@ -49,19 +50,17 @@ type Figure struct {
 	// table. Strategy and Variant are set for kinds efficiency, regret,
 	// eta_heatmap and injection; Alpha for efficiency, regret and
 	// injection; Regime ("U" or "E") for eta_heatmap.
-	Kind              Kind
-	Strategy, Variant string
-	Alpha             float64
-	Regime            string
+	Kind     Kind
+	Strategy vocab.Strategy
+	Variant  vocab.Variant
+	Alpha    float64
+	Regime   vocab.Regime
 	// SVG and PNG are the figure, drawn once for both.
 	SVG, PNG []byte
 }
 
 // Options adjust Draw.
 type Options struct {
-	// Alpha is the budget fraction of figures 1 and 2; 0 means
-	// report.HeadlineAlpha. The report's α closest to it is drawn.
-	Alpha float64
 	// DPI is the PNG resolution; 0 means DefaultDPI.
 	DPI int
 }
@@ -73,31 +72,26 @@ type drawing struct {
 }
 
 // Draw draws every figure of SPEC §8 that rep and ba support, in SPEC
-// order (see the package documentation); figures without data are left
-// out. ba are budgetaware.Summarize's rows (nil when there was no
+// order (see the package documentation), at rep's headline α and for its
+// figure scopes; figures without data are left out. ba are budgetaware.Summarize's rows (nil when there was no
 // re-solve). The result is deterministic.
 func Draw(rep report.Report, ba []budgetaware.Row, opts Options) ([]Figure, error) {
-	if opts.Alpha == 0 {
-		opts.Alpha = report.HeadlineAlpha
-	}
 	if opts.DPI <= 0 {
 		opts.DPI = DefaultDPI
 	}
 	var ds []drawing
-	if alpha, ok := closestAlpha(rep.Cells, opts.Alpha); ok {
-		for _, m := range []barMetric{efficiencyMetric(), regretMetric()} {
-			for _, sv := range drawnStrategies(rep.Cells) {
-				if d, ok := barFigure(rep, sv, alpha, m); ok {
-					ds = append(ds, d)
-				}
+	for _, m := range []barMetric{efficiencyMetric(), regretMetric()} {
+		for _, sv := range rep.FigureScopes {
+			if d, ok := barFigure(rep, sv, rep.Alpha, m); ok {
+				ds = append(ds, d)
 			}
 		}
 	}
 	if d, ok := accuracyHeatmap(rep); ok {
 		ds = append(ds, d)
 	}
-	for _, sv := range drawnStrategies(rep.Cells) {
-		for _, regime := range []string{"U", "E"} {
+	for _, sv := range rep.FigureScopes {
+		for _, regime := range vocab.Regimes() {
 			if d, ok := etaHeatmap(rep, sv, regime); ok {
 				ds = append(ds, d)
 			}

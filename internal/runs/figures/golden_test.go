@@ -2,7 +2,6 @@ package figures
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,9 +9,8 @@ import (
 	"testing"
 
 	"github.com/triage-eval/triage/internal/runs/report"
+	"github.com/triage-eval/triage/internal/testkit/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // drawFixture draws every figure of the hand-made run with opts.
 func drawFixture(t *testing.T, rep report.Report, opts Options) []Figure {
@@ -73,22 +71,7 @@ func checkGolden(t *testing.T, figs []Figure) {
 		files[f.Name+".svg"] = f.SVG
 	}
 	for name, got := range files {
-		path := filepath.Join("testdata", name)
-		if *update {
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Errorf("%v (run go test ./internal/runs/figures -update)", err)
-			continue
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s differs from %s (%d bytes, want %d); if the change is intended, run go test ./internal/runs/figures -update and review the diff",
-				name, path, len(got), len(want))
-		}
+		golden.File(t, filepath.Join("testdata", name), got)
 	}
 	entries, err := os.ReadDir("testdata")
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/report"
 )
 
@@ -17,32 +18,32 @@ const capMark = "*"
 // no dataset is left.
 func accuracyHeatmap(rep report.Report) (drawing, bool) {
 	var datasets []string
-	var solvers []solver
+	var solvers []report.Solver
 	unsolvableOnly := report.UnsolvableOnly(rep.Accuracy)
 	for _, a := range rep.Accuracy {
 		if unsolvableOnly[a.Dataset] {
 			continue
 		}
 		datasets = append(datasets, a.Dataset)
-		solvers = append(solvers, solver{a.Model, a.Mode})
+		solvers = append(solvers, report.Solver{Model: a.Model, Mode: a.Mode})
 	}
 	if len(datasets) == 0 {
 		return drawing{}, false
 	}
 	slices.Sort(datasets)
 	datasets = slices.Compact(datasets)
-	slices.SortFunc(solvers, compareSolvers)
+	slices.SortFunc(solvers, report.CompareSolvers)
 	solvers = slices.Compact(solvers)
 
 	scale := sequentialScale()
 	grid := heatGrid{cols: datasets}
 	var counts countRange
 	for _, s := range solvers {
-		grid.rows = append(grid.rows, s.label())
+		grid.rows = append(grid.rows, label(s))
 		row := make([]heatCell, len(datasets))
 		for j, d := range datasets {
 			i := slices.IndexFunc(rep.Accuracy, func(a report.AccuracyRow) bool {
-				return a.Model == s.model && a.Mode == s.mode && a.Dataset == d
+				return a.Model == s.Model && a.Mode == s.Mode && a.Dataset == d
 			})
 			if i < 0 {
 				continue
@@ -73,14 +74,14 @@ func accuracyHeatmap(rep report.Report) (drawing, bool) {
 // etaHeatmap draws mean η of one regime per (solver, α, dataset) for one
 // strategy-variant on the diverging scale capped at [−1, 1]: α blocks of
 // dataset columns. ok is false when no mean is defined.
-func etaHeatmap(rep report.Report, sv strategyVariant, regime string) (drawing, bool) {
+func etaHeatmap(rep report.Report, sv report.StrategyVariant, regime vocab.Regime) (drawing, bool) {
 	keep := func(c report.Cell) bool {
-		return c.Strategy == sv.strategy && c.Variant == sv.variant && c.Regime == regime
+		return c.Strategy == sv.Strategy && c.Variant == sv.Variant && c.Regime == regime
 	}
 	alphas := report.Distinct(rep.Cells, keep, func(c report.Cell) float64 { return c.Alpha })
 	datasets := report.Distinct(rep.Cells, keep, func(c report.Cell) string { return c.Dataset })
-	solvers := solversOf(rep.Cells, keep)
-	ix := indexCells(rep.Cells)
+	solvers := report.Solvers(rep.Cells, keep)
+	ix := rep.Index()
 
 	scale := divergingScale()
 	var grid heatGrid
@@ -91,11 +92,11 @@ func etaHeatmap(rep report.Report, sv strategyVariant, regime string) (drawing, 
 	var counts countRange
 	var degenerate degenerateTally
 	for _, s := range solvers {
-		grid.rows = append(grid.rows, s.label())
+		grid.rows = append(grid.rows, label(s))
 		var row []heatCell
 		for _, a := range alphas {
 			for _, d := range datasets {
-				c, ok := ix[cellKey{solver: s, dataset: d, alpha: a, strategy: sv.strategy, variant: sv.variant, regime: regime}]
+				c, ok := ix.Cell(report.Key{Solver: s, Dataset: d, Alpha: a, StrategyVariant: sv, Regime: regime})
 				if !ok {
 					row = append(row, heatCell{})
 					continue
@@ -104,7 +105,7 @@ func etaHeatmap(rep report.Report, sv strategyVariant, regime string) (drawing, 
 				if c.Eta.Defined {
 					counts.add(c.Eta.N)
 				}
-				degenerate.add(c, fmt.Sprintf("%s on %s at α = %s", s.label(), d, report.FormatAlpha(a)))
+				degenerate.add(c, fmt.Sprintf("%s on %s at α = %s", label(s), d, report.FormatAlpha(a)))
 			}
 		}
 		grid.cells = append(grid.cells, row)
@@ -112,10 +113,10 @@ func etaHeatmap(rep report.Report, sv strategyVariant, regime string) (drawing, 
 	if !counts.seen {
 		return drawing{}, false
 	}
-	regimeName := map[string]string{"U": "advisory budget (regime U)", "E": "enforced budget (regime E)"}[regime]
-	title := fmt.Sprintf("η_%s per solver, α and dataset — %s", regime, sv.phrase())
+	regimeName := map[vocab.Regime]string{vocab.Advisory: "advisory budget (regime U)", vocab.Enforced: "enforced budget (regime E)"}[regime]
+	title := fmt.Sprintf("η_%s per solver, α and dataset — %s", regime, report.ScopePhrase(sv.Strategy, sv.Variant))
 	caption := sentence(
-		fmt.Sprintf("Triage efficiency under the %s, η_%s, per (solver, α, dataset), %s.", regimeName, regime, sv.phrase()),
+		fmt.Sprintf("Triage efficiency under the %s, η_%s, per (solver, α, dataset), %s.", regimeName, regime, report.ScopePhrase(sv.Strategy, sv.Variant)),
 		fmt.Sprintf("Each cell: the mean η over the cell's pools with a scored plan (%s pools per cell), printed with 3 decimals as in the per-α tables.", counts),
 		"η = 1 matches oracle planning, η = 0 a random planner, η < 0 is worse than random.",
 		"Cells use a diverging coral→white→navy scale capped at [−1, 1]: a value outside the cap is marked * and takes the colour of the nearer end.",
@@ -125,9 +126,9 @@ func etaHeatmap(rep report.Report, sv strategyVariant, regime string) (drawing, 
 	hb, w := heatBlock(grid)
 	return drawing{
 		fig: Figure{
-			Name:  fileStem(append([]string{"heatmap", "eta", regime}, sv.stem()...)...),
+			Name:  fileStem(append([]string{"heatmap", "eta", string(regime)}, stem(sv)...)...),
 			Title: title, Caption: caption, Kind: KindEtaHeatmap,
-			Strategy: sv.strategy, Variant: sv.variant, Regime: regime,
+			Strategy: sv.Strategy, Variant: sv.Variant, Regime: regime,
 		},
 		sheet: sheet{
 			width: max(w, titleStyle().Width(title)) + 2*sheetMargin, title: title,

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/report"
 )
 
@@ -107,7 +108,7 @@ func figureNamed(t *testing.T, figs []Figure, name string) Figure {
 // report prints it (3 decimals, "—" when undefined); a cell without
 // records must print nothing. A "*" must follow exactly the values outside [−1, 1].
 func checkEtaHeatmaps(t *testing.T, rep report.Report, figs []Figure) {
-	ix := indexCells(rep.Cells)
+	ix := rep.Index()
 	datasets := []string{"aime", "gpqa", "lcb"}
 	alphas := []string{"α = 0.25", "α = 0.5", "α = 0.75", "α = 1"}
 	for _, regime := range []string{"U", "E"} {
@@ -146,7 +147,7 @@ func checkEtaHeatmaps(t *testing.T, rep report.Report, figs []Figure) {
 				} else if value != w {
 					t.Errorf("%+v: printed %q, table %q", k, value, w)
 				}
-				c, ok := ix[cellOf(t, k, regime)]
+				c, ok := ix.Cell(cellOf(t, k, regime))
 				outside := ok && c.Eta.Defined && math.Abs(c.Eta.Value) > 1
 				if star != outside {
 					t.Errorf("%+v: printed %q for η = %v: a star must mark exactly the values outside [−1, 1]", k, text, c.Eta.Value)
@@ -168,16 +169,16 @@ func checkEtaHeatmaps(t *testing.T, rep report.Report, figs []Figure) {
 }
 
 // cellOf turns a heat-map position back into the key of its report cell.
-func cellOf(t *testing.T, k heatKey, regime string) cellKey {
+func cellOf(t *testing.T, k heatKey, regime string) report.Key {
 	t.Helper()
 	for _, s := range fixtureSolvers {
 		if solverLabel(s.model, s.mode) == k.row {
 			alpha := map[string]float64{"α = 0.25": 0.25, "α = 0.5": 0.5, "α = 0.75": 0.75, "α = 1": 1}[k.group]
-			return cellKey{solver: solver{s.model, s.mode}, dataset: k.col, alpha: alpha, strategy: "llm", variant: "default", regime: regime}
+			return report.Key{Solver: report.Solver{Model: s.model, Mode: s.mode}, Dataset: k.col, Alpha: alpha, StrategyVariant: report.StrategyVariant{Strategy: vocab.LLM, Variant: vocab.Default}, Regime: vocab.Regime(regime)}
 		}
 	}
 	t.Fatalf("no solver labelled %q", k.row)
-	return cellKey{}
+	return report.Key{}
 }
 
 // checkAccuracyHeatmap compares every value of the accuracy heat map with

@@ -72,7 +72,7 @@ func TestIntervalPhrase(t *testing.T) {
 		{metrics.Bootstrap{Resamples: 2000, Seed: 7, TailPerMille: 5}, "99% percentile bootstrap intervals over the pools (2,000 resamples, seed 7; none below 2 pools)"},
 	}
 	for _, tc := range cases {
-		if got := intervalPhrase(tc.b); got != tc.want {
+		if got := intervalPhrase(tc.b.Resolved()); got != tc.want { // resolved, as Report.Bootstrap is
 			t.Errorf("intervalPhrase(%+v) = %q, want %q", tc.b, got, tc.want)
 		}
 	}

@@ -1,114 +1,18 @@
 package figures
 
 import (
-	"cmp"
-	"math"
-	"slices"
-
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/report"
 )
 
-// solver is a (model, mode) pair: one bar group, one heat-map row.
-type solver struct{ model, mode string }
+// label is a solver's name in figures (solverLabel).
+func label(s report.Solver) string { return solverLabel(s.Model, s.Mode) }
 
-// label is the solver's name in figures.
-func (s solver) label() string { return solverLabel(s.model, s.mode) }
-
-func compareSolvers(a, b solver) int {
-	return cmp.Or(cmp.Compare(a.model, b.model), cmp.Compare(a.mode, b.mode))
-}
-
-// strategyVariant is one planning strategy under one prompt variant: the
-// unit figures 1–4 are drawn for.
-type strategyVariant struct{ strategy, variant string }
-
-// stem is the strategy and variant as file-name parts; a strategy without
-// a prompt (report.NoVariant) is named by the strategy alone.
-func (sv strategyVariant) stem() []string {
-	if sv.variant == report.NoVariant || sv.variant == "" {
-		return []string{sv.strategy}
+// stem is a strategy and variant as file-name parts; a strategy without a
+// prompt (vocab.NoVariant) is named by the strategy alone.
+func stem(sv report.StrategyVariant) []string {
+	if sv.Variant == vocab.NoVariant || sv.Variant == "" {
+		return []string{string(sv.Strategy)}
 	}
-	return []string{sv.strategy, sv.variant}
-}
-
-// phrase names the strategy and variant in titles and captions.
-func (sv strategyVariant) phrase() string { return report.ScopePhrase(sv.strategy, sv.variant) }
-
-func compareStrategyVariants(a, b strategyVariant) int {
-	rank := func(s string) int {
-		if s == report.StrategyLLM {
-			return 0
-		}
-		return 1
-	}
-	return cmp.Or(cmp.Compare(rank(a.strategy), rank(b.strategy)), cmp.Compare(a.strategy, b.strategy), report.CompareVariants(a.variant, b.variant))
-}
-
-// drawnStrategies lists the strategy-variants figures are drawn for: the
-// llm strategy's variants when cells has any, otherwise every reference
-// strategy's; sorted.
-func drawnStrategies(cells []report.Cell) []strategyVariant {
-	var llm, all []strategyVariant
-	for _, c := range cells {
-		sv := strategyVariant{c.Strategy, c.Variant}
-		all = append(all, sv)
-		if c.Strategy == report.StrategyLLM {
-			llm = append(llm, sv)
-		}
-	}
-	out := all
-	if len(llm) > 0 {
-		out = llm
-	}
-	slices.SortFunc(out, compareStrategyVariants)
-	return slices.Compact(out)
-}
-
-// closestAlpha returns the α of cells nearest to alpha (the smaller on a
-// tie), and false when cells is empty.
-func closestAlpha(cells []report.Cell, alpha float64) (float64, bool) {
-	best, found := 0.0, false
-	for _, c := range cells {
-		d, bd := math.Abs(c.Alpha-alpha), math.Abs(best-alpha)
-		if !found || d < bd || (d == bd && c.Alpha < best) {
-			best, found = c.Alpha, true
-		}
-	}
-	return best, found
-}
-
-// cellKey finds a plain or injection cell.
-type cellKey struct {
-	solver
-	dataset, source   string
-	ratio, alpha      float64
-	strategy, variant string
-	regime            string
-}
-
-func keyOf(c report.Cell) cellKey {
-	return cellKey{solver{c.Model, c.Mode}, c.Dataset, c.Source, c.Ratio, c.Alpha, c.Strategy, c.Variant, c.Regime}
-}
-
-// cellIndex looks cells up by key.
-type cellIndex map[cellKey]report.Cell
-
-func indexCells(cells []report.Cell) cellIndex {
-	ix := make(cellIndex, len(cells))
-	for _, c := range cells {
-		ix[keyOf(c)] = c
-	}
-	return ix
-}
-
-// solversOf returns the sorted distinct solvers of the cells keep accepts.
-func solversOf(cells []report.Cell, keep func(report.Cell) bool) []solver {
-	var out []solver
-	for _, c := range cells {
-		if keep(c) {
-			out = append(out, solver{c.Model, c.Mode})
-		}
-	}
-	slices.SortFunc(out, compareSolvers)
-	return slices.Compact(out)
+	return []string{string(sv.Strategy), string(sv.Variant)}
 }

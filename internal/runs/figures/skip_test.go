@@ -48,7 +48,7 @@ func TestDrawSkipsFiguresWithoutData(t *testing.T) {
 		records []report.ScoreRecord
 		acc     []report.Accuracy
 		ba      []budgetaware.Row
-		opts    Options
+		alpha   float64
 		want    []string
 	}{
 		{name: "empty report", want: nil},
@@ -74,7 +74,7 @@ func TestDrawSkipsFiguresWithoutData(t *testing.T) {
 			want: []string{"efficiency_llm_a_a0.5", "heatmap_eta_u_llm_a", "heatmap_eta_e_llm_a"},
 		},
 		{
-			name: "the α closest to Options.Alpha", records: twoAlphas, opts: Options{Alpha: 0.3},
+			name: "the α closest to the report's headline α", records: twoAlphas, alpha: 0.3,
 			want: []string{"efficiency_llm_a_a0.25", "regret_llm_a_a0.25", "heatmap_eta_u_llm_a", "heatmap_eta_e_llm_a"},
 		},
 		{name: "re-solve totals only", ba: totalsOnly, want: []string{"budget_aware_solvers"}},
@@ -82,8 +82,8 @@ func TestDrawSkipsFiguresWithoutData(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			tc.opts.DPI = 18 // only the names matter here: keep rasterizing cheap
-			figs, err := Draw(report.Build(tc.records, tc.acc), tc.ba, tc.opts)
+			rep := report.BuildWith(tc.records, tc.acc, report.Options{Alpha: tc.alpha})
+			figs, err := Draw(rep, tc.ba, Options{DPI: 18}) // only the names matter here: keep rasterizing cheap
 			if err != nil {
 				t.Fatalf("Draw: %v", err)
 			}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/report"
 )
 
@@ -24,7 +25,7 @@ func TestHeadlineVariantFirstAndDegenerateCaptions(t *testing.T) {
 					}
 					recs = append(recs, scored(report.ScoreRecord{
 						Model: "m", Mode: "standard", Dataset: d, Pool: pool, Alpha: 0.5,
-						Variant: v, Strategy: report.StrategyLLM, Regime: regime, Value: value, Oracle: oracle, Random: random,
+						Variant: v, Strategy: string(vocab.LLM), Regime: regime, Value: value, Oracle: oracle, Random: random,
 					}))
 				}
 			}

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/report"
 )
 
@@ -29,7 +30,7 @@ const (
 // and variant.
 type injectionScope struct {
 	alpha float64
-	strategyVariant
+	report.StrategyVariant
 }
 
 // injectionBase is one panel: a base dataset and its unsolvable source.
@@ -45,9 +46,9 @@ type trajectoryPoint struct {
 // strategies, skipping panels and figures without a defined (D, W) point.
 func injectionFigures(rep report.Report) []drawing {
 	var scopes []injectionScope
-	for _, sv := range drawnStrategies(rep.Injection) {
+	for _, sv := range rep.InjectionFigureScopes {
 		for _, a := range report.Distinct(rep.Injection, func(c report.Cell) bool {
-			return c.Strategy == sv.strategy && c.Variant == sv.variant
+			return c.Strategy == sv.Strategy && c.Variant == sv.Variant
 		}, func(c report.Cell) float64 { return c.Alpha }) {
 			scopes = append(scopes, injectionScope{a, sv})
 		}
@@ -64,7 +65,7 @@ func injectionFigures(rep report.Report) []drawing {
 // injectionFigure draws one scope's trajectories, one panel per base.
 func injectionFigure(rep report.Report, sc injectionScope) (drawing, bool) {
 	inScope := func(c report.Cell) bool {
-		return c.Alpha == sc.alpha && c.Strategy == sc.strategy && c.Variant == sc.variant
+		return c.Alpha == sc.alpha && c.Strategy == sc.Strategy && c.Variant == sc.Variant
 	}
 	var bases []injectionBase
 	for _, c := range rep.Injection {
@@ -76,14 +77,14 @@ func injectionFigure(rep report.Report, sc injectionScope) (drawing, bool) {
 		return cmp.Or(cmp.Compare(a.dataset, b.dataset), cmp.Compare(a.source, b.source))
 	})
 	bases = slices.Compact(bases)
-	solvers := solversOf(rep.Injection, inScope)
+	solvers := report.Solvers(rep.Injection, inScope)
 	ratios := report.Distinct(rep.Injection, inScope, func(c report.Cell) float64 { return c.Ratio })
-	ix := indexCells(rep.Injection)
+	ix := rep.Index()
 
 	var counts countRange
 	var panels []*plot.Plot
 	var drawnRatios []float64
-	drawnSolvers := map[solver]bool{}
+	drawnSolvers := map[report.Solver]bool{}
 	var titles []string
 	for _, b := range bases {
 		p := trajectoryPlot(b)
@@ -91,11 +92,11 @@ func injectionFigure(rep report.Report, sc injectionScope) (drawing, bool) {
 		for si, s := range solvers {
 			var pts []trajectoryPoint
 			for _, r := range ratios {
-				key := cellKey{solver: s, dataset: b.dataset, source: b.source, ratio: r, alpha: sc.alpha, strategy: sc.strategy, variant: sc.variant, regime: "U"}
-				c, ok := ix[key]
+				key := report.Key{Solver: s, Dataset: b.dataset, Source: b.source, Ratio: r, Alpha: sc.alpha, StrategyVariant: sc.StrategyVariant, Regime: vocab.Advisory}
+				c, ok := ix.Cell(key)
 				if !ok {
-					key.regime = "E"
-					if c, ok = ix[key]; !ok {
+					key.Regime = vocab.Enforced
+					if c, ok = ix.Cell(key); !ok {
 						continue
 					}
 				}
@@ -113,7 +114,7 @@ func injectionFigure(rep report.Report, sc injectionScope) (drawing, bool) {
 					drawnRatios = append(drawnRatios, pt.ratio)
 				}
 			}
-			addTrajectory(p, pts, categorical(si), modeGlyph(s.mode))
+			addTrajectory(p, pts, categorical(si), modeGlyph(s.Mode))
 		}
 		if any {
 			p.Add(idealCorner())
@@ -133,7 +134,7 @@ func injectionFigure(rep report.Report, sc injectionScope) (drawing, bool) {
 	var legend []legendItem
 	for si, s := range solvers {
 		if drawnSolvers[s] {
-			legend = append(legend, legendItem{s.label(), glyphThumb{Color: categorical(si), Shape: modeGlyph(s.mode), Radius: 3.5}})
+			legend = append(legend, legendItem{label(s), glyphThumb{Color: categorical(si), Shape: modeGlyph(s.Mode), Radius: 3.5}})
 		}
 	}
 	ratioTexts := make([]string, len(drawnRatios))
@@ -143,10 +144,10 @@ func injectionFigure(rep report.Report, sc injectionScope) (drawing, bool) {
 	}
 	legend = append(legend, legendItem{"ideal corner", glyphThumb(idealCorner().GlyphStyle)})
 
-	title := fmt.Sprintf("Unsolvable injection at α = %s — %s", report.FormatAlpha(sc.alpha), sc.phrase())
+	title := fmt.Sprintf("Unsolvable injection at α = %s — %s", report.FormatAlpha(sc.alpha), report.ScopePhrase(sc.Strategy, sc.Variant))
 	caption := sentence(
 		fmt.Sprintf("Unsolvable injection at budget fraction α = %s, %s: each solver's trajectory through (D, W) space as the injection ratio r grows (marker size = r; r ∈ {%s}), one panel per base dataset with the source of its unsolvable items (%s).",
-			report.FormatAlpha(sc.alpha), sc.phrase(), strings.Join(ratioTexts, ", "), strings.Join(titles, "; ")),
+			report.FormatAlpha(sc.alpha), report.ScopePhrase(sc.Strategy, sc.Variant), strings.Join(ratioTexts, ", "), strings.Join(titles, "; ")),
 		fmt.Sprintf("D is the mean share of the injected unsolvable items the plan leaves out (over the pools with at least one), W the mean share of the plan's tokens allocated to them, over the pools with a scored plan (%s pools per marker).", counts),
 		"At r = 0 nothing is injected, so D is undefined and no marker is drawn. The star marks the ideal corner D = 1, W = 0.",
 		"D and W depend on the plan alone; regime U's cells are shown. Marker shape: circle standard inference, triangle extended reasoning.",
@@ -154,9 +155,9 @@ func injectionFigure(rep report.Report, sc injectionScope) (drawing, bool) {
 	cols := min(len(panels), trajectoryPerRow)
 	return drawing{
 		fig: Figure{
-			Name:  fileStem(append(append([]string{"injection"}, sc.stem()...), "a"+report.FormatAlpha(sc.alpha))...),
+			Name:  fileStem(append(append([]string{"injection"}, stem(sc.StrategyVariant)...), "a"+report.FormatAlpha(sc.alpha))...),
 			Title: title, Caption: caption, Kind: KindInjection,
-			Strategy: sc.strategy, Variant: sc.variant, Alpha: sc.alpha,
+			Strategy: sc.Strategy, Variant: sc.Variant, Alpha: sc.alpha,
 		},
 		sheet: sheet{
 			width: max(vg.Length(cols)*(trajectoryPanel+14), titleStyle().Width(title)) + 2*sheetMargin, title: title, legend: legend,

@@ -15,7 +15,8 @@
 //
 //  1. The title, then the notes (warnings such as stale results or a
 //     synthetic sample) and a line saying where the numbers come from.
-//  2. A summary: Report.SummaryTable at the headline α, the table that
+//  2. A summary: Report.SummaryTable at the report's headline α
+//     (Report.Alpha, the α of figures 1 and 2), the table that
 //     `triage report` prints — per solver and strategy, base accuracy, η_U
 //     and η_E with their 95% intervals, D / W at the headline ratio and the
 //     budget-aware headline (Acc baseline → budget-aware, compliance over

@@ -21,8 +21,15 @@ func scored(r report.ScoreRecord) report.ScoreRecord {
 // variant default, three pools), an unsolvable-injection experiment on
 // gpqa, base accuracy, a budget-aware re-solve of two solvers, a note, and
 // the figures drawn from it (PNGs at a low resolution: the page uses the
-// SVGs).
+// SVGs). The report's headline α is the default.
 func fixtureInput(t *testing.T) Input {
+	t.Helper()
+	return fixtureInputAt(t, 0)
+}
+
+// fixtureInputAt is fixtureInput with the report's headline α asked for
+// (report.Options.Alpha), as `triage report --alpha` asks.
+func fixtureInputAt(t *testing.T, alpha float64) Input {
 	t.Helper()
 	solvers := []struct{ model, mode string }{{"alpha-7b", "standard"}, {"alpha-7b", "extended"}, {"beta-70b", "standard"}}
 	var recs []report.ScoreRecord
@@ -73,7 +80,7 @@ func fixtureInput(t *testing.T) Input {
 			}
 		}
 	}
-	rep := report.Build(recs, acc)
+	rep := report.BuildWith(recs, acc, report.Options{Alpha: alpha})
 	ba := []budgetaware.Row{
 		{Model: "alpha-7b", Mode: "standard", Dataset: "aime", N: 20, AccBaseline: 0.3, AccBudgetAware: 0.35, Compliance: 0.4, Finished: 18, ComplianceFinished: 0.389, KeptCorrect: 5, LostCorrect: 1, NewlyCorrect: 2, StillWrong: 12, Truncated: 2},
 		{Model: "alpha-7b", Mode: "standard", Dataset: "gpqa", N: 20, AccBaseline: 0.5, AccBudgetAware: 0.55, Compliance: 0.25, Finished: 20, ComplianceFinished: 0.25, KeptCorrect: 9, LostCorrect: 1, NewlyCorrect: 2, StillWrong: 8},

@@ -34,9 +34,6 @@ type Input struct {
 	// Notes are shown first, as warnings: stale results, a synthetic
 	// sample, …
 	Notes []string
-	// Alpha is the summary's α, as `triage report --alpha` gives it to the
-	// printed summary and the bar figures; 0 means report.HeadlineAlpha.
-	Alpha float64
 }
 
 // Write renders in as one self-contained HTML page to w. It fails, writing

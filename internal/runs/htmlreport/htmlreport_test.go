@@ -122,7 +122,7 @@ func escapedText(s string) string {
 // solver's budget-aware headline taken from its over-all-datasets row.
 func TestSummary(t *testing.T) {
 	in := fixtureInput(t)
-	s, ok := summary(in.Report, in.BudgetAware, 0)
+	s, ok := summary(in.Report, in.BudgetAware)
 	if !ok {
 		t.Fatal("no summary")
 	}
@@ -147,10 +147,10 @@ func TestSummary(t *testing.T) {
 		t.Errorf("alpha-7b standard: %q, want the over-all-datasets re-solve 0.400 → 0.450 (n=40), 0.325 / 0.316", std)
 	}
 	// The α `triage report --alpha` asks for, not the headline's.
-	if s1, _ := summary(in.Report, in.BudgetAware, 1); s1.Header[4].Text != "η_U at α = 1 [95% CI]" {
+	if s1, _ := summary(fixtureInputAt(t, 1).Report, in.BudgetAware); s1.Header[4].Text != "η_U at α = 1 [95% CI]" {
 		t.Errorf("summary at α = 1: header %q", s1.Header[4].Text)
 	}
-	if _, ok := summary(report.Build(nil, nil), in.BudgetAware, 0); ok {
+	if _, ok := summary(report.Build(nil, nil), in.BudgetAware); ok {
 		t.Error("a report without cells has a summary")
 	}
 }
@@ -159,8 +159,7 @@ func TestSummary(t *testing.T) {
 // V_random); the page's summary at that α counts them and says the means
 // include them, and the η tables count them too (SPEC §5).
 func TestPageShowsDegeneratePools(t *testing.T) {
-	in := fixtureInput(t)
-	in.Alpha = 1
+	in := fixtureInputAt(t, 1)
 	page := render(t, in)
 	secs := sections(t, page)
 	for _, want := range []string{"degenerate pools", "D2:6 of 6", "These η means include 18 degenerate pools of 18", "informative η_U / η_E [95% CI]"} {
@@ -171,8 +170,7 @@ func TestPageShowsDegeneratePools(t *testing.T) {
 	if !strings.Contains(secs["all-tables"], escapedText("(n=3; degenerate D2:3, no informative pool)")) {
 		t.Error("the η tables do not count the degenerate pools")
 	}
-	in.Alpha = 0.5
-	if secs := sections(t, render(t, in)); strings.Contains(secs["summary"], "degenerate") {
+	if secs := sections(t, render(t, fixtureInput(t))); strings.Contains(secs["summary"], "degenerate") {
 		t.Errorf("summary at α = 0.5, with no degenerate pool, mentions them:\n%s", secs["summary"])
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"github.com/triage-eval/triage/internal/platform/version"
-	"github.com/triage-eval/triage/internal/protocol/metrics"
 	"github.com/triage-eval/triage/internal/runs/report"
 )
 
@@ -61,7 +60,7 @@ func buildPage(in Input) (page, error) {
 	if p.Title == "" {
 		p.Title = "TRIAGE report"
 	}
-	if t, ok := summary(in.Report, in.BudgetAware, in.Alpha); ok {
+	if t, ok := summary(in.Report, in.BudgetAware); ok {
 		p.Summary = &t
 		p.Nav = append(p.Nav, navItem{"summary", "Summary"})
 	}
@@ -116,13 +115,6 @@ func (m idMaker) next(section, title string) string {
 // provenance says where the page's numbers come from, and nothing more.
 func provenance(rep report.Report, nFigures int) string {
 	b := rep.Bootstrap
-	resamples, tail := b.Resamples, b.TailPerMille
-	if resamples <= 0 {
-		resamples = metrics.DefaultResamples
-	}
-	if tail <= 0 {
-		tail = metrics.DefaultTailPerMille
-	}
 	return fmt.Sprintf("Every number on this page is computed from the run's stored results by its report: %d cells, %d unsolvable-injection cells, base accuracy of %d (solver, dataset) pairs; %d figures drawn from them. Intervals: %g%% percentile bootstrap over pools, %s resamples, seed %d. The page states what the report holds and nothing beyond it.",
-		len(rep.Cells), len(rep.Injection), len(rep.Accuracy), nFigures, 100-float64(2*tail)/10, report.FormatCount(resamples), b.Seed)
+		len(rep.Cells), len(rep.Injection), len(rep.Accuracy), nFigures, 100-float64(2*b.TailPerMille)/10, report.FormatCount(b.Resamples), b.Seed)
 }

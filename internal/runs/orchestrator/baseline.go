@@ -11,12 +11,15 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
 	"google.golang.org/protobuf/proto"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/phase0/solving"
 	"github.com/triage-eval/triage/internal/platform/protoconv"
+	"github.com/triage-eval/triage/internal/runs/work"
 	"github.com/triage-eval/triage/internal/store/problems"
+	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
 // BaselineOptions adjusts a Phase 0 run.
@@ -31,8 +34,8 @@ type BaselineOptions struct {
 	Now func() time.Time
 	// Store, when not nil, is the run store through which several
 	// processes share the baseline: each problem is claimed there before
-	// it is sent (see RunStore.Claim), so that no two workers solve it.
-	Store *RunStore
+	// it is sent (see runstore.Store.Claim), so that no two workers solve it.
+	Store runstore.Store
 	// Worker and Lease identify this worker and its lease (see Options).
 	Worker string
 	Lease  time.Duration
@@ -90,7 +93,7 @@ type logLine struct {
 // context ends, the error is its cause. When every model call of a solver
 // failed, the error is a *CallsFailedError (joined, one per such solver):
 // nothing was measured.
-func RunBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, opts BaselineOptions, progress *Progress) ([]BaselineSummary, error) {
+func RunBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, opts BaselineOptions, progress *work.Progress) ([]BaselineSummary, error) {
 	var missing []error
 	for i, s := range cfg.Solvers {
 		if s.Endpoint == "" {
@@ -129,26 +132,23 @@ func RunBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 	progress.Total.Store(int64(len(list) * len(cfg.Solvers)))
 	out := make([]BaselineSummary, len(cfg.Solvers))
 	var logMu sync.Mutex
-	var wg sync.WaitGroup
-	parent := ctx
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
+	g, gctx := errgroup.WithContext(ctx)
 	for i, s := range cfg.Solvers {
-		wg.Go(func() {
+		g.Go(func() error {
 			var err error
-			out[i], err = baselineOne(ctx, cfg, exec, s, list, opts, progress, &logMu)
-			if err != nil {
-				// The first cause stays: the others' errors are the
-				// cancellation this one caused.
-				cancel(fmt.Errorf("baseline of %s/%s: %w", s.Model, s.Mode, err))
+			if out[i], err = baselineOne(gctx, cfg, exec, s, list, opts, progress, &logMu); err != nil {
+				// The first error stays: the others' are the cancellation
+				// this one caused.
+				return fmt.Errorf("baseline of %s/%s: %w", s.Model, s.Mode, err)
 			}
+			return nil
 		})
 	}
-	wg.Wait()
-	if parent.Err() != nil {
-		return out, context.Cause(parent)
+	err = g.Wait()
+	if ctx.Err() != nil {
+		return out, context.Cause(ctx)
 	}
-	if err := context.Cause(ctx); err != nil {
+	if err != nil {
 		return out, err
 	}
 	var failed []error
@@ -191,94 +191,59 @@ func batches(list []*triagev1.Problem) [][]*triagev1.Problem {
 // and a batch cut short loses nothing stored.
 const maxBatchProblems = 1000
 
+// baselineUnit is one problem of one solver's baseline: a work.Unit
+// claimed by key; the Executor knows which are stored (it skips them), so
+// the unit has no fingerprint.
+type baselineUnit struct {
+	solver  Solver
+	problem *triagev1.Problem
+}
+
+// Key is the claim key of one baseline problem.
+func (u baselineUnit) Key() string {
+	return "baseline|" + u.solver.Model + "|" + u.solver.Mode + "|" + u.problem.GetDataset() + "|" + u.problem.GetId()
+}
+
+// Fingerprint is empty: the Executor judges what is stored.
+func (baselineUnit) Fingerprint() string { return "" }
+
 // baselineOne runs one solver's baseline, batch after batch, and adds up
 // the summaries. With a shared store, each batch holds only the problems
-// this worker claimed; problems other workers hold are sent again after a
-// pause (the Executor skips those stored meanwhile, so no model is asked
-// twice), until every problem went through this worker or was stored.
-func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, s Solver, list []*triagev1.Problem, opts BaselineOptions, progress *Progress, logMu *sync.Mutex) (BaselineSummary, error) {
+// this worker claimed, a chunk at a time (work.Run with a batch hook);
+// problems other workers hold are sent again once released (the Executor
+// skips those stored meanwhile, so no model is asked twice), until every
+// problem went through this worker or was stored.
+func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, s Solver, list []*triagev1.Problem, opts BaselineOptions, progress *work.Progress, logMu *sync.Mutex) (BaselineSummary, error) {
 	sum := BaselineSummary{Solver: s, Summary: &triagev1.BaselineSummary{}, Failures: &CallFailures{}}
-	if opts.Store == nil {
-		for _, batch := range batches(list) {
+	units := make([]baselineUnit, len(list))
+	for i, p := range list {
+		units[i] = baselineUnit{s, p}
+	}
+	wo := work.Options{Batch: len(list)}
+	if opts.Store != nil {
+		now := opts.Now
+		if now == nil {
+			now = time.Now
+		}
+		wo = work.Options{Batch: max(4*cfg.Baseline.Concurrency, 16), Leases: work.NewLeases(Units(opts.Store, nil), opts.Worker, opts.Lease, now)}
+	}
+	err := work.Run(ctx, wo, units, func(ctx context.Context, mine []baselineUnit) error {
+		probs := make([]*triagev1.Problem, len(mine))
+		for i, u := range mine {
+			probs[i] = u.problem
+		}
+		for _, batch := range batches(probs) {
 			if err := baselineBatch(ctx, cfg, exec, s, batch, opts, progress, logMu, &sum); err != nil {
-				return sum, err
+				return err
 			}
 		}
-		return sum, nil
-	}
-	now := opts.Now
-	if now == nil {
-		now = time.Now
-	}
-	l := NewLeases(opts.Store, opts.Worker, opts.Lease, now)
-	chunk := max(4*cfg.Baseline.Concurrency, 16)
-	pause := l.NewPause()
-	for pending := list; len(pending) > 0; {
-		var waiting []*triagev1.Problem
-		took := false
-		for start := 0; start < len(pending); start += chunk {
-			part := pending[start:min(start+chunk, len(pending))]
-			mine, held, release, err := claimProblems(ctx, l, s, part)
-			if err != nil {
-				return sum, err
-			}
-			waiting = append(waiting, held...)
-			took = took || len(mine) > 0
-			for _, batch := range batches(mine) {
-				if err = baselineBatch(ctx, cfg, exec, s, batch, opts, progress, logMu, &sum); err != nil {
-					break
-				}
-			}
-			if rerr := release(); err != nil || rerr != nil {
-				return sum, errors.Join(err, rerr)
-			}
-		}
-		if len(waiting) == 0 {
-			break
-		}
-		if err := pause.Wait(ctx, took); err != nil {
-			return sum, err
-		}
-		pending = waiting
-	}
-	return sum, nil
-}
-
-// baselineKey is the claim key of one baseline problem.
-func baselineKey(s Solver, p *triagev1.Problem) string {
-	return "baseline|" + s.Model + "|" + s.Mode + "|" + p.GetDataset() + "|" + p.GetId()
-}
-
-// claimProblems claims what it can of part: mine are this worker's (their
-// leases renewed until release, which also gives them up), held are other
-// workers'.
-func claimProblems(ctx context.Context, l *Leases, s Solver, part []*triagev1.Problem) (mine, held []*triagev1.Problem, release func() error, err error) {
-	var dones []func()
-	var keys []string
-	release = func() error {
-		var errs []error
-		for i, done := range dones {
-			done()
-			errs = append(errs, l.Release(ctx, keys[i]))
-		}
-		return errors.Join(errs...)
-	}
-	for _, p := range part {
-		done, taken, err := l.Take(ctx, baselineKey(s, p))
-		if err != nil {
-			return nil, nil, release, errors.Join(err, release())
-		}
-		if !taken {
-			held = append(held, p)
-			continue
-		}
-		mine, dones, keys = append(mine, p), append(dones, done), append(keys, baselineKey(s, p))
-	}
-	return mine, held, release, nil
+		return nil
+	})
+	return sum, err
 }
 
 // baselineBatch runs one RunBaseline call and consumes its stream into sum.
-func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, s Solver, batch []*triagev1.Problem, opts BaselineOptions, progress *Progress, logMu *sync.Mutex, sum *BaselineSummary) error {
+func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, s Solver, batch []*triagev1.Problem, opts BaselineOptions, progress *work.Progress, logMu *sync.Mutex, sum *BaselineSummary) error {
 	stream, err := exec.RunBaseline(ctx, &triagev1.RunBaselineRequest{
 		Solver: solverProto(s), Endpoint: s.Endpoint, Problems: batch,
 		Concurrency: int32(cfg.Baseline.Concurrency), Rerun: opts.Rerun, KeepUngradeable: opts.KeepUngradeable,

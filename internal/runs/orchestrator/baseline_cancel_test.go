@@ -12,6 +12,7 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/work"
 )
 
 // failingExecutor passes the baseline's preflight; its RunBaseline stream
@@ -63,7 +64,7 @@ func TestBaselineReportsTheSolverThatFailed(t *testing.T) {
 	cfg := writeFixture(t, t.TempDir(), "http://127.0.0.1:1/v1")
 	cfg.Solvers = []orchestrator.Solver{{Model: "m", Mode: "standard", Endpoint: "std"}, {Model: "m", Mode: "extended", Endpoint: "ext"}}
 	for _, failing := range []string{"std", "ext"} {
-		_, err := orchestrator.RunBaseline(context.Background(), cfg, failingExecutor{failing: failing}, orchestrator.BaselineOptions{}, &orchestrator.Progress{})
+		_, err := orchestrator.RunBaseline(context.Background(), cfg, failingExecutor{failing: failing}, orchestrator.BaselineOptions{}, &work.Progress{})
 		mode := map[string]string{"std": "standard", "ext": "extended"}[failing]
 		if err == nil || !strings.HasPrefix(err.Error(), "baseline of m/"+mode+": ") || !strings.Contains(err.Error(), "disk full") || strings.Contains(err.Error(), "context canceled") {
 			t.Errorf("%s failing: %v, want its failure, not the others' cancellation", failing, err)
@@ -74,7 +75,7 @@ func TestBaselineReportsTheSolverThatFailed(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	signal := errors.New("interrupt signal received")
 	cancel(signal)
-	if _, err := orchestrator.RunBaseline(ctx, cfg, failingExecutor{}, orchestrator.BaselineOptions{}, &orchestrator.Progress{}); !errors.Is(err, signal) {
+	if _, err := orchestrator.RunBaseline(ctx, cfg, failingExecutor{}, orchestrator.BaselineOptions{}, &work.Progress{}); !errors.Is(err, signal) {
 		t.Errorf("a cancelled baseline: %v, want the cause", err)
 	}
 }
@@ -91,7 +92,7 @@ func (olderExecutor) CheckEndpoints(context.Context, *triagev1.CheckEndpointsReq
 func TestBaselineOnAnOlderExecutor(t *testing.T) {
 	cfg := writeFixture(t, t.TempDir(), "http://127.0.0.1:1/v1")
 	cfg.Solvers = []orchestrator.Solver{{Model: "m", Mode: "standard", Endpoint: "std"}}
-	_, err := orchestrator.RunBaseline(context.Background(), cfg, olderExecutor{failingExecutor{failing: "std"}}, orchestrator.BaselineOptions{}, &orchestrator.Progress{})
+	_, err := orchestrator.RunBaseline(context.Background(), cfg, olderExecutor{failingExecutor{failing: "std"}}, orchestrator.BaselineOptions{}, &work.Progress{})
 	var pre *orchestrator.PreflightError
 	if errors.As(err, &pre) || err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Errorf("baseline on an older executor: %v, want it run (and fail on its stream)", err)

@@ -16,9 +16,11 @@ import (
 	"github.com/triage-eval/triage/internal/platform/servertest"
 	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/work"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/gtfile"
 	"github.com/triage-eval/triage/internal/store/pgtest"
+	"github.com/triage-eval/triage/internal/store/runstore"
 	"github.com/triage-eval/triage/services/executor"
 	"github.com/triage-eval/triage/services/oracle"
 	"github.com/triage-eval/triage/services/planner"
@@ -85,12 +87,12 @@ func runGrid(b *testing.B, cfg *orchestrator.Config, eps map[string]llm.Endpoint
 		server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: executor.New(gt, time.Now)},
 		server.Service{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()},
 	)
-	rs, err := orchestrator.OpenRunStore(ctx, cfg.Path(cfg.RunStore))
+	rs, err := runstore.Open(ctx, cfg.Path(cfg.RunStore))
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer rs.Close()
-	p := &orchestrator.Progress{}
+	p := &work.Progress{}
 	r := orchestrator.NewRunner(cfg, orchestrator.Clients{
 		Planner: triagev1.NewPlannerServiceClient(conn), Executor: triagev1.NewExecutorServiceClient(conn), Oracle: triagev1.NewOracleServiceClient(conn),
 	}, rs, time.Now, p, orchestrator.Options{})
@@ -201,7 +203,7 @@ func runWorkers(b *testing.B, cfg *orchestrator.Config, eps map[string]llm.Endpo
 			server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: executor.New(gt, time.Now)},
 			server.Service{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()},
 		)
-		rs, err := orchestrator.OpenRunStore(ctx, cfg.RunStore)
+		rs, err := runstore.Open(ctx, cfg.RunStore)
 		if err != nil {
 			b.Fatal(err)
 		}

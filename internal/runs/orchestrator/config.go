@@ -164,6 +164,12 @@ func (c *Config) Prepare(dir string) error {
 
 // finish applies defaults and reports every invalid setting.
 func (c *Config) finish() error {
+	c.applyDefaults()
+	return c.validate()
+}
+
+// applyDefaults fills every setting the config leaves out.
+func (c *Config) applyDefaults() {
 	if c.PoolSize == 0 {
 		c.PoolSize = 30
 	}
@@ -213,6 +219,10 @@ func (c *Config) finish() error {
 			c.Strategies = append(c.Strategies, vocab.LLM)
 		}
 	}
+}
+
+// validate reports every invalid setting, each naming its field.
+func (c *Config) validate() error {
 	var errs []error
 	bad := func(field, format string, args ...any) { errs = append(errs, fmt.Errorf(field+": "+format, args...)) }
 	if c.RunStore == "" {

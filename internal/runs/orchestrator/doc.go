@@ -28,6 +28,10 @@
 // (CallsFailedError); CallFailures tallies the failures and their reasons,
 // and warns when only some failed.
 //
+// The grid's cells and the baseline's problems are sources of units for
+// package work, which claims, shares, resumes and counts them (cells.go,
+// baseline.go); the run store answers for them (runstore_work.go).
+//
 // The orchestrator reads ground truth from the Executor's store once per
 // (solver, dataset), only to hand it back to the Oracle and the Executor
 // (as inline pools, sparing a store read per cell) and to size budgets

@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -22,28 +20,22 @@ import (
 	"github.com/triage-eval/triage/internal/platform/servertest"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/runs/report"
+	"github.com/triage-eval/triage/internal/runs/work"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
+	"github.com/triage-eval/triage/internal/store/runstore"
+	"github.com/triage-eval/triage/internal/testkit/fakemodel"
+	"github.com/triage-eval/triage/internal/testkit/golden"
 	"github.com/triage-eval/triage/services/executor"
 	"github.com/triage-eval/triage/services/oracle"
 	"github.com/triage-eval/triage/services/planner"
 )
 
-var promptIDs = regexp.MustCompile(`\[id: ([^\]]+)\]`)
-
 // planningModel answers a planner prompt with a plan over its first half of
 // problems, 900 tokens each, with a think block the repair strips.
 func planningModel(_ int, r llmtest.Recorded) llmtest.Reply {
-	var body struct {
-		Messages []llm.Message `json:"messages"`
-	}
-	_ = json.Unmarshal(r.Body, &body)
-	ids := promptIDs.FindAllStringSubmatch(body.Messages[0].Content, -1)
-	var steps []string
-	for _, m := range ids[:len(ids)/2] {
-		steps = append(steps, fmt.Sprintf(`{"id": "%s", "tokens": 900}`, m[1]))
-	}
+	ids := fakemodel.PlannerIDs(fakemodel.Parse(r).Prompt())
 	return llmtest.OpenAI(llmtest.Completion{
-		Content:      "<think>short ones first</think>\n{\"plan\": [" + strings.Join(steps, ", ") + "]}",
+		Content:      "<think>short ones first</think>\n" + fakemodel.Plan(fakemodel.FirstHalf(ids), 900),
 		PromptTokens: 500, CompletionTokens: 80,
 	})
 }
@@ -77,8 +69,10 @@ func writeFixture(t *testing.T, dir, llmURL string) *orchestrator.Config {
 	}
 	write("problems.jsonl", probs.String())
 	write("gt.jsonl", gt.String())
-	write("endpoints.json", fmt.Sprintf(`{"m-std": {"base_url": %q, "model": "m-std", "mode": "standard", "max_attempts": 2, "timeout": "5s"},
- "m-ext": {"base_url": %q, "model": "m-ext", "mode": "extended", "max_attempts": 2, "timeout": "5s"}}`, llmURL, llmURL))
+	write("endpoints.json", fakemodel.EndpointsFile(map[string]fakemodel.Endpoint{
+		"m-std": {BaseURL: llmURL, Model: "m-std", Mode: "standard", MaxAttempts: 2, Timeout: "5s"},
+		"m-ext": {BaseURL: llmURL, Model: "m-ext", Mode: "extended", MaxAttempts: 2, Timeout: "5s"},
+	}))
 	write("run.yaml", `name: e2e
 run_store: run.db
 ground_truth_store: gt.db
@@ -105,7 +99,7 @@ llm_cache: llm-cache.db
 }
 
 // runOnce runs cfg with in-process services and returns the stored results.
-func runOnce(t *testing.T, cfg *orchestrator.Config) *orchestrator.RunStore {
+func runOnce(t *testing.T, cfg *orchestrator.Config) runstore.Store {
 	t.Helper()
 	rs, _, err := runWith(t, cfg, orchestrator.Options{})
 	if err != nil {
@@ -116,16 +110,16 @@ func runOnce(t *testing.T, cfg *orchestrator.Config) *orchestrator.RunStore {
 
 // runWith runs cfg with in-process services and opts, and returns the run
 // store, the run's progress and its error.
-func runWith(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options) (*orchestrator.RunStore, *orchestrator.Progress, error) {
+func runWith(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options) (runstore.Store, *work.Progress, error) {
 	return runWithClients(t, cfg, opts, nil)
 }
 
 // runWithClients is runWith with a chance to replace the clients before
 // the run (replace may be nil).
-func runWithClients(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options, replace func(*orchestrator.Clients)) (*orchestrator.RunStore, *orchestrator.Progress, error) {
+func runWithClients(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options, replace func(*orchestrator.Clients)) (runstore.Store, *work.Progress, error) {
 	t.Helper()
 	conn := startServices(t, cfg)
-	rs, err := orchestrator.OpenRunStore(context.Background(), cfg.Path(cfg.RunStore))
+	rs, err := runstore.Open(context.Background(), cfg.Path(cfg.RunStore))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,9 +166,9 @@ func startServices(t *testing.T, cfg *orchestrator.Config) grpc.ClientConnInterf
 
 // runOn runs cfg on the run store rs with the in-process services of conn
 // (see runWithClients).
-func runOn(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options, rs *orchestrator.RunStore, conn grpc.ClientConnInterface, replace func(*orchestrator.Clients)) (*orchestrator.Progress, error) {
+func runOn(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options, rs runstore.Store, conn grpc.ClientConnInterface, replace func(*orchestrator.Clients)) (*work.Progress, error) {
 	t.Helper()
-	p := &orchestrator.Progress{}
+	p := &work.Progress{}
 	clients := orchestrator.Clients{
 		Planner:  triagev1.NewPlannerServiceClient(conn),
 		Executor: triagev1.NewExecutorServiceClient(conn),
@@ -187,6 +181,9 @@ func runOn(t *testing.T, cfg *orchestrator.Config, opts orchestrator.Options, rs
 	return p, r.Run(context.Background())
 }
 
+// TestGridEndToEnd runs the fixture's grid with in-process services, then
+// checks it in steps: the model calls, the score records, the report
+// against the golden files, and a second run that finds everything done.
 func TestGridEndToEnd(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.WithHandler(planningModel))
 	dir := t.TempDir()
@@ -197,6 +194,41 @@ func TestGridEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs, accs := res.Records, res.Accuracy
+	llmCalls := srv.Count()
+	t.Run("one model call per llm cell", func(t *testing.T) {
+		if want := 2 * 2 * 3 * 2 * 2; llmCalls != want {
+			t.Errorf("the model was asked %d times, want %d (one per llm cell)", llmCalls, want)
+		}
+	})
+	t.Run("score records", func(t *testing.T) { checkGridRecords(t, recs, accs) })
+	t.Run("report matches the golden files", func(t *testing.T) {
+		// Every input is seeded.
+		rep := report.Build(recs, accs)
+		var md, csv bytes.Buffer
+		if err := rep.Markdown(&md); err != nil {
+			t.Fatal(err)
+		}
+		if err := rep.CSV(&csv); err != nil {
+			t.Fatal(err)
+		}
+		golden.File(t, filepath.Join("testdata", "e2e_report.md"), md.Bytes())
+		golden.File(t, filepath.Join("testdata", "e2e_cells.csv"), csv.Bytes())
+	})
+	t.Run("a second run asks the model nothing", func(t *testing.T) {
+		runOnce(t, cfg)
+		if srv.Count() != llmCalls {
+			t.Errorf("a resumed run asked the model %d more times", srv.Count()-llmCalls)
+		}
+		again, _ := rs.Results(context.Background())
+		if len(again.Records) != len(recs) || again.Freshness.Stale != 0 || again.Freshness.Fresh*2 != len(recs) {
+			t.Errorf("re-run changed the results: %d → %d records, freshness %+v", len(recs), len(again.Records), again.Freshness)
+		}
+	})
+}
+
+// checkGridRecords checks the fixture grid's score and accuracy records:
+// how many, each within its bounds, and which items the pools hold.
+func checkGridRecords(t *testing.T, recs []report.ScoreRecord, accs []report.Accuracy) {
 	// 2 solvers × 2 datasets × 3 pools (12 problems / 5) × 2 α × (2 llm
 	// variants + 2 strategies) cells, 2 regimes each.
 	if want := 2 * 2 * 3 * 2 * 4 * 2; len(recs) != want {
@@ -204,10 +236,6 @@ func TestGridEndToEnd(t *testing.T) {
 	}
 	if len(accs) != 4 {
 		t.Errorf("%d accuracy rows, want 4", len(accs))
-	}
-	llmCalls := srv.Count()
-	if want := 2 * 2 * 3 * 2 * 2; llmCalls != want {
-		t.Errorf("the model was asked %d times, want %d (one per llm cell)", llmCalls, want)
 	}
 	poolItems := map[string]int{}
 	for _, r := range recs {
@@ -231,45 +259,5 @@ func TestGridEndToEnd(t *testing.T) {
 		if poolItems[k] != n {
 			t.Errorf("%s: %d gradeable items over the pools, want %d", k, poolItems[k], n)
 		}
-	}
-	// The report of the grid, pinned as golden files (every input is seeded).
-	rep := report.Build(recs, accs)
-	var md, csv bytes.Buffer
-	if err := rep.Markdown(&md); err != nil {
-		t.Fatal(err)
-	}
-	if err := rep.CSV(&csv); err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "e2e_report.md", md.Bytes())
-	golden(t, "e2e_cells.csv", csv.Bytes())
-
-	// A second run finds everything done and asks the model nothing.
-	runOnce(t, cfg)
-	if srv.Count() != llmCalls {
-		t.Errorf("a resumed run asked the model %d more times", srv.Count()-llmCalls)
-	}
-	again, _ := rs.Results(context.Background())
-	if len(again.Records) != len(recs) || again.Freshness.Stale != 0 || again.Freshness.Fresh*2 != len(recs) {
-		t.Errorf("re-run changed the results: %d → %d records, freshness %+v", len(recs), len(again.Records), again.Freshness)
-	}
-}
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file:\n%s", path, got)
 	}
 }

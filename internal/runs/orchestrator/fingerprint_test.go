@@ -7,6 +7,7 @@ import (
 	"github.com/triage-eval/triage/internal/protocol/pools"
 	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/store/problems"
+	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
 // TestFingerprintCoversEveryInput changes one input at a time: each must
@@ -67,7 +68,7 @@ func TestFingerprintCoversEveryInput(t *testing.T) {
 		"dataset (domain)":   func(s *setup) { s.cell.g.dataset = "gpqa" },
 		"no endpoint answer": func(s *setup) { s.ep = nil },
 		"injected pool": func(s *setup) {
-			s.cell.g.inj = &InjectedPool{Base: "aime", Source: "aime-abstain", Ratio: 0.5, ProblemIDs: []string{"x", "y"}, Injected: []bool{false, true}}
+			s.cell.g.inj = &runstore.InjectedPool{Base: "aime", Source: "aime-abstain", Ratio: 0.5, ProblemIDs: []string{"x", "y"}, Injected: []bool{false, true}}
 		},
 	}
 	for name, change := range changes {

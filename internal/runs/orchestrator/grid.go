@@ -14,6 +14,7 @@ import (
 	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/report"
 	"github.com/triage-eval/triage/internal/store/problems"
+	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
 // ExcludedEmptyPool is the exclusion reason of a cell whose pool holds no
@@ -26,28 +27,10 @@ const ExcludedEmptyPool = "empty_pool"
 // the run (preflight).
 type grid struct {
 	partitions map[string][]pools.Pool
-	injected   []InjectedPool
+	injected   []runstore.InjectedPool
 	cells      []cell
 	accuracy   []report.Accuracy
 	problems   []string
-}
-
-// InjectedPool is one pool of an unsolvable-injection experiment, as the
-// run's manifest records it: the same for every solver.
-type InjectedPool struct {
-	// Base and Source name the datasets; Ratio is r.
-	Base   string  `json:"base"`
-	Source string  `json:"source"`
-	Ratio  float64 `json:"ratio"`
-	// Index is the base pool's index in its partition.
-	Index int `json:"index"`
-	// ProblemIDs are the pool's problems in pool order; Injected marks the
-	// positions holding a Source problem.
-	ProblemIDs []string `json:"problem_ids"`
-	Injected   []bool   `json:"injected"`
-	// Seed and Algorithm say how the composition was drawn.
-	Seed      uint64 `json:"seed"`
-	Algorithm string `json:"algorithm"`
 }
 
 // group is one (solver, pool): the cells that share its references.
@@ -57,7 +40,7 @@ type group struct {
 	pool    pools.Pool
 	// inj is the injection experiment's pool, nil for a plain pool: the
 	// pool's ids are then inj.ProblemIDs.
-	inj     *InjectedPool
+	inj     *runstore.InjectedPool
 	items   []*triagev1.GroundTruthItem // the solver's gradeable items, pool order
 	texts   map[string]problems.Problem
 	digest  string // poolDigest: what every cell of the group depends on
@@ -198,8 +181,8 @@ func (g *grid) addGroup(r *Runner, grp *group, truth map[string]map[string]*tria
 
 // composeInjections draws every injected pool of the config (the same for
 // every solver) and returns them with the problems that stop the run.
-func (r *Runner) composeInjections(probs map[string]map[string]problems.Problem, partitions map[string][]pools.Pool) ([]InjectedPool, []string) {
-	var out []InjectedPool
+func (r *Runner) composeInjections(probs map[string]map[string]problems.Problem, partitions map[string][]pools.Pool) ([]runstore.InjectedPool, []string) {
+	var out []runstore.InjectedPool
 	var problems []string
 	for i, in := range r.cfg.Injection {
 		field := fmt.Sprintf("injection[%d]", i)
@@ -244,7 +227,7 @@ func (r *Runner) composeInjections(probs map[string]map[string]problems.Problem,
 					problems = append(problems, fmt.Sprintf("%s: %v", field, err))
 					continue
 				}
-				out = append(out, InjectedPool{
+				out = append(out, runstore.InjectedPool{
 					Base: in.Base, Source: in.Source, Ratio: ratio, Index: p.Index,
 					ProblemIDs: c.IDs, Injected: c.Injected, Seed: *in.Seed, Algorithm: injection.Algorithm,
 				})

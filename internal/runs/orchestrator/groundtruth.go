@@ -25,7 +25,7 @@ func (r *Runner) importFile(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	defer file.Close()
+	defer func() { _ = file.Close() }() // only read
 	_, err = gtfile.Import(ctx, r.clients.Executor, path, file)
 	return err
 }

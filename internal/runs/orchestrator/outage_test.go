@@ -12,6 +12,7 @@ import (
 	"github.com/triage-eval/triage/internal/llm/llmtest"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/store/pgtest"
+	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
 // cuttingModel is planningModel that cuts the proxy as it answers its
@@ -52,13 +53,13 @@ func TestRunRidesOutAStoreOutage(t *testing.T) {
 	location, proxy := pgtest.Proxied(t)
 	srv := llmtest.NewServer(t, llmtest.WithHandler(cuttingModel(proxy, 5)))
 	cfg := writeFixture(t, t.TempDir(), srv.URL())
-	rs, err := orchestrator.OpenRunStore(context.Background(), location)
+	rs, err := runstore.Open(context.Background(), location)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rs.Close()
 	var said warnings
-	rs.RideOutages(orchestrator.Outage{Wait: 10 * time.Minute, Warn: func(msg string) {
+	rs.RideOutages(runstore.Outage{Wait: 10 * time.Minute, Warn: func(msg string) {
 		said.add(msg)
 		if strings.Contains(msg, "not answering") {
 			go func() {
@@ -96,17 +97,17 @@ func TestRunStopsWhenTheStoreStaysAway(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.WithHandler(cuttingModel(proxy, 5)))
 	cfg := writeFixture(t, t.TempDir(), srv.URL())
 	conn := startServices(t, cfg)
-	rs, err := orchestrator.OpenRunStore(context.Background(), location)
+	rs, err := runstore.Open(context.Background(), location)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rs.Close()
 	var said warnings
-	rs.RideOutages(orchestrator.Outage{Wait: 300 * time.Millisecond, Warn: said.add})
+	rs.RideOutages(runstore.Outage{Wait: 300 * time.Millisecond, Warn: said.add})
 	// Short leases: the cells the stopped run held are taken over soon.
 	opts := orchestrator.Options{Lease: 2 * time.Second}
 	_, err = runOn(t, cfg, opts, rs, conn, nil)
-	var gone *orchestrator.StoreUnreachableError
+	var gone *runstore.UnreachableError
 	if !errors.As(err, &gone) {
 		t.Fatalf("run without its store: %v, want a StoreUnreachableError", err)
 	}
@@ -122,7 +123,7 @@ func TestRunStopsWhenTheStoreStaysAway(t *testing.T) {
 	}
 
 	proxy.Restore()
-	again, err := orchestrator.OpenRunStore(context.Background(), location)
+	again, err := runstore.Open(context.Background(), location)
 	if err != nil {
 		t.Fatal(err)
 	}

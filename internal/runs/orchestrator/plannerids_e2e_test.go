@@ -23,6 +23,7 @@ import (
 	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/store/problems"
+	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
 // perDataset caps the problems kept per dataset (MMLU alone has 1,064), so
@@ -180,7 +181,7 @@ func cost(id string) int64 {
 }
 
 // storedPlan reads the planner response the run stored for a cell.
-func storedPlan(t *testing.T, rs *orchestrator.RunStore, key string) *triagev1.CreatePlanResponse {
+func storedPlan(t *testing.T, rs runstore.Store, key string) *triagev1.CreatePlanResponse {
 	t.Helper()
 	stored, found, err := rs.Plan(context.Background(), key)
 	if err != nil || !found || len(stored.Plan) == 0 {

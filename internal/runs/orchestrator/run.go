@@ -3,9 +3,7 @@ package orchestrator
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -19,7 +17,9 @@ import (
 	"github.com/triage-eval/triage/internal/protocol/planscore"
 	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/report"
+	"github.com/triage-eval/triage/internal/runs/work"
 	"github.com/triage-eval/triage/internal/store/problems"
+	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
 // Clients are the services a run composes.
@@ -33,12 +33,15 @@ type Clients struct {
 type Runner struct {
 	cfg      *Config
 	clients  Clients
-	store    *RunStore
+	store    runstore.Store
 	now      func() time.Time
-	progress *Progress
+	progress *work.Progress
 	opts     Options
-	leases   *Leases
-	metrics  cellMetrics
+	leases   *work.Leases
+	// saves stores the cells' outcomes in the background, in groups
+	// (work.Group); set by runCells.
+	saves   *work.Group[*cellSave]
+	metrics cellMetrics
 	// plannerCalls counts the llm strategy's CreatePlan calls made by this
 	// process, plannerFailures those that failed.
 	plannerCalls    atomic.Int64
@@ -62,13 +65,13 @@ type Options struct {
 }
 
 // NewRunner returns a runner; progress may be nil.
-func NewRunner(cfg *Config, clients Clients, store *RunStore, now func() time.Time, progress *Progress, opts Options) *Runner {
+func NewRunner(cfg *Config, clients Clients, store runstore.Store, now func() time.Time, progress *work.Progress, opts Options) *Runner {
 	if progress == nil {
-		progress = &Progress{}
+		progress = &work.Progress{}
 	}
 	progress.Start(now())
 	return &Runner{cfg: cfg, clients: clients, store: store, now: now, progress: progress, opts: opts,
-		leases: NewLeases(store, opts.Worker, opts.Lease, now), metrics: newCellMetrics(opts.MeterProvider)}
+		leases: work.NewLeases(CellUnits(store), opts.Worker, opts.Lease, now), metrics: newCellMetrics(opts.MeterProvider)}
 }
 
 // Run executes every cell of the grid that is not stored fresh: new cells,
@@ -101,7 +104,7 @@ func (r *Runner) Run(ctx context.Context) error {
 		return &PreflightError{Problems: problems}
 	}
 	cfgJSON, _ := json.Marshal(r.cfg)
-	poolsJSON, _ := json.Marshal(Manifest{Partitions: g.partitions, Injected: g.injected})
+	poolsJSON, _ := json.Marshal(runstore.Manifest{Partitions: g.partitions, Injected: g.injected})
 	if err := r.store.SaveManifest(ctx, cfgJSON, poolsJSON); err != nil {
 		return err
 	}
@@ -149,181 +152,12 @@ func (r *Runner) schedule(ctx context.Context, cells []cell) ([]cell, error) {
 			r.progress.Retried.Add(1)
 		default:
 			r.progress.Skipped.Add(1)
+			r.progress.Done.Add(1)
 			continue
 		}
 		todo = append(todo, c)
 	}
 	return todo, nil
-}
-
-// runCells computes cells with the configured concurrency, sharing them
-// with any other worker of the run: each cell is claimed first (Claim), so
-// that no two workers compute it; a cell another worker holds is left to it
-// and looked at again after a pause, until it is stored or its holder's
-// lease ends and this worker takes it over. Progress counts the cells the
-// whole run has stored.
-func (r *Runner) runCells(ctx context.Context, cells []cell) error {
-	stopWatch := r.watchProgress(ctx)
-	defer stopWatch()
-	waiting, err := r.pass(ctx, Rotate(r.leases, cells))
-	pause, tookOver := r.leases.NewPause(), false
-	for err == nil && len(waiting) > 0 {
-		if err = pause.Wait(ctx, tookOver); err != nil {
-			break
-		}
-		var retry, held []cell
-		if retry, waiting, err = r.claimable(ctx, waiting); err != nil {
-			break
-		}
-		tookOver = len(retry) > 0
-		held, err = r.pass(ctx, retry)
-		waiting = append(waiting, held...)
-	}
-	if err != nil {
-		return err
-	}
-	return ctx.Err()
-}
-
-// claimable splits the cells other workers held into those to offer again
-// (retry: their holder's lease ended) and those still held; cells stored
-// fresh meanwhile are in neither.
-func (r *Runner) claimable(ctx context.Context, waiting []cell) (retry, still []cell, err error) {
-	stored, err := r.store.Cells(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	keys := make([]string, len(waiting))
-	for i, c := range waiting {
-		keys[i] = c.key()
-	}
-	claimable, err := r.leases.Claimable(ctx, keys)
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, c := range waiting {
-		switch {
-		case stored[c.key()].fresh(c.fingerprint):
-		case claimable[c.key()]:
-			retry = append(retry, c)
-		default:
-			still = append(still, c)
-		}
-	}
-	return retry, still, nil
-}
-
-// pass offers every cell once to the workers and returns those other
-// workers held or stored meanwhile. Cells are claimed a few at a time, one
-// round trip for each batch (RunStore.ClaimCells), as workers free up: a
-// worker's time goes to cells it computes, not to asking for cells other
-// workers have.
-func (r *Runner) pass(ctx context.Context, cells []cell) ([]cell, error) {
-	type job struct {
-		c    cell
-		done func()
-	}
-	jobs := make(chan job)
-	errs := make(chan error, r.cfg.Concurrency+1)
-	var (
-		wg      sync.WaitGroup
-		waiting []cell
-	)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	for range r.cfg.Concurrency {
-		wg.Go(func() {
-			for j := range jobs {
-				if err := r.runClaimed(ctx, j.c, j.done); err != nil {
-					errs <- err
-					cancel()
-					return
-				}
-			}
-		})
-	}
-	batch := max(1, r.cfg.Concurrency/4)
-feed:
-	for start := 0; start < len(cells); start += batch {
-		part := cells[start:min(start+batch, len(cells))]
-		keys, fps := make([]string, len(part)), make([]string, len(part))
-		for i, c := range part {
-			keys[i], fps[i] = c.key(), c.fingerprint
-		}
-		dones, err := r.leases.TakeCells(ctx, keys, fps)
-		if err != nil {
-			errs <- err
-			cancel()
-			break
-		}
-		for i, c := range part {
-			if dones[i] == nil {
-				waiting = append(waiting, c)
-				continue
-			}
-			select {
-			case jobs <- job{c, dones[i]}:
-			case <-ctx.Done():
-				// Stopping: the cells claimed but not started go back.
-				for k, done := range dones[i:] {
-					if done != nil {
-						done()
-						_ = r.leases.Release(ctx, keys[i+k]) // a lease left behind ends on its own
-					}
-				}
-				break feed
-			}
-		}
-	}
-	close(jobs)
-	wg.Wait()
-	close(errs)
-	if err := <-errs; err != nil {
-		return nil, err
-	}
-	return waiting, ctx.Err()
-}
-
-// runClaimed computes c, which this worker has claimed; done stops
-// renewing the claim. Storing the cell releases the claim; a failure
-// releases it for another attempt.
-func (r *Runner) runClaimed(ctx context.Context, c cell, done func()) error {
-	defer done()
-	if err := r.runCell(ctx, c); err != nil {
-		// A store known to be gone cannot release the claim either; its
-		// lease ends on its own.
-		var gone *StoreUnreachableError
-		if rerr := r.leases.Release(ctx, c.key()); rerr != nil && !errors.As(err, &gone) {
-			return errors.Join(err, rerr)
-		}
-		return err
-	}
-	return nil
-}
-
-// watchProgress sets the progress's Done from the run store every second,
-// and once more when stopped: the cells the whole run has stored.
-func (r *Runner) watchProgress(ctx context.Context) (stop func()) {
-	update := func() {
-		if n, err := r.store.CountDone(context.WithoutCancel(ctx)); err == nil {
-			r.progress.Done.Store(n)
-		}
-	}
-	quit, finished := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-quit:
-				return
-			case <-t.C:
-				update()
-			}
-		}
-	}()
-	return func() { close(quit); <-finished; update() }
 }
 
 // references computes the group's oracle and random references for every α
@@ -472,18 +306,10 @@ func (r *Runner) saveScores(ctx context.Context, c cell, plan *triagev1.CreatePl
 			return err
 		}
 	}
-	// The outcome is stored even if the run is being stopped: it is
-	// complete (but a stopping run does not wait out a store outage for
-	// it). When another worker stored the cell first (its lease on it had
-	// ended), this outcome is dropped: each cell is stored once.
-	stored, err := r.store.SaveCell(completeEvenIfStopping(ctx), c.key(), c.fingerprint, r.leases.Worker(), raw, excluded, detail, r.now().UnixMicro(), recs)
-	if err != nil {
-		return err
-	}
-	if stored {
-		r.metrics.stored(ctx, c.strategy, excluded)
-	}
-	return nil
+	return r.saves.Add(&cellSave{
+		outcome:  runstore.CellOutcome{Key: c.key(), Fingerprint: c.fingerprint, Plan: raw, Excluded: excluded, Detail: detail, DoneAt: r.now().UnixMicro(), Scores: recs},
+		strategy: c.strategy,
+	})
 }
 
 func (r *Runner) planRequest(c cell, budget int64) *triagev1.CreatePlanRequest {

@@ -14,6 +14,7 @@ import (
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/llm/llmtest"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/work"
 )
 
 // refusingOracle answers the preflight's call (the first) and refuses
@@ -48,13 +49,12 @@ func TestTakenOverCellFailureStopsTheRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dead := orchestrator.NewLeases(rs, "dead", time.Second, time.Now)
+	dead := work.NewLeases(orchestrator.CellUnits(rs), "dead", time.Second, time.Now)
 	for key := range stored {
-		done, taken, err := dead.Take(ctx, key)
-		if err != nil || !taken {
+		taken, err := dead.Take(ctx, []string{key}, []string{""})
+		if err != nil || !taken[key] {
 			t.Fatalf("dead worker: take %s: %v, %v", key, taken, err)
 		}
-		done()
 	}
 
 	_, _, err = runWithClients(t, cfg, orchestrator.Options{Lease: time.Second}, func(c *orchestrator.Clients) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/triage-eval/triage/internal/platform/version"
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 // ExcludedDuplicate is the exclusion reason Build gives a record that repeats
@@ -43,8 +44,34 @@ type Report struct {
 	Macros []Cell
 	// Accuracy is sorted by (model, mode, dataset).
 	Accuracy []AccuracyRow
-	// Bootstrap is how the intervals were computed (its seed is recorded).
+	// Bootstrap is how the intervals were computed, defaults resolved
+	// (metrics.Bootstrap.Resolved): what cells.json, the figures' captions
+	// and the page state.
 	Bootstrap metrics.Bootstrap
+	// Alpha is the headline α of the summary and the bar figures: the α
+	// of Cells nearest to Options.Alpha (HeadlineAlpha when 0), the smaller
+	// of two equally near; Options.Alpha itself when there are no cells.
+	Alpha float64
+	// HeadlineRatio is the injection ratio of the summary's D / W: 0.5
+	// when Injection has it, else its largest ratio below 1; 0 without
+	// injection cells.
+	HeadlineRatio float64
+	// HeadlineVariant is the llm strategy's variant in the summary and the
+	// comparison tables (SPEC §5): vocab.Default when the report has llm
+	// cells under it, else the first llm variant in vocab.CompareVariants
+	// order; "" when the report has no llm cell.
+	HeadlineVariant vocab.Variant
+	// Scopes are the (strategy, variant) pairs of Cells in
+	// CompareStrategyVariants order: one set of main tables each.
+	Scopes []StrategyVariant
+	// HeadlineScopes are the pairs the summary and the comparison tables
+	// show: the llm strategy under HeadlineVariant when the report has llm
+	// cells, else every reference strategy of Scopes.
+	HeadlineScopes []StrategyVariant
+	// FigureScopes are the pairs figures 1–3 are drawn for: every llm
+	// pair of Scopes when there is one, else every reference strategy;
+	// InjectionFigureScopes the same rule over Injection (figure 4).
+	FigureScopes, InjectionFigureScopes []StrategyVariant
 	// Version is the build that wrote the report; the zero value leaves it
 	// out of cells.json.
 	Version version.Info
@@ -59,11 +86,12 @@ type Cell struct {
 	Model, Mode, Dataset string
 	// Source and Ratio are set for an injection cell: Dataset's pools with
 	// unsolvable problems of Source at ratio Ratio.
-	Source            string
-	Ratio             float64
-	Alpha             float64
-	Variant, Strategy string
-	Regime            string
+	Source   string
+	Ratio    float64
+	Alpha    float64
+	Variant  vocab.Variant
+	Strategy vocab.Strategy
+	Regime   vocab.Regime
 	// Pools is the number of records aggregated: Eta.N plus the excluded.
 	Pools int
 	// Eta is the mean η over the pools with a scored plan.
@@ -177,8 +205,9 @@ func UnsolvableOnly(rows []AccuracyRow) map[string]bool {
 type cellKey struct {
 	model, mode, dataset string
 	alpha                uint64
-	variant, strategy    string
-	regime               string
+	variant              vocab.Variant
+	strategy             vocab.Strategy
+	regime               vocab.Regime
 	source               string
 	ratio                uint64
 }
@@ -188,7 +217,7 @@ func (c Cell) key() cellKey {
 }
 
 func recordKey(r ScoreRecord) cellKey {
-	k := cellKey{model: r.Model, mode: r.Mode, dataset: r.Dataset, alpha: math.Float64bits(r.Alpha), variant: r.Variant, strategy: r.Strategy, regime: r.Regime}
+	k := cellKey{model: r.Model, mode: r.Mode, dataset: r.Dataset, alpha: math.Float64bits(r.Alpha), variant: vocab.Variant(r.Variant), strategy: vocab.Strategy(r.Strategy), regime: vocab.Regime(r.Regime)}
 	if r.Source != "" && r.Ratio != nil {
 		k.source, k.ratio = r.Source, math.Float64bits(*r.Ratio)
 	}
@@ -220,11 +249,21 @@ type Options struct {
 	// Bootstrap configures the confidence intervals; its zero value is the
 	// SPEC's 95% interval over 10,000 resamples with seed 0.
 	Bootstrap metrics.Bootstrap
+	// Alpha is the headline α asked for (`triage report --alpha`); 0
+	// means HeadlineAlpha. The report's nearest α is used (Report.Alpha).
+	Alpha float64
 }
 
 // BuildWith is Build with options.
+//
+// Besides the cells it resolves, once, every setting its renderers need
+// (the tables, the summary, the figures and the HTML page decide none of
+// them): Bootstrap with its defaults, the headline α, injection ratio and
+// variant, and the strategy-variant pairs each part shows, in order. A
+// Report is a value to read: changing its cells afterwards leaves these
+// settings stale.
 func BuildWith(records []ScoreRecord, acc []Accuracy, opts Options) Report {
-	rep := Report{Cells: []Cell{}, Injection: []Cell{}, Accuracy: []AccuracyRow{}, Bootstrap: opts.Bootstrap}
+	rep := Report{Cells: []Cell{}, Injection: []Cell{}, Accuracy: []AccuracyRow{}, Bootstrap: opts.Bootstrap.Resolved()}
 
 	accIdx := map[accKey]int{}
 	for _, a := range acc {
@@ -276,10 +315,11 @@ func BuildWith(records []ScoreRecord, acc []Accuracy, opts Options) Report {
 	}
 	slices.SortFunc(rep.Cells, compareCells)
 	slices.SortFunc(rep.Injection, compareCells)
+	rep.resolve(opts.Alpha)
 	rep.buildMacros()
 	rep.buildComparisons()
-	withIntervals(opts.Bootstrap, rep.Cells, rep.Injection, rep.Macros)
-	withComparisonIntervals(opts.Bootstrap, rep.Comparisons)
+	withIntervals(rep.Bootstrap, rep.Cells, rep.Injection, rep.Macros)
+	withComparisonIntervals(rep.Bootstrap, rep.Comparisons)
 	return rep
 }
 
@@ -290,7 +330,7 @@ func buildCell(recs []ScoreRecord, acc metrics.Mean) Cell {
 	first := recs[0]
 	cell := Cell{
 		Model: first.Model, Mode: first.Mode, Dataset: first.Dataset, Alpha: first.Alpha,
-		Variant: first.Variant, Strategy: first.Strategy, Regime: first.Regime,
+		Variant: vocab.Variant(first.Variant), Strategy: vocab.Strategy(first.Strategy), Regime: vocab.Regime(first.Regime),
 		BaseAccuracy: acc, Source: first.Source,
 	}
 	if first.Ratio != nil {
@@ -383,8 +423,8 @@ func compareRecords(a, b ScoreRecord) int {
 	return cmp.Or(
 		cmp.Compare(a.Model, b.Model), cmp.Compare(a.Mode, b.Mode), cmp.Compare(a.Dataset, b.Dataset),
 		cmp.Compare(a.Source, b.Source), cmp.Compare(ra, rb), cmp.Compare(a.Alpha, b.Alpha),
-		compareStrategies(a.Strategy, b.Strategy), CompareVariants(a.Variant, b.Variant), compareRegimes(a.Regime, b.Regime),
-		cmp.Compare(a.Pool, b.Pool),
+		vocab.CompareStrategies(vocab.Strategy(a.Strategy), vocab.Strategy(b.Strategy)), vocab.CompareVariants(vocab.Variant(a.Variant), vocab.Variant(b.Variant)),
+		vocab.CompareRegimes(vocab.Regime(a.Regime), vocab.Regime(b.Regime)), cmp.Compare(a.Pool, b.Pool),
 	)
 }
 
@@ -419,48 +459,8 @@ func compareCells(a, b Cell) int {
 		cmp.Compare(a.Source, b.Source),
 		cmp.Compare(a.Ratio, b.Ratio),
 		cmp.Compare(a.Alpha, b.Alpha),
-		compareStrategies(a.Strategy, b.Strategy),
-		CompareVariants(a.Variant, b.Variant),
-		compareRegimes(a.Regime, b.Regime),
+		vocab.CompareStrategies(a.Strategy, b.Strategy),
+		vocab.CompareVariants(a.Variant, b.Variant),
+		vocab.CompareRegimes(a.Regime, b.Regime),
 	)
-}
-
-// Strategy names that reports treat specially (the orchestrator's config
-// reads them from here).
-const (
-	// StrategyLLM names the strategy in which the solver's own model
-	// plans; every table and figure puts it before the reference
-	// strategies.
-	StrategyLLM = "llm"
-	// StrategyRandom names the reference strategy that plans one seeded
-	// random order; the summary explains how it differs from the random
-	// reference of η.
-	StrategyRandom = "random"
-)
-
-// compareStrategies orders the llm strategy first, then the reference
-// strategies alphabetically.
-func compareStrategies(a, b string) int {
-	rank := func(s string) int {
-		if s == StrategyLLM {
-			return 0
-		}
-		return 1
-	}
-	return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(a, b))
-}
-
-// compareRegimes orders U before E (the paper's order), then other regimes
-// alphabetically.
-func compareRegimes(a, b string) int {
-	rank := func(s string) int {
-		switch s {
-		case "U":
-			return 0
-		case "E":
-			return 1
-		}
-		return 2
-	}
-	return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(a, b))
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 // Comparison answers "is solver A better than solver B here?": the mean
@@ -18,7 +19,9 @@ type Comparison struct {
 	ModelA, ModeA, ModelB, ModeB string
 	Dataset                      string
 	Alpha                        float64
-	Strategy, Variant, Regime    string
+	Strategy                     vocab.Strategy
+	Variant                      vocab.Variant
+	Regime                       vocab.Regime
 	// Diff is the mean difference, N the pools both solvers scored.
 	Diff metrics.Mean
 	CI   metrics.Interval
@@ -30,9 +33,11 @@ type Comparison struct {
 // variant, regime) of the plain cells (A before B in solver order).
 func (r *Report) buildComparisons() {
 	type scopeKey struct {
-		dataset                   string
-		alpha                     float64
-		strategy, variant, regime string
+		dataset  string
+		alpha    float64
+		strategy vocab.Strategy
+		variant  vocab.Variant
+		regime   vocab.Regime
 	}
 	groups := map[scopeKey][]*Cell{}
 	var keys []scopeKey
@@ -83,8 +88,8 @@ func pairedDiffs(a, b perPool) []float64 {
 
 func compareComparisons(a, b Comparison) int {
 	return cmp.Or(
-		compareStrategies(a.Strategy, b.Strategy), CompareVariants(a.Variant, b.Variant),
-		cmp.Compare(a.Dataset, b.Dataset), cmp.Compare(a.Alpha, b.Alpha), compareRegimes(a.Regime, b.Regime),
+		vocab.CompareStrategies(a.Strategy, b.Strategy), vocab.CompareVariants(a.Variant, b.Variant),
+		cmp.Compare(a.Dataset, b.Dataset), cmp.Compare(a.Alpha, b.Alpha), vocab.CompareRegimes(a.Regime, b.Regime),
 		cmp.Compare(a.ModelA, b.ModelA), cmp.Compare(a.ModeA, b.ModeA),
 		cmp.Compare(a.ModelB, b.ModelB), cmp.Compare(a.ModeB, b.ModeB),
 	)
@@ -96,9 +101,9 @@ func compareComparisons(a, b Comparison) int {
 // η with its interval and the pools it is over.
 func (r Report) ComparisonTables() []Table {
 	var out []Table
-	for _, sv := range r.headlineStrategies() {
+	for _, sv := range r.HeadlineScopes {
 		t := Table{
-			Title: "Paired differences of η between solvers — " + ScopePhrase(sv.strategy, sv.variant),
+			Title: "Paired differences of η between solvers — " + ScopePhrase(sv.Strategy, sv.Variant),
 			Notes: []string{
 				"One row per pair of solvers A, B and (dataset, α, regime): the mean of η_A − η_B over the pools both scored, [lo, hi] its 95% bootstrap interval over those pools (paired: the same pools, the same budgets), n = pools. An interval that excludes 0 says A and B differ there beyond the noise of the pools; — = no pool scored by both.",
 			},
@@ -106,11 +111,11 @@ func (r Report) ComparisonTables() []Table {
 			Align:  "lrlllrr",
 		}
 		for _, c := range r.Comparisons {
-			if c.Strategy != sv.strategy || c.Variant != sv.variant {
+			if c.Strategy != sv.Strategy || c.Variant != sv.Variant {
 				continue
 			}
 			t.Rows = append(t.Rows, []string{
-				c.Dataset, alphaText(c.Alpha), c.Regime, solverName(c.ModelA, c.ModeA), solverName(c.ModelB, c.ModeB),
+				c.Dataset, alphaText(c.Alpha), string(c.Regime), solverName(c.ModelA, c.ModeA), solverName(c.ModelB, c.ModeB),
 				withCI(c.Diff, c.CI), itoa(c.Diff.N),
 			})
 		}
@@ -128,21 +133,11 @@ func (r Report) ComparisonsCSV(w io.Writer) error {
 	rows := [][]string{{"strategy", "variant", "dataset", "alpha", "regime", "model_a", "mode_a", "model_b", "mode_b", "pools", "diff", "diff_lo", "diff_hi"}}
 	for _, c := range r.Comparisons {
 		rows = append(rows, append([]string{
-			c.Strategy, c.Variant, c.Dataset, full(c.Alpha), c.Regime, c.ModelA, c.ModeA, c.ModelB, c.ModeB,
+			string(c.Strategy), string(c.Variant), c.Dataset, full(c.Alpha), string(c.Regime), c.ModelA, c.ModeA, c.ModelB, c.ModeB,
 			itoa(c.Diff.N), fullMean(c.Diff),
 		}, ciBounds(c.CI)...))
 	}
 	return writeCSV(w, rows)
-}
-
-// headlineStrategies are the (strategy, variant) pairs the summary shows:
-// the llm strategy under the headline variant (see headlineVariant) when
-// the report has llm cells, else every reference strategy.
-func (r Report) headlineStrategies() []strategyVariant {
-	if v := r.headlineVariant(); v != "" {
-		return []strategyVariant{{StrategyLLM, v}}
-	}
-	return r.strategyVariants()
 }
 
 // solverName is "model mode", for table cells.

@@ -38,7 +38,7 @@ func (r Report) CSV(w io.Writer) error {
 			excluded += rc.Count
 		}
 		row := []string{
-			c.Model, c.Mode, c.Dataset, full(c.Alpha), c.Variant, c.Strategy, c.Regime,
+			c.Model, c.Mode, c.Dataset, full(c.Alpha), string(c.Variant), string(c.Strategy), string(c.Regime),
 			itoa(c.Pools), fullMean(c.Eta), itoa(c.Eta.N), fullMean(c.Regret), itoa(c.Regret.N), itoa(c.RegretUndefined),
 			itoa(excluded), reasonsText(c.Excluded, ";"), fullMean(c.BaseAccuracy), itoa(c.BaseAccuracy.N), itoa(c.StoredMismatch),
 			itoa(c.ShortPools), itoa(c.Dropped), fullMean(c.RandomSEMax),
@@ -81,8 +81,8 @@ func (r Report) RangesCSV(w io.Writer) error {
 		rng := metrics.Mean{Value: vr.Range, Defined: vr.Defined}
 		for _, v := range vr.Variants {
 			rows = append(rows, []string{
-				vr.Strategy, vr.Regime, vr.Dataset, vr.Model, vr.Mode, full(vr.Alpha),
-				v.Variant, fullMean(v.Eta), itoa(v.Eta.N), itoa(vr.Compared), fullMean(rng),
+				string(vr.Strategy), string(vr.Regime), vr.Dataset, vr.Model, vr.Mode, full(vr.Alpha),
+				string(v.Variant), fullMean(v.Eta), itoa(v.Eta.N), itoa(vr.Compared), fullMean(rng),
 				itoa(v.Degenerate.NoValue), itoa(v.Degenerate.Collapse),
 			})
 		}
@@ -97,7 +97,7 @@ func (r Report) RanksCSV(w io.Writer) error {
 	for _, ra := range r.Sensitivity().Ranks {
 		tau := metrics.Mean{Value: ra.Tau, Defined: ra.Defined}
 		rows = append(rows, []string{
-			ra.Strategy, ra.Regime, ra.Dataset, full(ra.Alpha), ra.A, ra.B, itoa(ra.Solvers), fullMean(tau), ra.Undefined,
+			string(ra.Strategy), string(ra.Regime), ra.Dataset, full(ra.Alpha), string(ra.A), string(ra.B), itoa(ra.Solvers), fullMean(tau), ra.Undefined,
 		})
 	}
 	return writeCSV(w, rows)

@@ -7,6 +7,18 @@
 //	rep := report.Build(records, accuracies)
 //	err := rep.WriteDir("results/report")
 //
+// # The resolved view
+//
+// A built Report is the resolved view every renderer reads — the tables
+// here, package figures, package htmlreport and `triage report` — so none
+// of them decides a setting: Bootstrap holds the interval settings with
+// their defaults filled, Alpha the headline α (the report's α nearest to
+// Options.Alpha, HeadlineAlpha by default, the smaller of two equally
+// near), HeadlineRatio the injection ratio of the summary, HeadlineVariant the llm variant of the summary, and Scopes,
+// HeadlineScopes, FigureScopes and InjectionFigureScopes the (strategy,
+// variant) pairs of the tables, the summary and the figures, in
+// vocab's order. Index finds any cell by Key.
+//
 // WriteDir writes (FileNames):
 //
 //   - cells.csv — one row per cell (CSV);
@@ -34,10 +46,10 @@
 // # SPEC §5 reporting rules
 //
 //   - Headline: the summary (SummaryTable, Headline) and the comparison
-//     tables show the llm strategy under HeadlineVariant ("default")
+//     tables show the llm strategy under vocab.Default ("default")
 //     whatever order the config lists variants in (its first variant when
 //     the run has no "default", which the summary's notes say); every list
-//     of variants puts HeadlineVariant first (CompareVariants).
+//     of variants puts vocab.Default first (vocab.CompareVariants).
 //   - Degenerate pools (metrics.Classify: D1, V_oracle = 0; D2, V_oracle =
 //     V_random > 0): every η mean counts them (Cell.Degenerate) and gives
 //     the mean over the informative pools alone with its interval
@@ -50,7 +62,7 @@
 //     (SinglePool), and the notes name it.
 //   - RandomSEMax is undefined (an empty field, null) when no pool was
 //     averaged; 0 means every averaged reference is exact.
-//   - Strategies without a prompt (variant NoVariant, "-") are named
+//   - Strategies without a prompt (variant vocab.NoVariant, "-") are named
 //     without a variant in titles (ScopePhrase).
 //
 // # Tables

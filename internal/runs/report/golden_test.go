@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
-	"flag"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,9 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+	"github.com/triage-eval/triage/internal/testkit/golden"
+)
 
 // TestGolden builds the fixture's report, writes it with WriteDir and
 // compares every file with testdata/golden/<name>; run with -update to
@@ -23,12 +22,6 @@ func TestGolden(t *testing.T) {
 	dir := t.TempDir()
 	if err := Build(recs, acc).WriteDir(filepath.Join(dir, "out")); err != nil {
 		t.Fatal(err)
-	}
-	golden := filepath.Join("testdata", "golden")
-	if *update {
-		if err := os.MkdirAll(golden, 0o755); err != nil {
-			t.Fatal(err)
-		}
 	}
 	written, err := os.ReadDir(filepath.Join(dir, "out"))
 	if err != nil {
@@ -49,19 +42,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join(golden, name)
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from %s; got:\n%s", name, path, got)
-			}
+			golden.File(t, filepath.Join("testdata", "golden", name), got)
 		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 // HeadlineAlpha is the budget fraction the summary and the bar figures
@@ -14,8 +15,9 @@ const HeadlineAlpha = 0.5
 // HeadlineRow is one line of the report's summary: how one solver planned
 // under one strategy at the headline α, over every dataset.
 type HeadlineRow struct {
-	Model, Mode       string
-	Strategy, Variant string
+	Model, Mode string
+	Strategy    vocab.Strategy
+	Variant     vocab.Variant
 	// Alpha is the budget fraction shown.
 	Alpha float64
 	// EtaU and EtaE are the means over datasets (as Report.Macro) with
@@ -48,30 +50,24 @@ type HeadlineRow struct {
 	Detection, Waste metrics.Mean
 }
 
-// Headline returns the summary rows at α (HeadlineAlpha when alpha is 0,
-// or the report's α closest to it): one per solver and strategy, for the
-// llm strategy under HeadlineVariant when the report has llm cells (its
-// first variant in CompareVariants order when it has none under
-// HeadlineVariant), otherwise for every reference strategy. Rows are sorted
-// by solver, then strategy (llm first).
-func (r Report) Headline(alpha float64) []HeadlineRow {
-	if alpha == 0 {
-		alpha = HeadlineAlpha
-	}
-	alpha = r.closestAlpha(alpha)
-	keys := r.headlineStrategies()
-	ix := r.index()
-	ratio := r.headlineRatio()
+// Headline returns the summary rows at the headline α (Report.Alpha): one
+// per solver and pair of HeadlineScopes (the llm strategy under
+// HeadlineVariant, else every reference strategy). Rows are sorted by
+// solver, then strategy (llm first).
+func (r Report) Headline() []HeadlineRow {
+	alpha := r.Alpha
+	ix := r.Index()
+	ratio := r.HeadlineRatio
 	var out []HeadlineRow
-	for _, s := range solvers(r.Cells, all) {
-		for _, sv := range keys {
-			u, uok := ix.get(s.model, s.mode, AllDatasets, alpha, sv.variant, sv.strategy, "U")
-			e, eok := ix.get(s.model, s.mode, AllDatasets, alpha, sv.variant, sv.strategy, "E")
+	for _, s := range Solvers(r.Cells, all) {
+		for _, sv := range r.HeadlineScopes {
+			u, uok := ix.get(s.Model, s.Mode, AllDatasets, alpha, sv.Variant, sv.Strategy, vocab.Advisory)
+			e, eok := ix.get(s.Model, s.Mode, AllDatasets, alpha, sv.Variant, sv.Strategy, vocab.Enforced)
 			if !uok && !eok {
 				continue
 			}
 			row := HeadlineRow{
-				Model: s.model, Mode: s.mode, Strategy: sv.strategy, Variant: sv.variant, Alpha: alpha,
+				Model: s.Model, Mode: s.Mode, Strategy: sv.Strategy, Variant: sv.Variant, Alpha: alpha,
 				EtaU: u.Eta, EtaE: e.Eta, Missing: mergeMissing(u.Missing, e.Missing),
 				EtaUCI:   u.EtaCI,
 				EtaECI:   e.EtaCI,
@@ -91,25 +87,13 @@ func (r Report) Headline(alpha float64) []HeadlineRow {
 	return out
 }
 
-// closestAlpha returns the report's α nearest to alpha (alpha itself when
-// the report has no cells).
-func (r Report) closestAlpha(alpha float64) float64 {
-	best, found := alpha, false
-	for _, c := range r.Cells {
-		if !found || math.Abs(c.Alpha-alpha) < math.Abs(best-alpha) {
-			best, found = c.Alpha, true
-		}
-	}
-	return best
-}
-
 // pooledAccuracy is a solver's base accuracy summed over the datasets of
 // its cells in the headline's scope.
-func (r Report) pooledAccuracy(s solver, ix *index, alpha float64, sv strategyVariant) metrics.Mean {
-	datasets := ix.datasets[scope{math.Float64bits(alpha), sv.strategy, "U"}]
+func (r Report) pooledAccuracy(s Solver, ix *Index, alpha float64, sv StrategyVariant) metrics.Mean {
+	datasets := ix.datasets[scope{math.Float64bits(alpha), sv.Strategy, vocab.Advisory}]
 	var correct, gradeable int
 	for _, a := range r.Accuracy {
-		if a.Model == s.model && a.Mode == s.mode && slices.Contains(datasets, a.Dataset) {
+		if a.Model == s.Model && a.Mode == s.Mode && slices.Contains(datasets, a.Dataset) {
 			correct += a.Correct
 			gradeable += a.Gradeable
 		}
@@ -122,9 +106,9 @@ func (r Report) pooledAccuracy(s solver, ix *index, alpha float64, sv strategyVa
 
 // headlineRatio is the injection ratio the summary shows: 0.5 when present,
 // else the largest ratio below 1, else 0 (no injection).
-func (r Report) headlineRatio() float64 {
+func headlineRatio(injection []Cell) float64 {
 	var best float64
-	for _, c := range r.Injection {
+	for _, c := range injection {
 		if c.Ratio == 0.5 {
 			return 0.5
 		}
@@ -138,11 +122,11 @@ func (r Report) headlineRatio() float64 {
 // injectionHeadline averages D and W at ratio over the injection bases of
 // one solver and strategy (regime U's cells; D and W do not depend on the
 // regime). N counts the pools behind the means.
-func (r Report) injectionHeadline(s solver, alpha float64, sv strategyVariant, ratio float64) (metrics.Mean, metrics.Mean) {
+func (r Report) injectionHeadline(s Solver, alpha float64, sv StrategyVariant, ratio float64) (metrics.Mean, metrics.Mean) {
 	var d, w []metrics.Mean
 	for _, c := range r.Injection {
-		if c.Model == s.model && c.Mode == s.mode && c.Alpha == alpha && c.Strategy == sv.strategy &&
-			c.Variant == sv.variant && c.Regime == "U" && c.Ratio == ratio {
+		if c.Model == s.Model && c.Mode == s.Mode && c.Alpha == alpha && c.Strategy == sv.Strategy &&
+			c.Variant == sv.Variant && c.Regime == vocab.Advisory && c.Ratio == ratio {
 			d, w = append(d, c.Detection), append(w, c.Waste)
 		}
 	}

@@ -6,33 +6,64 @@ import (
 	"slices"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
-// index looks cells up by key, including macro cells (Dataset AllDatasets).
-type index struct {
+// Index finds a report's cells by key: plain, injection and macro cells
+// (Dataset AllDatasets).
+type Index struct {
 	cells map[cellKey]*Cell
-	// datasets lists, per (α, strategy, regime), the datasets with a cell.
+	// datasets lists, per (α, strategy, regime), the datasets with a plain
+	// cell.
 	datasets map[scope][]string
 }
 
 // scope is the part of a cell key that a macro-average's datasets depend on.
 type scope struct {
-	alpha            uint64
-	strategy, regime string
+	alpha    uint64
+	strategy vocab.Strategy
+	regime   vocab.Regime
 }
 
-func (r Report) index() *index {
+// Key names a cell: its solver, dataset (AllDatasets for a macro cell),
+// Source and Ratio for an injection cell, α, strategy, variant and regime.
+type Key struct {
+	Solver
+	Dataset, Source string
+	Ratio, Alpha    float64
+	StrategyVariant
+	Regime vocab.Regime
+}
+
+// Key returns the key of c.
+func (c Cell) Key() Key {
+	return Key{Solver{c.Model, c.Mode}, c.Dataset, c.Source, c.Ratio, c.Alpha, StrategyVariant{c.Strategy, c.Variant}, c.Regime}
+}
+
+// Index indexes every cell of r: Cells, Injection and Macros.
+func (r Report) Index() *Index {
 	ix := r.cellIndex()
-	for i := range r.Macros {
-		c := &r.Macros[i]
-		ix.cells[c.key()] = c
+	for _, cells := range [][]Cell{r.Injection, r.Macros} {
+		for i := range cells {
+			c := &cells[i]
+			ix.cells[c.key()] = c
+		}
 	}
 	return ix
 }
 
+// Cell returns the cell named by k.
+func (ix *Index) Cell(k Key) (Cell, bool) {
+	c, ok := ix.cells[cellKey{k.Model, k.Mode, k.Dataset, math.Float64bits(k.Alpha), k.Variant, k.Strategy, k.Regime, k.Source, math.Float64bits(k.Ratio)}]
+	if !ok {
+		return Cell{}, false
+	}
+	return *c, true
+}
+
 // cellIndex indexes the plain cells alone, before the macro cells exist.
-func (r Report) cellIndex() *index {
-	ix := &index{cells: map[cellKey]*Cell{}, datasets: map[scope][]string{}}
+func (r Report) cellIndex() *Index {
+	ix := &Index{cells: map[cellKey]*Cell{}, datasets: map[scope][]string{}}
 	for i := range r.Cells {
 		c := &r.Cells[i]
 		ix.cells[c.key()] = c
@@ -47,14 +78,10 @@ func (r Report) cellIndex() *index {
 	return ix
 }
 
-// get returns the cell with the given key, or the macro cell when dataset is
-// AllDatasets.
-func (ix *index) get(model, mode, dataset string, alpha float64, variant, strategy, regime string) (Cell, bool) {
-	c, ok := ix.cells[cellKey{model: model, mode: mode, dataset: dataset, alpha: math.Float64bits(alpha), variant: variant, strategy: strategy, regime: regime}]
-	if !ok {
-		return Cell{}, false
-	}
-	return *c, true
+// get returns the plain cell with the given key, or the macro cell when
+// dataset is AllDatasets.
+func (ix *Index) get(model, mode, dataset string, alpha float64, variant vocab.Variant, strategy vocab.Strategy, regime vocab.Regime) (Cell, bool) {
+	return ix.Cell(Key{Solver: Solver{model, mode}, Dataset: dataset, Alpha: alpha, StrategyVariant: StrategyVariant{strategy, variant}, Regime: regime})
 }
 
 // Macro returns the macro-average over datasets of a solver's cells at one
@@ -83,8 +110,8 @@ func (ix *index) get(model, mode, dataset string, alpha float64, variant, strate
 // the pools of the datasets each mean averages (metrics.StratifiedMeanCI),
 // defined from two pools in total; a dataset with one pool enters every
 // resample as is (SinglePool names them for Eta).
-func (r Report) Macro(model, mode string, alpha float64, variant, strategy, regime string) (c Cell, ok bool) {
-	return r.index().get(model, mode, AllDatasets, alpha, variant, strategy, regime)
+func (r Report) Macro(model, mode string, alpha float64, variant vocab.Variant, strategy vocab.Strategy, regime vocab.Regime) (c Cell, ok bool) {
+	return r.Index().get(model, mode, AllDatasets, alpha, variant, strategy, regime)
 }
 
 // buildMacros computes the macro cell of every (solver, α, variant,
@@ -112,7 +139,7 @@ func OracleZeroOnly(c Cell) bool {
 	return c.Eta.N > 0 && c.Degenerate.NoValue == c.Eta.N
 }
 
-func (ix *index) macro(model, mode string, alpha float64, variant, strategy, regime string) (Cell, bool) {
+func (ix *Index) macro(model, mode string, alpha float64, variant vocab.Variant, strategy vocab.Strategy, regime vocab.Regime) (Cell, bool) {
 	out := Cell{
 		Model: model, Mode: mode, Dataset: AllDatasets, Alpha: alpha,
 		Variant: variant, Strategy: strategy, Regime: regime,
@@ -197,9 +224,6 @@ func mergeReasons(rcs []metrics.ReasonCount) []metrics.ReasonCount {
 	return out
 }
 
-// solver is a (model, mode) pair: one row of the solver tables.
-type solver struct{ model, mode string }
-
 // Distinct returns the sorted distinct values of f over the cells that keep
 // accepts.
 func Distinct[T cmp.Ordered](cells []Cell, keep func(Cell) bool, f func(Cell) T) []T {
@@ -210,32 +234,6 @@ func Distinct[T cmp.Ordered](cells []Cell, keep func(Cell) bool, f func(Cell) T)
 		}
 	}
 	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-// solvers returns the sorted distinct solvers of the cells that keep accepts.
-func solvers(cells []Cell, keep func(Cell) bool) []solver {
-	var out []solver
-	for _, c := range cells {
-		if keep(c) {
-			out = append(out, solver{c.Model, c.Mode})
-		}
-	}
-	slices.SortFunc(out, func(a, b solver) int { return cmp.Or(cmp.Compare(a.model, b.model), cmp.Compare(a.mode, b.mode)) })
-	return slices.Compact(out)
-}
-
-// strategyVariant is a (strategy, variant) pair: one set of main tables.
-type strategyVariant struct{ strategy, variant string }
-
-func (r Report) strategyVariants() []strategyVariant {
-	var out []strategyVariant
-	for _, c := range r.Cells {
-		out = append(out, strategyVariant{c.Strategy, c.Variant})
-	}
-	slices.SortFunc(out, func(a, b strategyVariant) int {
-		return cmp.Or(compareStrategies(a.strategy, b.strategy), CompareVariants(a.variant, b.variant))
-	})
 	return slices.Compact(out)
 }
 

@@ -4,19 +4,19 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 // injectionScope is one set of injection tables: a base dataset and its
 // unsolvable source at one α, strategy and variant.
 type injectionScope struct {
-	dataset, source   string
-	alpha             float64
-	strategy, variant string
+	dataset, source string
+	alpha           float64
+	StrategyVariant
 }
 
 // injectionScopes lists the scopes of r.Injection, sorted (LLM strategies
@@ -24,48 +24,34 @@ type injectionScope struct {
 func (r Report) injectionScopes() []injectionScope {
 	var out []injectionScope
 	for _, c := range r.Injection {
-		out = append(out, injectionScope{c.Dataset, c.Source, c.Alpha, c.Strategy, c.Variant})
+		out = append(out, injectionScope{c.Dataset, c.Source, c.Alpha, StrategyVariant{c.Strategy, c.Variant}})
 	}
 	slices.SortFunc(out, func(a, b injectionScope) int {
 		return cmp.Or(cmp.Compare(a.dataset, b.dataset), cmp.Compare(a.source, b.source), cmp.Compare(a.alpha, b.alpha),
-			compareStrategies(a.strategy, b.strategy), CompareVariants(a.variant, b.variant))
+			CompareStrategyVariants(a.StrategyVariant, b.StrategyVariant))
 	})
 	return slices.Compact(out)
 }
 
-// injectionIndex finds an injection cell by solver, scope, ratio and regime.
-type injectionIndex map[cellKey]*Cell
-
-func (r Report) injectionIndex() injectionIndex {
-	ix := injectionIndex{}
-	for i := range r.Injection {
-		c := &r.Injection[i]
-		ix[c.key()] = c
-	}
-	return ix
-}
-
-func (ix injectionIndex) get(s solver, sc injectionScope, ratio float64, regime string) (Cell, bool) {
-	c, ok := ix[cellKey{s.model, s.mode, sc.dataset, math.Float64bits(sc.alpha), sc.variant, sc.strategy, regime, sc.source, math.Float64bits(ratio)}]
-	if !ok {
-		return Cell{}, false
-	}
-	return *c, true
+// injectionCell finds the injection cell of a solver at one scope, ratio
+// and regime.
+func injectionCell(ix *Index, s Solver, sc injectionScope, ratio float64, regime vocab.Regime) (Cell, bool) {
+	return ix.Cell(Key{Solver: s, Dataset: sc.dataset, Source: sc.source, Ratio: ratio, Alpha: sc.alpha, StrategyVariant: sc.StrategyVariant, Regime: regime})
 }
 
 // InjectionTables returns, per (base dataset, source, α, strategy,
 // variant), the unsolvable-injection experiment's two tables: detection
 // and waste by ratio, then η_U / η_E by ratio.
 func (r Report) InjectionTables() []Table {
-	ix := r.injectionIndex()
+	ix := r.Index()
 	var out []Table
 	for _, sc := range r.injectionScopes() {
 		keep := func(c Cell) bool {
-			return c.Dataset == sc.dataset && c.Source == sc.source && c.Alpha == sc.alpha && c.Strategy == sc.strategy && c.Variant == sc.variant
+			return c.Dataset == sc.dataset && c.Source == sc.source && c.Alpha == sc.alpha && c.Strategy == sc.Strategy && c.Variant == sc.Variant
 		}
 		ratios := Distinct(r.Injection, keep, func(c Cell) float64 { return c.Ratio })
-		rows := solvers(r.Injection, keep)
-		what := fmt.Sprintf("%s with unsolvable problems of %s, α = %s — %s", sc.dataset, sc.source, alphaText(sc.alpha), ScopePhrase(sc.strategy, sc.variant))
+		rows := Solvers(r.Injection, keep)
+		what := fmt.Sprintf("%s with unsolvable problems of %s, α = %s — %s", sc.dataset, sc.source, alphaText(sc.alpha), ScopePhrase(sc.Strategy, sc.Variant))
 		header := []string{"Model", "Mode"}
 		for _, ratio := range ratios {
 			header = append(header, "r = "+alphaText(ratio))
@@ -91,11 +77,11 @@ func (r Report) InjectionTables() []Table {
 			eta.Notes = append(eta.Notes, noteDegenerate)
 		}
 		for _, s := range rows {
-			dwRow, etaRow := []string{s.model, s.mode}, []string{s.model, s.mode}
+			dwRow, etaRow := []string{s.Model, s.Mode}, []string{s.Model, s.Mode}
 			var dwExcl, etaExcl []string
 			for _, ratio := range ratios {
-				u, uok := ix.get(s, sc, ratio, "U")
-				e, eok := ix.get(s, sc, ratio, "E")
+				u, uok := injectionCell(ix, s, sc, ratio, vocab.Advisory)
+				e, eok := injectionCell(ix, s, sc, ratio, vocab.Enforced)
 				plan := u
 				if !uok {
 					plan = e
@@ -141,7 +127,7 @@ func (r Report) InjectionCSV(w io.Writer) error {
 		"degenerate_d1", "degenerate_d2", "eta_informative", "eta_informative_n", "eta_informative_lo", "eta_informative_hi"}}
 	for _, c := range r.Injection {
 		row := []string{
-			c.Model, c.Mode, c.Dataset, c.Source, full(c.Ratio), full(c.Alpha), c.Variant, c.Strategy, c.Regime,
+			c.Model, c.Mode, c.Dataset, c.Source, full(c.Ratio), full(c.Alpha), string(c.Variant), string(c.Strategy), string(c.Regime),
 			itoa(c.Pools), fullMean(c.Detection), fullMean(c.Waste), fullMean(c.Eta), fullMean(c.Regret),
 		}
 		for _, ci := range []metrics.Interval{c.DetectionCI, c.WasteCI, c.EtaCI, c.RegretCI} {

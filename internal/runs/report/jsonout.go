@@ -7,6 +7,7 @@ import (
 
 	"github.com/triage-eval/triage/internal/platform/version"
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 // JSON writes the whole report as one indented JSON object:
@@ -23,15 +24,9 @@ import (
 // version, revision, modified, commit_time, go) and builds the builds that
 // touched the run, one line each; both are absent when unknown.
 func (r Report) JSON(w io.Writer) error {
-	resamples, tail := r.Bootstrap.Resamples, r.Bootstrap.TailPerMille
-	if resamples <= 0 {
-		resamples = metrics.DefaultResamples
-	}
-	if tail <= 0 {
-		tail = metrics.DefaultTailPerMille
-	}
+	b := r.Bootstrap
 	out := jsonReport{
-		Bootstrap: jsonBootstrap{Method: "percentile", Resamples: resamples, Level: float64(1000-2*tail) / 1000, Seed: r.Bootstrap.Seed},
+		Bootstrap: jsonBootstrap{Method: "percentile", Resamples: b.Resamples, Level: float64(1000-2*b.TailPerMille) / 1000, Seed: b.Seed},
 		Cells:     make([]jsonCell, len(r.Cells)),
 		Injection: make([]jsonInjectionCell, len(r.Injection)),
 		Accuracy:  make([]jsonAccuracy, len(r.Accuracy)),
@@ -133,9 +128,9 @@ type jsonCell struct {
 	Mode            string         `json:"mode"`
 	Dataset         string         `json:"dataset"`
 	Alpha           *float64       `json:"alpha"`
-	Variant         string         `json:"variant"`
-	Strategy        string         `json:"strategy"`
-	Regime          string         `json:"regime"`
+	Variant         vocab.Variant  `json:"variant"`
+	Strategy        vocab.Strategy `json:"strategy"`
+	Regime          vocab.Regime   `json:"regime"`
 	Pools           int            `json:"pools"`
 	Eta             *float64       `json:"eta"`
 	EtaN            int            `json:"eta_n"`
@@ -201,32 +196,32 @@ type jsonAccuracy struct {
 }
 
 type jsonRange struct {
-	Strategy string        `json:"strategy"`
-	Regime   string        `json:"regime"`
-	Dataset  string        `json:"dataset"`
-	Model    string        `json:"model"`
-	Mode     string        `json:"mode"`
-	Alpha    *float64      `json:"alpha"`
-	Variants []jsonVariant `json:"variants"`
-	Compared int           `json:"compared"`
-	Range    *float64      `json:"range"`
+	Strategy vocab.Strategy `json:"strategy"`
+	Regime   vocab.Regime   `json:"regime"`
+	Dataset  string         `json:"dataset"`
+	Model    string         `json:"model"`
+	Mode     string         `json:"mode"`
+	Alpha    *float64       `json:"alpha"`
+	Variants []jsonVariant  `json:"variants"`
+	Compared int            `json:"compared"`
+	Range    *float64       `json:"range"`
 }
 
 type jsonVariant struct {
-	Variant    string         `json:"variant"`
+	Variant    vocab.Variant  `json:"variant"`
 	Eta        *float64       `json:"eta"`
 	EtaN       int            `json:"eta_n"`
 	Degenerate jsonDegenerate `json:"degenerate"`
 }
 
 type jsonRank struct {
-	Strategy  string   `json:"strategy"`
-	Regime    string   `json:"regime"`
-	Dataset   string   `json:"dataset"`
-	Alpha     *float64 `json:"alpha"`
-	A         string   `json:"a"`
-	B         string   `json:"b"`
-	Solvers   int      `json:"solvers"`
-	Tau       *float64 `json:"tau"`
-	Undefined string   `json:"undefined,omitempty"`
+	Strategy  vocab.Strategy `json:"strategy"`
+	Regime    vocab.Regime   `json:"regime"`
+	Dataset   string         `json:"dataset"`
+	Alpha     *float64       `json:"alpha"`
+	A         vocab.Variant  `json:"a"`
+	B         vocab.Variant  `json:"b"`
+	Solvers   int            `json:"solvers"`
+	Tau       *float64       `json:"tau"`
+	Undefined string         `json:"undefined,omitempty"`
 }

@@ -122,7 +122,7 @@ func TestBuildGroupsAndSorts(t *testing.T) {
 	}
 	var got []string
 	for _, c := range rep.Cells[:6] {
-		got = append(got, c.Model+" "+alphaText(c.Alpha)+" "+c.Variant+" "+c.Regime)
+		got = append(got, c.Model+" "+alphaText(c.Alpha)+" "+string(c.Variant)+" "+string(c.Regime))
 		if c.Pools != 2 || !near9(c.Eta.Value, 0.75) {
 			t.Errorf("%+v: want 2 pools, η = (1/2 + 1)/2", c)
 		}
@@ -442,7 +442,7 @@ func TestWriteDirCreatesNestedDir(t *testing.T) {
 func TestHeadline(t *testing.T) {
 	recs, acc := fixture()
 	rep := Build(recs, acc)
-	rows := rep.Headline(0)
+	rows := rep.Headline()
 	// The fixture has llm cells: one row per solver for llm, variant A.
 	if len(rows) != 4 {
 		t.Fatalf("%d rows, want 4: %+v", len(rows), rows)

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 // Sensitivity is the prompt-sensitivity analysis of SPEC §5: how much a
@@ -27,7 +28,8 @@ type Sensitivity struct {
 type VariantRange struct {
 	Model, Mode, Dataset string
 	Alpha                float64
-	Strategy, Regime     string
+	Strategy             vocab.Strategy
+	Regime               vocab.Regime
 	// Variants holds every variant with a cell here, sorted, and its mean η
 	// (possibly undefined).
 	Variants []VariantEta
@@ -42,7 +44,7 @@ type VariantRange struct {
 // VariantEta is a cell's mean η under one prompt variant, and how many of
 // the pools it averages are degenerate (SPEC §5).
 type VariantEta struct {
-	Variant    string
+	Variant    vocab.Variant
 	Eta        metrics.Mean
 	Degenerate metrics.DegenerateCounts
 }
@@ -51,10 +53,11 @@ type VariantEta struct {
 // mode) that two prompt variants A < B induce through their mean η in one
 // (dataset, α, strategy, regime).
 type RankAgreement struct {
-	Dataset          string
-	Alpha            float64
-	Strategy, Regime string
-	A, B             string
+	Dataset  string
+	Alpha    float64
+	Strategy vocab.Strategy
+	Regime   vocab.Regime
+	A, B     vocab.Variant
 	// Solvers is how many solvers were ranked: those with a defined η under
 	// both variants (the others are left out of both rankings).
 	Solvers int
@@ -70,14 +73,16 @@ type RankAgreement struct {
 type rangeKey struct {
 	model, mode, dataset string
 	alpha                uint64
-	strategy, regime     string
+	strategy             vocab.Strategy
+	regime               vocab.Regime
 }
 
 // rankKey groups cells across solvers and variants.
 type rankKey struct {
-	dataset          string
-	alpha            uint64
-	strategy, regime string
+	dataset  string
+	alpha    uint64
+	strategy vocab.Strategy
+	regime   vocab.Regime
 }
 
 // Sensitivity computes the prompt-sensitivity analysis. Only groups with at
@@ -87,17 +92,17 @@ type rankKey struct {
 // also computed with Dataset AllDatasets over the macro-averages. Strategies
 // without a prompt (variant "-" only) therefore produce nothing.
 func (r Report) Sensitivity() Sensitivity {
-	ix := r.index()
-	variants := map[rangeKey][]string{}
-	rankVariants := map[rankKey][]string{}
-	rankSolvers := map[rankKey][]solver{}
+	ix := r.Index()
+	variants := map[rangeKey][]vocab.Variant{}
+	rankVariants := map[rankKey][]vocab.Variant{}
+	rankSolvers := map[rankKey][]Solver{}
 	add := func(c Cell, dataset string) {
 		a := math.Float64bits(c.Alpha)
 		rk := rangeKey{c.Model, c.Mode, dataset, a, c.Strategy, c.Regime}
 		variants[rk] = appendNew(variants[rk], c.Variant)
 		kk := rankKey{dataset, a, c.Strategy, c.Regime}
 		rankVariants[kk] = appendNew(rankVariants[kk], c.Variant)
-		rankSolvers[kk] = appendNew(rankSolvers[kk], solver{c.Model, c.Mode})
+		rankSolvers[kk] = appendNew(rankSolvers[kk], Solver{c.Model, c.Mode})
 	}
 	for _, c := range r.Cells {
 		add(c, c.Dataset)
@@ -109,7 +114,7 @@ func (r Report) Sensitivity() Sensitivity {
 		if len(vs) < 2 {
 			continue
 		}
-		slices.SortFunc(vs, CompareVariants)
+		slices.SortFunc(vs, vocab.CompareVariants)
 		alpha := math.Float64frombits(k.alpha)
 		vr := VariantRange{Model: k.model, Mode: k.mode, Dataset: k.dataset, Alpha: alpha, Strategy: k.strategy, Regime: k.regime}
 		var values []float64
@@ -132,7 +137,7 @@ func (r Report) Sensitivity() Sensitivity {
 		s.Ranges = append(s.Ranges, vr)
 	}
 	for k, vs := range rankVariants {
-		slices.SortFunc(vs, CompareVariants)
+		slices.SortFunc(vs, vocab.CompareVariants)
 		alpha := math.Float64frombits(k.alpha)
 		for i, a := range vs {
 			for _, b := range vs[i+1:] {
@@ -141,27 +146,27 @@ func (r Report) Sensitivity() Sensitivity {
 		}
 	}
 	slices.SortFunc(s.Ranges, func(a, b VariantRange) int {
-		return cmp.Or(compareStrategies(a.Strategy, b.Strategy), compareRegimes(a.Regime, b.Regime),
+		return cmp.Or(vocab.CompareStrategies(a.Strategy, b.Strategy), vocab.CompareRegimes(a.Regime, b.Regime),
 			cmp.Compare(a.Dataset, b.Dataset), cmp.Compare(a.Model, b.Model), cmp.Compare(a.Mode, b.Mode),
 			cmp.Compare(a.Alpha, b.Alpha))
 	})
 	slices.SortFunc(s.Ranks, func(a, b RankAgreement) int {
-		return cmp.Or(compareStrategies(a.Strategy, b.Strategy), compareRegimes(a.Regime, b.Regime),
+		return cmp.Or(vocab.CompareStrategies(a.Strategy, b.Strategy), vocab.CompareRegimes(a.Regime, b.Regime),
 			cmp.Compare(a.Dataset, b.Dataset), cmp.Compare(a.Alpha, b.Alpha),
-			CompareVariants(a.A, b.A), CompareVariants(a.B, b.B))
+			vocab.CompareVariants(a.A, b.A), vocab.CompareVariants(a.B, b.B))
 	})
 	return s
 }
 
 // rankAgreement computes τ_b between variants a and b over the solvers with
 // a defined η under both.
-func rankAgreement(ix *index, k rankKey, alpha float64, solvers []solver, a, b string) RankAgreement {
+func rankAgreement(ix *Index, k rankKey, alpha float64, solvers []Solver, a, b vocab.Variant) RankAgreement {
 	ra := RankAgreement{Dataset: k.dataset, Alpha: alpha, Strategy: k.strategy, Regime: k.regime, A: a, B: b}
-	slices.SortFunc(solvers, func(x, y solver) int { return cmp.Or(cmp.Compare(x.model, y.model), cmp.Compare(x.mode, y.mode)) })
+	slices.SortFunc(solvers, CompareSolvers)
 	var xs, ys []float64
 	for _, sv := range solvers {
-		ca, _ := ix.get(sv.model, sv.mode, k.dataset, alpha, a, k.strategy, k.regime)
-		cb, _ := ix.get(sv.model, sv.mode, k.dataset, alpha, b, k.strategy, k.regime)
+		ca, _ := ix.get(sv.Model, sv.Mode, k.dataset, alpha, a, k.strategy, k.regime)
+		cb, _ := ix.get(sv.Model, sv.Mode, k.dataset, alpha, b, k.strategy, k.regime)
 		ea, eb := comparableEta(ca), comparableEta(cb)
 		if ea.Defined && eb.Defined {
 			xs = append(xs, ea.Value)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 // Tests of SPEC §5's reporting rules: the headline variant, stratified
@@ -39,16 +40,16 @@ func TestHeadlineUsesTheDefaultVariant(t *testing.T) {
 	eta := map[string]float64{"default": 2.0 / 3, "A": 1.0 / 3, "B": 0, "C": -1.0 / 3}
 	for _, order := range [][]string{{"default", "A", "B", "C"}, {"A", "B", "C", "default"}, {"C", "default", "B", "A"}} {
 		rep := Build(append(variantRecords("m", order, eta), variantRecords("n", order, eta)...), nil)
-		rows := rep.Headline(0)
+		rows := rep.Headline()
 		if len(rows) != 2 {
 			t.Fatalf("order %v: %d rows, want 2", order, len(rows))
 		}
 		for _, row := range rows {
-			if row.Variant != HeadlineVariant || !near9(row.EtaU.Value, eta["default"]) {
+			if row.Variant != vocab.Default || !near9(row.EtaU.Value, eta["default"]) {
 				t.Errorf("order %v: headline %s %s η_U %v, want variant default with %v", order, row.Model, row.Variant, row.EtaU.Value, eta["default"])
 			}
 		}
-		sum := rep.SummaryTable(0, nil)
+		sum := rep.SummaryTable(nil)
 		if sum.Rows[0][2] != "llm (default)" || !strings.Contains(strings.Join(sum.Notes, " "), "prompt variant default (the paper's appendix prompt)") {
 			t.Errorf("order %v: summary strategy %q, notes %q", order, sum.Rows[0][2], sum.Notes)
 		}
@@ -57,20 +58,20 @@ func TestHeadlineUsesTheDefaultVariant(t *testing.T) {
 			t.Errorf("order %v: comparison tables %v", order, cmp)
 		}
 		// Every list of variants starts with the headline one.
-		if got := rep.Cells[0].Variant; got != HeadlineVariant {
+		if got := rep.Cells[0].Variant; got != vocab.Default {
 			t.Errorf("order %v: first cell's variant %q", order, got)
 		}
-		if vr := rep.Sensitivity().Ranges[0]; vr.Variants[0].Variant != HeadlineVariant {
+		if vr := rep.Sensitivity().Ranges[0]; vr.Variants[0].Variant != vocab.Default {
 			t.Errorf("order %v: sensitivity variants %v", order, vr.Variants)
 		}
 	}
 
 	rep := Build(variantRecords("m", []string{"C", "B"}, eta), nil)
-	rows := rep.Headline(0)
+	rows := rep.Headline()
 	if len(rows) != 1 || rows[0].Variant != "B" {
 		t.Fatalf("without default: %+v, want variant B", rows)
 	}
-	if notes := strings.Join(rep.SummaryTable(0, nil).Notes, " "); !strings.Contains(notes, "The run has no prompt variant default: strategy llm is shown under variant B") {
+	if notes := strings.Join(rep.SummaryTable(nil).Notes, " "); !strings.Contains(notes, "The run has no prompt variant default: strategy llm is shown under variant B") {
 		t.Errorf("without default, the notes do not say which variant is shown: %q", notes)
 	}
 }
@@ -116,10 +117,10 @@ func TestMacroIntervalWithASinglePoolDataset(t *testing.T) {
 	if !strings.Contains(notes, "A dataset with a single pool enters every resample") || !strings.Contains(notes, "m s at α = 0.5: d1") {
 		t.Errorf("the per-α table over datasets does not name the single-pool dataset: %q", notes)
 	}
-	if row := rep.Headline(0)[0]; !row.EtaUCI.Defined || !slices.Equal(row.SinglePool, []string{"d1"}) {
+	if row := rep.Headline()[0]; !row.EtaUCI.Defined || !slices.Equal(row.SinglePool, []string{"d1"}) {
 		t.Errorf("headline %+v: want an interval and d1 named", row)
 	}
-	if notes := strings.Join(rep.SummaryTable(0, nil).Notes, " "); !strings.Contains(notes, "A dataset with a single pool (d1)") {
+	if notes := strings.Join(rep.SummaryTable(nil).Notes, " "); !strings.Contains(notes, "A dataset with a single pool (d1)") {
 		t.Errorf("summary notes: %q", notes)
 	}
 	// Two single-pool datasets: two pools in total, a (point) interval.
@@ -160,11 +161,11 @@ func TestDatasetWithNothingSolvableLeftOut(t *testing.T) {
 	if cell := rep.Cells[slices.IndexFunc(rep.Cells, func(c Cell) bool { return c.Model == "m" && c.Dataset == "zero" })]; !OracleZeroOnly(cell) || cell.Degenerate.NoValue != 2 {
 		t.Errorf("the per-dataset cell %+v still reports its D1 pools", cell)
 	}
-	row := rep.Headline(0)[0]
+	row := rep.Headline()[0]
 	if !slices.Equal(row.OracleZero, []string{"zero"}) {
 		t.Errorf("headline %+v does not name the left-out dataset", row)
 	}
-	sum := rep.SummaryTable(0, nil)
+	sum := rep.SummaryTable(nil)
 	if !strings.Contains(sum.Rows[0][4], "-0.105") || !strings.Contains(sum.Rows[0][5], "(without zero: V_oracle = 0)") ||
 		!strings.Contains(strings.Join(sum.Notes, " "), "because every pool there has V_oracle = 0") {
 		t.Errorf("summary row %q, notes %q", sum.Rows[0], sum.Notes)
@@ -249,13 +250,13 @@ func TestDegeneratePoolsCountedEverywhere(t *testing.T) {
 	if want := "(n=6; degenerate D1:1, D2:2; informative " + inform + " / " + inform + ", n=3)"; !strings.Contains(md.String(), want) {
 		t.Errorf("tables lack %q:\n%s", want, md.String())
 	}
-	sum := rep.SummaryTable(0, nil)
+	sum := rep.SummaryTable(nil)
 	if !slices.Contains(sum.Header, "degenerate pools") || sum.Rows[0][6] != "D1:1, D2:2 of 6" || sum.Rows[0][7] != inform+" / "+inform ||
 		!strings.Contains(strings.Join(sum.Notes, " "), "These η means include 3 degenerate pools of 6") {
 		t.Errorf("summary %q / %q, notes %q", sum.Header, sum.Rows, sum.Notes)
 	}
 	// Without a degenerate pool the summary has no such columns.
-	plain := Build(recs[3:6], nil).SummaryTable(0, nil)
+	plain := Build(recs[3:6], nil).SummaryTable(nil)
 	if slices.Contains(plain.Header, "degenerate pools") {
 		t.Errorf("summary without degenerate pools: %q", plain.Header)
 	}
@@ -318,12 +319,12 @@ func TestRandomSEMaxEmptyWhenNothingAveraged(t *testing.T) {
 func TestTitlesOmitNoVariant(t *testing.T) {
 	recs, acc := fixture()
 	rep := Build(recs, acc)
-	for _, tb := range append(rep.Tables(), rep.CellsTable(), rep.SummaryTable(0, nil)) {
+	for _, tb := range append(rep.Tables(), rep.CellsTable(), rep.SummaryTable(nil)) {
 		if strings.Contains(tb.Title, "variant -") {
 			t.Errorf("title %q", tb.Title)
 		}
 	}
-	if got := ScopePhrase("random", NoVariant); got != "strategy random" {
+	if got := ScopePhrase("random", vocab.NoVariant); got != "strategy random" {
 		t.Errorf("ScopePhrase = %q", got)
 	}
 	if got := ScopePhrase("llm", "B"); got != "strategy llm, variant B" {
@@ -338,18 +339,18 @@ func TestSummaryExplainsReferenceStrategies(t *testing.T) {
 	recs, acc := fixture()
 	var refs []ScoreRecord
 	for _, r := range recs {
-		if r.Strategy != StrategyLLM {
+		if r.Strategy != string(vocab.LLM) {
 			refs = append(refs, r)
 		}
 	}
 	for i := range 2 {
 		ratio := 0.5
 		d, w := 0.0, 0.4
-		r := rec("gpt_x", "standard", "gpqa", 0.5, NoVariant, StrategyRandom, "U", i, 2, 4, 1)
+		r := rec("gpt_x", "standard", "gpqa", 0.5, string(vocab.NoVariant), string(vocab.Random), "U", i, 2, 4, 1)
 		r.Source, r.Ratio, r.Injected, r.Detection, r.Waste = "gpqa-abstain", &ratio, 5, &d, &w
 		refs = append(refs, r)
 	}
-	notes := strings.Join(Build(refs, acc).SummaryTable(0, nil).Notes, " ")
+	notes := strings.Join(Build(refs, acc).SummaryTable(nil).Notes, " ")
 	for _, want := range []string{
 		"The random strategy is not the random reference: it is one seeded random plan per pool",
 		"the expected regime-U value of attempting every problem in a random order, over many seeded shuffles (1,000 by default)",
@@ -360,7 +361,7 @@ func TestSummaryExplainsReferenceStrategies(t *testing.T) {
 		}
 	}
 	// With llm rows only, neither note.
-	if notes := strings.Join(Build(recs, acc).SummaryTable(0, nil).Notes, " "); strings.Contains(notes, "random strategy") || strings.Contains(notes, "D = 0") {
+	if notes := strings.Join(Build(recs, acc).SummaryTable(nil).Notes, " "); strings.Contains(notes, "random strategy") || strings.Contains(notes, "D = 0") {
 		t.Errorf("llm summary explains reference strategies it does not show: %s", notes)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 // BudgetAwareHeadline is what the summary shows of a solver's budget-aware
@@ -21,17 +22,17 @@ type BudgetAwareHeadline struct {
 }
 
 // SummaryTable is the report's headline as one table (SPEC §8's summary):
-// per solver and strategy, base accuracy, η_U and η_E at α over the
-// datasets with their intervals, the injection experiment's D / W at its
-// headline ratio, and the budget-aware re-solve when ba has the solver.
+// per solver and strategy, base accuracy, η_U and η_E at the headline α
+// (Report.Alpha) over the datasets with their intervals, the injection
+// experiment's D / W at its headline ratio, and the budget-aware re-solve when ba has the solver.
 // When a headline mean includes degenerate pools (SPEC §5), two columns
 // say how many and give the mean over the informative pools alone. Columns
 // without data anywhere are left out. The notes say what the numbers are
 // over: the prompt variant, left-out datasets, single-pool strata,
 // degenerate pools and, when reference strategies are shown, how they
 // differ from the references of η.
-func (r Report) SummaryTable(alpha float64, ba []BudgetAwareHeadline) Table {
-	rows := r.Headline(alpha)
+func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
+	rows := r.Headline()
 	t := Table{Title: "Summary"}
 	if len(rows) == 0 {
 		t.Notes = []string{"The run store holds no scored cell yet."}
@@ -44,8 +45,8 @@ func (r Report) SummaryTable(alpha float64, ba []BudgetAwareHeadline) Table {
 	for _, row := range rows {
 		withInjection = withInjection || row.Detection.Defined || row.Waste.Defined
 		withDegenerate = withDegenerate || row.DegenerateU.Total() > 0 || row.DegenerateE.Total() > 0
-		withRandom = withRandom || row.Strategy == StrategyRandom
-		withReference = withReference || row.Strategy != StrategyLLM
+		withRandom = withRandom || row.Strategy == vocab.Random
+		withReference = withReference || row.Strategy != vocab.LLM
 		degenerate = degenerate.Add(row.DegenerateU)
 		pools += row.EtaU.N
 		singles = mergeMissing(singles, row.SinglePool)
@@ -53,19 +54,19 @@ func (r Report) SummaryTable(alpha float64, ba []BudgetAwareHeadline) Table {
 			zeros = append(zeros, solverName(row.Model, row.Mode)+" on "+d)
 		}
 	}
-	baOf := map[solver]BudgetAwareHeadline{}
+	baOf := map[Solver]BudgetAwareHeadline{}
 	for _, b := range ba {
-		baOf[solver{b.Model, b.Mode}] = b
+		baOf[Solver{b.Model, b.Mode}] = b
 	}
 	a := alphaText(rows[0].Alpha)
 	t.Header = []string{"Model", "Mode", "Strategy", "accuracy", fmt.Sprintf("η_U at α = %s [95%% CI]", a), fmt.Sprintf("η_E at α = %s [95%% CI]", a)}
 	t.Align = "lllrrr"
 	t.Notes = []string{"η: mean over datasets of the mean over pools (1 = the oracle, 0 = the random reference), with a 95% bootstrap interval over the pools, stratified by dataset; accuracy: base accuracy over the same datasets."}
-	if v := r.headlineVariant(); v != "" {
-		if v == HeadlineVariant {
+	if v := r.HeadlineVariant; v != "" {
+		if v == vocab.Default {
 			t.Notes = append(t.Notes, fmt.Sprintf("Strategy llm under prompt variant %s (the paper's appendix prompt); the other variants are in the prompt-sensitivity tables.", v))
 		} else {
-			t.Notes = append(t.Notes, fmt.Sprintf("The run has no prompt variant %s: strategy llm is shown under variant %s, the first of its variants; the others are in the prompt-sensitivity tables.", HeadlineVariant, v))
+			t.Notes = append(t.Notes, fmt.Sprintf("The run has no prompt variant %s: strategy llm is shown under variant %s, the first of its variants; the others are in the prompt-sensitivity tables.", vocab.Default, v))
 		}
 	}
 	if len(zeros) > 0 {
@@ -96,9 +97,9 @@ func (r Report) SummaryTable(alpha float64, ba []BudgetAwareHeadline) Table {
 		t.Notes = append(t.Notes, "budget-aware: accuracy before → after the re-solve with the α = 1 plan's allocation stated; compliance: share of outputs within the allocation, over all re-solves / over those that ended by themselves.")
 	}
 	for _, row := range rows {
-		strategy := row.Strategy
-		if row.Variant != NoVariant {
-			strategy += " (" + row.Variant + ")"
+		strategy := string(row.Strategy)
+		if row.Variant != vocab.NoVariant {
+			strategy += " (" + string(row.Variant) + ")"
 		}
 		cells := []string{row.Model, row.Mode, strategy, fixed3(row.Accuracy), withCI(row.EtaU, row.EtaUCI), withCI(row.EtaE, row.EtaECI)}
 		var without []string
@@ -122,7 +123,7 @@ func (r Report) SummaryTable(alpha float64, ba []BudgetAwareHeadline) Table {
 			cells = append(cells, fixed3(row.Detection)+" / "+fixed3(row.Waste))
 		}
 		if len(ba) > 0 {
-			if b, ok := baOf[solver{row.Model, row.Mode}]; ok && b.N > 0 {
+			if b, ok := baOf[Solver{row.Model, row.Mode}]; ok && b.N > 0 {
 				cells = append(cells, fmt.Sprintf("%s → %s (n=%d)", fmt3(b.AccBaseline), fmt3(b.AccBudgetAware), b.N),
 					fmt3(b.Compliance)+" / "+fmt3(b.ComplianceFinished))
 			} else {

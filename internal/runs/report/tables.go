@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 // Table is one rendered table, format-neutral: plain Unicode text that
@@ -34,7 +35,7 @@ const (
 // solvers (model, mode), columns datasets, each cell "η_U / η_E (n=…)" (or
 // R̃ when regret is set, where pools without R̃ count as "oracle=0"); a last
 // column lists the exclusions per dataset.
-func (r Report) solverDatasetTable(ix *index, alpha float64, strategy, variant string, regret bool) Table {
+func (r Report) solverDatasetTable(ix *Index, alpha float64, strategy vocab.Strategy, variant vocab.Variant, regret bool) Table {
 	keep := func(c Cell) bool { return c.Alpha == alpha && c.Strategy == strategy && c.Variant == variant }
 	datasets := Distinct(r.Cells, keep, func(c Cell) string { return c.Dataset })
 	what := "mean η over the pools with a scored plan"
@@ -53,8 +54,8 @@ func (r Report) solverDatasetTable(ix *index, alpha float64, strategy, variant s
 	if !regret && r.anyDegenerate(keep) {
 		t.Notes = append(t.Notes, noteDegenerate)
 	}
-	for _, s := range solvers(r.Cells, keep) {
-		row := []string{s.model, s.mode}
+	for _, s := range Solvers(r.Cells, keep) {
+		row := []string{s.Model, s.Mode}
 		var excl []string
 		for _, d := range datasets {
 			text, ex := pairEntry(ix, s, d, alpha, variant, strategy, regret)
@@ -70,7 +71,7 @@ func (r Report) solverDatasetTable(ix *index, alpha float64, strategy, variant s
 
 // MainTableTitle is the title of the η table (R̃ when regret is set) at one
 // α of one strategy and variant; the HTML report finds the table by it.
-func MainTableTitle(regret bool, alpha float64, strategy, variant string) string {
+func MainTableTitle(regret bool, alpha float64, strategy vocab.Strategy, variant vocab.Variant) string {
 	name := "η"
 	if regret {
 		name = "R̃"
@@ -105,7 +106,7 @@ func (r Report) anyDegenerate(keep func(Cell) bool) bool {
 
 // alphaTable is the per-α breakdown of η for one dataset, or for the
 // macro-average over datasets when dataset is AllDatasets (see Report.Macro).
-func (r Report) alphaTable(ix *index, dataset, strategy, variant string) Table {
+func (r Report) alphaTable(ix *Index, dataset string, strategy vocab.Strategy, variant vocab.Variant) Table {
 	keep := func(c Cell) bool {
 		return c.Strategy == strategy && c.Variant == variant && (dataset == AllDatasets || c.Dataset == dataset)
 	}
@@ -132,8 +133,8 @@ func (r Report) alphaTable(ix *index, dataset, strategy, variant string) Table {
 		t.Header = append(t.Header, "α = "+alphaText(a))
 	}
 	t.Header = append(t.Header, "excluded")
-	for _, s := range solvers(r.Cells, keep) {
-		row := []string{s.model, s.mode}
+	for _, s := range Solvers(r.Cells, keep) {
+		row := []string{s.Model, s.Mode}
 		var excl []string
 		for _, a := range alphas {
 			text, ex := pairEntry(ix, s, dataset, a, variant, strategy, false)
@@ -150,9 +151,9 @@ func (r Report) alphaTable(ix *index, dataset, strategy, variant string) Table {
 // pairEntry formats the U and E cells of one solver as "u / e (n=…)" and
 // their exclusions; both are "" when neither cell exists. A missing regime
 // shows as undefined with 0 pools.
-func pairEntry(ix *index, s solver, dataset string, alpha float64, variant, strategy string, regret bool) (text, excl string) {
-	u, uok := ix.get(s.model, s.mode, dataset, alpha, variant, strategy, "U")
-	e, eok := ix.get(s.model, s.mode, dataset, alpha, variant, strategy, "E")
+func pairEntry(ix *Index, s Solver, dataset string, alpha float64, variant vocab.Variant, strategy vocab.Strategy, regret bool) (text, excl string) {
+	u, uok := ix.get(s.Model, s.Mode, dataset, alpha, variant, strategy, vocab.Advisory)
+	e, eok := ix.get(s.Model, s.Mode, dataset, alpha, variant, strategy, vocab.Enforced)
 	if !uok && !eok {
 		return "", ""
 	}
@@ -223,10 +224,10 @@ func degenerateText(u, e Cell) string {
 // datasets, each cell "accuracy (n=gradeable items)".
 func (r Report) AccuracyTable() Table {
 	var datasets []string
-	var rows []solver
+	var rows []Solver
 	for _, a := range r.Accuracy {
 		datasets = append(datasets, a.Dataset)
-		rows = append(rows, solver{a.Model, a.Mode})
+		rows = append(rows, Solver{a.Model, a.Mode})
 	}
 	slices.Sort(datasets)
 	datasets = slices.Compact(datasets)
@@ -246,10 +247,10 @@ func (r Report) AccuracyTable() Table {
 		t.Notes = append(t.Notes, "\"public-only k\": k of the n items are code problems without hidden tests, graded on their public tests alone (in LiveCodeBench the statement's examples), which a program can pass by looking its input up; import with --require-hidden-tests to leave them out.")
 	}
 	for _, s := range rows {
-		row := []string{s.model, s.mode}
+		row := []string{s.Model, s.Mode}
 		for _, d := range datasets {
 			i := slices.IndexFunc(r.Accuracy, func(a AccuracyRow) bool {
-				return a.Model == s.model && a.Mode == s.mode && a.Dataset == d
+				return a.Model == s.Model && a.Mode == s.Mode && a.Dataset == d
 			})
 			if i < 0 {
 				row = append(row, "")
@@ -283,7 +284,7 @@ func (r Report) CellsTable() Table {
 	}
 	for _, c := range r.Cells {
 		t.Rows = append(t.Rows, []string{
-			c.Model, c.Mode, c.Dataset, alphaText(c.Alpha), c.Variant, c.Strategy, c.Regime,
+			c.Model, c.Mode, c.Dataset, alphaText(c.Alpha), string(c.Variant), string(c.Strategy), string(c.Regime),
 			fmt.Sprint(c.Pools), withCI(c.Eta, c.EtaCI), fmt.Sprint(c.Eta.N),
 			fmt.Sprintf("%d / %d", c.Degenerate.NoValue, c.Degenerate.Collapse), withCI(c.Informative, c.InformativeCI), fmt.Sprint(c.Informative.N),
 			withCI(c.Regret, c.RegretCI), fmt.Sprint(c.Regret.N),
@@ -296,9 +297,9 @@ func (r Report) CellsTable() Table {
 
 // rangeTable shows prompt sensitivity of η in one (strategy, regime,
 // dataset): rows (model, mode, α), a column per variant and the range.
-func rangeTable(sens Sensitivity, strategy, regime, dataset string) Table {
+func rangeTable(sens Sensitivity, strategy vocab.Strategy, regime vocab.Regime, dataset string) Table {
 	var rows []VariantRange
-	var variants []string
+	var variants []vocab.Variant
 	for _, vr := range sens.Ranges {
 		if vr.Strategy == strategy && vr.Regime == regime && vr.Dataset == dataset {
 			rows = append(rows, vr)
@@ -307,7 +308,7 @@ func rangeTable(sens Sensitivity, strategy, regime, dataset string) Table {
 			}
 		}
 	}
-	slices.SortFunc(variants, CompareVariants)
+	slices.SortFunc(variants, vocab.CompareVariants)
 	t := Table{
 		Title: fmt.Sprintf("Prompt sensitivity of η_%s — strategy %s, %s", regime, strategy, datasetPhrase(dataset)),
 		Notes: []string{
@@ -374,22 +375,25 @@ func median(xs []float64) string {
 
 // tauTable shows Kendall's τ_b between the solver rankings of each pair of
 // prompt variants, with the minimum τ_b and the largest range per row.
-func tauTable(sens Sensitivity, strategy string) Table {
+func tauTable(sens Sensitivity, strategy vocab.Strategy) Table {
 	type rowKey struct {
-		dataset, regime string
-		alpha           float64
+		dataset string
+		regime  vocab.Regime
+		alpha   float64
 	}
 	var keys []rowKey
-	var pairs [][2]string
+	var pairs [][2]vocab.Variant
 	for _, ra := range sens.Ranks {
 		if ra.Strategy == strategy {
 			keys = appendNew(keys, rowKey{ra.Dataset, ra.Regime, ra.Alpha})
-			pairs = appendNew(pairs, [2]string{ra.A, ra.B})
+			pairs = appendNew(pairs, [2]vocab.Variant{ra.A, ra.B})
 		}
 	}
-	slices.SortFunc(pairs, func(a, b [2]string) int { return cmp.Or(CompareVariants(a[0], b[0]), CompareVariants(a[1], b[1])) })
+	slices.SortFunc(pairs, func(a, b [2]vocab.Variant) int {
+		return cmp.Or(vocab.CompareVariants(a[0], b[0]), vocab.CompareVariants(a[1], b[1]))
+	})
 	t := Table{
-		Title: "Ranking stability across prompt variants — strategy " + strategy,
+		Title: "Ranking stability across prompt variants — strategy " + string(strategy),
 		Notes: []string{
 			"Rows: (dataset, regime, α). τ_b(A, B): Kendall's τ_b between the solver rankings by mean η under variants A and B (n = solvers with η under both); min τ_b over the pairs; max range: the largest range across variants of any solver in the row.",
 		},
@@ -401,7 +405,7 @@ func tauTable(sens Sensitivity, strategy string) Table {
 	}
 	t.Header = append(t.Header, "min τ_b", "max range")
 	for _, k := range keys {
-		row := []string{datasetLabel(k.dataset), k.regime, alphaText(k.alpha)}
+		row := []string{datasetLabel(k.dataset), string(k.regime), alphaText(k.alpha)}
 		minTau := metrics.Mean{}
 		for _, p := range pairs {
 			i := slices.IndexFunc(sens.Ranks, func(ra RankAgreement) bool {
@@ -441,26 +445,30 @@ func tauTable(sens Sensitivity, strategy string) Table {
 // The cell-by-cell listing is CellsTable, written separately.
 func (r Report) Tables() []Table {
 	var ts []Table
-	ix := r.index()
+	ix := r.Index()
 	if len(r.Accuracy) > 0 {
 		ts = append(ts, r.AccuracyTable())
 	}
-	for _, sv := range r.strategyVariants() {
-		keep := func(c Cell) bool { return c.Strategy == sv.strategy && c.Variant == sv.variant }
+	for _, sv := range r.Scopes {
+		keep := func(c Cell) bool { return c.Strategy == sv.Strategy && c.Variant == sv.Variant }
 		for _, a := range Distinct(r.Cells, keep, func(c Cell) float64 { return c.Alpha }) {
-			ts = append(ts, r.solverDatasetTable(ix, a, sv.strategy, sv.variant, false),
-				r.solverDatasetTable(ix, a, sv.strategy, sv.variant, true))
+			ts = append(ts, r.solverDatasetTable(ix, a, sv.Strategy, sv.Variant, false),
+				r.solverDatasetTable(ix, a, sv.Strategy, sv.Variant, true))
 		}
-		ts = append(ts, r.alphaTable(ix, AllDatasets, sv.strategy, sv.variant))
+		ts = append(ts, r.alphaTable(ix, AllDatasets, sv.Strategy, sv.Variant))
 		for _, d := range Distinct(r.Cells, keep, func(c Cell) string { return c.Dataset }) {
-			ts = append(ts, r.alphaTable(ix, d, sv.strategy, sv.variant))
+			ts = append(ts, r.alphaTable(ix, d, sv.Strategy, sv.Variant))
 		}
 	}
 	ts = append(ts, r.ComparisonTables()...)
 	sens := r.Sensitivity()
-	type group struct{ strategy, regime, dataset string }
+	type group struct {
+		strategy vocab.Strategy
+		regime   vocab.Regime
+		dataset  string
+	}
 	var groups []group
-	var strategies []string
+	var strategies []vocab.Strategy
 	for _, vr := range sens.Ranges { // sorted by strategy, regime, dataset
 		groups = appendNew(groups, group{vr.Strategy, vr.Regime, vr.Dataset})
 		strategies = appendNew(strategies, vr.Strategy)
@@ -468,7 +476,7 @@ func (r Report) Tables() []Table {
 	for _, ra := range sens.Ranks {
 		strategies = appendNew(strategies, ra.Strategy)
 	}
-	slices.SortFunc(strategies, compareStrategies)
+	slices.SortFunc(strategies, vocab.CompareStrategies)
 	for _, s := range strategies {
 		for _, g := range groups {
 			if g.strategy == s {

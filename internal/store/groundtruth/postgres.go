@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/triage-eval/triage/internal/store/sqldb"
 )
 
@@ -14,6 +15,9 @@ import (
 type pgStore struct {
 	location string // redacted, for errors
 	pool     *pgxpool.Pool
+	// db is the pool seen through database/sql, for package sqldb's
+	// migrations.
+	db *sqldb.DB
 }
 
 // openPostgres connects to the database at dsn (a postgres:// URL; extra
@@ -23,7 +27,7 @@ func openPostgres(ctx context.Context, dsn string) (_ Store, err error) {
 	s := &pgStore{location: sqldb.Redact(dsn)}
 	defer func() {
 		if err != nil {
-			s.Close()
+			_ = s.Close() // the open's error is the one to report
 			err = fmt.Errorf("store: open %s: %w", s.location, err)
 		}
 	}()
@@ -37,7 +41,8 @@ func openPostgres(ctx context.Context, dsn string) (_ Store, err error) {
 	if err = s.pool.Ping(ctx); err != nil {
 		return nil, err
 	}
-	if err = s.migrate(ctx); err != nil {
+	s.db = sqldb.New(stdlib.OpenDBFromPool(s.pool), sqldb.Postgres, dsn)
+	if err = s.db.Migrate(ctx, schema()); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -45,6 +50,9 @@ func openPostgres(ctx context.Context, dsn string) (_ Store, err error) {
 
 // Close releases the pool.
 func (s *pgStore) Close() error {
+	if s.db != nil {
+		_ = s.db.Close() // leaves the pool open: closing the pool below releases the connections
+	}
 	if s.pool != nil {
 		s.pool.Close()
 	}

@@ -10,6 +10,7 @@ import (
 	"modernc.org/sqlite" // also registers the "sqlite" database/sql driver
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"github.com/triage-eval/triage/internal/store/sqldb"
 	"github.com/triage-eval/triage/internal/store/sqlitedsn"
 )
 
@@ -73,7 +74,7 @@ func openSQLiteOnce(ctx context.Context, path string) (_ Store, err error) {
 	s := &sqliteStore{location: "sqlite:" + path}
 	defer func() {
 		if err != nil {
-			s.Close()
+			_ = s.Close() // the open's error is the one to report
 			err = fmt.Errorf("store: open %s: %w", s.location, err)
 		}
 	}()
@@ -88,7 +89,7 @@ func openSQLiteOnce(ctx context.Context, path string) (_ Store, err error) {
 	if err = s.w.PingContext(ctx); err != nil {
 		return nil, err
 	}
-	if err = s.migrate(ctx); err != nil {
+	if err = sqldb.New(s.w, sqldb.SQLite, s.location).Migrate(ctx, schema()); err != nil {
 		return nil, err
 	}
 	if s.upsert, err = s.w.PrepareContext(ctx, sqliteUpsertSQL(sqliteBatchRows)); err != nil {

@@ -34,7 +34,7 @@ func Proxied(tb testing.TB) (string, *Proxy) {
 	p := &Proxy{lis: lis, target: u.Host, conns: map[net.Conn]bool{}}
 	go p.serve()
 	tb.Cleanup(func() {
-		lis.Close()
+		drop(lis)
 		p.Cut()
 	})
 	u.Host = lis.Addr().String()
@@ -50,13 +50,13 @@ func (p *Proxy) serve() {
 		p.mu.Lock()
 		if p.cut {
 			p.mu.Unlock()
-			c.Close()
+			drop(c)
 			continue
 		}
 		up, err := net.Dial("tcp", p.target)
 		if err != nil {
 			p.mu.Unlock()
-			c.Close()
+			drop(c)
 			continue
 		}
 		p.conns[c], p.conns[up] = true, true
@@ -69,8 +69,14 @@ func (p *Proxy) serve() {
 // pipe copies src to dst until either ends, then closes both.
 func pipe(dst, src net.Conn) {
 	_, _ = io.Copy(dst, src)
-	dst.Close()
-	src.Close()
+	drop(dst)
+	drop(src)
+}
+
+// drop closes what the proxy cuts off; like a server that went away, it
+// does not care how that ends.
+func drop(c io.Closer) {
+	_ = c.Close()
 }
 
 // Cut drops every connection and refuses new ones.
@@ -79,7 +85,7 @@ func (p *Proxy) Cut() {
 	defer p.mu.Unlock()
 	p.cut = true
 	for c := range p.conns {
-		c.Close()
+		drop(c)
 		delete(p.conns, c)
 	}
 }

@@ -18,7 +18,7 @@ func ReadFile(path string) ([]Problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // only read
 	return Read(f, path)
 }
 

@@ -97,7 +97,7 @@ func Open(ctx context.Context, location string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("%s: %w", Redact(location), err)
 	}
 	if err := db.PingContext(ctx); err != nil {
-		db.Close()
+		_ = db.Close() // the ping's error is the one to report
 		return nil, fmt.Errorf("%s: %w", Redact(location), err)
 	}
 	return &DB{Dialect: d, Location: Redact(location), db: db}, nil
@@ -117,6 +117,13 @@ func withRuntimeParam(location string, on bool, name, value string) string {
 	q.Set(name, value)
 	u.RawQuery = q.Encode()
 	return u.String()
+}
+
+// New wraps db, a database of dialect d that a store opened itself, at
+// location (its password masked here), for Migrate and the other methods.
+// Closing the result closes db.
+func New(db *sql.DB, d Dialect, location string) *DB {
+	return &DB{Dialect: d, Location: Redact(location), db: db}
 }
 
 // Close closes the database.
@@ -167,35 +174,14 @@ func (t *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *sq
 	return t.tx.QueryRowContext(ctx, t.d.Rebind(query), args...)
 }
 
+// Dialect is the backend of the transaction's database.
+func (t *Tx) Dialect() Dialect { return t.d }
+
 // Commit commits the transaction.
 func (t *Tx) Commit() error { return t.tx.Commit() }
 
 // Rollback aborts the transaction (a no-op after Commit).
 func (t *Tx) Rollback() error { return t.tx.Rollback() }
-
-// CreateSchema runs ddl (CREATE … IF NOT EXISTS statements) once even when
-// several processes open a fresh database together: on PostgreSQL, whose
-// concurrent CREATE TABLE IF NOT EXISTS can fail, inside a transaction
-// holding an advisory lock named by name and the current schema; on SQLite
-// (one writer at a time) as is.
-func (db *DB) CreateSchema(ctx context.Context, name, ddl string) error {
-	if db.Dialect != Postgres {
-		_, err := db.ExecContext(ctx, ddl)
-		return err
-	}
-	tx, err := db.BeginTx(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext(? || ':' || coalesce(current_schema(), '')))`, name); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, ddl); err != nil {
-		return err
-	}
-	return tx.Commit()
-}
 
 // Rebind rewrites the ? placeholders of query for the dialect: $1, $2, …
 // for PostgreSQL, unchanged for SQLite. A ? inside a single-quoted string

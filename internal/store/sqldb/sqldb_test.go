@@ -4,10 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-
-	"github.com/triage-eval/triage/internal/store/pgtest"
 )
 
 func TestRebind(t *testing.T) {
@@ -56,33 +53,5 @@ func TestOpen(t *testing.T) {
 	}
 	if _, err := Open(ctx, "postgres://u:topsecret@127.0.0.1:1/db?connect_timeout=1", Options{}); err == nil || strings.Contains(err.Error(), "topsecret") {
 		t.Errorf("Open of an unreachable PostgreSQL: %v (the password must be masked)", err)
-	}
-}
-
-// TestCreateSchemaConcurrently: processes opening a fresh PostgreSQL
-// database together create its tables once, without the duplicate-type
-// error concurrent CREATE TABLE IF NOT EXISTS gives.
-func TestCreateSchemaConcurrently(t *testing.T) {
-	location := pgtest.Location(t)
-	ctx := context.Background()
-	var wg sync.WaitGroup
-	errs := make(chan error, 8)
-	for range 8 {
-		wg.Go(func() {
-			db, err := Open(ctx, location, Options{})
-			if err != nil {
-				errs <- err
-				return
-			}
-			defer db.Close()
-			errs <- db.CreateSchema(ctx, "test", `CREATE TABLE IF NOT EXISTS x (k text PRIMARY KEY)`)
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Error(err)
-		}
 	}
 }

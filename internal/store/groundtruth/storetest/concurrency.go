@@ -30,7 +30,7 @@ func testReadersDuringImport(t *testing.T, h Harness) {
 	unblock := func() { once.Do(func() { close(release) }) }
 	defer unblock() // never leave the import hanging when the test fails
 	held := func(yield func(groundtruth.Record, error) bool) {
-		for r := range next.Records() {
+		for r := range next.each() {
 			if !yield(r, nil) {
 				return
 			}
@@ -107,10 +107,10 @@ func readState(ctx context.Context, s groundtruth.Store, w int, solver groundtru
 	case 0:
 		got, err := s.Get(ctx, solver, Dataset(1), ids)
 		if err != nil {
-			return fmt.Errorf("Get: %w", err)
+			return fmt.Errorf("s.Get: %w", err)
 		}
 		if len(got) != len(byID) {
-			return fmt.Errorf("Get returned %d records, want %d", len(got), len(byID))
+			return fmt.Errorf("s.Get returned %d records, want %d", len(got), len(byID))
 		}
 		for id, r := range got {
 			if d := diffRecord(r, byID[id]); d != "" {
@@ -123,7 +123,7 @@ func readState(ctx context.Context, s groundtruth.Store, w int, solver groundtru
 		for {
 			p, err := s.List(ctx, q)
 			if err != nil {
-				return fmt.Errorf("List: %w", err)
+				return fmt.Errorf("s.List: %w", err)
 			}
 			got = append(got, p.Records...)
 			if p.NextPageToken == "" {
@@ -133,11 +133,11 @@ func readState(ctx context.Context, s groundtruth.Store, w int, solver groundtru
 		}
 		exp := filtered(want, groundtruth.ListQuery{Solver: &want[0].Solver})
 		if len(got) != len(exp) {
-			return fmt.Errorf("List returned %d records, want %d", len(got), len(exp))
+			return fmt.Errorf("s.List returned %d records, want %d", len(got), len(exp))
 		}
 		for i := range got {
 			if d := diffRecord(got[i], exp[i]); d != "" {
-				return fmt.Errorf("List record %d: %s", i, d)
+				return fmt.Errorf("record %d of s.List: %s", i, d)
 			}
 		}
 	case 2:

@@ -46,16 +46,27 @@ func Dataset(d int) string { return "ds-" + pad(d, 3) }
 // ProblemID returns the id of the p-th generated problem.
 func ProblemID(p int) string { return "p" + pad(p, 7) }
 
-// Records yields the records of g without holding them: memory does not
-// grow with g.Len().
+// Records yields the records of g without holding them (memory does not
+// grow with g.Len()), as Import takes them; it yields no error.
 func (g Gen) Records() iter.Seq2[groundtruth.Record, error] {
 	return func(yield func(groundtruth.Record, error) bool) {
+		for r := range g.each() {
+			if !yield(r, nil) {
+				return
+			}
+		}
+	}
+}
+
+// each yields the records of g, as Records does.
+func (g Gen) each() iter.Seq[groundtruth.Record] {
+	return func(yield func(groundtruth.Record) bool) {
 		i := 0
 		for m := range g.Models {
 			for mode := range 2 {
 				for d := range g.Datasets {
 					for p := range g.Problems {
-						if !yield(g.Record(m, mode, d, p, i), nil) {
+						if !yield(g.Record(m, mode, d, p, i)) {
 							return
 						}
 						i++

@@ -133,11 +133,7 @@ func wantRecords(t *testing.T, got, want []groundtruth.Record) {
 
 // collect returns the records of g in key order, in stored form.
 func collect(g Gen) []groundtruth.Record {
-	var out []groundtruth.Record
-	for r := range g.Records() {
-		out = append(out, r)
-	}
-	return sorted(out)
+	return sorted(slices.Collect(g.each()))
 }
 
 // sample returns a fully populated, valid record of key (solver, dataset, id).

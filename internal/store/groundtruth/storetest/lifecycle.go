@@ -42,8 +42,7 @@ func testMigrations(t *testing.T, h Harness) {
 	}
 	applied := func() []groundtruth.AppliedMigration {
 		t.Helper()
-		s := h.Open(t, "db")
-		defer s.Close()
+		s := h.Open(t, "db") // closed when t ends if a check fails first
 		ml, ok := s.(groundtruth.MigrationLister)
 		if !ok {
 			t.Fatalf("%T does not implement groundtruth.MigrationLister", s)
@@ -51,6 +50,9 @@ func testMigrations(t *testing.T, h Harness) {
 		ms, err := ml.AppliedMigrations(context.Background())
 		if err != nil {
 			t.Fatalf("AppliedMigrations: %v", err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatalf("Close: %v", err)
 		}
 		return ms
 	}

@@ -25,7 +25,7 @@ func testOpenDuringImport(t *testing.T, h Harness) {
 	unblock := func() { once.Do(func() { close(release) }) }
 	defer unblock()
 	held := func(yield func(groundtruth.Record, error) bool) {
-		for r := range next.Records() {
+		for r := range next.each() {
 			if !yield(r, nil) {
 				return
 			}

@@ -1,0 +1,139 @@
+package work
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"slices"
+	"time"
+)
+
+// DefaultLease is how long a worker holds a unit without renewing it: a
+// dead worker's units wait this long before another worker takes them.
+const DefaultLease = time.Minute
+
+// Leases is one worker's side of a shared run: its identity and how it
+// claims, renews and gives up units in a Store.
+type Leases struct {
+	store  Store
+	worker string
+	lease  time.Duration
+	now    func() time.Time
+}
+
+// NewLeases returns the leases of worker (a fresh identity when empty)
+// with the given lease (DefaultLease when 0) on store.
+func NewLeases(store Store, worker string, lease time.Duration, now func() time.Time) *Leases {
+	if worker == "" {
+		worker = NewWorkerID()
+	}
+	if lease <= 0 {
+		lease = DefaultLease
+	}
+	return &Leases{store: store, worker: worker, lease: lease, now: now}
+}
+
+// NewWorkerID names a worker process: host, process id and a random part,
+// so that two processes never share an identity.
+func NewWorkerID() string {
+	host, err := os.Hostname()
+	if err != nil {
+		host = "host"
+	}
+	var b [4]byte
+	rand.Read(b[:])
+	return fmt.Sprintf("%s/%d/%s", host, os.Getpid(), hex.EncodeToString(b[:]))
+}
+
+// Worker is this worker's name.
+func (l *Leases) Worker() string { return l.worker }
+
+// Take claims, in one round trip, each of keys that is not stored fresh
+// with the fingerprint at the same index (see Store.Claim), and returns
+// the keys taken. Run renews them while it works; a claim taken outside
+// Run lasts one lease.
+func (l *Leases) Take(ctx context.Context, keys, fingerprints []string) (map[string]bool, error) {
+	now := l.now()
+	return l.store.Claim(ctx, keys, fingerprints, l.worker, now, now.Add(l.lease))
+}
+
+// Release gives keys up, even while ctx is being cancelled.
+func (l *Leases) Release(ctx context.Context, keys []string) error {
+	if len(keys) == 0 {
+		return nil
+	}
+	return l.store.Release(context.WithoutCancel(ctx), l.worker, keys)
+}
+
+// keepAlive renews every lease of this worker, in one statement, three
+// times a lease until stop is called or ctx ends. A lost lease is not an
+// error: a unit is stored once, whoever finishes it first.
+func (l *Leases) keepAlive(ctx context.Context) (stop func()) {
+	quit, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(l.lease / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				_ = l.store.Renew(context.WithoutCancel(ctx), l.worker, l.now().Add(l.lease))
+			}
+		}
+	}()
+	return func() { close(quit); <-stopped }
+}
+
+// free keeps of keys those nobody holds or whose holder's lease has
+// ended: the units worth trying to claim again.
+func (l *Leases) free(ctx context.Context, keys []string) (map[string]bool, error) {
+	holders, err := l.store.Holders(ctx)
+	if err != nil {
+		return nil, err
+	}
+	now := l.now()
+	out := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		if until, held := holders[k]; !held || until.Before(now) {
+			out[k] = true
+		}
+	}
+	return out, nil
+}
+
+// Poll is the longest a worker waits before looking again at units other
+// workers hold: short next to a unit's work, so that the last units of a
+// run are noticed soon after they are stored (the look costs two queries,
+// and only units whose lease ended are claimed again).
+func (l *Leases) Poll() time.Duration {
+	return min(max(l.lease/100, 50*time.Millisecond), 250*time.Millisecond)
+}
+
+// PollAfter is how long a worker waits before its look number round (0 for
+// the first) at units other workers hold: an eighth of Poll at first,
+// doubling up to Poll. At the end of a run the workers' last units end
+// within moments of each other, so the first look usually finds them
+// stored; a fixed Poll would add its whole length to every shared run.
+func (l *Leases) PollAfter(round int) time.Duration {
+	return l.Poll() >> max(0, 3-round)
+}
+
+// rotate returns xs starting at a place that depends on the worker, so
+// that workers going through the same units start apart and rarely reach
+// for the same one.
+func rotate[T any](l *Leases, xs []T) []T {
+	if len(xs) == 0 {
+		return xs
+	}
+	h := fnv.New32a()
+	h.Write([]byte(l.worker))
+	k := int(h.Sum32() % uint32(len(xs)))
+	return append(slices.Clone(xs[k:]), xs[:k]...)
+}

@@ -1,0 +1,220 @@
+package work
+
+import (
+	"context"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// Unit is one piece of resumable work.
+type Unit interface {
+	// Key names the unit in the Store: its claim and its stored outcome.
+	Key() string
+	// Fingerprint identifies the unit's inputs: a unit stored with it is
+	// fresh, one stored with another is stale and done again.
+	Fingerprint() string
+}
+
+// Options say how Run does a source's units.
+type Options struct {
+	// Concurrency is how many calls of the work run at once (1 when 0).
+	Concurrency int
+	// Claim is how many units one round trip claims (Concurrency × Batch
+	// when 0). Run claims the next group while the work goes on.
+	Claim int
+	// Batch is how many claimed units one call of the work receives (1
+	// when 0): the hook of work done in batches, as the baseline's calls.
+	Batch int
+	// Leases share the units with the other workers of the run through
+	// their Store; nil does every unit, claiming none.
+	Leases *Leases
+	// Progress, when set, counts as done each unit another worker stored
+	// fresh while this one waited for it.
+	Progress *Progress
+	// StoringReleases says that the work, in storing a unit, gives up its
+	// claim (as the run store does for cells); otherwise Run releases the
+	// claims of a batch once its work returns.
+	StoringReleases bool
+}
+
+// Run does units, each once, with opts.Concurrency calls of work at once:
+// work does the units it is given (claimed by this worker) and stores
+// their outcome. With opts.Leases each unit is claimed first, so that no
+// two workers do it; a unit another worker holds is left to it and looked
+// at again after a pause, until it is stored fresh or its holder's lease
+// ends and this worker takes it over. A unit whose work fails is given
+// up. The first error stops the run and is returned; so is ctx's.
+func Run[U Unit](ctx context.Context, opts Options, units []U, work func(context.Context, []U) error) error {
+	opts.Concurrency = max(opts.Concurrency, 1)
+	opts.Batch = max(opts.Batch, 1)
+	if opts.Claim <= 0 {
+		opts.Claim = opts.Concurrency * opts.Batch
+	}
+	l := opts.Leases
+	if l == nil {
+		_, err := pass(ctx, opts, units, work)
+		return err
+	}
+	stop := l.keepAlive(ctx)
+	defer stop()
+	waiting, err := pass(ctx, opts, rotate(l, units), work)
+	pause, took := l.newPause(), false
+	for err == nil && len(waiting) > 0 {
+		if err = pause.wait(ctx, took); err != nil {
+			break
+		}
+		var retry, held []U
+		if retry, waiting, err = claimable(ctx, opts, waiting); err != nil {
+			break
+		}
+		took = len(retry) > 0
+		held, err = pass(ctx, opts, retry, work)
+		waiting = append(waiting, held...)
+	}
+	if err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// claimable splits the units other workers held into those to offer again
+// (retry: nobody holds them now, or their holder's lease ended) and those
+// still held; units stored fresh meanwhile are in neither.
+func claimable[U Unit](ctx context.Context, opts Options, waiting []U) (retry, still []U, err error) {
+	l := opts.Leases
+	fresh, err := l.store.Fresh(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	keys := make([]string, len(waiting))
+	for i, u := range waiting {
+		keys[i] = u.Key()
+	}
+	free, err := l.free(ctx, keys)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, u := range waiting {
+		switch fp, ok := fresh[u.Key()]; {
+		case ok && fp == u.Fingerprint():
+			if opts.Progress != nil {
+				opts.Progress.Done.Add(1)
+			}
+		case free[u.Key()]:
+			retry = append(retry, u)
+		default:
+			still = append(still, u)
+		}
+	}
+	return retry, still, nil
+}
+
+// pass offers every unit once and returns those other workers held or
+// stored. Units are claimed a group at a time, one round trip each, the
+// next group while the work of the previous one goes on; claimed units
+// that were never started (the run stopping) are given back.
+func pass[U Unit](ctx context.Context, opts Options, units []U, work func(context.Context, []U) error) ([]U, error) {
+	l := opts.Leases
+	feedCtx, stopWork := context.WithCancel(ctx)
+	defer stopWork()
+	g, gctx := errgroup.WithContext(feedCtx)
+	jobs := make(chan []U, (opts.Claim-1)/opts.Batch)
+	for range opts.Concurrency {
+		g.Go(func() error {
+			for batch := range jobs {
+				if err := doClaimed(gctx, opts, batch, work); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	var (
+		waiting []U
+		feedErr error
+	)
+feed:
+	for start := 0; start < len(units); start += opts.Claim {
+		part := units[start:min(start+opts.Claim, len(units))]
+		mine := part
+		if l != nil {
+			taken, err := l.Take(gctx, keysOf(part), fingerprintsOf(part))
+			if err != nil {
+				if gctx.Err() == nil {
+					// The claim failed, not the work: it stops the work.
+					feedErr = err
+					stopWork()
+				}
+				break
+			}
+			mine = nil
+			for _, u := range part {
+				if taken[u.Key()] {
+					mine = append(mine, u)
+				} else {
+					waiting = append(waiting, u)
+				}
+			}
+		}
+		for b := 0; b < len(mine); b += opts.Batch {
+			select {
+			case jobs <- mine[b:min(b+opts.Batch, len(mine))]:
+			case <-gctx.Done():
+				giveBack(ctx, l, mine[b:])
+				break feed
+			}
+		}
+	}
+	close(jobs)
+	err := g.Wait()
+	for batch := range jobs { // left when the work failed
+		giveBack(ctx, l, batch)
+	}
+	if feedErr != nil {
+		return nil, feedErr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return waiting, ctx.Err()
+}
+
+// doClaimed does a batch this worker claimed and gives its claims up: a
+// failed batch for another attempt, a done one unless storing it did.
+func doClaimed[U Unit](ctx context.Context, opts Options, batch []U, work func(context.Context, []U) error) error {
+	err := work(ctx, batch)
+	switch {
+	case opts.Leases == nil:
+		return err
+	case err != nil:
+		giveBack(ctx, opts.Leases, batch)
+		return err
+	case opts.StoringReleases:
+		return nil
+	}
+	return opts.Leases.Release(ctx, keysOf(batch))
+}
+
+// giveBack releases units this worker claimed and will not finish; a claim
+// it cannot release (the store gone) ends with its lease.
+func giveBack[U Unit](ctx context.Context, l *Leases, units []U) {
+	if l != nil {
+		_ = l.Release(ctx, keysOf(units))
+	}
+}
+
+func keysOf[U Unit](units []U) []string {
+	out := make([]string, len(units))
+	for i, u := range units {
+		out[i] = u.Key()
+	}
+	return out
+}
+
+func fingerprintsOf[U Unit](units []U) []string {
+	out := make([]string, len(units))
+	for i, u := range units {
+		out[i] = u.Fingerprint()
+	}
+	return out
+}

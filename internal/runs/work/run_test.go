@@ -1,0 +1,283 @@
+package work_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/triage-eval/triage/internal/runs/work"
+)
+
+// memStore is a work.Store in memory: claims and stored fingerprints.
+type memStore struct {
+	mu     sync.Mutex
+	claims map[string]claim
+	stored map[string]string
+}
+
+type claim struct {
+	worker string
+	until  time.Time
+}
+
+func newMemStore() *memStore {
+	return &memStore{claims: map[string]claim{}, stored: map[string]string{}}
+}
+
+func (s *memStore) Claim(_ context.Context, keys, fps []string, worker string, now, until time.Time) (map[string]bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	taken := map[string]bool{}
+	for i, k := range keys {
+		if s.stored[k] == fps[i] && fps[i] != "" {
+			continue
+		}
+		if c, held := s.claims[k]; held && c.worker != worker && !c.until.Before(now) {
+			continue
+		}
+		s.claims[k] = claim{worker, until}
+		taken[k] = true
+	}
+	return taken, nil
+}
+
+func (s *memStore) Renew(_ context.Context, worker string, until time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, c := range s.claims {
+		if c.worker == worker {
+			s.claims[k] = claim{worker, until}
+		}
+	}
+	return nil
+}
+
+func (s *memStore) Release(_ context.Context, worker string, keys []string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, k := range keys {
+		if s.claims[k].worker == worker {
+			delete(s.claims, k)
+		}
+	}
+	return nil
+}
+
+func (s *memStore) Holders(context.Context) (map[string]time.Time, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]time.Time{}
+	for k, c := range s.claims {
+		out[k] = c.until
+	}
+	return out, nil
+}
+
+func (s *memStore) Fresh(context.Context) (map[string]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]string{}
+	for k, fp := range s.stored {
+		out[k] = fp
+	}
+	return out, nil
+}
+
+func (s *memStore) store(k, fp string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stored[k] = fp
+}
+
+// unit is a test unit.
+type unit struct{ key, fp string }
+
+func (u unit) Key() string         { return u.key }
+func (u unit) Fingerprint() string { return u.fp }
+
+func units(n int) []unit {
+	out := make([]unit, n)
+	for i := range out {
+		out[i] = unit{fmt.Sprintf("u%03d", i), "fp"}
+	}
+	return out
+}
+
+// TestRunSharesUnitsBetweenWorkers: three workers on one store do every
+// unit exactly once between them, and each counts every unit as done.
+func TestRunSharesUnitsBetweenWorkers(t *testing.T) {
+	s := newMemStore()
+	all := units(200)
+	var mu sync.Mutex
+	did := map[string]int{}
+	var wg sync.WaitGroup
+	progress := make([]*work.Progress, 3)
+	for w := range 3 {
+		progress[w] = &work.Progress{}
+		wg.Go(func() {
+			opts := work.Options{Concurrency: 4, Leases: work.NewLeases(s, fmt.Sprint("w", w), time.Second, time.Now), Progress: progress[w]}
+			err := work.Run(context.Background(), opts, all, func(_ context.Context, batch []unit) error {
+				for _, u := range batch {
+					time.Sleep(100 * time.Microsecond)
+					mu.Lock()
+					did[u.key]++
+					mu.Unlock()
+					s.store(u.key, u.fp)
+					progress[w].Done.Add(1)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	for _, u := range all {
+		if did[u.key] != 1 {
+			t.Errorf("%s done %d times", u.key, did[u.key])
+		}
+	}
+	for w, p := range progress {
+		if p.Done.Load() != int64(len(all)) {
+			t.Errorf("worker %d counts %d done, want %d", w, p.Done.Load(), len(all))
+		}
+	}
+	if holders, _ := s.Holders(context.Background()); len(holders) != 0 {
+		t.Errorf("claims left: %v", holders)
+	}
+}
+
+// TestRunTakesOverADeadWorkersUnits: units a dead worker holds are done
+// once its lease ends.
+func TestRunTakesOverADeadWorkersUnits(t *testing.T) {
+	s := newMemStore()
+	all := units(5)
+	dead := work.NewLeases(s, "dead", 50*time.Millisecond, time.Now)
+	if taken, err := dead.Take(context.Background(), []string{"u001", "u003"}, []string{"fp", "fp"}); err != nil || len(taken) != 2 {
+		t.Fatal(taken, err)
+	}
+	var did atomic.Int32
+	opts := work.Options{Leases: work.NewLeases(s, "live", time.Second, time.Now)}
+	err := work.Run(context.Background(), opts, all, func(_ context.Context, batch []unit) error {
+		did.Add(int32(len(batch)))
+		return nil
+	})
+	if err != nil || did.Load() != 5 {
+		t.Errorf("run: %v, %d units done; want all 5", err, did.Load())
+	}
+}
+
+// TestRunStopsAtTheFirstErrorAndGivesBack: a failing unit stops the run
+// with its error, and no claim is left behind.
+func TestRunStopsAtTheFirstErrorAndGivesBack(t *testing.T) {
+	s := newMemStore()
+	boom := errors.New("boom")
+	opts := work.Options{Concurrency: 2, Claim: 10, Leases: work.NewLeases(s, "w", time.Second, time.Now)}
+	err := work.Run(context.Background(), opts, units(50), func(ctx context.Context, batch []unit) error {
+		if batch[0].key == "u007" {
+			return boom
+		}
+		return nil
+	})
+	if !errors.Is(err, boom) {
+		t.Errorf("run = %v, want boom", err)
+	}
+	if holders, _ := s.Holders(context.Background()); len(holders) != 0 {
+		t.Errorf("claims left: %v", holders)
+	}
+}
+
+// TestRunBatchesWithoutAStore: without leases every unit is done, in
+// batches of Batch.
+func TestRunBatchesWithoutAStore(t *testing.T) {
+	var mu sync.Mutex
+	var sizes []int
+	err := work.Run(context.Background(), work.Options{Batch: 4}, units(10), func(_ context.Context, batch []unit) error {
+		mu.Lock()
+		defer mu.Unlock()
+		sizes = append(sizes, len(batch))
+		return nil
+	})
+	slices.Sort(sizes)
+	if err != nil || !slices.Equal(sizes, []int{2, 4, 4}) {
+		t.Errorf("run: %v, batches %v; want 4, 4, 2", err, sizes)
+	}
+}
+
+// TestGroupStoresInTheBackground: items handed over while a group is
+// being stored go together in the next one; Wait waits for all; a failed
+// store stops the group and Add says so.
+func TestGroupStoresInTheBackground(t *testing.T) {
+	release := make(chan struct{})
+	var mu sync.Mutex
+	var calls [][]int
+	g := work.NewGroup(context.Background(), 10, func(_ context.Context, items []int) error {
+		mu.Lock()
+		calls = append(calls, slices.Clone(items))
+		first := len(calls) == 1
+		mu.Unlock()
+		if first {
+			<-release
+		}
+		return nil
+	})
+	for i := range 4 {
+		if err := g.Add(i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(release)
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	var all []int
+	for _, c := range calls {
+		all = append(all, c...)
+	}
+	if !slices.Equal(all, []int{0, 1, 2, 3}) || len(calls) > 2 {
+		t.Errorf("groups %v: want 0 first, then 1, 2, 3 together (or with it)", calls)
+	}
+
+	boom := errors.New("boom")
+	failing := work.NewGroup(context.Background(), 1, func(context.Context, []int) error { return boom })
+	_ = failing.Add(1)
+	if err := failing.Wait(); !errors.Is(err, boom) {
+		t.Errorf("Wait = %v, want boom", err)
+	}
+	if err := failing.Add(2); !errors.Is(err, boom) {
+		t.Errorf("Add after a failure = %v, want boom", err)
+	}
+}
+
+// failingClaims is a store whose claims fail after the first.
+type failingClaims struct {
+	*memStore
+	calls atomic.Int32
+}
+
+func (s *failingClaims) Claim(ctx context.Context, keys, fps []string, worker string, now, until time.Time) (map[string]bool, error) {
+	if s.calls.Add(1) > 1 {
+		return nil, errors.New("store gone")
+	}
+	return s.memStore.Claim(ctx, keys, fps, worker, now, until)
+}
+
+// TestRunReportsAFailedClaim: a claim that fails stops the run with its
+// error, not the cancellation of the work under way.
+func TestRunReportsAFailedClaim(t *testing.T) {
+	s := &failingClaims{memStore: newMemStore()}
+	opts := work.Options{Concurrency: 2, Claim: 2, Leases: work.NewLeases(s, "w", time.Second, time.Now)}
+	err := work.Run(context.Background(), opts, units(10), func(ctx context.Context, _ []unit) error {
+		<-ctx.Done()
+		return ctx.Err()
+	})
+	if err == nil || err.Error() != "store gone" {
+		t.Errorf("run = %v, want the claim's error", err)
+	}
+}

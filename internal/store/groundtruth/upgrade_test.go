@@ -1,0 +1,58 @@
+package groundtruth_test
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/triage-eval/triage/internal/protocol/costrule"
+	"github.com/triage-eval/triage/internal/store/groundtruth"
+	"github.com/triage-eval/triage/internal/store/pgtest"
+)
+
+// TestOpensStoresOfVersion3: a store written at schema version 3 by the
+// releases before the shared migrator (their DDL and ledger, frozen in
+// testdata) opens as it is — its ledger untouched — and reads as before.
+func TestOpensStoresOfVersion3(t *testing.T) {
+	for _, dialect := range []string{"sqlite", "postgres"} {
+		t.Run(dialect, func(t *testing.T) {
+			ctx := context.Background()
+			stmts, err := os.ReadFile(filepath.Join("testdata", "v3-"+dialect+".sql"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var loc string
+			if dialect == "postgres" {
+				loc = pgtest.Location(t)
+				pgtest.Exec(t, loc, string(stmts))
+			} else {
+				loc = filepath.Join(t.TempDir(), "v3.db")
+				db, err := sql.Open("sqlite", loc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := db.Exec(string(stmts)); err != nil {
+					t.Fatal(err)
+				}
+				db.Close()
+			}
+			s := openAt(t, loc)
+			ms, err := s.(groundtruth.MigrationLister).AppliedMigrations(ctx)
+			if err != nil || len(ms) != 3 {
+				t.Fatalf("applied %+v, %v; want the 3 versions recorded", ms, err)
+			}
+			for i, m := range ms {
+				if want := time.Unix(1700000000+int64(i), 0).UTC(); m.Version != int64(i+1) || !m.AppliedAt.Equal(want) {
+					t.Errorf("applied[%d] = %+v, want version %d at %v", i, m, i+1, want)
+				}
+			}
+			got, err := s.Get(ctx, groundtruth.Solver{Model: "m", Mode: "standard"}, "ds", []string{"p1"})
+			if r := got["p1"]; err != nil || r.Cost != 10 || !r.Correct || r.LuckyGuess || r.CostRule != costrule.Completion {
+				t.Errorf("p1 = %+v, %v; want the stored record", r, err)
+			}
+		})
+	}
+}

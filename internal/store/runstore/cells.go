@@ -1,0 +1,303 @@
+package runstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/store/sqldb"
+)
+
+// SaveManifest implements Store.
+func (s *sqlStore) SaveManifest(ctx context.Context, config, pools []byte) error {
+	return retryErr(ctx, s, "saving the manifest", func() error {
+		_, err := s.db.ExecContext(ctx, `INSERT INTO manifest (id, config, pools) VALUES (1, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET config = excluded.config, pools = excluded.pools`, string(config), string(pools))
+		return err
+	})
+}
+
+// SaveGrid implements Store.
+func (s *sqlStore) SaveGrid(ctx context.Context, fingerprints map[string]string, accuracy []Accuracy) error {
+	return retryErr(ctx, s, "saving the grid", func() error {
+		tx, err := s.db.BeginTx(ctx)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if err := s.serialize(ctx, tx, "grid"); err != nil {
+			return err
+		}
+		stored, err := pairsOf(ctx, tx, `SELECT key, fingerprint FROM grid_cells`)
+		if err != nil {
+			return err
+		}
+		var gone []any
+		for k := range stored {
+			if _, keep := fingerprints[k]; !keep {
+				gone = append(gone, k)
+			}
+		}
+		if err := execBatched(ctx, tx, `DELETE FROM grid_cells WHERE key IN `, "", 1, gone); err != nil {
+			return err
+		}
+		// Only what changed is written: a worker joining a run whose grid is
+		// recorded writes nothing, and a grid of 10,000 cells takes a few
+		// statements, not 10,000 round trips.
+		var changed []any
+		for _, key := range slices.Sorted(maps.Keys(fingerprints)) {
+			if fp, ok := stored[key]; !ok || fp != fingerprints[key] {
+				changed = append(changed, key, fingerprints[key])
+			}
+		}
+		if err := execBatched(ctx, tx, `INSERT INTO grid_cells (key, fingerprint) VALUES `,
+			` ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint`, 2, changed); err != nil {
+			return err
+		}
+		accKeys, err := keysOf(ctx, tx, `SELECT model || '|' || mode || '|' || dataset FROM accuracy`)
+		if err != nil {
+			return err
+		}
+		keep := map[string]bool{}
+		for _, a := range accuracy {
+			keep[a.Model+"|"+a.Mode+"|"+a.Dataset] = true
+			if _, err := tx.ExecContext(ctx, `INSERT INTO accuracy (model, mode, dataset, correct, gradeable, unsolvable, lucky_guesses, public_tests_only) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+				ON CONFLICT (model, mode, dataset) DO UPDATE SET correct = excluded.correct, gradeable = excluded.gradeable,
+				unsolvable = excluded.unsolvable, lucky_guesses = excluded.lucky_guesses, public_tests_only = excluded.public_tests_only`,
+				a.Model, a.Mode, a.Dataset, a.Correct, a.Gradeable, a.Unsolvable, a.LuckyGuesses, a.PublicTestsOnly); err != nil {
+				return err
+			}
+		}
+		for _, k := range accKeys {
+			if !keep[k] {
+				if _, err := tx.ExecContext(ctx, `DELETE FROM accuracy WHERE model || '|' || mode || '|' || dataset = ?`, k); err != nil {
+					return err
+				}
+			}
+		}
+		return tx.Commit()
+	})
+}
+
+// serialize makes concurrent transactions that save the same rows (workers
+// recording one grid) run one after the other: PostgreSQL takes a
+// transaction-scoped advisory lock named by what, for the store's schema;
+// SQLite runs one writer at a time anyway.
+func (s *sqlStore) serialize(ctx context.Context, tx *sqldb.Tx, what string) error {
+	if s.db.Dialect != sqldb.Postgres {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('triage/runstore/' || ? || ':' || coalesce(current_schema(), '')))`, what)
+	return err
+}
+
+// batchRows is how many rows one batched statement writes: within both
+// backends' limits on bound parameters (SQLite's 32,766, PostgreSQL's
+// 65,535) for the widest rows written this way.
+const batchRows = 500
+
+// execBatched runs prefix + a list of rows + suffix over args, width
+// values per row, batchRows rows per statement: "(?, ?), (?, ?)" for
+// VALUES, or "(?, ?, ?)" for IN when width is 1.
+func execBatched(ctx context.Context, tx *sqldb.Tx, prefix, suffix string, width int, args []any) error {
+	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", width), ", ") + ")"
+	for len(args) > 0 {
+		n := min(len(args)/width, batchRows)
+		var list string
+		if width == 1 {
+			list = "(" + strings.TrimSuffix(strings.Repeat("?, ", n), ", ") + ")"
+		} else {
+			list = strings.TrimSuffix(strings.Repeat(row+", ", n), ", ")
+		}
+		if _, err := tx.ExecContext(ctx, prefix+list+suffix, args[:n*width]...); err != nil {
+			return err
+		}
+		args = args[n*width:]
+	}
+	return nil
+}
+
+// pairsOf runs a two-column query (in a transaction or not) into a map.
+func pairsOf(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, query string) (map[string]string, error) {
+	rows, err := q.QueryContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, err
+		}
+		out[k] = v
+	}
+	return out, rows.Err()
+}
+
+// keysOf runs a one-column query in tx.
+func keysOf(ctx context.Context, tx *sqldb.Tx, query string) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}
+
+// StoredCell is what the run store knows of a finished cell.
+type StoredCell struct {
+	// Fingerprint is the fingerprint of the inputs the cell was computed
+	// from ("" when stored before fingerprints existed).
+	Fingerprint string
+	// Excluded is the cell's exclusion reason, "" when it was scored.
+	Excluded string
+}
+
+// Fresh reports whether the stored cell is the result of inputs with
+// fingerprint fp: computed from them and not failed.
+func (c StoredCell) Fresh(fp string) bool {
+	return c.Fingerprint == fp && c.Excluded != string(metrics.ExcludedError)
+}
+
+// Cells implements Store.
+func (s *sqlStore) Cells(ctx context.Context) (map[string]StoredCell, error) {
+	return retry(ctx, s, "reading the stored cells", func() (map[string]StoredCell, error) {
+		rows, err := s.db.QueryContext(ctx, `SELECT key, fingerprint, excluded FROM cells`)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		out := map[string]StoredCell{}
+		for rows.Next() {
+			var k string
+			var c StoredCell
+			if err := rows.Scan(&k, &c.Fingerprint, &c.Excluded); err != nil {
+				return nil, err
+			}
+			out[k] = c
+		}
+		return out, rows.Err()
+	})
+}
+
+// CountDone implements Store.
+func (s *sqlStore) CountDone(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM cells c JOIN grid_cells g ON c.key = g.key AND c.fingerprint = g.fingerprint`).Scan(&n)
+	return n, err
+}
+
+// SaveCell implements Store.
+func (s *sqlStore) SaveCell(ctx context.Context, key, fingerprint, worker string, plan []byte, excluded, detail string, doneAt int64, scores []ScoreRecord) (stored bool, err error) {
+	records := make([]string, len(scores))
+	for i, r := range scores {
+		rec, err := json.Marshal(r)
+		if err != nil {
+			return false, err
+		}
+		records[i] = string(rec)
+	}
+	return retry(ctx, s, "saving a cell", func() (bool, error) {
+		if s.db.Dialect == sqldb.Postgres {
+			return s.saveCellOneTrip(ctx, key, fingerprint, worker, plan, excluded, detail, doneAt, scores, records)
+		}
+		return s.saveCellTx(ctx, key, fingerprint, worker, plan, excluded, detail, doneAt, scores, records)
+	})
+}
+
+// saveCellTx is SaveCell as a transaction of several statements: on
+// SQLite, where a round trip costs nothing.
+func (s *sqlStore) saveCellTx(ctx context.Context, key, fingerprint, worker string, plan []byte, excluded, detail string, doneAt int64, scores []ScoreRecord, records []string) (stored bool, err error) {
+	tx, err := s.db.BeginTx(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback()
+	var written string
+	err = tx.QueryRowContext(ctx, insertCell+` RETURNING key`, key, string(plan), excluded, detail, doneAt, fingerprint).Scan(&written)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+	case err != nil:
+		return false, err
+	default:
+		stored = true
+		if _, err := tx.ExecContext(ctx, `DELETE FROM scores WHERE key = ?`, key); err != nil {
+			return false, err
+		}
+		if len(scores) > 0 {
+			query := `INSERT INTO scores (key, regime, record) VALUES ` + strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", len(scores)), ", ")
+			args := make([]any, 0, 3*len(scores))
+			for i, r := range scores {
+				args = append(args, key, r.Regime, records[i])
+			}
+			if _, err := tx.ExecContext(ctx, query, args...); err != nil {
+				return false, err
+			}
+		}
+	}
+	// The lease ends with the commit: it has no value beyond it.
+	if _, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE key = ? AND worker = ?`, key, worker); err != nil {
+		return false, err
+	}
+	return stored, tx.Commit()
+}
+
+// insertCell stores a cell unless it is stored fresh: it replaces a row
+// with another fingerprint (stale) or a failed attempt only.
+const insertCell = `INSERT INTO cells (key, plan, excluded, detail, done_at, fingerprint) VALUES (?, ?, ?, ?, ?, ?)
+	ON CONFLICT (key) DO UPDATE SET plan = excluded.plan, excluded = excluded.excluded, detail = excluded.detail,
+		done_at = excluded.done_at, fingerprint = excluded.fingerprint
+	WHERE cells.fingerprint <> excluded.fingerprint OR cells.excluded = 'error'`
+
+// saveCellOneTrip is SaveCell as one statement, so one round trip and one
+// commit: on PostgreSQL, where workers share the store over a network and
+// every round trip counts. Its parts run on one snapshot in an unspecified
+// order, so they touch disjoint rows: the cell, its new scores (upserted,
+// as an older attempt may have stored the same regimes), the older
+// attempt's scores for other regimes, and the claim.
+func (s *sqlStore) saveCellOneTrip(ctx context.Context, key, fingerprint, worker string, plan []byte, excluded, detail string, doneAt int64, scores []ScoreRecord, records []string) (bool, error) {
+	args := []any{key, string(plan), excluded, detail, doneAt, fingerprint}
+	var b strings.Builder
+	b.WriteString(`WITH c AS (` + insertCell + ` RETURNING key)`)
+	if len(scores) > 0 {
+		b.WriteString(`, s AS (INSERT INTO scores (key, regime, record) SELECT c.key, v.regime, v.record FROM c, (VALUES `)
+		for i, r := range scores {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("(?, ?)")
+			args = append(args, r.Regime, records[i])
+		}
+		b.WriteString(`) AS v (regime, record) ON CONFLICT (key, regime) DO UPDATE SET record = excluded.record)`)
+	}
+	b.WriteString(`, d AS (DELETE FROM scores WHERE key IN (SELECT key FROM c)`)
+	if len(scores) > 0 {
+		b.WriteString(` AND regime NOT IN (` + strings.TrimSuffix(strings.Repeat("?, ", len(scores)), ", ") + `)`)
+		for _, r := range scores {
+			args = append(args, r.Regime)
+		}
+	}
+	b.WriteString(`), r AS (DELETE FROM claims WHERE key = ? AND worker = ?) SELECT count(*) FROM c`)
+	args = append(args, key, worker)
+	var n int
+	if err := s.db.QueryRowContext(ctx, b.String(), args...).Scan(&n); err != nil {
+		return false, err
+	}
+	return n == 1, nil
+}

@@ -1,0 +1,95 @@
+package runstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+)
+
+// Claim implements Store.
+func (s *sqlStore) Claim(ctx context.Context, key, worker string, now, until time.Time) (bool, error) {
+	return retry(ctx, s, "claiming a unit", func() (bool, error) {
+		var holder string
+		err := s.claims.QueryRowContext(ctx, `INSERT INTO claims (key, worker, expires_at) VALUES (?, ?, ?)
+			ON CONFLICT (key) DO UPDATE SET worker = excluded.worker, expires_at = excluded.expires_at
+			WHERE claims.expires_at < ? OR claims.worker = excluded.worker
+			RETURNING worker`, key, worker, until.UnixMicro(), now.UnixMicro()).Scan(&holder)
+		if errors.Is(err, sql.ErrNoRows) {
+			return false, nil
+		}
+		return err == nil, err
+	})
+}
+
+// ClaimCells implements Store.
+func (s *sqlStore) ClaimCells(ctx context.Context, keys, fingerprints []string, worker string, now, until time.Time) (map[string]bool, error) {
+	return retry(ctx, s, "claiming cells", func() (map[string]bool, error) {
+		if len(keys) == 0 {
+			return map[string]bool{}, nil
+		}
+		args := make([]any, 0, 2*len(keys)+3)
+		args = append(args, worker, until.UnixMicro())
+		for i, k := range keys {
+			args = append(args, k, fingerprints[i])
+		}
+		args = append(args, now.UnixMicro())
+		rows, err := s.claims.QueryContext(ctx, `INSERT INTO claims (key, worker, expires_at)
+			SELECT v.column1, ?, ? FROM (VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?), ", len(keys)), ", ")+`) AS v
+			WHERE NOT EXISTS (SELECT 1 FROM cells WHERE cells.key = v.column1 AND cells.fingerprint = v.column2 AND cells.excluded <> 'error')
+			ON CONFLICT (key) DO UPDATE SET worker = excluded.worker, expires_at = excluded.expires_at
+			WHERE claims.expires_at < ? OR claims.worker = excluded.worker
+			RETURNING key`, args...)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		taken := make(map[string]bool, len(keys))
+		for rows.Next() {
+			var k string
+			if err := rows.Scan(&k); err != nil {
+				return nil, err
+			}
+			taken[k] = true
+		}
+		return taken, rows.Err()
+	})
+}
+
+// Renew implements Store.
+func (s *sqlStore) Renew(ctx context.Context, key, worker string, until time.Time) (bool, error) {
+	res, err := s.claims.ExecContext(ctx, `UPDATE claims SET expires_at = ? WHERE key = ? AND worker = ?`, until.UnixMicro(), key, worker)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// Holders implements Store.
+func (s *sqlStore) Holders(ctx context.Context) (map[string]time.Time, error) {
+	return retry(ctx, s, "reading the claims", func() (map[string]time.Time, error) {
+		rows, err := s.claims.QueryContext(ctx, `SELECT key, expires_at FROM claims`)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		out := map[string]time.Time{}
+		for rows.Next() {
+			var k string
+			var us int64
+			if err := rows.Scan(&k, &us); err != nil {
+				return nil, err
+			}
+			out[k] = time.UnixMicro(us)
+		}
+		return out, rows.Err()
+	})
+}
+
+// Release implements Store.
+func (s *sqlStore) Release(ctx context.Context, key, worker string) error {
+	_, err := s.claims.ExecContext(ctx, `DELETE FROM claims WHERE key = ? AND worker = ?`, key, worker)
+	return err
+}

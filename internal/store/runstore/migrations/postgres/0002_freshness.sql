@@ -1,0 +1,1 @@
+-- Freshness is part of version 1 here: nothing to do.

@@ -1,0 +1,143 @@
+package runstore
+
+import (
+	"context"
+	"time"
+
+	"github.com/triage-eval/triage/internal/platform/version"
+	"github.com/triage-eval/triage/internal/protocol/pools"
+)
+
+// Store holds a run's manifest, plans, scores, re-solves and the claims of
+// the workers computing them. Open returns one on either backend; both run
+// the same SQL and pass the same conformance suite. Operations ride out an
+// outage of the store as Outage says, except those a caller does again
+// anyway or that only inform (Renew, Release, CountDone, RecordBuild,
+// Builds), which try once. A Store is safe for concurrent use.
+type Store interface {
+	// SaveManifest records the config and pools of the latest run. A changed
+	// partition (problems added or removed) replaces the old one: the cells of
+	// changed pools have other fingerprints, so they are stale and recomputed.
+	SaveManifest(ctx context.Context, config, pools []byte) error
+
+	// SaveGrid records, in one transaction, the grid a run is about to work
+	// through: the fingerprint each of its cells must have to be fresh, and the
+	// base accuracies it was laid out from. Both replace what an earlier run
+	// recorded, so that a report describes the latest grid. Workers of one run
+	// record the same grid, so the rows are upserted (never deleted and
+	// inserted again) and concurrent saves agree.
+	SaveGrid(ctx context.Context, fingerprints map[string]string, accuracy []Accuracy) error
+
+	// Manifest returns the pools the latest run recorded. Runs stored before
+	// injection recorded the partition alone; it is read as such.
+	Manifest(ctx context.Context) (Manifest, error)
+
+	// Pools returns the pool partition the run recorded, by dataset.
+	Pools(ctx context.Context) (map[string][]pools.Pool, error)
+
+	// Cells returns every stored cell by key.
+	Cells(ctx context.Context) (map[string]StoredCell, error)
+
+	// CountDone returns how many cells of the latest grid are stored with the
+	// grid's fingerprint (failed ones included): the progress of the whole run,
+	// whichever worker computed them.
+	CountDone(ctx context.Context) (int64, error)
+
+	// SaveCell stores a cell's plan and scores in one transaction and releases
+	// worker's claim on it. It replaces a stale or failed attempt, never a
+	// fresh one: when the cell is already stored with this fingerprint and not
+	// failed (another worker finished it first), nothing is written and stored
+	// is false, so that every cell is stored exactly once.
+	SaveCell(ctx context.Context, key, fingerprint, worker string, plan []byte, excluded, detail string, doneAt int64, scores []ScoreRecord) (stored bool, err error)
+
+	// Plan returns the planner response stored for a cell and whether the cell
+	// is stored.
+	Plan(ctx context.Context, key string) (StoredPlan, bool, error)
+
+	// Results returns the records and accuracies of the latest grid, with the
+	// records of stale cells excluded as ExcludedStale.
+	Results(ctx context.Context) (Results, error)
+
+	// Claim gives worker the unit key (a cell, a baseline item, a re-solve)
+	// until until, when nobody holds it or the holder's lease ended before now
+	// (a dead or lost worker); it reports whether worker holds it. A worker
+	// that already holds key renews it. One statement does it, atomically on
+	// both backends, so two workers never hold one unit: this is how several
+	// processes, on one machine or many (PostgreSQL), share a run.
+	Claim(ctx context.Context, key, worker string, now, until time.Time) (bool, error)
+
+	// ClaimCells claims, as Claim does, each cell of keys that is not stored
+	// fresh (with the fingerprint at the same index of fingerprints, and not
+	// failed: another worker finished it); a stale or failed attempt is
+	// claimed, to be replaced. It returns the keys taken. One statement:
+	// whether a cell is stored and whether another worker holds it are read on
+	// the same snapshot as the claims are written, and a stored cell gets no
+	// write at all.
+	ClaimCells(ctx context.Context, keys, fingerprints []string, worker string, now, until time.Time) (map[string]bool, error)
+
+	// Renew extends worker's lease on key until until; false when worker no
+	// longer holds it (its lease ended and another worker took the unit).
+	Renew(ctx context.Context, key, worker string, until time.Time) (bool, error)
+
+	// Holders returns every claimed key with when its lease ends.
+	Holders(ctx context.Context) (map[string]time.Time, error)
+
+	// Release gives key up, if worker holds it.
+	Release(ctx context.Context, key, worker string) error
+
+	// SaveBudgetAware stores one re-solve, replacing an earlier one.
+	SaveBudgetAware(ctx context.Context, r BudgetAwareResult) error
+
+	// SaveBudgetAwareGrid records the re-solves the latest budget-aware run
+	// selected, each with the fingerprint a fresh result must have; it replaces
+	// the earlier selection.
+	SaveBudgetAwareGrid(ctx context.Context, fingerprints map[BudgetAwareKey]string) error
+
+	// BudgetAware returns the stored re-solves of the latest selection whose
+	// inputs are unchanged, in key order, and how the stored re-solves compare
+	// with that selection (Freshness: stale ones are left out, not mixed in).
+	// A run store whose selection was never recorded returns every re-solve,
+	// Unchecked.
+	BudgetAware(ctx context.Context) ([]BudgetAwareResult, Freshness, error)
+
+	// AllBudgetAware returns every stored re-solve, selected or not, fresh or
+	// not, in key order.
+	AllBudgetAware(ctx context.Context) ([]BudgetAwareResult, error)
+
+	// RecordBuild records that build started command on the run at now: a new
+	// row for a build and command not seen before, else its last use.
+	RecordBuild(ctx context.Context, build version.Info, command string, now time.Time) error
+
+	// Builds lists the builds that touched the run, first used first.
+	Builds(ctx context.Context) ([]BuildUse, error)
+
+	// ClaimKeys claims for worker, until until, each of keys that nobody
+	// holds or whose holder's lease ended before now, in one statement, and
+	// returns the keys taken (a worker's own claims are renewed).
+	ClaimKeys(ctx context.Context, keys []string, worker string, now, until time.Time) (map[string]bool, error)
+
+	// RenewAll extends every lease worker holds until until, in one
+	// statement.
+	RenewAll(ctx context.Context, worker string, until time.Time) error
+
+	// ReleaseKeys gives up worker's claims on keys, in one statement.
+	ReleaseKeys(ctx context.Context, worker string, keys []string) error
+
+	// FreshCells returns the fingerprint of every cell stored fresh (not
+	// failed), by key.
+	FreshCells(ctx context.Context) (map[string]string, error)
+
+	// CellSaver returns the store's saver of cells for one run (statements
+	// prepared once on SQLite); Close it after the run.
+	CellSaver(ctx context.Context) (*CellSaver, error)
+
+	// RideOutages sets how the store rides out outages; Open sets
+	// DefaultOutage and no warnings.
+	RideOutages(o Outage)
+
+	// Location is where the store is (any password masked).
+	Location() string
+
+	// Close closes the store.
+	Close() error
+}

@@ -1,0 +1,503 @@
+package runstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/triage-eval/triage/internal/platform/version"
+	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/store/pgtest"
+)
+
+// backends runs a run-store test on every backend: a SQLite file, and a
+// PostgreSQL schema of the test's own when TRIAGE_TEST_POSTGRES_DSN is set.
+// location returns where the test's store lives (the same on every call).
+func backends(t *testing.T, test func(t *testing.T, location string)) {
+	t.Run("sqlite", func(t *testing.T) { test(t, filepath.Join(t.TempDir(), "run.db")) })
+	t.Run("postgres", func(t *testing.T) { test(t, pgtest.Location(t)) })
+}
+
+func openTest(t *testing.T, location string) *sqlStore {
+	t.Helper()
+	rs, err := Open(context.Background(), location)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rs.Close() })
+	return rs.(*sqlStore)
+}
+
+func scored(key string, eta float64) ScoreRecord {
+	return ScoreRecord{Model: "m", Mode: "standard", Dataset: key, Regime: "U", Value: 1, Oracle: 2, Random: 0, Eta: &eta}
+}
+
+func save(t *testing.T, rs *sqlStore, key, fp, worker, excluded string, eta float64) bool {
+	t.Helper()
+	stored, err := rs.SaveCell(context.Background(), key, fp, worker, nil, excluded, "", 1, []ScoreRecord{scored(key, eta)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stored
+}
+
+// TestResultsExcludeStaleCells: a report made after the grid changed but
+// before the cells were recomputed (a run stopped early) shows the stale
+// cells as excluded, never as results, and leaves out cells the grid no
+// longer has.
+func TestResultsExcludeStaleCells(t *testing.T) {
+	backends(t, func(t *testing.T, location string) {
+		ctx := context.Background()
+		rs := openTest(t, location)
+		for key, fp := range map[string]string{"fresh": "a", "stale": "b", "outside": "c"} {
+			save(t, rs, key, fp, "w", "", 0.5)
+		}
+		if err := rs.SaveGrid(ctx, map[string]string{"fresh": "a", "stale": "b2", "pending": "d"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		res, err := rs.Results(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := (Freshness{Fresh: 1, Stale: 1, Pending: 1, Outside: 1}); res.Freshness != want {
+			t.Errorf("freshness %+v, want %+v", res.Freshness, want)
+		}
+		if len(res.Records) != 2 {
+			t.Fatalf("records %+v, want fresh and stale", res.Records)
+		}
+		for _, r := range res.Records {
+			switch r.Dataset {
+			case "fresh":
+				if r.Excluded != "" || r.Eta == nil {
+					t.Errorf("fresh record %+v", r)
+				}
+			case "stale":
+				if r.Excluded != ExcludedStale || r.Eta != nil {
+					t.Errorf("stale record %+v: want excluded as stale, η null", r)
+				}
+			default:
+				t.Errorf("unexpected record %+v", r)
+			}
+		}
+		// The cell recomputed: fresh again, its old regime rows replaced.
+		if !save(t, rs, "stale", "b2", "w", "", 0.25) {
+			t.Fatal("a stale cell was not replaced")
+		}
+		res, _ = rs.Results(ctx)
+		if res.Freshness.Stale != 0 || res.Freshness.Fresh != 2 {
+			t.Errorf("after recomputing: %+v", res.Freshness)
+		}
+		if n, err := rs.CountDone(ctx); err != nil || n != 2 {
+			t.Errorf("CountDone = %d, %v; want 2", n, err)
+		}
+	})
+}
+
+// TestCellsAreStoredOnce: a fresh cell is never overwritten (the second
+// worker's outcome is dropped); a failed or stale one is.
+func TestCellsAreStoredOnce(t *testing.T) {
+	backends(t, func(t *testing.T, location string) {
+		rs := openTest(t, location)
+		if !save(t, rs, "k", "f1", "a", "", 0.5) {
+			t.Fatal("first save not stored")
+		}
+		if save(t, rs, "k", "f1", "b", "", 0.9) {
+			t.Error("a second save of a fresh cell was stored")
+		}
+		res, _ := rs.Results(context.Background())
+		if len(res.Records) != 1 || *res.Records[0].Eta != 0.5 {
+			t.Errorf("records %+v, want the first save's", res.Records)
+		}
+		if !save(t, rs, "e", "f1", "a", string(metrics.ExcludedError), 0) || !save(t, rs, "e", "f1", "b", "", 0.7) {
+			t.Error("a failed cell was not replaced by its retry")
+		}
+		if !save(t, rs, "k", "f2", "b", "", 0.1) {
+			t.Error("a stale cell was not replaced")
+		}
+	})
+}
+
+// TestClaims: one holder at a time; a lease that ended is taken over; the
+// holder renews and releases; saving releases.
+func TestClaims(t *testing.T) {
+	backends(t, func(t *testing.T, location string) {
+		ctx := context.Background()
+		rs := openTest(t, location)
+		t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		claim := func(worker string, now time.Time) bool {
+			t.Helper()
+			ok, err := rs.Claim(ctx, "k", worker, now, now.Add(time.Minute))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ok
+		}
+		if !claim("a", t0) || claim("b", t0.Add(time.Second)) {
+			t.Fatal("a second worker took a held unit")
+		}
+		if !claim("a", t0.Add(2*time.Second)) {
+			t.Error("the holder could not renew by claiming again")
+		}
+		if ok, err := rs.Renew(ctx, "k", "b", t0.Add(time.Hour)); ok || err != nil {
+			t.Errorf("a non-holder renewed: %v, %v", ok, err)
+		}
+		if ok, err := rs.Renew(ctx, "k", "a", t0.Add(3*time.Minute)); !ok || err != nil {
+			t.Errorf("the holder could not renew: %v, %v", ok, err)
+		}
+		if claim("b", t0.Add(2*time.Minute)) {
+			t.Error("the renewed lease was taken over")
+		}
+		// Past the lease: a dead worker's unit goes to the next one.
+		if !claim("b", t0.Add(4*time.Minute)) {
+			t.Error("an ended lease was not taken over")
+		}
+		if err := rs.Release(ctx, "k", "a"); err != nil { // no longer a's: nothing happens
+			t.Fatal(err)
+		}
+		if claim("c", t0.Add(4*time.Minute)) {
+			t.Error("a release by a former holder freed the unit")
+		}
+		save(t, rs, "k", "f", "b", "", 0.5)
+		if !claim("c", t0.Add(4*time.Minute)) {
+			t.Error("storing the cell did not release its claim")
+		}
+	})
+}
+
+// TestWorkersOpenAndSaveTogether: workers starting together on a fresh
+// store create its schema once and record the same grid without errors.
+func TestWorkersOpenAndSaveTogether(t *testing.T) {
+	backends(t, func(t *testing.T, location string) {
+		ctx := context.Background()
+		grid := map[string]string{}
+		for i := range 200 {
+			grid["cell-"+string(rune('a'+i%26))+strings.Repeat("x", i)] = "fp"
+		}
+		acc := []Accuracy{{Model: "m", Mode: "standard", Dataset: "d", Correct: 1, Gradeable: 2}}
+		var wg sync.WaitGroup
+		errs := make(chan error, 4)
+		for range 4 {
+			wg.Go(func() {
+				rs, err := Open(ctx, location)
+				if err != nil {
+					errs <- err
+					return
+				}
+				defer rs.Close()
+				if err := rs.SaveManifest(ctx, []byte(`{}`), []byte(`{}`)); err != nil {
+					errs <- err
+				}
+				if err := rs.SaveGrid(ctx, grid, acc); err != nil {
+					errs <- err
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
+		res, err := openTest(t, location).Results(ctx)
+		if err != nil || res.Freshness.Pending != len(grid) || len(res.Accuracy) != 1 {
+			t.Errorf("after concurrent saves: %+v, %v", res.Freshness, err)
+		}
+	})
+}
+
+// TestRunStoreRefusesNewerSchema: a store from a newer triage is refused.
+func TestRunStoreRefusesNewerSchema(t *testing.T) {
+	backends(t, func(t *testing.T, location string) {
+		rs := openTest(t, location)
+		stmt := `UPDATE run_schema SET version = 99`
+		if rs.db.Dialect == "sqlite" {
+			stmt = `PRAGMA user_version = 99`
+		}
+		if _, err := rs.db.ExecContext(context.Background(), stmt); err != nil {
+			t.Fatal(err)
+		}
+		rs.Close()
+		if _, err := Open(context.Background(), location); err == nil || !strings.Contains(err.Error(), "newer") {
+			t.Errorf("opening a newer store: %v", err)
+		}
+	})
+}
+
+// TestBuilds: each build records each command it ran on the run once,
+// with its first and last use; the builds come back as recorded.
+func TestBuilds(t *testing.T) {
+	backends(t, func(t *testing.T, location string) {
+		ctx := context.Background()
+		rs := openTest(t, location)
+		if got, err := rs.Builds(ctx); len(got) != 0 || err != nil {
+			t.Fatalf("a new store's builds: %v, %v", got, err)
+		}
+		old := version.Info{Module: "github.com/triage-eval/triage", Version: "v1.0.0", Revision: "0123456789abcdef0123", CommitTime: "2026-01-01T00:00:00Z", Go: "go1.26.8"}
+		dirty := version.Info{Module: "github.com/triage-eval/triage", Version: "(devel)", Revision: "fedcba9876543210fedc", Modified: true, Go: "go1.26.8"}
+		t0 := time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC)
+		for _, rec := range []struct {
+			build   version.Info
+			command string
+			at      time.Time
+		}{
+			{old, "baseline", t0}, {old, "run", t0.Add(time.Hour)}, {old, "run", t0.Add(2 * time.Hour)}, {dirty, "run", t0.Add(3 * time.Hour)},
+		} {
+			if err := rs.RecordBuild(ctx, rec.build, rec.command, rec.at); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := rs.Builds(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []BuildUse{
+			{Build: old, Command: "baseline", First: t0, Last: t0},
+			{Build: old, Command: "run", First: t0.Add(time.Hour), Last: t0.Add(2 * time.Hour)},
+			{Build: dirty, Command: "run", First: t0.Add(3 * time.Hour), Last: t0.Add(3 * time.Hour)},
+		}
+		if len(got) != len(want) {
+			t.Fatalf("builds = %v, want %v", got, want)
+		}
+		for i := range want {
+			if got[i].Build != want[i].Build || got[i].Command != want[i].Command || !got[i].First.Equal(want[i].First) || !got[i].Last.Equal(want[i].Last) {
+				t.Errorf("builds[%d] = %v, want %v", i, got[i], want[i])
+			}
+		}
+		if s := got[1].String(); s != "run by v1.0.0 (revision 0123456789ab, committed 2026-01-01T00:00:00Z, go1.26.8), 2026-02-03T05:05:06Z to 2026-02-03T06:05:06Z" {
+			t.Errorf("String = %q", s)
+		}
+	})
+}
+
+// TestSaveCellReplacesScores: a stale or failed cell's recomputation
+// replaces every score row of the older attempt, whichever regimes each
+// attempt scored, and releases the claim whether it stored or not.
+func TestSaveCellReplacesScores(t *testing.T) {
+	backends(t, func(t *testing.T, location string) {
+		ctx := context.Background()
+		rs := openTest(t, location)
+		rec := func(regime string, value float64) ScoreRecord {
+			return ScoreRecord{Model: "m", Mode: "standard", Dataset: "d", Regime: regime, Value: value}
+		}
+		rows := func() map[string]float64 {
+			t.Helper()
+			q, err := rs.db.QueryContext(ctx, `SELECT regime, record FROM scores WHERE key = ?`, "k")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer q.Close()
+			out := map[string]float64{}
+			for q.Next() {
+				var regime, record string
+				if err := q.Scan(&regime, &record); err != nil {
+					t.Fatal(err)
+				}
+				var r ScoreRecord
+				if err := json.Unmarshal([]byte(record), &r); err != nil {
+					t.Fatal(err)
+				}
+				out[regime] = r.Value
+			}
+			return out
+		}
+		steps := []struct {
+			fp, worker, excluded string
+			scores               []ScoreRecord
+			wantStored           bool
+			want                 map[string]float64
+		}{
+			{"f1", "a", "", []ScoreRecord{rec("U", 1), rec("E", 2)}, true, map[string]float64{"U": 1, "E": 2}},
+			{"f1", "b", "", []ScoreRecord{rec("U", 9)}, false, map[string]float64{"U": 1, "E": 2}},
+			{"f2", "a", "", []ScoreRecord{rec("E", 3)}, true, map[string]float64{"E": 3}},
+			{"f3", "a", string(metrics.ExcludedError), nil, true, map[string]float64{}},
+			{"f3", "c", "", []ScoreRecord{rec("U", 4), rec("E", 5)}, true, map[string]float64{"U": 4, "E": 5}},
+		}
+		for i, st := range steps {
+			if ok, err := rs.Claim(ctx, "k", st.worker, time.Now(), time.Now().Add(time.Minute)); err != nil || !ok {
+				t.Fatalf("step %d: claim = %v, %v", i, ok, err)
+			}
+			stored, err := rs.SaveCell(ctx, "k", st.fp, st.worker, nil, st.excluded, "", 1, st.scores)
+			if err != nil {
+				t.Fatalf("step %d: %v", i, err)
+			}
+			if stored != st.wantStored {
+				t.Errorf("step %d: stored = %v, want %v", i, stored, st.wantStored)
+			}
+			if got := rows(); !maps.Equal(got, st.want) {
+				t.Errorf("step %d: scores %v, want %v", i, got, st.want)
+			}
+			holders, err := rs.Holders(ctx)
+			if err != nil || len(holders) != 0 {
+				t.Errorf("step %d: claims left %v, %v", i, holders, err)
+			}
+		}
+	})
+}
+
+// TestSaveGridInBatches: grids larger than one batch are recorded whole,
+// and a changed grid replaces the old one (removed cells gone, changed
+// fingerprints updated), on both backends.
+func TestSaveGridInBatches(t *testing.T) {
+	backends(t, func(t *testing.T, location string) {
+		ctx := context.Background()
+		rs := openTest(t, location)
+		grid := func(n, from int, fp string) map[string]string {
+			g := map[string]string{}
+			for i := from; i < from+n; i++ {
+				g[fmt.Sprintf("cell-%05d", i)] = fp
+			}
+			return g
+		}
+		check := func(want map[string]string) {
+			t.Helper()
+			tx, err := rs.db.BeginTx(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tx.Rollback()
+			got, err := pairsOf(ctx, tx, `SELECT key, fingerprint FROM grid_cells`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !maps.Equal(got, want) {
+				t.Errorf("grid_cells holds %d rows, want %d (equal: %v)", len(got), len(want), maps.Equal(got, want))
+			}
+		}
+		first := grid(2*batchRows+37, 0, "a")
+		if err := rs.SaveGrid(ctx, first, nil); err != nil {
+			t.Fatal(err)
+		}
+		check(first)
+		second := grid(batchRows+11, batchRows, "b") // drops the first batchRows cells, changes the rest
+		maps.Copy(second, grid(3, 5000, "c"))
+		if err := rs.SaveGrid(ctx, second, nil); err != nil {
+			t.Fatal(err)
+		}
+		check(second)
+		if err := rs.SaveGrid(ctx, second, nil); err != nil { // a second worker: nothing changes
+			t.Fatal(err)
+		}
+		check(second)
+	})
+}
+
+// TestClaimCellsSkipsFreshCells: a cell stored fresh is not claimed (and
+// nothing is written); a stale or failed one is, to be replaced; a cell
+// another worker holds is not.
+func TestClaimCellsSkipsFreshCells(t *testing.T) {
+	backends(t, func(t *testing.T, location string) {
+		ctx := context.Background()
+		rs := openTest(t, location)
+		save(t, rs, "k", "f1", "a", "", 0.5)
+		save(t, rs, "s", "f1", "a", "", 0.5)
+		save(t, rs, "e", "f1", "a", string(metrics.ExcludedError), 0)
+		now := time.Now()
+		if ok, err := rs.Claim(ctx, "h", "a", now, now.Add(time.Minute)); err != nil || !ok {
+			t.Fatalf("claim h: %v, %v", ok, err)
+		}
+		taken, err := rs.ClaimCells(ctx, []string{"k", "s", "e", "n", "h"}, []string{"f1", "f2", "f1", "f1", "f1"}, "b", now, now.Add(time.Minute))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// k: fresh; s: stale; e: failed; n: never stored; h: held by a.
+		if want := map[string]bool{"s": true, "e": true, "n": true}; !maps.Equal(taken, want) {
+			t.Errorf("taken %v, want %v", taken, want)
+		}
+		holders, err := rs.Holders(ctx)
+		if err != nil || len(holders) != 4 {
+			t.Errorf("claims %v, %v; want the three taken and h", holders, err)
+		}
+	})
+}
+
+// TestRunStoreRidesOutALockedSQLite: a SQLite run store locked by another
+// writer past its busy timeout (the store error SQLite can have) is tried
+// again until the lock is gone; an error about the statement itself (here
+// a table gone) is not tried again, nor warned about.
+func TestRunStoreRidesOutALockedSQLite(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "run.db")
+	rs := openTest(t, path)
+	holder, err := sql.Open("sqlite", "file:"+path+"?_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	tx, err := holder.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM claims`); err != nil { // takes the write lock
+		t.Fatal(err)
+	}
+	var (
+		mu   sync.Mutex
+		said []string
+	)
+	rs.RideOutages(Outage{Wait: 10 * time.Minute, Warn: func(msg string) {
+		mu.Lock()
+		said = append(said, msg)
+		mu.Unlock()
+		if strings.Contains(msg, "not answering") {
+			go tx.Rollback()
+		}
+	}})
+	if err := rs.SaveManifest(ctx, []byte(`{}`), []byte(`{}`)); err != nil {
+		t.Fatalf("save while another writer held the lock: %v", err)
+	}
+	mu.Lock()
+	if len(said) != 2 || !strings.Contains(said[0], "database is locked") || !strings.Contains(said[1], "answers again") {
+		t.Errorf("warnings %q, want the lock, then the store answering again", said)
+	}
+	said = nil
+	mu.Unlock()
+
+	if _, err := holder.ExecContext(ctx, `DROP TABLE manifest`); err != nil {
+		t.Fatal(err)
+	}
+	err = rs.SaveManifest(ctx, []byte(`{}`), []byte(`{}`))
+	var gone *UnreachableError
+	if err == nil || errors.As(err, &gone) || !strings.Contains(err.Error(), "no such table") {
+		t.Errorf("save into a table gone: %v, want the error at once", err)
+	}
+	mu.Lock()
+	if len(said) != 0 {
+		t.Errorf("warned %q about an error that is not an outage", said)
+	}
+	mu.Unlock()
+}
+
+// TestStoppingRunDoesNotWaitOutAnOutage: a cell's outcome is saved even
+// when the run is stopping, but a run told to stop does not wait out a
+// store outage for it: the save's retries end with the run's context.
+func TestStoppingRunDoesNotWaitOutAnOutage(t *testing.T) {
+	location, proxy := pgtest.Proxied(t)
+	rs := openTest(t, location)
+	ctx, stop := context.WithCancel(context.Background())
+	rs.RideOutages(Outage{Wait: 10 * time.Minute, Warn: func(msg string) {
+		if strings.Contains(msg, "not answering") {
+			stop() // the user interrupts the run
+		}
+	}})
+	proxy.Cut()
+	done := make(chan error, 1)
+	go func() {
+		_, err := rs.SaveCell(CompleteEvenIfStopping(ctx), "k", "fp", "w", nil, "", "", 1, []ScoreRecord{scored("k", 0.5)})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("save during an outage, the run stopping: %v, want it to end as cancelled", err)
+		}
+	case <-time.After(2 * time.Minute): // a hang bound only
+		t.Fatal("the save waited out the outage although the run stopped")
+	}
+}

@@ -1,0 +1,7 @@
+// Package testkit groups what the tests of every group share: golden files
+// with one -update flag (golden), fake-model helpers over llm/llmtest
+// (fakemodel), the goroutine-leak check (leakcheck) and named steps for
+// long end-to-end tests (step). Test files of any group may import it; no
+// production code may. It may import llm, store, platform, protocol and
+// gen.
+package testkit

@@ -59,7 +59,7 @@ flags:
 		if err != nil {
 			return err
 		}
-		defer ups.Close()
+		defer closeInto(&err, ups.Close)
 		if cc, ok := ups.conns["executor"]; ok {
 			deps.upstream.executor = scoringsvc.RemoteExecutor(triagev1.NewExecutorServiceClient(cc))
 		}

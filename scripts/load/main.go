@@ -176,7 +176,9 @@ func serve(bin, service, out string, i int, c config) (*served, error) {
 		return nil, err
 	}
 	store := filepath.Join(out, fmt.Sprintf("store-%d.db", i))
-	os.Remove(store)
+	if err := os.Remove(store); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
 	args := append([]string{"serve", "--services", service, "--listen", addr, "--log-format", "json", "--store", store}, c.serveArgs...)
 	cmd := exec.Command(bin, args...)
 	lines := &readyWatcher{ready: make(chan struct{})}

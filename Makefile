@@ -78,9 +78,12 @@ generate-clients: clients-deps
 	cd $(TS_CLIENT) && npm run --silent build
 
 ## check-clients: fail if the committed client stubs differ from what
-## `make generate-clients` produces (protoc must be Debian bookworm's 3.21.12)
+## `make generate-clients` produces (protoc must be Debian bookworm's 3.21.12),
+## then run the clients' own tests (clients/python/tests on Debian's
+## python3-grpcio, clients/typescript/test with node --test)
 CLIENT_GEN := clients/python/triage clients/python/google $(TS_CLIENT)/src/gen
 PROTOC_VERSION := libprotoc 3.21.12
+CLIENT_PYTHON ?= /usr/bin/python3
 check-clients: clients-deps
 	@v=$$(protoc --version 2>&1); [ "$$v" = "$(PROTOC_VERSION)" ] || \
 	{ echo "the Python stubs are generated with protoc $(PROTOC_VERSION) (apt-get install protobuf-compiler protobuf-compiler-grpc); found: $$v"; exit 1; }
@@ -88,6 +91,8 @@ check-clients: clients-deps
 	$(GO) tool buf generate --template buf.gen.clients.yaml --output "$$tmp" || exit 1; \
 	stale=0; for d in $(CLIENT_GEN); do diff -r -x __pycache__ "$$d" "$$tmp/$$d" || stale=1; done; \
 	[ $$stale = 0 ] || { echo "client stubs are stale: run 'make generate-clients' and commit"; exit 1; }
+	cd clients/python && $(CLIENT_PYTHON) -m unittest discover -s tests
+	cd $(TS_CLIENT) && npm test --silent
 
 ## check: the everyday check — lint and the race-enabled Go tests, needing
 ## neither Node.js, protoc nor Chromium: the tests that run them (report.html

@@ -4,6 +4,7 @@ import * as grpc from "@grpc/grpc-js";
 import { ExecutorServiceClient } from "./gen/triage/v1/executor";
 import { OracleServiceClient } from "./gen/triage/v1/oracle";
 import { PlannerServiceClient } from "./gen/triage/v1/planner";
+import { ScoringServiceClient } from "./gen/triage/v1/scoring";
 
 /** Where the services are and how to reach them. */
 export interface ConnectOptions {
@@ -26,7 +27,7 @@ export interface ConnectOptions {
   token?: string;
 }
 
-/** Clients of the three services over one channel. */
+/** Clients of the four services over one channel. */
 export interface Clients {
   /** The Oracle: knapsack oracle and random reference. */
   oracle: OracleServiceClient;
@@ -34,11 +35,13 @@ export interface Clients {
   executor: ExecutorServiceClient;
   /** The Planner: plans and plan repair. */
   planner: PlannerServiceClient;
+  /** The Scoring service: the paper's metric as one call (see scorePlan). */
+  scoring: ScoringServiceClient;
   /** Closes the channel. */
   close(): void;
 }
 
-/** Returns clients of the Oracle, Executor and Planner at o.address. */
+/** Returns clients of the Oracle, Executor, Planner and Scoring service at o.address. */
 export function connect(o: ConnectOptions): Clients {
   if (!o.certFile !== !o.keyFile) {
     throw new Error("a client certificate needs both certFile and keyFile");
@@ -64,6 +67,7 @@ export function connect(o: ConnectOptions): Clients {
     oracle: new OracleServiceClient(o.address, creds, options),
     executor: new ExecutorServiceClient(o.address, creds, options),
     planner: new PlannerServiceClient(o.address, creds, options),
+    scoring: new ScoringServiceClient(o.address, creds, options),
     close: () => channel.close(),
   };
 }

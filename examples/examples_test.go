@@ -395,6 +395,27 @@ func transcript(t *testing.T, tgt target) string {
 		fmt.Fprintf(&b, "executor: %s value=%.4f remaining=%d\n", r.GetRegime(), r.GetValue(), r.GetRemainingBudget())
 	}
 
+	scoring := triagev1.NewScoringServiceClient(conn)
+	score, err := scoring.ScorePlan(ctx, &triagev1.ScorePlanRequest{
+		Pool:    &triagev1.ScorePlanRequest_Inline{Inline: &triagev1.InlinePool{Items: pool()}},
+		Budgets: []*triagev1.Budget{half}, Plan: parsed.GetPlan(),
+		Options: &triagev1.ScoringOptions{Random: &triagev1.RandomReferenceOptions{Samples: 2000, Seed: 1}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := score.GetScores()[0]
+	fmt.Fprintf(&b, "scoring: α=0.5 budget=%d oracle=%.4f random=%.4f±%.4f %s\n", at.GetBudget(), at.GetOracle().GetValue(),
+		at.GetRandom().GetMean(), at.GetRandom().GetStandardError(), enumName(at.GetDegeneracy().String(), "DEGENERACY_"))
+	for _, r := range at.GetRegimes() {
+		regret := "none"
+		if r.Regret != nil {
+			regret = fmt.Sprintf("%.4f", r.GetRegret())
+		}
+		fmt.Fprintf(&b, "scoring: %s value=%.4f eta=%.4f regret=%s\n", enumName(r.GetRegime().String(), "REGIME_"), r.GetValue(), r.GetEta(), regret)
+	}
+	fmt.Fprintf(&b, "scoring: computed by %s (spec %s)\n", score.GetVersion().GetProtocol(), score.GetVersion().GetSpecRevision())
+
 	eps, err := planner.ListEndpoints(ctx, &triagev1.ListEndpointsRequest{})
 	if err != nil {
 		t.Fatal(err)
@@ -421,6 +442,12 @@ func transcript(t *testing.T, tgt target) string {
 		fmt.Fprintf(&b, "  %s: %s\n", v.GetField(), v.GetDescription())
 	}
 	return b.String()
+}
+
+// enumName is an enum value's name as the clients' typed results give it:
+// lower case, without its prefix ("advisory" for REGIME_ADVISORY).
+func enumName(name, prefix string) string {
+	return strings.ToLower(strings.TrimPrefix(name, prefix))
 }
 
 // grpcCodeName is a code's name as Python and Node print it

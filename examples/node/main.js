@@ -1,9 +1,10 @@
-// Calls the three TRIAGE services from Node with the typed client generated
+// Calls the four TRIAGE services from Node with the typed client generated
 // in clients/typescript (ts-proto on @grpc/grpc-js).
 //
 // It computes the references of a four-problem pool (Oracle), repairs a
 // planner's messy answer into a plan (Planner), scores that plan
-// (Executor), lists the Planner's endpoints, and sends a deliberately
+// (Executor), scores it again with η and regret in one call (Scoring, with
+// the typed scorePlan), lists the Planner's endpoints, and sends a deliberately
 // invalid request to show the google.rpc.BadRequest field violations that
 // come back. The output is the same line for line as examples/python's.
 //
@@ -20,7 +21,7 @@
 
 const { readFileSync } = require("node:fs");
 const { parseArgs } = require("node:util");
-const { connect, executor, fieldViolations, grpc, oracle, planner } = require("triage-client");
+const { connect, executor, fieldViolations, grpc, oracle, planner, scorePlan } = require("triage-client");
 
 // The pool: four problems with one solver's ground truth (cost in tokens,
 // whether its answer was correct); p4 is worth two points.
@@ -122,6 +123,24 @@ async function main(argv) {
     for (const r of scored.results) {
       console.log(`executor: ${executor.regimeToJSON(r.regime)} value=${r.value.toFixed(4)} remaining=${r.remainingBudget}`);
     }
+
+    // Scoring: the same plan's η and regret at α = 0.5 in one call, which
+    // runs the Executor and the Oracle on the server.
+    const score = await scorePlan(
+      c.scoring,
+      { pool: POOL, plan: parsed.plan, budgets: [{ alpha: 0.5 }], random: { samples: 2000, seed: 1 } },
+      { deadline: Date.now() + 30_000 },
+    );
+    const at = score.scores[0];
+    console.log(
+      `scoring: α=0.5 budget=${at.budget} oracle=${at.oracle.value.toFixed(4)} ` +
+        `random=${at.random.mean.toFixed(4)}±${at.random.standardError.toFixed(4)} ${at.degeneracy}`,
+    );
+    for (const r of at.regimes) {
+      const regret = r.regret === undefined ? "none" : r.regret.toFixed(4);
+      console.log(`scoring: ${r.regime} value=${r.value.toFixed(4)} eta=${r.eta.toFixed(4)} regret=${regret}`);
+    }
+    console.log(`scoring: computed by ${score.version.protocol} (spec ${score.version.specRevision})`);
 
     // Planner: the endpoints the server was configured with.
     const eps = (await call(c.planner, "listEndpoints", planner.ListEndpointsRequest.fromPartial({}))).endpoints;

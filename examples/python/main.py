@@ -1,8 +1,9 @@
-"""Calls the three TRIAGE services from Python with the published stubs.
+"""Calls the four TRIAGE services from Python with the published stubs.
 
 It computes the references of a four-problem pool (Oracle), repairs a
 planner's messy answer into a plan (Planner), scores that plan (Executor),
-lists the Planner's endpoints, and sends a deliberately invalid request to
+scores it again with η and regret in one call (Scoring, with the typed
+triage_client.score_plan), lists the Planner's endpoints, and sends a deliberately invalid request to
 show the google.rpc.BadRequest field violations that come back.
 
 Run it from the repository root against `triage serve`:
@@ -121,6 +122,25 @@ def main(argv: list[str]) -> int:
         for r in scored.results:
             print(f"executor: {executor_pb2.Regime.Name(r.regime)} value={r.value:.4f} "
                   f"remaining={r.remaining_budget}")
+
+        # Scoring: the same plan's η and regret at α = 0.5 in one call,
+        # which runs the Executor and the Oracle on the server.
+        score = triage_client.score_plan(
+            channel,
+            pool=POOL,
+            plan=parsed.plan,
+            budgets=[triage_client.Budget(alpha=0.5)],
+            random_samples=2000,
+            random_seed=1,
+            timeout=30,
+        )
+        at = score.scores[0]
+        print(f"scoring: α=0.5 budget={at.budget} oracle={at.oracle.value:.4f} "
+              f"random={at.random.mean:.4f}±{at.random.standard_error:.4f} {at.degeneracy}")
+        for r in at.regimes:
+            regret = "none" if r.regret is None else f"{r.regret:.4f}"
+            print(f"scoring: {r.regime} value={r.value:.4f} eta={r.eta:.4f} regret={regret}")
+        print(f"scoring: computed by {score.version.protocol} (spec {score.version.spec_revision})")
 
         # Planner: the endpoints the server was configured with.
         eps = planner.ListEndpoints(planner_pb2.ListEndpointsRequest(), timeout=30).endpoints

@@ -16,6 +16,7 @@ import (
 
 	"github.com/triage-eval/triage/internal/llm/llmtest"
 	"github.com/triage-eval/triage/internal/phase0/benchdata"
+	"github.com/triage-eval/triage/internal/platform/version"
 	"github.com/triage-eval/triage/internal/protocol/costrule"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
@@ -241,6 +242,21 @@ baseline: {concurrency: 3}
 		}
 		if _, err := os.Stat(filepath.Join(dir, "run.db.report", "budget_aware.csv")); err != nil {
 			t.Error(err)
+		}
+		// Every stored re-solve carries the build's stamp (SPEC §10).
+		rs, err := runstore.Open(ctx, filepath.Join(dir, "run.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored, err := rs.AllBudgetAware(ctx)
+		rs.Close()
+		if err != nil || len(stored) != 29 {
+			t.Fatalf("stored re-solves: %d, %v", len(stored), err)
+		}
+		for _, r := range stored {
+			if r.Version == nil || *r.Version != version.Current().Stamp() {
+				t.Fatalf("a stored re-solve's version is %+v, want %+v", r.Version, version.Current().Stamp())
+			}
 		}
 		// triage report (given the config) summarizes the re-solve too, and
 		// writes its table.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/platform/version"
 	"github.com/triage-eval/triage/internal/runs/budgetaware"
 	"github.com/triage-eval/triage/internal/runs/work"
 )
@@ -57,6 +58,7 @@ func runBudgetAware(ctx context.Context, args []string, env Env) (err error) {
 	sel, err := budgetaware.Run(ctx, budgetaware.Deps{
 		Config: cfg, RunStore: rs, Executor: triagev1.NewExecutorServiceClient(conns.conns["executor"]),
 		Endpoints: llmCfg.Endpoints, Clients: clients, Solver: solver, Worker: shared.worker, Lease: shared.lease,
+		Version: version.Current().Stamp(),
 	}, p)
 	close(stop)
 	<-reported

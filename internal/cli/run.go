@@ -10,6 +10,7 @@ import (
 	"golang.org/x/term"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/platform/version"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/runs/work"
 )
@@ -41,6 +42,7 @@ func runGrid(ctx context.Context, command string, cfg *orchestrator.Config, prog
 	}
 	defer closeInto(&err, runStore.Close)
 	opts.MeterProvider = env.meterProvider()
+	opts.Version = version.Current().Stamp()
 	st, closeStore, err := openGroundTruth(ctx, cfg, env)
 	if err != nil {
 		return err

@@ -30,7 +30,8 @@ func TestVersion(t *testing.T) {
 }
 
 // TestBuildIsRecorded: a command that works says which build runs it;
-// the run store records the build of each command, and the report names
+// the run store records the build of each command and stamps every record
+// (SPEC §10: protocol, SPEC revision, build), and the report names
 // the build that wrote it and those that touched the run (cells.json,
 // report.html's footer, the printed summary).
 func TestBuildIsRecorded(t *testing.T) {
@@ -55,9 +56,21 @@ func TestBuildIsRecorded(t *testing.T) {
 		t.Fatal(err)
 	}
 	builds, err := rs.Builds(context.Background())
-	rs.Close()
 	if err != nil || len(builds) != 1 || builds[0].Build != build || builds[0].Command != "run" {
 		t.Fatalf("builds = %v, %v; want this build's run", builds, err)
+	}
+	if build.Protocol != version.Protocol || build.SpecRevision != version.SpecRevision || !strings.Contains(build.String(), version.Protocol+" spec "+version.SpecRevision) {
+		t.Errorf("the build %+v does not name the protocol and its SPEC revision", build)
+	}
+	res, err := rs.Results(context.Background())
+	rs.Close()
+	if err != nil || len(res.Records) == 0 {
+		t.Fatalf("results: %d records, %v", len(res.Records), err)
+	}
+	for _, r := range res.Records {
+		if r.Version == nil || *r.Version != build.Stamp() {
+			t.Fatalf("a stored record's version is %+v, want %+v", r.Version, build.Stamp())
+		}
 	}
 
 	env, out, logs := testEnv(nil)

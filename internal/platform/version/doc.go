@@ -9,9 +9,10 @@
 // or from a git worktree, which the go command does not stamp) has no
 // revision, and says so.
 //
-// Commands log it when they start and record it with every run (the run
-// store's builds table) and every report (cells.json, the HTML footer and
-// the printed summary). Its Stamp adds the protocol and the revision of
-// its specification (SPEC §10), which every response of every service
-// carries. It imports nothing of triage, so any package may use it.
+// An Info also names the protocol and the revision of its specification
+// the build implements (SPEC §10). Commands log it when they start and
+// record it with every run (the run store's builds table) and every report
+// (cells.json, the HTML footer and the printed summary); its Stamp, the
+// version stamp of SPEC §10, is carried by every response of every service
+// and every record a run stores. It imports nothing of triage, so any package may use it.
 package version

@@ -22,12 +22,11 @@ type Stamp struct {
 	VCSRevision string `json:"vcs_revision,omitempty"`
 }
 
-// Stamp is the stamp of results computed by the build i under this
-// binary's protocol.
+// Stamp is the stamp of results computed by the build i.
 func (i Info) Stamp() Stamp {
 	r := i.Revision
 	if r != "" && i.Modified {
 		r += "+modified"
 	}
-	return Stamp{Protocol: Protocol, SpecRevision: SpecRevision, BinaryVersion: i.Version, VCSRevision: r}
+	return Stamp{Protocol: i.Protocol, SpecRevision: i.SpecRevision, BinaryVersion: i.Version, VCSRevision: r}
 }

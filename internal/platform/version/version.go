@@ -23,6 +23,11 @@ type Info struct {
 	CommitTime string `json:"commit_time,omitempty"`
 	// Go is the Go version the binary was built with.
 	Go string `json:"go"`
+	// Protocol and SpecRevision are the protocol and the revision of its
+	// specification the build implements (SPEC §10: Protocol and
+	// SpecRevision); empty in an Info recorded before builds carried them.
+	Protocol     string `json:"protocol,omitempty"`
+	SpecRevision string `json:"spec_revision,omitempty"`
 }
 
 // Current is the running binary's build.
@@ -36,9 +41,9 @@ var current = sync.OnceValue(func() Info { return FromBuildInfo(debug.ReadBuildI
 // Info whose Version is "unknown".
 func FromBuildInfo(bi *debug.BuildInfo, ok bool) Info {
 	if !ok || bi == nil {
-		return Info{Version: "unknown"}
+		return Info{Version: "unknown", Protocol: Protocol, SpecRevision: SpecRevision}
 	}
-	info := Info{Module: bi.Main.Path, Version: bi.Main.Version, Go: bi.GoVersion}
+	info := Info{Module: bi.Main.Path, Version: bi.Main.Version, Go: bi.GoVersion, Protocol: Protocol, SpecRevision: SpecRevision}
 	if info.Version == "" {
 		info.Version = "(devel)" // a test binary's main module has none
 	}
@@ -55,11 +60,16 @@ func FromBuildInfo(bi *debug.BuildInfo, ok bool) Info {
 	return info
 }
 
-// String is the build on one line: "v1.2.0 (revision 0123abcd4567,
-// modified, committed 2026-01-01T00:00:00Z, go1.26.8)", or "(devel)
-// (revision unknown: built without VCS stamping, go1.26.8)".
+// String is the build on one line: "v1.2.0 (triage.v1 spec 2026-11-26,
+// revision 0123abcd4567, modified, committed 2026-01-01T00:00:00Z,
+// go1.26.8)", or "(devel) (triage.v1 spec 2026-11-26, revision unknown:
+// built without VCS stamping, go1.26.8)"; an Info recorded before builds
+// carried the protocol leaves it out.
 func (i Info) String() string {
 	var parts []string
+	if i.Protocol != "" {
+		parts = append(parts, i.Protocol+" spec "+i.SpecRevision)
+	}
 	if i.Revision == "" {
 		parts = append(parts, "revision unknown: built without VCS stamping")
 	} else {

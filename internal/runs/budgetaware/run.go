@@ -9,6 +9,7 @@ import (
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/llm"
 	"github.com/triage-eval/triage/internal/phase0/solving"
+	"github.com/triage-eval/triage/internal/platform/version"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/runs/work"
 	"github.com/triage-eval/triage/internal/store/problems"
@@ -32,6 +33,9 @@ type Deps struct {
 	// processes (see orchestrator.Options).
 	Worker string
 	Lease  time.Duration
+	// Version is the stamp stored with every result (SPEC §10); the zero
+	// value stores none.
+	Version version.Stamp
 }
 
 // Run re-solves every selected item not yet stored fresh and gradeable —
@@ -157,6 +161,9 @@ func solveOne(ctx context.Context, d Deps, j job, progress *work.Progress, failu
 		return err
 	}
 	r := result(j, a)
+	if d.Version != (version.Stamp{}) {
+		r.Version = &d.Version
+	}
 	if err := d.RunStore.SaveBudgetAware(context.WithoutCancel(ctx), r); err != nil {
 		return err
 	}

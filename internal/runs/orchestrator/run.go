@@ -13,6 +13,7 @@ import (
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/planning/prompts"
 	"github.com/triage-eval/triage/internal/platform/protoconv"
+	"github.com/triage-eval/triage/internal/platform/version"
 	"github.com/triage-eval/triage/internal/protocol/metrics"
 	"github.com/triage-eval/triage/internal/protocol/planscore"
 	"github.com/triage-eval/triage/internal/protocol/vocab"
@@ -62,6 +63,9 @@ type Options struct {
 	// MeterProvider records triage.run.cells (metrics.go); nil records
 	// nothing.
 	MeterProvider metric.MeterProvider
+	// Version is the stamp stored with every record (SPEC §10: protocol,
+	// SPEC revision, build); the zero value stores none.
+	Version version.Stamp
 }
 
 // NewRunner returns a runner; progress may be nil.
@@ -190,6 +194,9 @@ func (r *Runner) runCell(ctx context.Context, c cell) error {
 		Model: c.g.solver.Model, Mode: c.g.solver.Mode, Dataset: c.g.dataset, Pool: c.g.pool.Index,
 		Alpha: c.alpha, Variant: string(c.variant), Strategy: string(c.strategy), PoolSize: len(c.g.items),
 		Dropped: len(c.g.ids()) - len(c.g.items), Short: c.g.pool.Short,
+	}
+	if r.opts.Version != (version.Stamp{}) {
+		base.Version = &r.opts.Version
 	}
 	unsolvable := c.g.unsolvable()
 	if c.g.inj != nil {

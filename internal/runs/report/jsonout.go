@@ -21,7 +21,8 @@ import (
 // an object {"reason": count} (empty when none); "degenerate" is {"d1": k,
 // "d2": m}, the degenerate pools of the η mean, beside eta_informative.
 // version is the build that wrote the report (version.Info: module,
-// version, revision, modified, commit_time, go) and builds the builds that
+// version, revision, modified, commit_time, go, and the protocol and SPEC
+// revision of SPEC §10: protocol, spec_revision) and builds the builds that
 // touched the run, one line each; both are absent when unknown.
 func (r Report) JSON(w io.Writer) error {
 	b := r.Bootstrap

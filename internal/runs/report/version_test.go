@@ -20,7 +20,7 @@ func TestJSONRecordsTheBuild(t *testing.T) {
 	if strings.Contains(buf.String(), `"version"`) || strings.Contains(buf.String(), `"builds"`) {
 		t.Errorf("a report without a build names one:\n%s", buf.String())
 	}
-	rep.Version = version.Info{Module: "github.com/triage-eval/triage", Version: "v1.2.0", Revision: "0123456789abcdef", Modified: true, CommitTime: "2026-01-01T00:00:00Z", Go: "go1.26.8"}
+	rep.Version = version.Info{Module: "github.com/triage-eval/triage", Version: "v1.2.0", Revision: "0123456789abcdef", Modified: true, CommitTime: "2026-01-01T00:00:00Z", Go: "go1.26.8", Protocol: "triage.v1", SpecRevision: "2026-11-26"}
 	rep.Builds = []string{"run by v1.1.0 (revision fedcba987654, go1.26.8), 2026-01-01T00:00:00Z to 2026-01-02T00:00:00Z"}
 	buf.Reset()
 	if err := rep.JSON(&buf); err != nil {
@@ -36,7 +36,8 @@ func TestJSONRecordsTheBuild(t *testing.T) {
 	if doc.Version != rep.Version || len(doc.Builds) != 1 || doc.Builds[0] != rep.Builds[0] {
 		t.Errorf("cells.json holds %+v, %v; want %+v, %v", doc.Version, doc.Builds, rep.Version, rep.Builds)
 	}
-	if !strings.Contains(buf.String(), `"revision": "0123456789abcdef"`) || !strings.Contains(buf.String(), `"commit_time": "2026-01-01T00:00:00Z"`) {
+	if !strings.Contains(buf.String(), `"revision": "0123456789abcdef"`) || !strings.Contains(buf.String(), `"commit_time": "2026-01-01T00:00:00Z"`) ||
+		!strings.Contains(buf.String(), `"protocol": "triage.v1"`) || !strings.Contains(buf.String(), `"spec_revision": "2026-11-26"`) {
 		t.Errorf("cells.json:\n%s", buf.String()[:400])
 	}
 }

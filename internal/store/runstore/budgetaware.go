@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/triage-eval/triage/internal/platform/version"
 	"github.com/triage-eval/triage/internal/protocol/costrule"
 )
 
@@ -47,6 +48,10 @@ type BudgetAwareResult struct {
 	Outcome string `json:"outcome,omitempty"`
 	// Error says why the re-solve is not gradeable.
 	Error string `json:"error,omitempty"`
+	// Version is what computed the result (SPEC §10): the protocol, the
+	// revision of its specification and the build that stored it; nil in a
+	// result stored before results carried it.
+	Version *version.Stamp `json:"version,omitempty"`
 }
 
 // SaveBudgetAware implements Store.

@@ -1,5 +1,7 @@
 package runstore
 
+import "github.com/triage-eval/triage/internal/platform/version"
+
 // ScoreRecord is the outcome of one plan under one regime: the unit a run
 // stores (as JSON, under these stable keys) and a report aggregates. A cell is (solver, dataset, α, prompt
 // variant, strategy, regime); a cell averages its pools (SPEC §5).
@@ -62,6 +64,10 @@ type ScoreRecord struct {
 	// the plan alone, so the U and E records of a pool agree.
 	Detection *float64 `json:"detection,omitempty"`
 	Waste     *float64 `json:"waste,omitempty"`
+	// Version is what computed the record (SPEC §10): the protocol, the
+	// revision of its specification and the build of the run that stored
+	// it; nil in a record stored before records carried it.
+	Version *version.Stamp `json:"version,omitempty"`
 }
 
 // Accuracy is a solver's base accuracy on a dataset: correct answers over

@@ -240,7 +240,8 @@ func TestBuilds(t *testing.T) {
 			t.Fatalf("a new store's builds: %v, %v", got, err)
 		}
 		old := version.Info{Module: "github.com/triage-eval/triage", Version: "v1.0.0", Revision: "0123456789abcdef0123", CommitTime: "2026-01-01T00:00:00Z", Go: "go1.26.8"}
-		dirty := version.Info{Module: "github.com/triage-eval/triage", Version: "(devel)", Revision: "fedcba9876543210fedc", Modified: true, Go: "go1.26.8"}
+		// old was recorded before builds carried the protocol; dirty carries it.
+		dirty := version.Info{Module: "github.com/triage-eval/triage", Version: "(devel)", Revision: "fedcba9876543210fedc", Modified: true, Go: "go1.26.8", Protocol: "triage.v1", SpecRevision: "2026-11-26"}
 		t0 := time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC)
 		for _, rec := range []struct {
 			build   version.Info
@@ -271,6 +272,9 @@ func TestBuilds(t *testing.T) {
 			}
 		}
 		if s := got[1].String(); s != "run by v1.0.0 (revision 0123456789ab, committed 2026-01-01T00:00:00Z, go1.26.8), 2026-02-03T05:05:06Z to 2026-02-03T06:05:06Z" {
+			t.Errorf("String = %q", s)
+		}
+		if s := got[2].String(); s != "run by (devel) (triage.v1 spec 2026-11-26, revision fedcba987654, modified, go1.26.8), 2026-02-03T07:05:06Z to 2026-02-03T07:05:06Z" {
 			t.Errorf("String = %q", s)
 		}
 	})

@@ -112,7 +112,7 @@ func (s *sqlStore) CellSaver(ctx context.Context) (*CellSaver, error) {
 	} {
 		var err error
 		if *st.into, err = s.db.Prepare(ctx, st.query); err != nil {
-			c.Close()
+			_ = c.Close() // the prepare's error is the one to report
 			return nil, err
 		}
 	}

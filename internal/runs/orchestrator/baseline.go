@@ -34,7 +34,7 @@ type BaselineOptions struct {
 	Now func() time.Time
 	// Store, when not nil, is the run store through which several
 	// processes share the baseline: each problem is claimed there before
-	// it is sent (see runstore.Store.Claim), so that no two workers solve it.
+	// it is sent (see runstore.Store.ClaimKeys), so that no two workers solve it.
 	Store runstore.Store
 	// Worker and Lease identify this worker and its lease (see Options).
 	Worker string

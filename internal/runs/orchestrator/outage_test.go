@@ -16,11 +16,20 @@ import (
 )
 
 // cuttingModel is planningModel that cuts the proxy as it answers its
-// call number at (once).
-func cuttingModel(proxy *pgtest.Proxy, at int) func(int, llmtest.Recorded) llmtest.Reply {
+// call number at (once), after the run store *rs holds at least one cell
+// stored fresh: a resumed run then has something to resume, however slow
+// the machine (cells are stored in the background, so the calls before
+// the cut do not say when). It waits at most a minute, a bound only to
+// catch a hang.
+func cuttingModel(proxy *pgtest.Proxy, at int, rs *runstore.Store) func(int, llmtest.Recorded) llmtest.Reply {
 	var calls atomic.Int64
 	return func(n int, r llmtest.Recorded) llmtest.Reply {
 		if calls.Add(1) == int64(at) {
+			for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+				if fresh, err := (*rs).FreshCells(context.Background()); err == nil && len(fresh) > 0 {
+					break
+				}
+			}
 			proxy.Cut()
 		}
 		return planningModel(n, r)
@@ -51,7 +60,8 @@ func (w *warnings) String() string {
 // stored, as a run without the outage would.
 func TestRunRidesOutAStoreOutage(t *testing.T) {
 	location, proxy := pgtest.Proxied(t)
-	srv := llmtest.NewServer(t, llmtest.WithHandler(cuttingModel(proxy, 5)))
+	var rs runstore.Store
+	srv := llmtest.NewServer(t, llmtest.WithHandler(cuttingModel(proxy, 5, &rs)))
 	cfg := writeFixture(t, t.TempDir(), srv.URL())
 	rs, err := runstore.Open(context.Background(), location)
 	if err != nil {
@@ -94,7 +104,8 @@ func TestRunRidesOutAStoreOutage(t *testing.T) {
 // resumes; run again once the store is back, it resumes and completes.
 func TestRunStopsWhenTheStoreStaysAway(t *testing.T) {
 	location, proxy := pgtest.Proxied(t)
-	srv := llmtest.NewServer(t, llmtest.WithHandler(cuttingModel(proxy, 5)))
+	var rs runstore.Store
+	srv := llmtest.NewServer(t, llmtest.WithHandler(cuttingModel(proxy, 5, &rs)))
 	cfg := writeFixture(t, t.TempDir(), srv.URL())
 	conn := startServices(t, cfg)
 	rs, err := runstore.Open(context.Background(), location)

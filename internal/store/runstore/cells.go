@@ -3,8 +3,6 @@ package runstore
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
-	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -196,68 +194,6 @@ func (s *sqlStore) Cells(ctx context.Context) (map[string]StoredCell, error) {
 	})
 }
 
-// CountDone implements Store.
-func (s *sqlStore) CountDone(ctx context.Context) (int64, error) {
-	var n int64
-	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM cells c JOIN grid_cells g ON c.key = g.key AND c.fingerprint = g.fingerprint`).Scan(&n)
-	return n, err
-}
-
-// SaveCell implements Store.
-func (s *sqlStore) SaveCell(ctx context.Context, key, fingerprint, worker string, plan []byte, excluded, detail string, doneAt int64, scores []ScoreRecord) (stored bool, err error) {
-	records := make([]string, len(scores))
-	for i, r := range scores {
-		rec, err := json.Marshal(r)
-		if err != nil {
-			return false, err
-		}
-		records[i] = string(rec)
-	}
-	return retry(ctx, s, "saving a cell", func() (bool, error) {
-		if s.db.Dialect == sqldb.Postgres {
-			return s.saveCellOneTrip(ctx, key, fingerprint, worker, plan, excluded, detail, doneAt, scores, records)
-		}
-		return s.saveCellTx(ctx, key, fingerprint, worker, plan, excluded, detail, doneAt, scores, records)
-	})
-}
-
-// saveCellTx is SaveCell as a transaction of several statements: on
-// SQLite, where a round trip costs nothing.
-func (s *sqlStore) saveCellTx(ctx context.Context, key, fingerprint, worker string, plan []byte, excluded, detail string, doneAt int64, scores []ScoreRecord, records []string) (stored bool, err error) {
-	tx, err := s.db.BeginTx(ctx)
-	if err != nil {
-		return false, err
-	}
-	defer tx.Rollback()
-	var written string
-	err = tx.QueryRowContext(ctx, insertCell+` RETURNING key`, key, string(plan), excluded, detail, doneAt, fingerprint).Scan(&written)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-	case err != nil:
-		return false, err
-	default:
-		stored = true
-		if _, err := tx.ExecContext(ctx, `DELETE FROM scores WHERE key = ?`, key); err != nil {
-			return false, err
-		}
-		if len(scores) > 0 {
-			query := `INSERT INTO scores (key, regime, record) VALUES ` + strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", len(scores)), ", ")
-			args := make([]any, 0, 3*len(scores))
-			for i, r := range scores {
-				args = append(args, key, r.Regime, records[i])
-			}
-			if _, err := tx.ExecContext(ctx, query, args...); err != nil {
-				return false, err
-			}
-		}
-	}
-	// The lease ends with the commit: it has no value beyond it.
-	if _, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE key = ? AND worker = ?`, key, worker); err != nil {
-		return false, err
-	}
-	return stored, tx.Commit()
-}
-
 // insertCell stores a cell unless it is stored fresh: it replaces a row
 // with another fingerprint (stale) or a failed attempt only.
 const insertCell = `INSERT INTO cells (key, plan, excluded, detail, done_at, fingerprint) VALUES (?, ?, ?, ?, ?, ?)
@@ -265,7 +201,8 @@ const insertCell = `INSERT INTO cells (key, plan, excluded, detail, done_at, fin
 		done_at = excluded.done_at, fingerprint = excluded.fingerprint
 	WHERE cells.fingerprint <> excluded.fingerprint OR cells.excluded = 'error'`
 
-// saveCellOneTrip is SaveCell as one statement, so one round trip and one
+// saveCellOneTrip stores one cell as CellSaver.Save does, and releases
+// worker's claim on it, in one statement, so one round trip and one
 // commit: on PostgreSQL, where workers share the store over a network and
 // every round trip counts. Its parts run on one snapshot in an unspecified
 // order, so they touch disjoint rows: the cell, its new scores (upserted,

@@ -2,26 +2,9 @@ package runstore
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"strings"
 	"time"
 )
-
-// Claim implements Store.
-func (s *sqlStore) Claim(ctx context.Context, key, worker string, now, until time.Time) (bool, error) {
-	return retry(ctx, s, "claiming a unit", func() (bool, error) {
-		var holder string
-		err := s.claims.QueryRowContext(ctx, `INSERT INTO claims (key, worker, expires_at) VALUES (?, ?, ?)
-			ON CONFLICT (key) DO UPDATE SET worker = excluded.worker, expires_at = excluded.expires_at
-			WHERE claims.expires_at < ? OR claims.worker = excluded.worker
-			RETURNING worker`, key, worker, until.UnixMicro(), now.UnixMicro()).Scan(&holder)
-		if errors.Is(err, sql.ErrNoRows) {
-			return false, nil
-		}
-		return err == nil, err
-	})
-}
 
 // ClaimCells implements Store.
 func (s *sqlStore) ClaimCells(ctx context.Context, keys, fingerprints []string, worker string, now, until time.Time) (map[string]bool, error) {
@@ -57,16 +40,6 @@ func (s *sqlStore) ClaimCells(ctx context.Context, keys, fingerprints []string, 
 	})
 }
 
-// Renew implements Store.
-func (s *sqlStore) Renew(ctx context.Context, key, worker string, until time.Time) (bool, error) {
-	res, err := s.claims.ExecContext(ctx, `UPDATE claims SET expires_at = ? WHERE key = ? AND worker = ?`, until.UnixMicro(), key, worker)
-	if err != nil {
-		return false, err
-	}
-	n, err := res.RowsAffected()
-	return n == 1, err
-}
-
 // Holders implements Store.
 func (s *sqlStore) Holders(ctx context.Context) (map[string]time.Time, error) {
 	return retry(ctx, s, "reading the claims", func() (map[string]time.Time, error) {
@@ -86,10 +59,4 @@ func (s *sqlStore) Holders(ctx context.Context) (map[string]time.Time, error) {
 		}
 		return out, rows.Err()
 	})
-}
-
-// Release implements Store.
-func (s *sqlStore) Release(ctx context.Context, key, worker string) error {
-	_, err := s.claims.ExecContext(ctx, `DELETE FROM claims WHERE key = ? AND worker = ?`, key, worker)
-	return err
 }

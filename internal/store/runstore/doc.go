@@ -8,7 +8,7 @@
 // and pass the same conformance suite (store_test.go, run against each).
 //
 // Guarantees: a fresh cell is stored exactly once, whichever worker
-// finishes it (SaveCell); two workers never hold one unit (Claim,
+// finishes it (CellSaver); two workers never hold one unit (ClaimKeys,
 // ClaimCells); stored rows are JSON under stable keys (ScoreRecord,
 // BudgetAwareResult, Manifest), so a store written by an earlier release
 // opens, is brought up to date and reads as before; a store written by a

@@ -12,7 +12,7 @@ import (
 
 // sqlStore is the Store of both backends: embedded SQLite (a file path, the
 // default) or PostgreSQL (a postgres:// URL), which several machines share
-// (see Claim), through package sqldb, which lets them run the same SQL.
+// (see ClaimKeys), through package sqldb, which lets them run the same SQL.
 type sqlStore struct {
 	db *sqldb.DB
 	// claims holds the workers' leases: on PostgreSQL a second connection

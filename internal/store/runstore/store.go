@@ -12,8 +12,8 @@ import (
 // the workers computing them. Open returns one on either backend; both run
 // the same SQL and pass the same conformance suite. Operations ride out an
 // outage of the store as Outage says, except those a caller does again
-// anyway or that only inform (Renew, Release, CountDone, RecordBuild,
-// Builds), which try once. A Store is safe for concurrent use.
+// anyway or that only inform (RenewAll, ReleaseKeys, RecordBuild, Builds),
+// which try once. A Store is safe for concurrent use.
 type Store interface {
 	// SaveManifest records the config and pools of the latest run. A changed
 	// partition (problems added or removed) replaces the old one: the cells of
@@ -38,18 +38,6 @@ type Store interface {
 	// Cells returns every stored cell by key.
 	Cells(ctx context.Context) (map[string]StoredCell, error)
 
-	// CountDone returns how many cells of the latest grid are stored with the
-	// grid's fingerprint (failed ones included): the progress of the whole run,
-	// whichever worker computed them.
-	CountDone(ctx context.Context) (int64, error)
-
-	// SaveCell stores a cell's plan and scores in one transaction and releases
-	// worker's claim on it. It replaces a stale or failed attempt, never a
-	// fresh one: when the cell is already stored with this fingerprint and not
-	// failed (another worker finished it first), nothing is written and stored
-	// is false, so that every cell is stored exactly once.
-	SaveCell(ctx context.Context, key, fingerprint, worker string, plan []byte, excluded, detail string, doneAt int64, scores []ScoreRecord) (stored bool, err error)
-
 	// Plan returns the planner response stored for a cell and whether the cell
 	// is stored.
 	Plan(ctx context.Context, key string) (StoredPlan, bool, error)
@@ -58,15 +46,15 @@ type Store interface {
 	// records of stale cells excluded as ExcludedStale.
 	Results(ctx context.Context) (Results, error)
 
-	// Claim gives worker the unit key (a cell, a baseline item, a re-solve)
-	// until until, when nobody holds it or the holder's lease ended before now
-	// (a dead or lost worker); it reports whether worker holds it. A worker
-	// that already holds key renews it. One statement does it, atomically on
+	// ClaimKeys gives worker each of keys (cells, baseline items, re-solves)
+	// until until that nobody holds or whose holder's lease ended before now
+	// (a dead or lost worker), and returns the keys taken; a worker that
+	// already holds a key renews it. One statement does it, atomically on
 	// both backends, so two workers never hold one unit: this is how several
 	// processes, on one machine or many (PostgreSQL), share a run.
-	Claim(ctx context.Context, key, worker string, now, until time.Time) (bool, error)
+	ClaimKeys(ctx context.Context, keys []string, worker string, now, until time.Time) (map[string]bool, error)
 
-	// ClaimCells claims, as Claim does, each cell of keys that is not stored
+	// ClaimCells claims, as ClaimKeys does, each cell of keys that is not stored
 	// fresh (with the fingerprint at the same index of fingerprints, and not
 	// failed: another worker finished it); a stale or failed attempt is
 	// claimed, to be replaced. It returns the keys taken. One statement:
@@ -75,15 +63,16 @@ type Store interface {
 	// write at all.
 	ClaimCells(ctx context.Context, keys, fingerprints []string, worker string, now, until time.Time) (map[string]bool, error)
 
-	// Renew extends worker's lease on key until until; false when worker no
-	// longer holds it (its lease ended and another worker took the unit).
-	Renew(ctx context.Context, key, worker string, until time.Time) (bool, error)
+	// RenewAll extends every lease worker holds until until, in one
+	// statement; the leases other workers took over stay theirs.
+	RenewAll(ctx context.Context, worker string, until time.Time) error
+
+	// ReleaseKeys gives up worker's claims on keys, in one statement; keys
+	// it no longer holds stay with their holders.
+	ReleaseKeys(ctx context.Context, worker string, keys []string) error
 
 	// Holders returns every claimed key with when its lease ends.
 	Holders(ctx context.Context) (map[string]time.Time, error)
-
-	// Release gives key up, if worker holds it.
-	Release(ctx context.Context, key, worker string) error
 
 	// SaveBudgetAware stores one re-solve, replacing an earlier one.
 	SaveBudgetAware(ctx context.Context, r BudgetAwareResult) error
@@ -111,24 +100,14 @@ type Store interface {
 	// Builds lists the builds that touched the run, first used first.
 	Builds(ctx context.Context) ([]BuildUse, error)
 
-	// ClaimKeys claims for worker, until until, each of keys that nobody
-	// holds or whose holder's lease ended before now, in one statement, and
-	// returns the keys taken (a worker's own claims are renewed).
-	ClaimKeys(ctx context.Context, keys []string, worker string, now, until time.Time) (map[string]bool, error)
-
-	// RenewAll extends every lease worker holds until until, in one
-	// statement.
-	RenewAll(ctx context.Context, worker string, until time.Time) error
-
-	// ReleaseKeys gives up worker's claims on keys, in one statement.
-	ReleaseKeys(ctx context.Context, worker string, keys []string) error
-
 	// FreshCells returns the fingerprint of every cell stored fresh (not
 	// failed), by key.
 	FreshCells(ctx context.Context) (map[string]string, error)
 
 	// CellSaver returns the store's saver of cells for one run (statements
-	// prepared once on SQLite); Close it after the run.
+	// prepared once on SQLite); Close it after the run. Its Save stores each
+	// cell once, replacing a stale or failed attempt, never a fresh one, and
+	// releases the saving worker's claims.
 	CellSaver(ctx context.Context) (*CellSaver, error)
 
 	// RideOutages sets how the store rides out outages; Open sets

@@ -40,13 +40,32 @@ func scored(key string, eta float64) ScoreRecord {
 	return ScoreRecord{Model: "m", Mode: "standard", Dataset: key, Regime: "U", Value: 1, Oracle: 2, Random: 0, Eta: &eta}
 }
 
-func save(t *testing.T, rs *sqlStore, key, fp, worker, excluded string, eta float64) bool {
+// saveOne stores one cell as worker with a CellSaver of its own and
+// reports whether it was stored.
+func saveOne(t *testing.T, rs *sqlStore, key, fp, worker, excluded string, scores ...ScoreRecord) bool {
 	t.Helper()
-	stored, err := rs.SaveCell(context.Background(), key, fp, worker, nil, excluded, "", 1, []ScoreRecord{scored(key, eta)})
+	ctx := context.Background()
+	saver, err := rs.CellSaver(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return stored
+	defer saver.Close()
+	stored, err := saver.Save(ctx, worker, []CellOutcome{{Key: key, Fingerprint: fp, Excluded: excluded, DoneAt: 1, Scores: scores}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stored[key]
+}
+
+// claimOne claims key as worker from now for a minute and reports whether
+// worker holds it.
+func claimOne(t *testing.T, rs *sqlStore, key, worker string, now time.Time) bool {
+	t.Helper()
+	taken, err := rs.ClaimKeys(context.Background(), []string{key}, worker, now, now.Add(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return taken[key]
 }
 
 // TestResultsExcludeStaleCells: a report made after the grid changed but
@@ -58,7 +77,7 @@ func TestResultsExcludeStaleCells(t *testing.T) {
 		ctx := context.Background()
 		rs := openTest(t, location)
 		for key, fp := range map[string]string{"fresh": "a", "stale": "b", "outside": "c"} {
-			save(t, rs, key, fp, "w", "", 0.5)
+			saveOne(t, rs, key, fp, "w", "", scored(key, 0.5))
 		}
 		if err := rs.SaveGrid(ctx, map[string]string{"fresh": "a", "stale": "b2", "pending": "d"}, nil); err != nil {
 			t.Fatal(err)
@@ -88,15 +107,15 @@ func TestResultsExcludeStaleCells(t *testing.T) {
 			}
 		}
 		// The cell recomputed: fresh again, its old regime rows replaced.
-		if !save(t, rs, "stale", "b2", "w", "", 0.25) {
+		if !saveOne(t, rs, "stale", "b2", "w", "", scored("stale", 0.25)) {
 			t.Fatal("a stale cell was not replaced")
 		}
 		res, _ = rs.Results(ctx)
 		if res.Freshness.Stale != 0 || res.Freshness.Fresh != 2 {
 			t.Errorf("after recomputing: %+v", res.Freshness)
 		}
-		if n, err := rs.CountDone(ctx); err != nil || n != 2 {
-			t.Errorf("CountDone = %d, %v; want 2", n, err)
+		if fresh, err := rs.FreshCells(ctx); err != nil || !maps.Equal(fresh, map[string]string{"fresh": "a", "stale": "b2", "outside": "c"}) {
+			t.Errorf("FreshCells = %v, %v; want every cell with its latest fingerprint", fresh, err)
 		}
 	})
 }
@@ -106,27 +125,28 @@ func TestResultsExcludeStaleCells(t *testing.T) {
 func TestCellsAreStoredOnce(t *testing.T) {
 	backends(t, func(t *testing.T, location string) {
 		rs := openTest(t, location)
-		if !save(t, rs, "k", "f1", "a", "", 0.5) {
+		if !saveOne(t, rs, "k", "f1", "a", "", scored("k", 0.5)) {
 			t.Fatal("first save not stored")
 		}
-		if save(t, rs, "k", "f1", "b", "", 0.9) {
+		if saveOne(t, rs, "k", "f1", "b", "", scored("k", 0.9)) {
 			t.Error("a second save of a fresh cell was stored")
 		}
 		res, _ := rs.Results(context.Background())
 		if len(res.Records) != 1 || *res.Records[0].Eta != 0.5 {
 			t.Errorf("records %+v, want the first save's", res.Records)
 		}
-		if !save(t, rs, "e", "f1", "a", string(metrics.ExcludedError), 0) || !save(t, rs, "e", "f1", "b", "", 0.7) {
+		if !saveOne(t, rs, "e", "f1", "a", string(metrics.ExcludedError), scored("e", 0)) || !saveOne(t, rs, "e", "f1", "b", "", scored("e", 0.7)) {
 			t.Error("a failed cell was not replaced by its retry")
 		}
-		if !save(t, rs, "k", "f2", "b", "", 0.1) {
+		if !saveOne(t, rs, "k", "f2", "b", "", scored("k", 0.1)) {
 			t.Error("a stale cell was not replaced")
 		}
 	})
 }
 
 // TestClaims: one holder at a time; a lease that ended is taken over; the
-// holder renews and releases; saving releases.
+// holder renews and releases, others' renewals and releases leave its
+// lease alone; saving releases.
 func TestClaims(t *testing.T) {
 	backends(t, func(t *testing.T, location string) {
 		ctx := context.Background()
@@ -134,11 +154,7 @@ func TestClaims(t *testing.T) {
 		t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 		claim := func(worker string, now time.Time) bool {
 			t.Helper()
-			ok, err := rs.Claim(ctx, "k", worker, now, now.Add(time.Minute))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return ok
+			return claimOne(t, rs, "k", worker, now)
 		}
 		if !claim("a", t0) || claim("b", t0.Add(time.Second)) {
 			t.Fatal("a second worker took a held unit")
@@ -146,11 +162,14 @@ func TestClaims(t *testing.T) {
 		if !claim("a", t0.Add(2*time.Second)) {
 			t.Error("the holder could not renew by claiming again")
 		}
-		if ok, err := rs.Renew(ctx, "k", "b", t0.Add(time.Hour)); ok || err != nil {
-			t.Errorf("a non-holder renewed: %v, %v", ok, err)
+		if err := rs.RenewAll(ctx, "b", t0.Add(time.Hour)); err != nil { // b holds nothing: nothing happens
+			t.Fatal(err)
 		}
-		if ok, err := rs.Renew(ctx, "k", "a", t0.Add(3*time.Minute)); !ok || err != nil {
-			t.Errorf("the holder could not renew: %v, %v", ok, err)
+		if err := rs.RenewAll(ctx, "a", t0.Add(3*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		if holders, err := rs.Holders(ctx); err != nil || !holders["k"].Equal(t0.Add(3*time.Minute)) {
+			t.Errorf("after the renewals: %v, %v; want a's lease until %v", holders, err, t0.Add(3*time.Minute))
 		}
 		if claim("b", t0.Add(2*time.Minute)) {
 			t.Error("the renewed lease was taken over")
@@ -159,14 +178,20 @@ func TestClaims(t *testing.T) {
 		if !claim("b", t0.Add(4*time.Minute)) {
 			t.Error("an ended lease was not taken over")
 		}
-		if err := rs.Release(ctx, "k", "a"); err != nil { // no longer a's: nothing happens
+		if err := rs.ReleaseKeys(ctx, "a", []string{"k"}); err != nil { // no longer a's: nothing happens
 			t.Fatal(err)
 		}
 		if claim("c", t0.Add(4*time.Minute)) {
 			t.Error("a release by a former holder freed the unit")
 		}
-		save(t, rs, "k", "f", "b", "", 0.5)
+		if err := rs.ReleaseKeys(ctx, "b", []string{"k"}); err != nil {
+			t.Fatal(err)
+		}
 		if !claim("c", t0.Add(4*time.Minute)) {
+			t.Error("the holder's release did not free the unit")
+		}
+		saveOne(t, rs, "k", "f", "c", "", scored("k", 0.5))
+		if !claim("d", t0.Add(4*time.Minute)) {
 			t.Error("storing the cell did not release its claim")
 		}
 	})
@@ -280,10 +305,10 @@ func TestBuilds(t *testing.T) {
 	})
 }
 
-// TestSaveCellReplacesScores: a stale or failed cell's recomputation
+// TestSaveReplacesScores: a stale or failed cell's recomputation
 // replaces every score row of the older attempt, whichever regimes each
 // attempt scored, and releases the claim whether it stored or not.
-func TestSaveCellReplacesScores(t *testing.T) {
+func TestSaveReplacesScores(t *testing.T) {
 	backends(t, func(t *testing.T, location string) {
 		ctx := context.Background()
 		rs := openTest(t, location)
@@ -324,14 +349,10 @@ func TestSaveCellReplacesScores(t *testing.T) {
 			{"f3", "c", "", []ScoreRecord{rec("U", 4), rec("E", 5)}, true, map[string]float64{"U": 4, "E": 5}},
 		}
 		for i, st := range steps {
-			if ok, err := rs.Claim(ctx, "k", st.worker, time.Now(), time.Now().Add(time.Minute)); err != nil || !ok {
-				t.Fatalf("step %d: claim = %v, %v", i, ok, err)
+			if !claimOne(t, rs, "k", st.worker, time.Now()) {
+				t.Fatalf("step %d: %s could not claim the cell", i, st.worker)
 			}
-			stored, err := rs.SaveCell(ctx, "k", st.fp, st.worker, nil, st.excluded, "", 1, st.scores)
-			if err != nil {
-				t.Fatalf("step %d: %v", i, err)
-			}
-			if stored != st.wantStored {
+			if stored := saveOne(t, rs, "k", st.fp, st.worker, st.excluded, st.scores...); stored != st.wantStored {
 				t.Errorf("step %d: stored = %v, want %v", i, stored, st.wantStored)
 			}
 			if got := rows(); !maps.Equal(got, st.want) {
@@ -399,12 +420,12 @@ func TestClaimCellsSkipsFreshCells(t *testing.T) {
 	backends(t, func(t *testing.T, location string) {
 		ctx := context.Background()
 		rs := openTest(t, location)
-		save(t, rs, "k", "f1", "a", "", 0.5)
-		save(t, rs, "s", "f1", "a", "", 0.5)
-		save(t, rs, "e", "f1", "a", string(metrics.ExcludedError), 0)
+		saveOne(t, rs, "k", "f1", "a", "", scored("k", 0.5))
+		saveOne(t, rs, "s", "f1", "a", "", scored("s", 0.5))
+		saveOne(t, rs, "e", "f1", "a", string(metrics.ExcludedError))
 		now := time.Now()
-		if ok, err := rs.Claim(ctx, "h", "a", now, now.Add(time.Minute)); err != nil || !ok {
-			t.Fatalf("claim h: %v, %v", ok, err)
+		if !claimOne(t, rs, "h", "a", now) {
+			t.Fatal("a could not claim h")
 		}
 		taken, err := rs.ClaimCells(ctx, []string{"k", "s", "e", "n", "h"}, []string{"f1", "f2", "f1", "f1", "f1"}, "b", now, now.Add(time.Minute))
 		if err != nil {
@@ -484,6 +505,11 @@ func TestRunStoreRidesOutALockedSQLite(t *testing.T) {
 func TestStoppingRunDoesNotWaitOutAnOutage(t *testing.T) {
 	location, proxy := pgtest.Proxied(t)
 	rs := openTest(t, location)
+	saver, err := rs.CellSaver(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer saver.Close()
 	ctx, stop := context.WithCancel(context.Background())
 	rs.RideOutages(Outage{Wait: 10 * time.Minute, Warn: func(msg string) {
 		if strings.Contains(msg, "not answering") {
@@ -493,7 +519,7 @@ func TestStoppingRunDoesNotWaitOutAnOutage(t *testing.T) {
 	proxy.Cut()
 	done := make(chan error, 1)
 	go func() {
-		_, err := rs.SaveCell(CompleteEvenIfStopping(ctx), "k", "fp", "w", nil, "", "", 1, []ScoreRecord{scored("k", 0.5)})
+		_, err := saver.Save(CompleteEvenIfStopping(ctx), "w", []CellOutcome{{Key: "k", Fingerprint: "fp", DoneAt: 1, Scores: []ScoreRecord{scored("k", 0.5)}}})
 		done <- err
 	}()
 	select {

@@ -71,7 +71,7 @@ func TestOpensStoresOfVersion5(t *testing.T) {
 		if h, err := rs.Holders(ctx); err != nil || len(h) != 1 {
 			t.Errorf("claims %+v, %v", h, err)
 		}
-		if !save(t, rs, "k2", "fp2", "w", "", 0.25) {
+		if !saveOne(t, rs, "k2", "fp2", "w", "", scored("k2", 0.25)) {
 			t.Error("a new cell was not stored")
 		}
 	})
@@ -94,8 +94,8 @@ func TestRunStoreUpgradesVersion1(t *testing.T) {
 	if err != nil || !res.Freshness.Unchecked || len(res.Records) != 1 || len(res.Accuracy) != 1 || res.Accuracy[0].Correct != 3 || res.Accuracy[0].PublicTestsOnly != 0 {
 		t.Fatalf("results of an upgraded store: %+v, %v", res, err)
 	}
-	if ok, err := rs.Claim(ctx, "k", "w", time.Now(), time.Now().Add(time.Minute)); !ok || err != nil {
-		t.Errorf("claims after the upgrade: %v, %v", ok, err)
+	if !claimOne(t, rs, "k", "w", time.Now()) {
+		t.Error("a cell could not be claimed after the upgrade")
 	}
 	if err := rs.RecordBuild(ctx, version.Info{Version: "v1.0.0", Go: "go1.26.8"}, "report", time.Now()); err != nil {
 		t.Errorf("builds after the upgrade: %v", err)

@@ -27,8 +27,7 @@ func (s *sqlStore) FreshCells(ctx context.Context) (map[string]string, error) {
 	return out, nil
 }
 
-// ClaimKeys claims, as Claim does, each of keys, in one statement, and
-// returns the keys taken.
+// ClaimKeys implements Store.
 func (s *sqlStore) ClaimKeys(ctx context.Context, keys []string, worker string, now, until time.Time) (map[string]bool, error) {
 	return retry(ctx, s, "claiming units", func() (map[string]bool, error) {
 		taken := make(map[string]bool, len(keys))
@@ -51,14 +50,13 @@ func (s *sqlStore) ClaimKeys(ctx context.Context, keys []string, worker string, 
 	})
 }
 
-// RenewAll extends every lease worker holds until until, in one
-// statement.
+// RenewAll implements Store.
 func (s *sqlStore) RenewAll(ctx context.Context, worker string, until time.Time) error {
 	_, err := s.claims.ExecContext(ctx, `UPDATE claims SET expires_at = ? WHERE worker = ?`, until.UnixMicro(), worker)
 	return err
 }
 
-// ReleaseKeys gives up worker's claims on keys, in one statement.
+// ReleaseKeys implements Store.
 func (s *sqlStore) ReleaseKeys(ctx context.Context, worker string, keys []string) error {
 	if len(keys) == 0 {
 		return nil
@@ -72,7 +70,7 @@ func (s *sqlStore) ReleaseKeys(ctx context.Context, worker string, keys []string
 	return err
 }
 
-// CellOutcome is what SaveCells stores of one cell.
+// CellOutcome is what CellSaver.Save stores of one cell.
 type CellOutcome struct {
 	// Key and Fingerprint name the cell and its inputs.
 	Key, Fingerprint string
@@ -112,7 +110,7 @@ func (s *sqlStore) CellSaver(ctx context.Context) (*CellSaver, error) {
 	} {
 		var err error
 		if *st.into, err = s.db.Prepare(ctx, st.query); err != nil {
-			c.Close()
+			_ = c.Close() // the prepare's error is the one to report
 			return nil, err
 		}
 	}
@@ -130,9 +128,11 @@ func (c *CellSaver) Close() error {
 	return errors.Join(errs...)
 }
 
-// Save stores cells as SaveCell does each — replacing a stale or
-// failed attempt, never a fresh one, and releasing worker's claims — and
-// returns the keys it stored. On SQLite the cells go in one transaction;
+// Save stores each of cells unless it is stored fresh: it replaces a
+// stale or failed attempt, never a fresh one (another worker finished it
+// first: nothing is written), so that every cell is stored exactly once.
+// It releases worker's claims on cells, stored or not, and returns the
+// keys it stored. On SQLite the cells go in one transaction;
 // on PostgreSQL each goes in one statement (one round trip), so that
 // workers' saves never wait on each other's rows.
 func (c *CellSaver) Save(ctx context.Context, worker string, cells []CellOutcome) (map[string]bool, error) {

@@ -83,3 +83,19 @@ func TestDialOptions(t *testing.T) {
 		t.Errorf("nil dial flags = %v, %v; want plaintext", opts, err)
 	}
 }
+
+// TestPlaintextTokenNeedsTheOptIn: a token goes without TLS to an address
+// that is not loopback only when the operator said so
+// (--upstream-plaintext-token sets plaintextToken).
+func TestPlaintextTokenNeedsTheOptIn(t *testing.T) {
+	for _, allow := range []bool{false, true} {
+		d := &dialFlags{token: "t1", plaintextToken: allow}
+		_, err := d.options("triage-oracle:50051")
+		if allow && err != nil {
+			t.Errorf("with the opt-in: %v", err)
+		}
+		if !allow && (err == nil || !strings.Contains(err.Error(), "refusing to send the token in plaintext")) {
+			t.Errorf("without the opt-in: %v, want a refusal", err)
+		}
+	}
+}

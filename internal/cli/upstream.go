@@ -19,6 +19,7 @@ import (
 type upstreamFlags struct {
 	executorAddr, oracleAddr string
 	ca, tokenFile            string
+	plaintextToken           bool
 }
 
 // addUpstreamFlags registers the upstream flags on fs.
@@ -28,6 +29,7 @@ func addUpstreamFlags(fs *flag.FlagSet) *upstreamFlags {
 	fs.StringVar(&u.oracleAddr, "oracle-addr", "", "the Oracle the scoring service calls (host:port); empty: the one of this process")
 	fs.StringVar(&u.ca, "upstream-ca", "", "PEM file of the CA(s) the certificates of --executor-addr and --oracle-addr must chain to (TLS); empty: plaintext")
 	fs.StringVar(&u.tokenFile, "upstream-token-file", "", "file holding the bearer token sent to --executor-addr and --oracle-addr")
+	fs.BoolVar(&u.plaintextToken, "upstream-plaintext-token", false, "send --upstream-token-file's token without TLS to upstreams that are not on loopback (refused otherwise): only on a network trusted to carry it, e.g. a cluster's behind NetworkPolicies")
 	return u
 }
 
@@ -42,7 +44,7 @@ func (u *upstreamFlags) dial(names []string, tel *telemetry.Telemetry) (up upstr
 			_ = c.Close() // on the way out: nothing is written through it
 		}
 	}
-	dial := &dialFlags{files: transport.ClientFiles{CA: u.ca}, tokenFile: u.tokenFile, readSecret: os.ReadFile}
+	dial := &dialFlags{files: transport.ClientFiles{CA: u.ca}, tokenFile: u.tokenFile, readSecret: os.ReadFile, plaintextToken: u.plaintextToken}
 	for _, t := range []struct{ name, addr string }{{"executor", u.executorAddr}, {"oracle", u.oracleAddr}} {
 		if t.addr == "" {
 			continue

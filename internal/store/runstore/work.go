@@ -130,6 +130,11 @@ func (c *CellSaver) Close() error {
 	return errors.Join(errs...)
 }
 
+// Grouped reports whether Save stores the cells it is given together (in
+// one SQLite transaction), so that handing it more at once saves writes;
+// on PostgreSQL each cell is a statement of its own.
+func (c *CellSaver) Grouped() bool { return c.s.db.Dialect != sqldb.Postgres }
+
 // Save stores cells as SaveCell does each — replacing a stale or
 // failed attempt, never a fresh one, and releasing worker's claims — and
 // returns the keys it stored. On SQLite the cells go in one transaction;

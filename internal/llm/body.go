@@ -99,6 +99,14 @@ func (w *wireRequest) body() ([]byte, error) {
 // patchBody applies p to the JSON object raw and returns the result in
 // canonical form (see canonicalJSON).
 func patchBody(raw []byte, p bodyPatch) ([]byte, error) {
+	if out, ok := patchFast(raw, p); ok {
+		return out, nil
+	}
+	return patchDecoded(raw, p)
+}
+
+// patchDecoded is patchBody by decoding raw into maps, for any JSON.
+func patchDecoded(raw []byte, p bodyPatch) ([]byte, error) {
 	body, err := decodeObject(raw)
 	if err != nil {
 		return nil, fmt.Errorf("request body: %w", err)

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"time"
 
@@ -77,12 +78,16 @@ type rawReasoning struct {
 // parseResponse builds the Response of a 2xx answer from go-openai's
 // decoding and the raw body, or returns a *MalformedResponseError.
 func parseResponse(raw []byte, chat openai.ChatCompletionResponse) (Response, error) {
-	if !json.Valid(raw) {
-		return Response{}, &MalformedResponseError{Reason: "invalid JSON", Body: snippet(raw)}
-	}
+	// json.Unmarshal checks the whole body first and returns a
+	// *json.SyntaxError exactly when it is not valid JSON: one pass, not a
+	// json.Valid before it.
 	var extra rawReasoning
 	if err := json.Unmarshal(raw, &extra); err != nil {
-		return Response{}, &MalformedResponseError{Reason: err.Error(), Body: snippet(raw)}
+		reason := err.Error()
+		if _, ok := errors.AsType[*json.SyntaxError](err); ok {
+			reason = "invalid JSON"
+		}
+		return Response{}, &MalformedResponseError{Reason: reason, Body: snippet(raw)}
 	}
 	if len(chat.Choices) == 0 || len(extra.Choices) == 0 {
 		return Response{}, &MalformedResponseError{Reason: "no choices", Body: snippet(raw)}

@@ -60,7 +60,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return t.base.RoundTrip(req)
 	}
 	if req.Body != nil && req.Body != http.NoBody {
-		raw, err := io.ReadAll(req.Body)
+		raw, err := readAll(req.Body, req.ContentLength)
 		_ = req.Body.Close() // read to the end or failed: nothing left to lose
 		if err != nil {
 			x.patchErr = err
@@ -83,7 +83,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	x.status = resp.StatusCode
 	x.retryAfter = resp.Header.Get("Retry-After")
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
+	body, err := readAll(io.LimitReader(resp.Body, maxResponseBytes+1), resp.ContentLength)
 	_ = resp.Body.Close() // what the caller gets was read, or err says why not
 	if err == nil && len(body) > maxResponseBytes {
 		err = fmt.Errorf("response body exceeds %d bytes", maxResponseBytes)
@@ -96,6 +96,29 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	resp.ContentLength = int64(len(body))
 	return resp, nil
+}
+
+// readAll is io.ReadAll into a buffer of the announced size (size <= 0:
+// unknown), so that a body of the size its head announced is read without
+// growing the buffer on the way.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	if size <= 0 || size > maxResponseBytes {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, 0, size+1) // +1: the read that meets EOF needs room
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
 }
 
 // newBaseTransport returns the default HTTP transport of a Client that

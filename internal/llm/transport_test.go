@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/triage-eval/triage/internal/llm/llmtest"
 )
@@ -108,3 +109,14 @@ func TestWithHTTPClientIsWrapped(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestReadAllIsIOReadAll(t *testing.T) {
+	for _, text := range []string{"", "x", strings.Repeat("body ", 1000)} {
+		for _, size := range []int64{-1, 0, 1, int64(len(text)), int64(len(text)) + 7, int64(len(text)) / 2} {
+			got, err := readAll(iotest.OneByteReader(strings.NewReader(text)), size)
+			if err != nil || string(got) != text {
+				t.Errorf("readAll(%d bytes, size %d) = %d bytes, %v", len(text), size, len(got), err)
+			}
+		}
+	}
+}

@@ -73,13 +73,35 @@ func newTemplate(name, text string) Template {
 // Text returns the template text with its placeholders.
 func (t Template) Text() string { return t.text }
 
-// render replaces each {key} with its value.
+// render replaces each {key} with its value, left to right, values not
+// read again: what strings.Replacer does with these pairs, as no key holds
+// a brace, without building a Replacer for every prompt.
 func (t Template) render(values map[string]string) string {
-	pairs := make([]string, 0, 2*len(values))
-	for k, v := range values {
-		pairs = append(pairs, "{"+k+"}", v)
+	var b strings.Builder
+	b.Grow(len(t.text) + 2*len(values)*64)
+	rest := t.text
+	for {
+		open := strings.IndexByte(rest, '{')
+		if open < 0 {
+			break
+		}
+		end := strings.IndexByte(rest[open+1:], '}')
+		if end < 0 {
+			break
+		}
+		key := rest[open+1 : open+1+end]
+		v, ok := values[key]
+		if !ok || strings.IndexByte(key, '{') >= 0 {
+			b.WriteString(rest[:open+1])
+			rest = rest[open+1:]
+			continue
+		}
+		b.WriteString(rest[:open])
+		b.WriteString(v)
+		rest = rest[open+end+2:]
 	}
-	return strings.NewReplacer(pairs...).Replace(t.text)
+	b.WriteString(rest)
+	return b.String()
 }
 
 // Banner renders the budget-aware banner for an allocation of tokens.

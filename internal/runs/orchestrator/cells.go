@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"context"
+	"time"
 
 	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/work"
@@ -17,6 +18,11 @@ func (c cell) Key() string { return c.key() }
 // Fingerprint is the fingerprint of the cell's inputs (SPEC §5).
 func (c cell) Fingerprint() string { return c.fingerprint }
 
+// saveLinger is how long computed cells wait for others to be stored with
+// them in one write: short next to a model call, long enough to gather the
+// cells of a busy run.
+const saveLinger = 10 * time.Millisecond
+
 // runCells computes cells with the configured concurrency, sharing them
 // with any other worker of the run (work.Run). A computed cell's outcome
 // goes to the run store in the background, with the others computed
@@ -31,7 +37,13 @@ func (r *Runner) runCells(ctx context.Context, cells []cell) error {
 	defer func() { _ = saver.Close() }() // statements only read
 	// The outcomes are stored even if the run is being stopped: they are
 	// complete (but a stopping run does not wait out a store outage).
-	r.saves = work.NewGroup(runstore.CompleteEvenIfStopping(ctx), r.cfg.Concurrency, func(ctx context.Context, saves []*cellSave) error {
+	// Where a save of several cells is one write, the group waits a little
+	// to fill: cells end apart when the model's latency spreads them.
+	var linger time.Duration
+	if saver.Grouped() {
+		linger = saveLinger
+	}
+	r.saves = work.NewGroup(runstore.CompleteEvenIfStopping(ctx), r.cfg.Concurrency, linger, func(ctx context.Context, saves []*cellSave) error {
 		return r.storeCells(ctx, saver, saves)
 	})
 	opts := work.Options{Concurrency: r.cfg.Concurrency, Leases: r.leases, Progress: r.progress, StoringReleases: true}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 
+	"golang.org/x/sync/errgroup"
+
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/phase0/grading"
 	"github.com/triage-eval/triage/internal/protocol/injection"
@@ -125,20 +127,22 @@ func (r *Runner) buildGrid(ctx context.Context, endpoints map[string]EndpointInf
 	g.injected, problems = r.composeInjections(probs, g.partitions)
 	g.problems = append(g.problems, problems...)
 
+	baseline := r.cfg.BaselineDatasets(probs)
 	publicOnly := map[string]map[string]bool{}
-	for _, d := range r.cfg.BaselineDatasets(probs) {
+	for _, d := range baseline {
 		publicOnly[d] = publicTestsOnly(probs[d])
+	}
+	truths, err := r.listTruth(ctx, baseline)
+	if err != nil {
+		return nil, err
 	}
 	for i, s := range r.cfg.Solvers {
 		var ep *EndpointInfo
 		if info, ok := endpoints[s.Endpoint]; ok {
 			ep = &info
 		}
-		truth := map[string]map[string]*triagev1.GroundTruthRecord{}
-		for _, d := range r.cfg.BaselineDatasets(probs) {
-			if truth[d], err = ListGroundTruth(ctx, r.clients.Executor, s, d); err != nil {
-				return nil, err
-			}
+		truth := truths[i]
+		for _, d := range baseline {
 			acc := accuracyOf(s, d, probs[d], publicOnly[d], truth[d])
 			g.accuracy = append(g.accuracy, acc)
 			if acc.Gradeable == 0 {
@@ -161,6 +165,43 @@ func (r *Runner) buildGrid(ctx context.Context, endpoints map[string]EndpointInf
 		}
 	}
 	return g, nil
+}
+
+// truthReads is how many ground-truth listings buildGrid has under way at
+// once: the reads wait on the store, not on this process.
+const truthReads = 4
+
+// listTruth reads every solver's ground truth on datasets, a few listings
+// at once, by solver index and then dataset; the error is the first of
+// them in that order.
+func (r *Runner) listTruth(ctx context.Context, datasets []string) ([]map[string]map[string]*triagev1.GroundTruthRecord, error) {
+	n := len(datasets)
+	lists := make([]map[string]*triagev1.GroundTruthRecord, len(r.cfg.Solvers)*n)
+	errs := make([]error, len(lists))
+	var g errgroup.Group
+	g.SetLimit(truthReads)
+	for i, s := range r.cfg.Solvers {
+		for j, d := range datasets {
+			g.Go(func() error {
+				lists[i*n+j], errs[i*n+j] = ListGroundTruth(ctx, r.clients.Executor, s, d)
+				return nil
+			})
+		}
+	}
+	_ = g.Wait() // the errors are in errs, in order
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := make([]map[string]map[string]*triagev1.GroundTruthRecord, len(r.cfg.Solvers))
+	for i := range out {
+		out[i] = make(map[string]map[string]*triagev1.GroundTruthRecord, n)
+		for j, d := range datasets {
+			out[i][d] = lists[i*n+j]
+		}
+	}
+	return out, nil
 }
 
 // addGroup fills grp's items from the solver's ground truth and adds its

@@ -9,6 +9,7 @@ import (
 
 	"go.opentelemetry.io/otel/metric"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/planning/prompts"
@@ -308,8 +309,12 @@ func (r *Runner) save(ctx context.Context, c cell, plan *triagev1.CreatePlanResp
 func (r *Runner) saveScores(ctx context.Context, c cell, plan *triagev1.CreatePlanResponse, excluded, detail string, recs []report.ScoreRecord) error {
 	var raw []byte
 	if plan != nil {
+		// Sized up front: the JSON of a plan (its prompt and raw output
+		// escaped) is under twice its wire size, so the encoding grows no
+		// buffer on the way.
 		var err error
-		if raw, err = protojson.Marshal(plan); err != nil {
+		raw, err = protojson.MarshalOptions{}.MarshalAppend(make([]byte, 0, 2*proto.Size(plan)), plan)
+		if err != nil {
 			return err
 		}
 	}

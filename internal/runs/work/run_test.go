@@ -217,7 +217,7 @@ func TestGroupStoresInTheBackground(t *testing.T) {
 	release := make(chan struct{})
 	var mu sync.Mutex
 	var calls [][]int
-	g := work.NewGroup(context.Background(), 10, func(_ context.Context, items []int) error {
+	g := work.NewGroup(context.Background(), 10, 0, func(_ context.Context, items []int) error {
 		mu.Lock()
 		calls = append(calls, slices.Clone(items))
 		first := len(calls) == 1
@@ -245,7 +245,7 @@ func TestGroupStoresInTheBackground(t *testing.T) {
 	}
 
 	boom := errors.New("boom")
-	failing := work.NewGroup(context.Background(), 1, func(context.Context, []int) error { return boom })
+	failing := work.NewGroup(context.Background(), 1, 0, func(context.Context, []int) error { return boom })
 	_ = failing.Add(1)
 	if err := failing.Wait(); !errors.Is(err, boom) {
 		t.Errorf("Wait = %v, want boom", err)
@@ -279,5 +279,32 @@ func TestRunReportsAFailedClaim(t *testing.T) {
 	})
 	if err == nil || err.Error() != "store gone" {
 		t.Errorf("run = %v, want the claim's error", err)
+	}
+}
+
+// TestGroupLingers: a lingering group stores its items together once it is
+// full, or at once when Wait is called; it never waits out the linger then.
+func TestGroupLingers(t *testing.T) {
+	stored := make(chan []int, 4)
+	g := work.NewGroup(context.Background(), 2, time.Hour, func(_ context.Context, items []int) error {
+		stored <- slices.Clone(items)
+		return nil
+	})
+	for i := range 2 {
+		if err := g.Add(i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := <-stored; !slices.Equal(got, []int{0, 1}) {
+		t.Errorf("full group stored %v, want [0 1]", got)
+	}
+	if err := g.Add(2); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-stored; !slices.Equal(got, []int{2}) {
+		t.Errorf("flushed group stored %v, want [2]", got)
 	}
 }

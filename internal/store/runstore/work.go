@@ -128,6 +128,11 @@ func (c *CellSaver) Close() error {
 	return errors.Join(errs...)
 }
 
+// Grouped reports whether Save stores the cells it is given together (in
+// one SQLite transaction), so that handing it more at once saves writes;
+// on PostgreSQL each cell is a statement of its own.
+func (c *CellSaver) Grouped() bool { return c.s.db.Dialect != sqldb.Postgres }
+
 // Save stores each of cells unless it is stored fresh: it replaces a
 // stale or failed attempt, never a fresh one (another worker finished it
 // first: nothing is written), so that every cell is stored exactly once.

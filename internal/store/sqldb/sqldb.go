@@ -96,11 +96,35 @@ func Open(ctx context.Context, location string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Redact(location), err)
 	}
-	if err := db.PingContext(ctx); err != nil {
+	if err := ping(ctx, db, d); err != nil {
 		_ = db.Close() // the ping's error is the one to report
 		return nil, fmt.Errorf("%s: %w", Redact(location), err)
 	}
 	return &DB{Dialect: d, Location: Redact(location), db: db}, nil
+}
+
+// sqliteOpenWait bounds how long opening a SQLite file waits for other
+// openers: as long as its busy timeout (sqlitedsn).
+const sqliteOpenWait = 5 * time.Second
+
+// ping checks that db answers. A SQLite connection's first statements
+// (journal_mode=WAL) answer SQLITE_BUSY at once, without the busy
+// handler, while another process or connection sets a new file up: on
+// SQLite a busy answer is asked again, with a growing pause, for up to
+// sqliteOpenWait, so workers that open one fresh run store together all
+// open it.
+func ping(ctx context.Context, db *sql.DB, d Dialect) error {
+	err := db.PingContext(ctx)
+	pause := time.Millisecond
+	for deadline := time.Now().Add(sqliteOpenWait); d == SQLite && isBusy(err) && time.Now().Before(deadline); pause = min(2*pause, 100*time.Millisecond) {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(pause):
+		}
+		err = db.PingContext(ctx)
+	}
+	return err
 }
 
 // withRuntimeParam adds a PostgreSQL runtime parameter to a URL's query

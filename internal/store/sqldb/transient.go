@@ -35,10 +35,8 @@ func Transient(err error) bool {
 		}
 		return false
 	}
-	var lite *sqlite.Error
-	if errors.As(err, &lite) {
-		code := lite.Code() & 0xff // the primary code of an extended one
-		return code == sqlite3.SQLITE_BUSY || code == sqlite3.SQLITE_LOCKED
+	if isBusy(err) {
+		return true
 	}
 	var netErr net.Error
 	var connect *pgconn.ConnectError
@@ -48,4 +46,14 @@ func Transient(err error) bool {
 		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ETIMEDOUT) || errors.Is(err, syscall.EHOSTUNREACH) ||
 		errors.Is(err, syscall.ENETUNREACH) || errors.As(err, &netErr) || errors.As(err, &connect) ||
 		pgconn.Timeout(err) || pgconn.SafeToRetry(err)
+}
+
+// isBusy reports whether err is SQLite's SQLITE_BUSY or SQLITE_LOCKED.
+func isBusy(err error) bool {
+	var lite *sqlite.Error
+	if !errors.As(err, &lite) {
+		return false
+	}
+	code := lite.Code() & 0xff // the primary code of an extended one
+	return code == sqlite3.SQLITE_BUSY || code == sqlite3.SQLITE_LOCKED
 }

@@ -57,17 +57,7 @@ func validateExecutePlan(v *apperr.Violations, req *triagev1.ExecutePlanRequest)
 	} else {
 		validateExecuteWork(v, req)
 	}
-	seen := map[triagev1.Regime]bool{}
-	for i, r := range req.GetRegimes() {
-		field := "regimes[" + strconv.Itoa(i) + "]"
-		switch {
-		case r != triagev1.Regime_REGIME_ADVISORY && r != triagev1.Regime_REGIME_ENFORCED:
-			v.Add(field, "must be REGIME_ADVISORY or REGIME_ENFORCED, got %v", r)
-		case seen[r]:
-			v.Add(field, "%v is requested twice", r)
-		}
-		seen[r] = true
-	}
+	protoconv.ValidateRegimes(v, "regimes", req.GetRegimes())
 }
 
 func validateStoredPool(v *apperr.Violations, p *triagev1.StoredPool) {

@@ -45,7 +45,7 @@ func validateScorePlan(req *triagev1.ScorePlanRequest) error {
 			protoconv.ValidateBudget(&v, "budgets["+strconv.Itoa(i)+"]", b)
 		}
 	}
-	validateRegimes(&v, req.GetRegimes())
+	protoconv.ValidateRegimes(&v, "regimes", req.GetRegimes())
 	if req.GetUnsolvable() != nil {
 		ids := make(map[string]bool, poolSize(req))
 		for _, it := range req.GetInline().GetItems() {
@@ -62,21 +62,6 @@ func validateScorePlan(req *triagev1.ScorePlanRequest) error {
 			"a plan needs at most one step per item; send a shorter plan, fewer budgets or regimes, or a smaller pool")
 	}
 	return v.Err()
-}
-
-// validateRegimes reports unknown and repeated regimes.
-func validateRegimes(v *apperr.Violations, regimes []triagev1.Regime) {
-	seen := map[triagev1.Regime]bool{}
-	for i, r := range regimes {
-		field := "regimes[" + strconv.Itoa(i) + "]"
-		switch {
-		case r != triagev1.Regime_REGIME_ADVISORY && r != triagev1.Regime_REGIME_ENFORCED:
-			v.Add(field, "must be REGIME_ADVISORY or REGIME_ENFORCED, got %v", r)
-		case seen[r]:
-			v.Add(field, "%v is requested twice", r)
-		}
-		seen[r] = true
-	}
 }
 
 // validateUnsolvable reports unsolvable ids that are empty, repeated or

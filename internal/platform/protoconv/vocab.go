@@ -1,7 +1,10 @@
 package protoconv
 
 import (
+	"strconv"
+
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/platform/apperr"
 	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
@@ -60,4 +63,20 @@ func reverse[K comparable, V comparable](m map[K]V, v V) (K, bool) {
 	}
 	var zero K
 	return zero, false
+}
+
+// ValidateRegimes reports, under field[i], each regime that is neither
+// REGIME_ADVISORY nor REGIME_ENFORCED and each one requested twice.
+func ValidateRegimes(v *apperr.Violations, field string, regimes []triagev1.Regime) {
+	seen := map[triagev1.Regime]bool{}
+	for i, r := range regimes {
+		f := field + "[" + strconv.Itoa(i) + "]"
+		switch {
+		case r != triagev1.Regime_REGIME_ADVISORY && r != triagev1.Regime_REGIME_ENFORCED:
+			v.Add(f, "must be REGIME_ADVISORY or REGIME_ENFORCED, got %v", r)
+		case seen[r]:
+			v.Add(f, "%v is requested twice", r)
+		}
+		seen[r] = true
+	}
 }

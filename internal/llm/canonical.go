@@ -94,8 +94,8 @@ func (c *canonWriter) value() bool {
 	if c.i >= len(c.src) {
 		return false
 	}
-	switch b := c.src[c.i]; {
-	case b == '{':
+	switch c.src[c.i] {
+	case '{':
 		start := len(c.out)
 		ms, ok := c.members()
 		if !ok {
@@ -105,7 +105,7 @@ func (c *canonWriter) value() bool {
 		// replaces them.
 		c.out = append(c.out[:start], c.object(ms)...)
 		return true
-	case b == '[':
+	case '[':
 		c.i++
 		c.out = append(c.out, '[')
 		c.skipSpace()
@@ -133,7 +133,7 @@ func (c *canonWriter) value() bool {
 				return false
 			}
 		}
-	case b == '"':
+	case '"':
 		_, _, ok := c.str()
 		return ok
 	default:

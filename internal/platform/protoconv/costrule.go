@@ -23,10 +23,8 @@ func CostRuleToProto(r costrule.Rule) triagev1.CostRule { return costRules[r] }
 // costrule.Unknown, and a value this build does not know keeps its number as
 // its name (e.g. "9"), which the store rejects naming it.
 func CostRuleFromProto(c triagev1.CostRule) costrule.Rule {
-	for r, v := range costRules {
-		if v == c {
-			return r
-		}
+	if r, ok := reverse(costRules, c); ok {
+		return r
 	}
 	return costrule.Rule(c.String())
 }

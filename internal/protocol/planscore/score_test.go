@@ -15,11 +15,14 @@ func TestScoreRegimes(t *testing.T) {
 	if len(got.Regimes) != 2 {
 		t.Fatalf("got %d regimes, want 2", len(got.Regimes))
 	}
-	for i, v := range in.Values {
-		rs := got.Regimes[i]
-		want := metrics.Score(v.Value, in.Oracle, in.Random)
-		if rs.Regime != v.Regime || rs.Value != v.Value || rs.PoolScore != want {
-			t.Errorf("regime %d = %+v, want %s %v %+v", i, rs, v.Regime, v.Value, want)
+	// η = (V_M − V_random) / (V_oracle − V_random), R̃ = (V_oracle − V_M) / V_oracle.
+	want := []RegimeScore{
+		{Regime: vocab.Advisory, Value: 2, PoolScore: metrics.PoolScore{Eta: 0.5, Regret: 1.0 / 3, RegretDefined: true, VOracle: 3, Degenerate: metrics.Informative}},
+		{Regime: vocab.Enforced, Value: 0.5, PoolScore: metrics.PoolScore{Eta: -0.25, Regret: 2.5 / 3, RegretDefined: true, VOracle: 3, Degenerate: metrics.Informative}},
+	}
+	for i, w := range want {
+		if got.Regimes[i] != w {
+			t.Errorf("regime %d = %+v, want %+v", i, got.Regimes[i], w)
 		}
 	}
 	if got.Detection != nil || got.Waste != nil {

@@ -48,14 +48,15 @@ flags:
 		return fmt.Errorf("%w: --executor-addr and --oracle-addr are for a Scoring service in process; a remote one (--scoring-addr) has its own", ErrUsage)
 	}
 	deps := serviceDeps{tel: env.Telemetry}
+	upstreams := map[string]string{"executor": *execAddr, "oracle": *oracleAddr}
 	var remote []string
 	for _, name := range []string{"executor", "oracle"} {
-		if map[string]string{"executor": *execAddr, "oracle": *oracleAddr}[name] != "" {
+		if upstreams[name] != "" {
 			remote = append(remote, name)
 		}
 	}
 	if len(remote) > 0 {
-		ups, err := connect(remote, map[string]string{"executor": *execAddr, "oracle": *oracleAddr}, dial, deps, env.Stderr)
+		ups, err := connect(remote, upstreams, dial, deps, env.Stderr)
 		if err != nil {
 			return err
 		}

@@ -86,11 +86,7 @@ func claimable[U Unit](ctx context.Context, opts Options, waiting []U) (retry, s
 	if err != nil {
 		return nil, nil, err
 	}
-	keys := make([]string, len(waiting))
-	for i, u := range waiting {
-		keys[i] = u.Key()
-	}
-	free, err := l.free(ctx, keys)
+	free, err := l.free(ctx, keysOf(waiting))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -103,14 +103,11 @@ const batchRows = 500
 // values per row, batchRows rows per statement: "(?, ?), (?, ?)" for
 // VALUES, or "(?, ?, ?)" for IN when width is 1.
 func execBatched(ctx context.Context, tx *sqldb.Tx, prefix, suffix string, width int, args []any) error {
-	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", width), ", ") + ")"
 	for len(args) > 0 {
 		n := min(len(args)/width, batchRows)
-		var list string
+		list := placeholders(n, width)
 		if width == 1 {
-			list = "(" + strings.TrimSuffix(strings.Repeat("?, ", n), ", ") + ")"
-		} else {
-			list = strings.TrimSuffix(strings.Repeat(row+", ", n), ", ")
+			list = "(" + list + ")"
 		}
 		if _, err := tx.ExecContext(ctx, prefix+list+suffix, args[:n*width]...); err != nil {
 			return err
@@ -225,7 +222,7 @@ func (s *sqlStore) saveCellOneTrip(ctx context.Context, key, fingerprint, worker
 	}
 	b.WriteString(`, d AS (DELETE FROM scores WHERE key IN (SELECT key FROM c)`)
 	if len(scores) > 0 {
-		b.WriteString(` AND regime NOT IN (` + strings.TrimSuffix(strings.Repeat("?, ", len(scores)), ", ") + `)`)
+		b.WriteString(` AND regime NOT IN (` + placeholders(len(scores), 1) + `)`)
 		for _, r := range scores {
 			args = append(args, r.Regime)
 		}

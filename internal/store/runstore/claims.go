@@ -2,7 +2,6 @@ package runstore
 
 import (
 	"context"
-	"strings"
 	"time"
 )
 
@@ -19,7 +18,7 @@ func (s *sqlStore) ClaimCells(ctx context.Context, keys, fingerprints []string, 
 		}
 		args = append(args, now.UnixMicro())
 		rows, err := s.claims.QueryContext(ctx, `INSERT INTO claims (key, worker, expires_at)
-			SELECT v.column1, ?, ? FROM (VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?), ", len(keys)), ", ")+`) AS v
+			SELECT v.column1, ?, ? FROM (VALUES `+placeholders(len(keys), 2)+`) AS v
 			WHERE NOT EXISTS (SELECT 1 FROM cells WHERE cells.key = v.column1 AND cells.fingerprint = v.column2 AND cells.excluded <> 'error')
 			ON CONFLICT (key) DO UPDATE SET worker = excluded.worker, expires_at = excluded.expires_at
 			WHERE claims.expires_at < ? OR claims.worker = excluded.worker
@@ -27,16 +26,8 @@ func (s *sqlStore) ClaimCells(ctx context.Context, keys, fingerprints []string, 
 		if err != nil {
 			return nil, err
 		}
-		defer rows.Close()
 		taken := make(map[string]bool, len(keys))
-		for rows.Next() {
-			var k string
-			if err := rows.Scan(&k); err != nil {
-				return nil, err
-			}
-			taken[k] = true
-		}
-		return taken, rows.Err()
+		return taken, scanKeys(rows, taken)
 	})
 }
 

@@ -47,6 +47,14 @@ func (b Bootstrap) Resolved() Bootstrap {
 	return b
 }
 
+// Level is the intervals' confidence level as a fraction (0.95 for a
+// tail of 25‰ on each side).
+func (b Bootstrap) Level() float64 { return float64(1000-2*b.TailPerMille) / 1000 }
+
+// LevelPercent is the confidence level in percent (95 for a tail of 25‰),
+// as captions and pages print it.
+func (b Bootstrap) LevelPercent() float64 { return 100 - float64(2*b.TailPerMille)/10 }
+
 // BootstrapTag is XORed into the seed, so that a bootstrap seed and a
 // random-reference seed of the same value give unrelated streams.
 const BootstrapTag = 0x7472696167652f62 // "triage/b"

@@ -211,3 +211,15 @@ func TestBootstrapResolved(t *testing.T) {
 		t.Errorf("resolving changes the interval: %v, %v", a, b)
 	}
 }
+
+func TestBootstrapLevel(t *testing.T) {
+	for _, tt := range []struct {
+		tail           int
+		level, percent float64
+	}{{25, 0.95, 95}, {5, 0.99, 99}, {50, 0.9, 90}} {
+		b := Bootstrap{TailPerMille: tt.tail}
+		if b.Level() != tt.level || b.LevelPercent() != tt.percent {
+			t.Errorf("tail %d‰: level %v, %v%%; want %v, %v%%", tt.tail, b.Level(), b.LevelPercent(), tt.level, tt.percent)
+		}
+	}
+}

@@ -13,7 +13,7 @@ import (
 // percentile bootstrap intervals over the pools (10,000 resamples, seed 0;
 // none below 2 pools)". b is resolved (Report.Bootstrap).
 func intervalPhrase(b metrics.Bootstrap) string {
-	level := strconv.FormatFloat(100-float64(2*b.TailPerMille)/10, 'f', -1, 64)
+	level := strconv.FormatFloat(b.LevelPercent(), 'f', -1, 64)
 	return fmt.Sprintf("%s%% percentile bootstrap intervals over the pools (%s resamples, seed %d; none below 2 pools)",
 		level, report.FormatCount(b.Resamples), b.Seed)
 }

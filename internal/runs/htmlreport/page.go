@@ -116,5 +116,5 @@ func (m idMaker) next(section, title string) string {
 func provenance(rep report.Report, nFigures int) string {
 	b := rep.Bootstrap
 	return fmt.Sprintf("Every number on this page is computed from the run's stored results by its report: %d cells, %d unsolvable-injection cells, base accuracy of %d (solver, dataset) pairs; %d figures drawn from them. Intervals: %g%% percentile bootstrap over pools, %s resamples, seed %d. The page states what the report holds and nothing beyond it.",
-		len(rep.Cells), len(rep.Injection), len(rep.Accuracy), nFigures, 100-float64(2*b.TailPerMille)/10, report.FormatCount(b.Resamples), b.Seed)
+		len(rep.Cells), len(rep.Injection), len(rep.Accuracy), nFigures, b.LevelPercent(), report.FormatCount(b.Resamples), b.Seed)
 }

@@ -27,7 +27,7 @@ import (
 func (r Report) JSON(w io.Writer) error {
 	b := r.Bootstrap
 	out := jsonReport{
-		Bootstrap: jsonBootstrap{Method: "percentile", Resamples: b.Resamples, Level: float64(1000-2*b.TailPerMille) / 1000, Seed: b.Seed},
+		Bootstrap: jsonBootstrap{Method: "percentile", Resamples: b.Resamples, Level: b.Level(), Seed: b.Seed},
 		Cells:     make([]jsonCell, len(r.Cells)),
 		Injection: make([]jsonInjectionCell, len(r.Injection)),
 		Accuracy:  make([]jsonAccuracy, len(r.Accuracy)),

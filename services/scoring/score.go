@@ -140,7 +140,10 @@ func assemble(req *triagev1.ScorePlanRequest, p *scoredPool, execs []*triagev1.E
 		if ref.GetBudget() != exec.GetBudget() {
 			return nil, fmt.Errorf("the executor and the oracle disagree on budgets[%d] (%d vs %d tokens)", i, exec.GetBudget(), ref.GetBudget())
 		}
-		scored := planscore.Score(scoreInput(p, i, exec, ref))
+		scored, err := planscore.Score(scoreInput(p, i, exec, ref))
+		if err != nil {
+			return nil, err
+		}
 		if i == 0 && p.unsolvable != nil {
 			resp.Injection = injection(p.unsolvable, scored)
 		}

@@ -14,6 +14,7 @@ func ScoreInput(items []*triagev1.GroundTruthItem, exec *triagev1.ExecutePlanRes
 	in := planscore.Input{
 		Items:  PoolItems(items),
 		Plan:   Steps(exec.GetNormalizedPlan()),
+		Budget: ref.GetBudget(),
 		Oracle: ref.GetOracle().GetValue(),
 		Random: ref.GetRandom().GetMean(),
 		Values: make([]planscore.RegimeValue, len(exec.GetResults())),

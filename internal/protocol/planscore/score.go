@@ -2,6 +2,7 @@ package planscore
 
 import (
 	"github.com/triage-eval/triage/internal/protocol/execution"
+	"github.com/triage-eval/triage/internal/protocol/knapsack"
 	"github.com/triage-eval/triage/internal/protocol/metrics"
 	"github.com/triage-eval/triage/internal/protocol/pool"
 	"github.com/triage-eval/triage/internal/protocol/vocab"
@@ -19,6 +20,12 @@ type Input struct {
 	// Plan is the plan as the Executor normalized it (allocations > 0,
 	// known ids, each once).
 	Plan []execution.Step
+	// Budget is B, the budget the plan was executed at; with Items it
+	// gives V_S of the regret decomposition.
+	Budget int64
+	// States bounds the knapsack search for V_S (nil: unbounded); callers
+	// that score untrusted pools pass one (knapsack.SolveWithin).
+	States *knapsack.StateBudget
 	// Oracle and Random are V_oracle and V_random at the plan's budget.
 	Oracle, Random float64
 	// Values are V_M under each regime the plan was executed in, in the
@@ -43,6 +50,15 @@ type Result struct {
 	// or U is empty. Waste is W = Σ_{S∩U} a / Σ_S a: nil when the pool
 	// has no injection, else 0 when the plan allocates nothing.
 	Detection, Waste *float64
+	// Losses is the regret decomposition (selection, order, enforcement;
+	// SPEC §5), nil when Items is nil or V_oracle ≤ 0. PlannedValue is
+	// V_S, the best regime-U value of a subset of the planned set that
+	// fits the budget (set with Losses).
+	Losses       *metrics.Losses
+	PlannedValue float64
+	// Diagnostics are the plan diagnostics (precision, recall, cost
+	// forecast, under-allocation; SPEC §5); all nil when Items is nil.
+	metrics.Diagnostics
 }
 
 // RegimeScore is a plan's score on one pool under one regime.
@@ -58,16 +74,33 @@ type RegimeScore struct {
 }
 
 // Score scores the plan of in on its pool. Unsolvable, when set, must have
-// one mark per item.
-func Score(in Input) Result {
+// one mark per item. With Items it also decomposes the regret and
+// diagnoses the plan; its only error is the knapsack's for V_S (invalid
+// items, a spent States budget).
+func Score(in Input) (Result, error) {
 	out := Result{Regimes: make([]RegimeScore, len(in.Values))}
 	for i, v := range in.Values {
 		out.Regimes[i] = RegimeScore{Regime: v.Regime, Value: v.Value, PoolScore: metrics.Score(v.Value, in.Oracle, in.Random)}
 	}
+	if in.Items == nil {
+		return out, nil
+	}
 	if in.Unsolvable != nil {
 		out.Detection, out.Waste = detectionAndWaste(in)
 	}
-	return out
+	planned := plannedItems(in)
+	out.Diagnostics = diagnose(in.Items, planned)
+	if in.Oracle > 0 {
+		vs, err := plannedValue(in.Items, planned, in.Budget, in.States)
+		if err != nil {
+			return Result{}, err
+		}
+		vu, ve := regimeValues(in, planned)
+		if l, ok := metrics.Decompose(in.Oracle, vs, vu, ve); ok {
+			out.Losses, out.PlannedValue = &l, vs
+		}
+	}
+	return out, nil
 }
 
 // detectionAndWaste computes D (nil when U is empty) and W of SPEC §5 from

@@ -11,7 +11,10 @@ import (
 
 func TestScoreRegimes(t *testing.T) {
 	in := Input{Oracle: 3, Random: 1, Values: []RegimeValue{{vocab.Advisory, 2}, {vocab.Enforced, 0.5}}}
-	got := Score(in)
+	got, err := Score(in)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(got.Regimes) != 2 {
 		t.Fatalf("got %d regimes, want 2", len(got.Regimes))
 	}
@@ -45,7 +48,11 @@ func TestScoreDegenerate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rs := Score(Input{Oracle: tt.oracle, Random: tt.random, Values: []RegimeValue{{vocab.Advisory, tt.vm}}}).Regimes[0]
+			res, err := Score(Input{Oracle: tt.oracle, Random: tt.random, Values: []RegimeValue{{vocab.Advisory, tt.vm}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs := res.Regimes[0]
 			if rs.Degenerate != tt.want || rs.Eta != tt.eta {
 				t.Errorf("degenerate, η = %q, %v; want %q, %v", rs.Degenerate, rs.Eta, tt.want, tt.eta)
 			}
@@ -69,7 +76,10 @@ func TestScoreInjection(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Score(Input{Items: items, Unsolvable: tt.unsolvable, Plan: tt.plan, Oracle: 1, Random: 0.5})
+			got, err := Score(Input{Items: items, Unsolvable: tt.unsolvable, Plan: tt.plan, Budget: 60, Oracle: 1, Random: 0.5})
+			if err != nil {
+				t.Fatal(err)
+			}
 			if (got.Detection == nil) != (tt.detection == nil) || got.Detection != nil && *got.Detection != *tt.detection {
 				t.Errorf("D = %v, want %v", deref(got.Detection), deref(tt.detection))
 			}

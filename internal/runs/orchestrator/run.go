@@ -263,8 +263,12 @@ func (r *Runner) runCell(ctx context.Context, c cell) error {
 	}
 	in := protoconv.ScoreInput(c.g.items, exec, ref)
 	in.Unsolvable = unsolvable
-	score := planscore.Score(in)
+	score, err := planscore.Score(in)
+	if err != nil {
+		return fmt.Errorf("score %s: %w", c.key(), err)
+	}
 	base.Detection, base.Waste = score.Detection, score.Waste
+	setLossesAndDiagnostics(&base, score)
 	recs := make([]report.ScoreRecord, len(score.Regimes))
 	for i, s := range score.Regimes {
 		rec := base
@@ -274,6 +278,16 @@ func (r *Runner) runCell(ctx context.Context, c cell) error {
 		recs[i] = rec
 	}
 	return r.saveScores(ctx, c, plan, "", "", recs)
+}
+
+// setLossesAndDiagnostics stores a plan's regret decomposition and
+// diagnostics (SPEC §5) in its records.
+func setLossesAndDiagnostics(rec *report.ScoreRecord, score planscore.Result) {
+	if l := score.Losses; l != nil {
+		vs, sel, ord, enf := score.PlannedValue, l.Selection, l.Order, l.Enforcement
+		rec.PlannedValue, rec.Selection, rec.Order, rec.Enforcement = &vs, &sel, &ord, &enf
+	}
+	rec.Precision, rec.Recall, rec.CostForecast, rec.UnderAllocation = score.Precision, score.Recall, score.CostForecast, score.UnderAllocation
 }
 
 // unsolvable marks, item for item, the group's gradeable items that are

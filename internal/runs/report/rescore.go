@@ -10,7 +10,7 @@ import (
 // and V_random with planscore.Score, as the grid cell that stored it did:
 // the report never trusts the stored η and R̃.
 func rescore(r ScoreRecord) metrics.PoolScore {
-	res := planscore.Score(planscore.Input{
+	res, _ := planscore.Score(planscore.Input{ // without items it cannot fail
 		Oracle: r.Oracle, Random: r.Random,
 		Values: []planscore.RegimeValue{{Regime: vocab.Regime(r.Regime), Value: r.Value}},
 	})

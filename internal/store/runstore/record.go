@@ -18,7 +18,9 @@ type ScoreRecord struct {
 	// Variant is the prompt variant ("default", "A", "B", "C"); strategies
 	// that use no prompt record "-".
 	Variant string `json:"variant"`
-	// Strategy is "llm", "random", "shortest_first" or "all_in_order".
+	// Strategy is "llm", a reference planner ("random", "shortest_first",
+	// "all_in_order") or a partial-information reference ("population",
+	// "self_feasibility", "self_cost"; SPEC §4).
 	Strategy string `json:"strategy"`
 	// Regime is "U" or "E".
 	Regime string `json:"regime"`
@@ -64,6 +66,25 @@ type ScoreRecord struct {
 	// the plan alone, so the U and E records of a pool agree.
 	Detection *float64 `json:"detection,omitempty"`
 	Waste     *float64 `json:"waste,omitempty"`
+	// PlannedValue is V_S, the best regime-U value of a subset of the
+	// planned set that fits B; Selection, Order and Enforcement are the
+	// regret decomposition of SPEC §5, each divided by V_oracle. All nil
+	// when the decomposition is undefined (V_oracle = 0), the pool is
+	// excluded, or the record was stored before records carried them.
+	// Like D and W they depend on the plan alone: the U and E records of
+	// a pool agree.
+	PlannedValue *float64 `json:"planned_value,omitempty"`
+	Selection    *float64 `json:"selection_loss,omitempty"`
+	Order        *float64 `json:"order_loss,omitempty"`
+	Enforcement  *float64 `json:"enforcement_loss,omitempty"`
+	// Precision, Recall, CostForecast and UnderAllocation are the plan
+	// diagnostics of SPEC §5; each nil where undefined (an empty planned
+	// set, no solvable item, no planned solvable item), for an excluded
+	// pool, or in a record stored before records carried them.
+	Precision       *float64 `json:"precision,omitempty"`
+	Recall          *float64 `json:"recall,omitempty"`
+	CostForecast    *float64 `json:"cost_forecast,omitempty"`
+	UnderAllocation *float64 `json:"under_allocation,omitempty"`
 	// Version is what computed the record (SPEC §10): the protocol, the
 	// revision of its specification and the build of the run that stored
 	// it; nil in a record stored before records carried it.

@@ -29,4 +29,11 @@ const (
 	// of the paper's requests (30 items, 4 budgets, 1000 samples) use an
 	// eighth of it.
 	MaxBatchWork = 10 * oracle.MaxWork
+	// MaxKnapsackStates bounds, like the Oracle's bound of the same name,
+	// the Pareto states the search for V_S (the regret decomposition's
+	// knapsack restricted to the planned set) may examine over all budgets
+	// of one request: about 1 s and at most a few hundred MiB. Unit values
+	// never use the search; a pool within the Oracle's bound is rarely near
+	// it, the planned set being a part of the pool.
+	MaxKnapsackStates = oracle.MaxKnapsackStates
 )

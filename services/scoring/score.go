@@ -8,6 +8,7 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/protoconv"
+	"github.com/triage-eval/triage/internal/protocol/knapsack"
 	"github.com/triage-eval/triage/internal/protocol/planscore"
 )
 
@@ -135,17 +136,29 @@ func assemble(req *triagev1.ScorePlanRequest, p *scoredPool, execs []*triagev1.E
 		TotalCost:             refs.GetTotalCost(),
 		TotalValue:            refs.GetTotalValue(),
 	}
+	// The items and the normalized plan are the same at every budget; the
+	// knapsack searches for V_S share one bound.
+	items, plan := protoconv.PoolItems(p.items), protoconv.Steps(first.GetNormalizedPlan())
+	states := knapsack.NewStateBudget(MaxKnapsackStates)
 	for i, exec := range execs {
 		ref := refs.GetReferences()[i]
 		if ref.GetBudget() != exec.GetBudget() {
 			return nil, fmt.Errorf("the executor and the oracle disagree on budgets[%d] (%d vs %d tokens)", i, exec.GetBudget(), ref.GetBudget())
 		}
-		scored, err := planscore.Score(scoreInput(p, i, exec, ref))
-		if err != nil {
-			return nil, err
+		in := protoconv.ScoreInput(nil, &triagev1.ExecutePlanResponse{Results: exec.GetResults()}, ref)
+		in.Items, in.Plan, in.States = items, plan, states
+		if i == 0 {
+			in.Unsolvable = p.unsolvable // D and W do not depend on the budget
 		}
-		if i == 0 && p.unsolvable != nil {
-			resp.Injection = injection(p.unsolvable, scored)
+		scored, err := planscore.Score(in)
+		if err != nil {
+			return nil, decompositionError(req, i, err)
+		}
+		if i == 0 {
+			resp.Diagnostics = protoconv.DiagnosticsProto(scored.Diagnostics)
+			if p.unsolvable != nil {
+				resp.Injection = injection(p.unsolvable, scored)
+			}
 		}
 		orc := ref.GetOracle()
 		if !req.GetOptions().GetIncludeOraclePlan() {
@@ -159,6 +172,7 @@ func assemble(req *triagev1.ScorePlanRequest, p *scoredPool, execs []*triagev1.E
 			Random:     ref.GetRandom(),
 			Regimes:    make([]*triagev1.RegimeScore, len(scored.Regimes)),
 		}
+		bs.Decomposition = protoconv.DecompositionProto(scored) // nil when V_oracle = 0
 		for k, sc := range scored.Regimes {
 			res := exec.GetResults()[k]
 			rs := &triagev1.RegimeScore{
@@ -191,16 +205,4 @@ func injection(unsolvable []bool, scored planscore.Result) *triagev1.InjectionSc
 		}
 	}
 	return out
-}
-
-// scoreInput is what planscore.Score needs of the execution and the
-// references at budgets[i]: the items and the plan only at the first budget
-// of a pool with unsolvable flags (D and W do not depend on the budget).
-func scoreInput(p *scoredPool, i int, exec *triagev1.ExecutePlanResponse, ref *triagev1.BudgetReferences) planscore.Input {
-	if i == 0 && p.unsolvable != nil {
-		in := protoconv.ScoreInput(p.items, exec, ref)
-		in.Unsolvable = p.unsolvable
-		return in
-	}
-	return protoconv.ScoreInput(nil, &triagev1.ExecutePlanResponse{Results: exec.GetResults()}, ref)
 }

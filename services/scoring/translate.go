@@ -11,6 +11,7 @@ import (
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/apperr"
 	"github.com/triage-eval/triage/internal/platform/grpcerr"
+	"github.com/triage-eval/triage/internal/protocol/knapsack"
 )
 
 // callError is a failed call to the Executor or the Oracle, with how its
@@ -105,4 +106,19 @@ func rename(field string, paths []pathMap) string {
 		}
 	}
 	return field
+}
+
+// decompositionError maps planscore.Score's error at budgets[budget]: a
+// spent knapsack state budget (V_S of the regret decomposition,
+// MaxKnapsackStates) becomes an InvalidArgument on the pool's items, as the
+// Oracle answers when its own search runs out; another error is returned
+// as it is.
+func decompositionError(req *triagev1.ScorePlanRequest, budget int, err error) error {
+	var tooHard *knapsack.StateLimitError
+	if !errors.As(err, &tooHard) {
+		return err
+	}
+	return translate([]callError{{paths: oraclePaths(req), err: apperr.Invalid("items",
+		"V_S of the regret decomposition (the knapsack over the planned items) for these values needs more than %d Pareto states over the request's budgets (reached at budgets[%d]); "+
+			"values that vary less with cost, fewer planned items or fewer budgets per request stay within it (unit values never need the search)", tooHard.Limit, budget)}})
 }

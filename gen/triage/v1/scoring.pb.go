@@ -448,7 +448,11 @@ type BudgetScore struct {
 	// regime).
 	Degeneracy Degeneracy `protobuf:"varint,6,opt,name=degeneracy,proto3,enum=triage.v1.Degeneracy" json:"degeneracy,omitempty"`
 	// One score per requested regime, in request order.
-	Regimes       []*RegimeScore `protobuf:"bytes,7,rep,name=regimes,proto3" json:"regimes,omitempty"`
+	Regimes []*RegimeScore `protobuf:"bytes,7,rep,name=regimes,proto3" json:"regimes,omitempty"`
+	// The regret decomposition of the plan at this budget (SPEC §5); unset
+	// when V_oracle = 0 (R̃ is then undefined too). It is computed whichever
+	// regimes the request asked for.
+	Decomposition *RegretDecomposition `protobuf:"bytes,8,opt,name=decomposition,proto3" json:"decomposition,omitempty"` // Field numbers 9–15 are kept for per-budget metrics to come.
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -532,6 +536,177 @@ func (x *BudgetScore) GetRegimes() []*RegimeScore {
 	return nil
 }
 
+func (x *BudgetScore) GetDecomposition() *RegretDecomposition {
+	if x != nil {
+		return x.Decomposition
+	}
+	return nil
+}
+
+// RegretDecomposition splits the plan's regret at one budget into where its
+// value was lost (SPEC §5): V_oracle − V_E = (V_oracle − V_S) + (V_S − V_U)
+// + (V_U − V_E), each term divided by V_oracle, so selection + order = R̃
+// under regime advisory and selection + order + enforcement = R̃ under
+// regime enforced (up to float64 rounding).
+type RegretDecomposition struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// V_S: the best regime-advisory value of a subset of the planned set S
+	// (the normalized plan's items) that fits the budget, the knapsack
+	// optimum restricted to S.
+	PlannedValue float64 `protobuf:"fixed64,1,opt,name=planned_value,json=plannedValue,proto3" json:"planned_value,omitempty"`
+	// Selection loss (V_oracle − V_S) / V_oracle ≥ 0: the value the chosen
+	// set could not reach.
+	Selection float64 `protobuf:"fixed64,2,opt,name=selection,proto3" json:"selection,omitempty"`
+	// Order loss (V_S − V_U) / V_oracle ≥ 0: the value the order and the
+	// early stop of regime advisory lost that the set could have had.
+	Order float64 `protobuf:"fixed64,3,opt,name=order,proto3" json:"order,omitempty"`
+	// Enforcement loss (V_U − V_E) / V_oracle, signed: what binding the
+	// plan's own allocations (regime enforced) cost; negative when they
+	// helped.
+	Enforcement   float64 `protobuf:"fixed64,4,opt,name=enforcement,proto3" json:"enforcement,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RegretDecomposition) Reset() {
+	*x = RegretDecomposition{}
+	mi := &file_triage_v1_scoring_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RegretDecomposition) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RegretDecomposition) ProtoMessage() {}
+
+func (x *RegretDecomposition) ProtoReflect() protoreflect.Message {
+	mi := &file_triage_v1_scoring_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RegretDecomposition.ProtoReflect.Descriptor instead.
+func (*RegretDecomposition) Descriptor() ([]byte, []int) {
+	return file_triage_v1_scoring_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *RegretDecomposition) GetPlannedValue() float64 {
+	if x != nil {
+		return x.PlannedValue
+	}
+	return 0
+}
+
+func (x *RegretDecomposition) GetSelection() float64 {
+	if x != nil {
+		return x.Selection
+	}
+	return 0
+}
+
+func (x *RegretDecomposition) GetOrder() float64 {
+	if x != nil {
+		return x.Order
+	}
+	return 0
+}
+
+func (x *RegretDecomposition) GetEnforcement() float64 {
+	if x != nil {
+		return x.Enforcement
+	}
+	return 0
+}
+
+// PlanDiagnostics say what the plan got wrong on the pool (SPEC §5): which
+// items it chose and how well it forecast their costs. They depend on the
+// normalized plan and the pool only, not on the budget. Y is the pool's
+// solvable items (a flagged unsolvable item is not one), S the planned set.
+type PlanDiagnostics struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Selection precision |S ∩ Y| / |S|; unset when S is empty.
+	Precision *float64 `protobuf:"fixed64,1,opt,name=precision,proto3,oneof" json:"precision,omitempty"`
+	// Selection recall |S ∩ Y| / |Y|; unset when Y is empty.
+	Recall *float64 `protobuf:"fixed64,2,opt,name=recall,proto3,oneof" json:"recall,omitempty"`
+	// Cost forecast: the median over S of log₂(a_i / c_i), the allocation
+	// over the solver's cost (the mean of the two middle values for an even
+	// |S|); 0 is an exact forecast, −1 an allocation of half the cost. Unset
+	// when S is empty.
+	CostForecast *float64 `protobuf:"fixed64,3,opt,name=cost_forecast,json=costForecast,proto3,oneof" json:"cost_forecast,omitempty"`
+	// Under-allocation: the share of S ∩ Y allocated less than its cost
+	// (a_i < c_i), the items regime enforced truncates that would have
+	// scored; unset when S ∩ Y is empty.
+	UnderAllocation *float64 `protobuf:"fixed64,4,opt,name=under_allocation,json=underAllocation,proto3,oneof" json:"under_allocation,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *PlanDiagnostics) Reset() {
+	*x = PlanDiagnostics{}
+	mi := &file_triage_v1_scoring_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlanDiagnostics) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlanDiagnostics) ProtoMessage() {}
+
+func (x *PlanDiagnostics) ProtoReflect() protoreflect.Message {
+	mi := &file_triage_v1_scoring_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlanDiagnostics.ProtoReflect.Descriptor instead.
+func (*PlanDiagnostics) Descriptor() ([]byte, []int) {
+	return file_triage_v1_scoring_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *PlanDiagnostics) GetPrecision() float64 {
+	if x != nil && x.Precision != nil {
+		return *x.Precision
+	}
+	return 0
+}
+
+func (x *PlanDiagnostics) GetRecall() float64 {
+	if x != nil && x.Recall != nil {
+		return *x.Recall
+	}
+	return 0
+}
+
+func (x *PlanDiagnostics) GetCostForecast() float64 {
+	if x != nil && x.CostForecast != nil {
+		return *x.CostForecast
+	}
+	return 0
+}
+
+func (x *PlanDiagnostics) GetUnderAllocation() float64 {
+	if x != nil && x.UnderAllocation != nil {
+		return *x.UnderAllocation
+	}
+	return 0
+}
+
 // InjectionScore is detection and waste (SPEC §5) of a plan on a pool with
 // flagged unsolvable items; it does not depend on the budget.
 type InjectionScore struct {
@@ -550,7 +725,7 @@ type InjectionScore struct {
 
 func (x *InjectionScore) Reset() {
 	*x = InjectionScore{}
-	mi := &file_triage_v1_scoring_proto_msgTypes[5]
+	mi := &file_triage_v1_scoring_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -562,7 +737,7 @@ func (x *InjectionScore) String() string {
 func (*InjectionScore) ProtoMessage() {}
 
 func (x *InjectionScore) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_scoring_proto_msgTypes[5]
+	mi := &file_triage_v1_scoring_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -575,7 +750,7 @@ func (x *InjectionScore) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InjectionScore.ProtoReflect.Descriptor instead.
 func (*InjectionScore) Descriptor() ([]byte, []int) {
-	return file_triage_v1_scoring_proto_rawDescGZIP(), []int{5}
+	return file_triage_v1_scoring_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *InjectionScore) GetUnsolvable() int32 {
@@ -624,14 +799,17 @@ type ScorePlanResponse struct {
 	Injection *InjectionScore `protobuf:"bytes,9,opt,name=injection,proto3" json:"injection,omitempty"`
 	// What computed this response (SPEC §10); set by the server. Unset on a
 	// result inside a ScorePlansResponse, which carries its own.
-	Version       *VersionStamp `protobuf:"bytes,10,opt,name=version,proto3" json:"version,omitempty"`
+	Version *VersionStamp `protobuf:"bytes,10,opt,name=version,proto3" json:"version,omitempty"`
+	// The plan diagnostics (SPEC §5), the same at every budget; always set,
+	// each of its fields unset when undefined for this plan and pool.
+	Diagnostics   *PlanDiagnostics `protobuf:"bytes,11,opt,name=diagnostics,proto3" json:"diagnostics,omitempty"` // Field numbers 12–19 are kept for per-plan metrics to come.
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ScorePlanResponse) Reset() {
 	*x = ScorePlanResponse{}
-	mi := &file_triage_v1_scoring_proto_msgTypes[6]
+	mi := &file_triage_v1_scoring_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -643,7 +821,7 @@ func (x *ScorePlanResponse) String() string {
 func (*ScorePlanResponse) ProtoMessage() {}
 
 func (x *ScorePlanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_scoring_proto_msgTypes[6]
+	mi := &file_triage_v1_scoring_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -656,7 +834,7 @@ func (x *ScorePlanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScorePlanResponse.ProtoReflect.Descriptor instead.
 func (*ScorePlanResponse) Descriptor() ([]byte, []int) {
-	return file_triage_v1_scoring_proto_rawDescGZIP(), []int{6}
+	return file_triage_v1_scoring_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ScorePlanResponse) GetScores() []*BudgetScore {
@@ -729,6 +907,13 @@ func (x *ScorePlanResponse) GetVersion() *VersionStamp {
 	return nil
 }
 
+func (x *ScorePlanResponse) GetDiagnostics() *PlanDiagnostics {
+	if x != nil {
+		return x.Diagnostics
+	}
+	return nil
+}
+
 // ScorePlansRequest is a batch of plans to score.
 type ScorePlansRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -740,7 +925,7 @@ type ScorePlansRequest struct {
 
 func (x *ScorePlansRequest) Reset() {
 	*x = ScorePlansRequest{}
-	mi := &file_triage_v1_scoring_proto_msgTypes[7]
+	mi := &file_triage_v1_scoring_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -752,7 +937,7 @@ func (x *ScorePlansRequest) String() string {
 func (*ScorePlansRequest) ProtoMessage() {}
 
 func (x *ScorePlansRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_scoring_proto_msgTypes[7]
+	mi := &file_triage_v1_scoring_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -765,7 +950,7 @@ func (x *ScorePlansRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScorePlansRequest.ProtoReflect.Descriptor instead.
 func (*ScorePlansRequest) Descriptor() ([]byte, []int) {
-	return file_triage_v1_scoring_proto_rawDescGZIP(), []int{7}
+	return file_triage_v1_scoring_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ScorePlansRequest) GetRequests() []*ScorePlanRequest {
@@ -796,7 +981,7 @@ type ScorePlansResponse struct {
 
 func (x *ScorePlansResponse) Reset() {
 	*x = ScorePlansResponse{}
-	mi := &file_triage_v1_scoring_proto_msgTypes[8]
+	mi := &file_triage_v1_scoring_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -808,7 +993,7 @@ func (x *ScorePlansResponse) String() string {
 func (*ScorePlansResponse) ProtoMessage() {}
 
 func (x *ScorePlansResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_scoring_proto_msgTypes[8]
+	mi := &file_triage_v1_scoring_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -821,7 +1006,7 @@ func (x *ScorePlansResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScorePlansResponse.ProtoReflect.Descriptor instead.
 func (*ScorePlansResponse) Descriptor() ([]byte, []int) {
-	return file_triage_v1_scoring_proto_rawDescGZIP(), []int{8}
+	return file_triage_v1_scoring_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ScorePlansResponse) GetIndex() int32 {
@@ -912,7 +1097,7 @@ const file_triage_v1_scoring_proto_rawDesc = "" +
 	"\x03eta\x18\x04 \x01(\x01R\x03eta\x12\x1b\n" +
 	"\x06regret\x18\x05 \x01(\x01H\x00R\x06regret\x88\x01\x01\x12*\n" +
 	"\x05trace\x18\x06 \x03(\v2\x14.triage.v1.TraceStepR\x05traceB\t\n" +
-	"\a_regret\"\xbc\x02\n" +
+	"\a_regret\"\x82\x03\n" +
 	"\vBudgetScore\x12\x16\n" +
 	"\x06budget\x18\x01 \x01(\x03R\x06budget\x12\x19\n" +
 	"\x05alpha\x18\x02 \x01(\x01H\x00R\x05alpha\x88\x01\x01\x12\x1f\n" +
@@ -923,8 +1108,24 @@ const file_triage_v1_scoring_proto_rawDesc = "" +
 	"\n" +
 	"degeneracy\x18\x06 \x01(\x0e2\x15.triage.v1.DegeneracyR\n" +
 	"degeneracy\x120\n" +
-	"\aregimes\x18\a \x03(\v2\x16.triage.v1.RegimeScoreR\aregimesB\b\n" +
-	"\x06_alpha\"w\n" +
+	"\aregimes\x18\a \x03(\v2\x16.triage.v1.RegimeScoreR\aregimes\x12D\n" +
+	"\rdecomposition\x18\b \x01(\v2\x1e.triage.v1.RegretDecompositionR\rdecompositionB\b\n" +
+	"\x06_alpha\"\x90\x01\n" +
+	"\x13RegretDecomposition\x12#\n" +
+	"\rplanned_value\x18\x01 \x01(\x01R\fplannedValue\x12\x1c\n" +
+	"\tselection\x18\x02 \x01(\x01R\tselection\x12\x14\n" +
+	"\x05order\x18\x03 \x01(\x01R\x05order\x12 \n" +
+	"\venforcement\x18\x04 \x01(\x01R\venforcement\"\xeb\x01\n" +
+	"\x0fPlanDiagnostics\x12!\n" +
+	"\tprecision\x18\x01 \x01(\x01H\x00R\tprecision\x88\x01\x01\x12\x1b\n" +
+	"\x06recall\x18\x02 \x01(\x01H\x01R\x06recall\x88\x01\x01\x12(\n" +
+	"\rcost_forecast\x18\x03 \x01(\x01H\x02R\fcostForecast\x88\x01\x01\x12.\n" +
+	"\x10under_allocation\x18\x04 \x01(\x01H\x03R\x0funderAllocation\x88\x01\x01B\f\n" +
+	"\n" +
+	"_precisionB\t\n" +
+	"\a_recallB\x10\n" +
+	"\x0e_cost_forecastB\x13\n" +
+	"\x11_under_allocation\"w\n" +
 	"\x0eInjectionScore\x12\x1e\n" +
 	"\n" +
 	"unsolvable\x18\x01 \x01(\x05R\n" +
@@ -932,7 +1133,7 @@ const file_triage_v1_scoring_proto_rawDesc = "" +
 	"\tdetection\x18\x02 \x01(\x01H\x00R\tdetection\x88\x01\x01\x12\x14\n" +
 	"\x05waste\x18\x03 \x01(\x01R\x05wasteB\f\n" +
 	"\n" +
-	"_detection\"\xe3\x03\n" +
+	"_detection\"\xa1\x04\n" +
 	"\x11ScorePlanResponse\x12.\n" +
 	"\x06scores\x18\x01 \x03(\v2\x16.triage.v1.BudgetScoreR\x06scores\x12<\n" +
 	"\x0fnormalized_plan\x18\x02 \x03(\v2\x13.triage.v1.PlanStepR\x0enormalizedPlan\x128\n" +
@@ -946,7 +1147,8 @@ const file_triage_v1_scoring_proto_rawDesc = "" +
 	"totalValue\x127\n" +
 	"\tinjection\x18\t \x01(\v2\x19.triage.v1.InjectionScoreR\tinjection\x121\n" +
 	"\aversion\x18\n" +
-	" \x01(\v2\x17.triage.v1.VersionStampR\aversion\"L\n" +
+	" \x01(\v2\x17.triage.v1.VersionStampR\aversion\x12<\n" +
+	"\vdiagnostics\x18\v \x01(\v2\x1a.triage.v1.PlanDiagnosticsR\vdiagnostics\"L\n" +
 	"\x11ScorePlansRequest\x127\n" +
 	"\brequests\x18\x01 \x03(\v2\x1b.triage.v1.ScorePlanRequestR\brequests\"\xcc\x01\n" +
 	"\x12ScorePlansResponse\x12\x14\n" +
@@ -979,7 +1181,7 @@ func file_triage_v1_scoring_proto_rawDescGZIP() []byte {
 }
 
 var file_triage_v1_scoring_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_triage_v1_scoring_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
+var file_triage_v1_scoring_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
 var file_triage_v1_scoring_proto_goTypes = []any{
 	(Degeneracy)(0),                // 0: triage.v1.Degeneracy
 	(*UnsolvableItems)(nil),        // 1: triage.v1.UnsolvableItems
@@ -987,56 +1189,60 @@ var file_triage_v1_scoring_proto_goTypes = []any{
 	(*ScorePlanRequest)(nil),       // 3: triage.v1.ScorePlanRequest
 	(*RegimeScore)(nil),            // 4: triage.v1.RegimeScore
 	(*BudgetScore)(nil),            // 5: triage.v1.BudgetScore
-	(*InjectionScore)(nil),         // 6: triage.v1.InjectionScore
-	(*ScorePlanResponse)(nil),      // 7: triage.v1.ScorePlanResponse
-	(*ScorePlansRequest)(nil),      // 8: triage.v1.ScorePlansRequest
-	(*ScorePlansResponse)(nil),     // 9: triage.v1.ScorePlansResponse
-	(*RandomReferenceOptions)(nil), // 10: triage.v1.RandomReferenceOptions
-	(*StoredPool)(nil),             // 11: triage.v1.StoredPool
-	(*InlinePool)(nil),             // 12: triage.v1.InlinePool
-	(*Budget)(nil),                 // 13: triage.v1.Budget
-	(*PlanStep)(nil),               // 14: triage.v1.PlanStep
-	(Regime)(0),                    // 15: triage.v1.Regime
-	(*TraceStep)(nil),              // 16: triage.v1.TraceStep
-	(*OracleReference)(nil),        // 17: triage.v1.OracleReference
-	(*RandomReference)(nil),        // 18: triage.v1.RandomReference
-	(*PlanDrop)(nil),               // 19: triage.v1.PlanDrop
-	(*VersionStamp)(nil),           // 20: triage.v1.VersionStamp
-	(*status.Status)(nil),          // 21: google.rpc.Status
+	(*RegretDecomposition)(nil),    // 6: triage.v1.RegretDecomposition
+	(*PlanDiagnostics)(nil),        // 7: triage.v1.PlanDiagnostics
+	(*InjectionScore)(nil),         // 8: triage.v1.InjectionScore
+	(*ScorePlanResponse)(nil),      // 9: triage.v1.ScorePlanResponse
+	(*ScorePlansRequest)(nil),      // 10: triage.v1.ScorePlansRequest
+	(*ScorePlansResponse)(nil),     // 11: triage.v1.ScorePlansResponse
+	(*RandomReferenceOptions)(nil), // 12: triage.v1.RandomReferenceOptions
+	(*StoredPool)(nil),             // 13: triage.v1.StoredPool
+	(*InlinePool)(nil),             // 14: triage.v1.InlinePool
+	(*Budget)(nil),                 // 15: triage.v1.Budget
+	(*PlanStep)(nil),               // 16: triage.v1.PlanStep
+	(Regime)(0),                    // 17: triage.v1.Regime
+	(*TraceStep)(nil),              // 18: triage.v1.TraceStep
+	(*OracleReference)(nil),        // 19: triage.v1.OracleReference
+	(*RandomReference)(nil),        // 20: triage.v1.RandomReference
+	(*PlanDrop)(nil),               // 21: triage.v1.PlanDrop
+	(*VersionStamp)(nil),           // 22: triage.v1.VersionStamp
+	(*status.Status)(nil),          // 23: google.rpc.Status
 }
 var file_triage_v1_scoring_proto_depIdxs = []int32{
-	10, // 0: triage.v1.ScoringOptions.random:type_name -> triage.v1.RandomReferenceOptions
-	11, // 1: triage.v1.ScorePlanRequest.stored:type_name -> triage.v1.StoredPool
-	12, // 2: triage.v1.ScorePlanRequest.inline:type_name -> triage.v1.InlinePool
-	13, // 3: triage.v1.ScorePlanRequest.budgets:type_name -> triage.v1.Budget
-	14, // 4: triage.v1.ScorePlanRequest.plan:type_name -> triage.v1.PlanStep
-	15, // 5: triage.v1.ScorePlanRequest.regimes:type_name -> triage.v1.Regime
+	12, // 0: triage.v1.ScoringOptions.random:type_name -> triage.v1.RandomReferenceOptions
+	13, // 1: triage.v1.ScorePlanRequest.stored:type_name -> triage.v1.StoredPool
+	14, // 2: triage.v1.ScorePlanRequest.inline:type_name -> triage.v1.InlinePool
+	15, // 3: triage.v1.ScorePlanRequest.budgets:type_name -> triage.v1.Budget
+	16, // 4: triage.v1.ScorePlanRequest.plan:type_name -> triage.v1.PlanStep
+	17, // 5: triage.v1.ScorePlanRequest.regimes:type_name -> triage.v1.Regime
 	1,  // 6: triage.v1.ScorePlanRequest.unsolvable:type_name -> triage.v1.UnsolvableItems
 	2,  // 7: triage.v1.ScorePlanRequest.options:type_name -> triage.v1.ScoringOptions
-	15, // 8: triage.v1.RegimeScore.regime:type_name -> triage.v1.Regime
-	16, // 9: triage.v1.RegimeScore.trace:type_name -> triage.v1.TraceStep
-	17, // 10: triage.v1.BudgetScore.oracle:type_name -> triage.v1.OracleReference
-	18, // 11: triage.v1.BudgetScore.random:type_name -> triage.v1.RandomReference
+	17, // 8: triage.v1.RegimeScore.regime:type_name -> triage.v1.Regime
+	18, // 9: triage.v1.RegimeScore.trace:type_name -> triage.v1.TraceStep
+	19, // 10: triage.v1.BudgetScore.oracle:type_name -> triage.v1.OracleReference
+	20, // 11: triage.v1.BudgetScore.random:type_name -> triage.v1.RandomReference
 	0,  // 12: triage.v1.BudgetScore.degeneracy:type_name -> triage.v1.Degeneracy
 	4,  // 13: triage.v1.BudgetScore.regimes:type_name -> triage.v1.RegimeScore
-	5,  // 14: triage.v1.ScorePlanResponse.scores:type_name -> triage.v1.BudgetScore
-	14, // 15: triage.v1.ScorePlanResponse.normalized_plan:type_name -> triage.v1.PlanStep
-	19, // 16: triage.v1.ScorePlanResponse.dropped_steps:type_name -> triage.v1.PlanDrop
-	6,  // 17: triage.v1.ScorePlanResponse.injection:type_name -> triage.v1.InjectionScore
-	20, // 18: triage.v1.ScorePlanResponse.version:type_name -> triage.v1.VersionStamp
-	3,  // 19: triage.v1.ScorePlansRequest.requests:type_name -> triage.v1.ScorePlanRequest
-	7,  // 20: triage.v1.ScorePlansResponse.result:type_name -> triage.v1.ScorePlanResponse
-	21, // 21: triage.v1.ScorePlansResponse.error:type_name -> google.rpc.Status
-	20, // 22: triage.v1.ScorePlansResponse.version:type_name -> triage.v1.VersionStamp
-	3,  // 23: triage.v1.ScoringService.ScorePlan:input_type -> triage.v1.ScorePlanRequest
-	8,  // 24: triage.v1.ScoringService.ScorePlans:input_type -> triage.v1.ScorePlansRequest
-	7,  // 25: triage.v1.ScoringService.ScorePlan:output_type -> triage.v1.ScorePlanResponse
-	9,  // 26: triage.v1.ScoringService.ScorePlans:output_type -> triage.v1.ScorePlansResponse
-	25, // [25:27] is the sub-list for method output_type
-	23, // [23:25] is the sub-list for method input_type
-	23, // [23:23] is the sub-list for extension type_name
-	23, // [23:23] is the sub-list for extension extendee
-	0,  // [0:23] is the sub-list for field type_name
+	6,  // 14: triage.v1.BudgetScore.decomposition:type_name -> triage.v1.RegretDecomposition
+	5,  // 15: triage.v1.ScorePlanResponse.scores:type_name -> triage.v1.BudgetScore
+	16, // 16: triage.v1.ScorePlanResponse.normalized_plan:type_name -> triage.v1.PlanStep
+	21, // 17: triage.v1.ScorePlanResponse.dropped_steps:type_name -> triage.v1.PlanDrop
+	8,  // 18: triage.v1.ScorePlanResponse.injection:type_name -> triage.v1.InjectionScore
+	22, // 19: triage.v1.ScorePlanResponse.version:type_name -> triage.v1.VersionStamp
+	7,  // 20: triage.v1.ScorePlanResponse.diagnostics:type_name -> triage.v1.PlanDiagnostics
+	3,  // 21: triage.v1.ScorePlansRequest.requests:type_name -> triage.v1.ScorePlanRequest
+	9,  // 22: triage.v1.ScorePlansResponse.result:type_name -> triage.v1.ScorePlanResponse
+	23, // 23: triage.v1.ScorePlansResponse.error:type_name -> google.rpc.Status
+	22, // 24: triage.v1.ScorePlansResponse.version:type_name -> triage.v1.VersionStamp
+	3,  // 25: triage.v1.ScoringService.ScorePlan:input_type -> triage.v1.ScorePlanRequest
+	10, // 26: triage.v1.ScoringService.ScorePlans:input_type -> triage.v1.ScorePlansRequest
+	9,  // 27: triage.v1.ScoringService.ScorePlan:output_type -> triage.v1.ScorePlanResponse
+	11, // 28: triage.v1.ScoringService.ScorePlans:output_type -> triage.v1.ScorePlansResponse
+	27, // [27:29] is the sub-list for method output_type
+	25, // [25:27] is the sub-list for method input_type
+	25, // [25:25] is the sub-list for extension type_name
+	25, // [25:25] is the sub-list for extension extendee
+	0,  // [0:25] is the sub-list for field type_name
 }
 
 func init() { file_triage_v1_scoring_proto_init() }
@@ -1053,8 +1259,9 @@ func file_triage_v1_scoring_proto_init() {
 	}
 	file_triage_v1_scoring_proto_msgTypes[3].OneofWrappers = []any{}
 	file_triage_v1_scoring_proto_msgTypes[4].OneofWrappers = []any{}
-	file_triage_v1_scoring_proto_msgTypes[5].OneofWrappers = []any{}
-	file_triage_v1_scoring_proto_msgTypes[8].OneofWrappers = []any{
+	file_triage_v1_scoring_proto_msgTypes[6].OneofWrappers = []any{}
+	file_triage_v1_scoring_proto_msgTypes[7].OneofWrappers = []any{}
+	file_triage_v1_scoring_proto_msgTypes[10].OneofWrappers = []any{
 		(*ScorePlansResponse_Result)(nil),
 		(*ScorePlansResponse_Error)(nil),
 	}
@@ -1064,7 +1271,7 @@ func file_triage_v1_scoring_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_triage_v1_scoring_proto_rawDesc), len(file_triage_v1_scoring_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   9,
+			NumMessages:   11,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

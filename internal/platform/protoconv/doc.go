@@ -6,5 +6,6 @@
 // It is also the one home of the pairing between the API's enums and the
 // protocol's names (package vocab: regimes, planner strategies, prompt
 // variants), and gathers what planscore.Score needs from an Executor's and
-// an Oracle's responses (ScoreInput).
+// an Oracle's responses (ScoreInput) and maps its Result back
+// (DegeneracyProto, DecompositionProto, DiagnosticsProto).
 package protoconv

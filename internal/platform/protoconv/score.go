@@ -36,3 +36,29 @@ var degeneracyProtos = map[metrics.Degeneracy]triagev1.Degeneracy{
 // DegeneracyProto returns the API's degeneracy for d
 // (DEGENERACY_UNSPECIFIED for an unknown one).
 func DegeneracyProto(d metrics.Degeneracy) triagev1.Degeneracy { return degeneracyProtos[d] }
+
+// DecompositionProto returns the API's regret decomposition of a scored
+// plan: V_S and the selection, order and enforcement losses; nil when the
+// decomposition is undefined (V_oracle = 0, or scored without items).
+func DecompositionProto(r planscore.Result) *triagev1.RegretDecomposition {
+	if r.Losses == nil {
+		return nil
+	}
+	return &triagev1.RegretDecomposition{
+		PlannedValue: r.PlannedValue,
+		Selection:    r.Losses.Selection,
+		Order:        r.Losses.Order,
+		Enforcement:  r.Losses.Enforcement,
+	}
+}
+
+// DiagnosticsProto returns the API's plan diagnostics; each field is unset
+// where d's is nil (undefined for the plan and pool).
+func DiagnosticsProto(d metrics.Diagnostics) *triagev1.PlanDiagnostics {
+	return &triagev1.PlanDiagnostics{
+		Precision:       d.Precision,
+		Recall:          d.Recall,
+		CostForecast:    d.CostForecast,
+		UnderAllocation: d.UnderAllocation,
+	}
+}

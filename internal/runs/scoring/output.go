@@ -32,6 +32,23 @@ type Output struct {
 	Detection *float64 `json:"detection"`
 	// Waste is W = Σ_{S∩U} a / Σ_S a; 0 when the plan allocates nothing.
 	Waste float64 `json:"waste"`
+	// PlannedValue is V_S, the best regime-U value of a subset of the
+	// planned set that fits the budget; SelectionLoss, OrderLoss and
+	// EnforcementLoss are the regret decomposition (SPEC §5), each divided
+	// by V_oracle: selection + order is the U regret, + enforcement the E
+	// regret. All null when V_oracle = 0.
+	PlannedValue    *float64 `json:"planned_value"`
+	SelectionLoss   *float64 `json:"selection_loss"`
+	OrderLoss       *float64 `json:"order_loss"`
+	EnforcementLoss *float64 `json:"enforcement_loss"`
+	// Precision |S ∩ Y| / |S|, Recall |S ∩ Y| / |Y|, CostForecast (the
+	// median of log₂(a / cost) over S) and UnderAllocation (the share of
+	// S ∩ Y with a < cost) are the plan diagnostics (SPEC §5); each null
+	// where undefined (S, Y or S ∩ Y empty).
+	Precision       *float64 `json:"precision"`
+	Recall          *float64 `json:"recall"`
+	CostForecast    *float64 `json:"cost_forecast"`
+	UnderAllocation *float64 `json:"under_allocation"`
 	// PlannedTokens is Σ a over the normalized plan.
 	PlannedTokens int64 `json:"planned_tokens"`
 	// OverBudget reports PlannedTokens > Budget.

@@ -66,25 +66,33 @@ func Score(ctx context.Context, c triagev1.ScoringServiceClient, file string, in
 func (in *Input) output(resp *triagev1.ScorePlanResponse) *Output {
 	score := resp.GetScores()[0]
 	out := &Output{
-		Budget:         score.GetBudget(),
-		Alpha:          in.Alpha,
-		TotalCost:      resp.GetTotalCost(),
-		PoolSize:       int(resp.GetPoolSize()),
-		OracleValue:    score.GetOracle().GetValue(),
-		OraclePlan:     steps(score.GetOracle().GetPlan()),
-		RandomValue:    score.GetRandom().GetMean(),
-		RandomStderr:   score.GetRandom().GetStandardError(),
-		RandomMethod:   enumName(score.GetRandom().GetMethod().String(), "RANDOM_METHOD_"),
-		RandomSamples:  score.GetRandom().GetSamples(),
-		RandomSeed:     score.GetRandom().GetSeed(),
-		Regimes:        map[vocab.Regime]RegimeScore{},
-		Detection:      resp.GetInjection().Detection,
-		Waste:          resp.GetInjection().GetWaste(),
-		PlannedTokens:  resp.GetPlannedTokens(),
-		OverBudget:     score.GetOverBudget(),
-		NormalizedPlan: steps(resp.GetNormalizedPlan()),
-		DroppedSteps:   []DroppedStep{},
-		Warnings:       []string{},
+		Budget:          score.GetBudget(),
+		Alpha:           in.Alpha,
+		TotalCost:       resp.GetTotalCost(),
+		PoolSize:        int(resp.GetPoolSize()),
+		OracleValue:     score.GetOracle().GetValue(),
+		OraclePlan:      steps(score.GetOracle().GetPlan()),
+		RandomValue:     score.GetRandom().GetMean(),
+		RandomStderr:    score.GetRandom().GetStandardError(),
+		RandomMethod:    enumName(score.GetRandom().GetMethod().String(), "RANDOM_METHOD_"),
+		RandomSamples:   score.GetRandom().GetSamples(),
+		RandomSeed:      score.GetRandom().GetSeed(),
+		Regimes:         map[vocab.Regime]RegimeScore{},
+		Detection:       resp.GetInjection().Detection,
+		Waste:           resp.GetInjection().GetWaste(),
+		Precision:       resp.GetDiagnostics().Precision,
+		Recall:          resp.GetDiagnostics().Recall,
+		CostForecast:    resp.GetDiagnostics().CostForecast,
+		UnderAllocation: resp.GetDiagnostics().UnderAllocation,
+		PlannedTokens:   resp.GetPlannedTokens(),
+		OverBudget:      score.GetOverBudget(),
+		NormalizedPlan:  steps(resp.GetNormalizedPlan()),
+		DroppedSteps:    []DroppedStep{},
+		Warnings:        []string{},
+	}
+	if d := score.GetDecomposition(); d != nil {
+		out.PlannedValue, out.SelectionLoss = &d.PlannedValue, &d.Selection
+		out.OrderLoss, out.EnforcementLoss = &d.Order, &d.Enforcement
 	}
 	for _, s := range score.GetRegimes() {
 		rs := RegimeScore{

@@ -44,6 +44,9 @@ def response() -> scoring_pb2.ScorePlanResponse:
                     ),
                     scoring_pb2.RegimeScore(regime=executor_pb2.REGIME_ENFORCED, value=2, remaining_budget=10, eta=0.4),
                 ],
+                decomposition=scoring_pb2.RegretDecomposition(
+                    planned_value=3, selection=0, order=0.25, enforcement=-0.125
+                ),
             ),
             scoring_pb2.BudgetScore(budget=0, degeneracy=scoring_pb2.DEGENERACY_NO_VALUE),
         ],
@@ -55,6 +58,7 @@ def response() -> scoring_pb2.ScorePlanResponse:
         total_value=4,
         injection=scoring_pb2.InjectionScore(unsolvable=1, detection=1, waste=0),
         version=STAMP,
+        diagnostics=scoring_pb2.PlanDiagnostics(precision=0.5, cost_forecast=-1, under_allocation=0),
     )
 
 
@@ -156,8 +160,11 @@ class ScoringTest(unittest.TestCase):
         enf = half.regime("enforced")
         self.assertIsNone(enf.regret)
         self.assertEqual(enf.eta, 0.4)
+        self.assertEqual(half.decomposition, triage_client.scoring.Decomposition(3, 0, 0.25, -0.125))
         none = got.scores[1]
-        self.assertEqual((none.alpha, none.degeneracy), (None, "no_value"))
+        self.assertEqual((none.alpha, none.degeneracy, none.decomposition), (None, "no_value", None))
+        # recall is unset (None), under_allocation set to 0 (not None).
+        self.assertEqual(got.diagnostics, triage_client.scoring.Diagnostics(0.5, None, -1.0, 0.0))
         self.assertEqual(got.dropped_steps, (triage_client.scoring.Drop(2, "p9", 50, "unknown_id"),))
         self.assertEqual(got.normalized_plan, (triage_client.Step("p4", 600),))
         self.assertEqual(got.injection, triage_client.scoring.Injection(1, 1.0, 0.0))

@@ -155,6 +155,41 @@ class RandomReference:
 
 
 @dataclass(frozen=True)
+class Decomposition:
+    """The regret decomposition at one budget (SPEC §5): where the plan lost
+    value, each term divided by V_oracle. selection + order is the advisory
+    regret, selection + order + enforcement the enforced one."""
+
+    #: V_S: the best advisory value of a subset of the planned set that fits
+    #: the budget.
+    planned_value: float
+    #: (V_oracle − V_S) / V_oracle ≥ 0: what the chosen set could not reach.
+    selection: float
+    #: (V_S − V_U) / V_oracle ≥ 0: what the order and the early stop lost.
+    order: float
+    #: (V_U − V_E) / V_oracle, signed: what binding the allocations cost
+    #: (negative when it helped).
+    enforcement: float
+
+
+@dataclass(frozen=True)
+class Diagnostics:
+    """The plan diagnostics (SPEC §5), the same at every budget; each is None
+    where undefined. S is the planned set, Y the solvable items."""
+
+    #: |S ∩ Y| / |S|; None when S is empty.
+    precision: Optional[float]
+    #: |S ∩ Y| / |Y|; None when Y is empty.
+    recall: Optional[float]
+    #: The median of log2(a_i / c_i) over S (0: exact, −1: half the cost);
+    #: None when S is empty.
+    cost_forecast: Optional[float]
+    #: The share of S ∩ Y allocated less than its cost; None when S ∩ Y is
+    #: empty.
+    under_allocation: Optional[float]
+
+
+@dataclass(frozen=True)
 class BudgetResult:
     """The plan's score at one budget."""
 
@@ -168,6 +203,8 @@ class BudgetResult:
     #: "informative", "no_value" or "collapse" (SPEC §5).
     degeneracy: str
     regimes: Tuple[RegimeResult, ...]
+    #: The regret decomposition; None when V_oracle = 0.
+    decomposition: Optional[Decomposition] = None
 
     def regime(self, name: str) -> RegimeResult:
         """Returns the result under regime name ("advisory", "enforced")."""
@@ -215,6 +252,8 @@ class ScoreResult:
     injection: Optional[Injection]
     #: None inside a batch, whose outcome carries it.
     version: Optional[Version]
+    #: The plan diagnostics (None only from a server that predates them).
+    diagnostics: Optional[Diagnostics] = None
 
 
 @dataclass(frozen=True)
@@ -335,6 +374,7 @@ def from_proto(m: scoring_pb2.ScorePlanResponse) -> ScoreResult:
         total_value=m.total_value,
         injection=injection,
         version=_version(m),
+        diagnostics=_diagnostics(m.diagnostics) if m.HasField("diagnostics") else None,
     )
 
 
@@ -381,7 +421,19 @@ def _budget_result(b: scoring_pb2.BudgetScore) -> BudgetResult:
         ),
         degeneracy=_enum(scoring_pb2.Degeneracy, b.degeneracy, "DEGENERACY_"),
         regimes=tuple(_regime_result(g) for g in b.regimes),
+        decomposition=_decomposition(b.decomposition) if b.HasField("decomposition") else None,
     )
+
+
+def _decomposition(d: scoring_pb2.RegretDecomposition) -> Decomposition:
+    return Decomposition(d.planned_value, d.selection, d.order, d.enforcement)
+
+
+def _diagnostics(d: scoring_pb2.PlanDiagnostics) -> Diagnostics:
+    def opt(name: str) -> Optional[float]:
+        return getattr(d, name) if d.HasField(name) else None
+
+    return Diagnostics(opt("precision"), opt("recall"), opt("cost_forecast"), opt("under_allocation"))
 
 
 def _regime_result(g: scoring_pb2.RegimeScore) -> RegimeResult:

@@ -29,6 +29,8 @@ export {
   type BatchOutcome,
   type Budget,
   type BudgetResult,
+  type Decomposition,
+  type Diagnostics,
   type Drop,
   type PoolItem,
   type Regime,

@@ -111,6 +111,38 @@ export interface RegimeResult {
   trace: TraceEntry[];
 }
 
+/**
+ * The regret decomposition at one budget (SPEC §5): where the plan lost
+ * value, each term divided by V_oracle. selection + order is the advisory
+ * regret, selection + order + enforcement the enforced one.
+ */
+export interface Decomposition {
+  /** V_S: the best advisory value of a subset of the planned set that fits the budget. */
+  plannedValue: number;
+  /** (V_oracle − V_S) / V_oracle ≥ 0: what the chosen set could not reach. */
+  selection: number;
+  /** (V_S − V_U) / V_oracle ≥ 0: what the order and the early stop lost. */
+  order: number;
+  /** (V_U − V_E) / V_oracle, signed: what binding the allocations cost (negative when it helped). */
+  enforcement: number;
+}
+
+/**
+ * The plan diagnostics (SPEC §5), the same at every budget; each is
+ * undefined where undefined for the plan and pool. S is the planned set, Y
+ * the solvable items.
+ */
+export interface Diagnostics {
+  /** |S ∩ Y| / |S|; undefined when S is empty. */
+  precision?: number;
+  /** |S ∩ Y| / |Y|; undefined when Y is empty. */
+  recall?: number;
+  /** The median of log2(a_i / c_i) over S (0: exact, −1: half the cost); undefined when S is empty. */
+  costForecast?: number;
+  /** The share of S ∩ Y allocated less than its cost; undefined when S ∩ Y is empty. */
+  underAllocation?: number;
+}
+
 /** The plan's score at one budget. */
 export interface BudgetResult {
   /** The effective budget in tokens. */
@@ -126,6 +158,8 @@ export interface BudgetResult {
   degeneracy: string;
   /** One per requested regime, in request order. */
   regimes: RegimeResult[];
+  /** The regret decomposition; undefined when V_oracle = 0. */
+  decomposition?: Decomposition;
 }
 
 /** A plan step normalization removed. */
@@ -152,6 +186,8 @@ export interface ScoreResult {
   injection?: { unsolvable: number; detection?: number; waste: number };
   /** Undefined inside a batch, whose outcome carries it. */
   version?: Version;
+  /** The plan diagnostics (undefined only from a server that predates them). */
+  diagnostics?: Diagnostics;
 }
 
 /** Why one request of a batch could not be scored. */
@@ -259,6 +295,12 @@ export function fromProto(m: ScorePlanResponse): ScoreResult {
     totalValue: m.totalValue,
     injection: m.injection && { unsolvable: m.injection.unsolvable, detection: m.injection.detection, waste: m.injection.waste },
     version: version(m.version),
+    diagnostics: m.diagnostics && {
+      precision: m.diagnostics.precision,
+      recall: m.diagnostics.recall,
+      costForecast: m.diagnostics.costForecast,
+      underAllocation: m.diagnostics.underAllocation,
+    },
   };
 }
 
@@ -279,6 +321,12 @@ function budgetResult(b: BudgetScore): BudgetResult {
     },
     degeneracy: name(degeneracyToJSON(b.degeneracy), "DEGENERACY_"),
     regimes: b.regimes.map(regimeResult),
+    decomposition: b.decomposition && {
+      plannedValue: b.decomposition.plannedValue,
+      selection: b.decomposition.selection,
+      order: b.decomposition.order,
+      enforcement: b.decomposition.enforcement,
+    },
   };
 }
 

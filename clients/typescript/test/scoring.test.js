@@ -30,6 +30,7 @@ function response() {
           },
           { regime: 2, value: 2, remainingBudget: 10, eta: 0.4 },
         ],
+        decomposition: { plannedValue: 3, selection: 0, order: 0.25, enforcement: -0.125 },
       },
       { budget: 0, degeneracy: scoring.Degeneracy.DEGENERACY_NO_VALUE },
     ],
@@ -41,6 +42,7 @@ function response() {
     totalValue: 4,
     injection: { unsolvable: 1, detection: 1, waste: 0 },
     version: STAMP,
+    diagnostics: { precision: 0.5, costForecast: -1, underAllocation: 0 },
   });
 }
 
@@ -161,6 +163,7 @@ test("scorePlan returns a typed result", async () => {
           },
           { regime: "enforced", value: 2, remainingBudget: 10, eta: 0.4, regret: undefined, trace: [] },
         ],
+        decomposition: { plannedValue: 3, selection: 0, order: 0.25, enforcement: -0.125 },
       },
       {
         budget: 0,
@@ -170,6 +173,7 @@ test("scorePlan returns a typed result", async () => {
         random: { mean: 0, standardError: 0, samples: 0, method: "unspecified", seed: 0 },
         degeneracy: "no_value",
         regimes: [],
+        decomposition: undefined,
       },
     ],
     normalizedPlan: [{ id: "p4", tokens: 600 }],
@@ -181,6 +185,8 @@ test("scorePlan returns a typed result", async () => {
     totalValue: 4,
     injection: { unsolvable: 1, detection: 1, waste: 0 },
     version: STAMP,
+    // recall unset: undefined, not 0.
+    diagnostics: { precision: 0.5, recall: undefined, costForecast: -1, underAllocation: 0 },
   });
 });
 

@@ -16,9 +16,10 @@ DEGENERACY_UNSPECIFIED: Degeneracy
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class BudgetScore(_message.Message):
-    __slots__ = ["alpha", "budget", "degeneracy", "oracle", "over_budget", "random", "regimes"]
+    __slots__ = ["alpha", "budget", "decomposition", "degeneracy", "oracle", "over_budget", "random", "regimes"]
     ALPHA_FIELD_NUMBER: _ClassVar[int]
     BUDGET_FIELD_NUMBER: _ClassVar[int]
+    DECOMPOSITION_FIELD_NUMBER: _ClassVar[int]
     DEGENERACY_FIELD_NUMBER: _ClassVar[int]
     ORACLE_FIELD_NUMBER: _ClassVar[int]
     OVER_BUDGET_FIELD_NUMBER: _ClassVar[int]
@@ -26,12 +27,13 @@ class BudgetScore(_message.Message):
     REGIMES_FIELD_NUMBER: _ClassVar[int]
     alpha: float
     budget: int
+    decomposition: RegretDecomposition
     degeneracy: Degeneracy
     oracle: _oracle_pb2.OracleReference
     over_budget: bool
     random: _oracle_pb2.RandomReference
     regimes: _containers.RepeatedCompositeFieldContainer[RegimeScore]
-    def __init__(self, budget: _Optional[int] = ..., alpha: _Optional[float] = ..., over_budget: bool = ..., oracle: _Optional[_Union[_oracle_pb2.OracleReference, _Mapping]] = ..., random: _Optional[_Union[_oracle_pb2.RandomReference, _Mapping]] = ..., degeneracy: _Optional[_Union[Degeneracy, str]] = ..., regimes: _Optional[_Iterable[_Union[RegimeScore, _Mapping]]] = ...) -> None: ...
+    def __init__(self, budget: _Optional[int] = ..., alpha: _Optional[float] = ..., over_budget: bool = ..., oracle: _Optional[_Union[_oracle_pb2.OracleReference, _Mapping]] = ..., random: _Optional[_Union[_oracle_pb2.RandomReference, _Mapping]] = ..., degeneracy: _Optional[_Union[Degeneracy, str]] = ..., regimes: _Optional[_Iterable[_Union[RegimeScore, _Mapping]]] = ..., decomposition: _Optional[_Union[RegretDecomposition, _Mapping]] = ...) -> None: ...
 
 class InjectionScore(_message.Message):
     __slots__ = ["detection", "unsolvable", "waste"]
@@ -42,6 +44,18 @@ class InjectionScore(_message.Message):
     unsolvable: int
     waste: float
     def __init__(self, unsolvable: _Optional[int] = ..., detection: _Optional[float] = ..., waste: _Optional[float] = ...) -> None: ...
+
+class PlanDiagnostics(_message.Message):
+    __slots__ = ["cost_forecast", "precision", "recall", "under_allocation"]
+    COST_FORECAST_FIELD_NUMBER: _ClassVar[int]
+    PRECISION_FIELD_NUMBER: _ClassVar[int]
+    RECALL_FIELD_NUMBER: _ClassVar[int]
+    UNDER_ALLOCATION_FIELD_NUMBER: _ClassVar[int]
+    cost_forecast: float
+    precision: float
+    recall: float
+    under_allocation: float
+    def __init__(self, precision: _Optional[float] = ..., recall: _Optional[float] = ..., cost_forecast: _Optional[float] = ..., under_allocation: _Optional[float] = ...) -> None: ...
 
 class RegimeScore(_message.Message):
     __slots__ = ["eta", "regime", "regret", "remaining_budget", "trace", "value"]
@@ -58,6 +72,18 @@ class RegimeScore(_message.Message):
     trace: _containers.RepeatedCompositeFieldContainer[_executor_pb2.TraceStep]
     value: float
     def __init__(self, regime: _Optional[_Union[_executor_pb2.Regime, str]] = ..., value: _Optional[float] = ..., remaining_budget: _Optional[int] = ..., eta: _Optional[float] = ..., regret: _Optional[float] = ..., trace: _Optional[_Iterable[_Union[_executor_pb2.TraceStep, _Mapping]]] = ...) -> None: ...
+
+class RegretDecomposition(_message.Message):
+    __slots__ = ["enforcement", "order", "planned_value", "selection"]
+    ENFORCEMENT_FIELD_NUMBER: _ClassVar[int]
+    ORDER_FIELD_NUMBER: _ClassVar[int]
+    PLANNED_VALUE_FIELD_NUMBER: _ClassVar[int]
+    SELECTION_FIELD_NUMBER: _ClassVar[int]
+    enforcement: float
+    order: float
+    planned_value: float
+    selection: float
+    def __init__(self, planned_value: _Optional[float] = ..., selection: _Optional[float] = ..., order: _Optional[float] = ..., enforcement: _Optional[float] = ...) -> None: ...
 
 class ScorePlanRequest(_message.Message):
     __slots__ = ["budgets", "inline", "options", "plan", "regimes", "stored", "unsolvable"]
@@ -78,7 +104,8 @@ class ScorePlanRequest(_message.Message):
     def __init__(self, stored: _Optional[_Union[_executor_pb2.StoredPool, _Mapping]] = ..., inline: _Optional[_Union[_executor_pb2.InlinePool, _Mapping]] = ..., budgets: _Optional[_Iterable[_Union[_types_pb2.Budget, _Mapping]]] = ..., plan: _Optional[_Iterable[_Union[_types_pb2.PlanStep, _Mapping]]] = ..., regimes: _Optional[_Iterable[_Union[_executor_pb2.Regime, str]]] = ..., unsolvable: _Optional[_Union[UnsolvableItems, _Mapping]] = ..., options: _Optional[_Union[ScoringOptions, _Mapping]] = ...) -> None: ...
 
 class ScorePlanResponse(_message.Message):
-    __slots__ = ["dropped_steps", "injection", "normalized_plan", "planned_tokens", "pool_size", "scores", "total_cost", "total_value", "ungradeable_problem_ids", "version"]
+    __slots__ = ["diagnostics", "dropped_steps", "injection", "normalized_plan", "planned_tokens", "pool_size", "scores", "total_cost", "total_value", "ungradeable_problem_ids", "version"]
+    DIAGNOSTICS_FIELD_NUMBER: _ClassVar[int]
     DROPPED_STEPS_FIELD_NUMBER: _ClassVar[int]
     INJECTION_FIELD_NUMBER: _ClassVar[int]
     NORMALIZED_PLAN_FIELD_NUMBER: _ClassVar[int]
@@ -89,6 +116,7 @@ class ScorePlanResponse(_message.Message):
     TOTAL_VALUE_FIELD_NUMBER: _ClassVar[int]
     UNGRADEABLE_PROBLEM_IDS_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
+    diagnostics: PlanDiagnostics
     dropped_steps: _containers.RepeatedCompositeFieldContainer[_types_pb2.PlanDrop]
     injection: InjectionScore
     normalized_plan: _containers.RepeatedCompositeFieldContainer[_types_pb2.PlanStep]
@@ -99,7 +127,7 @@ class ScorePlanResponse(_message.Message):
     total_value: float
     ungradeable_problem_ids: _containers.RepeatedScalarFieldContainer[str]
     version: _types_pb2.VersionStamp
-    def __init__(self, scores: _Optional[_Iterable[_Union[BudgetScore, _Mapping]]] = ..., normalized_plan: _Optional[_Iterable[_Union[_types_pb2.PlanStep, _Mapping]]] = ..., dropped_steps: _Optional[_Iterable[_Union[_types_pb2.PlanDrop, _Mapping]]] = ..., planned_tokens: _Optional[int] = ..., ungradeable_problem_ids: _Optional[_Iterable[str]] = ..., pool_size: _Optional[int] = ..., total_cost: _Optional[int] = ..., total_value: _Optional[float] = ..., injection: _Optional[_Union[InjectionScore, _Mapping]] = ..., version: _Optional[_Union[_types_pb2.VersionStamp, _Mapping]] = ...) -> None: ...
+    def __init__(self, scores: _Optional[_Iterable[_Union[BudgetScore, _Mapping]]] = ..., normalized_plan: _Optional[_Iterable[_Union[_types_pb2.PlanStep, _Mapping]]] = ..., dropped_steps: _Optional[_Iterable[_Union[_types_pb2.PlanDrop, _Mapping]]] = ..., planned_tokens: _Optional[int] = ..., ungradeable_problem_ids: _Optional[_Iterable[str]] = ..., pool_size: _Optional[int] = ..., total_cost: _Optional[int] = ..., total_value: _Optional[float] = ..., injection: _Optional[_Union[InjectionScore, _Mapping]] = ..., version: _Optional[_Union[_types_pb2.VersionStamp, _Mapping]] = ..., diagnostics: _Optional[_Union[PlanDiagnostics, _Mapping]] = ...) -> None: ...
 
 class ScorePlansRequest(_message.Message):
     __slots__ = ["requests"]

@@ -210,6 +210,76 @@ export interface BudgetScore {
   degeneracy: Degeneracy;
   /** One score per requested regime, in request order. */
   regimes: RegimeScore[];
+  /**
+   * The regret decomposition of the plan at this budget (SPEC §5); unset
+   * when V_oracle = 0 (R̃ is then undefined too). It is computed whichever
+   * regimes the request asked for.
+   */
+  decomposition: RegretDecomposition | undefined;
+}
+
+/**
+ * RegretDecomposition splits the plan's regret at one budget into where its
+ * value was lost (SPEC §5): V_oracle − V_E = (V_oracle − V_S) + (V_S − V_U)
+ * + (V_U − V_E), each term divided by V_oracle, so selection + order = R̃
+ * under regime advisory and selection + order + enforcement = R̃ under
+ * regime enforced (up to float64 rounding).
+ */
+export interface RegretDecomposition {
+  /**
+   * V_S: the best regime-advisory value of a subset of the planned set S
+   * (the normalized plan's items) that fits the budget, the knapsack
+   * optimum restricted to S.
+   */
+  plannedValue: number;
+  /**
+   * Selection loss (V_oracle − V_S) / V_oracle ≥ 0: the value the chosen
+   * set could not reach.
+   */
+  selection: number;
+  /**
+   * Order loss (V_S − V_U) / V_oracle ≥ 0: the value the order and the
+   * early stop of regime advisory lost that the set could have had.
+   */
+  order: number;
+  /**
+   * Enforcement loss (V_U − V_E) / V_oracle, signed: what binding the
+   * plan's own allocations (regime enforced) cost; negative when they
+   * helped.
+   */
+  enforcement: number;
+}
+
+/**
+ * PlanDiagnostics say what the plan got wrong on the pool (SPEC §5): which
+ * items it chose and how well it forecast their costs. They depend on the
+ * normalized plan and the pool only, not on the budget. Y is the pool's
+ * solvable items (a flagged unsolvable item is not one), S the planned set.
+ */
+export interface PlanDiagnostics {
+  /** Selection precision |S ∩ Y| / |S|; unset when S is empty. */
+  precision?:
+    | number
+    | undefined;
+  /** Selection recall |S ∩ Y| / |Y|; unset when Y is empty. */
+  recall?:
+    | number
+    | undefined;
+  /**
+   * Cost forecast: the median over S of log₂(a_i / c_i), the allocation
+   * over the solver's cost (the mean of the two middle values for an even
+   * |S|); 0 is an exact forecast, −1 an allocation of half the cost. Unset
+   * when S is empty.
+   */
+  costForecast?:
+    | number
+    | undefined;
+  /**
+   * Under-allocation: the share of S ∩ Y allocated less than its cost
+   * (a_i < c_i), the items regime enforced truncates that would have
+   * scored; unset when S ∩ Y is empty.
+   */
+  underAllocation?: number | undefined;
 }
 
 /**
@@ -265,7 +335,14 @@ export interface ScorePlanResponse {
    * What computed this response (SPEC §10); set by the server. Unset on a
    * result inside a ScorePlansResponse, which carries its own.
    */
-  version: VersionStamp | undefined;
+  version:
+    | VersionStamp
+    | undefined;
+  /**
+   * The plan diagnostics (SPEC §5), the same at every budget; always set,
+   * each of its fields unset when undefined for this plan and pool.
+   */
+  diagnostics: PlanDiagnostics | undefined;
 }
 
 /** ScorePlansRequest is a batch of plans to score. */
@@ -832,6 +909,7 @@ function createBaseBudgetScore(): BudgetScore {
     random: undefined,
     degeneracy: 0,
     regimes: [],
+    decomposition: undefined,
   };
 }
 
@@ -857,6 +935,9 @@ export const BudgetScore: MessageFns<BudgetScore> = {
     }
     for (const v of message.regimes) {
       RegimeScore.encode(v!, writer.uint32(58).fork()).join();
+    }
+    if (message.decomposition !== undefined) {
+      RegretDecomposition.encode(message.decomposition, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -930,6 +1011,14 @@ export const BudgetScore: MessageFns<BudgetScore> = {
             message.regimes.push(RegimeScore.decode(reader, reader.uint32()));
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.decomposition = RegretDecomposition.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -955,6 +1044,7 @@ export const BudgetScore: MessageFns<BudgetScore> = {
       random: isSet(object.random) ? RandomReference.fromJSON(object.random) : undefined,
       degeneracy: isSet(object.degeneracy) ? degeneracyFromJSON(object.degeneracy) : 0,
       regimes: globalThis.Array.isArray(object?.regimes) ? object.regimes.map((e: any) => RegimeScore.fromJSON(e)) : [],
+      decomposition: isSet(object.decomposition) ? RegretDecomposition.fromJSON(object.decomposition) : undefined,
     };
   },
 
@@ -981,6 +1071,9 @@ export const BudgetScore: MessageFns<BudgetScore> = {
     if (message.regimes?.length) {
       obj.regimes = message.regimes.map((e) => RegimeScore.toJSON(e));
     }
+    if (message.decomposition !== undefined) {
+      obj.decomposition = RegretDecomposition.toJSON(message.decomposition);
+    }
     return obj;
   },
 
@@ -1000,6 +1093,255 @@ export const BudgetScore: MessageFns<BudgetScore> = {
       : undefined;
     message.degeneracy = object.degeneracy ?? 0;
     message.regimes = object.regimes?.map((e) => RegimeScore.fromPartial(e)) || [];
+    message.decomposition = (object.decomposition !== undefined && object.decomposition !== null)
+      ? RegretDecomposition.fromPartial(object.decomposition)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRegretDecomposition(): RegretDecomposition {
+  return { plannedValue: 0, selection: 0, order: 0, enforcement: 0 };
+}
+
+export const RegretDecomposition: MessageFns<RegretDecomposition> = {
+  encode(message: RegretDecomposition, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.plannedValue !== 0) {
+      writer.uint32(9).double(message.plannedValue);
+    }
+    if (message.selection !== 0) {
+      writer.uint32(17).double(message.selection);
+    }
+    if (message.order !== 0) {
+      writer.uint32(25).double(message.order);
+    }
+    if (message.enforcement !== 0) {
+      writer.uint32(33).double(message.enforcement);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RegretDecomposition {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRegretDecomposition();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 9) {
+              break;
+            }
+
+            message.plannedValue = reader.double();
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.selection = reader.double();
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.order = reader.double();
+            continue;
+          }
+          case 4: {
+            if (tag !== 33) {
+              break;
+            }
+
+            message.enforcement = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RegretDecomposition {
+    return {
+      plannedValue: isSet(object.plannedValue)
+        ? globalThis.Number(object.plannedValue)
+        : isSet(object.planned_value)
+        ? globalThis.Number(object.planned_value)
+        : 0,
+      selection: isSet(object.selection) ? globalThis.Number(object.selection) : 0,
+      order: isSet(object.order) ? globalThis.Number(object.order) : 0,
+      enforcement: isSet(object.enforcement) ? globalThis.Number(object.enforcement) : 0,
+    };
+  },
+
+  toJSON(message: RegretDecomposition): unknown {
+    const obj: any = {};
+    if (message.plannedValue !== 0) {
+      obj.plannedValue = floatToJson(message.plannedValue);
+    }
+    if (message.selection !== 0) {
+      obj.selection = floatToJson(message.selection);
+    }
+    if (message.order !== 0) {
+      obj.order = floatToJson(message.order);
+    }
+    if (message.enforcement !== 0) {
+      obj.enforcement = floatToJson(message.enforcement);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RegretDecomposition>, I>>(base?: I): RegretDecomposition {
+    return RegretDecomposition.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RegretDecomposition>, I>>(object: I): RegretDecomposition {
+    const message = createBaseRegretDecomposition();
+    message.plannedValue = object.plannedValue ?? 0;
+    message.selection = object.selection ?? 0;
+    message.order = object.order ?? 0;
+    message.enforcement = object.enforcement ?? 0;
+    return message;
+  },
+};
+
+function createBasePlanDiagnostics(): PlanDiagnostics {
+  return { precision: undefined, recall: undefined, costForecast: undefined, underAllocation: undefined };
+}
+
+export const PlanDiagnostics: MessageFns<PlanDiagnostics> = {
+  encode(message: PlanDiagnostics, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.precision !== undefined) {
+      writer.uint32(9).double(message.precision);
+    }
+    if (message.recall !== undefined) {
+      writer.uint32(17).double(message.recall);
+    }
+    if (message.costForecast !== undefined) {
+      writer.uint32(25).double(message.costForecast);
+    }
+    if (message.underAllocation !== undefined) {
+      writer.uint32(33).double(message.underAllocation);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PlanDiagnostics {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlanDiagnostics();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 9) {
+              break;
+            }
+
+            message.precision = reader.double();
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.recall = reader.double();
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.costForecast = reader.double();
+            continue;
+          }
+          case 4: {
+            if (tag !== 33) {
+              break;
+            }
+
+            message.underAllocation = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PlanDiagnostics {
+    return {
+      precision: isSet(object.precision) ? globalThis.Number(object.precision) : undefined,
+      recall: isSet(object.recall) ? globalThis.Number(object.recall) : undefined,
+      costForecast: isSet(object.costForecast)
+        ? globalThis.Number(object.costForecast)
+        : isSet(object.cost_forecast)
+        ? globalThis.Number(object.cost_forecast)
+        : undefined,
+      underAllocation: isSet(object.underAllocation)
+        ? globalThis.Number(object.underAllocation)
+        : isSet(object.under_allocation)
+        ? globalThis.Number(object.under_allocation)
+        : undefined,
+    };
+  },
+
+  toJSON(message: PlanDiagnostics): unknown {
+    const obj: any = {};
+    if (message.precision !== undefined) {
+      obj.precision = floatToJson(message.precision);
+    }
+    if (message.recall !== undefined) {
+      obj.recall = floatToJson(message.recall);
+    }
+    if (message.costForecast !== undefined) {
+      obj.costForecast = floatToJson(message.costForecast);
+    }
+    if (message.underAllocation !== undefined) {
+      obj.underAllocation = floatToJson(message.underAllocation);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PlanDiagnostics>, I>>(base?: I): PlanDiagnostics {
+    return PlanDiagnostics.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PlanDiagnostics>, I>>(object: I): PlanDiagnostics {
+    const message = createBasePlanDiagnostics();
+    message.precision = object.precision ?? undefined;
+    message.recall = object.recall ?? undefined;
+    message.costForecast = object.costForecast ?? undefined;
+    message.underAllocation = object.underAllocation ?? undefined;
     return message;
   },
 };
@@ -1117,6 +1459,7 @@ function createBaseScorePlanResponse(): ScorePlanResponse {
     totalValue: 0,
     injection: undefined,
     version: undefined,
+    diagnostics: undefined,
   };
 }
 
@@ -1151,6 +1494,9 @@ export const ScorePlanResponse: MessageFns<ScorePlanResponse> = {
     }
     if (message.version !== undefined) {
       VersionStamp.encode(message.version, writer.uint32(82).fork()).join();
+    }
+    if (message.diagnostics !== undefined) {
+      PlanDiagnostics.encode(message.diagnostics, writer.uint32(90).fork()).join();
     }
     return writer;
   },
@@ -1248,6 +1594,14 @@ export const ScorePlanResponse: MessageFns<ScorePlanResponse> = {
             message.version = VersionStamp.decode(reader, reader.uint32());
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.diagnostics = PlanDiagnostics.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1300,6 +1654,7 @@ export const ScorePlanResponse: MessageFns<ScorePlanResponse> = {
         : 0,
       injection: isSet(object.injection) ? InjectionScore.fromJSON(object.injection) : undefined,
       version: isSet(object.version) ? VersionStamp.fromJSON(object.version) : undefined,
+      diagnostics: isSet(object.diagnostics) ? PlanDiagnostics.fromJSON(object.diagnostics) : undefined,
     };
   },
 
@@ -1335,6 +1690,9 @@ export const ScorePlanResponse: MessageFns<ScorePlanResponse> = {
     if (message.version !== undefined) {
       obj.version = VersionStamp.toJSON(message.version);
     }
+    if (message.diagnostics !== undefined) {
+      obj.diagnostics = PlanDiagnostics.toJSON(message.diagnostics);
+    }
     return obj;
   },
 
@@ -1356,6 +1714,9 @@ export const ScorePlanResponse: MessageFns<ScorePlanResponse> = {
       : undefined;
     message.version = (object.version !== undefined && object.version !== null)
       ? VersionStamp.fromPartial(object.version)
+      : undefined;
+    message.diagnostics = (object.diagnostics !== undefined && object.diagnostics !== null)
+      ? PlanDiagnostics.fromPartial(object.diagnostics)
       : undefined;
     return message;
   },

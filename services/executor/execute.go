@@ -46,8 +46,9 @@ func (s *Service) ExecutePlan(ctx context.Context, req *triagev1.ExecutePlanRequ
 	if len(regimes) == 0 {
 		regimes = []triagev1.Regime{triagev1.Regime_REGIME_ADVISORY, triagev1.Regime_REGIME_ENFORCED}
 	}
-	for _, r := range regimes {
-		resp.Results = append(resp.Results, regimeResult(r, run(p, plan, budget, r, !req.GetOmitTrace())))
+	resp.Results = make([]*triagev1.RegimeResult, len(regimes))
+	for i, r := range regimes {
+		resp.Results[i] = regimeResult(r, run(p, plan, budget, r, !req.GetOmitTrace()))
 	}
 	return resp, nil
 }

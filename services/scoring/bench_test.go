@@ -142,6 +142,25 @@ func benchLoopback(b *testing.B, cacheEntries int) {
 	}
 }
 
+// BenchmarkScorePlanHandler is the service's own part of a ScorePlan call
+// (request30, the references cached): ValidateRequest, as the server runs
+// it first, then ScorePlan, called directly, without gRPC.
+func BenchmarkScorePlanHandler(b *testing.B) {
+	svc := scoring.New(scoring.LocalExecutor(executor.New(nil, time.Now)), scoring.LocalOracle(oracle.NewService()),
+		scoring.Options{Workers: 1, CacheEntries: scoring.DefaultCacheEntries})
+	req := request30(3)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := svc.ValidateRequest(triagev1.ScoringService_ScorePlan_FullMethodName, req); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := svc.ScorePlan(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkScorePlans streams batches of 1000 of the paper's calls (100
 // different pools, 10 plans each) over loopback TCP and reports plans
 // scored per second (the bar: ≥ 10,000 on the 2-core reference machine).

@@ -48,17 +48,48 @@ func newRefCache(max int) *refCache {
 	return &refCache{max: max, entries: make(map[string]*list.Element), order: list.New()}
 }
 
-// key is the cache key of req: an exact encoding of everything the
-// references depend on (each item's id, cost, outcome and value, each
-// budget, the random-reference options), or "" when req is too large to
-// cache.
-func (c *refCache) key(req *triagev1.ComputeReferencesRequest) string {
+// keyBuffers holds the buffers keys are encoded in, so that a lookup
+// allocates nothing: only a miss copies its key into a string, to put the
+// answer under.
+var keyBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// lookup returns the cached references of items at budgets with random's
+// options, or, on a miss, the key to put them under ("" when they are too
+// large to cache, or there is no cache).
+func (c *refCache) lookup(items []*triagev1.GroundTruthItem, budgets []*triagev1.Budget, random *triagev1.RandomReferenceOptions) (resp *triagev1.ComputeReferencesResponse, key string, ok bool) {
 	if c == nil {
-		return ""
+		return nil, "", false
 	}
-	b := make([]byte, 0, 64+24*len(req.GetItems()))
-	b = protowire.AppendVarint(b, uint64(len(req.GetItems()))) // counts first: the encoding is unambiguous
-	for _, it := range req.GetItems() {
+	buf := keyBuffers.Get().(*[]byte)
+	defer keyBuffers.Put(buf)
+	b, fits := appendKey((*buf)[:0], items, budgets, random)
+	if cap(b) <= maxCachedRequestBytes+64 { // pool only the buffers a cacheable key needs
+		*buf = b
+	}
+	if !fits {
+		return nil, "", false
+	}
+	c.mu.Lock()
+	e, ok := c.entries[string(b)] // no copy: the compiler looks the bytes up as they are
+	if ok {
+		c.order.MoveToFront(e)
+		resp = e.Value.(*refEntry).resp
+	}
+	c.mu.Unlock()
+	if ok {
+		return resp, "", true
+	}
+	return nil, string(b), false
+}
+
+// appendKey appends to b the cache key of the references of items at
+// budgets with random's options: an exact encoding of everything they depend
+// on (each item's id, cost, outcome and value, each budget, the
+// random-reference options). It reports false, with the encoding cut short,
+// when the key would be over maxCachedRequestBytes.
+func appendKey(b []byte, items []*triagev1.GroundTruthItem, budgets []*triagev1.Budget, random *triagev1.RandomReferenceOptions) ([]byte, bool) {
+	b = protowire.AppendVarint(b, uint64(len(items))) // counts first: the encoding is unambiguous
+	for _, it := range items {
 		b = protowire.AppendString(b, it.GetId())
 		b = protowire.AppendVarint(b, uint64(it.GetCost()))
 		b = protowire.AppendVarint(b, protowire.EncodeBool(it.GetCorrect()))
@@ -68,11 +99,11 @@ func (c *refCache) key(req *triagev1.ComputeReferencesRequest) string {
 			b = protowire.AppendFixed64(append(b, 1), math.Float64bits(it.GetValue()))
 		}
 		if len(b) > maxCachedRequestBytes {
-			return ""
+			return b, false
 		}
 	}
-	b = protowire.AppendVarint(b, uint64(len(req.GetBudgets())))
-	for _, bg := range req.GetBudgets() {
+	b = protowire.AppendVarint(b, uint64(len(budgets)))
+	for _, bg := range budgets {
 		switch k := bg.GetKind().(type) {
 		case *triagev1.Budget_Tokens:
 			b = protowire.AppendVarint(append(b, 1), uint64(k.Tokens))
@@ -82,29 +113,10 @@ func (c *refCache) key(req *triagev1.ComputeReferencesRequest) string {
 			b = append(b, 0)
 		}
 	}
-	r := req.GetRandom()
-	b = protowire.AppendVarint(b, uint64(r.GetMethod()))
-	b = protowire.AppendVarint(b, uint64(r.GetSamples()))
-	b = protowire.AppendVarint(b, r.GetSeed())
-	if len(b) > maxCachedRequestBytes {
-		return ""
-	}
-	return string(b)
-}
-
-// get returns the cached answer for key.
-func (c *refCache) get(key string) (*triagev1.ComputeReferencesResponse, bool) {
-	if c == nil || key == "" {
-		return nil, false
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.entries[key]
-	if !ok {
-		return nil, false
-	}
-	c.order.MoveToFront(e)
-	return e.Value.(*refEntry).resp, true
+	b = protowire.AppendVarint(b, uint64(random.GetMethod()))
+	b = protowire.AppendVarint(b, uint64(random.GetSamples()))
+	b = protowire.AppendVarint(b, random.GetSeed())
+	return b, len(b) <= maxCachedRequestBytes
 }
 
 // put caches resp for key unless resp is too large.

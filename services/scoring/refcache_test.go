@@ -2,6 +2,7 @@ package scoring_test
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -72,5 +73,30 @@ func TestReferencesAreCached(t *testing.T) {
 	score(a)
 	if n := orc.calls.Load(); n != 5 {
 		t.Errorf("%d oracle calls after an eviction, want 5", n)
+	}
+}
+
+// TestLargePoolsAreNotCached checks that references whose key is over the
+// cache's bound are computed every time, and that a lookup that gave up on
+// a large key leaves none of it behind for the next one.
+func TestLargePoolsAreNotCached(t *testing.T) {
+	orc := &countingOracle{Oracle: scoring.LocalOracle(oracle.NewService())}
+	svc := scoring.New(scoring.LocalExecutor(executor.New(nil, time.Now)), orc, scoring.Options{CacheEntries: 2})
+	large := request30(1)
+	var items []*triagev1.GroundTruthItem
+	large.Plan = nil
+	for i := range 80 {
+		id := fmt.Sprintf("%0250d", i) // 80 × 250 bytes: within the request limits, over the cache's 16 KiB
+		items = append(items, item(id, 100, i%2 == 0))
+		large.Plan = append(large.Plan, &triagev1.PlanStep{Id: id, Tokens: 100})
+	}
+	large.Pool = inline(items...)
+	for _, req := range []*triagev1.ScorePlanRequest{large, large, request30(1), request30(1)} {
+		if _, err := svc.ScorePlan(context.Background(), req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := orc.calls.Load(); n != 3 {
+		t.Errorf("%d oracle calls, want 3 (the large pool twice, the small one once)", n)
 	}
 }

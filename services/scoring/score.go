@@ -34,27 +34,13 @@ func (s *Service) score(ctx context.Context, req *triagev1.ScorePlanRequest) (*t
 		return nil, err
 	}
 	budgets := req.GetBudgets()
-	execs := make([]*triagev1.ExecutePlanResponse, len(budgets))
-	errs := make([]callError, 0, 2)
-	var (
-		refs      *triagev1.ComputeReferencesResponse
-		oracleErr error
-	)
-	done := make(chan struct{})
-	refsReq := &triagev1.ComputeReferencesRequest{Items: p.items, Budgets: budgets, Random: req.GetOptions().GetRandom()}
-	key := s.refs.key(refsReq)
-	if cached, ok := s.refs.get(key); ok {
-		refs = cached
-		close(done)
-	} else {
-		go func() {
-			defer close(done)
-			refs, oracleErr = s.oracle.ComputeReferences(ctx, refsReq)
-			if oracleErr == nil {
-				s.refs.put(key, refs)
-			}
-		}()
+	refs, key, cached := s.refs.lookup(p.items, budgets, req.GetOptions().GetRandom())
+	var computed <-chan references
+	if !cached {
+		computed = s.references(ctx, key, &triagev1.ComputeReferencesRequest{Items: p.items, Budgets: budgets, Random: req.GetOptions().GetRandom()})
 	}
+	execs := make([]*triagev1.ExecutePlanResponse, len(budgets))
+	var errs []callError
 	pool := &triagev1.ExecutePlanRequest_Inline{Inline: &triagev1.InlinePool{Items: p.items}}
 	for i, b := range budgets {
 		execs[i], err = s.executor.ExecutePlan(ctx, &triagev1.ExecutePlanRequest{
@@ -66,20 +52,42 @@ func (s *Service) score(ctx context.Context, req *triagev1.ScorePlanRequest) (*t
 			break // the other budgets would fail alike
 		}
 	}
-	<-done
-	if oracleErr != nil {
-		errs = append(errs, callError{err: oracleErr, paths: oraclePaths(req)})
+	if computed != nil {
+		r := <-computed
+		if refs = r.resp; r.err != nil {
+			errs = append(errs, callError{err: r.err, paths: oraclePaths(req)})
+		}
 	}
 	if err := translate(errs); err != nil {
 		return nil, err
 	}
-	return assemble(req, p, execs, refs)
+	return assemble(req, &p, execs, refs)
+}
+
+// references is the Oracle's answer to a ComputeReferences call.
+type references struct {
+	resp *triagev1.ComputeReferencesResponse
+	err  error
+}
+
+// references asks the Oracle for the references of req, in a goroutine of
+// its own, and caches the answer under key.
+func (s *Service) references(ctx context.Context, key string, req *triagev1.ComputeReferencesRequest) <-chan references {
+	out := make(chan references, 1)
+	go func() {
+		resp, err := s.oracle.ComputeReferences(ctx, req)
+		if err == nil {
+			s.refs.put(key, resp)
+		}
+		out <- references{resp: resp, err: err}
+	}()
+	return out
 }
 
 // pool returns the request's pool: the inline items, or the stored pool's
 // gradeable items as the Executor resolves them.
-func (s *Service) pool(ctx context.Context, req *triagev1.ScorePlanRequest) (*scoredPool, error) {
-	p := &scoredPool{items: req.GetInline().GetItems()}
+func (s *Service) pool(ctx context.Context, req *triagev1.ScorePlanRequest) (scoredPool, error) {
+	p := scoredPool{items: req.GetInline().GetItems()}
 	if stored := req.GetStored(); stored != nil {
 		resp, err := s.executor.ExecutePlan(ctx, &triagev1.ExecutePlanRequest{
 			Pool:             &triagev1.ExecutePlanRequest_Stored{Stored: stored},
@@ -89,7 +97,7 @@ func (s *Service) pool(ctx context.Context, req *triagev1.ScorePlanRequest) (*sc
 			IncludePoolItems: true,
 		})
 		if err != nil {
-			return nil, translate([]callError{{err: err, paths: executorPaths(req, -1)}})
+			return scoredPool{}, translate([]callError{{err: err, paths: executorPaths(req, -1)}})
 		}
 		p.items, p.ungradeable = resp.GetPoolItems(), resp.GetUngradeableProblemIds()
 	}

@@ -2,6 +2,7 @@ package protoconv
 
 import (
 	"fmt"
+	"hash/maphash"
 	"math"
 	"strings"
 
@@ -31,7 +32,10 @@ func ValidateItems(v *apperr.Violations, field string, items []*triagev1.GroundT
 		return false
 	}
 	before := v.Len()
-	seen := make(map[string]int, len(items))
+	var seen map[string]int // only when an id may repeat: most pools have none
+	if mayRepeat(items) {
+		seen = make(map[string]int, len(items))
+	}
 	// Field names are formatted only for violations: valid items, the usual
 	// case, cost no formatting.
 	name := func(i int, leaf string) string { return fmt.Sprintf("%s[%d].%s", field, i, leaf) }
@@ -45,6 +49,7 @@ func ValidateItems(v *apperr.Violations, field string, items []*triagev1.GroundT
 			// The stores refuse NUL too (PostgreSQL text cannot hold it), so
 			// an id valid here is one a ground-truth record may have.
 			v.Add(name(i, "id"), "must not contain NUL bytes")
+		case seen == nil: // no id repeats
 		default:
 			if first, dup := seen[id]; dup {
 				v.Add(name(i, "id"), "duplicate id %q (first at index %d)", id, first)
@@ -62,6 +67,39 @@ func ValidateItems(v *apperr.Violations, field string, items []*triagev1.GroundT
 		}
 	}
 	return v.Len() == before
+}
+
+// smallPool is the most items mayRepeat checks without allocating.
+const smallPool = 64
+
+// idSeed seeds mayRepeat's hash.
+var idSeed = maphash.MakeSeed()
+
+// mayRepeat reports whether two of items may share an id: false when no
+// two do, as a hash table on the stack finds for pools of up to smallPool
+// items; true when two do, or the pool is larger. ValidateItems, called
+// for every request that carries a pool (and by a Scoring service twice),
+// then builds no map for a valid pool.
+func mayRepeat(items []*triagev1.GroundTruthItem) bool {
+	if len(items) > smallPool {
+		return true
+	}
+	var slots [2 * smallPool]uint8 // item index + 1; 0 is empty
+	const mask = len(slots) - 1
+	for i, it := range items {
+		id := it.GetId()
+		for h := int(maphash.String(idSeed, id)) & mask; ; h = (h + 1) & mask {
+			j := slots[h]
+			if j == 0 {
+				slots[h] = uint8(i + 1)
+				break
+			}
+			if items[j-1].GetId() == id {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // PoolItems converts validated items; an unset value means 1.

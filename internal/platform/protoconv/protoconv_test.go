@@ -3,6 +3,7 @@ package protoconv
 import (
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -42,6 +43,47 @@ func TestValidateItems(t *testing.T) {
 	got := PoolItems(items[:1])
 	if got[0].Value != 1 || got[0].ID != "a" || got[0].Cost != 1 {
 		t.Errorf("PoolItems = %+v, want value 1 by default", got)
+	}
+}
+
+// TestValidateItemsDuplicates checks duplicate ids on both sides of
+// smallPool, where mayRepeat stops answering without a map.
+func TestValidateItemsDuplicates(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		n        int
+		dup      int // index given the id of item 3; -1 for none
+		wantMsgs string
+	}{
+		{"one item", 1, -1, ""},
+		{"small, distinct", 30, -1, ""},
+		{"small, repeated", 30, 29, `inline.items[29].id: duplicate id "p3" (first at index 3)`},
+		{"at the bound, distinct", smallPool, -1, ""},
+		{"at the bound, repeated", smallPool, 4, `inline.items[4].id: duplicate id "p3" (first at index 3)`},
+		{"large, distinct", smallPool + 1, -1, ""},
+		{"large, repeated", 300, 299, `inline.items[299].id: duplicate id "p3" (first at index 3)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			items := make([]*triagev1.GroundTruthItem, tc.n)
+			for i := range items {
+				items[i] = &triagev1.GroundTruthItem{Id: "p" + strconv.Itoa(i), Cost: 1}
+			}
+			if tc.dup >= 0 {
+				items[tc.dup].Id = "p3"
+			}
+			var v apperr.Violations
+			ok := ValidateItems(&v, "inline.items", items)
+			var msgs []string
+			var inv *apperr.InvalidArgumentError
+			if errors.As(v.Err(), &inv) {
+				for _, fv := range inv.Violations {
+					msgs = append(msgs, fv.Field+": "+fv.Description)
+				}
+			}
+			if got := strings.Join(msgs, "; "); got != tc.wantMsgs || ok != (tc.wantMsgs == "") {
+				t.Errorf("ValidateItems = %v, %q; want %v, %q", ok, got, tc.wantMsgs == "", tc.wantMsgs)
+			}
+		})
 	}
 }
 

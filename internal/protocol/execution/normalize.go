@@ -79,11 +79,7 @@ const (
 // every step is dropped as unknown. Normalize only reads p and is safe for
 // concurrent use.
 func Normalize(p *Pool, plan []Step) Plan {
-	var index map[string]int // a nil Pool has no ids: a nil map finds none
-	if p != nil {
-		index = p.index
-	}
-	return normalize(p.Len(), index, nil, plan)
+	return normalize(p.Len(), p, nil, plan)
 }
 
 // NormalizeIDs applies the rules of Normalize (SPEC §2 step 3) to a raw plan
@@ -108,9 +104,9 @@ func NormalizeIDs(n int, lookup func(id string) (int, bool), plan []Step) Plan {
 }
 
 // normalize implements Normalize and NormalizeIDs. Ids are looked up with
-// lookup when it is not nil, else in index (Normalize's direct path, which
+// lookup when it is not nil, else in p (Normalize's direct path, which
 // saves an indirect call per step).
-func normalize(n int, index map[string]int, lookup func(id string) (int, bool), plan []Step) Plan {
+func normalize(n int, p *Pool, lookup func(id string) (int, bool), plan []Step) Plan {
 	n = min(max(n, 0), math.MaxInt32) // pool indices are stored as int32
 	// code[k] is the pool index of raw step k when it is kept, else −reason.
 	var codeBuf [smallPlan]int32
@@ -137,7 +133,7 @@ func normalize(n int, index map[string]int, lookup func(id string) (int, bool), 
 		if lookup != nil {
 			i, ok = lookup(s.ID)
 		} else {
-			i, ok = index[s.ID]
+			i, ok = p.Lookup(s.ID)
 		}
 		switch {
 		case !ok || i < 0 || i >= n:

@@ -2,6 +2,7 @@ package execution
 
 import (
 	"fmt"
+	"hash/maphash"
 	"math"
 
 	"github.com/triage-eval/triage/internal/protocol/pool"
@@ -12,8 +13,16 @@ import (
 // NewPool returns, so any number of goroutines may use it at once.
 type Pool struct {
 	items []pool.Item
-	index map[string]int
+	// slots is the lookup: an open-addressing hash table (linear probing,
+	// at most half full) of pool index + 1, 0 for an empty slot. It is one
+	// allocation where a map of a 30-item pool is several, and a Pool is
+	// built for every ExecutePlan call.
+	slots []int32
 }
+
+// idSeed seeds the lookup's hash; it is random per process, so callers
+// cannot choose ids that collide.
+var idSeed = maphash.MakeSeed()
 
 // NewPool copies items into a Pool. It returns an error when an id is empty
 // or repeated, a cost is not positive, a value is not finite and positive
@@ -22,10 +31,11 @@ func NewPool(items []pool.Item) (*Pool, error) {
 	if len(items) > math.MaxInt32 {
 		return nil, fmt.Errorf("execution: %d items exceed the supported maximum", len(items))
 	}
-	p := &Pool{
-		items: make([]pool.Item, len(items)),
-		index: make(map[string]int, len(items)),
+	slots := 2 // a power of two ≥ 2·len(items)
+	for slots < 2*len(items) {
+		slots <<= 1
 	}
+	p := &Pool{items: make([]pool.Item, len(items)), slots: make([]int32, slots)}
 	copy(p.items, items)
 	for i, it := range p.items {
 		switch {
@@ -36,12 +46,28 @@ func NewPool(items []pool.Item) (*Pool, error) {
 		case !(it.Value > 0) || math.IsInf(it.Value, 1):
 			return nil, fmt.Errorf("execution: items[%d] (%q): value %v is not finite and positive", i, it.ID, it.Value)
 		}
-		if j, dup := p.index[it.ID]; dup {
+		slot, j := p.find(it.ID)
+		if j >= 0 {
 			return nil, fmt.Errorf("execution: items[%d]: id %q repeats items[%d]", i, it.ID, j)
 		}
-		p.index[it.ID] = i
+		p.slots[slot] = int32(i) + 1
 	}
 	return p, nil
+}
+
+// find returns the pool index of id, −1 when it is not in p, and the slot
+// where id is or would be put.
+func (p *Pool) find(id string) (slot, index int) {
+	mask := uint64(len(p.slots) - 1)
+	for h := maphash.String(idSeed, id) & mask; ; h = (h + 1) & mask {
+		j := p.slots[h]
+		if j == 0 {
+			return int(h), -1
+		}
+		if p.items[j-1].ID == id {
+			return int(h), int(j - 1)
+		}
+	}
 }
 
 // Len returns the number of items in the pool. A nil Pool is empty.
@@ -72,6 +98,8 @@ func (p *Pool) Lookup(id string) (int, bool) {
 	if p == nil {
 		return 0, false
 	}
-	i, ok := p.index[id]
-	return i, ok
+	if _, i := p.find(id); i >= 0 {
+		return i, true
+	}
+	return 0, false
 }

@@ -1,7 +1,9 @@
 package execution
 
 import (
+	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -67,5 +69,36 @@ func TestPoolLookup(t *testing.T) {
 	var none *Pool
 	if _, ok := none.Lookup("p1"); ok || none.Len() != 0 || none.Items() != nil {
 		t.Fatal("nil pool not empty")
+	}
+	if _, ok := empty.Lookup(""); ok {
+		t.Fatal("empty pool found an item")
+	}
+}
+
+// TestPoolLookupSizes checks the lookup's hash table at sizes around its
+// powers of two: every id is found at its index, a repeat anywhere is
+// reported against its first occurrence, and absent ids are not found.
+func TestPoolLookupSizes(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 31, 32, 33, 1000} {
+		items := make([]pool.Item, n)
+		for i := range items {
+			items[i] = item("p"+strconv.Itoa(i), 1, true)
+		}
+		p := mustPool(t, items...)
+		for i, it := range items {
+			if got, ok := p.Lookup(it.ID); !ok || got != i {
+				t.Fatalf("n=%d: Lookup(%q) = %d, %v; want %d", n, it.ID, got, ok, i)
+			}
+		}
+		for _, id := range []string{"p" + strconv.Itoa(n), "q0", "p-1"} {
+			if _, ok := p.Lookup(id); ok {
+				t.Fatalf("n=%d: Lookup(%q) found an item", n, id)
+			}
+		}
+		repeated := append(append([]pool.Item(nil), items...), item("p"+strconv.Itoa(n/2), 2, false))
+		want := fmt.Sprintf("items[%d]: id %q repeats items[%d]", n, "p"+strconv.Itoa(n/2), n/2)
+		if _, err := NewPool(repeated); err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("n=%d: NewPool with a repeat = %v, want %q", n, err, want)
+		}
 	}
 }

@@ -29,7 +29,13 @@ func plannedItems(in Input) []int64 {
 // plannedValue is V_S: the knapsack optimum over the planned set S at the
 // budget (SPEC §5, regret decomposition).
 func plannedValue(items []pool.Item, alloc []int64, budget int64, states *knapsack.StateBudget) (float64, error) {
-	var set []pool.Item
+	n := 0
+	for _, a := range alloc {
+		if a > 0 {
+			n++
+		}
+	}
+	set := make([]pool.Item, 0, n) // one allocation, not one per doubling
 	for i, it := range items {
 		if alloc[i] > 0 {
 			set = append(set, it)

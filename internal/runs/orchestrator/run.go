@@ -274,7 +274,7 @@ func (r *Runner) runReference(ctx context.Context, c cell, ref *triagev1.BudgetR
 			return r.executeAndScore(ctx, c, ref, p.GetPlan(), p, base)
 		}
 	}
-	return fmt.Errorf("references for %s: the Oracle returned no %s plan", c.key(), c.strategy)
+	return fmt.Errorf("references for %s: the Oracle returned no %s plan (is it older than the partial-information references?)", c.key(), c.strategy)
 }
 
 // executeAndScore executes steps under the run's regimes, scores them

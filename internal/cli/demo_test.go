@@ -73,7 +73,7 @@ func TestDemoOutput(t *testing.T) {
 	}
 	stdout := out.String()
 	t.Run("progress", func(t *testing.T) {
-		if strings.Contains(logs.String(), "eta ?") || !strings.Contains(logs.String(), "progress: cells 672/672") {
+		if strings.Contains(logs.String(), "eta ?") || !strings.Contains(logs.String(), "progress: cells 1344/1344") {
 			t.Errorf("progress:\n%s", logs)
 		}
 	})

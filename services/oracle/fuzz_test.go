@@ -23,6 +23,9 @@ func FuzzValidateComputeReferences(f *testing.F) {
 		{Items: pool30(9)[:6], Budgets: alphas(0.5), Random: &triagev1.RandomReferenceOptions{Method: triagev1.RandomMethod_RANDOM_METHOD_EXACT}},
 		{Items: []*triagev1.GroundTruthItem{{Id: "a", Cost: -1, Value: proto.Float64(0)}}, Budgets: []*triagev1.Budget{{}}},
 		{},
+		{Items: pool30(9)[:5], Budgets: alphas(0.5, 1), Random: &triagev1.RandomReferenceOptions{Samples: 10}, Population: population(pool30(9)[:4], 2, 1)},
+		{Items: pool30(9)[:3], Budgets: tokens(0, 900), Random: &triagev1.RandomReferenceOptions{Samples: 10}, Population: &triagev1.Population{}},
+		{Items: pool30(9)[:3], Budgets: alphas(0.5), Population: &triagev1.Population{Items: []*triagev1.PopulationItem{{Id: "zz", Records: []*triagev1.PopulationRecord{{Cost: 0}}}}}},
 	}
 	for _, s := range seeds {
 		b, err := proto.Marshal(s)
@@ -69,6 +72,15 @@ func FuzzValidateComputeReferences(f *testing.F) {
 			}
 			if r.GetMean() > o.GetValue()*(1+1e-9)+1e-9 || r.GetMean() < 0 {
 				t.Fatalf("random %v outside [0, oracle %v]", r.GetMean(), o.GetValue())
+			}
+			for _, p := range ref.GetPartialReferences() {
+				spent := int64(0)
+				for _, st := range p.GetPlan() {
+					spent += st.GetTokens()
+				}
+				if spent > ref.GetBudget() {
+					t.Fatalf("%v plan spends %d at budget %d", p.GetReference(), spent, ref.GetBudget())
+				}
 			}
 		}
 	})

@@ -19,10 +19,19 @@ func TestVocabRoundTrips(t *testing.T) {
 	if _, ok := Regime(triagev1.Regime_REGIME_UNSPECIFIED); ok {
 		t.Error("REGIME_UNSPECIFIED names a regime")
 	}
+	// A strategy is the Planner's or, for a partial-information reference,
+	// the Oracle's: exactly one API value.
 	for _, s := range vocab.Strategies() {
-		if StrategyProto(s) == triagev1.PlannerStrategy_PLANNER_STRATEGY_UNSPECIFIED {
-			t.Errorf("strategy %s has no API value", s)
+		planner := StrategyProto(s) != triagev1.PlannerStrategy_PLANNER_STRATEGY_UNSPECIFIED
+		p := PartialReferenceProto(s)
+		got, ok := PartialReference(p)
+		oracle := p != triagev1.PartialReference_PARTIAL_REFERENCE_UNSPECIFIED && ok && got == s
+		if planner == oracle || oracle != s.PartialReference() {
+			t.Errorf("strategy %s: planner value %v, partial reference %v → %s, %v", s, StrategyProto(s), p, got, ok)
 		}
+	}
+	if _, ok := PartialReference(triagev1.PartialReference_PARTIAL_REFERENCE_UNSPECIFIED); ok {
+		t.Error("PARTIAL_REFERENCE_UNSPECIFIED names a strategy")
 	}
 	for _, v := range vocab.Variants() {
 		p := VariantProto(v)

@@ -97,3 +97,49 @@ func TestFingerprintCoversEveryInput(t *testing.T) {
 		t.Error("a random-strategy cell depends on the planning endpoint")
 	}
 }
+
+// TestPartialReferenceFingerprint: a partial-information reference's
+// fingerprint covers its population's ground truth (each member's solver
+// and records), and no other strategy's does.
+func TestPartialReferenceFingerprint(t *testing.T) {
+	cfg := &Config{Regimes: vocab.Regimes(), Random: RandomConfig{Method: "monte_carlo", Samples: 1000}}
+	population := func() []member {
+		return []member{
+			{Model: "n", Mode: "standard", Records: []memberRecord{{ID: "x", Cost: 50, Correct: true}, {ID: "y", Cost: 70}}},
+			{Model: "o", Mode: "extended", Records: []memberRecord{{ID: "y", Cost: 90, Correct: true}}},
+		}
+	}
+	fp := func(s vocab.Strategy, change func([]member) []member) string {
+		g := &group{solver: Solver{Model: "m", Mode: "standard"}, dataset: "aime", pool: pools.Pool{ProblemIDs: []string{"x", "y"}},
+			texts: map[string]problems.Problem{"x": {ID: "x", Dataset: "aime"}, "y": {ID: "y", Dataset: "aime"}},
+			items: []*triagev1.GroundTruthItem{{Id: "x", Cost: 100, Correct: true}, {Id: "y", Cost: 200}}}
+		g.digest = poolDigest(g)
+		g.population = change(population())
+		g.populationDigest = digest(g.population)
+		return cell{g: g, alpha: 0.5, strategy: s, variant: vocab.NoVariant}.fingerprintOf(cfg, nil)
+	}
+	same := func(p []member) []member { return p }
+	changes := map[string]func([]member) []member{
+		"member cost":     func(p []member) []member { p[0].Records[1].Cost = 71; return p },
+		"member correct":  func(p []member) []member { p[1].Records[0].Correct = false; return p },
+		"member record":   func(p []member) []member { p[1].Records = nil; return p },
+		"member solver":   func(p []member) []member { p[1].Mode = "standard"; return p },
+		"member left out": func(p []member) []member { return p[:1] },
+	}
+	for _, s := range vocab.PartialReferences() {
+		base := fp(s, same)
+		for name, change := range changes {
+			if fp(s, change) == base {
+				t.Errorf("%s: %s did not change the fingerprint", s, name)
+			}
+		}
+	}
+	for _, s := range []vocab.Strategy{vocab.Random, vocab.ShortestFirst, vocab.AllInOrder} {
+		base := fp(s, same)
+		for name, change := range changes {
+			if fp(s, change) != base {
+				t.Errorf("%s: %s changed the fingerprint; the strategy does not read the population", s, name)
+			}
+		}
+	}
+}

@@ -30,8 +30,24 @@
 //     re-solve as heat tables, as the paper draws it: per solver N,
 //     Acc_baseline, Acc_budget-aware, compliance (all N and finished) and
 //     the four outcome counts; per (solver, dataset) the three rates.
+//  6. losses_<strategy>_<variant>_a<α>: where value is lost, at the
+//     headline α. One panel per dataset, one stacked bar per solver: the
+//     mean selection (blue), order (orange) and enforcement (purple)
+//     losses of the regret decomposition (Cell.Selection, Order,
+//     Enforcement; SPEC §5), a negative enforcement loss drawn below 0;
+//     the mean R̃_U (solid line, circle) and R̃_E (dashed line, triangle)
+//     marked on the bar. The caption counts the pools without a
+//     decomposition (Cell.Undecomposed) and names their cells.
+//  7. self_knowledge_<strategy>_<variant>_a<α>: self-knowledge, at the
+//     headline α. One panel per dataset, one group of bars per solver: the
+//     mean η_U of Report.KnowledgeScope (the llm strategy under the
+//     headline variant) in the mode colour, then the mean η_U of the
+//     solver's partial-information references population (grey),
+//     self_feasibility (orange) and self_cost (sky blue) (SPEC §4), with
+//     whiskers and the η = 0 and η = 1 lines of figure 1. Drawn only when
+//     the report has a KnowledgeScope and a reference with a defined η_U.
 //
-// Figures 1–3 are drawn for Report.FigureScopes and figure 4 for
+// Figures 1–3 and 6 are drawn for Report.FigureScopes and figure 4 for
 // Report.InjectionFigureScopes: the llm strategy's variants when the
 // report has llm cells, otherwise every reference strategy, in vocab's
 // order, so the headline variant's figures ("default", SPEC §5) come

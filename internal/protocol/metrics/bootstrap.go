@@ -1,6 +1,8 @@
 package metrics
 
 import (
+	"fmt"
+
 	"github.com/triage-eval/triage/internal/protocol/splitmix"
 )
 
@@ -193,4 +195,143 @@ func (b Bootstrap) StratifiedMeanCI(groups [][]float64) Interval {
 	lo := max(ceilDiv(tail*resamples, 1000), 1)
 	hi := min(ceilDiv((1000-tail)*resamples, 1000), resamples)
 	return Interval{Lo: orderStatistic(means, lo-1), Hi: orderStatistic(means, hi-1), Defined: true}
+}
+
+// MeanCIs returns MeanCI of each of sets, bit for bit, drawing the resample
+// indices once for all the sets of one length instead of once per set: the
+// means of one cell over the same pools (η, R̃, the losses, the
+// diagnostics) share their draws, as MeanCI's fixed seed makes them share
+// the stream anyway.
+func (b Bootstrap) MeanCIs(sets ...[]float64) []Interval {
+	out := make([]Interval, len(sets))
+	byLen := map[int][]int{}
+	var lens []int
+	for i, s := range sets {
+		if len(s) < 2 {
+			continue
+		}
+		if _, ok := byLen[len(s)]; !ok {
+			lens = append(lens, len(s))
+		}
+		byLen[len(s)] = append(byLen[len(s)], i)
+	}
+	b = b.Resolved()
+	resamples, tail := b.Resamples, b.TailPerMille
+	lo := max(ceilDiv(tail*resamples, 1000), 1)
+	hi := min(ceilDiv((1000-tail)*resamples, 1000), resamples)
+	for _, n := range lens {
+		members := byLen[n]
+		draws := splitmix.NewIndices(splitmix.New(b.Seed^BootstrapTag), n)
+		means := make([]float64, len(members)*resamples)
+		idx := make([]int, n)
+		for j := range resamples {
+			draws.Fill(idx)
+			for k, m := range members {
+				values := sets[m]
+				var sum float64
+				for _, i := range idx {
+					sum += values[i]
+				}
+				means[k*resamples+j] = sum / float64(n)
+			}
+		}
+		for k, m := range members {
+			ms := means[k*resamples : (k+1)*resamples]
+			out[m] = Interval{Lo: orderStatistic(ms, lo-1), Hi: orderStatistic(ms, hi-1), Defined: true}
+		}
+	}
+	return out
+}
+
+// StratifiedMeanCIs returns StratifiedMeanCI of each of sets, bit for bit,
+// drawing the resample indices once for all the sets whose groups have the
+// same sizes (the means of one macro cell over the same pools).
+func (b Bootstrap) StratifiedMeanCIs(sets ...[][]float64) []Interval {
+	out := make([]Interval, len(sets))
+	byShape := map[string][]int{}
+	var shapes []string
+	var single []int // one group: MeanCI's interval
+	for i, groups := range sets {
+		total := 0
+		empty := false
+		for _, g := range groups {
+			empty = empty || len(g) == 0
+			total += len(g)
+		}
+		switch {
+		case empty || total < 2:
+			continue
+		case len(groups) == 1:
+			single = append(single, i)
+			continue
+		}
+		shape := fmt.Sprint(groupSizes(groups))
+		if _, ok := byShape[shape]; !ok {
+			shapes = append(shapes, shape)
+		}
+		byShape[shape] = append(byShape[shape], i)
+	}
+	if len(single) > 0 {
+		flat := make([][]float64, len(single))
+		for k, i := range single {
+			flat[k] = sets[i][0]
+		}
+		for k, ci := range b.MeanCIs(flat...) {
+			out[single[k]] = ci
+		}
+	}
+	b = b.Resolved()
+	resamples, tail := b.Resamples, b.TailPerMille
+	lo := max(ceilDiv(tail*resamples, 1000), 1)
+	hi := min(ceilDiv((1000-tail)*resamples, 1000), resamples)
+	for _, shape := range shapes {
+		members := byShape[shape]
+		sizes := groupSizes(sets[members[0]])
+		draws := make([]*splitmix.Indices, len(sizes))
+		idx := make([][]int, len(sizes))
+		for i, n := range sizes {
+			if n < 2 {
+				continue // a single pool enters every resample as is
+			}
+			draws[i] = splitmix.NewIndices(splitmix.New(b.Seed^BootstrapTag^uint64(i+1)*splitmix.Gamma), n)
+			idx[i] = make([]int, n)
+		}
+		means := make([]float64, len(members)*resamples)
+		for j := range resamples {
+			for i, d := range draws {
+				if d != nil {
+					d.Fill(idx[i])
+				}
+			}
+			for k, m := range members {
+				var macro float64
+				for i, g := range sets[m] {
+					if draws[i] == nil {
+						macro += g[0]
+						continue
+					}
+					var sum float64
+					for _, x := range idx[i] {
+						sum += g[x]
+					}
+					macro += sum / float64(len(g))
+				}
+				means[k*resamples+j] = macro / float64(len(sizes))
+			}
+		}
+		for k, m := range members {
+			ms := means[k*resamples : (k+1)*resamples]
+			out[m] = Interval{Lo: orderStatistic(ms, lo-1), Hi: orderStatistic(ms, hi-1), Defined: true}
+		}
+	}
+	return out
+}
+
+// groupSizes lists the sizes of groups.
+func groupSizes(groups [][]float64) []int {
+	sizes := make([]int, len(groups))
+	for i, g := range groups {
+		sizes[i] = len(g)
+	}
+	return sizes
 }

@@ -196,11 +196,12 @@ type perPool struct {
 	// regret, detection and waste list the other values averaged.
 	etaPools                                   []int
 	eta, informative, regret, detection, waste []float64
-	// selection, order and enforcement are the decomposed pools' losses
-	// (the same pools, in order); precision, recall, costForecast and
-	// underAllocation each list the pools that define them.
-	selection, order, enforcement                    []float64
-	precision, recall, costForecast, underAllocation []float64
+	// plan lists the values of each plan metric averaged (in
+	// planMetric order): the decomposed pools' losses (the same pools for
+	// the three), and each diagnostic over the pools that define it;
+	// planStrata, for a macro cell, the per-dataset values of each.
+	plan       [numPlanMetrics][]float64
+	planStrata [numPlanMetrics][][]float64
 	// etaStrata, informativeStrata and regretStrata are, for a macro
 	// cell, the per-dataset values its means average over.
 	etaStrata, informativeStrata, regretStrata [][]float64
@@ -401,6 +402,7 @@ func buildCell(recs []ScoreRecord, acc metrics.Mean) Cell {
 			if s.RegretDefined {
 				cell.perPool.regret = append(cell.perPool.regret, s.Regret)
 			}
+			cell.addPlanMetrics(r, s)
 			if r.Detection != nil {
 				dSum += *r.Detection
 				cell.Detection.N++
@@ -422,6 +424,7 @@ func buildCell(recs []ScoreRecord, acc metrics.Mean) Cell {
 		s.Pool = strconv.Itoa(r.Pool)
 		scores = append(scores, s)
 	}
+	cell.setPlanMeans()
 	cell.Detection = meanOf(dSum, cell.Detection.N)
 	cell.Waste = meanOf(wSum, cell.Waste.N)
 	agg := metrics.Aggregate(scores)

@@ -9,24 +9,31 @@ import (
 
 // withIntervals sets every cell's bootstrap intervals, the cells spread over
 // the machine's cores (each interval depends only on its own values and the
-// seed, so the result does not depend on the order or the split).
+// seed, so the result does not depend on the order or the split). A cell's
+// means over the same pools share their resample draws
+// (metrics.Bootstrap.MeanCIs), which gives each the interval it would have
+// alone.
 func withIntervals(b metrics.Bootstrap, groups ...[]Cell) {
 	jobs := make(chan *Cell)
 	var wg sync.WaitGroup
 	for range max(runtime.GOMAXPROCS(0), 1) {
 		wg.Go(func() {
 			for c := range jobs {
+				p := &c.perPool
+				plan := c.planMeans()
 				if c.Dataset == AllDatasets {
-					c.EtaCI = b.StratifiedMeanCI(c.perPool.etaStrata)
-					c.InformativeCI = b.StratifiedMeanCI(c.perPool.informativeStrata)
-					c.RegretCI = b.StratifiedMeanCI(c.perPool.regretStrata)
+					cis := b.StratifiedMeanCIs(append([][][]float64{p.etaStrata, p.informativeStrata, p.regretStrata}, p.planStrata[:]...)...)
+					c.EtaCI, c.InformativeCI, c.RegretCI = cis[0], cis[1], cis[2]
+					for m, dst := range plan {
+						dst.CI = cis[3+m]
+					}
 					continue
 				}
-				c.EtaCI = b.MeanCI(c.perPool.eta)
-				c.InformativeCI = b.MeanCI(c.perPool.informative)
-				c.RegretCI = b.MeanCI(c.perPool.regret)
-				c.DetectionCI = b.MeanCI(c.perPool.detection)
-				c.WasteCI = b.MeanCI(c.perPool.waste)
+				cis := b.MeanCIs(append([][]float64{p.eta, p.informative, p.regret, p.detection, p.waste}, p.plan[:]...)...)
+				c.EtaCI, c.InformativeCI, c.RegretCI, c.DetectionCI, c.WasteCI = cis[0], cis[1], cis[2], cis[3], cis[4]
+				for m, dst := range plan {
+					dst.CI = cis[5+m]
+				}
 			}
 		})
 	}

@@ -44,14 +44,17 @@
 //     headline variant) in the mode colour, then the mean η_U of the
 //     solver's partial-information references population (grey),
 //     self_feasibility (orange) and self_cost (sky blue) (SPEC §4), with
-//     whiskers and the η = 0 and η = 1 lines of figure 1. Drawn only when
-//     the report has a KnowledgeScope and a reference with a defined η_U.
+//     whiskers and the η = 0 and η = 1 lines of figure 1. Drawn when a
+//     reference has a defined η_U; without a KnowledgeScope, the
+//     references alone (as the report's self-knowledge table).
 //
-// Figures 1–3 and 6 are drawn for Report.FigureScopes and figure 4 for
+// Figures 1–3 are drawn for Report.FigureScopes and figure 4 for
 // Report.InjectionFigureScopes: the llm strategy's variants when the
 // report has llm cells, otherwise every reference strategy, in vocab's
 // order, so the headline variant's figures ("default", SPEC §5) come
-// first. The report decides every such setting (α, scopes, bootstrap);
+// first. Figure 6 is drawn for Report.HeadlineScopes (the llm strategy
+// under the headline variant, otherwise every reference strategy), the
+// scopes of the report's "Why plans lose value" tables. The report decides every such setting (α, scopes, bootstrap);
 // this package draws what it is given. A caption of η means (figures 1 and
 // 3) that include degenerate pools (SPEC §5) counts them and names the
 // cells whose pools are all D1.

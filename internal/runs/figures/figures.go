@@ -79,7 +79,8 @@ type drawing struct {
 
 // Draw draws every figure of SPEC §8 that rep and ba support, in SPEC
 // order (see the package documentation), at rep's headline α and for its
-// figure scopes; figures without data are left out. ba are budgetaware.Summarize's rows (nil when there was no
+// figure scopes (figure 6: its headline scopes, as the report's tables);
+// figures without data are left out. ba are budgetaware.Summarize's rows (nil when there was no
 // re-solve). The result is deterministic.
 func Draw(rep report.Report, ba []budgetaware.Row, opts Options) ([]Figure, error) {
 	if opts.DPI <= 0 {
@@ -105,7 +106,7 @@ func Draw(rep report.Report, ba []budgetaware.Row, opts Options) ([]Figure, erro
 	}
 	ds = append(ds, injectionFigures(rep)...)
 	ds = append(ds, budgetAwareFigures(ba)...)
-	for _, sv := range rep.FigureScopes {
+	for _, sv := range rep.HeadlineScopes {
 		if d, ok := lossFigure(rep, sv, rep.Alpha); ok {
 			ds = append(ds, d)
 		}

@@ -27,14 +27,16 @@ func referenceColour(s vocab.Strategy) hexColor {
 // group of bars per solver — the mean η_U of the report's KnowledgeScope
 // (the llm strategy under the headline variant) in the solver's mode
 // colour, then the mean η_U of its partial-information references
-// (vocab.PartialReferences, SPEC §4). ok is false when the report has no
-// KnowledgeScope or no reference cell at alpha with a defined η_U.
+// (vocab.PartialReferences, SPEC §4). Without a KnowledgeScope the groups
+// hold the references alone, as the self-knowledge table does. ok is false
+// when no reference cell at alpha has a defined η_U.
 func selfKnowledgeFigure(rep report.Report, alpha float64) (drawing, bool) {
 	sv := rep.KnowledgeScope
-	if sv == (report.StrategyVariant{}) {
-		return drawing{}, false
+	planner := sv != (report.StrategyVariant{})
+	var scopes []report.StrategyVariant
+	if planner {
+		scopes = append(scopes, sv)
 	}
-	scopes := []report.StrategyVariant{sv}
 	for _, s := range vocab.PartialReferences() {
 		scopes = append(scopes, report.StrategyVariant{Strategy: s, Variant: vocab.NoVariant})
 	}
@@ -55,7 +57,7 @@ func selfKnowledgeFigure(rep report.Report, alpha float64) (drawing, bool) {
 			g := barGroup{bars: make([]barSpec, len(scopes))}
 			for i, scope := range scopes {
 				g.bars[i].colour = referenceColour(scope.Strategy)
-				if i == 0 {
+				if !scope.Strategy.PartialReference() {
 					g.bars[i].colour = modeColor(s.Mode)
 				}
 				c, ok := ix.Cell(report.Key{Solver: s, Dataset: ds, Alpha: alpha, StrategyVariant: scope, Regime: vocab.Advisory})
@@ -66,9 +68,9 @@ func selfKnowledgeFigure(rep report.Report, alpha float64) (drawing, bool) {
 				g.bars[i].barValue = barValue{c.Eta, c.EtaCI}
 				extent.add(g.bars[i].barValue)
 				degenerate.add(c, fmt.Sprintf("%s of %s on %s", scope.Strategy, label(s), ds))
-				references = references || (i > 0 && c.Eta.Defined)
+				references = references || (scope.Strategy.PartialReference() && c.Eta.Defined)
 			}
-			if g.present && !slices.Contains(modes, s.Mode) {
+			if planner && g.present && !slices.Contains(modes, s.Mode) {
 				modes = append(modes, s.Mode)
 			}
 			panels[d].groups = append(panels[d].groups, g)
@@ -89,21 +91,30 @@ func selfKnowledgeFigure(rep report.Report, alpha float64) (drawing, bool) {
 		rows = append(rows, []*plot.Plot{barPlot(ds, panels[d], lay.labels, m, lay.rotate)})
 	}
 
-	planner := report.ScopePhrase(sv.Strategy, sv.Variant)
-	title := fmt.Sprintf("Self-knowledge at α = %s — %s beside its references", report.FormatAlpha(alpha), planner)
+	title := fmt.Sprintf("Self-knowledge at α = %s — the partial-information references", report.FormatAlpha(alpha))
+	groups := "One panel per dataset, one group of bars per solver: the mean η_U (regime U) of three reference plans built for that solver from partial information (SPEC §4); the report has no planner to set beside them."
+	if planner {
+		phrase := report.ScopePhrase(sv.Strategy, sv.Variant)
+		title = fmt.Sprintf("Self-knowledge at α = %s — %s beside its references", report.FormatAlpha(alpha), phrase)
+		groups = fmt.Sprintf("One panel per dataset, one group of bars per solver: first the mean η_U (regime U) of the planner, %s, in its mode colour; then the mean η_U of three reference plans built for that solver from partial information (SPEC §4).", phrase)
+	}
+	modeNote := ""
+	if planner {
+		modeNote = "The planner's " + strings.TrimPrefix(modePhrase(modes), "Bar ")
+	}
 	caption := sentence(
 		fmt.Sprintf("Self-knowledge at budget fraction α = %s: does a planner beat what is known about the items without knowing itself?", report.FormatAlpha(alpha)),
-		fmt.Sprintf("One panel per dataset, one group of bars per solver: first the mean η_U (regime U) of the planner, %s, in its mode colour; then the mean η_U of three reference plans built for that solver from partial information (SPEC §4).", planner),
+		groups,
 		"The population reference (grey) knows only the items: the other models' success rates and median costs (leave-model-out), scaled to the solver's total verbosity; self_feasibility (orange) knows which items the solver itself solves, but only the population's costs; self_cost (sky blue) knows the solver's own costs, but only the population's success rates.",
 		"A planner above population knows more than what is known about the items; self_feasibility and self_cost show what knowing its own accuracy or its own costs alone would be worth.",
 		fmt.Sprintf("Each bar averages %s (%s pools per bar); whiskers are %s.", m.over, extent.counts, intervalPhrase(rep.Bootstrap)),
 		m.meaning,
-		"The planner's "+strings.TrimPrefix(modePhrase(modes), "Bar "),
+		modeNote,
 		"n/a: no pool with a scored plan (undefined mean), or, for a reference, none with a population to learn from (no_population); an empty slot: no records.",
 		clippedNote(extent.clipped),
 		degenerate.sentence("the bars"),
 	)
-	legend := []legendItem{}
+	var legend []legendItem
 	for _, md := range sortedModes(modes) {
 		legend = append(legend, legendItem{string(sv.Strategy) + ", " + modeName(md), swatchThumb{modeColor(md)}})
 	}
@@ -111,9 +122,13 @@ func selfKnowledgeFigure(rep report.Report, alpha float64) (drawing, bool) {
 		legend = append(legend, legendItem{string(s), swatchThumb{referenceColour(s)}})
 	}
 	legend = append(legend, legendItem{"95% CI", whiskerThumb{}})
+	name := []string{string(KindSelfKnowledge)}
+	if planner {
+		name = append(name, stem(sv)...)
+	}
 	return drawing{
 		fig: Figure{
-			Name:  fileStem(append(append([]string{string(KindSelfKnowledge)}, stem(sv)...), "a"+report.FormatAlpha(alpha))...),
+			Name:  fileStem(append(name, "a"+report.FormatAlpha(alpha))...),
 			Title: title, Caption: caption, Kind: KindSelfKnowledge,
 			Strategy: sv.Strategy, Variant: sv.Variant, Alpha: alpha,
 		},

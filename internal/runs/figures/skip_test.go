@@ -82,11 +82,11 @@ func TestDrawSkipsFiguresWithoutData(t *testing.T) {
 			want: []string{"efficiency_llm_default_a0.5", "regret_llm_default_a0.5", "heatmap_eta_u_llm_default", "heatmap_eta_e_llm_default"},
 		},
 		{
-			name: "references without a planner: figure 6 per reference, no figure 7", records: partialOnly,
+			name: "references without a planner: figure 6 per reference, figure 7 of the references alone", records: partialOnly,
 			want: []string{
 				"efficiency_population_a0.5", "efficiency_self_feasibility_a0.5", "regret_population_a0.5", "regret_self_feasibility_a0.5",
 				"heatmap_eta_u_population", "heatmap_eta_e_population", "heatmap_eta_u_self_feasibility", "heatmap_eta_e_self_feasibility",
-				"losses_population_a0.5", "losses_self_feasibility_a0.5",
+				"losses_population_a0.5", "losses_self_feasibility_a0.5", "self_knowledge_a0.5",
 			},
 		},
 		{

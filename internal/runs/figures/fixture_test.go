@@ -107,7 +107,7 @@ func referenceRecords() []report.ScoreRecord {
 						random = oracle
 					}
 					for ri, strategy := range []string{"population", "self_feasibility", "self_cost"} {
-						seed := 3*si + 5*di + 7*ai + 11*pool + 13*ri
+						seed := 4*si + 5*di + 7*ai + 11*pool + 13*ri
 						vu := min(oracle, random+(share[strategy]+0.05*float64(seed%3-1))*(oracle-random))
 						ve := max(0, vu-float64(seed%3))
 						vs := min(oracle, vu+float64(seed%2))

@@ -168,7 +168,8 @@ func (o outlinedGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Poin
 // lossFigure draws figure 6 for one strategy-variant at alpha: one panel
 // per dataset, one stacked bar per solver. The losses belong to the plan,
 // so the U and E cells of a solver carry the same means; the U cell's are
-// drawn (the E cell's when there is no U cell). ok is false when no cell
+// drawn (the E cell's when there is no U cell or only the E cell has a
+// decomposition, as in the report's "Why plans lose value" table). ok is false when no cell
 // in scope has a decomposition.
 func lossFigure(rep report.Report, sv report.StrategyVariant, alpha float64) (drawing, bool) {
 	keep := func(c report.Cell) bool {
@@ -190,8 +191,8 @@ func lossFigure(rep report.Report, sv report.StrategyVariant, alpha float64) (dr
 			key.Regime = vocab.Enforced
 			e, eok := ix.Cell(key)
 			b := lossBar{present: uok || eok}
-			plan := u
-			if !uok {
+			plan := u // the decomposition is the plan's: the report's tables' choice
+			if !uok || (eok && !u.Selection.Mean.Defined && e.Selection.Mean.Defined) {
 				plan = e
 			}
 			if b.present {

@@ -84,7 +84,7 @@ func selfKnowledgeFigure(rep report.Report, alpha float64) (drawing, bool) {
 
 	lay := layoutGroups(solvers, 84)
 	m := efficiencyMetric()
-	m.label = "η_U"
+	m.label = "η (regime U)"
 	var rows [][]*plot.Plot
 	for d, ds := range datasets {
 		panels[d].floor, panels[d].ceil = floor, ceil

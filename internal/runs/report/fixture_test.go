@@ -184,7 +184,7 @@ func fixtureOverride(r *ScoreRecord) {
 	case is("qwen-2.5", "extended", "hle_physics", 0.5, "-") && r.Strategy == "population" && r.Pool != 1:
 		// No other model graded these pools (SPEC §4: leave-model-out).
 		r.Excluded = "no_population"
-	case is("gpt_x", "standard", "aime", 0.5, "B") && r.Pool == 0 && r.Regime == "E":
+	case is("gpt_x", "standard", "aime", 0.5, "A") && r.Pool == 0 && r.Regime == "E":
 		// Binding the allocations helped: V_E > V_U, a negative
 		// enforcement loss.
 		r.Value = r.Oracle
@@ -196,10 +196,12 @@ func fixtureOverride(r *ScoreRecord) {
 // records (they are the plan's): V_S between V_U and V_oracle, the losses
 // from V_oracle, V_S, V_U and V_E (none where V_oracle = 0), diagnostics
 // following the pool's pattern. Special cases: the records of (qwen-2.5,
-// extended, aime, α = 1, random) carry none of them, as if stored by an
-// older build (Undecomposed); one record's stored enforcement loss is off
-// by 0.01 (DecompositionMismatch); pools with V_oracle = 0 have no recall
-// and no under-allocation (no solvable item).
+// extended, aime, α = 1, random) and of pool 2 of (qwen-2.5, extended,
+// aime, α = 0.5, llm A) carry none of them, as if stored by an older build
+// (Undecomposed); the stored enforcement loss of pool 1 of (gpt_x,
+// extended, aime, α = 0.5, llm A) is off by 0.01 in its E record
+// (DecompositionMismatch); pools with V_oracle = 0 have no recall and no
+// under-allocation (no solvable item).
 func fixturePlanMetrics(recs []ScoreRecord) {
 	type poolKey struct {
 		model, mode, dataset string
@@ -223,7 +225,9 @@ func fixturePlanMetrics(recs []ScoreRecord) {
 	for i := range recs {
 		r := &recs[i]
 		v, ok := values[key(*r)]
-		if r.Excluded != "" || !ok || (r.Model == "qwen-2.5" && r.Mode == "extended" && r.Dataset == "aime" && r.Alpha == 1 && r.Strategy == "random") {
+		older := r.Model == "qwen-2.5" && r.Mode == "extended" && r.Dataset == "aime" &&
+			(r.Alpha == 1 && r.Strategy == "random" || r.Alpha == 0.5 && r.Variant == "A" && r.Pool == 2)
+		if r.Excluded != "" || !ok || older {
 			continue
 		}
 		vu, ve := v["U"], v["E"]
@@ -239,7 +243,7 @@ func fixturePlanMetrics(recs []ScoreRecord) {
 			r.Recall = ptr(float64(1+seed%3) / 3)
 			r.UnderAllocation = ptr(float64(seed%3) / 4)
 		}
-		if r.Model == "gpt_x" && r.Mode == "extended" && r.Dataset == "aime" && r.Alpha == 1 && r.Variant == "A" && r.Pool == 1 && r.Regime == "E" {
+		if r.Model == "gpt_x" && r.Mode == "extended" && r.Dataset == "aime" && r.Alpha == 0.5 && r.Variant == "A" && r.Pool == 1 && r.Regime == "E" {
 			r.Enforcement = ptr(*r.Enforcement + 0.01)
 		}
 	}

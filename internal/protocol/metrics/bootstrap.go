@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/triage-eval/triage/internal/protocol/splitmix"
 )
@@ -90,7 +91,7 @@ func (b Bootstrap) MeanCI(values []float64) Interval {
 	}
 	lo := max(ceilDiv(tail*resamples, 1000), 1)
 	hi := min(ceilDiv((1000-tail)*resamples, 1000), resamples)
-	return Interval{Lo: orderStatistic(means, lo-1), Hi: orderStatistic(means, hi-1), Defined: true}
+	return percentileInterval(means, lo, hi)
 }
 
 // orderStatistic returns the k-th smallest of xs (0-based), the value
@@ -194,14 +195,15 @@ func (b Bootstrap) StratifiedMeanCI(groups [][]float64) Interval {
 	}
 	lo := max(ceilDiv(tail*resamples, 1000), 1)
 	hi := min(ceilDiv((1000-tail)*resamples, 1000), resamples)
-	return Interval{Lo: orderStatistic(means, lo-1), Hi: orderStatistic(means, hi-1), Defined: true}
+	return percentileInterval(means, lo, hi)
 }
 
 // MeanCIs returns MeanCI of each of sets, bit for bit, drawing the resample
-// indices once for all the sets of one length instead of once per set: the
-// means of one cell over the same pools (η, R̃, the losses, the
-// diagnostics) share their draws, as MeanCI's fixed seed makes them share
-// the stream anyway.
+// indices once for all the sets of one length instead of once per set (the
+// means of one cell over the same pools — η, R̃, the losses, the
+// diagnostics — share their draws, as MeanCI's fixed seed makes them share
+// the stream anyway) and computing equal sets once (a pool's U and E
+// records carry the same losses and diagnostics).
 func (b Bootstrap) MeanCIs(sets ...[]float64) []Interval {
 	out := make([]Interval, len(sets))
 	byLen := map[int][]int{}
@@ -220,7 +222,7 @@ func (b Bootstrap) MeanCIs(sets ...[]float64) []Interval {
 	lo := max(ceilDiv(tail*resamples, 1000), 1)
 	hi := min(ceilDiv((1000-tail)*resamples, 1000), resamples)
 	for _, n := range lens {
-		members := byLen[n]
+		members, copies := distinct(byLen[n], func(i, j int) bool { return slices.Equal(sets[i], sets[j]) })
 		draws := splitmix.NewIndices(splitmix.New(b.Seed^BootstrapTag), n)
 		means := make([]float64, len(members)*resamples)
 		idx := make([]int, n)
@@ -237,15 +239,33 @@ func (b Bootstrap) MeanCIs(sets ...[]float64) []Interval {
 		}
 		for k, m := range members {
 			ms := means[k*resamples : (k+1)*resamples]
-			out[m] = Interval{Lo: orderStatistic(ms, lo-1), Hi: orderStatistic(ms, hi-1), Defined: true}
+			out[m] = percentileInterval(ms, lo, hi)
+		}
+		for dup, orig := range copies {
+			out[dup] = out[orig]
 		}
 	}
 	return out
 }
 
+// distinct splits members into the first of each class of equal members
+// and a map from every other member to the first equal one.
+func distinct(members []int, equal func(i, j int) bool) (firsts []int, copies map[int]int) {
+	copies = map[int]int{}
+	for _, m := range members {
+		if i := slices.IndexFunc(firsts, func(f int) bool { return equal(f, m) }); i >= 0 {
+			copies[m] = firsts[i]
+			continue
+		}
+		firsts = append(firsts, m)
+	}
+	return firsts, copies
+}
+
 // StratifiedMeanCIs returns StratifiedMeanCI of each of sets, bit for bit,
 // drawing the resample indices once for all the sets whose groups have the
-// same sizes (the means of one macro cell over the same pools).
+// same sizes (the means of one macro cell over the same pools) and
+// computing equal sets once.
 func (b Bootstrap) StratifiedMeanCIs(sets ...[][]float64) []Interval {
 	out := make([]Interval, len(sets))
 	byShape := map[string][]int{}
@@ -285,7 +305,9 @@ func (b Bootstrap) StratifiedMeanCIs(sets ...[][]float64) []Interval {
 	lo := max(ceilDiv(tail*resamples, 1000), 1)
 	hi := min(ceilDiv((1000-tail)*resamples, 1000), resamples)
 	for _, shape := range shapes {
-		members := byShape[shape]
+		members, copies := distinct(byShape[shape], func(i, j int) bool {
+			return slices.EqualFunc(sets[i], sets[j], func(a, b []float64) bool { return slices.Equal(a, b) })
+		})
 		sizes := groupSizes(sets[members[0]])
 		draws := make([]*splitmix.Indices, len(sizes))
 		idx := make([][]int, len(sizes))
@@ -321,7 +343,10 @@ func (b Bootstrap) StratifiedMeanCIs(sets ...[][]float64) []Interval {
 		}
 		for k, m := range members {
 			ms := means[k*resamples : (k+1)*resamples]
-			out[m] = Interval{Lo: orderStatistic(ms, lo-1), Hi: orderStatistic(ms, hi-1), Defined: true}
+			out[m] = percentileInterval(ms, lo, hi)
+		}
+		for dup, orig := range copies {
+			out[dup] = out[orig]
 		}
 	}
 	return out
@@ -334,4 +359,10 @@ func groupSizes(groups [][]float64) []int {
 		sizes[i] = len(g)
 	}
 	return sizes
+}
+
+// percentileInterval is the interval [means_(lo), means_(hi)] in 1-based
+// order statistics, reordering means.
+func percentileInterval(means []float64, lo, hi int) Interval {
+	return Interval{Lo: orderStatistic(means, lo-1), Hi: orderStatistic(means, hi-1), Defined: true}
 }

@@ -98,10 +98,10 @@ func (r Report) lossTable(ix *Index, sv StrategyVariant, keep func(Cell) bool) T
 		}
 	}
 	if undecomposed > 0 {
-		t.Notes = append(t.Notes, fmt.Sprintf("\"+k without\": %d pools with V_oracle > 0 carry no decomposition or diagnostics — their records were stored by a build from before records carried them — and are left out of these means (resuming the run with a current build recomputes them).", undecomposed))
+		t.Notes = append(t.Notes, fmt.Sprintf("\"+k without\": pools with V_oracle > 0 whose records carry no decomposition (%d in this table's datasets), stored by a build from before records carried it; they are left out of these means.", undecomposed))
 	}
 	if mismatch > 0 {
-		t.Notes = append(t.Notes, fmt.Sprintf("%d records' stored losses break selection + order = R̃_U or selection + order + enforcement = R̃_E by more than 1e-12 against the recomputed R̃ (cells.csv: decomposition_mismatch): the records are stale or inconsistent.", mismatch))
+		t.Notes = append(t.Notes, fmt.Sprintf("Records whose stored losses break selection + order = R̃_U or selection + order + enforcement = R̃_E by more than 1e-12 against the recomputed R̃ (%d in this table's datasets; cells.csv: decomposition_mismatch): stale or inconsistent records, still averaged.", mismatch))
 	}
 	if singles := singlePoolText(r.Macros, keep); singles != "" {
 		t.Notes = append(t.Notes, singles)

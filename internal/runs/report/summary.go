@@ -172,7 +172,7 @@ func dominantLossText(row HeadlineRow) string {
 	case sel.Defined && ord.Defined && enf.Defined:
 		text = "nothing lost (R̃_E " + fmt3(sel.Value+ord.Value+enf.Value) + ")"
 	case row.Undecomposed > 0:
-		return fmt.Sprintf("%s (%d pools stored without a decomposition)", undefined, row.Undecomposed)
+		return fmt.Sprintf("%s (%s stored without a decomposition)", undefined, pools(row.Undecomposed))
 	default:
 		return undefined + " (no pool with V_oracle > 0)"
 	}
@@ -180,9 +180,17 @@ func dominantLossText(row HeadlineRow) string {
 		text += "; without " + strings.Join(missing, ", ")
 	}
 	if row.Undecomposed > 0 {
-		text += fmt.Sprintf("; %d pools without a decomposition", row.Undecomposed)
+		text += fmt.Sprintf("; %s without a decomposition", pools(row.Undecomposed))
 	}
 	return text
+}
+
+// pools is "1 pool" or "k pools".
+func pools(k int) string {
+	if k == 1 {
+		return "1 pool"
+	}
+	return strconv.Itoa(k) + " pools"
 }
 
 // percent formats a share as a whole percentage ("62%").

@@ -1,6 +1,9 @@
 package metrics
 
 import (
+	"fmt"
+	"slices"
+
 	"github.com/triage-eval/triage/internal/protocol/splitmix"
 )
 
@@ -88,7 +91,7 @@ func (b Bootstrap) MeanCI(values []float64) Interval {
 	}
 	lo := max(ceilDiv(tail*resamples, 1000), 1)
 	hi := min(ceilDiv((1000-tail)*resamples, 1000), resamples)
-	return Interval{Lo: orderStatistic(means, lo-1), Hi: orderStatistic(means, hi-1), Defined: true}
+	return percentileInterval(means, lo, hi)
 }
 
 // orderStatistic returns the k-th smallest of xs (0-based), the value
@@ -192,5 +195,174 @@ func (b Bootstrap) StratifiedMeanCI(groups [][]float64) Interval {
 	}
 	lo := max(ceilDiv(tail*resamples, 1000), 1)
 	hi := min(ceilDiv((1000-tail)*resamples, 1000), resamples)
+	return percentileInterval(means, lo, hi)
+}
+
+// MeanCIs returns MeanCI of each of sets, bit for bit, drawing the resample
+// indices once for all the sets of one length instead of once per set (the
+// means of one cell over the same pools — η, R̃, the losses, the
+// diagnostics — share their draws, as MeanCI's fixed seed makes them share
+// the stream anyway) and computing equal sets once (a pool's U and E
+// records carry the same losses and diagnostics).
+func (b Bootstrap) MeanCIs(sets ...[]float64) []Interval {
+	out := make([]Interval, len(sets))
+	byLen := map[int][]int{}
+	var lens []int
+	for i, s := range sets {
+		if len(s) < 2 {
+			continue
+		}
+		if _, ok := byLen[len(s)]; !ok {
+			lens = append(lens, len(s))
+		}
+		byLen[len(s)] = append(byLen[len(s)], i)
+	}
+	b = b.Resolved()
+	resamples, tail := b.Resamples, b.TailPerMille
+	lo := max(ceilDiv(tail*resamples, 1000), 1)
+	hi := min(ceilDiv((1000-tail)*resamples, 1000), resamples)
+	for _, n := range lens {
+		members, copies := distinct(byLen[n], func(i, j int) bool { return slices.Equal(sets[i], sets[j]) })
+		draws := splitmix.NewIndices(splitmix.New(b.Seed^BootstrapTag), n)
+		means := make([]float64, len(members)*resamples)
+		idx := make([]int, n)
+		for j := range resamples {
+			draws.Fill(idx)
+			for k, m := range members {
+				values := sets[m]
+				var sum float64
+				for _, i := range idx {
+					sum += values[i]
+				}
+				means[k*resamples+j] = sum / float64(n)
+			}
+		}
+		for k, m := range members {
+			ms := means[k*resamples : (k+1)*resamples]
+			out[m] = percentileInterval(ms, lo, hi)
+		}
+		for dup, orig := range copies {
+			out[dup] = out[orig]
+		}
+	}
+	return out
+}
+
+// distinct splits members into the first of each class of equal members
+// and a map from every other member to the first equal one.
+func distinct(members []int, equal func(i, j int) bool) (firsts []int, copies map[int]int) {
+	copies = map[int]int{}
+	for _, m := range members {
+		if i := slices.IndexFunc(firsts, func(f int) bool { return equal(f, m) }); i >= 0 {
+			copies[m] = firsts[i]
+			continue
+		}
+		firsts = append(firsts, m)
+	}
+	return firsts, copies
+}
+
+// StratifiedMeanCIs returns StratifiedMeanCI of each of sets, bit for bit,
+// drawing the resample indices once for all the sets whose groups have the
+// same sizes (the means of one macro cell over the same pools) and
+// computing equal sets once.
+func (b Bootstrap) StratifiedMeanCIs(sets ...[][]float64) []Interval {
+	out := make([]Interval, len(sets))
+	byShape := map[string][]int{}
+	var shapes []string
+	var single []int // one group: MeanCI's interval
+	for i, groups := range sets {
+		total := 0
+		empty := false
+		for _, g := range groups {
+			empty = empty || len(g) == 0
+			total += len(g)
+		}
+		switch {
+		case empty || total < 2:
+			continue
+		case len(groups) == 1:
+			single = append(single, i)
+			continue
+		}
+		shape := fmt.Sprint(groupSizes(groups))
+		if _, ok := byShape[shape]; !ok {
+			shapes = append(shapes, shape)
+		}
+		byShape[shape] = append(byShape[shape], i)
+	}
+	if len(single) > 0 {
+		flat := make([][]float64, len(single))
+		for k, i := range single {
+			flat[k] = sets[i][0]
+		}
+		for k, ci := range b.MeanCIs(flat...) {
+			out[single[k]] = ci
+		}
+	}
+	b = b.Resolved()
+	resamples, tail := b.Resamples, b.TailPerMille
+	lo := max(ceilDiv(tail*resamples, 1000), 1)
+	hi := min(ceilDiv((1000-tail)*resamples, 1000), resamples)
+	for _, shape := range shapes {
+		members, copies := distinct(byShape[shape], func(i, j int) bool {
+			return slices.EqualFunc(sets[i], sets[j], func(a, b []float64) bool { return slices.Equal(a, b) })
+		})
+		sizes := groupSizes(sets[members[0]])
+		draws := make([]*splitmix.Indices, len(sizes))
+		idx := make([][]int, len(sizes))
+		for i, n := range sizes {
+			if n < 2 {
+				continue // a single pool enters every resample as is
+			}
+			draws[i] = splitmix.NewIndices(splitmix.New(b.Seed^BootstrapTag^uint64(i+1)*splitmix.Gamma), n)
+			idx[i] = make([]int, n)
+		}
+		means := make([]float64, len(members)*resamples)
+		for j := range resamples {
+			for i, d := range draws {
+				if d != nil {
+					d.Fill(idx[i])
+				}
+			}
+			for k, m := range members {
+				var macro float64
+				for i, g := range sets[m] {
+					if draws[i] == nil {
+						macro += g[0]
+						continue
+					}
+					var sum float64
+					for _, x := range idx[i] {
+						sum += g[x]
+					}
+					macro += sum / float64(len(g))
+				}
+				means[k*resamples+j] = macro / float64(len(sizes))
+			}
+		}
+		for k, m := range members {
+			ms := means[k*resamples : (k+1)*resamples]
+			out[m] = percentileInterval(ms, lo, hi)
+		}
+		for dup, orig := range copies {
+			out[dup] = out[orig]
+		}
+	}
+	return out
+}
+
+// groupSizes lists the sizes of groups.
+func groupSizes(groups [][]float64) []int {
+	sizes := make([]int, len(groups))
+	for i, g := range groups {
+		sizes[i] = len(g)
+	}
+	return sizes
+}
+
+// percentileInterval is the interval [means_(lo), means_(hi)] in 1-based
+// order statistics, reordering means.
+func percentileInterval(means []float64, lo, hi int) Interval {
 	return Interval{Lo: orderStatistic(means, lo-1), Hi: orderStatistic(means, hi-1), Defined: true}
 }

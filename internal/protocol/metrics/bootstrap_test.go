@@ -223,3 +223,52 @@ func TestBootstrapLevel(t *testing.T) {
 		}
 	}
 }
+
+// TestMeanCIsMatchMeanCI checks that the shared-draw intervals are MeanCI's
+// and StratifiedMeanCI's, bit for bit, whatever mix of lengths and shapes
+// one call holds.
+func TestMeanCIsMatchMeanCI(t *testing.T) {
+	b := Bootstrap{Resamples: 500, Seed: 3}
+	tests := []struct {
+		name string
+		sets [][]float64
+	}{
+		{"none", nil},
+		{"one", [][]float64{{0.1, 0.5, 0.9}}},
+		{"same length", [][]float64{{0.1, 0.5, 0.9}, {1, 0, 1}, {-2, 3, 0.25}}},
+		{"mixed lengths and short sets", [][]float64{{0.1, 0.5, 0.9}, {}, {4}, {1, 0}, {1, 2, 3, 4, 5}, {0.3, 0.3, 0.6}}},
+		{"equal sets", [][]float64{{1, 2, 3}, {1, 2, 3}, {0, 1, 0}, {1, 2, 3}, {0, 1, 0}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := b.MeanCIs(tt.sets...)
+			for i, s := range tt.sets {
+				if want := b.MeanCI(s); got[i] != want {
+					t.Errorf("set %d: MeanCIs = %+v, MeanCI = %+v", i, got[i], want)
+				}
+			}
+		})
+	}
+	strata := []struct {
+		name string
+		sets [][][]float64
+	}{
+		{"none", nil},
+		{"same shape", [][][]float64{{{0.1, 0.5}, {0.9, 1, 0}}, {{1, 0}, {0, 0, 1}}}},
+		{"equal sets", [][][]float64{{{0.1, 0.5}, {0.9, 1, 0}}, {{0.1, 0.5}, {0.9, 1, 0}}, {{0.1, 0.5}, {0.9, 1, 1}}}},
+		{"mixed shapes", [][][]float64{
+			{{0.1, 0.5}, {0.9, 1, 0}}, {{7}, {1, 2}}, {{0.2, 0.4, 0.8}}, {{1}}, {{1}, {}}, {{3}, {4}},
+			{{1, 0}, {0, 0, 1}}, {{5}, {2, 3}}, {{0.5, 0.5, 0.1}},
+		}},
+	}
+	for _, tt := range strata {
+		t.Run("stratified "+tt.name, func(t *testing.T) {
+			got := b.StratifiedMeanCIs(tt.sets...)
+			for i, s := range tt.sets {
+				if want := b.StratifiedMeanCI(s); got[i] != want {
+					t.Errorf("set %d: StratifiedMeanCIs = %+v, StratifiedMeanCI = %+v", i, got[i], want)
+				}
+			}
+		})
+	}
+}

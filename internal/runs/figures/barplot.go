@@ -14,20 +14,34 @@ import (
 
 // Bar geometry in data units: group g spans [g − ½, g + ½].
 const (
-	barWidth    = 0.34 // each of the two bars
-	barOffset   = 0.18 // bar centre from the group centre
+	barWidth    = 0.34 // each bar of a pair; n bars share 2·barWidth
+	barOffset   = 0.18 // a pair's bar centre from the group centre
 	accMarkHalf = 0.42 // half the accuracy mark's width
 	hatchStep   = 3.0  // points between hatch lines
 )
 
-// barGroup is one solver's pair of bars: regime U (solid) and regime E
-// (hatched), with the solver's base accuracy. present is false for a
-// solver without any cell in the panel (an empty slot).
+// barSlots returns the width of each of n bars side by side in a group and
+// the distance between their centres: a pair is barWidth wide, barOffset
+// either side of the group centre, and n bars share the pair's span.
+func barSlots(n int) (width, spacing float64) {
+	return barWidth * 2 / float64(n), 2 * barOffset * 2 / float64(n)
+}
+
+// barGroup is one solver's bars side by side (figure 1: regime U solid,
+// regime E hatched; figure 7: one bar per strategy), with the solver's base
+// accuracy (undefined: no mark). present is false for a solver without any
+// cell in the panel (an empty slot).
 type barGroup struct {
-	colour   color.Color
-	u, e     barValue
+	bars     []barSpec
 	accuracy metrics.Mean
 	present  bool
+}
+
+// barSpec is one bar of a group: its value, colour and fill.
+type barSpec struct {
+	barValue
+	colour  color.Color
+	hatched bool
 }
 
 // barValue is one bar: a mean and its interval.
@@ -59,17 +73,17 @@ func (b barPanel) Plot(c draw.Canvas, p *plot.Plot) {
 			continue
 		}
 		x := float64(g)
-		for i, bv := range []barValue{grp.u, grp.e} {
-			hatched := i == 1
-			centre := x + barOffset*float64(2*i-1)
-			left, right := trX(centre-barWidth/2), trX(centre+barWidth/2)
+		width, spacing := barSlots(len(grp.bars))
+		for i, bv := range grp.bars {
+			centre := x + spacing*(float64(i)-float64(len(grp.bars)-1)/2)
+			left, right := trX(centre-width/2), trX(centre+width/2)
 			if !bv.mean.Defined {
 				c.FillText(note, vg.Point{X: trX(centre), Y: trY(clamp(0)) + 1.5}, "n/a")
 				continue
 			}
 			v := bv.mean.Value
 			lo, hi := trY(clamp(min(v, 0))), trY(clamp(max(v, 0)))
-			fillBar(&c, vg.Rectangle{Min: vg.Point{X: left, Y: lo}, Max: vg.Point{X: right, Y: hi}}, grp.colour, hatched)
+			fillBar(&c, vg.Rectangle{Min: vg.Point{X: left, Y: lo}, Max: vg.Point{X: right, Y: hi}}, bv.colour, bv.hatched)
 			if v < b.floor {
 				boxedText(&c, note, vg.Point{X: trX(centre), Y: trY(b.floor) + 3}, report.FormatNumber(v))
 			}

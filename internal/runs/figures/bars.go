@@ -82,10 +82,8 @@ func barFigure(rep report.Report, sv report.StrategyVariant, alpha float64, m ba
 	solvers := report.Solvers(rep.Cells, keep)
 	ix := rep.Index()
 
-	var counts countRange
+	var extent barExtent
 	var degenerate degenerateTally
-	lowest, highest := 0.0, 1.0
-	clipped := false
 	var modes []string
 	panels := make([]barPanel, len(datasets))
 	for d, ds := range datasets {
@@ -95,24 +93,17 @@ func barFigure(rep report.Report, sv report.StrategyVariant, alpha float64, m ba
 			u, uok := ix.Cell(key)
 			key.Regime = vocab.Enforced
 			e, eok := ix.Cell(key)
-			g := barGroup{colour: modeColor(s.Mode), present: uok || eok}
+			colour := modeColor(s.Mode)
+			g := barGroup{present: uok || eok, bars: []barSpec{{colour: colour}, {colour: colour, hatched: true}}}
 			if uok {
-				g.u, g.accuracy = barValue{m.mean(u), m.ci(u)}, u.BaseAccuracy
+				g.bars[0].barValue, g.accuracy = barValue{m.mean(u), m.ci(u)}, u.BaseAccuracy
 				degenerate.add(u, label(s)+" on "+ds)
 			}
 			if eok {
-				g.e, g.accuracy = barValue{m.mean(e), m.ci(e)}, e.BaseAccuracy
+				g.bars[1].barValue, g.accuracy = barValue{m.mean(e), m.ci(e)}, e.BaseAccuracy
 			}
-			for _, bv := range []barValue{g.u, g.e} {
-				if !bv.mean.Defined {
-					continue
-				}
-				counts.add(bv.mean.N)
-				lowest, highest = min(lowest, bv.mean.Value), max(highest, bv.mean.Value)
-				if bv.ci.Defined {
-					lowest, highest = min(lowest, bv.ci.Lo), max(highest, bv.ci.Hi)
-				}
-				clipped = clipped || bv.mean.Value < etaFloor
+			for _, b := range g.bars {
+				extent.add(b.barValue)
 			}
 			if g.present && !slices.Contains(modes, s.Mode) {
 				modes = append(modes, s.Mode)
@@ -120,41 +111,31 @@ func barFigure(rep report.Report, sv report.StrategyVariant, alpha float64, m ba
 			panels[d].groups = append(panels[d].groups, g)
 		}
 	}
-	if !counts.seen {
+	if !extent.counts.seen {
 		return drawing{}, false
 	}
 	floor, ceil := 0.0, 1.0
 	if !m.fixedRange {
-		floor = math.Max(math.Floor(lowest*4)/4, etaFloor)
-		ceil = math.Max(highest, 1)
+		floor, ceil = extent.etaRange()
 	}
 	ceil += 0.06 * (ceil - floor) // room above the η = 1 line
 
-	labels := make([]string, len(solvers))
-	for i, s := range solvers {
-		labels[i] = label(s)
-	}
-	width := vg.Length(max(468, 70+52*len(solvers)))
-	rotate := maxWidth(textStyle(sizeTick, false, draw.XCenter, draw.YTop), labels) > 0.9*(width-70)/vg.Length(len(solvers))
+	lay := layoutGroups(solvers, 52)
 	var rows [][]*plot.Plot
 	for d, ds := range datasets {
 		panels[d].floor, panels[d].ceil = floor, ceil
-		rows = append(rows, []*plot.Plot{barPlot(ds, panels[d], labels, m, rotate)})
-	}
-	rowHeight := vg.Length(170)
-	if rotate {
-		rowHeight += 0.5 * maxWidth(textStyle(sizeTick, false, draw.XCenter, draw.YTop), labels)
+		rows = append(rows, []*plot.Plot{barPlot(ds, panels[d], lay.labels, m, lay.rotate)})
 	}
 
 	title := fmt.Sprintf("%s at α = %s — %s", m.title, report.FormatAlpha(alpha), report.ScopePhrase(sv.Strategy, sv.Variant))
 	caption := sentence(
 		fmt.Sprintf("%s at budget fraction α = %s, %s.", m.title, report.FormatAlpha(alpha), report.ScopePhrase(sv.Strategy, sv.Variant)),
-		fmt.Sprintf("One panel per dataset, one group of bars per solver: the solid bar is the mean %s_U (regime U, advisory allocations), the hatched bar the mean %s_E (regime E, enforced allocations), each over %s (%s pools per bar).", m.symbol, m.symbol, m.over, counts),
+		fmt.Sprintf("One panel per dataset, one group of bars per solver: the solid bar is the mean %s_U (regime U, advisory allocations), the hatched bar the mean %s_E (regime E, enforced allocations), each over %s (%s pools per bar).", m.symbol, m.symbol, m.over, extent.counts),
 		"Whiskers are "+intervalPhrase(rep.Bootstrap)+"; the red dashed mark is the solver's base accuracy on the dataset.",
 		m.meaning,
 		modePhrase(modes),
 		"n/a: no pool with a scored plan (undefined mean); an empty slot: no records.",
-		clippedNote(clipped),
+		clippedNote(extent.clipped),
 		m.degenerate(degenerate),
 	)
 	legend := []legendItem{
@@ -174,18 +155,81 @@ func barFigure(rep report.Report, sv report.StrategyVariant, alpha float64, m ba
 			Title: title, Caption: caption, Kind: m.kind,
 			Strategy: sv.Strategy, Variant: sv.Variant, Alpha: alpha,
 		},
-		sheet: sheet{width: width, title: title, legend: legend, blocks: []block{panelBlock(rows, rowHeight)}},
+		sheet: sheet{width: lay.width, title: title, legend: legend, blocks: []block{panelBlock(rows, lay.rowHeight)}},
 	}, true
+}
+
+// groupLayout is the geometry of a figure with one panel per dataset and
+// one group of bars per solver, the panels stacked: the sheet's width, each
+// panel's height, the groups' labels and whether they are rotated to fit.
+type groupLayout struct {
+	width, rowHeight vg.Length
+	labels           []string
+	rotate           bool
+}
+
+// layoutGroups lays out one group per solver, each perGroup points wide
+// (the sheet at least 468 points); labels that do not fit under their group
+// are rotated, and the panels grow to hold them.
+func layoutGroups(solvers []report.Solver, perGroup vg.Length) groupLayout {
+	lay := groupLayout{rowHeight: 170, labels: make([]string, len(solvers))}
+	for i, s := range solvers {
+		lay.labels[i] = label(s)
+	}
+	lay.width = max(468, 70+perGroup*vg.Length(len(solvers)))
+	widest := maxWidth(textStyle(sizeTick, false, draw.XCenter, draw.YTop), lay.labels)
+	lay.rotate = widest > 0.9*(lay.width-70)/vg.Length(len(solvers))
+	if lay.rotate {
+		lay.rowHeight += 0.5 * widest
+	}
+	return lay
+}
+
+// barExtent gathers what the bars of a figure span: the pools behind its
+// means, their lowest and highest values and interval ends, and whether a
+// mean lies below etaFloor.
+type barExtent struct {
+	counts          countRange
+	lowest, highest float64
+	clipped         bool
+}
+
+// add takes one bar into the extent; an undefined mean is not counted.
+func (x *barExtent) add(bv barValue) {
+	if !bv.mean.Defined {
+		return
+	}
+	x.counts.add(bv.mean.N)
+	x.lowest, x.highest = min(x.lowest, bv.mean.Value), max(x.highest, bv.mean.Value)
+	if bv.ci.Defined {
+		x.lowest, x.highest = min(x.lowest, bv.ci.Lo), max(x.highest, bv.ci.Hi)
+	}
+	x.clipped = x.clipped || bv.mean.Value < etaFloor
+}
+
+// etaRange is the η axis of the bars: from the lowest value rounded down to
+// a quarter (never below etaFloor, never above 0) to the highest value or
+// 1, whichever is higher.
+func (x barExtent) etaRange() (floor, ceil float64) {
+	return math.Max(math.Floor(min(x.lowest, 0)*4)/4, etaFloor), math.Max(x.highest, 1)
 }
 
 // barPlot is one dataset's panel.
 func barPlot(dataset string, panel barPanel, labels []string, m barMetric, rotate bool) *plot.Plot {
-	p := newPlot(dataset)
+	p := groupPlot(dataset, labels, m.label, rotate)
 	refLow := draw.LineStyle{Color: ruleGrey, Width: vg.Points(0.8)}
 	refHigh := draw.LineStyle{Color: ruleGrey, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(4), vg.Points(2)}}
 	p.Add(hRule{y: 1, style: refHigh}, panel, hRule{y: 0, style: refLow})
 	p.Y.Min, p.Y.Max = panel.floor, panel.ceil
-	p.Y.Label.Text = m.label
+	return p
+}
+
+// groupPlot is an empty panel of groups of bars: one tick per group at
+// x = 0, 1, …, labelled (rotated by 30° when rotate is set), the Y axis
+// labelled yLabel.
+func groupPlot(title string, labels []string, yLabel string, rotate bool) *plot.Plot {
+	p := newPlot(title)
+	p.Y.Label.Text = yLabel
 	p.X.Padding, p.Y.Padding = 0, 0
 	ticks := make(plot.ConstantTicks, len(labels))
 	for i, l := range labels {

@@ -30,12 +30,31 @@
 //     re-solve as heat tables, as the paper draws it: per solver N,
 //     Acc_baseline, Acc_budget-aware, compliance (all N and finished) and
 //     the four outcome counts; per (solver, dataset) the three rates.
+//  6. losses_<strategy>_<variant>_a<α>: where value is lost, at the
+//     headline α. One panel per dataset, one stacked bar per solver: the
+//     mean selection (blue), order (orange) and enforcement (purple)
+//     losses of the regret decomposition (Cell.Selection, Order,
+//     Enforcement; SPEC §5), a negative enforcement loss drawn below 0;
+//     the mean R̃_U (solid line, circle) and R̃_E (dashed line, triangle)
+//     marked on the bar. The caption counts the pools without a
+//     decomposition (Cell.Undecomposed) and names their cells.
+//  7. self_knowledge_<strategy>_<variant>_a<α>: self-knowledge, at the
+//     headline α. One panel per dataset, one group of bars per solver: the
+//     mean η_U of Report.KnowledgeScope (the llm strategy under the
+//     headline variant) in the mode colour, then the mean η_U of the
+//     solver's partial-information references population (grey),
+//     self_feasibility (orange) and self_cost (sky blue) (SPEC §4), with
+//     whiskers and the η = 0 and η = 1 lines of figure 1. Drawn when a
+//     reference has a defined η_U; without a KnowledgeScope, the
+//     references alone (as the report's self-knowledge table).
 //
 // Figures 1–3 are drawn for Report.FigureScopes and figure 4 for
 // Report.InjectionFigureScopes: the llm strategy's variants when the
 // report has llm cells, otherwise every reference strategy, in vocab's
 // order, so the headline variant's figures ("default", SPEC §5) come
-// first. The report decides every such setting (α, scopes, bootstrap);
+// first. Figure 6 is drawn for Report.HeadlineScopes (the llm strategy
+// under the headline variant, otherwise every reference strategy), the
+// scopes of the report's "Why plans lose value" tables. The report decides every such setting (α, scopes, bootstrap);
 // this package draws what it is given. A caption of η means (figures 1 and
 // 3) that include degenerate pools (SPEC §5) counts them and names the
 // cells whose pools are all D1.

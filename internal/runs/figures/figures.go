@@ -34,6 +34,11 @@ const (
 	KindBudgetAwareSolvers Kind = "budget_aware_solvers"
 	// KindBudgetAwareDatasets is figure 5 per (solver, dataset).
 	KindBudgetAwareDatasets Kind = "budget_aware_datasets"
+	// KindLosses is figure 6: the regret decomposition at one α.
+	KindLosses Kind = "losses"
+	// KindSelfKnowledge is figure 7: η_U beside the partial-information
+	// references at one α.
+	KindSelfKnowledge Kind = "self_knowledge"
 )
 
 // Figure is one drawn figure.
@@ -48,8 +53,9 @@ type Figure struct {
 	// Kind, Strategy, Variant, Alpha and Regime say what part of the
 	// report the figure shows, so that a report can put it beside its
 	// table. Strategy and Variant are set for kinds efficiency, regret,
-	// eta_heatmap and injection; Alpha for efficiency, regret and
-	// injection; Regime ("U" or "E") for eta_heatmap.
+	// eta_heatmap, injection, losses and self_knowledge (the planner's);
+	// Alpha for efficiency, regret, injection, losses and self_knowledge;
+	// Regime ("U" or "E") for eta_heatmap.
 	Kind     Kind
 	Strategy vocab.Strategy
 	Variant  vocab.Variant
@@ -73,7 +79,8 @@ type drawing struct {
 
 // Draw draws every figure of SPEC §8 that rep and ba support, in SPEC
 // order (see the package documentation), at rep's headline α and for its
-// figure scopes; figures without data are left out. ba are budgetaware.Summarize's rows (nil when there was no
+// figure scopes (figure 6: its headline scopes, as the report's tables);
+// figures without data are left out. ba are budgetaware.Summarize's rows (nil when there was no
 // re-solve). The result is deterministic.
 func Draw(rep report.Report, ba []budgetaware.Row, opts Options) ([]Figure, error) {
 	if opts.DPI <= 0 {
@@ -99,6 +106,14 @@ func Draw(rep report.Report, ba []budgetaware.Row, opts Options) ([]Figure, erro
 	}
 	ds = append(ds, injectionFigures(rep)...)
 	ds = append(ds, budgetAwareFigures(ba)...)
+	for _, sv := range rep.HeadlineScopes {
+		if d, ok := lossFigure(rep, sv, rep.Alpha); ok {
+			ds = append(ds, d)
+		}
+	}
+	if d, ok := selfKnowledgeFigure(rep, rep.Alpha); ok {
+		ds = append(ds, d)
+	}
 
 	figs := make([]Figure, 0, len(ds))
 	for _, d := range ds {

@@ -24,7 +24,15 @@ var fixtureSolvers = []struct{ model, mode string }{
 //   - (gemini-flash, extended, lcb, α = 0.5): every pool unparseable, so
 //     both means are undefined ("n/a", "—");
 //   - (qwen-32b, standard) has no lcb records at α = 0.75: a blank cell;
-//   - (gemini-flash, standard, gpqa, α = 1): a single pool, so no interval.
+//   - (gemini-flash, standard, gpqa, α = 1): a single pool, so no interval;
+//   - (gemini-flash, standard, gpqa, α = 0.5): regime E scores above regime
+//     U, so the enforcement loss is negative (figure 6 draws it below 0);
+//   - (qwen-32b, standard, aime, α = 0.5): pool 0's records carry no regret
+//     decomposition, as a record stored before records carried it.
+//
+// Every other scored record carries its plan's regret decomposition and
+// diagnostics (planned), and every solver has the three partial-information
+// references (referenceRecords).
 func fixtureRecords() []report.ScoreRecord {
 	var recs []report.ScoreRecord
 	datasets := []string{"aime", "gpqa", "lcb"}
@@ -46,22 +54,29 @@ func fixtureRecords() []report.ScoreRecord {
 						random = oracle
 					}
 					seed := 3*si + 5*di + 7*ai + 11*pool
-					vu := min(oracle, random+float64(seed%5)-1)
+					vu := max(0, min(oracle, random+float64(seed%5)-1))
 					ve := max(0, vu-float64(1+seed%4))
 					if s.model == "qwen-32b" && s.mode == "extended" && d == "aime" && a <= 0.5 {
 						random, ve = oracle*0.75, 0
 					}
+					if s.model == "gemini-flash" && s.mode == "standard" && d == "gpqa" && a == 0.5 {
+						ve = min(oracle, vu+float64(1+pool%2))
+					}
+					vs := min(oracle, vu+float64(seed%3))
 					for _, reg := range []struct {
 						name string
 						v    float64
-					}{{"U", max(0, vu)}, {"E", ve}} {
+					}{{"U", vu}, {"E", ve}} {
 						r := scored(report.ScoreRecord{
 							Model: s.model, Mode: s.mode, Dataset: d, Pool: pool, Alpha: a,
 							Variant: "default", Strategy: "llm", Regime: reg.name,
 							Value: reg.v, Oracle: oracle, Random: random, PoolSize: 30,
 						})
+						if !(s.model == "qwen-32b" && s.mode == "standard" && d == "aime" && a == 0.5 && pool == 0) {
+							r = planned(r, vs, vu, ve, seed)
+						}
 						if s.model == "gemini-flash" && s.mode == "extended" && d == "lcb" && a == 0.5 {
-							r.Excluded, r.Eta = "unparseable", nil
+							r = unparseable(r)
 						}
 						recs = append(recs, r)
 					}
@@ -69,7 +84,72 @@ func fixtureRecords() []report.ScoreRecord {
 			}
 		}
 	}
+	recs = append(recs, referenceRecords()...)
 	return append(recs, injectionRecords()...)
+}
+
+// referenceRecords are the partial-information references of the plain
+// pools (SPEC §4), each solver's four pools per dataset and α, regimes U
+// and E, with their regret decomposition: population lifts η_U a little
+// above random, self_cost a little more, self_feasibility the most; the
+// gemini-flash solvers' own plans (fixtureRecords) mostly sit between
+// population and self_feasibility.
+func referenceRecords() []report.ScoreRecord {
+	var recs []report.ScoreRecord
+	share := map[string]float64{"population": 0.2, "self_cost": 0.4, "self_feasibility": 0.75}
+	for si, s := range fixtureSolvers {
+		for di, d := range []string{"aime", "gpqa", "lcb"} {
+			for ai, a := range []float64{0.25, 0.5, 0.75, 1} {
+				for pool := range 4 {
+					oracle := float64(6 + pool)
+					random := oracle * (0.35 + 0.15*float64(ai))
+					if a == 1 {
+						random = oracle
+					}
+					for ri, strategy := range []string{"population", "self_feasibility", "self_cost"} {
+						seed := 4*si + 5*di + 7*ai + 11*pool + 13*ri
+						vu := min(oracle, random+(share[strategy]+0.05*float64(seed%3-1))*(oracle-random))
+						ve := max(0, vu-float64(seed%3))
+						vs := min(oracle, vu+float64(seed%2))
+						for _, reg := range []struct {
+							name string
+							v    float64
+						}{{"U", vu}, {"E", ve}} {
+							recs = append(recs, planned(scored(report.ScoreRecord{
+								Model: s.model, Mode: s.mode, Dataset: d, Pool: pool, Alpha: a,
+								Variant: "-", Strategy: strategy, Regime: reg.name,
+								Value: reg.v, Oracle: oracle, Random: random, PoolSize: 30,
+							}), vs, vu, ve, seed))
+						}
+					}
+				}
+			}
+		}
+	}
+	return recs
+}
+
+// planned stores, in r, the regret decomposition of a plan with V_S = vs,
+// V_U = vu and V_E = ve (nil where V_oracle = 0) and plan diagnostics
+// following a fixed pattern of seed, as a run stores them in both of a
+// pool's records.
+func planned(r report.ScoreRecord, vs, vu, ve float64, seed int) report.ScoreRecord {
+	f := func(x float64) *float64 { return &x }
+	if l, ok := metrics.Decompose(r.Oracle, vs, vu, ve); ok {
+		r.PlannedValue, r.Selection, r.Order, r.Enforcement = f(vs), f(l.Selection), f(l.Order), f(l.Enforcement)
+	}
+	r.Precision, r.Recall = f(0.5+0.05*float64(seed%7)), f(0.4+0.1*float64(seed%5))
+	r.CostForecast, r.UnderAllocation = f(-0.5+0.25*float64(seed%5)), f(0.1*float64(seed%4))
+	return r
+}
+
+// unparseable turns r into the record of a plan that could not be parsed:
+// excluded, without η or anything a plan determines.
+func unparseable(r report.ScoreRecord) report.ScoreRecord {
+	r.Excluded, r.Eta = "unparseable", nil
+	r.PlannedValue, r.Selection, r.Order, r.Enforcement = nil, nil, nil, nil
+	r.Precision, r.Recall, r.CostForecast, r.UnderAllocation = nil, nil, nil, nil
+	return r
 }
 
 // injectionRecords is an unsolvable-injection experiment on gpqa with

@@ -49,6 +49,8 @@ func checkNames(t *testing.T, figs []Figure) {
 		"injection_llm_default_a0.5",
 		"budget_aware_solvers",
 		"budget_aware_datasets",
+		"losses_llm_default_a0.5",
+		"self_knowledge_llm_default_a0.5",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("figures:\n got %q\nwant %q", got, want)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/budgetaware"
 	"github.com/triage-eval/triage/internal/runs/report"
 )
@@ -29,9 +30,9 @@ func poolRecords(model, mode, dataset, strategy, variant string, alpha, value, o
 // Draw returns: a figure without data is left out, never drawn empty.
 func TestDrawSkipsFiguresWithoutData(t *testing.T) {
 	plain := slices.DeleteFunc(fixtureRecords(), func(r report.ScoreRecord) bool { return r.Source != "" })
-	unparseable := slices.Clone(plain)
-	for i := range unparseable {
-		unparseable[i].Excluded, unparseable[i].Eta = "unparseable", nil
+	unparsed := slices.Clone(plain)
+	for i := range unparsed {
+		unparsed[i].Excluded, unparsed[i].Eta = "unparseable", nil
 	}
 	zeroRatioOnly := slices.DeleteFunc(fixtureRecords(), func(r report.ScoreRecord) bool { return r.Ratio != nil && *r.Ratio > 0 })
 	references := append(
@@ -41,6 +42,20 @@ func TestDrawSkipsFiguresWithoutData(t *testing.T) {
 	twoAlphas := append(
 		poolRecords("m", "extended", "aime", "llm", "A", 0.25, 1, 4, 2),
 		poolRecords("m", "extended", "aime", "llm", "A", 0.5, 3, 4, 2)...)
+	undecomposed := slices.DeleteFunc(slices.Clone(plain), func(r report.ScoreRecord) bool { return vocab.Strategy(r.Strategy).PartialReference() })
+	for i := range undecomposed {
+		undecomposed[i].PlannedValue, undecomposed[i].Selection, undecomposed[i].Order, undecomposed[i].Enforcement = nil, nil, nil, nil
+	}
+	partialOnly := slices.DeleteFunc(slices.Clone(plain), func(r report.ScoreRecord) bool {
+		return r.Alpha != 0.5 || r.Dataset != "aime" || (r.Strategy != string(vocab.Population) && r.Strategy != string(vocab.SelfFeasibility))
+	})
+	noPopulation := slices.Clone(plain)
+	for i, r := range noPopulation {
+		if vocab.Strategy(r.Strategy).PartialReference() {
+			noPopulation[i] = unparseable(r)
+			noPopulation[i].Excluded = "no_population"
+		}
+	}
 	totalsOnly := slices.DeleteFunc(fixtureBudgetAware(), func(r budgetaware.Row) bool { return r.Dataset != budgetaware.AllDatasets })
 
 	cases := []struct {
@@ -55,12 +70,28 @@ func TestDrawSkipsFiguresWithoutData(t *testing.T) {
 		{name: "accuracy only", acc: fixtureAccuracy(), want: []string{"heatmap_accuracy"}},
 		{
 			name: "no injection, no re-solve", records: plain,
-			want: []string{"efficiency_llm_default_a0.5", "regret_llm_default_a0.5", "heatmap_eta_u_llm_default", "heatmap_eta_e_llm_default"},
+			want: []string{"efficiency_llm_default_a0.5", "regret_llm_default_a0.5", "heatmap_eta_u_llm_default", "heatmap_eta_e_llm_default", "losses_llm_default_a0.5", "self_knowledge_llm_default_a0.5"},
 		},
-		{name: "every plan unparseable", records: unparseable, want: nil},
+		{name: "every plan unparseable", records: unparsed, want: nil},
 		{
 			name: "injection only at r = 0, where D is undefined", records: zeroRatioOnly,
+			want: []string{"efficiency_llm_default_a0.5", "regret_llm_default_a0.5", "heatmap_eta_u_llm_default", "heatmap_eta_e_llm_default", "losses_llm_default_a0.5", "self_knowledge_llm_default_a0.5"},
+		},
+		{
+			name: "records from before the decomposition, no references: no figure 6 or 7", records: undecomposed,
 			want: []string{"efficiency_llm_default_a0.5", "regret_llm_default_a0.5", "heatmap_eta_u_llm_default", "heatmap_eta_e_llm_default"},
+		},
+		{
+			name: "references without a planner: figure 6 per reference, figure 7 of the references alone", records: partialOnly,
+			want: []string{
+				"efficiency_population_a0.5", "efficiency_self_feasibility_a0.5", "regret_population_a0.5", "regret_self_feasibility_a0.5",
+				"heatmap_eta_u_population", "heatmap_eta_e_population", "heatmap_eta_u_self_feasibility", "heatmap_eta_e_self_feasibility",
+				"losses_population_a0.5", "losses_self_feasibility_a0.5", "self_knowledge_a0.5",
+			},
+		},
+		{
+			name: "every reference excluded as no_population: no figure 7", records: noPopulation,
+			want: []string{"efficiency_llm_default_a0.5", "regret_llm_default_a0.5", "heatmap_eta_u_llm_default", "heatmap_eta_e_llm_default", "losses_llm_default_a0.5"},
 		},
 		{
 			name: "reference strategies only: one figure each", records: references,

@@ -100,14 +100,25 @@ type domFacts struct {
 		Width       float64 `json:"width"`
 		ColumnWidth float64 `json:"columnWidth"`
 	} `json:"figures"`
-	SVGs        int      `json:"svgs"`
-	Summary     []string `json:"summary"`
-	Paired      []string `json:"paired"`
-	All         []string `json:"all"`
-	OpenDetails int      `json:"openDetails"`
-	Scripts     int      `json:"scripts"`
-	PageWidth   float64  `json:"pageWidth"`
-	ViewWidth   float64  `json:"viewWidth"`
+	SVGs int `json:"svgs"`
+	// Sections are the page's <section>s in order.
+	Sections    []sectionFacts `json:"sections"`
+	Summary     []string       `json:"summary"`
+	Paired      []string       `json:"paired"`
+	All         []string       `json:"all"`
+	OpenDetails int            `json:"openDetails"`
+	Scripts     int            `json:"scripts"`
+	PageWidth   float64        `json:"pageWidth"`
+	ViewWidth   float64        `json:"viewWidth"`
+}
+
+// sectionFacts is one <section>: its id, heading, the ids of the figures
+// it draws (an inline <svg> each) and the captions of its paired tables.
+type sectionFacts struct {
+	ID      string   `json:"id"`
+	Title   string   `json:"title"`
+	Figures []string `json:"figures"`
+	Tables  []string `json:"tables"`
 }
 
 // domFactsJS reads domFacts in the page. It runs through the DevTools
@@ -124,6 +135,12 @@ const domFactsJS = `(() => {
       columnWidth: f.parentElement.getBoundingClientRect().width,
     })),
     svgs: document.querySelectorAll('svg').length,
+    sections: [...document.querySelectorAll('main > section')].map(s => ({
+      id: s.id,
+      title: text(s.querySelector('h2')),
+      figures: [...s.querySelectorAll('figure')].filter(f => f.querySelector(':scope > svg')).map(f => f.id),
+      tables: captions('#' + s.id + ' .pair table > caption'),
+    })),
     summary: captions('#summary table > caption'),
     paired: captions('.pair table > caption'),
     all: captions('#all-tables details table > caption'),
@@ -214,7 +231,8 @@ func greyVariance(t *testing.T, data []byte) float64 {
 // headless Chromium from a file:// URL and checks what the browser built:
 // one <svg> per figure with its caption, scaled to its column; the summary,
 // the tables beside the figures and every report table in the collapsed
-// list, by title; no script, no console warning or error, no request but
+// list, by title; the section "Why plans lose value" with figures 6 and 7
+// drawn beside their tables; no script, no console warning or error, no request but
 // the page itself; a screenshot that is not blank. A canary page with a
 // console warning and an external image proves that the checks can fail.
 func TestReportInBrowser(t *testing.T) {
@@ -268,9 +286,23 @@ func TestReportInBrowser(t *testing.T) {
 			"Detection D / waste W by injection ratio — " + injection,
 			"η_U / η_E by injection ratio — " + injection,
 			"Budget-aware re-solve",
+			"Why plans lose value at α = 0.5 — " + scope,
+			"Self-knowledge at α = 0.5 — η_U beside the partial-information references",
 		}
 		if !slices.Equal(f.Paired, wantPaired) {
 			t.Errorf("tables beside the figures:\n got %q\nwant %q", f.Paired, wantPaired)
+		}
+		// The section "Why plans lose value": figures 6 and 7, drawn, each
+		// beside its table.
+		why := slices.IndexFunc(f.Sections, func(s sectionFacts) bool { return s.ID == "why" })
+		if why < 0 {
+			t.Errorf("no section \"why\" among %d sections", len(f.Sections))
+		} else {
+			sec := f.Sections[why]
+			wantFigures := []string{"fig-losses-llm-default-a0-5", "fig-self-knowledge-llm-default-a0-5"}
+			if sec.Title != "Why plans lose value" || !slices.Equal(sec.Figures, wantFigures) || !slices.Equal(sec.Tables, wantPaired[len(wantPaired)-2:]) {
+				t.Errorf("section why: title %q, figures %q, tables %q; want %q, %q, %q", sec.Title, sec.Figures, sec.Tables, "Why plans lose value", wantFigures, wantPaired[len(wantPaired)-2:])
+			}
 		}
 		var wantAll []string
 		for _, tb := range append(in.Report.Tables(), in.Report.CellsTable()) {
@@ -279,8 +311,8 @@ func TestReportInBrowser(t *testing.T) {
 		if !slices.Equal(f.All, wantAll) {
 			t.Errorf("collapsed tables:\n got %q\nwant %q", f.All, wantAll)
 		}
-		for _, title := range wantPaired[:len(wantPaired)-1] {
-			if !slices.Contains(wantAll, title) {
+		for _, title := range wantPaired {
+			if title != "Budget-aware re-solve" && !slices.Contains(wantAll, title) {
 				t.Errorf("the report has no table %q any more: update the page's pairing (layout.go)", title)
 			}
 		}

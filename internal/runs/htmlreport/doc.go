@@ -25,8 +25,10 @@
 //     and R̃ tables at their α; the accuracy heat map beside the accuracy
 //     table; the η heat maps beside the per-α tables; figure 4 beside the
 //     injection tables of its α, strategy and variant; figure 5 beside the
-//     budget-aware table. A figure whose table is not found still appears,
-//     alone.
+//     budget-aware table; in a section "Why plans lose value", figure 6
+//     beside the report's table of the regret decomposition at its α,
+//     strategy and variant, and figure 7 beside the self-knowledge table.
+//     A figure whose table is not found still appears, alone.
 //  4. Every table (Report.Tables, then Report.CellsTable), each in a
 //     collapsed <details>.
 //

@@ -16,9 +16,35 @@ func scored(r report.ScoreRecord) report.ScoreRecord {
 	return r
 }
 
+// planned returns the U and E records of one plan with V_S = vs, V_U = vu
+// and V_E = ve, carrying its regret decomposition and diagnostics as a run
+// stores them.
+func planned(model, mode, dataset string, pool int, alpha float64, variant, strategy string, oracle, random, vs, vu, ve float64) []report.ScoreRecord {
+	f := func(x float64) *float64 { return &x }
+	var out []report.ScoreRecord
+	for _, reg := range []struct {
+		name string
+		v    float64
+	}{{"U", vu}, {"E", ve}} {
+		r := scored(report.ScoreRecord{
+			Model: model, Mode: mode, Dataset: dataset, Pool: pool, Alpha: alpha, Variant: variant, Strategy: strategy,
+			Regime: reg.name, Value: reg.v, Oracle: oracle, Random: random, PoolSize: 20,
+			Precision: f(0.75), Recall: f(0.5), CostForecast: f(-0.25), UnderAllocation: f(0.25),
+		})
+		if l, ok := metrics.Decompose(oracle, vs, vu, ve); ok {
+			r.PlannedValue, r.Selection, r.Order, r.Enforcement = f(vs), f(l.Selection), f(l.Order), f(l.Enforcement)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
 // fixtureInput is a small hand-made run with every part of the page:
 // three solvers, datasets aime and gpqa at α ∈ {0.5, 1} (strategy llm,
-// variant default, three pools), an unsolvable-injection experiment on
+// variant default, and the partial-information references population,
+// self_feasibility and self_cost, three pools, each plan with its regret
+// decomposition; beta-70b's enforced plans on gpqa score above its
+// advisory ones), an unsolvable-injection experiment on
 // gpqa, base accuracy, a budget-aware re-solve of two solvers, a note, and
 // the figures drawn from it (PNGs at a low resolution: the page uses the
 // SVGs). The report's headline α is the default.
@@ -46,14 +72,14 @@ func fixtureInputAt(t *testing.T, alpha float64) Input {
 					}
 					seed := 3*si + 5*di + 7*ai + 11*pool
 					vu := min(oracle, random+float64(seed%4)-1)
-					for _, reg := range []struct {
-						name string
-						v    float64
-					}{{"U", vu}, {"E", max(0, vu-float64(1+seed%3))}} {
-						recs = append(recs, scored(report.ScoreRecord{
-							Model: s.model, Mode: s.mode, Dataset: d, Pool: pool, Alpha: a, Variant: "default", Strategy: "llm",
-							Regime: reg.name, Value: reg.v, Oracle: oracle, Random: random, PoolSize: 20,
-						}))
+					ve := max(0, vu-float64(1+seed%3))
+					if si == 2 && d == "gpqa" {
+						ve = min(oracle, vu+1) // enforcement helps: a negative loss
+					}
+					recs = append(recs, planned(s.model, s.mode, d, pool, a, "default", "llm", oracle, random, min(oracle, vu+float64(seed%2)), vu, ve)...)
+					for ri, strategy := range []string{"population", "self_feasibility", "self_cost"} {
+						rv := min(oracle, random+(0.2+0.25*float64(ri)+0.05*float64(seed%3))*(oracle-random))
+						recs = append(recs, planned(s.model, s.mode, d, pool, a, "-", strategy, oracle, random, rv, rv, max(0, rv-1))...)
 					}
 				}
 			}

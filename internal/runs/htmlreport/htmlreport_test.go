@@ -54,6 +54,7 @@ func TestPagePlacesFiguresBesideTheirTables(t *testing.T) {
 		{"heatmaps", 3, 4},     // accuracy; per-α over datasets, aime, gpqa
 		{"injection", 1, 2},    // D / W and η by ratio
 		{"budget-aware", 2, 1}, // the re-solve table
+		{"why", 2, 2},          // figures 6 and 7 beside the loss and self-knowledge tables
 		{"all-tables", 0, len(in.Report.Tables()) + 1},
 	}
 	for _, w := range want {

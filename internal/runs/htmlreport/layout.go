@@ -80,13 +80,27 @@ func layout(in Input, tables []report.Table) []section {
 		resolve.pairs = append(resolve.pairs, pair{figures: figs, tables: ts})
 	}
 
+	why := section{id: "why", title: "Why plans lose value"}
+	for _, i := range of(figures.KindLosses) {
+		f := in.Figures[i]
+		why.pairs = append(why.pairs, pair{figures: []int{i}, tables: titled(tables, func(t string) bool {
+			return t == report.LossTableTitle(f.Alpha, f.Strategy, f.Variant)
+		})})
+	}
+	for _, i := range of(figures.KindSelfKnowledge) {
+		f := in.Figures[i]
+		why.pairs = append(why.pairs, pair{figures: []int{i}, tables: titled(tables, func(t string) bool {
+			return t == report.SelfKnowledgeTableTitle(f.Alpha)
+		})})
+	}
+
 	other := section{id: "other-figures", title: "Other figures"}
 	for i := range in.Figures {
 		if !placed[i] {
 			other.pairs = append(other.pairs, pair{figures: []int{i}})
 		}
 	}
-	return []section{bars, heat, injection, resolve, other}
+	return []section{bars, heat, injection, resolve, why, other}
 }
 
 // titled returns the tables whose title match accepts, in order.

@@ -68,6 +68,13 @@ type Report struct {
 	// show: the llm strategy under HeadlineVariant when the report has llm
 	// cells, else every reference strategy of Scopes.
 	HeadlineScopes []StrategyVariant
+	// KnowledgeScope is the strategy whose η_U the self-knowledge table
+	// (and figure 7) sets beside the partial-information references
+	// (vocab.PartialReferences) of the same solver and dataset: the first
+	// pair of HeadlineScopes that is not a partial reference — the llm
+	// strategy under HeadlineVariant when the report has llm cells; the
+	// zero value when there is none.
+	KnowledgeScope StrategyVariant
 	// FigureScopes are the pairs figures 1–3 are drawn for: every llm
 	// pair of Scopes when there is one, else every reference strategy;
 	// InjectionFigureScopes the same rule over Injection (figure 4).
@@ -150,6 +157,33 @@ type Cell struct {
 	// undefined below two pools). A macro cell's EtaCI, RegretCI and
 	// InformativeCI are stratified over its datasets (see Report.Macro).
 	EtaCI, RegretCI, DetectionCI, WasteCI metrics.Interval
+	// Selection, Order and Enforcement are the regret decomposition of
+	// SPEC §5, each loss divided by V_oracle: selection (V_oracle − V_S),
+	// order (V_S − V_U) and enforcement (V_U − V_E, signed), averaged over
+	// the pools of Regret (V_oracle > 0) whose records carry all three.
+	// The decomposition belongs to the plan, so a pool's U and E records
+	// store the same losses and a solver's U and E cells show the same
+	// means; pool by pool Selection + Order = R̃_U and Selection + Order +
+	// Enforcement = R̃_E (see DecompositionMismatch).
+	Selection, Order, Enforcement PoolMean
+	// Undecomposed counts the pools of Regret whose records carry no
+	// decomposition (stored by a binary from before records carried it):
+	// Selection.Mean.N + Undecomposed = Regret.N for a plain cell; summed
+	// over datasets for a macro cell.
+	Undecomposed int
+	// DecompositionMismatch counts the included records whose stored
+	// losses break their regime's identity beyond 1e-12 against the R̃
+	// Build recomputes — Selection + Order ≠ R̃_U in a U record, Selection +
+	// Order + Enforcement ≠ R̃_E in an E record — or that carry losses
+	// where R̃ is undefined: like StoredMismatch, a sign of stale or
+	// inconsistent records. Such records are still averaged.
+	DecompositionMismatch int
+	// Precision, Recall, CostForecast and UnderAllocation are the plan
+	// diagnostics of SPEC §5 (|S ∩ Y| / |S|, |S ∩ Y| / |Y|, the median of
+	// log₂(a_i / c_i) over S, and the share of S ∩ Y with a_i < c_i),
+	// each averaged over the pools of Eta whose records define it; they
+	// too belong to the plan, so U and E cells agree.
+	Precision, Recall, CostForecast, UnderAllocation PoolMean
 
 	// perPool holds the values averaged, by pool, for intervals and paired
 	// comparisons.
@@ -162,6 +196,12 @@ type perPool struct {
 	// regret, detection and waste list the other values averaged.
 	etaPools                                   []int
 	eta, informative, regret, detection, waste []float64
+	// plan lists the values of each plan metric averaged (in
+	// planMetric order): the decomposed pools' losses (the same pools for
+	// the three), and each diagnostic over the pools that define it;
+	// planStrata, for a macro cell, the per-dataset values of each.
+	plan       [numPlanMetrics][]float64
+	planStrata [numPlanMetrics][][]float64
 	// etaStrata, informativeStrata and regretStrata are, for a macro
 	// cell, the per-dataset values its means average over.
 	etaStrata, informativeStrata, regretStrata [][]float64
@@ -362,6 +402,7 @@ func buildCell(recs []ScoreRecord, acc metrics.Mean) Cell {
 			if s.RegretDefined {
 				cell.perPool.regret = append(cell.perPool.regret, s.Regret)
 			}
+			cell.addPlanMetrics(r, s)
 			if r.Detection != nil {
 				dSum += *r.Detection
 				cell.Detection.N++
@@ -383,6 +424,7 @@ func buildCell(recs []ScoreRecord, acc metrics.Mean) Cell {
 		s.Pool = strconv.Itoa(r.Pool)
 		scores = append(scores, s)
 	}
+	cell.setPlanMeans()
 	cell.Detection = meanOf(dSum, cell.Detection.N)
 	cell.Waste = meanOf(wSum, cell.Waste.N)
 	agg := metrics.Aggregate(scores)

@@ -47,6 +47,18 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+// TestSummaryGolden compares the fixture's summary (SummaryTable as
+// Markdown, as `triage report` prints it) with testdata/golden/summary.md:
+// among others its column naming each solver's dominant loss.
+func TestSummaryGolden(t *testing.T) {
+	recs, acc := fixture()
+	var buf bytes.Buffer
+	if err := WriteMarkdownTable(&buf, Build(recs, acc).SummaryTable(nil)); err != nil {
+		t.Fatal(err)
+	}
+	golden.File(t, filepath.Join("testdata", "golden", "summary.md"), buf.Bytes())
+}
+
 // TestOutputIndependentOfInputOrder: reversing the records (the duplicate
 // left out, since the first of two records of a pool is the one kept) and
 // the accuracies changes no output byte.
@@ -72,8 +84,9 @@ func TestOutputIndependentOfInputOrder(t *testing.T) {
 	}
 }
 
-// TestPoolsCSVReproducesTheMeans recomputes every cell's mean η from
-// pools.csv alone and compares it with cells.csv.
+// TestPoolsCSVReproducesTheMeans recomputes every cell's mean η, regret
+// decomposition and plan diagnostics from pools.csv alone and compares them
+// with cells.csv.
 func TestPoolsCSVReproducesTheMeans(t *testing.T) {
 	recs, acc := fixture()
 	rep := Build(recs, acc)
@@ -102,6 +115,8 @@ func TestPoolsCSVReproducesTheMeans(t *testing.T) {
 	key := func(m map[string]string) string {
 		return strings.Join([]string{m["model"], m["mode"], m["dataset"], m["alpha"], m["variant"], m["strategy"], m["regime"]}, "|")
 	}
+	// η and every per-pool quantity averaged over the pools that define it.
+	columns := append([]string{"eta"}, planMetricNames[:]...)
 	sum, n, seen := map[string]float64{}, map[string]int{}, map[string]bool{}
 	for _, p := range read(&pools) {
 		if p["source"] != "" || p["excluded"] != "" {
@@ -111,29 +126,36 @@ func TestPoolsCSVReproducesTheMeans(t *testing.T) {
 			t.Errorf("%s pool %s is listed twice as included", key(p), p["pool"])
 		}
 		seen[key(p)+"|"+p["pool"]] = true
-		eta, err := strconv.ParseFloat(p["eta"], 64)
-		if err != nil {
-			t.Fatalf("pools.csv η %q: %v", p["eta"], err)
+		for _, col := range columns {
+			if p[col] == "" {
+				continue
+			}
+			x, err := strconv.ParseFloat(p[col], 64)
+			if err != nil {
+				t.Fatalf("pools.csv %s %q: %v", col, p[col], err)
+			}
+			sum[key(p)+"|"+col] += x
+			n[key(p)+"|"+col]++
 		}
-		sum[key(p)] += eta
-		n[key(p)]++
 	}
 	checked := 0
 	for _, c := range read(&cells) {
-		k := key(c)
-		if c["eta"] == "" {
-			if n[k] != 0 {
-				t.Errorf("%s: cells.csv has no η, pools.csv has %d pools", k, n[k])
+		for _, col := range columns {
+			k := key(c) + "|" + col
+			if c[col] == "" {
+				if n[k] != 0 {
+					t.Errorf("%s: cells.csv has no mean, pools.csv has %d pools", k, n[k])
+				}
+				continue
 			}
-			continue
+			want, _ := strconv.ParseFloat(c[col], 64)
+			if got := sum[k] / float64(n[k]); math.Abs(got-want) > 1e-12 || strconv.Itoa(n[k]) != c[col+"_n"] {
+				t.Errorf("%s: pools.csv gives %v over %d pools, cells.csv %v over %s", k, got, n[k], want, c[col+"_n"])
+			}
+			checked++
 		}
-		want, _ := strconv.ParseFloat(c["eta"], 64)
-		if got := sum[k] / float64(n[k]); math.Abs(got-want) > 1e-12 || strconv.Itoa(n[k]) != c["eta_n"] {
-			t.Errorf("%s: pools.csv gives %v over %d pools, cells.csv %v over %s", k, got, n[k], want, c["eta_n"])
-		}
-		checked++
 	}
-	if checked < 50 {
+	if checked < 300 {
 		t.Errorf("only %d cells checked", checked)
 	}
 }

@@ -48,6 +48,12 @@ type HeadlineRow struct {
 	// else the largest ratio below 1) over the injection bases.
 	Ratio            float64
 	Detection, Waste metrics.Mean
+	// Selection, Order and Enforcement are the solver's regret
+	// decomposition over datasets at the headline α (its macro cell's;
+	// Cell.Selection), Undecomposed the pools of R̃ without one; see
+	// DominantLoss.
+	Selection, Order, Enforcement PoolMean
+	Undecomposed                  int
 }
 
 // Headline returns the summary rows at the headline α (Report.Alpha): one
@@ -80,6 +86,11 @@ func (r Report) Headline() []HeadlineRow {
 				InformativeUCI: u.InformativeCI, InformativeECI: e.InformativeCI,
 				InformativeMissing: mergeMissing(u.InformativeMissing, e.InformativeMissing),
 			}
+			loss := e // the decomposition is the plan's: U and E cells agree
+			if !eok || (uok && !e.Selection.Mean.Defined) {
+				loss = u
+			}
+			row.Selection, row.Order, row.Enforcement, row.Undecomposed = loss.Selection, loss.Order, loss.Enforcement, loss.Undecomposed
 			row.Detection, row.Waste = r.injectionHeadline(s, alpha, sv, ratio)
 			out = append(out, row)
 		}

@@ -102,8 +102,11 @@ func (ix *Index) get(model, mode, dataset string, alpha float64, variant vocab.V
 // OracleZero dataset does not count as missing there, since V_oracle
 // depends on the solver's ground truth and the budget, not on the plan, so
 // it is left out under every variant alike.
+// The regret decomposition and the plan diagnostics (Selection, ...,
+// UnderAllocation) follow Regret's rule, each with its own Missing.
 // Degenerate sums the counts of the datasets in Eta; Pools, Excluded,
-// RegretUndefined, StoredMismatch, ShortPools and Dropped are summed over
+// RegretUndefined, StoredMismatch, Undecomposed, DecompositionMismatch,
+// ShortPools and Dropped are summed over
 // the cells that exist, RandomSEMax is their maximum; BaseAccuracy is
 // undefined. ok is false when the solver has no cell at all at (α, variant,
 // strategy, regime). Its intervals are stratified bootstrap intervals over
@@ -149,17 +152,24 @@ func (ix *Index) macro(model, mode string, alpha float64, variant vocab.Variant,
 	found := false
 	var excluded []metrics.ReasonCount
 	var eta, regret, informative []metrics.Mean
+	var plan [numPlanMetrics][]metrics.Mean
+	means := out.planMeans()
 	for _, d := range datasets {
 		c, ok := ix.cells[cellKey{model: model, mode: mode, dataset: d, alpha: math.Float64bits(alpha), variant: variant, strategy: strategy, regime: regime}]
 		if !ok {
 			out.Missing = append(out.Missing, d)
 			out.RegretMissing = append(out.RegretMissing, d)
+			for _, m := range means {
+				m.Missing = append(m.Missing, d)
+			}
 			continue
 		}
 		found = true
 		out.Pools += c.Pools
 		out.RegretUndefined += c.RegretUndefined
 		out.StoredMismatch += c.StoredMismatch
+		out.Undecomposed += c.Undecomposed
+		out.DecompositionMismatch += c.DecompositionMismatch
 		out.ShortPools += c.ShortPools
 		out.Dropped += c.Dropped
 		out.RandomSEMax = maxOf(out.RandomSEMax, c.RandomSEMax)
@@ -190,12 +200,23 @@ func (ix *Index) macro(model, mode string, alpha float64, variant vocab.Variant,
 		} else {
 			out.RegretMissing = append(out.RegretMissing, d)
 		}
+		for m, cm := range c.planMeans() {
+			if cm.Mean.Defined {
+				plan[m] = append(plan[m], cm.Mean)
+				out.perPool.planStrata[m] = append(out.perPool.planStrata[m], c.perPool.plan[m])
+			} else {
+				means[m].Missing = append(means[m].Missing, d)
+			}
+		}
 	}
 	if !found {
 		return Cell{}, false
 	}
 	out.Excluded = mergeReasons(excluded)
 	out.Eta, out.Regret, out.Informative = meanOfMeans(eta), meanOfMeans(regret), meanOfMeans(informative)
+	for m, dst := range means {
+		dst.Mean = meanOfMeans(plan[m])
+	}
 	return out, true
 }
 

@@ -5,53 +5,107 @@ import (
 	"sync"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 // withIntervals sets every cell's bootstrap intervals, the cells spread over
 // the machine's cores (each interval depends only on its own values and the
-// seed, so the result does not depend on the order or the split).
+// seed, so the result does not depend on the order or the split). The
+// means of the cells of one plan — its regimes' cells, adjacent in each
+// sorted group — are computed together (metrics.Bootstrap.MeanCIs): those
+// over the same pools share their resample draws, and the losses and
+// diagnostics, equal under both regimes, are resampled once; each mean
+// gets the interval it would have alone.
 func withIntervals(b metrics.Bootstrap, groups ...[]Cell) {
-	jobs := make(chan *Cell)
+	jobs := make(chan []Cell)
 	var wg sync.WaitGroup
 	for range max(runtime.GOMAXPROCS(0), 1) {
 		wg.Go(func() {
-			for c := range jobs {
-				if c.Dataset == AllDatasets {
-					c.EtaCI = b.StratifiedMeanCI(c.perPool.etaStrata)
-					c.InformativeCI = b.StratifiedMeanCI(c.perPool.informativeStrata)
-					c.RegretCI = b.StratifiedMeanCI(c.perPool.regretStrata)
-					continue
-				}
-				c.EtaCI = b.MeanCI(c.perPool.eta)
-				c.InformativeCI = b.MeanCI(c.perPool.informative)
-				c.RegretCI = b.MeanCI(c.perPool.regret)
-				c.DetectionCI = b.MeanCI(c.perPool.detection)
-				c.WasteCI = b.MeanCI(c.perPool.waste)
+			for cells := range jobs {
+				setIntervals(b, cells)
 			}
 		})
 	}
 	for _, cells := range groups {
-		for i := range cells {
-			jobs <- &cells[i]
+		for start := 0; start < len(cells); {
+			end := start + 1
+			for end < len(cells) && samePlan(cells[start], cells[end]) {
+				end++
+			}
+			jobs <- cells[start:end]
+			start = end
 		}
 	}
 	close(jobs)
 	wg.Wait()
 }
 
+// samePlan reports whether two cells differ in their regime alone.
+func samePlan(a, b Cell) bool {
+	a.Regime, b.Regime = vocab.Regime(""), vocab.Regime("")
+	return a.key() == b.key()
+}
+
+// setIntervals sets the intervals of cells, plain or macro cells all.
+func setIntervals(b metrics.Bootstrap, cells []Cell) {
+	const plain = 5 // η, informative η, R̃, D, W
+	if cells[0].Dataset == AllDatasets {
+		var sets [][][]float64
+		for i := range cells {
+			p := &cells[i].perPool
+			sets = append(append(sets, p.etaStrata, p.informativeStrata, p.regretStrata), p.planStrata[:]...)
+		}
+		cis := b.StratifiedMeanCIs(sets...)
+		for i := range cells {
+			c := &cells[i]
+			ci := cis[i*(3+int(numPlanMetrics)):]
+			c.EtaCI, c.InformativeCI, c.RegretCI = ci[0], ci[1], ci[2]
+			for m, dst := range c.planMeans() {
+				dst.CI = ci[3+m]
+			}
+		}
+		return
+	}
+	var sets [][]float64
+	for i := range cells {
+		p := &cells[i].perPool
+		sets = append(append(sets, p.eta, p.informative, p.regret, p.detection, p.waste), p.plan[:]...)
+	}
+	cis := b.MeanCIs(sets...)
+	for i := range cells {
+		c := &cells[i]
+		ci := cis[i*(plain+int(numPlanMetrics)):]
+		c.EtaCI, c.InformativeCI, c.RegretCI, c.DetectionCI, c.WasteCI = ci[0], ci[1], ci[2], ci[3], ci[4]
+		for m, dst := range c.planMeans() {
+			dst.CI = ci[plain+m]
+		}
+	}
+}
+
+// comparisonBatch is how many comparisons withComparisonIntervals computes
+// together: consecutive comparisons share a scope, and those over the same
+// number of pools share their resample draws.
+const comparisonBatch = 16
+
 // withComparisonIntervals sets every comparison's interval, in parallel.
 func withComparisonIntervals(b metrics.Bootstrap, cs []Comparison) {
-	jobs := make(chan *Comparison)
+	jobs := make(chan []Comparison)
 	var wg sync.WaitGroup
 	for range max(runtime.GOMAXPROCS(0), 1) {
 		wg.Go(func() {
-			for c := range jobs {
-				c.CI = b.MeanCI(c.diffs)
+			for batch := range jobs {
+				diffs := make([][]float64, len(batch))
+				for i := range batch {
+					diffs[i] = batch[i].diffs
+				}
+				for i, ci := range b.MeanCIs(diffs...) {
+					batch[i].CI = ci
+				}
 			}
 		})
 	}
-	for i := range cs {
-		jobs <- &cs[i]
+	for start := 0; start < len(cs); start += comparisonBatch {
+		jobs <- cs[start:min(start+comparisonBatch, len(cs))]
 	}
 	close(jobs)
 	wg.Wait()

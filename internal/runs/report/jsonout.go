@@ -20,6 +20,10 @@ import (
 // and random_se_max is null when no pool was averaged. Cell exclusions are
 // an object {"reason": count} (empty when none); "degenerate" is {"d1": k,
 // "d2": m}, the degenerate pools of the η mean, beside eta_informative.
+// The regret decomposition and the plan diagnostics (selection_loss,
+// order_loss, enforcement_loss, precision, recall, cost_forecast,
+// under_allocation) are each {"mean", "n", "ci"}, beside undecomposed and
+// decomposition_mismatch.
 // version is the build that wrote the report (version.Info: module,
 // version, revision, modified, commit_time, go, and the protocol and SPEC
 // revision of SPEC §10: protocol, spec_revision) and builds the builds that
@@ -90,7 +94,23 @@ func toJSONCell(c Cell) jsonCell {
 		EtaCI: interval(c.EtaCI), RegretCI: interval(c.RegretCI),
 		Degenerate:     jsonDegenerate{D1: c.Degenerate.NoValue, D2: c.Degenerate.Collapse},
 		EtaInformative: mean(c.Informative), EtaInformativeN: c.Informative.N, EtaInformativeCI: interval(c.InformativeCI),
+		SelectionLoss: jsonMean(c.Selection), OrderLoss: jsonMean(c.Order), EnforcementLoss: jsonMean(c.Enforcement),
+		Undecomposed: c.Undecomposed, DecompositionMismatch: c.DecompositionMismatch,
+		Precision: jsonMean(c.Precision), Recall: jsonMean(c.Recall), CostForecast: jsonMean(c.CostForecast), UnderAllocation: jsonMean(c.UnderAllocation),
 	}
+}
+
+// jsonMean is the JSON form of a PoolMean: {"mean", "n", "ci"}, mean and ci
+// null when undefined.
+func jsonMean(m PoolMean) jsonPoolMean {
+	return jsonPoolMean{Mean: mean(m.Mean), N: m.Mean.N, CI: interval(m.CI)}
+}
+
+// jsonPoolMean is a PoolMean in cells.json.
+type jsonPoolMean struct {
+	Mean *float64  `json:"mean"`
+	N    int       `json:"n"`
+	CI   []float64 `json:"ci"`
 }
 
 // interval is [lo, hi], or nil (JSON null) when undefined.
@@ -153,6 +173,21 @@ type jsonCell struct {
 	EtaInformative   *float64       `json:"eta_informative"`
 	EtaInformativeN  int            `json:"eta_informative_n"`
 	EtaInformativeCI []float64      `json:"eta_informative_ci"`
+	// SelectionLoss, OrderLoss and EnforcementLoss are the regret
+	// decomposition (SPEC §5) over the pools of regret_n that carry it;
+	// Undecomposed counts those that do not, DecompositionMismatch the
+	// records whose losses break their identity (Cell.Undecomposed,
+	// Cell.DecompositionMismatch); Precision, Recall, CostForecast and
+	// UnderAllocation are the plan diagnostics.
+	SelectionLoss         jsonPoolMean `json:"selection_loss"`
+	OrderLoss             jsonPoolMean `json:"order_loss"`
+	EnforcementLoss       jsonPoolMean `json:"enforcement_loss"`
+	Undecomposed          int          `json:"undecomposed"`
+	DecompositionMismatch int          `json:"decomposition_mismatch"`
+	Precision             jsonPoolMean `json:"precision"`
+	Recall                jsonPoolMean `json:"recall"`
+	CostForecast          jsonPoolMean `json:"cost_forecast"`
+	UnderAllocation       jsonPoolMean `json:"under_allocation"`
 }
 
 // jsonDegenerate counts degenerate pools by kind.

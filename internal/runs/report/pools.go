@@ -11,6 +11,8 @@ var PoolsColumns = []string{
 	"model", "mode", "dataset", "source", "ratio", "pool", "alpha", "variant", "strategy", "regime",
 	"excluded", "pool_size", "dropped", "short", "budget", "value", "oracle", "random", "random_stderr",
 	"eta", "regret", "injected", "detection", "waste", "degenerate",
+	"planned_value", "selection_loss", "order_loss", "enforcement_loss",
+	"precision", "recall", "cost_forecast", "under_allocation",
 }
 
 // PoolsCSV writes one row per score record (pool and cell): every quantity
@@ -18,8 +20,12 @@ var PoolsColumns = []string{
 // comparison of the report can be recomputed from it (η and R̃ recomputed
 // from the values, as Build does). degenerate is "D1" (V_oracle = 0) or
 // "D2" (V_oracle = V_random > 0) for a degenerate pool (metrics.Classify),
-// empty for an informative or excluded one. Undefined values are empty
-// fields; numbers are at full precision.
+// empty for an informative or excluded one. planned_value (V_S) and the
+// three losses are the record's regret decomposition, the next four its
+// plan diagnostics (SPEC §5), as stored: the same in a pool's U and E rows,
+// empty where undefined, in an excluded row, or in a record stored before
+// records carried them. Undefined values are empty fields; numbers are at
+// full precision.
 func (r Report) PoolsCSV(w io.Writer) error {
 	rows := [][]string{PoolsColumns}
 	type poolKey struct {
@@ -58,12 +64,19 @@ func (r Report) PoolsCSV(w io.Writer) error {
 		if rec.Source != "" {
 			injected = itoa(rec.Injected)
 		}
-		rows = append(rows, []string{
+		row := []string{
 			rec.Model, rec.Mode, rec.Dataset, rec.Source, ratio, itoa(rec.Pool), full(rec.Alpha), rec.Variant, rec.Strategy, rec.Regime,
 			excluded, itoa(rec.PoolSize), itoa(rec.Dropped), strconv.FormatBool(rec.Short), budgetText(rec.Budget),
 			num(rec.Value), num(rec.Oracle), num(rec.Random), num(rec.RandomStderr),
 			eta, regret, injected, optional(rec.Detection), optional(rec.Waste), degenerate,
-		})
+		}
+		for _, x := range []*float64{rec.PlannedValue, rec.Selection, rec.Order, rec.Enforcement, rec.Precision, rec.Recall, rec.CostForecast, rec.UnderAllocation} {
+			if excluded != "" {
+				x = nil
+			}
+			row = append(row, optional(x))
+		}
+		rows = append(rows, row)
 	}
 	return writeCSV(w, rows)
 }

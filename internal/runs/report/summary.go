@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
@@ -38,7 +39,7 @@ func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 		t.Notes = []string{"The run store holds no scored cell yet."}
 		return t
 	}
-	var withInjection, withDegenerate, withRandom, withReference bool
+	var withInjection, withDegenerate, withRandom, withReference, withLosses bool
 	var degenerate metrics.DegenerateCounts
 	var pools int
 	var singles, zeros []string
@@ -47,6 +48,7 @@ func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 		withDegenerate = withDegenerate || row.DegenerateU.Total() > 0 || row.DegenerateE.Total() > 0
 		withRandom = withRandom || row.Strategy == vocab.Random
 		withReference = withReference || row.Strategy != vocab.LLM
+		withLosses = withLosses || row.Selection.Mean.Defined || row.Undecomposed > 0
 		degenerate = degenerate.Add(row.DegenerateU)
 		pools += row.EtaU.N
 		singles = mergeMissing(singles, row.SinglePool)
@@ -88,6 +90,11 @@ func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 			t.Notes = append(t.Notes, "D = 0 for the reference strategies (random, shortest_first, all_in_order): they give tokens to every problem of the pool and never consider whether it can be solved, so they leave out no unsolvable problem (one is left out only when its share rounds down to 0 tokens).")
 		}
 	}
+	if withLosses {
+		t.Header = append(t.Header, "where value is lost (regime E)")
+		t.Align += "l"
+		t.Notes = append(t.Notes, noteDominantLoss)
+	}
 	if withRandom {
 		t.Notes = append(t.Notes, "The random strategy is not the random reference: it is one seeded random plan per pool (a shuffled order, tokens in proportion to problem length) executed under regimes U and E like any plan, while the reference (η = 0) is the expected regime-U value of attempting every problem in a random order, over many seeded shuffles (1,000 by default). So its η_U scatters around 0 rather than being 0, and its η_E is lower: its allocations cut off attempts that regime U lets finish.")
 	}
@@ -122,6 +129,9 @@ func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 		if withInjection {
 			cells = append(cells, fixed3(row.Detection)+" / "+fixed3(row.Waste))
 		}
+		if withLosses {
+			cells = append(cells, dominantLossText(row))
+		}
 		if len(ba) > 0 {
 			if b, ok := baOf[Solver{row.Model, row.Mode}]; ok && b.N > 0 {
 				cells = append(cells, fmt.Sprintf("%s → %s (n=%d)", fmt3(b.AccBaseline), fmt3(b.AccBudgetAware), b.N),
@@ -134,6 +144,57 @@ func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 	}
 	return t
 }
+
+// noteDominantLoss explains the summary's column of DominantLoss.
+const noteDominantLoss = "Where value is lost: the regret decomposition of SPEC §5, means over datasets of the means over pools with V_oracle > 0 — selection (the planned set could not reach the oracle), order (the order and the early stop lost value the set could have had) and enforcement (binding the plan's own allocations; negative when that helped) — each as a share of their sum, the mean R̃_E of those pools; the largest share is named first. The \"Why plans lose value\" table has them per dataset with their intervals."
+
+// dominantLossText is a summary row's DominantLoss: "selection 62% of R̃_E
+// 0.300 (order 30%, enforcement 8%)", or why there is none.
+func dominantLossText(row HeadlineRow) string {
+	loss, _, ok := row.DominantLoss()
+	sel, ord, enf := row.Selection.Mean, row.Order.Mean, row.Enforcement.Mean
+	var text string
+	switch {
+	case ok:
+		total := sel.Value + ord.Value + enf.Value
+		var others []string
+		for _, l := range []struct {
+			loss Loss
+			mean float64
+		}{{SelectionLoss, sel.Value}, {OrderLoss, ord.Value}, {EnforcementLoss, enf.Value}} {
+			if l.loss == loss {
+				text = fmt.Sprintf("%s %s of R̃_E %s", loss, percent(l.mean/total), fmt3(total))
+				continue
+			}
+			others = append(others, fmt.Sprintf("%s %s", l.loss, percent(l.mean/total)))
+		}
+		text += " (" + strings.Join(others, ", ") + ")"
+	case sel.Defined && ord.Defined && enf.Defined:
+		text = "nothing lost (R̃_E " + fmt3(sel.Value+ord.Value+enf.Value) + ")"
+	case row.Undecomposed > 0:
+		return fmt.Sprintf("%s (%s stored without a decomposition)", undefined, pools(row.Undecomposed))
+	default:
+		return undefined + " (no pool with V_oracle > 0)"
+	}
+	if missing := row.Selection.Missing; len(missing) > 0 {
+		text += "; without " + strings.Join(missing, ", ")
+	}
+	if row.Undecomposed > 0 {
+		text += fmt.Sprintf("; %s without a decomposition", pools(row.Undecomposed))
+	}
+	return text
+}
+
+// pools is "1 pool" or "k pools".
+func pools(k int) string {
+	if k == 1 {
+		return "1 pool"
+	}
+	return strconv.Itoa(k) + " pools"
+}
+
+// percent formats a share as a whole percentage ("62%").
+func percent(x float64) string { return strconv.FormatFloat(100*x, 'f', 0, 64) + "%" }
 
 // degenerateCount shows a U / E pair's degenerate pools out of the pools
 // averaged: "D2:3 of 6", "D1:1, D2:2 of 12", "0 of 6"; counts are "u/e"

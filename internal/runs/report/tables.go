@@ -54,6 +54,9 @@ func (r Report) solverDatasetTable(ix *Index, alpha float64, strategy vocab.Stra
 	if !regret && r.anyDegenerate(keep) {
 		t.Notes = append(t.Notes, noteDegenerate)
 	}
+	if r.anyExcluded(keep, ExcludedNoPopulation) {
+		t.Notes = append(t.Notes, noteNoPopulation)
+	}
 	for _, s := range Solvers(r.Cells, keep) {
 		row := []string{s.Model, s.Mode}
 		var excl []string
@@ -104,6 +107,14 @@ func (r Report) anyDegenerate(keep func(Cell) bool) bool {
 	return slices.ContainsFunc(r.Cells, func(c Cell) bool { return keep(c) && c.Degenerate.Total() > 0 })
 }
 
+// anyExcluded reports whether a cell that keep accepts left a pool out
+// for reason.
+func (r Report) anyExcluded(keep func(Cell) bool, reason metrics.Reason) bool {
+	return slices.ContainsFunc(r.Cells, func(c Cell) bool {
+		return keep(c) && slices.ContainsFunc(c.Excluded, func(rc metrics.ReasonCount) bool { return rc.Reason == reason })
+	})
+}
+
 // alphaTable is the per-α breakdown of η for one dataset, or for the
 // macro-average over datasets when dataset is AllDatasets (see Report.Macro).
 func (r Report) alphaTable(ix *Index, dataset string, strategy vocab.Strategy, variant vocab.Variant) Table {
@@ -127,6 +138,9 @@ func (r Report) alphaTable(ix *Index, dataset string, strategy vocab.Strategy, v
 	}
 	if r.anyDegenerate(keep) {
 		t.Notes = append(t.Notes, noteDegenerate)
+	}
+	if r.anyExcluded(keep, ExcludedNoPopulation) {
+		t.Notes = append(t.Notes, noteNoPopulation)
 	}
 	t.Header = []string{"Model", "Mode"}
 	for _, a := range alphas {
@@ -277,10 +291,11 @@ func (r Report) CellsTable() Table {
 	t := Table{
 		Title: "All cells",
 		Notes: []string{
-			"One row per (model, mode, dataset, α, variant, strategy, regime). pools = records; η n and R̃ n = pools averaged; D1 / D2 = pools of the η mean that are degenerate (SPEC §5: V_oracle = 0 / V_oracle = V_random > 0, η set by convention); informative η = the mean over the other pools of the η mean (n = informative n); no R̃ = pools in the η mean with V_oracle = 0; excluded = pools left out of both means, by reason; acc = base accuracy; mismatch = records whose stored η/R̃ disagree with the recomputed ones; short = pools that are their partition's short last pool; dropped = problems of the pools left out for want of gradeable ground truth; rand s.e. = the largest standard error of a Monte Carlo random reference averaged (0: exact; — when no pool was averaged).",
+			"One row per (model, mode, dataset, α, variant, strategy, regime). pools = records; η n and R̃ n = pools averaged; D1 / D2 = pools of the η mean that are degenerate (SPEC §5: V_oracle = 0 / V_oracle = V_random > 0, η set by convention); informative η = the mean over the other pools of the η mean (n = informative n); no R̃ = pools in the η mean with V_oracle = 0; excluded = pools left out of both means, by reason; acc = base accuracy; mismatch = records whose stored η/R̃ disagree with the recomputed ones; short = pools that are their partition's short last pool; dropped = problems of the pools left out for want of gradeable ground truth; rand s.e. = the largest standard error of a Monte Carlo random reference averaged (0: exact; — when no pool was averaged); selection / order / enforcement = the regret decomposition's mean losses (SPEC §5) over the decomposed pools (n), undecomposed = pools of the R̃ mean whose records carry none, decomp. mismatch = records whose losses break selection + order = R̃_U (+ enforcement = R̃_E) beyond 1e-12; precision / recall / cost forecast / under-allocation = the plan diagnostics' means (n each).",
 		},
-		Header: []string{"Model", "Mode", "Dataset", "α", "Variant", "Strategy", "Regime", "pools", "η [95% CI]", "η n", "D1 / D2", "informative η [95% CI]", "informative n", "R̃ [95% CI]", "R̃ n", "no R̃", "excluded", "acc", "mismatch", "short", "dropped", "rand s.e."},
-		Align:  "lllrlllrrrrrrrrrlrrrrr",
+		Header: []string{"Model", "Mode", "Dataset", "α", "Variant", "Strategy", "Regime", "pools", "η [95% CI]", "η n", "D1 / D2", "informative η [95% CI]", "informative n", "R̃ [95% CI]", "R̃ n", "no R̃", "excluded", "acc", "mismatch", "short", "dropped", "rand s.e.",
+			"selection / order / enforcement", "n", "undecomposed", "decomp. mismatch", "precision / recall / cost forecast / under-allocation", "n"},
+		Align: "lllrlllrrrrrrrrrlrrrrrrrrrrr",
 	}
 	for _, c := range r.Cells {
 		t.Rows = append(t.Rows, []string{
@@ -290,6 +305,10 @@ func (r Report) CellsTable() Table {
 			withCI(c.Regret, c.RegretCI), fmt.Sprint(c.Regret.N),
 			fmt.Sprint(c.RegretUndefined), reasonsText(c.Excluded, ", "), fixed3(c.BaseAccuracy), fmt.Sprint(c.StoredMismatch),
 			fmt.Sprint(c.ShortPools), fmt.Sprint(c.Dropped), fixed3(c.RandomSEMax),
+			fixed3(c.Selection.Mean) + " / " + fixed3(c.Order.Mean) + " / " + fixed3(c.Enforcement.Mean), fmt.Sprint(c.Selection.Mean.N),
+			fmt.Sprint(c.Undecomposed), fmt.Sprint(c.DecompositionMismatch),
+			fixed3(c.Precision.Mean) + " / " + fixed3(c.Recall.Mean) + " / " + fixed3(c.CostForecast.Mean) + " / " + fixed3(c.UnderAllocation.Mean),
+			pairCount(c.Precision.Mean.N, c.Recall.Mean.N) + " / " + pairCount(c.CostForecast.Mean.N, c.UnderAllocation.Mean.N),
 		})
 	}
 	return t
@@ -438,7 +457,9 @@ func tauTable(sens Sensitivity, strategy vocab.Strategy) Table {
 // Tables returns every table of the report, in the order Markdown and LaTeX
 // write them: base accuracy; then for each (strategy, variant), sorted, the
 // η and R̃ tables at each α, and the per-α table over all datasets
-// and per dataset; then the comparisons of solvers (ComparisonTables); then
+// and per dataset; then the "Why plans lose value" tables (LossTables) and
+// the self-knowledge table (SelfKnowledgeTable); then the comparisons of
+// solvers (ComparisonTables); then
 // for each strategy with several variants the
 // range table per regime and dataset (AllDatasets first) and the τ_b table;
 // then the injection tables (InjectionTables).
@@ -459,6 +480,10 @@ func (r Report) Tables() []Table {
 		for _, d := range Distinct(r.Cells, keep, func(c Cell) string { return c.Dataset }) {
 			ts = append(ts, r.alphaTable(ix, d, sv.Strategy, sv.Variant))
 		}
+	}
+	ts = append(ts, r.LossTables()...)
+	if t, ok := r.SelfKnowledgeTable(); ok {
+		ts = append(ts, t)
 	}
 	ts = append(ts, r.ComparisonTables()...)
 	sens := r.Sensitivity()

@@ -56,7 +56,8 @@ func CompareStrategyVariants(a, b StrategyVariant) int {
 // resolve decides, once, what every renderer of the report shows: the
 // headline α nearest to alpha, the headline injection ratio, the headline
 // variant, and the strategy and
-// variant pairs of the tables, the summary and the figures. Cells and
+// variant pairs of the tables, the summary, the self-knowledge table and
+// the figures. Cells and
 // Injection must be sorted.
 func (r *Report) resolve(alpha float64) {
 	if alpha == 0 {
@@ -74,6 +75,12 @@ func (r *Report) resolve(alpha float64) {
 	r.HeadlineScopes = r.Scopes
 	if r.HeadlineVariant != "" {
 		r.HeadlineScopes = []StrategyVariant{{vocab.LLM, r.HeadlineVariant}}
+	}
+	for _, sv := range r.HeadlineScopes {
+		if !sv.Strategy.PartialReference() {
+			r.KnowledgeScope = sv
+			break
+		}
 	}
 	r.FigureScopes = drawnScopes(r.Scopes)
 	r.InjectionFigureScopes = drawnScopes(scopesOf(r.Injection))

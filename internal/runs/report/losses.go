@@ -1,0 +1,163 @@
+package report
+
+import (
+	"math"
+
+	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
+)
+
+// decompositionTolerance is how far a record's stored losses may be from
+// the identities selection + order = R̃_U and selection + order +
+// enforcement = R̃_E (R̃ recomputed, as Build does) before the record counts
+// in Cell.DecompositionMismatch (SPEC §5; issue 24: 1e-12).
+const decompositionTolerance = 1e-12
+
+// PoolMean is the mean of one per-pool quantity over a cell's pools, with
+// its bootstrap interval: a loss of the regret decomposition or a plan
+// diagnostic (SPEC §5).
+type PoolMean struct {
+	// Mean is the mean over the cell's pools where the quantity is defined
+	// (Mean.N of them). For a macro cell (Dataset AllDatasets) it is the
+	// unweighted mean of the per-dataset means, as Regret (see
+	// Report.Macro), Mean.N the pools behind them.
+	Mean metrics.Mean
+	// CI is Mean's percentile bootstrap interval (Report.Bootstrap's level,
+	// 95% by default), undefined below two pools; for a macro cell it is
+	// stratified over the datasets of Mean.
+	CI metrics.Interval
+	// Missing, for a macro cell, names the datasets in scope whose cell
+	// has no defined Mean (or no cell), left out of Mean; nil for a plain
+	// cell. A dataset of Cell.OracleZero is in neither.
+	Missing []string
+}
+
+// planMetric numbers the per-pool quantities a cell averages besides η,
+// R̃, D and W: the regret decomposition's losses and the plan diagnostics.
+type planMetric int
+
+const (
+	selectionLoss planMetric = iota
+	orderLoss
+	enforcementLoss
+	precision
+	recall
+	costForecast
+	underAllocation
+	numPlanMetrics
+)
+
+// planMetricNames name the plan metrics in pools.csv, cells.csv and
+// cells.json, in planMetric order.
+var planMetricNames = [numPlanMetrics]string{"selection_loss", "order_loss", "enforcement_loss", "precision", "recall", "cost_forecast", "under_allocation"}
+
+// planMeans returns the cell's PoolMean of each planMetric.
+func (c *Cell) planMeans() [numPlanMetrics]*PoolMean {
+	return [numPlanMetrics]*PoolMean{&c.Selection, &c.Order, &c.Enforcement, &c.Precision, &c.Recall, &c.CostForecast, &c.UnderAllocation}
+}
+
+// addPlanMetrics adds an included, usable record's regret decomposition
+// and plan diagnostics to the cell's per-pool values, s being its scores
+// as Build recomputed them; it counts a pool of Regret without a
+// decomposition in Undecomposed and a record whose losses break its
+// regime's identity in DecompositionMismatch.
+func (c *Cell) addPlanMetrics(r ScoreRecord, s metrics.PoolScore) {
+	p := &c.perPool.plan
+	decomposed := r.Selection != nil && r.Order != nil && r.Enforcement != nil
+	switch {
+	case !s.RegretDefined:
+		if r.Selection != nil || r.Order != nil || r.Enforcement != nil {
+			c.DecompositionMismatch++
+		}
+	case !decomposed:
+		c.Undecomposed++
+	default:
+		p[selectionLoss] = append(p[selectionLoss], *r.Selection)
+		p[orderLoss] = append(p[orderLoss], *r.Order)
+		p[enforcementLoss] = append(p[enforcementLoss], *r.Enforcement)
+		if !identityHolds(r, s.Regret) {
+			c.DecompositionMismatch++
+		}
+	}
+	p[precision] = appendDefined(p[precision], r.Precision)
+	p[recall] = appendDefined(p[recall], r.Recall)
+	p[costForecast] = appendDefined(p[costForecast], r.CostForecast)
+	p[underAllocation] = appendDefined(p[underAllocation], r.UnderAllocation)
+}
+
+// identityHolds reports whether a decomposed record's losses add up to
+// regret, its regime's R̃ (SPEC §5): selection + order in regime U,
+// selection + order + enforcement in regime E; a record of another regime
+// has no identity to check.
+func identityHolds(r ScoreRecord, regret float64) bool {
+	var sum float64
+	switch vocab.Regime(r.Regime) {
+	case vocab.Advisory:
+		sum = *r.Selection + *r.Order
+	case vocab.Enforced:
+		sum = *r.Selection + *r.Order + *r.Enforcement
+	default:
+		return true
+	}
+	return math.Abs(sum-regret) <= decompositionTolerance
+}
+
+// appendDefined appends *x to xs when x is not nil.
+func appendDefined(xs []float64, x *float64) []float64 {
+	if x == nil {
+		return xs
+	}
+	return append(xs, *x)
+}
+
+// setPlanMeans sets the means of the decomposition and the diagnostics
+// from the per-pool values (intervals come later, with withIntervals).
+func (c *Cell) setPlanMeans() {
+	for m, dst := range c.planMeans() {
+		var sum float64
+		for _, x := range c.perPool.plan[m] {
+			sum += x
+		}
+		dst.Mean = meanOf(sum, len(c.perPool.plan[m]))
+	}
+}
+
+// Loss names a term of the regret decomposition (SPEC §5).
+type Loss string
+
+// The regret decomposition's terms.
+const (
+	SelectionLoss   Loss = "selection"
+	OrderLoss       Loss = "order"
+	EnforcementLoss Loss = "enforcement"
+)
+
+// DominantLoss returns the loss with the largest mean share of the value
+// the solver's plans lost under regime E at the headline α — each of
+// Selection, Order and Enforcement divided by their sum, the mean R̃_E of
+// the decomposed pools — and that share. ok is false when the
+// decomposition is undefined (no pool with V_oracle > 0 carries one) or
+// nothing was lost (the sum is not positive).
+func (row HeadlineRow) DominantLoss() (loss Loss, share float64, ok bool) {
+	ms := []struct {
+		loss Loss
+		mean metrics.Mean
+	}{{SelectionLoss, row.Selection.Mean}, {OrderLoss, row.Order.Mean}, {EnforcementLoss, row.Enforcement.Mean}}
+	var total float64
+	for _, m := range ms {
+		if !m.mean.Defined {
+			return "", 0, false
+		}
+		total += m.mean.Value
+	}
+	if total <= 0 {
+		return "", 0, false
+	}
+	best := ms[0]
+	for _, m := range ms[1:] {
+		if m.mean.Value > best.mean.Value {
+			best = m
+		}
+	}
+	return best.loss, best.mean.Value / total, true
+}

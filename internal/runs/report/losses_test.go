@@ -1,0 +1,177 @@
+package report
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/triage-eval/triage/internal/protocol/metrics"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
+)
+
+// planPool is one pool of a losses test: its values, and whether its
+// records carry the decomposition (and how far off their enforcement is).
+type planPool struct {
+	oracle, vs, vu, ve float64
+	decomposed         bool
+	enforcementOff     float64
+	precision          *float64
+}
+
+// planRecords returns a pool's U and E records for dataset d, scored as a
+// grid cell stores them.
+func planRecords(d string, pool int, p planPool) []ScoreRecord {
+	var out []ScoreRecord
+	for _, reg := range []struct {
+		name  string
+		value float64
+	}{{"U", p.vu}, {"E", p.ve}} {
+		s := metrics.Score(reg.value, p.oracle, p.oracle/4)
+		r := ScoreRecord{
+			Model: "m", Mode: "standard", Dataset: d, Pool: pool, Alpha: 0.5, Variant: "default", Strategy: "llm", Regime: reg.name,
+			Value: reg.value, Oracle: p.oracle, Random: p.oracle / 4, Eta: &s.Eta, Regret: s.Regret, RegretDefined: s.RegretDefined,
+			Precision: p.precision,
+		}
+		if p.decomposed {
+			l, _ := metrics.Decompose(p.oracle, p.vs, p.vu, p.ve)
+			enf := l.Enforcement + p.enforcementOff
+			r.Selection, r.Order, r.Enforcement = &l.Selection, &l.Order, &enf
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func TestRegretDecompositionPerCell(t *testing.T) {
+	half := 0.5
+	tests := []struct {
+		name                                  string
+		pools                                 []planPool
+		wantN, wantUndecomposed, wantMismatch int
+		wantSelection, wantOrder, wantEnf     float64
+		wantPrecisionN                        int
+	}{
+		{
+			name: "decomposed pools, one with a negative enforcement",
+			pools: []planPool{
+				{oracle: 4, vs: 3, vu: 2, ve: 1, decomposed: true, precision: &half},
+				{oracle: 4, vs: 4, vu: 2, ve: 3, decomposed: true},
+			},
+			wantN: 2, wantSelection: 0.125, wantOrder: 0.375, wantEnf: 0, wantPrecisionN: 1,
+		},
+		{
+			name: "a pool with V_oracle = 0 has no decomposition and is not counted missing",
+			pools: []planPool{
+				{oracle: 4, vs: 3, vu: 2, ve: 1, decomposed: true},
+				{oracle: 0, precision: &half},
+			},
+			wantN: 1, wantSelection: 0.25, wantOrder: 0.25, wantEnf: 0.25, wantPrecisionN: 1,
+		},
+		{
+			name: "a record from an older build: undecomposed",
+			pools: []planPool{
+				{oracle: 4, vs: 3, vu: 2, ve: 1, decomposed: true},
+				{oracle: 4, vs: 4, vu: 4, ve: 4},
+			},
+			wantN: 1, wantUndecomposed: 1, wantSelection: 0.25, wantOrder: 0.25, wantEnf: 0.25,
+		},
+		{
+			name: "an enforcement that breaks R̃_E: counted in the E cell, still averaged",
+			pools: []planPool{
+				{oracle: 4, vs: 3, vu: 2, ve: 1, decomposed: true, enforcementOff: 1e-9},
+			},
+			wantN: 1, wantMismatch: 1, wantSelection: 0.25, wantOrder: 0.25, wantEnf: 0.25 + 1e-9,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var recs []ScoreRecord
+			for i, p := range tt.pools {
+				recs = append(recs, planRecords("d", i, p)...)
+			}
+			rep := Build(recs, nil)
+			if len(rep.Cells) != 2 {
+				t.Fatalf("%d cells, want U and E", len(rep.Cells))
+			}
+			for _, c := range rep.Cells {
+				mismatch := 0
+				if c.Regime == vocab.Enforced {
+					mismatch = tt.wantMismatch // only E's identity involves enforcement
+				}
+				if c.Selection.Mean.N != tt.wantN || c.Undecomposed != tt.wantUndecomposed || c.DecompositionMismatch != mismatch {
+					t.Errorf("%s: n %d, undecomposed %d, mismatch %d; want %d, %d, %d", c.Regime,
+						c.Selection.Mean.N, c.Undecomposed, c.DecompositionMismatch, tt.wantN, tt.wantUndecomposed, mismatch)
+				}
+				if c.Selection.Mean.N+c.Undecomposed != c.Regret.N {
+					t.Errorf("%s: %d decomposed + %d undecomposed ≠ %d pools of R̃", c.Regime, c.Selection.Mean.N, c.Undecomposed, c.Regret.N)
+				}
+				for _, m := range []struct {
+					name string
+					got  metrics.Mean
+					want float64
+				}{{"selection", c.Selection.Mean, tt.wantSelection}, {"order", c.Order.Mean, tt.wantOrder}, {"enforcement", c.Enforcement.Mean, tt.wantEnf}} {
+					if !m.got.Defined || math.Abs(m.got.Value-m.want) > 1e-15 {
+						t.Errorf("%s: %s %+v, want %v", c.Regime, m.name, m.got, m.want)
+					}
+				}
+				if c.Precision.Mean.N != tt.wantPrecisionN {
+					t.Errorf("%s: precision over %d pools, want %d", c.Regime, c.Precision.Mean.N, tt.wantPrecisionN)
+				}
+				if tt.wantN >= 2 != c.Selection.CI.Defined {
+					t.Errorf("%s: selection interval %+v over %d pools", c.Regime, c.Selection.CI, tt.wantN)
+				}
+			}
+		})
+	}
+}
+
+// TestRegretDecompositionOverDatasets: a macro cell averages the
+// datasets' means as for R̃ and names a dataset without a decomposition.
+func TestRegretDecompositionOverDatasets(t *testing.T) {
+	recs := slices.Concat(
+		planRecords("a", 0, planPool{oracle: 4, vs: 3, vu: 2, ve: 1, decomposed: true}),
+		planRecords("a", 1, planPool{oracle: 4, vs: 4, vu: 4, ve: 4, decomposed: true}),
+		planRecords("b", 0, planPool{oracle: 2, vs: 2, vu: 1, ve: 1, decomposed: true}),
+		planRecords("c", 0, planPool{oracle: 2, vs: 2, vu: 1, ve: 1}),
+	)
+	rep := Build(recs, nil)
+	m, ok := rep.Macro("m", "standard", 0.5, "default", vocab.LLM, vocab.Enforced)
+	if !ok {
+		t.Fatal("no macro cell")
+	}
+	// a: selection (0.25 + 0) / 2; b: 0.
+	if got := m.Selection.Mean; !got.Defined || got.Value != 0.0625 || got.N != 3 {
+		t.Errorf("selection over datasets %+v, want 0.0625 over 3 pools", got)
+	}
+	if !slices.Equal(m.Selection.Missing, []string{"c"}) || m.Undecomposed != 1 {
+		t.Errorf("missing %v, undecomposed %d; want [c], 1", m.Selection.Missing, m.Undecomposed)
+	}
+	if !m.Selection.CI.Defined {
+		t.Error("no stratified interval over 3 pools")
+	}
+}
+
+func TestDominantLoss(t *testing.T) {
+	mean := func(x float64) PoolMean { return PoolMean{Mean: metrics.Mean{Value: x, N: 3, Defined: true}} }
+	tests := []struct {
+		name      string
+		row       HeadlineRow
+		wantLoss  Loss
+		wantShare float64
+		wantOK    bool
+	}{
+		{"selection", HeadlineRow{Selection: mean(0.3), Order: mean(0.1), Enforcement: mean(0.1)}, SelectionLoss, 0.6, true},
+		{"enforcement", HeadlineRow{Selection: mean(0.1), Order: mean(0.1), Enforcement: mean(0.3)}, EnforcementLoss, 0.6, true},
+		{"negative enforcement", HeadlineRow{Selection: mean(0.1), Order: mean(0.2), Enforcement: mean(-0.1)}, OrderLoss, 1, true},
+		{"nothing lost", HeadlineRow{Selection: mean(0), Order: mean(0), Enforcement: mean(0)}, "", 0, false},
+		{"undefined", HeadlineRow{Selection: mean(0.1), Order: mean(0.2)}, "", 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			loss, share, ok := tt.row.DominantLoss()
+			if loss != tt.wantLoss || math.Abs(share-tt.wantShare) > 1e-12 || ok != tt.wantOK {
+				t.Errorf("DominantLoss() = %q, %v, %v; want %q, %v, %v", loss, share, ok, tt.wantLoss, tt.wantShare, tt.wantOK)
+			}
+		})
+	}
+}

@@ -35,6 +35,19 @@ const (
 	// values strongly correlated with costs are the hard case (10⁷ states at
 	// 1,000 items).
 	MaxKnapsackStates = 1 << 24
+	// MaxPopulationRecords is the most population records (SPEC §4) one
+	// request may carry over all its items: ten thousand members' records
+	// of a 100-item pool, or a hundred members' of a 10,000-item pool. The
+	// paper's calls carry about 30 items × a dozen members.
+	MaxPopulationRecords = 1_000_000
+	// PartialWork is what one item costs the partial-information plans at
+	// one budget, counted in Monte Carlo samples (MaxWork): the three plans
+	// sort the pool by exact rationals at every budget, about 1,700 times
+	// a sample of the non-integer Monte Carlo kernel (BenchmarkPartialReferences
+	// at 10,000 items against BenchmarkMaximalRequest's real/items=100000,
+	// run together), so a request at the bound still answers in seconds. A
+	// population's records count one each.
+	PartialWork = 2000
 )
 
 // samplesOf is the Monte Carlo sample count opts asks for: DefaultSamples

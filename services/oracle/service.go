@@ -29,7 +29,9 @@ func NewService() *Service {
 	return &Service{sampler: randomref.NewSampler(OrderCacheEntries)}
 }
 
-// ComputeReferences returns the oracle and random reference at each budget.
+// ComputeReferences returns the oracle and random reference at each budget
+// and, when the request carries a population, the partial-information
+// reference plans (package partialref).
 // The server runner calls ValidateRequest first; a caller that registers the
 // service elsewhere must do the same to get field-level errors (unvalidated
 // bad input still fails, with a plain error, and never panics).
@@ -66,11 +68,17 @@ func (s *Service) ComputeReferences(ctx context.Context, req *triagev1.ComputeRe
 	for i := range refs {
 		refs[i].Random = random[i]
 	}
-	return &triagev1.ComputeReferencesResponse{
+	resp := &triagev1.ComputeReferencesResponse{
 		References: refs,
 		TotalCost:  total,
 		TotalValue: pool.TotalGain(items),
-	}, nil
+	}
+	if pop := req.GetPopulation(); pop != nil {
+		if resp.NoPopulation, err = partialReferences(items, pop, budgets, refs); err != nil {
+			return nil, err
+		}
+	}
+	return resp, nil
 }
 
 func oracleReference(items []pool.Item, sol knapsack.Solution) *triagev1.OracleReference {

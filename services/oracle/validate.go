@@ -31,21 +31,78 @@ func validateComputeReferences(req *triagev1.ComputeReferencesRequest) error {
 		}
 	}
 	budgets := validateBudgets(&v, req.GetBudgets(), total, itemsOK)
-	if validateRandom(&v, req.GetRandom(), items, budgets, itemsOK) && itemsOK && len(req.GetBudgets()) <= MaxBudgets {
-		validateWork(&v, len(items), len(req.GetBudgets()), req.GetRandom())
+	randomOK := validateRandom(&v, req.GetRandom(), items, budgets, itemsOK)
+	records, popOK := validatePopulation(&v, req.GetPopulation(), items, itemsOK)
+	if randomOK && popOK && itemsOK && len(req.GetBudgets()) <= MaxBudgets {
+		validateWork(&v, len(items), len(req.GetBudgets()), req.GetRandom(), req.GetPopulation() != nil, records)
 	}
 	return v.Err()
 }
 
-// validateWork bounds items × budgets × samples (MaxWork).
-func validateWork(v *apperr.Violations, items, budgets int, opts *triagev1.RandomReferenceOptions) {
+// validateWork bounds the work of a request (MaxWork): items × budgets ×
+// samples for the random reference, plus, with a population, its records
+// and PartialWork per item and budget for the partial-information plans.
+func validateWork(v *apperr.Violations, items, budgets int, opts *triagev1.RandomReferenceOptions, population bool, records int) {
 	samples := 1
 	if opts.GetMethod() != triagev1.RandomMethod_RANDOM_METHOD_EXACT {
 		samples = samplesOf(opts)
 	}
 	formula := fmt.Sprintf("items × budgets × samples = %d × %d × %d", items, budgets, samples)
-	protoconv.CheckWork(v, "random.samples", formula, float64(items)*float64(budgets)*float64(samples), MaxWork,
-		"send fewer samples, budgets or items, or split the budgets over several requests")
+	work := float64(items) * float64(budgets) * float64(samples)
+	field, hint := "random.samples", "send fewer samples, budgets or items, or split the budgets over several requests"
+	if population {
+		formula = fmt.Sprintf("items × budgets × (samples + %d) + population records = %d × %d × (%d + %d) + %d", PartialWork, items, budgets, samples, PartialWork, records)
+		work = float64(items)*float64(budgets)*float64(samples+PartialWork) + float64(records)
+		field, hint = "population", "send fewer samples, budgets, items or population records, or split the budgets over several requests"
+	}
+	protoconv.CheckWork(v, field, formula, work, MaxWork, hint)
+}
+
+// validatePopulation reports a bad population and returns its record count
+// and whether it is valid: at most MaxPopulationRecords records, each item
+// of the request at most once, every cost positive and at most MaxCost.
+// Ids are checked against the items only when those are valid.
+func validatePopulation(v *apperr.Violations, pop *triagev1.Population, items []*triagev1.GroundTruthItem, itemsOK bool) (int, bool) {
+	if pop == nil {
+		return 0, true
+	}
+	before := v.Len()
+	popItems := pop.GetItems()
+	if len(popItems) > MaxItems {
+		v.Add("population.items", "at most %d items per request, got %d", MaxItems, len(popItems))
+		return 0, false
+	}
+	records := 0
+	for _, pi := range popItems {
+		records += len(pi.GetRecords())
+	}
+	if records > MaxPopulationRecords {
+		v.Add("population.items", "at most %d records over all items, got %d", MaxPopulationRecords, records)
+		return records, false
+	}
+	ids := make(map[string]bool, len(items))
+	for _, it := range items {
+		ids[it.GetId()] = true
+	}
+	seen := make(map[string]int, len(popItems))
+	for i, pi := range popItems {
+		field := "population.items[" + strconv.Itoa(i) + "]"
+		id := pi.GetId()
+		if first, dup := seen[id]; dup {
+			v.Add(field+".id", "repeats population.items[%d] (%q): give each item's records once", first, id)
+		} else {
+			seen[id] = i
+			if itemsOK && !ids[id] {
+				v.Add(field+".id", "%q is not the id of an item of the request", id)
+			}
+		}
+		for j, r := range pi.GetRecords() {
+			if c := r.GetCost(); c <= 0 || c > MaxCost {
+				v.Add(field+".records["+strconv.Itoa(j)+"].cost", "must be a positive number of tokens ≤ %d, got %d", int64(MaxCost), c)
+			}
+		}
+	}
+	return records, v.Len() == before
 }
 
 // validateBudgets reports bad budgets and returns the resolved ones when

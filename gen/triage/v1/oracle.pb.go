@@ -75,6 +75,66 @@ func (RandomMethod) EnumDescriptor() ([]byte, []int) {
 	return file_triage_v1_oracle_proto_rawDescGZIP(), []int{0}
 }
 
+// PartialReference names a partial-information reference (SPEC §4).
+type PartialReference int32
+
+const (
+	// Unset; never sent.
+	PartialReference_PARTIAL_REFERENCE_UNSPECIFIED PartialReference = 0
+	// Knows the population's solve rates and costs, on the solver's scale:
+	// items with p̂ > 0 by p̂ / ĉ' descending, a = ⌈ĉ'⌉.
+	PartialReference_PARTIAL_REFERENCE_POPULATION PartialReference = 1
+	// Knows the solver's own correctness, not its costs: items with y = 1 by
+	// ĉ' ascending, a = ⌈ĉ'⌉.
+	PartialReference_PARTIAL_REFERENCE_SELF_FEASIBILITY PartialReference = 2
+	// Knows the solver's own costs, not its correctness: items with p̂ > 0 by
+	// p̂ / c descending, a = c.
+	PartialReference_PARTIAL_REFERENCE_SELF_COST PartialReference = 3
+)
+
+// Enum value maps for PartialReference.
+var (
+	PartialReference_name = map[int32]string{
+		0: "PARTIAL_REFERENCE_UNSPECIFIED",
+		1: "PARTIAL_REFERENCE_POPULATION",
+		2: "PARTIAL_REFERENCE_SELF_FEASIBILITY",
+		3: "PARTIAL_REFERENCE_SELF_COST",
+	}
+	PartialReference_value = map[string]int32{
+		"PARTIAL_REFERENCE_UNSPECIFIED":      0,
+		"PARTIAL_REFERENCE_POPULATION":       1,
+		"PARTIAL_REFERENCE_SELF_FEASIBILITY": 2,
+		"PARTIAL_REFERENCE_SELF_COST":        3,
+	}
+)
+
+func (x PartialReference) Enum() *PartialReference {
+	p := new(PartialReference)
+	*p = x
+	return p
+}
+
+func (x PartialReference) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (PartialReference) Descriptor() protoreflect.EnumDescriptor {
+	return file_triage_v1_oracle_proto_enumTypes[1].Descriptor()
+}
+
+func (PartialReference) Type() protoreflect.EnumType {
+	return &file_triage_v1_oracle_proto_enumTypes[1]
+}
+
+func (x PartialReference) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use PartialReference.Descriptor instead.
+func (PartialReference) EnumDescriptor() ([]byte, []int) {
+	return file_triage_v1_oracle_proto_rawDescGZIP(), []int{1}
+}
+
 // RandomReferenceOptions configures the random reference.
 type RandomReferenceOptions struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -148,7 +208,13 @@ type ComputeReferencesRequest struct {
 	// The budgets to evaluate, in the order the results are wanted; at least one.
 	Budgets []*Budget `protobuf:"bytes,2,rep,name=budgets,proto3" json:"budgets,omitempty"`
 	// Random-reference options; unset means Monte Carlo, 1000 samples, seed 0.
-	Random        *RandomReferenceOptions `protobuf:"bytes,3,opt,name=random,proto3" json:"random,omitempty"`
+	Random *RandomReferenceOptions `protobuf:"bytes,3,opt,name=random,proto3" json:"random,omitempty"`
+	// The population of the partial-information references (SPEC §4): what
+	// the other solvers of the run know about the pool's items. Unset: no
+	// partial-information reference is computed. Set, even empty: every
+	// budget carries the three reference plans, or the response says
+	// no_population.
+	Population    *Population `protobuf:"bytes,4,opt,name=population,proto3" json:"population,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -204,6 +270,230 @@ func (x *ComputeReferencesRequest) GetRandom() *RandomReferenceOptions {
 	return nil
 }
 
+func (x *ComputeReferencesRequest) GetPopulation() *Population {
+	if x != nil {
+		return x.Population
+	}
+	return nil
+}
+
+// Population is the ground truth of a solver's population on a pool's items:
+// the records of every other solver of the run whose model differs
+// (leave-model-out). The caller chooses the members; the Oracle reads only
+// their records.
+type Population struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The items that have records, each at most once, naming items of the
+	// request; an item not listed has no record (it takes the pool's means).
+	// At most 1,000,000 records over all items.
+	Items         []*PopulationItem `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Population) Reset() {
+	*x = Population{}
+	mi := &file_triage_v1_oracle_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Population) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Population) ProtoMessage() {}
+
+func (x *Population) ProtoReflect() protoreflect.Message {
+	mi := &file_triage_v1_oracle_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Population.ProtoReflect.Descriptor instead.
+func (*Population) Descriptor() ([]byte, []int) {
+	return file_triage_v1_oracle_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *Population) GetItems() []*PopulationItem {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
+// PopulationItem is the population's records of one item.
+type PopulationItem struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The item's id, as in the request's items.
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// One record per member that graded the item, in any order.
+	Records       []*PopulationRecord `protobuf:"bytes,2,rep,name=records,proto3" json:"records,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PopulationItem) Reset() {
+	*x = PopulationItem{}
+	mi := &file_triage_v1_oracle_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PopulationItem) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PopulationItem) ProtoMessage() {}
+
+func (x *PopulationItem) ProtoReflect() protoreflect.Message {
+	mi := &file_triage_v1_oracle_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PopulationItem.ProtoReflect.Descriptor instead.
+func (*PopulationItem) Descriptor() ([]byte, []int) {
+	return file_triage_v1_oracle_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *PopulationItem) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *PopulationItem) GetRecords() []*PopulationRecord {
+	if x != nil {
+		return x.Records
+	}
+	return nil
+}
+
+// PopulationRecord is one member's ground truth on one item.
+type PopulationRecord struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Output tokens the member spent on the item; > 0.
+	Cost int64 `protobuf:"varint,1,opt,name=cost,proto3" json:"cost,omitempty"`
+	// Whether the member's answer was correct.
+	Correct       bool `protobuf:"varint,2,opt,name=correct,proto3" json:"correct,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PopulationRecord) Reset() {
+	*x = PopulationRecord{}
+	mi := &file_triage_v1_oracle_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PopulationRecord) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PopulationRecord) ProtoMessage() {}
+
+func (x *PopulationRecord) ProtoReflect() protoreflect.Message {
+	mi := &file_triage_v1_oracle_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PopulationRecord.ProtoReflect.Descriptor instead.
+func (*PopulationRecord) Descriptor() ([]byte, []int) {
+	return file_triage_v1_oracle_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *PopulationRecord) GetCost() int64 {
+	if x != nil {
+		return x.Cost
+	}
+	return 0
+}
+
+func (x *PopulationRecord) GetCorrect() bool {
+	if x != nil {
+		return x.Correct
+	}
+	return false
+}
+
+// PartialReferencePlan is one partial-information reference's plan at one
+// budget: a plan like a planner's, executed and scored like one.
+type PartialReferencePlan struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Which reference made the plan.
+	Reference PartialReference `protobuf:"varint,1,opt,name=reference,proto3,enum=triage.v1.PartialReference" json:"reference,omitempty"`
+	// The steps, in the order the reference attempts them; Σ tokens ≤ budget.
+	Plan          []*PlanStep `protobuf:"bytes,2,rep,name=plan,proto3" json:"plan,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PartialReferencePlan) Reset() {
+	*x = PartialReferencePlan{}
+	mi := &file_triage_v1_oracle_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PartialReferencePlan) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PartialReferencePlan) ProtoMessage() {}
+
+func (x *PartialReferencePlan) ProtoReflect() protoreflect.Message {
+	mi := &file_triage_v1_oracle_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PartialReferencePlan.ProtoReflect.Descriptor instead.
+func (*PartialReferencePlan) Descriptor() ([]byte, []int) {
+	return file_triage_v1_oracle_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *PartialReferencePlan) GetReference() PartialReference {
+	if x != nil {
+		return x.Reference
+	}
+	return PartialReference_PARTIAL_REFERENCE_UNSPECIFIED
+}
+
+func (x *PartialReferencePlan) GetPlan() []*PlanStep {
+	if x != nil {
+		return x.Plan
+	}
+	return nil
+}
+
 // ComputeReferencesResponse holds one result per requested budget.
 type ComputeReferencesResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -214,14 +504,19 @@ type ComputeReferencesResponse struct {
 	// Σ v_i·y_i over the pool: the value of executing every item.
 	TotalValue float64 `protobuf:"fixed64,3,opt,name=total_value,json=totalValue,proto3" json:"total_value,omitempty"`
 	// What computed this response (SPEC §10); set by the server.
-	Version       *VersionStamp `protobuf:"bytes,4,opt,name=version,proto3" json:"version,omitempty"`
+	Version *VersionStamp `protobuf:"bytes,4,opt,name=version,proto3" json:"version,omitempty"`
+	// True when the request carried a population but no member has a record
+	// of any item of the pool: nothing is known about the items, so no budget
+	// carries partial-information reference plans (SPEC §4: such cells are
+	// excluded as no_population).
+	NoPopulation  bool `protobuf:"varint,5,opt,name=no_population,json=noPopulation,proto3" json:"no_population,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ComputeReferencesResponse) Reset() {
 	*x = ComputeReferencesResponse{}
-	mi := &file_triage_v1_oracle_proto_msgTypes[2]
+	mi := &file_triage_v1_oracle_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -233,7 +528,7 @@ func (x *ComputeReferencesResponse) String() string {
 func (*ComputeReferencesResponse) ProtoMessage() {}
 
 func (x *ComputeReferencesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_oracle_proto_msgTypes[2]
+	mi := &file_triage_v1_oracle_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -246,7 +541,7 @@ func (x *ComputeReferencesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ComputeReferencesResponse.ProtoReflect.Descriptor instead.
 func (*ComputeReferencesResponse) Descriptor() ([]byte, []int) {
-	return file_triage_v1_oracle_proto_rawDescGZIP(), []int{2}
+	return file_triage_v1_oracle_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *ComputeReferencesResponse) GetReferences() []*BudgetReferences {
@@ -277,6 +572,13 @@ func (x *ComputeReferencesResponse) GetVersion() *VersionStamp {
 	return nil
 }
 
+func (x *ComputeReferencesResponse) GetNoPopulation() bool {
+	if x != nil {
+		return x.NoPopulation
+	}
+	return false
+}
+
 // BudgetReferences is the oracle and random reference at one budget.
 type BudgetReferences struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -287,14 +589,18 @@ type BudgetReferences struct {
 	// The knapsack oracle.
 	Oracle *OracleReference `protobuf:"bytes,3,opt,name=oracle,proto3" json:"oracle,omitempty"`
 	// The random reference.
-	Random        *RandomReference `protobuf:"bytes,4,opt,name=random,proto3" json:"random,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Random *RandomReference `protobuf:"bytes,4,opt,name=random,proto3" json:"random,omitempty"`
+	// The partial-information reference plans, population, self_feasibility
+	// and self_cost in that order; empty when the request carried no
+	// population or the response says no_population.
+	PartialReferences []*PartialReferencePlan `protobuf:"bytes,5,rep,name=partial_references,json=partialReferences,proto3" json:"partial_references,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *BudgetReferences) Reset() {
 	*x = BudgetReferences{}
-	mi := &file_triage_v1_oracle_proto_msgTypes[3]
+	mi := &file_triage_v1_oracle_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -306,7 +612,7 @@ func (x *BudgetReferences) String() string {
 func (*BudgetReferences) ProtoMessage() {}
 
 func (x *BudgetReferences) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_oracle_proto_msgTypes[3]
+	mi := &file_triage_v1_oracle_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -319,7 +625,7 @@ func (x *BudgetReferences) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BudgetReferences.ProtoReflect.Descriptor instead.
 func (*BudgetReferences) Descriptor() ([]byte, []int) {
-	return file_triage_v1_oracle_proto_rawDescGZIP(), []int{3}
+	return file_triage_v1_oracle_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *BudgetReferences) GetBudget() int64 {
@@ -350,6 +656,13 @@ func (x *BudgetReferences) GetRandom() *RandomReference {
 	return nil
 }
 
+func (x *BudgetReferences) GetPartialReferences() []*PartialReferencePlan {
+	if x != nil {
+		return x.PartialReferences
+	}
+	return nil
+}
+
 // OracleReference is the best value any plan can reach at the budget.
 type OracleReference struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -366,7 +679,7 @@ type OracleReference struct {
 
 func (x *OracleReference) Reset() {
 	*x = OracleReference{}
-	mi := &file_triage_v1_oracle_proto_msgTypes[4]
+	mi := &file_triage_v1_oracle_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -378,7 +691,7 @@ func (x *OracleReference) String() string {
 func (*OracleReference) ProtoMessage() {}
 
 func (x *OracleReference) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_oracle_proto_msgTypes[4]
+	mi := &file_triage_v1_oracle_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -391,7 +704,7 @@ func (x *OracleReference) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OracleReference.ProtoReflect.Descriptor instead.
 func (*OracleReference) Descriptor() ([]byte, []int) {
-	return file_triage_v1_oracle_proto_rawDescGZIP(), []int{4}
+	return file_triage_v1_oracle_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *OracleReference) GetValue() float64 {
@@ -435,7 +748,7 @@ type RandomReference struct {
 
 func (x *RandomReference) Reset() {
 	*x = RandomReference{}
-	mi := &file_triage_v1_oracle_proto_msgTypes[5]
+	mi := &file_triage_v1_oracle_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -447,7 +760,7 @@ func (x *RandomReference) String() string {
 func (*RandomReference) ProtoMessage() {}
 
 func (x *RandomReference) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_oracle_proto_msgTypes[5]
+	mi := &file_triage_v1_oracle_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -460,7 +773,7 @@ func (x *RandomReference) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RandomReference.ProtoReflect.Descriptor instead.
 func (*RandomReference) Descriptor() ([]byte, []int) {
-	return file_triage_v1_oracle_proto_rawDescGZIP(), []int{5}
+	return file_triage_v1_oracle_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *RandomReference) GetMean() float64 {
@@ -506,11 +819,26 @@ const file_triage_v1_oracle_proto_rawDesc = "" +
 	"\x16RandomReferenceOptions\x12/\n" +
 	"\x06method\x18\x01 \x01(\x0e2\x17.triage.v1.RandomMethodR\x06method\x12\x18\n" +
 	"\asamples\x18\x02 \x01(\x05R\asamples\x12\x12\n" +
-	"\x04seed\x18\x03 \x01(\x04R\x04seed\"\xb4\x01\n" +
+	"\x04seed\x18\x03 \x01(\x04R\x04seed\"\xeb\x01\n" +
 	"\x18ComputeReferencesRequest\x120\n" +
 	"\x05items\x18\x01 \x03(\v2\x1a.triage.v1.GroundTruthItemR\x05items\x12+\n" +
 	"\abudgets\x18\x02 \x03(\v2\x11.triage.v1.BudgetR\abudgets\x129\n" +
-	"\x06random\x18\x03 \x01(\v2!.triage.v1.RandomReferenceOptionsR\x06random\"\xcb\x01\n" +
+	"\x06random\x18\x03 \x01(\v2!.triage.v1.RandomReferenceOptionsR\x06random\x125\n" +
+	"\n" +
+	"population\x18\x04 \x01(\v2\x15.triage.v1.PopulationR\n" +
+	"population\"=\n" +
+	"\n" +
+	"Population\x12/\n" +
+	"\x05items\x18\x01 \x03(\v2\x19.triage.v1.PopulationItemR\x05items\"W\n" +
+	"\x0ePopulationItem\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x125\n" +
+	"\arecords\x18\x02 \x03(\v2\x1b.triage.v1.PopulationRecordR\arecords\"@\n" +
+	"\x10PopulationRecord\x12\x12\n" +
+	"\x04cost\x18\x01 \x01(\x03R\x04cost\x12\x18\n" +
+	"\acorrect\x18\x02 \x01(\bR\acorrect\"z\n" +
+	"\x14PartialReferencePlan\x129\n" +
+	"\treference\x18\x01 \x01(\x0e2\x1b.triage.v1.PartialReferenceR\treference\x12'\n" +
+	"\x04plan\x18\x02 \x03(\v2\x13.triage.v1.PlanStepR\x04plan\"\xf0\x01\n" +
 	"\x19ComputeReferencesResponse\x12;\n" +
 	"\n" +
 	"references\x18\x01 \x03(\v2\x1b.triage.v1.BudgetReferencesR\n" +
@@ -519,12 +847,14 @@ const file_triage_v1_oracle_proto_rawDesc = "" +
 	"total_cost\x18\x02 \x01(\x03R\ttotalCost\x12\x1f\n" +
 	"\vtotal_value\x18\x03 \x01(\x01R\n" +
 	"totalValue\x121\n" +
-	"\aversion\x18\x04 \x01(\v2\x17.triage.v1.VersionStampR\aversion\"\xb7\x01\n" +
+	"\aversion\x18\x04 \x01(\v2\x17.triage.v1.VersionStampR\aversion\x12#\n" +
+	"\rno_population\x18\x05 \x01(\bR\fnoPopulation\"\x87\x02\n" +
 	"\x10BudgetReferences\x12\x16\n" +
 	"\x06budget\x18\x01 \x01(\x03R\x06budget\x12\x19\n" +
 	"\x05alpha\x18\x02 \x01(\x01H\x00R\x05alpha\x88\x01\x01\x122\n" +
 	"\x06oracle\x18\x03 \x01(\v2\x1a.triage.v1.OracleReferenceR\x06oracle\x122\n" +
-	"\x06random\x18\x04 \x01(\v2\x1a.triage.v1.RandomReferenceR\x06randomB\b\n" +
+	"\x06random\x18\x04 \x01(\v2\x1a.triage.v1.RandomReferenceR\x06random\x12N\n" +
+	"\x12partial_references\x18\x05 \x03(\v2\x1f.triage.v1.PartialReferencePlanR\x11partialReferencesB\b\n" +
 	"\x06_alpha\"d\n" +
 	"\x0fOracleReference\x12\x14\n" +
 	"\x05value\x18\x01 \x01(\x01R\x05value\x12'\n" +
@@ -539,7 +869,12 @@ const file_triage_v1_oracle_proto_rawDesc = "" +
 	"\fRandomMethod\x12\x1d\n" +
 	"\x19RANDOM_METHOD_UNSPECIFIED\x10\x00\x12\x1d\n" +
 	"\x19RANDOM_METHOD_MONTE_CARLO\x10\x01\x12\x17\n" +
-	"\x13RANDOM_METHOD_EXACT\x10\x022\x99\x01\n" +
+	"\x13RANDOM_METHOD_EXACT\x10\x02*\xa0\x01\n" +
+	"\x10PartialReference\x12!\n" +
+	"\x1dPARTIAL_REFERENCE_UNSPECIFIED\x10\x00\x12 \n" +
+	"\x1cPARTIAL_REFERENCE_POPULATION\x10\x01\x12&\n" +
+	"\"PARTIAL_REFERENCE_SELF_FEASIBILITY\x10\x02\x12\x1f\n" +
+	"\x1bPARTIAL_REFERENCE_SELF_COST\x10\x032\x99\x01\n" +
 	"\rOracleService\x12\x87\x01\n" +
 	"\x11ComputeReferences\x12#.triage.v1.ComputeReferencesRequest\x1a$.triage.v1.ComputeReferencesResponse\"'\x82\xd3\xe4\x93\x02!:\x01*\"\x1c/v1/oracle:computeReferencesB6Z4github.com/triage-eval/triage/gen/triage/v1;triagev1b\x06proto3"
 
@@ -555,39 +890,50 @@ func file_triage_v1_oracle_proto_rawDescGZIP() []byte {
 	return file_triage_v1_oracle_proto_rawDescData
 }
 
-var file_triage_v1_oracle_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_triage_v1_oracle_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
+var file_triage_v1_oracle_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
+var file_triage_v1_oracle_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
 var file_triage_v1_oracle_proto_goTypes = []any{
 	(RandomMethod)(0),                 // 0: triage.v1.RandomMethod
-	(*RandomReferenceOptions)(nil),    // 1: triage.v1.RandomReferenceOptions
-	(*ComputeReferencesRequest)(nil),  // 2: triage.v1.ComputeReferencesRequest
-	(*ComputeReferencesResponse)(nil), // 3: triage.v1.ComputeReferencesResponse
-	(*BudgetReferences)(nil),          // 4: triage.v1.BudgetReferences
-	(*OracleReference)(nil),           // 5: triage.v1.OracleReference
-	(*RandomReference)(nil),           // 6: triage.v1.RandomReference
-	(*GroundTruthItem)(nil),           // 7: triage.v1.GroundTruthItem
-	(*Budget)(nil),                    // 8: triage.v1.Budget
-	(*VersionStamp)(nil),              // 9: triage.v1.VersionStamp
-	(*PlanStep)(nil),                  // 10: triage.v1.PlanStep
+	(PartialReference)(0),             // 1: triage.v1.PartialReference
+	(*RandomReferenceOptions)(nil),    // 2: triage.v1.RandomReferenceOptions
+	(*ComputeReferencesRequest)(nil),  // 3: triage.v1.ComputeReferencesRequest
+	(*Population)(nil),                // 4: triage.v1.Population
+	(*PopulationItem)(nil),            // 5: triage.v1.PopulationItem
+	(*PopulationRecord)(nil),          // 6: triage.v1.PopulationRecord
+	(*PartialReferencePlan)(nil),      // 7: triage.v1.PartialReferencePlan
+	(*ComputeReferencesResponse)(nil), // 8: triage.v1.ComputeReferencesResponse
+	(*BudgetReferences)(nil),          // 9: triage.v1.BudgetReferences
+	(*OracleReference)(nil),           // 10: triage.v1.OracleReference
+	(*RandomReference)(nil),           // 11: triage.v1.RandomReference
+	(*GroundTruthItem)(nil),           // 12: triage.v1.GroundTruthItem
+	(*Budget)(nil),                    // 13: triage.v1.Budget
+	(*PlanStep)(nil),                  // 14: triage.v1.PlanStep
+	(*VersionStamp)(nil),              // 15: triage.v1.VersionStamp
 }
 var file_triage_v1_oracle_proto_depIdxs = []int32{
 	0,  // 0: triage.v1.RandomReferenceOptions.method:type_name -> triage.v1.RandomMethod
-	7,  // 1: triage.v1.ComputeReferencesRequest.items:type_name -> triage.v1.GroundTruthItem
-	8,  // 2: triage.v1.ComputeReferencesRequest.budgets:type_name -> triage.v1.Budget
-	1,  // 3: triage.v1.ComputeReferencesRequest.random:type_name -> triage.v1.RandomReferenceOptions
-	4,  // 4: triage.v1.ComputeReferencesResponse.references:type_name -> triage.v1.BudgetReferences
-	9,  // 5: triage.v1.ComputeReferencesResponse.version:type_name -> triage.v1.VersionStamp
-	5,  // 6: triage.v1.BudgetReferences.oracle:type_name -> triage.v1.OracleReference
-	6,  // 7: triage.v1.BudgetReferences.random:type_name -> triage.v1.RandomReference
-	10, // 8: triage.v1.OracleReference.plan:type_name -> triage.v1.PlanStep
-	0,  // 9: triage.v1.RandomReference.method:type_name -> triage.v1.RandomMethod
-	2,  // 10: triage.v1.OracleService.ComputeReferences:input_type -> triage.v1.ComputeReferencesRequest
-	3,  // 11: triage.v1.OracleService.ComputeReferences:output_type -> triage.v1.ComputeReferencesResponse
-	11, // [11:12] is the sub-list for method output_type
-	10, // [10:11] is the sub-list for method input_type
-	10, // [10:10] is the sub-list for extension type_name
-	10, // [10:10] is the sub-list for extension extendee
-	0,  // [0:10] is the sub-list for field type_name
+	12, // 1: triage.v1.ComputeReferencesRequest.items:type_name -> triage.v1.GroundTruthItem
+	13, // 2: triage.v1.ComputeReferencesRequest.budgets:type_name -> triage.v1.Budget
+	2,  // 3: triage.v1.ComputeReferencesRequest.random:type_name -> triage.v1.RandomReferenceOptions
+	4,  // 4: triage.v1.ComputeReferencesRequest.population:type_name -> triage.v1.Population
+	5,  // 5: triage.v1.Population.items:type_name -> triage.v1.PopulationItem
+	6,  // 6: triage.v1.PopulationItem.records:type_name -> triage.v1.PopulationRecord
+	1,  // 7: triage.v1.PartialReferencePlan.reference:type_name -> triage.v1.PartialReference
+	14, // 8: triage.v1.PartialReferencePlan.plan:type_name -> triage.v1.PlanStep
+	9,  // 9: triage.v1.ComputeReferencesResponse.references:type_name -> triage.v1.BudgetReferences
+	15, // 10: triage.v1.ComputeReferencesResponse.version:type_name -> triage.v1.VersionStamp
+	10, // 11: triage.v1.BudgetReferences.oracle:type_name -> triage.v1.OracleReference
+	11, // 12: triage.v1.BudgetReferences.random:type_name -> triage.v1.RandomReference
+	7,  // 13: triage.v1.BudgetReferences.partial_references:type_name -> triage.v1.PartialReferencePlan
+	14, // 14: triage.v1.OracleReference.plan:type_name -> triage.v1.PlanStep
+	0,  // 15: triage.v1.RandomReference.method:type_name -> triage.v1.RandomMethod
+	3,  // 16: triage.v1.OracleService.ComputeReferences:input_type -> triage.v1.ComputeReferencesRequest
+	8,  // 17: triage.v1.OracleService.ComputeReferences:output_type -> triage.v1.ComputeReferencesResponse
+	17, // [17:18] is the sub-list for method output_type
+	16, // [16:17] is the sub-list for method input_type
+	16, // [16:16] is the sub-list for extension type_name
+	16, // [16:16] is the sub-list for extension extendee
+	0,  // [0:16] is the sub-list for field type_name
 }
 
 func init() { file_triage_v1_oracle_proto_init() }
@@ -596,14 +942,14 @@ func file_triage_v1_oracle_proto_init() {
 		return
 	}
 	file_triage_v1_types_proto_init()
-	file_triage_v1_oracle_proto_msgTypes[3].OneofWrappers = []any{}
+	file_triage_v1_oracle_proto_msgTypes[7].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_triage_v1_oracle_proto_rawDesc), len(file_triage_v1_oracle_proto_rawDesc)),
-			NumEnums:      1,
-			NumMessages:   6,
+			NumEnums:      2,
+			NumMessages:   10,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

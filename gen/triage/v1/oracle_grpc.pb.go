@@ -28,11 +28,14 @@ const (
 //
 // OracleService computes the reference values that triage efficiency is
 // measured against (SPEC §4): the knapsack oracle, which knows every cost and
-// outcome in advance, and the random reference, which attempts every item in
-// a uniformly random order.
+// outcome in advance, the random reference, which attempts every item in a
+// uniformly random order, and the partial-information references, plans made
+// from part of the truth (the other models' results, the solver's own
+// correctness or its own costs).
 type OracleServiceClient interface {
 	// ComputeReferences returns the oracle and the random reference of one pool
-	// for each requested budget. An α sweep is one call.
+	// for each requested budget and, when the request carries a population, the
+	// partial-information reference plans (SPEC §4). An α sweep is one call.
 	ComputeReferences(ctx context.Context, in *ComputeReferencesRequest, opts ...grpc.CallOption) (*ComputeReferencesResponse, error)
 }
 
@@ -60,11 +63,14 @@ func (c *oracleServiceClient) ComputeReferences(ctx context.Context, in *Compute
 //
 // OracleService computes the reference values that triage efficiency is
 // measured against (SPEC §4): the knapsack oracle, which knows every cost and
-// outcome in advance, and the random reference, which attempts every item in
-// a uniformly random order.
+// outcome in advance, the random reference, which attempts every item in a
+// uniformly random order, and the partial-information references, plans made
+// from part of the truth (the other models' results, the solver's own
+// correctness or its own costs).
 type OracleServiceServer interface {
 	// ComputeReferences returns the oracle and the random reference of one pool
-	// for each requested budget. An α sweep is one call.
+	// for each requested budget and, when the request carries a population, the
+	// partial-information reference plans (SPEC §4). An α sweep is one call.
 	ComputeReferences(context.Context, *ComputeReferencesRequest) (*ComputeReferencesResponse, error)
 	mustEmbedUnimplementedOracleServiceServer()
 }

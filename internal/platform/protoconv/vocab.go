@@ -21,6 +21,11 @@ var (
 		vocab.ShortestFirst: triagev1.PlannerStrategy_PLANNER_STRATEGY_SHORTEST_FIRST,
 		vocab.AllInOrder:    triagev1.PlannerStrategy_PLANNER_STRATEGY_ALL_IN_ORDER,
 	}
+	partialProtos = map[vocab.Strategy]triagev1.PartialReference{
+		vocab.Population:      triagev1.PartialReference_PARTIAL_REFERENCE_POPULATION,
+		vocab.SelfFeasibility: triagev1.PartialReference_PARTIAL_REFERENCE_SELF_FEASIBILITY,
+		vocab.SelfCost:        triagev1.PartialReference_PARTIAL_REFERENCE_SELF_COST,
+	}
 	variantProtos = map[vocab.Variant]triagev1.PromptVariant{
 		vocab.Default: triagev1.PromptVariant_PROMPT_VARIANT_DEFAULT,
 		vocab.Neutral: triagev1.PromptVariant_PROMPT_VARIANT_NEUTRAL,
@@ -40,6 +45,16 @@ func Regime(r triagev1.Regime) (vocab.Regime, bool) { return reverse(regimeProto
 // StrategyProto returns the API's planner strategy for s
 // (PLANNER_STRATEGY_UNSPECIFIED for an unknown name).
 func StrategyProto(s vocab.Strategy) triagev1.PlannerStrategy { return strategyProtos[s] }
+
+// PartialReferenceProto returns the API's partial-information reference
+// for s (PARTIAL_REFERENCE_UNSPECIFIED for any other strategy).
+func PartialReferenceProto(s vocab.Strategy) triagev1.PartialReference { return partialProtos[s] }
+
+// PartialReference returns the strategy an API partial-information
+// reference names and whether it names one.
+func PartialReference(p triagev1.PartialReference) (vocab.Strategy, bool) {
+	return reverse(partialProtos, p)
+}
 
 // VariantProto returns the API's prompt variant for v
 // (PROMPT_VARIANT_UNSPECIFIED for NoVariant or an unknown name).

@@ -19,6 +19,10 @@ const (
 	ExcludedError Reason = "error"
 	// ExcludedMissing: no plan is recorded for the pool.
 	ExcludedMissing Reason = "missing"
+	// ExcludedNoPopulation: a partial-information reference (SPEC §4) of a
+	// solver whose population has graded no item of the pool (a run of one
+	// model): nothing is known about the items, so there is no plan.
+	ExcludedNoPopulation Reason = "no_population"
 	// ExcludedInvalid: set by Aggregate for an included record whose numbers
 	// are unusable: η or V_oracle not finite, RegretDefined disagreeing with
 	// V_oracle > 0, or a defined regret that is not finite.

@@ -46,9 +46,11 @@ type Config struct {
 	// Regimes are the execution regimes scored, "U" and/or "E"; default
 	// both.
 	Regimes []vocab.Regime `yaml:"regimes"`
-	// Strategies are planner strategies (llm, random, shortest_first,
-	// all_in_order); default all reference strategies, plus llm when any
-	// solver has an endpoint.
+	// Strategies are how plans are made: llm, the Planner's reference
+	// strategies (random, shortest_first, all_in_order) and the
+	// partial-information references the Oracle computes (population,
+	// self_feasibility, self_cost; SPEC §4). Default: every reference
+	// strategy, plus llm when any solver has an endpoint.
 	Strategies []vocab.Strategy `yaml:"strategies"`
 	// Random configures the random reference.
 	Random RandomConfig `yaml:"random"`
@@ -214,7 +216,7 @@ func (c *Config) applyDefaults() {
 		c.Random.Method = "monte_carlo"
 	}
 	if len(c.Strategies) == 0 {
-		c.Strategies = []vocab.Strategy{vocab.Random, vocab.ShortestFirst, vocab.AllInOrder}
+		c.Strategies = append([]vocab.Strategy{vocab.Random, vocab.ShortestFirst, vocab.AllInOrder}, vocab.PartialReferences()...)
 		if slices.ContainsFunc(c.Solvers, func(s Solver) bool { return s.Endpoint != "" }) {
 			c.Strategies = append(c.Strategies, vocab.LLM)
 		}

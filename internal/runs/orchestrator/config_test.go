@@ -30,7 +30,7 @@ solvers: [{model: m, mode: standard}]
 		t.Fatal(err)
 	}
 	if cfg.PoolSize != 30 || !slices.Equal(cfg.Alphas, []float64{0.25, 0.5, 0.75, 1}) || !slices.Equal(cfg.Regimes, []vocab.Regime{vocab.Advisory, vocab.Enforced}) ||
-		!slices.Equal(cfg.Strategies, []vocab.Strategy{vocab.Random, vocab.ShortestFirst, vocab.AllInOrder}) || cfg.Random.Samples != 1000 ||
+		!slices.Equal(cfg.Strategies, []vocab.Strategy{vocab.Random, vocab.ShortestFirst, vocab.AllInOrder, vocab.Population, vocab.SelfFeasibility, vocab.SelfCost}) || cfg.Random.Samples != 1000 ||
 		cfg.Baseline.Concurrency != 4 || cfg.Baseline.CodeConcurrency != 2 || cfg.Baseline.BudgetAwareVariant != "default" {
 		t.Errorf("defaults = %+v", cfg)
 	}

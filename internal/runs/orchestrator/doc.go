@@ -12,6 +12,15 @@
 // answers any plan whose model call had completed, so nothing already
 // answered is asked again.
 //
+// The partial-information references (SPEC §4: population,
+// self_feasibility, self_cost) are not planned by the Planner: the Oracle
+// computes their plans in the group's one references call, from the
+// group's population — every other solver of the run whose model differs,
+// with its gradeable records of the pool's items (population.go). They are
+// executed and scored like any plan; without a population they are
+// excluded as metrics.ExcludedNoPopulation. Their fingerprints also cover
+// the population's ground truth.
+//
 // Injection experiments (Config.Injection, SPEC §5) add pools: for each
 // base pool and ratio r, round(r·n) positions hold unsolvable problems of a
 // source dataset, drawn by package injection the same way for every solver
@@ -34,7 +43,8 @@
 //
 // The orchestrator reads ground truth from the Executor's store once per
 // (solver, dataset), only to hand it back to the Oracle and the Executor
-// (as inline pools, sparing a store read per cell) and to size budgets
+// (as inline pools, sparing a store read per cell; the other solvers' as a
+// population for the partial-information references) and to size budgets
 // (B = ⌊α·Σc⌋ over the solver's gradeable items of the pool); planners see
 // ids, texts, values and B only (SPEC §7).
 package orchestrator

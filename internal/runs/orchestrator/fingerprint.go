@@ -55,6 +55,11 @@ type cellInputs struct {
 	Endpoint *EndpointInfo `json:"endpoint,omitempty"`
 	// PlannerIDs names how problems are shown to a planner (SPEC §1).
 	PlannerIDs string `json:"planner_ids,omitempty"`
+	// For a partial-information reference (SPEC §4): the digest of its
+	// population's ground truth (each member's solver and its records of the
+	// pool's items), so that a change to any member's ground truth makes it
+	// stale. Empty, and so absent, for every other strategy.
+	Population string `json:"population,omitempty"`
 }
 
 // plannerIDScheme is how planners see problems: p1 … pn in pool order.
@@ -106,6 +111,9 @@ func (c cell) fingerprintOf(cfg *Config, endpoint *EndpointInfo) string {
 		in.Domain = prompts.DomainLabel(c.g.dataset)
 		in.Endpoint = endpoint
 		in.PlannerIDs = plannerIDScheme
+	}
+	if c.strategy.PartialReference() {
+		in.Population = c.g.populationDigest
 	}
 	return digest(in)
 }

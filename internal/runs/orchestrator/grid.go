@@ -42,13 +42,20 @@ type group struct {
 	pool    pools.Pool
 	// inj is the injection experiment's pool, nil for a plain pool: the
 	// pool's ids are then inj.ProblemIDs.
-	inj     *runstore.InjectedPool
-	items   []*triagev1.GroundTruthItem // the solver's gradeable items, pool order
-	texts   map[string]problems.Problem
-	digest  string // poolDigest: what every cell of the group depends on
-	once    sync.Once
-	refs    map[float64]*triagev1.BudgetReferences
-	refsErr error
+	inj    *runstore.InjectedPool
+	items  []*triagev1.GroundTruthItem // the solver's gradeable items, pool order
+	texts  map[string]problems.Problem
+	digest string // poolDigest: what every cell of the group depends on
+	// population is the ground truth of the solver's population on the
+	// group's items (SPEC §4), nil when the run plans no partial-information
+	// reference; populationDigest hashes it for those cells' fingerprints.
+	population       []member
+	populationDigest string
+	once             sync.Once
+	refs             map[float64]*triagev1.BudgetReferences
+	// noPopulation: the Oracle found no population record of any item.
+	noPopulation bool
+	refsErr      error
 }
 
 // ids returns the group's problems in pool order, before the solver's
@@ -153,7 +160,7 @@ func (r *Runner) buildGrid(ctx context.Context, endpoints map[string]EndpointInf
 		for _, d := range datasets {
 			for _, p := range g.partitions[d] {
 				grp := &group{solver: s, dataset: d, pool: p, texts: probs[d]}
-				g.addGroup(r, grp, truth, ep)
+				g.addGroup(r, grp, truths, i, ep)
 			}
 		}
 		for k := range g.injected {
@@ -161,7 +168,7 @@ func (r *Runner) buildGrid(ctx context.Context, endpoints map[string]EndpointInf
 			texts := maps.Clone(probs[inj.Base])
 			maps.Copy(texts, probs[inj.Source])
 			grp := &group{solver: s, dataset: inj.Base, pool: g.partitions[inj.Base][inj.Index], inj: inj, texts: texts}
-			g.addGroup(r, grp, truth, ep)
+			g.addGroup(r, grp, truths, i, ep)
 		}
 	}
 	return g, nil
@@ -204,16 +211,21 @@ func (r *Runner) listTruth(ctx context.Context, datasets []string) ([]map[string
 	return out, nil
 }
 
-// addGroup fills grp's items from the solver's ground truth and adds its
-// cells.
-func (g *grid) addGroup(r *Runner, grp *group, truth map[string]map[string]*triagev1.GroundTruthRecord, ep *EndpointInfo) {
+// addGroup fills grp's items from the ground truth of its solver,
+// truths[solver], and, when the run plans a partial-information reference,
+// its population from the others' (SPEC §4); then it adds its cells.
+func (g *grid) addGroup(r *Runner, grp *group, truths []map[string]map[string]*triagev1.GroundTruthRecord, solver int, ep *EndpointInfo) {
 	for _, id := range grp.ids() {
 		p := grp.texts[id]
-		if rec, ok := truth[p.Dataset][id]; ok && rec.GetGradeable() {
+		if rec, ok := truths[solver][p.Dataset][id]; ok && rec.GetGradeable() {
 			grp.items = append(grp.items, poolItem(p, rec))
 		}
 	}
 	grp.digest = poolDigest(grp)
+	if slices.ContainsFunc(r.cfg.Strategies, vocab.Strategy.PartialReference) {
+		grp.population = populationOf(grp, r.cfg.Solvers, truths)
+		grp.populationDigest = digest(grp.population)
+	}
 	for _, c := range r.cellsOf(grp) {
 		c.fingerprint = c.fingerprintOf(r.cfg, ep)
 		g.cells = append(g.cells, c)

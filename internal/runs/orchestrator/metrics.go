@@ -13,8 +13,8 @@ import (
 // cellMetrics counts the cells a run computes and stores:
 //
 //	triage.run.cells  {cell}  outcome (scored | excluded), reason (the exclusion:
-//	                          error | unparseable | truncated_unparseable | empty_pool;
-//	                          "" when scored), strategy
+//	                          error | unparseable | truncated_unparseable | empty_pool |
+//	                          no_population; "" when scored), strategy
 //
 // Cells found fresh in the run store are not counted: they are not computed.
 type cellMetrics struct {

@@ -166,7 +166,9 @@ func (r *Runner) schedule(ctx context.Context, cells []cell) ([]cell, error) {
 }
 
 // references computes the group's oracle and random references for every α
-// in one call, once.
+// in one call, once; with its population, the same call returns the
+// partial-information reference plans or says there is no population
+// (g.noPopulation).
 func (g *group) references(ctx context.Context, oracle triagev1.OracleServiceClient, cfg *Config) (map[float64]*triagev1.BudgetReferences, error) {
 	g.once.Do(func() {
 		req := &triagev1.ComputeReferencesRequest{Items: g.items, Random: &triagev1.RandomReferenceOptions{Samples: cfg.Random.Samples, Seed: cfg.Random.Seed}}
@@ -176,11 +178,15 @@ func (g *group) references(ctx context.Context, oracle triagev1.OracleServiceCli
 		for _, a := range cfg.Alphas {
 			req.Budgets = append(req.Budgets, &triagev1.Budget{Kind: &triagev1.Budget_Alpha{Alpha: a}})
 		}
+		if g.population != nil {
+			req.Population = g.populationProto()
+		}
 		resp, err := oracle.ComputeReferences(ctx, req)
 		if err != nil {
 			g.refsErr = fmt.Errorf("references for %s/%s %s pool %d: %w", g.solver.Model, g.solver.Mode, g.dataset, g.pool.Index, err)
 			return
 		}
+		g.noPopulation = resp.GetNoPopulation()
 		g.refs = map[float64]*triagev1.BudgetReferences{}
 		for i, a := range cfg.Alphas {
 			g.refs[a] = resp.GetReferences()[i]
@@ -220,6 +226,9 @@ func (r *Runner) runCell(ctx context.Context, c cell) error {
 	ref := refs[c.alpha]
 	budget := ref.GetBudget()
 	base.Oracle, base.Random, base.RandomStderr, base.Budget = ref.GetOracle().GetValue(), ref.GetRandom().GetMean(), ref.GetRandom().GetStandardError(), budget
+	if c.strategy.PartialReference() {
+		return r.runReference(ctx, c, ref, base)
+	}
 	plan, err := r.clients.Planner.CreatePlan(ctx, r.planRequest(c, budget))
 	if c.strategy == vocab.LLM && ctx.Err() == nil {
 		r.plannerCalls.Add(1)
@@ -248,13 +257,36 @@ func (r *Runner) runCell(ctx context.Context, c cell) error {
 		}
 		return r.save(ctx, c, plan, reason, plan.GetParsed().GetParseError(), base)
 	}
+	return r.executeAndScore(ctx, c, ref, plan.GetParsed().GetPlan(), plan, base)
+}
+
+// runReference executes and scores a partial-information reference's plan
+// (SPEC §4), which the Oracle computed with the group's references; the
+// Planner is not asked. A solver whose population has graded no item of
+// the pool has no plan: the cell is excluded as no_population.
+func (r *Runner) runReference(ctx context.Context, c cell, ref *triagev1.BudgetReferences, base report.ScoreRecord) error {
+	if c.g.noPopulation {
+		return r.save(ctx, c, nil, string(metrics.ExcludedNoPopulation), "no other model of the run has gradeable ground truth for any item of the pool", base)
+	}
+	want := protoconv.PartialReferenceProto(c.strategy)
+	for _, p := range ref.GetPartialReferences() {
+		if p.GetReference() == want {
+			return r.executeAndScore(ctx, c, ref, p.GetPlan(), p, base)
+		}
+	}
+	return fmt.Errorf("references for %s: the Oracle returned no %s plan", c.key(), c.strategy)
+}
+
+// executeAndScore executes steps under the run's regimes, scores them
+// against ref and stores the cell with plan, what made the steps.
+func (r *Runner) executeAndScore(ctx context.Context, c cell, ref *triagev1.BudgetReferences, steps []*triagev1.PlanStep, plan proto.Message, base report.ScoreRecord) error {
 	// The pool goes inline: the runner already holds this solver's gradeable
 	// items (read once per (solver, dataset) from the Executor's store), so
 	// the Executor need not read them again for every cell.
 	exec, err := r.clients.Executor.ExecutePlan(ctx, &triagev1.ExecutePlanRequest{
 		Pool:      &triagev1.ExecutePlanRequest_Inline{Inline: &triagev1.InlinePool{Items: c.g.items}},
-		Budget:    &triagev1.Budget{Kind: &triagev1.Budget_Tokens{Tokens: budget}},
-		Plan:      plan.GetParsed().GetPlan(),
+		Budget:    &triagev1.Budget{Kind: &triagev1.Budget_Tokens{Tokens: ref.GetBudget()}},
+		Plan:      steps,
 		Regimes:   r.regimes(),
 		OmitTrace: true,
 	})
@@ -262,7 +294,7 @@ func (r *Runner) runCell(ctx context.Context, c cell) error {
 		return fmt.Errorf("execute %s: %w", c.key(), err)
 	}
 	in := protoconv.ScoreInput(c.g.items, exec, ref)
-	in.Unsolvable = unsolvable
+	in.Unsolvable = c.g.unsolvable()
 	score, err := planscore.Score(in)
 	if err != nil {
 		return fmt.Errorf("score %s: %w", c.key(), err)
@@ -310,7 +342,7 @@ func (g *group) unsolvable() []bool {
 }
 
 // save stores an excluded cell: one record per regime, marked excluded.
-func (r *Runner) save(ctx context.Context, c cell, plan *triagev1.CreatePlanResponse, excluded, detail string, base report.ScoreRecord) error {
+func (r *Runner) save(ctx context.Context, c cell, plan proto.Message, excluded, detail string, base report.ScoreRecord) error {
 	var recs []report.ScoreRecord
 	for _, regime := range r.cfg.Regimes {
 		rec := base
@@ -320,9 +352,13 @@ func (r *Runner) save(ctx context.Context, c cell, plan *triagev1.CreatePlanResp
 	return r.saveScores(ctx, c, plan, excluded, detail, recs)
 }
 
-func (r *Runner) saveScores(ctx context.Context, c cell, plan *triagev1.CreatePlanResponse, excluded, detail string, recs []report.ScoreRecord) error {
+// saveScores stores a cell's records with the plan that made them, as
+// protojson: the Planner's CreatePlanResponse, or the Oracle's
+// PartialReferencePlan for a partial-information reference (its
+// "reference" field says so); none when plan is nil.
+func (r *Runner) saveScores(ctx context.Context, c cell, plan proto.Message, excluded, detail string, recs []report.ScoreRecord) error {
 	var raw []byte
-	if plan != nil {
+	if plan != nil && plan.ProtoReflect().IsValid() {
 		// Sized up front: the JSON of a plan (its prompt and raw output
 		// escaped) is under twice its wire size, so the encoding grows no
 		// buffer on the way.

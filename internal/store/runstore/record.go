@@ -27,7 +27,8 @@ type ScoreRecord struct {
 	// Excluded is "" for a scored plan, else why the pool is left out of η:
 	// "unparseable" (no plan could be recovered), "error" (the planner call
 	// failed after its retries), "truncated_unparseable", "empty_pool" (no
-	// gradeable item: no call was made), "stale" (set when the record is
+	// gradeable item: no call was made), "no_population" (a
+	// partial-information reference with no population, SPEC §4), "stale" (set when the record is
 	// read back and its inputs have changed since, see SPEC §5), ...
 	Excluded string `json:"excluded,omitempty"`
 	// Detail explains an exclusion (the error text, the parse error).

@@ -15,7 +15,7 @@ from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from triage.v1 import types_pb2 as triage_dot_v1_dot_types__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16triage/v1/oracle.proto\x12\ttriage.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x15triage/v1/types.proto\"w\n\x16RandomReferenceOptions\x12/\n\x06method\x18\x01 \x01(\x0e\x32\x17.triage.v1.RandomMethodR\x06method\x12\x18\n\x07samples\x18\x02 \x01(\x05R\x07samples\x12\x12\n\x04seed\x18\x03 \x01(\x04R\x04seed\"\xb4\x01\n\x18\x43omputeReferencesRequest\x12\x30\n\x05items\x18\x01 \x03(\x0b\x32\x1a.triage.v1.GroundTruthItemR\x05items\x12+\n\x07\x62udgets\x18\x02 \x03(\x0b\x32\x11.triage.v1.BudgetR\x07\x62udgets\x12\x39\n\x06random\x18\x03 \x01(\x0b\x32!.triage.v1.RandomReferenceOptionsR\x06random\"\xcb\x01\n\x19\x43omputeReferencesResponse\x12;\n\nreferences\x18\x01 \x03(\x0b\x32\x1b.triage.v1.BudgetReferencesR\nreferences\x12\x1d\n\ntotal_cost\x18\x02 \x01(\x03R\ttotalCost\x12\x1f\n\x0btotal_value\x18\x03 \x01(\x01R\ntotalValue\x12\x31\n\x07version\x18\x04 \x01(\x0b\x32\x17.triage.v1.VersionStampR\x07version\"\xb7\x01\n\x10\x42udgetReferences\x12\x16\n\x06\x62udget\x18\x01 \x01(\x03R\x06\x62udget\x12\x19\n\x05\x61lpha\x18\x02 \x01(\x01H\x00R\x05\x61lpha\x88\x01\x01\x12\x32\n\x06oracle\x18\x03 \x01(\x0b\x32\x1a.triage.v1.OracleReferenceR\x06oracle\x12\x32\n\x06random\x18\x04 \x01(\x0b\x32\x1a.triage.v1.RandomReferenceR\x06randomB\x08\n\x06_alpha\"d\n\x0fOracleReference\x12\x14\n\x05value\x18\x01 \x01(\x01R\x05value\x12\'\n\x04plan\x18\x02 \x03(\x0b\x32\x13.triage.v1.PlanStepR\x04plan\x12\x12\n\x04\x63ost\x18\x03 \x01(\x03R\x04\x63ost\"\xab\x01\n\x0fRandomReference\x12\x12\n\x04mean\x18\x01 \x01(\x01R\x04mean\x12%\n\x0estandard_error\x18\x02 \x01(\x01R\rstandardError\x12\x18\n\x07samples\x18\x03 \x01(\x05R\x07samples\x12/\n\x06method\x18\x04 \x01(\x0e\x32\x17.triage.v1.RandomMethodR\x06method\x12\x12\n\x04seed\x18\x05 \x01(\x04R\x04seed*e\n\x0cRandomMethod\x12\x1d\n\x19RANDOM_METHOD_UNSPECIFIED\x10\x00\x12\x1d\n\x19RANDOM_METHOD_MONTE_CARLO\x10\x01\x12\x17\n\x13RANDOM_METHOD_EXACT\x10\x02\x32\x99\x01\n\rOracleService\x12\x87\x01\n\x11\x43omputeReferences\x12#.triage.v1.ComputeReferencesRequest\x1a$.triage.v1.ComputeReferencesResponse\"\'\x82\xd3\xe4\x93\x02!:\x01*\"\x1c/v1/oracle:computeReferencesB6Z4github.com/triage-eval/triage/gen/triage/v1;triagev1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16triage/v1/oracle.proto\x12\ttriage.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x15triage/v1/types.proto\"w\n\x16RandomReferenceOptions\x12/\n\x06method\x18\x01 \x01(\x0e\x32\x17.triage.v1.RandomMethodR\x06method\x12\x18\n\x07samples\x18\x02 \x01(\x05R\x07samples\x12\x12\n\x04seed\x18\x03 \x01(\x04R\x04seed\"\xeb\x01\n\x18\x43omputeReferencesRequest\x12\x30\n\x05items\x18\x01 \x03(\x0b\x32\x1a.triage.v1.GroundTruthItemR\x05items\x12+\n\x07\x62udgets\x18\x02 \x03(\x0b\x32\x11.triage.v1.BudgetR\x07\x62udgets\x12\x39\n\x06random\x18\x03 \x01(\x0b\x32!.triage.v1.RandomReferenceOptionsR\x06random\x12\x35\n\npopulation\x18\x04 \x01(\x0b\x32\x15.triage.v1.PopulationR\npopulation\"=\n\nPopulation\x12/\n\x05items\x18\x01 \x03(\x0b\x32\x19.triage.v1.PopulationItemR\x05items\"W\n\x0ePopulationItem\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x35\n\x07records\x18\x02 \x03(\x0b\x32\x1b.triage.v1.PopulationRecordR\x07records\"@\n\x10PopulationRecord\x12\x12\n\x04\x63ost\x18\x01 \x01(\x03R\x04\x63ost\x12\x18\n\x07\x63orrect\x18\x02 \x01(\x08R\x07\x63orrect\"z\n\x14PartialReferencePlan\x12\x39\n\treference\x18\x01 \x01(\x0e\x32\x1b.triage.v1.PartialReferenceR\treference\x12\'\n\x04plan\x18\x02 \x03(\x0b\x32\x13.triage.v1.PlanStepR\x04plan\"\xf0\x01\n\x19\x43omputeReferencesResponse\x12;\n\nreferences\x18\x01 \x03(\x0b\x32\x1b.triage.v1.BudgetReferencesR\nreferences\x12\x1d\n\ntotal_cost\x18\x02 \x01(\x03R\ttotalCost\x12\x1f\n\x0btotal_value\x18\x03 \x01(\x01R\ntotalValue\x12\x31\n\x07version\x18\x04 \x01(\x0b\x32\x17.triage.v1.VersionStampR\x07version\x12#\n\rno_population\x18\x05 \x01(\x08R\x0cnoPopulation\"\x87\x02\n\x10\x42udgetReferences\x12\x16\n\x06\x62udget\x18\x01 \x01(\x03R\x06\x62udget\x12\x19\n\x05\x61lpha\x18\x02 \x01(\x01H\x00R\x05\x61lpha\x88\x01\x01\x12\x32\n\x06oracle\x18\x03 \x01(\x0b\x32\x1a.triage.v1.OracleReferenceR\x06oracle\x12\x32\n\x06random\x18\x04 \x01(\x0b\x32\x1a.triage.v1.RandomReferenceR\x06random\x12N\n\x12partial_references\x18\x05 \x03(\x0b\x32\x1f.triage.v1.PartialReferencePlanR\x11partialReferencesB\x08\n\x06_alpha\"d\n\x0fOracleReference\x12\x14\n\x05value\x18\x01 \x01(\x01R\x05value\x12\'\n\x04plan\x18\x02 \x03(\x0b\x32\x13.triage.v1.PlanStepR\x04plan\x12\x12\n\x04\x63ost\x18\x03 \x01(\x03R\x04\x63ost\"\xab\x01\n\x0fRandomReference\x12\x12\n\x04mean\x18\x01 \x01(\x01R\x04mean\x12%\n\x0estandard_error\x18\x02 \x01(\x01R\rstandardError\x12\x18\n\x07samples\x18\x03 \x01(\x05R\x07samples\x12/\n\x06method\x18\x04 \x01(\x0e\x32\x17.triage.v1.RandomMethodR\x06method\x12\x12\n\x04seed\x18\x05 \x01(\x04R\x04seed*e\n\x0cRandomMethod\x12\x1d\n\x19RANDOM_METHOD_UNSPECIFIED\x10\x00\x12\x1d\n\x19RANDOM_METHOD_MONTE_CARLO\x10\x01\x12\x17\n\x13RANDOM_METHOD_EXACT\x10\x02*\xa0\x01\n\x10PartialReference\x12!\n\x1dPARTIAL_REFERENCE_UNSPECIFIED\x10\x00\x12 \n\x1cPARTIAL_REFERENCE_POPULATION\x10\x01\x12&\n\"PARTIAL_REFERENCE_SELF_FEASIBILITY\x10\x02\x12\x1f\n\x1bPARTIAL_REFERENCE_SELF_COST\x10\x03\x32\x99\x01\n\rOracleService\x12\x87\x01\n\x11\x43omputeReferences\x12#.triage.v1.ComputeReferencesRequest\x1a$.triage.v1.ComputeReferencesResponse\"\'\x82\xd3\xe4\x93\x02!:\x01*\"\x1c/v1/oracle:computeReferencesB6Z4github.com/triage-eval/triage/gen/triage/v1;triagev1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'triage.v1.oracle_pb2', globals())
@@ -25,20 +25,30 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   DESCRIPTOR._serialized_options = b'Z4github.com/triage-eval/triage/gen/triage/v1;triagev1'
   _ORACLESERVICE.methods_by_name['ComputeReferences']._options = None
   _ORACLESERVICE.methods_by_name['ComputeReferences']._serialized_options = b'\202\323\344\223\002!:\001*\"\034/v1/oracle:computeReferences'
-  _RANDOMMETHOD._serialized_start=1062
-  _RANDOMMETHOD._serialized_end=1163
+  _RANDOMMETHOD._serialized_start=1576
+  _RANDOMMETHOD._serialized_end=1677
+  _PARTIALREFERENCE._serialized_start=1680
+  _PARTIALREFERENCE._serialized_end=1840
   _RANDOMREFERENCEOPTIONS._serialized_start=90
   _RANDOMREFERENCEOPTIONS._serialized_end=209
   _COMPUTEREFERENCESREQUEST._serialized_start=212
-  _COMPUTEREFERENCESREQUEST._serialized_end=392
-  _COMPUTEREFERENCESRESPONSE._serialized_start=395
-  _COMPUTEREFERENCESRESPONSE._serialized_end=598
-  _BUDGETREFERENCES._serialized_start=601
-  _BUDGETREFERENCES._serialized_end=784
-  _ORACLEREFERENCE._serialized_start=786
-  _ORACLEREFERENCE._serialized_end=886
-  _RANDOMREFERENCE._serialized_start=889
-  _RANDOMREFERENCE._serialized_end=1060
-  _ORACLESERVICE._serialized_start=1166
-  _ORACLESERVICE._serialized_end=1319
+  _COMPUTEREFERENCESREQUEST._serialized_end=447
+  _POPULATION._serialized_start=449
+  _POPULATION._serialized_end=510
+  _POPULATIONITEM._serialized_start=512
+  _POPULATIONITEM._serialized_end=599
+  _POPULATIONRECORD._serialized_start=601
+  _POPULATIONRECORD._serialized_end=665
+  _PARTIALREFERENCEPLAN._serialized_start=667
+  _PARTIALREFERENCEPLAN._serialized_end=789
+  _COMPUTEREFERENCESRESPONSE._serialized_start=792
+  _COMPUTEREFERENCESRESPONSE._serialized_end=1032
+  _BUDGETREFERENCES._serialized_start=1035
+  _BUDGETREFERENCES._serialized_end=1298
+  _ORACLEREFERENCE._serialized_start=1300
+  _ORACLEREFERENCE._serialized_end=1400
+  _RANDOMREFERENCE._serialized_start=1403
+  _RANDOMREFERENCE._serialized_end=1574
+  _ORACLESERVICE._serialized_start=1843
+  _ORACLESERVICE._serialized_end=1996
 # @@protoc_insertion_point(module_scope)

@@ -8,8 +8,10 @@ from triage.v1 import oracle_pb2 as triage_dot_v1_dot_oracle__pb2
 class OracleServiceStub(object):
     """OracleService computes the reference values that triage efficiency is
     measured against (SPEC §4): the knapsack oracle, which knows every cost and
-    outcome in advance, and the random reference, which attempts every item in
-    a uniformly random order.
+    outcome in advance, the random reference, which attempts every item in a
+    uniformly random order, and the partial-information references, plans made
+    from part of the truth (the other models' results, the solver's own
+    correctness or its own costs).
     """
 
     def __init__(self, channel):
@@ -28,13 +30,16 @@ class OracleServiceStub(object):
 class OracleServiceServicer(object):
     """OracleService computes the reference values that triage efficiency is
     measured against (SPEC §4): the knapsack oracle, which knows every cost and
-    outcome in advance, and the random reference, which attempts every item in
-    a uniformly random order.
+    outcome in advance, the random reference, which attempts every item in a
+    uniformly random order, and the partial-information references, plans made
+    from part of the truth (the other models' results, the solver's own
+    correctness or its own costs).
     """
 
     def ComputeReferences(self, request, context):
         """ComputeReferences returns the oracle and the random reference of one pool
-        for each requested budget. An α sweep is one call.
+        for each requested budget and, when the request carries a population, the
+        partial-information reference plans (SPEC §4). An α sweep is one call.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -58,8 +63,10 @@ def add_OracleServiceServicer_to_server(servicer, server):
 class OracleService(object):
     """OracleService computes the reference values that triage efficiency is
     measured against (SPEC §4): the knapsack oracle, which knows every cost and
-    outcome in advance, and the random reference, which attempts every item in
-    a uniformly random order.
+    outcome in advance, the random reference, which attempts every item in a
+    uniformly random order, and the partial-information references, plans made
+    from part of the truth (the other models' results, the solver's own
+    correctness or its own costs).
     """
 
     @staticmethod

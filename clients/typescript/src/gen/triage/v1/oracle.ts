@@ -67,6 +67,65 @@ export function randomMethodToJSON(object: RandomMethod): string {
   }
 }
 
+/** PartialReference names a partial-information reference (SPEC §4). */
+export enum PartialReference {
+  /** PARTIAL_REFERENCE_UNSPECIFIED - Unset; never sent. */
+  PARTIAL_REFERENCE_UNSPECIFIED = 0,
+  /**
+   * PARTIAL_REFERENCE_POPULATION - Knows the population's solve rates and costs, on the solver's scale:
+   * items with p̂ > 0 by p̂ / ĉ' descending, a = ⌈ĉ'⌉.
+   */
+  PARTIAL_REFERENCE_POPULATION = 1,
+  /**
+   * PARTIAL_REFERENCE_SELF_FEASIBILITY - Knows the solver's own correctness, not its costs: items with y = 1 by
+   * ĉ' ascending, a = ⌈ĉ'⌉.
+   */
+  PARTIAL_REFERENCE_SELF_FEASIBILITY = 2,
+  /**
+   * PARTIAL_REFERENCE_SELF_COST - Knows the solver's own costs, not its correctness: items with p̂ > 0 by
+   * p̂ / c descending, a = c.
+   */
+  PARTIAL_REFERENCE_SELF_COST = 3,
+  UNRECOGNIZED = -1,
+}
+
+export function partialReferenceFromJSON(object: any): PartialReference {
+  switch (object) {
+    case 0:
+    case "PARTIAL_REFERENCE_UNSPECIFIED":
+      return PartialReference.PARTIAL_REFERENCE_UNSPECIFIED;
+    case 1:
+    case "PARTIAL_REFERENCE_POPULATION":
+      return PartialReference.PARTIAL_REFERENCE_POPULATION;
+    case 2:
+    case "PARTIAL_REFERENCE_SELF_FEASIBILITY":
+      return PartialReference.PARTIAL_REFERENCE_SELF_FEASIBILITY;
+    case 3:
+    case "PARTIAL_REFERENCE_SELF_COST":
+      return PartialReference.PARTIAL_REFERENCE_SELF_COST;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return PartialReference.UNRECOGNIZED;
+  }
+}
+
+export function partialReferenceToJSON(object: PartialReference): string {
+  switch (object) {
+    case PartialReference.PARTIAL_REFERENCE_UNSPECIFIED:
+      return "PARTIAL_REFERENCE_UNSPECIFIED";
+    case PartialReference.PARTIAL_REFERENCE_POPULATION:
+      return "PARTIAL_REFERENCE_POPULATION";
+    case PartialReference.PARTIAL_REFERENCE_SELF_FEASIBILITY:
+      return "PARTIAL_REFERENCE_SELF_FEASIBILITY";
+    case PartialReference.PARTIAL_REFERENCE_SELF_COST:
+      return "PARTIAL_REFERENCE_SELF_COST";
+    case PartialReference.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 /** RandomReferenceOptions configures the random reference. */
 export interface RandomReferenceOptions {
   /** How to compute it; unset means Monte Carlo. */
@@ -87,7 +146,59 @@ export interface ComputeReferencesRequest {
   /** The budgets to evaluate, in the order the results are wanted; at least one. */
   budgets: Budget[];
   /** Random-reference options; unset means Monte Carlo, 1000 samples, seed 0. */
-  random: RandomReferenceOptions | undefined;
+  random:
+    | RandomReferenceOptions
+    | undefined;
+  /**
+   * The population of the partial-information references (SPEC §4): what
+   * the other solvers of the run know about the pool's items. Unset: no
+   * partial-information reference is computed. Set, even empty: every
+   * budget carries the three reference plans, or the response says
+   * no_population.
+   */
+  population: Population | undefined;
+}
+
+/**
+ * Population is the ground truth of a solver's population on a pool's items:
+ * the records of every other solver of the run whose model differs
+ * (leave-model-out). The caller chooses the members; the Oracle reads only
+ * their records.
+ */
+export interface Population {
+  /**
+   * The items that have records, each at most once, naming items of the
+   * request; an item not listed has no record (it takes the pool's means).
+   * At most 1,000,000 records over all items.
+   */
+  items: PopulationItem[];
+}
+
+/** PopulationItem is the population's records of one item. */
+export interface PopulationItem {
+  /** The item's id, as in the request's items. */
+  id: string;
+  /** One record per member that graded the item, in any order. */
+  records: PopulationRecord[];
+}
+
+/** PopulationRecord is one member's ground truth on one item. */
+export interface PopulationRecord {
+  /** Output tokens the member spent on the item; > 0. */
+  cost: number;
+  /** Whether the member's answer was correct. */
+  correct: boolean;
+}
+
+/**
+ * PartialReferencePlan is one partial-information reference's plan at one
+ * budget: a plan like a planner's, executed and scored like one.
+ */
+export interface PartialReferencePlan {
+  /** Which reference made the plan. */
+  reference: PartialReference;
+  /** The steps, in the order the reference attempts them; Σ tokens ≤ budget. */
+  plan: PlanStep[];
 }
 
 /** ComputeReferencesResponse holds one result per requested budget. */
@@ -99,7 +210,16 @@ export interface ComputeReferencesResponse {
   /** Σ v_i·y_i over the pool: the value of executing every item. */
   totalValue: number;
   /** What computed this response (SPEC §10); set by the server. */
-  version: VersionStamp | undefined;
+  version:
+    | VersionStamp
+    | undefined;
+  /**
+   * True when the request carried a population but no member has a record
+   * of any item of the pool: nothing is known about the items, so no budget
+   * carries partial-information reference plans (SPEC §4: such cells are
+   * excluded as no_population).
+   */
+  noPopulation: boolean;
 }
 
 /** BudgetReferences is the oracle and random reference at one budget. */
@@ -115,7 +235,15 @@ export interface BudgetReferences {
     | OracleReference
     | undefined;
   /** The random reference. */
-  random: RandomReference | undefined;
+  random:
+    | RandomReference
+    | undefined;
+  /**
+   * The partial-information reference plans, population, self_feasibility
+   * and self_cost in that order; empty when the request carried no
+   * population or the response says no_population.
+   */
+  partialReferences: PartialReferencePlan[];
 }
 
 /** OracleReference is the best value any plan can reach at the budget. */
@@ -250,7 +378,7 @@ export const RandomReferenceOptions: MessageFns<RandomReferenceOptions> = {
 };
 
 function createBaseComputeReferencesRequest(): ComputeReferencesRequest {
-  return { items: [], budgets: [], random: undefined };
+  return { items: [], budgets: [], random: undefined, population: undefined };
 }
 
 export const ComputeReferencesRequest: MessageFns<ComputeReferencesRequest> = {
@@ -263,6 +391,9 @@ export const ComputeReferencesRequest: MessageFns<ComputeReferencesRequest> = {
     }
     if (message.random !== undefined) {
       RandomReferenceOptions.encode(message.random, writer.uint32(26).fork()).join();
+    }
+    if (message.population !== undefined) {
+      Population.encode(message.population, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -304,6 +435,14 @@ export const ComputeReferencesRequest: MessageFns<ComputeReferencesRequest> = {
             message.random = RandomReferenceOptions.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.population = Population.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -321,6 +460,7 @@ export const ComputeReferencesRequest: MessageFns<ComputeReferencesRequest> = {
       items: globalThis.Array.isArray(object?.items) ? object.items.map((e: any) => GroundTruthItem.fromJSON(e)) : [],
       budgets: globalThis.Array.isArray(object?.budgets) ? object.budgets.map((e: any) => Budget.fromJSON(e)) : [],
       random: isSet(object.random) ? RandomReferenceOptions.fromJSON(object.random) : undefined,
+      population: isSet(object.population) ? Population.fromJSON(object.population) : undefined,
     };
   },
 
@@ -335,6 +475,9 @@ export const ComputeReferencesRequest: MessageFns<ComputeReferencesRequest> = {
     if (message.random !== undefined) {
       obj.random = RandomReferenceOptions.toJSON(message.random);
     }
+    if (message.population !== undefined) {
+      obj.population = Population.toJSON(message.population);
+    }
     return obj;
   },
 
@@ -348,12 +491,341 @@ export const ComputeReferencesRequest: MessageFns<ComputeReferencesRequest> = {
     message.random = (object.random !== undefined && object.random !== null)
       ? RandomReferenceOptions.fromPartial(object.random)
       : undefined;
+    message.population = (object.population !== undefined && object.population !== null)
+      ? Population.fromPartial(object.population)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePopulation(): Population {
+  return { items: [] };
+}
+
+export const Population: MessageFns<Population> = {
+  encode(message: Population, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.items) {
+      PopulationItem.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Population {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePopulation();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.items.push(PopulationItem.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Population {
+    return {
+      items: globalThis.Array.isArray(object?.items) ? object.items.map((e: any) => PopulationItem.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: Population): unknown {
+    const obj: any = {};
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => PopulationItem.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Population>, I>>(base?: I): Population {
+    return Population.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Population>, I>>(object: I): Population {
+    const message = createBasePopulation();
+    message.items = object.items?.map((e) => PopulationItem.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePopulationItem(): PopulationItem {
+  return { id: "", records: [] };
+}
+
+export const PopulationItem: MessageFns<PopulationItem> = {
+  encode(message: PopulationItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    for (const v of message.records) {
+      PopulationRecord.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PopulationItem {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePopulationItem();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.records.push(PopulationRecord.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PopulationItem {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      records: globalThis.Array.isArray(object?.records)
+        ? object.records.map((e: any) => PopulationRecord.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: PopulationItem): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.records?.length) {
+      obj.records = message.records.map((e) => PopulationRecord.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PopulationItem>, I>>(base?: I): PopulationItem {
+    return PopulationItem.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PopulationItem>, I>>(object: I): PopulationItem {
+    const message = createBasePopulationItem();
+    message.id = object.id ?? "";
+    message.records = object.records?.map((e) => PopulationRecord.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePopulationRecord(): PopulationRecord {
+  return { cost: 0, correct: false };
+}
+
+export const PopulationRecord: MessageFns<PopulationRecord> = {
+  encode(message: PopulationRecord, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.cost !== 0) {
+      writer.uint32(8).int64(message.cost);
+    }
+    if (message.correct !== false) {
+      writer.uint32(16).bool(message.correct);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PopulationRecord {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePopulationRecord();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.cost = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.correct = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PopulationRecord {
+    return {
+      cost: isSet(object.cost) ? globalThis.Number(object.cost) : 0,
+      correct: isSet(object.correct) ? globalThis.Boolean(object.correct) : false,
+    };
+  },
+
+  toJSON(message: PopulationRecord): unknown {
+    const obj: any = {};
+    if (message.cost !== 0) {
+      obj.cost = Math.round(message.cost);
+    }
+    if (message.correct !== false) {
+      obj.correct = message.correct;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PopulationRecord>, I>>(base?: I): PopulationRecord {
+    return PopulationRecord.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PopulationRecord>, I>>(object: I): PopulationRecord {
+    const message = createBasePopulationRecord();
+    message.cost = object.cost ?? 0;
+    message.correct = object.correct ?? false;
+    return message;
+  },
+};
+
+function createBasePartialReferencePlan(): PartialReferencePlan {
+  return { reference: 0, plan: [] };
+}
+
+export const PartialReferencePlan: MessageFns<PartialReferencePlan> = {
+  encode(message: PartialReferencePlan, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== 0) {
+      writer.uint32(8).int32(message.reference);
+    }
+    for (const v of message.plan) {
+      PlanStep.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PartialReferencePlan {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePartialReferencePlan();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.reference = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.plan.push(PlanStep.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PartialReferencePlan {
+    return {
+      reference: isSet(object.reference) ? partialReferenceFromJSON(object.reference) : 0,
+      plan: globalThis.Array.isArray(object?.plan) ? object.plan.map((e: any) => PlanStep.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: PartialReferencePlan): unknown {
+    const obj: any = {};
+    if (message.reference !== 0) {
+      obj.reference = partialReferenceToJSON(message.reference);
+    }
+    if (message.plan?.length) {
+      obj.plan = message.plan.map((e) => PlanStep.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PartialReferencePlan>, I>>(base?: I): PartialReferencePlan {
+    return PartialReferencePlan.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PartialReferencePlan>, I>>(object: I): PartialReferencePlan {
+    const message = createBasePartialReferencePlan();
+    message.reference = object.reference ?? 0;
+    message.plan = object.plan?.map((e) => PlanStep.fromPartial(e)) || [];
     return message;
   },
 };
 
 function createBaseComputeReferencesResponse(): ComputeReferencesResponse {
-  return { references: [], totalCost: 0, totalValue: 0, version: undefined };
+  return { references: [], totalCost: 0, totalValue: 0, version: undefined, noPopulation: false };
 }
 
 export const ComputeReferencesResponse: MessageFns<ComputeReferencesResponse> = {
@@ -369,6 +841,9 @@ export const ComputeReferencesResponse: MessageFns<ComputeReferencesResponse> = 
     }
     if (message.version !== undefined) {
       VersionStamp.encode(message.version, writer.uint32(34).fork()).join();
+    }
+    if (message.noPopulation !== false) {
+      writer.uint32(40).bool(message.noPopulation);
     }
     return writer;
   },
@@ -418,6 +893,14 @@ export const ComputeReferencesResponse: MessageFns<ComputeReferencesResponse> = 
             message.version = VersionStamp.decode(reader, reader.uint32());
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.noPopulation = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -446,6 +929,11 @@ export const ComputeReferencesResponse: MessageFns<ComputeReferencesResponse> = 
         ? globalThis.Number(object.total_value)
         : 0,
       version: isSet(object.version) ? VersionStamp.fromJSON(object.version) : undefined,
+      noPopulation: isSet(object.noPopulation)
+        ? globalThis.Boolean(object.noPopulation)
+        : isSet(object.no_population)
+        ? globalThis.Boolean(object.no_population)
+        : false,
     };
   },
 
@@ -463,6 +951,9 @@ export const ComputeReferencesResponse: MessageFns<ComputeReferencesResponse> = 
     if (message.version !== undefined) {
       obj.version = VersionStamp.toJSON(message.version);
     }
+    if (message.noPopulation !== false) {
+      obj.noPopulation = message.noPopulation;
+    }
     return obj;
   },
 
@@ -477,12 +968,13 @@ export const ComputeReferencesResponse: MessageFns<ComputeReferencesResponse> = 
     message.version = (object.version !== undefined && object.version !== null)
       ? VersionStamp.fromPartial(object.version)
       : undefined;
+    message.noPopulation = object.noPopulation ?? false;
     return message;
   },
 };
 
 function createBaseBudgetReferences(): BudgetReferences {
-  return { budget: 0, alpha: undefined, oracle: undefined, random: undefined };
+  return { budget: 0, alpha: undefined, oracle: undefined, random: undefined, partialReferences: [] };
 }
 
 export const BudgetReferences: MessageFns<BudgetReferences> = {
@@ -498,6 +990,9 @@ export const BudgetReferences: MessageFns<BudgetReferences> = {
     }
     if (message.random !== undefined) {
       RandomReference.encode(message.random, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.partialReferences) {
+      PartialReferencePlan.encode(v!, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -547,6 +1042,14 @@ export const BudgetReferences: MessageFns<BudgetReferences> = {
             message.random = RandomReference.decode(reader, reader.uint32());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.partialReferences.push(PartialReferencePlan.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -565,6 +1068,11 @@ export const BudgetReferences: MessageFns<BudgetReferences> = {
       alpha: isSet(object.alpha) ? globalThis.Number(object.alpha) : undefined,
       oracle: isSet(object.oracle) ? OracleReference.fromJSON(object.oracle) : undefined,
       random: isSet(object.random) ? RandomReference.fromJSON(object.random) : undefined,
+      partialReferences: globalThis.Array.isArray(object?.partialReferences)
+        ? object.partialReferences.map((e: any) => PartialReferencePlan.fromJSON(e))
+        : globalThis.Array.isArray(object?.partial_references)
+        ? object.partial_references.map((e: any) => PartialReferencePlan.fromJSON(e))
+        : [],
     };
   },
 
@@ -582,6 +1090,9 @@ export const BudgetReferences: MessageFns<BudgetReferences> = {
     if (message.random !== undefined) {
       obj.random = RandomReference.toJSON(message.random);
     }
+    if (message.partialReferences?.length) {
+      obj.partialReferences = message.partialReferences.map((e) => PartialReferencePlan.toJSON(e));
+    }
     return obj;
   },
 
@@ -598,6 +1109,7 @@ export const BudgetReferences: MessageFns<BudgetReferences> = {
     message.random = (object.random !== undefined && object.random !== null)
       ? RandomReference.fromPartial(object.random)
       : undefined;
+    message.partialReferences = object.partialReferences?.map((e) => PartialReferencePlan.fromPartial(e)) || [];
     return message;
   },
 };
@@ -843,14 +1355,17 @@ export const RandomReference: MessageFns<RandomReference> = {
 /**
  * OracleService computes the reference values that triage efficiency is
  * measured against (SPEC §4): the knapsack oracle, which knows every cost and
- * outcome in advance, and the random reference, which attempts every item in
- * a uniformly random order.
+ * outcome in advance, the random reference, which attempts every item in a
+ * uniformly random order, and the partial-information references, plans made
+ * from part of the truth (the other models' results, the solver's own
+ * correctness or its own costs).
  */
 export type OracleServiceService = typeof OracleServiceService;
 export const OracleServiceService = {
   /**
    * ComputeReferences returns the oracle and the random reference of one pool
-   * for each requested budget. An α sweep is one call.
+   * for each requested budget and, when the request carries a population, the
+   * partial-information reference plans (SPEC §4). An α sweep is one call.
    */
   computeReferences: {
     path: "/triage.v1.OracleService/ComputeReferences" as const,
@@ -868,7 +1383,8 @@ export const OracleServiceService = {
 export interface OracleServiceServer extends UntypedServiceImplementation {
   /**
    * ComputeReferences returns the oracle and the random reference of one pool
-   * for each requested budget. An α sweep is one call.
+   * for each requested budget and, when the request carries a population, the
+   * partial-information reference plans (SPEC §4). An α sweep is one call.
    */
   computeReferences: handleUnaryCall<ComputeReferencesRequest, ComputeReferencesResponse>;
 }
@@ -876,7 +1392,8 @@ export interface OracleServiceServer extends UntypedServiceImplementation {
 export interface OracleServiceClient extends Client {
   /**
    * ComputeReferences returns the oracle and the random reference of one pool
-   * for each requested budget. An α sweep is one call.
+   * for each requested budget and, when the request carries a population, the
+   * partial-information reference plans (SPEC §4). An α sweep is one call.
    */
   computeReferences(
     request: ComputeReferencesRequest,

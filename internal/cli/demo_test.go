@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,8 @@ import (
 
 	"github.com/triage-eval/triage/internal/llm"
 	"github.com/triage-eval/triage/internal/llm/llmtest"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
+	"github.com/triage-eval/triage/internal/runs/demo"
 	"github.com/triage-eval/triage/internal/testkit/fakemodel"
 )
 
@@ -63,8 +67,10 @@ func TestDemoWithAnLLM(t *testing.T) {
 // TestDemoOutput runs the demo as `make demo` does (no LLM) and reads what
 // a newcomer reads: no title names "variant -", the progress line has no
 // "eta ?", the summary lists only files that were written (no
-// budget_aware.csv), and its notes explain the random strategy against the
-// random reference and D = 0 for the reference strategies.
+// budget_aware.csv), its notes explain the random strategy against the
+// random reference and D = 0 for the reference strategies, and the
+// partial-information references separate as the invented solvers are
+// built for (internal/runs/demo, TestReferencesSeparate).
 func TestDemoOutput(t *testing.T) {
 	dir := t.TempDir()
 	env, out, logs := testEnv(nil)
@@ -73,8 +79,12 @@ func TestDemoOutput(t *testing.T) {
 	}
 	stdout := out.String()
 	t.Run("progress", func(t *testing.T) {
-		if strings.Contains(logs.String(), "eta ?") || !strings.Contains(logs.String(), "progress: cells 1344/1344") {
-			t.Errorf("progress:\n%s", logs)
+		// Every solver, strategy (the six reference strategies) and α, on
+		// the base pools (two per dataset of 60) and on the injected pools
+		// (the two synth-math pools at five ratios).
+		cells := len(demo.Solvers()) * 6 * 4 * (2*len(demo.Datasets()) + 2*5)
+		if want := fmt.Sprintf("progress: cells %d/%d", cells, cells); strings.Contains(logs.String(), "eta ?") || !strings.Contains(logs.String(), want) {
+			t.Errorf("progress lacks %q:\n%s", want, logs)
 		}
 	})
 	t.Run("notes", func(t *testing.T) {
@@ -89,6 +99,17 @@ func TestDemoOutput(t *testing.T) {
 		}
 	})
 	reportDir := filepath.Join(dir, "report")
+	t.Run("the references separate", func(t *testing.T) {
+		eta := demoEtaU(t, filepath.Join(reportDir, "cells.json"), 0.5)
+		for _, mode := range []string{"standard", "extended"} {
+			careful, hasty := eta[[2]string{"synthetic-careful", mode}], eta[[2]string{"synthetic-hasty", mode}]
+			cg := careful[vocab.SelfFeasibility] - careful[vocab.Population]
+			hg := hasty[vocab.SelfFeasibility] - hasty[vocab.Population]
+			if cg > 0.1 || hg < 0.15 {
+				t.Errorf("%s: η_U of self_feasibility − population at α = 0.5 is %.3f for synthetic-careful, %.3f for synthetic-hasty; want at most 0.1 and at least 0.15", mode, cg, hg)
+			}
+		}
+	})
 	t.Run("listing names written files", func(t *testing.T) {
 		_, listing, ok := strings.Cut(stdout, "Every table, figure and number is in "+reportDir+":\n")
 		if !ok {
@@ -125,4 +146,50 @@ func TestDemoOutput(t *testing.T) {
 			t.Errorf("the summary names \"variant -\"")
 		}
 	})
+}
+
+// demoEtaU reads cells.json and returns, per (model, mode) and strategy,
+// η_U at alpha averaged over the pools of every dataset.
+func demoEtaU(t *testing.T, path string, alpha float64) map[[2]string]map[vocab.Strategy]float64 {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Cells []struct {
+			Model, Mode, Regime string
+			Strategy            vocab.Strategy
+			Alpha               float64
+			Eta                 *float64
+			EtaN                int `json:"eta_n"`
+		}
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	type sum struct{ eta, n float64 }
+	sums := map[[2]string]map[vocab.Strategy]*sum{}
+	for _, c := range doc.Cells {
+		if c.Alpha != alpha || c.Regime != "U" || c.Eta == nil {
+			continue
+		}
+		k := [2]string{c.Model, c.Mode}
+		if sums[k] == nil {
+			sums[k] = map[vocab.Strategy]*sum{}
+		}
+		if sums[k][c.Strategy] == nil {
+			sums[k][c.Strategy] = &sum{}
+		}
+		sums[k][c.Strategy].eta += *c.Eta * float64(c.EtaN)
+		sums[k][c.Strategy].n += float64(c.EtaN)
+	}
+	out := map[[2]string]map[vocab.Strategy]float64{}
+	for k, m := range sums {
+		out[k] = map[vocab.Strategy]float64{}
+		for st, s := range m {
+			out[k][st] = s.eta / s.n
+		}
+	}
+	return out
 }

@@ -15,6 +15,16 @@
 // standard/extended mode) for every problem, in the JSONL format that
 // "triage ground-truth import" reads.
 //
+// The invented solvers are built so that the partial-information
+// references of SPEC §4 separate. synthetic-careful is right exactly on the
+// problems easy enough for its mode, so what the other model's record says
+// about a problem predicts it: its population reference comes close to
+// self_feasibility. synthetic-hasty slips on problems of its own, and
+// spends three times the tokens there, which no other model's record
+// shows: only self_feasibility and self_cost avoid them. The test
+// TestReferencesSeparate computes the references from the ground truth and
+// checks that they separate.
+//
 // The generator that wrote data/ is gen_test.go; the test checks that the
 // embedded files are exactly its output. To change the sample, edit the
 // generator and run:

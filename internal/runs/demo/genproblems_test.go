@@ -15,13 +15,24 @@ const (
 	maxDifficultyPerMille = 1000
 )
 
-// synthProblem is a generated problem with its hidden difficulty in
-// [0, 1000), which drives the invented solvers' cost and accuracy.
+// synthProblem is a generated problem with its hidden properties, the
+// same for every invented solver: its difficulty in [0, 1000), which drives
+// cost and accuracy; its hardness in [0, 1000), which decides, for a given
+// difficulty, which problems a solver gets right and which it does not (a
+// solver is right when hardness < its P(correct) in per mille), and which
+// cost does not show; and whether it is a trick question that every solver
+// gets wrong. What one solver's record says about a problem therefore
+// predicts another's, except for a solver's own slips (gentruth_test.go).
 type synthProblem struct {
 	problems.Problem
 	difficulty int
+	hardness   int
+	trick      bool
 	core       string // the statement without its fillers
 }
+
+// trickPerMille is the share of problems that are trick questions.
+const trickPerMille = 100
 
 // fillers pad texts so that harder problems are longer.
 var fillers = []string{
@@ -71,6 +82,7 @@ func genTwins(ps []synthProblem) []synthProblem {
 				Grading: g, Unsolvable: true,
 			},
 			difficulty: p.difficulty,
+			hardness:   p.hardness,
 			core:       p.core[i+2:],
 		})
 	}
@@ -117,12 +129,16 @@ func genProblem(ds string, n int, unsolvable bool) synthProblem {
 	if err != nil {
 		panic(err)
 	}
+	// Drawn apart from the text so that the texts stay as they were.
+	hidden := newRNG("hidden", ds, id)
 	return synthProblem{
 		Problem: problems.Problem{
 			ID: id, Dataset: ds, Text: strings.Join(parts, " "),
 			Grading: g, Unsolvable: unsolvable,
 		},
 		difficulty: d,
+		hardness:   hidden.intn(1000),
+		trick:      hidden.intn(1000) < trickPerMille,
 		core:       core,
 	}
 }

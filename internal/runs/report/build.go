@@ -181,8 +181,9 @@ type Cell struct {
 	// Precision, Recall, CostForecast and UnderAllocation are the plan
 	// diagnostics of SPEC §5 (|S ∩ Y| / |S|, |S ∩ Y| / |Y|, the median of
 	// log₂(a_i / c_i) over S, and the share of S ∩ Y with a_i < c_i),
-	// each averaged over the pools of Eta whose records define it; they
-	// too belong to the plan, so U and E cells agree.
+	// each averaged over the pools of Eta whose records define it, without
+	// an interval (see PoolMean.CI); they too belong to the plan, so U and
+	// E cells agree.
 	Precision, Recall, CostForecast, UnderAllocation PoolMean
 
 	// perPool holds the values averaged, by pool, for intervals and paired

@@ -64,9 +64,11 @@ type Report struct {
 	// Scopes are the (strategy, variant) pairs of Cells in
 	// CompareStrategyVariants order: one set of main tables each.
 	Scopes []StrategyVariant
-	// HeadlineScopes are the pairs the summary and the comparison tables
-	// show: the llm strategy under HeadlineVariant when the report has llm
-	// cells, else every reference strategy of Scopes.
+	// HeadlineScopes are the pairs the summary, the comparison tables and
+	// the "Why plans lose value" tables show: the llm strategy under
+	// HeadlineVariant when the report has llm cells, else every reference
+	// strategy of Scopes but the partial-information references (which
+	// the self-knowledge table sets beside them), unless there is no other.
 	HeadlineScopes []StrategyVariant
 	// KnowledgeScope is the strategy whose η_U the self-knowledge table
 	// (and figure 7) sets beside the partial-information references

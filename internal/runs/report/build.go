@@ -64,9 +64,11 @@ type Report struct {
 	// Scopes are the (strategy, variant) pairs of Cells in
 	// CompareStrategyVariants order: one set of main tables each.
 	Scopes []StrategyVariant
-	// HeadlineScopes are the pairs the summary and the comparison tables
-	// show: the llm strategy under HeadlineVariant when the report has llm
-	// cells, else every reference strategy of Scopes.
+	// HeadlineScopes are the pairs the summary, the comparison tables and
+	// the "Why plans lose value" tables show: the llm strategy under
+	// HeadlineVariant when the report has llm cells, else every reference
+	// strategy of Scopes but the partial-information references (which
+	// the self-knowledge table sets beside them), unless there is no other.
 	HeadlineScopes []StrategyVariant
 	// KnowledgeScope is the strategy whose η_U the self-knowledge table
 	// (and figure 7) sets beside the partial-information references
@@ -181,8 +183,9 @@ type Cell struct {
 	// Precision, Recall, CostForecast and UnderAllocation are the plan
 	// diagnostics of SPEC §5 (|S ∩ Y| / |S|, |S ∩ Y| / |Y|, the median of
 	// log₂(a_i / c_i) over S, and the share of S ∩ Y with a_i < c_i),
-	// each averaged over the pools of Eta whose records define it; they
-	// too belong to the plan, so U and E cells agree.
+	// each averaged over the pools of Eta whose records define it, without
+	// an interval (see PoolMean.CI); they too belong to the plan, so U and
+	// E cells agree.
 	Precision, Recall, CostForecast, UnderAllocation PoolMean
 
 	// perPool holds the values averaged, by pool, for intervals and paired

@@ -96,8 +96,8 @@ func compareComparisons(a, b Comparison) int {
 }
 
 // ComparisonTables returns one table per (strategy, variant) of the
-// headline (the llm strategy under the headline variant, else every
-// reference strategy): rows (dataset, α, regime, A, B), the mean paired difference of
+// headline (Report.HeadlineScopes: the llm strategy under the headline variant, else every
+// reference strategy but the partial-information ones): rows (dataset, α, regime, A, B), the mean paired difference of
 // η with its interval and the pools it is over.
 func (r Report) ComparisonTables() []Table {
 	var out []Table

@@ -19,8 +19,9 @@ import (
 //	degenerate_d1, degenerate_d2,
 //	eta_informative, eta_informative_n, eta_informative_lo, eta_informative_hi,
 //	selection_loss, selection_loss_n, selection_loss_lo, selection_loss_hi,
-//	order_loss, …, enforcement_loss, …, precision, …, recall, …,
-//	cost_forecast, …, under_allocation, …,
+//	order_loss, …, enforcement_loss, …, precision, precision_n, recall,
+//	recall_n, cost_forecast, cost_forecast_n, under_allocation,
+//	under_allocation_n,
 //	undecomposed, decomposition_mismatch
 //
 // (the _lo/_hi columns are the 95% bootstrap intervals, empty when
@@ -28,7 +29,8 @@ import (
 // random reference averaged is exact; degenerate_d1 and degenerate_d2 count
 // the pools of eta_n that are D1 and D2, eta_informative is the mean η over
 // the others; the losses and the diagnostics are Cell.Selection …
-// Cell.UnderAllocation, each with its n, the pools averaged, and interval;
+// Cell.UnderAllocation, each with its n, the pools averaged, the losses
+// with their intervals;
 // undecomposed counts the pools of regret_n without a decomposition and
 // decomposition_mismatch the records whose losses break their identity,
 // Cell.Undecomposed and Cell.DecompositionMismatch).
@@ -40,8 +42,11 @@ func (r Report) CSV(w io.Writer) error {
 		"short_pools", "dropped", "random_se_max", "eta_lo", "eta_hi", "regret_lo", "regret_hi",
 		"degenerate_d1", "degenerate_d2", "eta_informative", "eta_informative_n", "eta_informative_lo", "eta_informative_hi",
 	}}
-	for _, name := range planMetricNames {
-		rows[0] = append(rows[0], name, name+"_n", name+"_lo", name+"_hi")
+	for m, name := range planMetricNames {
+		rows[0] = append(rows[0], name, name+"_n")
+		if m < numLosses {
+			rows[0] = append(rows[0], name+"_lo", name+"_hi")
+		}
 	}
 	rows[0] = append(rows[0], "undecomposed", "decomposition_mismatch")
 	for _, c := range r.Cells {
@@ -58,9 +63,11 @@ func (r Report) CSV(w io.Writer) error {
 		row = append(row, ciBounds(c.EtaCI)...)
 		row = append(row, ciBounds(c.RegretCI)...)
 		row = append(row, degenerateColumns(c)...)
-		for _, m := range c.planMeans() {
+		for i, m := range c.planMeans() {
 			row = append(row, fullMean(m.Mean), itoa(m.Mean.N))
-			row = append(row, ciBounds(m.CI)...)
+			if i < numLosses {
+				row = append(row, ciBounds(m.CI)...)
+			}
 		}
 		row = append(row, itoa(c.Undecomposed), itoa(c.DecompositionMismatch))
 		rows = append(rows, row)

@@ -36,7 +36,12 @@
 // Oracle and Random with planscore.Score, the one scoring of a plan that
 // grid cells and triage score use too (boundary convention included); the
 // stored Eta, Regret and RegretDefined are only checked, and disagreements
-// beyond 1e-9 are counted in Cell.StoredMismatch. Within a cell records are taken
+// beyond 1e-9 are counted in Cell.StoredMismatch. The regret decomposition
+// and the plan diagnostics a record stores (SPEC §5; the same in a pool's
+// U and E records) are averaged as stored, the losses over the pools of R̃
+// that carry them (Cell.Undecomposed counts the others), each record's
+// losses checked against its recomputed R̃ to 1e-12
+// (Cell.DecompositionMismatch). Within a cell records are taken
 // in pool order, so means do not depend on input order; a second record of
 // the same pool is excluded as "duplicate" (ExcludedDuplicate). Every
 // aggregate carries its pool count, the number of pools each mean averaged
@@ -89,6 +94,17 @@
 //     the median range, as the paper's prompt-variant tables do.
 //   - τ_b table (per strategy): rows (dataset, regime, α), Kendall's τ_b
 //     between the solver rankings of each variant pair, min τ_b, max range.
+//   - "Why plans lose value" (LossTables, one per headline strategy and
+//     variant at the headline α): rows (model, mode, dataset), each
+//     solver's datasets then its mean over datasets; the mean selection,
+//     order and enforcement losses of SPEC §5's regret decomposition with
+//     their intervals and n, R̃_U and R̃_E, and the plan diagnostics
+//     (precision, recall, cost forecast, under-allocation) with their n.
+//   - "Self-knowledge" (SelfKnowledgeTable, at the headline α): rows
+//     (dataset, model, mode), η_U of Report.KnowledgeScope beside η_U of
+//     the partial-information references population, self_feasibility
+//     and self_cost (SPEC §4), with n and the exclusions
+//     (ExcludedNoPopulation explained).
 //   - CellsTable: every cell, every number.
 //   - injection tables (InjectionTables, one pair per base dataset, source,
 //     α, strategy and variant): solvers × injection ratio r, each cell

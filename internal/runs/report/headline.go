@@ -58,7 +58,7 @@ type HeadlineRow struct {
 
 // Headline returns the summary rows at the headline α (Report.Alpha): one
 // per solver and pair of HeadlineScopes (the llm strategy under
-// HeadlineVariant, else every reference strategy). Rows are sorted by
+// HeadlineVariant, else the reference strategies). Rows are sorted by
 // solver, then strategy (llm first).
 func (r Report) Headline() []HeadlineRow {
 	alpha := r.Alpha

@@ -15,7 +15,8 @@ import (
 // sorted group — are computed together (metrics.Bootstrap.MeanCIs): those
 // over the same pools share their resample draws, and the losses and
 // diagnostics, equal under both regimes, are resampled once; each mean
-// gets the interval it would have alone.
+// gets the interval it would have alone. The plan diagnostics get none
+// (see PoolMean.CI).
 func withIntervals(b metrics.Bootstrap, groups ...[]Cell) {
 	jobs := make(chan []Cell)
 	var wg sync.WaitGroup
@@ -53,14 +54,15 @@ func setIntervals(b metrics.Bootstrap, cells []Cell) {
 		var sets [][][]float64
 		for i := range cells {
 			p := &cells[i].perPool
-			sets = append(append(sets, p.etaStrata, p.informativeStrata, p.regretStrata), p.planStrata[:]...)
+			sets = append(append(sets, p.etaStrata, p.informativeStrata, p.regretStrata), p.planStrata[:numLosses]...)
 		}
 		cis := b.StratifiedMeanCIs(sets...)
 		for i := range cells {
 			c := &cells[i]
-			ci := cis[i*(3+int(numPlanMetrics)):]
+			ci := cis[i*(3+numLosses):]
 			c.EtaCI, c.InformativeCI, c.RegretCI = ci[0], ci[1], ci[2]
-			for m, dst := range c.planMeans() {
+			plan := c.planMeans()
+			for m, dst := range plan[:numLosses] {
 				dst.CI = ci[3+m]
 			}
 		}
@@ -69,14 +71,15 @@ func setIntervals(b metrics.Bootstrap, cells []Cell) {
 	var sets [][]float64
 	for i := range cells {
 		p := &cells[i].perPool
-		sets = append(append(sets, p.eta, p.informative, p.regret, p.detection, p.waste), p.plan[:]...)
+		sets = append(append(sets, p.eta, p.informative, p.regret, p.detection, p.waste), p.plan[:numLosses]...)
 	}
 	cis := b.MeanCIs(sets...)
 	for i := range cells {
 		c := &cells[i]
-		ci := cis[i*(plain+int(numPlanMetrics)):]
+		ci := cis[i*(plain+numLosses):]
 		c.EtaCI, c.InformativeCI, c.RegretCI, c.DetectionCI, c.WasteCI = ci[0], ci[1], ci[2], ci[3], ci[4]
-		for m, dst := range c.planMeans() {
+		plan := c.planMeans()
+		for m, dst := range plan[:numLosses] {
 			dst.CI = ci[plain+m]
 		}
 	}

@@ -22,8 +22,8 @@ import (
 // "d2": m}, the degenerate pools of the η mean, beside eta_informative.
 // The regret decomposition and the plan diagnostics (selection_loss,
 // order_loss, enforcement_loss, precision, recall, cost_forecast,
-// under_allocation) are each {"mean", "n", "ci"}, beside undecomposed and
-// decomposition_mismatch.
+// under_allocation) are each {"mean", "n", "ci"} ("ci" for the losses
+// alone), beside undecomposed and decomposition_mismatch.
 // version is the build that wrote the report (version.Info: module,
 // version, revision, modified, commit_time, go, and the protocol and SPEC
 // revision of SPEC §10: protocol, spec_revision) and builds the builds that
@@ -96,7 +96,7 @@ func toJSONCell(c Cell) jsonCell {
 		EtaInformative: mean(c.Informative), EtaInformativeN: c.Informative.N, EtaInformativeCI: interval(c.InformativeCI),
 		SelectionLoss: jsonMean(c.Selection), OrderLoss: jsonMean(c.Order), EnforcementLoss: jsonMean(c.Enforcement),
 		Undecomposed: c.Undecomposed, DecompositionMismatch: c.DecompositionMismatch,
-		Precision: jsonMean(c.Precision), Recall: jsonMean(c.Recall), CostForecast: jsonMean(c.CostForecast), UnderAllocation: jsonMean(c.UnderAllocation),
+		Precision: jsonDiagnostic(c.Precision), Recall: jsonDiagnostic(c.Recall), CostForecast: jsonDiagnostic(c.CostForecast), UnderAllocation: jsonDiagnostic(c.UnderAllocation),
 	}
 }
 
@@ -106,11 +106,33 @@ func jsonMean(m PoolMean) jsonPoolMean {
 	return jsonPoolMean{Mean: mean(m.Mean), N: m.Mean.N, CI: interval(m.CI)}
 }
 
+// jsonDiagnostic is the JSON form of a plan diagnostic's PoolMean:
+// {"mean", "n"} (it has no interval).
+func jsonDiagnostic(m PoolMean) jsonPoolMean {
+	return jsonPoolMean{Mean: mean(m.Mean), N: m.Mean.N, omitCI: true}
+}
+
 // jsonPoolMean is a PoolMean in cells.json.
 type jsonPoolMean struct {
-	Mean *float64  `json:"mean"`
-	N    int       `json:"n"`
-	CI   []float64 `json:"ci"`
+	Mean   *float64
+	N      int
+	CI     []float64
+	omitCI bool
+}
+
+// MarshalJSON writes {"mean", "n", "ci"}, without "ci" for a diagnostic.
+func (m jsonPoolMean) MarshalJSON() ([]byte, error) {
+	if m.omitCI {
+		return json.Marshal(struct {
+			Mean *float64 `json:"mean"`
+			N    int      `json:"n"`
+		}{m.Mean, m.N})
+	}
+	return json.Marshal(struct {
+		Mean *float64  `json:"mean"`
+		N    int       `json:"n"`
+		CI   []float64 `json:"ci"`
+	}{m.Mean, m.N, m.CI})
 }
 
 // interval is [lo, hi], or nil (JSON null) when undefined.

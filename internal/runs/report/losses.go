@@ -24,7 +24,11 @@ type PoolMean struct {
 	Mean metrics.Mean
 	// CI is Mean's percentile bootstrap interval (Report.Bootstrap's level,
 	// 95% by default), undefined below two pools; for a macro cell it is
-	// stratified over the datasets of Mean.
+	// stratified over the datasets of Mean. Only the losses have one: a
+	// plan diagnostic's CI is always undefined, since its interval would
+	// cost as much as a loss's (the report's time is bounded: issue 24,
+	// docs/performance.md) for a number that describes the plan rather
+	// than measures the planner.
 	CI metrics.Interval
 	// Missing, for a macro cell, names the datasets in scope whose cell
 	// has no defined Mean (or no cell), left out of Mean; nil for a plain
@@ -46,6 +50,10 @@ const (
 	underAllocation
 	numPlanMetrics
 )
+
+// numLosses is how many planMetrics, the first ones, are the losses of the
+// regret decomposition (the rest are diagnostics).
+const numLosses = int(enforcementLoss) + 1
 
 // planMetricNames name the plan metrics in pools.csv, cells.csv and
 // cells.json, in planMetric order.

@@ -93,7 +93,7 @@ func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 	if withLosses {
 		t.Header = append(t.Header, "where value is lost (regime E)")
 		t.Align += "l"
-		t.Notes = append(t.Notes, noteDominantLoss)
+		t.Notes[0] += " " + noteDominantLoss // the first note's paragraph: the summary stays short
 	}
 	if withRandom {
 		t.Notes = append(t.Notes, "The random strategy is not the random reference: it is one seeded random plan per pool (a shuffled order, tokens in proportion to problem length) executed under regimes U and E like any plan, while the reference (η = 0) is the expected regime-U value of attempting every problem in a random order, over many seeded shuffles (1,000 by default). So its η_U scatters around 0 rather than being 0, and its η_E is lower: its allocations cut off attempts that regime U lets finish.")

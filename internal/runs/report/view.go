@@ -72,7 +72,12 @@ func (r *Report) resolve(alpha float64) {
 			break
 		}
 	}
-	r.HeadlineScopes = r.Scopes
+	// The partial-information references are what a planner is set
+	// beside (the self-knowledge table), not a headline of their own.
+	r.HeadlineScopes = slices.DeleteFunc(slices.Clone(r.Scopes), func(sv StrategyVariant) bool { return sv.Strategy.PartialReference() })
+	if len(r.HeadlineScopes) == 0 {
+		r.HeadlineScopes = r.Scopes
+	}
 	if r.HeadlineVariant != "" {
 		r.HeadlineScopes = []StrategyVariant{{vocab.LLM, r.HeadlineVariant}}
 	}

@@ -59,11 +59,14 @@ func TestScopesAreResolvedOnce(t *testing.T) {
 		injected,
 	}
 	refs := []ScoreRecord{mixed[0], mixed[2]}
+	withPartial := append(slices.Clone(refs), rec("m", "standard", "d", 0.5, "-", "population", "U", 0, 1, 2, 1))
+	partialOnly := withPartial[2:]
 	tests := []struct {
 		name                                      string
 		recs                                      []ScoreRecord
 		variant                                   vocab.Variant
 		scopes, headline, figures, injectionScope []StrategyVariant
+		knowledge                                 StrategyVariant
 	}{
 		{
 			name: "llm and references", recs: mixed, variant: vocab.Default,
@@ -71,18 +74,36 @@ func TestScopesAreResolvedOnce(t *testing.T) {
 			headline:       []StrategyVariant{sv(vocab.LLM, vocab.Default)},
 			figures:        []StrategyVariant{sv(vocab.LLM, vocab.Default), sv(vocab.LLM, vocab.Neutral)},
 			injectionScope: []StrategyVariant{sv(vocab.Random, vocab.NoVariant)},
+			knowledge:      sv(vocab.LLM, vocab.Default),
 		},
 		{
 			name: "references only", recs: refs,
-			scopes:   []StrategyVariant{sv(vocab.Random, vocab.NoVariant), sv(vocab.ShortestFirst, vocab.NoVariant)},
-			headline: []StrategyVariant{sv(vocab.Random, vocab.NoVariant), sv(vocab.ShortestFirst, vocab.NoVariant)},
-			figures:  []StrategyVariant{sv(vocab.Random, vocab.NoVariant), sv(vocab.ShortestFirst, vocab.NoVariant)},
+			scopes:    []StrategyVariant{sv(vocab.Random, vocab.NoVariant), sv(vocab.ShortestFirst, vocab.NoVariant)},
+			headline:  []StrategyVariant{sv(vocab.Random, vocab.NoVariant), sv(vocab.ShortestFirst, vocab.NoVariant)},
+			figures:   []StrategyVariant{sv(vocab.Random, vocab.NoVariant), sv(vocab.ShortestFirst, vocab.NoVariant)},
+			knowledge: sv(vocab.Random, vocab.NoVariant),
+		},
+		{
+			// The partial-information references are compared with a
+			// planner in the self-knowledge table, not headlined.
+			name: "references and a partial-information reference", recs: withPartial,
+			scopes:    []StrategyVariant{sv(vocab.Population, vocab.NoVariant), sv(vocab.Random, vocab.NoVariant), sv(vocab.ShortestFirst, vocab.NoVariant)},
+			headline:  []StrategyVariant{sv(vocab.Random, vocab.NoVariant), sv(vocab.ShortestFirst, vocab.NoVariant)},
+			figures:   []StrategyVariant{sv(vocab.Population, vocab.NoVariant), sv(vocab.Random, vocab.NoVariant), sv(vocab.ShortestFirst, vocab.NoVariant)},
+			knowledge: sv(vocab.Random, vocab.NoVariant),
+		},
+		{
+			name: "a partial-information reference alone", recs: partialOnly,
+			scopes:   []StrategyVariant{sv(vocab.Population, vocab.NoVariant)},
+			headline: []StrategyVariant{sv(vocab.Population, vocab.NoVariant)},
+			figures:  []StrategyVariant{sv(vocab.Population, vocab.NoVariant)},
 		},
 		{
 			name: "no default variant", recs: mixed[1:2], variant: vocab.Neutral,
-			scopes:   []StrategyVariant{sv(vocab.LLM, vocab.Neutral)},
-			headline: []StrategyVariant{sv(vocab.LLM, vocab.Neutral)},
-			figures:  []StrategyVariant{sv(vocab.LLM, vocab.Neutral)},
+			scopes:    []StrategyVariant{sv(vocab.LLM, vocab.Neutral)},
+			headline:  []StrategyVariant{sv(vocab.LLM, vocab.Neutral)},
+			figures:   []StrategyVariant{sv(vocab.LLM, vocab.Neutral)},
+			knowledge: sv(vocab.LLM, vocab.Neutral),
 		},
 	}
 	for _, tt := range tests {
@@ -90,6 +111,9 @@ func TestScopesAreResolvedOnce(t *testing.T) {
 			rep := Build(tt.recs, nil)
 			if rep.HeadlineVariant != tt.variant {
 				t.Errorf("HeadlineVariant = %q, want %q", rep.HeadlineVariant, tt.variant)
+			}
+			if rep.KnowledgeScope != tt.knowledge {
+				t.Errorf("KnowledgeScope = %v, want %v", rep.KnowledgeScope, tt.knowledge)
 			}
 			for _, c := range []struct {
 				what      string

@@ -170,4 +170,3 @@ func randomPool(seed uint64) ([]pool.Item, [][]Record) {
 	}
 	return items, population
 }
-

@@ -104,7 +104,7 @@
 //     (dataset, model, mode), η_U of Report.KnowledgeScope beside η_U of
 //     the partial-information references population, self_feasibility
 //     and self_cost (SPEC §4), with n and the exclusions
-//     (ExcludedNoPopulation explained).
+//     (metrics.ExcludedNoPopulation explained).
 //   - CellsTable: every cell, every number.
 //   - injection tables (InjectionTables, one pair per base dataset, source,
 //     α, strategy and variant): solvers × injection ratio r, each cell

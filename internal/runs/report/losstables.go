@@ -5,17 +5,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/triage-eval/triage/internal/protocol/metrics"
 	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
-// ExcludedNoPopulation is the exclusion reason of a partial-information
-// reference's pool when the solver has no population: no solver of another
-// model in the run has graded the pool's items (SPEC §4, leave-model-out),
-// as in a run of one model.
-const ExcludedNoPopulation metrics.Reason = "no_population"
-
-// noteNoPopulation explains ExcludedNoPopulation where tables list
+// noteNoPopulation explains metrics.ExcludedNoPopulation where tables list
 // exclusions.
 const noteNoPopulation = "no_population: a partial-information reference (population, self_feasibility, self_cost; SPEC §4) learns the items from the solvers of the other models in the run (leave-model-out); with none of them having graded the pool, as in a run of one model, there is no reference to compute and the pool is left out."
 

@@ -54,7 +54,7 @@ func (r Report) solverDatasetTable(ix *Index, alpha float64, strategy vocab.Stra
 	if !regret && r.anyDegenerate(keep) {
 		t.Notes = append(t.Notes, noteDegenerate)
 	}
-	if r.anyExcluded(keep, ExcludedNoPopulation) {
+	if r.anyExcluded(keep, metrics.ExcludedNoPopulation) {
 		t.Notes = append(t.Notes, noteNoPopulation)
 	}
 	for _, s := range Solvers(r.Cells, keep) {
@@ -139,7 +139,7 @@ func (r Report) alphaTable(ix *Index, dataset string, strategy vocab.Strategy, v
 	if r.anyDegenerate(keep) {
 		t.Notes = append(t.Notes, noteDegenerate)
 	}
-	if r.anyExcluded(keep, ExcludedNoPopulation) {
+	if r.anyExcluded(keep, metrics.ExcludedNoPopulation) {
 		t.Notes = append(t.Notes, noteNoPopulation)
 	}
 	t.Header = []string{"Model", "Mode"}

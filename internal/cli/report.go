@@ -90,7 +90,7 @@ type reportOptions struct {
 }
 
 // writeReport builds the report of the run store at path into dir, prints
-// its summary (at most ~60 lines) to stdout and says where the files are.
+// its summary (about 40 lines for the demo) to stdout and says where the files are.
 func writeReport(ctx context.Context, path, dir string, opts reportOptions, env Env) error {
 	rs, err := runstore.Open(ctx, path)
 	if err != nil {

@@ -119,8 +119,8 @@ func (c cell) fingerprintOf(cfg *Config, endpoint *EndpointInfo) string {
 
 // templateIDs holds templateID's answers by variant: the templates are
 // embedded, so a variant's never changes, and a grid asks for it once per
-// llm cell (reading and hashing the template each time was a fifth of
-// laying out a grid).
+// llm cell (reading and hashing the template was more than half of a
+// fingerprint's CPU).
 var templateIDs sync.Map // vocab.Variant → string
 
 // templateID names the planner template of variant v and its hash ("" for

@@ -74,9 +74,15 @@ type cell struct {
 	strategy    vocab.Strategy
 	variant     vocab.Variant
 	fingerprint string
+	// k is the cell's key, set with its fingerprint: a run asks for it
+	// several times a cell (scheduling, claims, storing).
+	k string
 }
 
 func (c cell) key() string {
+	if c.k != "" {
+		return c.k
+	}
 	if c.g.inj != nil {
 		return InjectedCellKey(c.g.solver, c.g.dataset, c.g.pool.Index, c.alpha, c.strategy, c.variant, c.g.inj.Source, c.g.inj.Ratio)
 	}
@@ -251,7 +257,7 @@ func (g *grid) addGroup(r *Runner, grp *group, truths []map[string]map[string]*t
 		grp.populationDigest = digest(grp.population)
 	}
 	for _, c := range r.cellsOf(grp) {
-		c.fingerprint = c.fingerprintOf(r.cfg, ep)
+		c.fingerprint, c.k = c.fingerprintOf(r.cfg, ep), c.key()
 		g.cells = append(g.cells, c)
 	}
 }

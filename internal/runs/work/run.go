@@ -67,10 +67,15 @@ func Run[U Unit](ctx context.Context, opts Options, units []U, work func(context
 	stop := l.keepAlive(ctx)
 	defer stop()
 	waiting, err := pass(ctx, opts, rotate(l, units), work)
+	// The first look is at once: a worker that finishes last finds the
+	// units it waits for stored already, and a pause would only add to
+	// the run's wall time.
 	pause, took := l.newPause(), false
-	for err == nil && len(waiting) > 0 {
-		if err = pause.wait(ctx, took); err != nil {
-			break
+	for look := 0; err == nil && len(waiting) > 0; look++ {
+		if look > 0 {
+			if err = pause.wait(ctx, took); err != nil {
+				break
+			}
 		}
 		var retry, held []U
 		if retry, waiting, err = claimable(ctx, opts, waiting); err != nil {

@@ -143,10 +143,9 @@ type inputs struct {
 // readInputs imports the ground truth and, meanwhile, reads what needs none
 // of it: the Planner's endpoints, the problems and their pools, and the
 // cells stored already (other tables than those the run then writes before
-// its first cell). Reading them one after another left the run 5% of a
-// latency-bound grid's ideal time behind before its first cell. The error
-// is the first of the import's, the endpoints' and the problems', in that
-// order, as when they were read one after another.
+// its first cell), so that they add nothing to the time before the first
+// cell. The error is the first of the import's, the endpoints' and the
+// problems', in that order, as when they were read one after another.
 func (r *Runner) readInputs(ctx context.Context) (*inputs, error) {
 	sideCtx, stop := context.WithCancel(ctx)
 	defer stop()

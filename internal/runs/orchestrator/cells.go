@@ -46,7 +46,7 @@ func (r *Runner) runCells(ctx context.Context, cells []cell) error {
 	r.saves = work.NewGroup(runstore.CompleteEvenIfStopping(ctx), r.cfg.Concurrency, linger, func(ctx context.Context, saves []*cellSave) error {
 		return r.storeCells(ctx, saver, saves)
 	})
-	opts := work.Options{Concurrency: r.cfg.Concurrency, Leases: r.leases, Progress: r.progress, StoringReleases: true}
+	opts := work.Options{Concurrency: r.cfg.Concurrency, Leases: r.leases, Progress: r.progress, StoringReleases: true, Ahead: r.prepare}
 	err = work.Run(ctx, opts, cells, func(ctx context.Context, batch []cell) error {
 		return r.runCell(ctx, batch[0])
 	})
@@ -54,6 +54,24 @@ func (r *Runner) runCells(ctx context.Context, cells []cell) error {
 		err = serr
 	}
 	return err
+}
+
+// prepare computes the references of the groups of cells this worker
+// claimed (work.Options.Ahead), one group after another, while the cells
+// claimed before them run: the cells of a group share its references
+// (group.references, computed once), and without this every cell of a
+// group would wait for the first to compute them, a slot of the run's
+// concurrency idle each. An error is kept with the group for its cells.
+func (r *Runner) prepare(ctx context.Context, units []work.Unit) {
+	var last *group
+	for _, u := range units {
+		c := u.(cell)
+		if c.g == last || len(c.g.items) == 0 {
+			continue
+		}
+		last = c.g
+		_, _ = c.g.references(ctx, r.clients.Oracle, r.cfg)
+	}
 }
 
 // cellSave is one cell's outcome on its way to the run store.

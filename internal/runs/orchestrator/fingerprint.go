@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"sync"
 
 	"github.com/triage-eval/triage/internal/planning/prompts"
 	"github.com/triage-eval/triage/internal/protocol/vocab"
@@ -105,9 +106,7 @@ func (c cell) fingerprintOf(cfg *Config, endpoint *EndpointInfo) string {
 		Seed: cfg.StrategySeed, Regimes: cfg.Regimes, Random: cfg.Random,
 	}
 	if c.strategy.UsesPrompt() {
-		if t, err := prompts.Planner(c.variant); err == nil {
-			in.Template = t.Name + "@" + t.SHA256
-		}
+		in.Template = templateID(c.variant)
 		in.Domain = prompts.DomainLabel(c.g.dataset)
 		in.Endpoint = endpoint
 		in.PlannerIDs = plannerIDScheme
@@ -116,6 +115,26 @@ func (c cell) fingerprintOf(cfg *Config, endpoint *EndpointInfo) string {
 		in.Population = c.g.populationDigest
 	}
 	return digest(in)
+}
+
+// templateIDs holds templateID's answers by variant: the templates are
+// embedded, so a variant's never changes, and a grid asks for it once per
+// llm cell (reading and hashing the template was more than half of a
+// fingerprint's CPU).
+var templateIDs sync.Map // vocab.Variant → string
+
+// templateID names the planner template of variant v and its hash ("" for
+// a variant without one), as a cell's fingerprint records it.
+func templateID(v vocab.Variant) string {
+	if id, ok := templateIDs.Load(v); ok {
+		return id.(string)
+	}
+	id := ""
+	if t, err := prompts.Planner(v); err == nil {
+		id = t.Name + "@" + t.SHA256
+	}
+	templateIDs.Store(v, id)
+	return id
 }
 
 // digest hashes v's JSON encoding (struct fields in declaration order, so

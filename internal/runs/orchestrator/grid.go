@@ -74,9 +74,15 @@ type cell struct {
 	strategy    vocab.Strategy
 	variant     vocab.Variant
 	fingerprint string
+	// k is the cell's key, set with its fingerprint: a run asks for it
+	// several times a cell (scheduling, claims, storing).
+	k string
 }
 
 func (c cell) key() string {
+	if c.k != "" {
+		return c.k
+	}
 	if c.g.inj != nil {
 		return InjectedCellKey(c.g.solver, c.g.dataset, c.g.pool.Index, c.alpha, c.strategy, c.variant, c.g.inj.Source, c.g.inj.Ratio)
 	}
@@ -94,26 +100,42 @@ func CellKey(s Solver, dataset string, pool int, alpha float64, strategy vocab.S
 	return fmt.Sprintf("%s|%s|%s|%04d|%g|%s|%s", s.Model, s.Mode, dataset, pool, alpha, strategy, variant)
 }
 
-// buildGrid reads the problems and every solver's ground truth and lays out
-// the cells. endpoints describes the Planner's endpoints by name (for the
-// fingerprints of llm cells). Problems that make the grid pointless — no
-// problems for a dataset the config names, an injection whose datasets are
-// missing or unfit, no gradeable ground truth for a (solver, dataset) — are
-// collected in grid.problems rather than returned, so that preflight
-// reports all of them at once.
-func (r *Runner) buildGrid(ctx context.Context, endpoints map[string]EndpointInfo) (*grid, error) {
+// layout is the part of a grid that needs no ground truth: the problems,
+// their pools (and the injected pools), and the problems found so far that
+// stop the run. A run lays it out while its ground truth is imported.
+type layout struct {
+	probs      map[string]map[string]problems.Problem
+	datasets   []string // those with pools of their own
+	baseline   []string // those whose ground truth the grid reads
+	publicOnly map[string]map[string]bool
+	partitions map[string][]pools.Pool
+	injected   []runstore.InjectedPool
+	problems   []string
+}
+
+// A run builds its grid in two parts: layOut reads the problems and lays
+// out their pools while the ground truth is imported, then fillGrid reads
+// every solver's ground truth and lays out the cells. Problems that make
+// the grid pointless — no problems for a dataset the config names, an
+// injection whose datasets are missing or unfit, no gradeable ground truth
+// for a (solver, dataset) — are collected in grid.problems rather than
+// returned, so that preflight reports all of them at once.
+
+// layOut reads the problems and partitions them into pools: the part of
+// the grid that needs no ground truth.
+func (r *Runner) layOut() (*layout, error) {
 	probs, err := r.cfg.LoadProblems()
 	if err != nil {
 		return nil, err
 	}
-	g := &grid{partitions: map[string][]pools.Pool{}}
+	l := &layout{probs: probs, partitions: map[string][]pools.Pool{}}
 	for _, d := range r.cfg.Datasets {
 		if _, ok := probs[d]; !ok {
-			g.problems = append(g.problems, fmt.Sprintf("datasets: %q is in none of the problem files (they hold %s)", d, datasetList(probs)))
+			l.problems = append(l.problems, fmt.Sprintf("datasets: %q is in none of the problem files (they hold %s)", d, datasetList(probs)))
 		}
 	}
-	datasets := r.cfg.SelectedDatasets(probs)
-	partitioned := slices.Clone(datasets)
+	l.datasets = r.cfg.SelectedDatasets(probs)
+	partitioned := slices.Clone(l.datasets)
 	for _, in := range r.cfg.Injection {
 		if _, ok := probs[in.Base]; ok && !slices.Contains(partitioned, in.Base) {
 			partitioned = append(partitioned, in.Base)
@@ -128,18 +150,26 @@ func (r *Runner) buildGrid(ctx context.Context, endpoints map[string]EndpointInf
 		if err != nil {
 			return nil, fmt.Errorf("partition %s: %w", d, err)
 		}
-		g.partitions[d] = ps
+		l.partitions[d] = ps
 	}
 	var problems []string
-	g.injected, problems = r.composeInjections(probs, g.partitions)
-	g.problems = append(g.problems, problems...)
-
-	baseline := r.cfg.BaselineDatasets(probs)
-	publicOnly := map[string]map[string]bool{}
-	for _, d := range baseline {
-		publicOnly[d] = publicTestsOnly(probs[d])
+	l.injected, problems = r.composeInjections(probs, l.partitions)
+	l.problems = append(l.problems, problems...)
+	l.baseline = r.cfg.BaselineDatasets(probs)
+	l.publicOnly = map[string]map[string]bool{}
+	for _, d := range l.baseline {
+		l.publicOnly[d] = publicTestsOnly(probs[d])
 	}
-	truths, err := r.listTruth(ctx, baseline)
+	return l, nil
+}
+
+// fillGrid reads every solver's ground truth on l's datasets and lays out
+// the cells. endpoints describes the Planner's endpoints by name (for the
+// fingerprints of llm cells).
+func (r *Runner) fillGrid(ctx context.Context, l *layout, endpoints map[string]EndpointInfo) (*grid, error) {
+	g := &grid{partitions: l.partitions, injected: l.injected, problems: slices.Clone(l.problems)}
+	probs := l.probs
+	truths, err := r.listTruth(ctx, l.baseline)
 	if err != nil {
 		return nil, err
 	}
@@ -149,15 +179,15 @@ func (r *Runner) buildGrid(ctx context.Context, endpoints map[string]EndpointInf
 			ep = &info
 		}
 		truth := truths[i]
-		for _, d := range baseline {
-			acc := accuracyOf(s, d, probs[d], publicOnly[d], truth[d])
+		for _, d := range l.baseline {
+			acc := accuracyOf(s, d, probs[d], l.publicOnly[d], truth[d])
 			g.accuracy = append(g.accuracy, acc)
 			if acc.Gradeable == 0 {
 				g.problems = append(g.problems, fmt.Sprintf("solvers[%d] (%s/%s): no gradeable ground truth for any of the %d problems of %s; run `triage baseline` or import its ground truth first",
 					i, s.Model, s.Mode, len(probs[d]), d))
 			}
 		}
-		for _, d := range datasets {
+		for _, d := range l.datasets {
 			for _, p := range g.partitions[d] {
 				grp := &group{solver: s, dataset: d, pool: p, texts: probs[d]}
 				g.addGroup(r, grp, truths, i, ep)
@@ -174,7 +204,7 @@ func (r *Runner) buildGrid(ctx context.Context, endpoints map[string]EndpointInf
 	return g, nil
 }
 
-// truthReads is how many ground-truth listings buildGrid has under way at
+// truthReads is how many ground-truth listings fillGrid has under way at
 // once: the reads wait on the store, not on this process.
 const truthReads = 4
 
@@ -227,7 +257,7 @@ func (g *grid) addGroup(r *Runner, grp *group, truths []map[string]map[string]*t
 		grp.populationDigest = digest(grp.population)
 	}
 	for _, c := range r.cellsOf(grp) {
-		c.fingerprint = c.fingerprintOf(r.cfg, ep)
+		c.fingerprint, c.k = c.fingerprintOf(r.cfg, ep), c.key()
 		g.cells = append(g.cells, c)
 	}
 }

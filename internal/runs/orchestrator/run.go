@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -94,18 +95,15 @@ func (r *Runner) Run(ctx context.Context) error {
 	if problems := r.checkServices(ctx); len(problems) > 0 {
 		return &PreflightError{Problems: problems}
 	}
-	if err := r.importGroundTruth(ctx); err != nil {
-		return err
-	}
-	endpoints, problems, err := r.checkEndpoints(ctx)
+	in, err := r.readInputs(ctx)
 	if err != nil {
 		return err
 	}
-	g, err := r.buildGrid(ctx, endpoints)
+	g, err := r.fillGrid(ctx, in.layout, in.endpoints)
 	if err != nil {
 		return err
 	}
-	if problems = append(problems, g.problems...); len(problems) > 0 {
+	if problems := append(in.problems, g.problems...); len(problems) > 0 {
 		return &PreflightError{Problems: problems}
 	}
 	cfgJSON, _ := json.Marshal(r.cfg)
@@ -120,15 +118,54 @@ func (r *Runner) Run(ctx context.Context) error {
 	if err := r.store.SaveGrid(ctx, fingerprints, g.accuracy); err != nil {
 		return err
 	}
-	todo, err := r.schedule(ctx, g.cells)
-	if err != nil {
-		return err
+	if in.storedErr != nil {
+		return in.storedErr
 	}
-	if err := r.runCells(ctx, todo); err != nil {
+	if err := r.runCells(ctx, r.schedule(g.cells, in.stored)); err != nil {
 		return err
 	}
 	_, err = r.plannerFailures.Outcome("planner calls", int(r.plannerCalls.Load()), "")
 	return err
+}
+
+// inputs is what a run reads before it lays out its cells.
+type inputs struct {
+	endpoints map[string]EndpointInfo
+	// problems are the endpoints' problems that stop the run (preflight).
+	problems []string
+	layout   *layout
+	// stored are the cells stored already, by key (Store.Cells), or the
+	// error that kept them from being read, met after the preflight.
+	stored    map[string]runstore.StoredCell
+	storedErr error
+}
+
+// readInputs imports the ground truth and, meanwhile, reads what needs none
+// of it: the Planner's endpoints, the problems and their pools, and the
+// cells stored already (other tables than those the run then writes before
+// its first cell), so that they add nothing to the time before the first
+// cell. The error is the first of the import's, the endpoints' and the
+// problems', in that order, as when they were read one after another.
+func (r *Runner) readInputs(ctx context.Context) (*inputs, error) {
+	sideCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	in := &inputs{}
+	var endpointsErr, layoutErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { in.endpoints, in.problems, endpointsErr = r.checkEndpoints(sideCtx) })
+	wg.Go(func() { in.layout, layoutErr = r.layOut() })
+	wg.Go(func() { in.stored, in.storedErr = r.store.Cells(sideCtx) })
+	importErr := r.importGroundTruth(ctx)
+	if importErr != nil {
+		stop()
+	}
+	wg.Wait()
+	for _, err := range []error{importErr, endpointsErr, layoutErr} {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return in, nil
 }
 
 // PlannerWarning says, after Run, how many of this process's planner calls
@@ -139,12 +176,9 @@ func (r *Runner) PlannerWarning(retry string) string {
 	return warning
 }
 
-// schedule returns the cells to compute and counts the others as resumed.
-func (r *Runner) schedule(ctx context.Context, cells []cell) ([]cell, error) {
-	stored, err := r.store.Cells(ctx)
-	if err != nil {
-		return nil, err
-	}
+// schedule returns the cells to compute, given the cells stored when the
+// run started, and counts the others as resumed.
+func (r *Runner) schedule(cells []cell, stored map[string]runstore.StoredCell) []cell {
 	r.progress.Total.Store(int64(len(cells)))
 	var todo []cell
 	for _, c := range cells {
@@ -162,7 +196,7 @@ func (r *Runner) schedule(ctx context.Context, cells []cell) ([]cell, error) {
 		}
 		todo = append(todo, c)
 	}
-	return todo, nil
+	return todo
 }
 
 // references computes the group's oracle and random references for every α

@@ -6,14 +6,15 @@
 // (a unit stored fresh, or held by another worker whose lease has not
 // ended, is not claimed), does the claimed ones with bounded concurrency
 // (errgroup), renews this worker's leases in one statement while it works,
-// gives back what it claimed but did not finish, and looks again after a
-// backing-off pause at the units other workers held until each is stored
-// fresh or taken over. The first error stops the loop. A source of units
-// brings three things: its units (Unit: a key and a fingerprint), the
-// function that does and stores one of them or a batch (Options.Batch), and
-// a Store that answers claim, done and fresh for their keys. Group stores
-// the outcomes of units that finish together in one write, in the
-// background; Progress counts units.
+// gives back what it claimed but did not finish, and looks again at the
+// units other workers held (at once, then after backing-off pauses) until
+// each is stored fresh or taken over. The first error stops the loop. A
+// source of units brings three things: its units (Unit: a key and a
+// fingerprint), the function that does and stores one of them or a batch
+// (Options.Batch), and a Store that answers claim, done and fresh for
+// their keys; Options.Ahead lets it prepare what a claimed group shares
+// before the group's work starts. Group stores the outcomes of units that
+// finish together in one write, in the background; Progress counts units.
 //
 // work imports nothing of the module: the run store, the grid cells, the
 // baseline problems and the budget-aware re-solves are above it.

@@ -116,11 +116,13 @@ func (l *Leases) Poll() time.Duration {
 	return min(max(l.lease/100, 50*time.Millisecond), 250*time.Millisecond)
 }
 
-// PollAfter is how long a worker waits before its look number round (0 for
-// the first) at units other workers hold: an eighth of Poll at first,
-// doubling up to Poll. At the end of a run the workers' last units end
-// within moments of each other, so the first look usually finds them
-// stored; a fixed Poll would add its whole length to every shared run.
+// PollAfter is how long a worker waits, after a look at units other
+// workers hold that found some still held, before looking again; round
+// counts those waits (0 for the first): an eighth of Poll at first,
+// doubling up to Poll. The first look is at once (Run). At the end of a
+// run the workers' last units end within moments of each other, so the
+// first looks usually find them stored; a fixed Poll would add its whole
+// length to every shared run.
 func (l *Leases) PollAfter(round int) time.Duration {
 	return l.Poll() >> max(0, 3-round)
 }

@@ -35,6 +35,15 @@ type Options struct {
 	// claim (as the run store does for cells); otherwise Run releases the
 	// claims of a batch once its work returns.
 	StoringReleases bool
+	// Ahead, when set, is given each group of units this worker claimed
+	// (without Leases, each group it offers), in a goroutine of its own,
+	// as soon as the group is claimed: while the work of the groups before
+	// it goes on, a source prepares what the group's units share (the
+	// grid's references), so that their work does not wait for it. It
+	// gets only units this worker will do (of the type Run was given),
+	// and stores nothing: what fails in it, the work meets and reports.
+	// Run returns after it does.
+	Ahead func(ctx context.Context, units []Unit)
 }
 
 // Run does units, each once, with opts.Concurrency calls of work at once:
@@ -58,10 +67,15 @@ func Run[U Unit](ctx context.Context, opts Options, units []U, work func(context
 	stop := l.keepAlive(ctx)
 	defer stop()
 	waiting, err := pass(ctx, opts, rotate(l, units), work)
+	// The first look is at once: a worker that finishes last finds the
+	// units it waits for stored already, and a pause would only add to
+	// the run's wall time.
 	pause, took := l.newPause(), false
-	for err == nil && len(waiting) > 0 {
-		if err = pause.wait(ctx, took); err != nil {
-			break
+	for look := 0; err == nil && len(waiting) > 0; look++ {
+		if look > 0 {
+			if err = pause.wait(ctx, took); err != nil {
+				break
+			}
 		}
 		var retry, held []U
 		if retry, waiting, err = claimable(ctx, opts, waiting); err != nil {
@@ -151,6 +165,16 @@ feed:
 					waiting = append(waiting, u)
 				}
 			}
+		}
+		if opts.Ahead != nil && len(mine) > 0 {
+			ahead := make([]Unit, len(mine))
+			for i, u := range mine {
+				ahead[i] = u
+			}
+			g.Go(func() error {
+				opts.Ahead(gctx, ahead)
+				return nil
+			})
 		}
 		for b := 0; b < len(mine); b += opts.Batch {
 			select {

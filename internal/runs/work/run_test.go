@@ -308,3 +308,73 @@ func TestGroupLingers(t *testing.T) {
 		t.Errorf("flushed group stored %v, want [2]", got)
 	}
 }
+
+// TestRunPreparesClaimedUnitsAhead: Ahead is given every unit this worker
+// claims — and no unit another worker holds — in groups of Claim, before
+// Run returns, with or without leases.
+func TestRunPreparesClaimedUnitsAhead(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		leases bool
+		held   []string // held by another worker for the whole run
+	}{
+		{name: "without leases"},
+		{name: "with leases", leases: true},
+		{name: "others hold some", leases: true, held: []string{"u002", "u011", "u012"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newMemStore()
+			if len(tc.held) > 0 {
+				other := work.NewLeases(s, "other", time.Hour, time.Now)
+				if _, err := other.Take(context.Background(), tc.held, make([]string, len(tc.held))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var mu sync.Mutex
+			var ahead, did []string
+			var groups []int
+			opts := work.Options{Concurrency: 2, Claim: 5, Ahead: func(_ context.Context, us []work.Unit) {
+				mu.Lock()
+				defer mu.Unlock()
+				groups = append(groups, len(us))
+				for _, u := range us {
+					ahead = append(ahead, u.(unit).key)
+				}
+			}}
+			if tc.leases {
+				opts.Leases = work.NewLeases(s, "w", time.Hour, time.Now)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			go func() {
+				// The other worker's units are stored after a while, so
+				// that the run ends.
+				time.Sleep(20 * time.Millisecond)
+				for _, k := range tc.held {
+					s.store(k, "fp")
+				}
+			}()
+			err := work.Run(ctx, opts, units(20), func(_ context.Context, batch []unit) error {
+				mu.Lock()
+				defer mu.Unlock()
+				for _, u := range batch {
+					did = append(did, u.key)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			slices.Sort(ahead)
+			slices.Sort(did)
+			if !slices.Equal(ahead, did) || len(did) != 20-len(tc.held) {
+				t.Errorf("prepared %v, did %v; want the same %d units", ahead, did, 20-len(tc.held))
+			}
+			for _, n := range groups {
+				if n > 5 {
+					t.Errorf("a group of %d prepared, want at most Claim (5)", n)
+				}
+			}
+		})
+	}
+}

@@ -261,7 +261,7 @@ func TestPartialReferencesFollowThePopulation(t *testing.T) {
 func TestOneModelHasNoPopulation(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.WithHandler(planningModel))
 	dir := t.TempDir()
-	cfg := writeFixture(t, dir, srv.URL())
+	writeFixture(t, dir, srv.URL())
 	run := filepath.Join(dir, "run.yaml")
 	editFile(t, run, "strategies: [llm, random, all_in_order]", partialStrategies)
 	cfg, err := orchestrator.LoadConfig(run)

@@ -24,6 +24,10 @@
 //     (MeanCI) and the stratified one of a mean over datasets
 //     (StratifiedMeanCI), where a dataset with a single pool enters every
 //     resample unresampled.
+//   - Power of a paired comparison (PairedPower, SPEC §9): the minimum
+//     detectable difference at 80% power and a 5% two-sided level and the
+//     pools needed to detect 0.05, by the normal approximation from the
+//     observed paired SD.
 //   - Prompt sensitivity: the range max − min across variants (Range) and
 //     Kendall's τ_b between two variants' model rankings (KendallTauB).
 //

@@ -255,3 +255,31 @@ func TestWriteRefusesUnsafeFigures(t *testing.T) {
 		t.Errorf("Write: err %v, wrote %d bytes", err, buf.Len())
 	}
 }
+
+// TestPageShowsComparisonPower: the comparison tables on the page carry
+// each comparison's minimum detectable difference and the pools needed to
+// detect 0.05 (SPEC §9 "Power"), as the report computed them.
+func TestPageShowsComparisonPower(t *testing.T) {
+	in := fixtureInput(t)
+	secs := sections(t, render(t, in))
+	var checked int
+	for _, c := range in.Report.Comparisons {
+		shown := slices.Contains(in.Report.HeadlineScopes, report.StrategyVariant{Strategy: c.Strategy, Variant: c.Variant})
+		if !shown || !c.Power.Defined || c.Power.SD == 0 {
+			continue
+		}
+		want := report.FormatCount(c.Power.PoolsNeeded)
+		if !strings.Contains(secs["all-tables"], ">"+report.FormatNumber(c.Power.MDD)+"<") || !strings.Contains(secs["all-tables"], ">"+want+"<") {
+			t.Errorf("comparison %s %s vs %s %s: MDD %.3f, pools %s not on the page", c.ModelA, c.ModeA, c.ModelB, c.ModeB, c.Power.MDD, want)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("the fixture has no comparison with a defined, non-zero paired SD")
+	}
+	for _, want := range []string{"MDD", "n for 0.05", "pools would detect a difference of 0.05"} {
+		if !strings.Contains(secs["all-tables"], escapedText(want)) {
+			t.Errorf("comparison tables lack %q", want)
+		}
+	}
+}

@@ -13,8 +13,8 @@ import (
 // Comparison answers "is solver A better than solver B here?": the mean
 // paired difference η_A − η_B over the pools both scored, in one (dataset,
 // α, strategy, variant, regime), with its bootstrap interval over those
-// pools. An interval that excludes 0 says the difference is not noise at
-// the 95% level.
+// pools, and what those pools can detect (SPEC §9 "Power"). An interval
+// that excludes 0 says the difference is not noise at the 95% level.
 type Comparison struct {
 	ModelA, ModeA, ModelB, ModeB string
 	Dataset                      string
@@ -25,6 +25,10 @@ type Comparison struct {
 	// Diff is the mean difference, N the pools both solvers scored.
 	Diff metrics.Mean
 	CI   metrics.Interval
+	// Power is the minimum detectable difference at 80% power and a 5%
+	// two-sided level over those pools, and the pools needed to detect
+	// 0.05, from the SD of the paired differences (metrics.PairedPower).
+	Power metrics.Power
 
 	diffs []float64
 }
@@ -64,6 +68,7 @@ func (r *Report) buildComparisons() {
 					sum += d
 				}
 				pair.Diff = meanOf(sum, len(pair.diffs))
+				pair.Power = metrics.PairedPower(pair.diffs)
 				r.Comparisons = append(r.Comparisons, pair)
 			}
 		}
@@ -98,7 +103,8 @@ func compareComparisons(a, b Comparison) int {
 // ComparisonTables returns one table per (strategy, variant) of the
 // headline (Report.HeadlineScopes: the llm strategy under the headline variant, else every
 // reference strategy but the partial-information ones): rows (dataset, α, regime, A, B), the mean paired difference of
-// η with its interval and the pools it is over.
+// η with its interval, the pools it is over, the minimum detectable
+// difference at those pools and the pools needed to detect 0.05.
 func (r Report) ComparisonTables() []Table {
 	var out []Table
 	for _, sv := range r.HeadlineScopes {
@@ -106,9 +112,10 @@ func (r Report) ComparisonTables() []Table {
 			Title: "Paired differences of η between solvers — " + ScopePhrase(sv.Strategy, sv.Variant),
 			Notes: []string{
 				"One row per pair of solvers A, B and (dataset, α, regime): the mean of η_A − η_B over the pools both scored, [lo, hi] its 95% bootstrap interval over those pools (paired: the same pools, the same budgets), n = pools. An interval that excludes 0 says A and B differ there beyond the noise of the pools; — = no pool scored by both.",
+				"Power (paired, normal approximation from the observed SD s_d of η_A − η_B, 5% two-sided level, 80% power): MDD = (z_0.975 + z_0.80)·s_d/√n = 2.802·s_d/√n is the smallest true difference these n pools detect; n for 0.05 = ⌈(2.802·s_d/0.05)²⌉ (at least 2) pools would detect a difference of 0.05. — = fewer than 2 pools; s_d = 0 gives MDD 0.",
 			},
-			Header: []string{"Dataset", "α", "Regime", "A", "B", "η_A − η_B [95% CI]", "n"},
-			Align:  "lrlllrr",
+			Header: []string{"Dataset", "α", "Regime", "A", "B", "η_A − η_B [95% CI]", "n", "MDD", "n for 0.05"},
+			Align:  "lrlllrrrr",
 		}
 		for _, c := range r.Comparisons {
 			if c.Strategy != sv.Strategy || c.Variant != sv.Variant {
@@ -116,7 +123,7 @@ func (r Report) ComparisonTables() []Table {
 			}
 			t.Rows = append(t.Rows, []string{
 				c.Dataset, alphaText(c.Alpha), string(c.Regime), solverName(c.ModelA, c.ModeA), solverName(c.ModelB, c.ModeB),
-				withCI(c.Diff, c.CI), itoa(c.Diff.N),
+				withCI(c.Diff, c.CI), itoa(c.Diff.N), mddText(c.Power), poolsNeededText(c.Power),
 			})
 		}
 		if len(t.Rows) > 0 {
@@ -127,18 +134,48 @@ func (r Report) ComparisonTables() []Table {
 }
 
 // ComparisonsCSV writes every comparison: strategy, variant, dataset, alpha,
-// regime, model_a, mode_a, model_b, mode_b, pools, diff, diff_lo, diff_hi
-// (full precision; empty fields where undefined).
+// regime, model_a, mode_a, model_b, mode_b, pools, diff, diff_lo, diff_hi,
+// diff_sd (the sample SD of the paired differences), mdd (the minimum
+// detectable difference at 80% power, 5% two-sided) and pools_for_0.05
+// (full precision; empty fields where undefined, as with fewer than 2
+// pools).
 func (r Report) ComparisonsCSV(w io.Writer) error {
-	rows := [][]string{{"strategy", "variant", "dataset", "alpha", "regime", "model_a", "mode_a", "model_b", "mode_b", "pools", "diff", "diff_lo", "diff_hi"}}
+	rows := [][]string{{"strategy", "variant", "dataset", "alpha", "regime", "model_a", "mode_a", "model_b", "mode_b", "pools", "diff", "diff_lo", "diff_hi", "diff_sd", "mdd", "pools_for_0.05"}}
 	for _, c := range r.Comparisons {
 		rows = append(rows, append([]string{
 			string(c.Strategy), string(c.Variant), c.Dataset, full(c.Alpha), string(c.Regime), c.ModelA, c.ModeA, c.ModelB, c.ModeB,
 			itoa(c.Diff.N), fullMean(c.Diff),
-		}, ciBounds(c.CI)...))
+		}, append(ciBounds(c.CI), powerFields(c.Power)...)...))
 	}
 	return writeCSV(w, rows)
 }
 
 // solverName is "model mode", for table cells.
 func solverName(model, mode string) string { return strings.TrimSpace(model + " " + mode) }
+
+// mddText formats a comparison's minimum detectable difference with 3
+// decimals, "—" when undefined.
+func mddText(p metrics.Power) string {
+	if !p.Defined {
+		return undefined
+	}
+	return fmt3(p.MDD)
+}
+
+// poolsNeededText formats the pools needed to detect 0.05, "—" when
+// undefined.
+func poolsNeededText(p metrics.Power) string {
+	if !p.Defined {
+		return undefined
+	}
+	return FormatCount(p.PoolsNeeded)
+}
+
+// powerFields formats a comparison's paired SD, MDD and pools needed for
+// CSV: full precision, three empty fields when undefined.
+func powerFields(p metrics.Power) []string {
+	if !p.Defined {
+		return []string{"", "", ""}
+	}
+	return []string{full(p.SD), full(p.MDD), itoa(p.PoolsNeeded)}
+}

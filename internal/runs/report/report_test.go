@@ -493,4 +493,8 @@ func TestComparisonsArePaired(t *testing.T) {
 	if !c.CI.Defined || !near9(c.CI.Lo, 0.25) || !near9(c.CI.Hi, 0.25) {
 		t.Errorf("interval %+v, want [0.25, 0.25]", c.CI)
 	}
+	// Their SD is 0: nothing to overcome, MDD 0 and the fewest pools, 2.
+	if want := (metrics.Power{N: 2, Defined: true, PoolsNeeded: 2}); c.Power != want {
+		t.Errorf("power %+v, want %+v", c.Power, want)
+	}
 }

@@ -221,7 +221,7 @@ var reportListing = []struct {
 	{files: []string{"tables.md", "tables.tex"}, what: "every table (Markdown, LaTeX)"},
 	{files: []string{"cells.md", "cells.csv", "cells.json"}, what: "per cell: means, intervals, exclusions, degenerate pools"},
 	{files: []string{"pools.csv"}, what: "per pool: every number the means are computed from"},
-	{files: []string{"comparisons.csv"}, what: "paired differences of η between solvers"},
+	{files: []string{"comparisons.csv"}, what: "paired differences of η between solvers, with their power"},
 	{files: []string{"accuracy.csv"}, what: "base accuracy per solver and dataset"},
 	{
 		files: []string{"sensitivity_ranges.csv", "sensitivity_ranks.csv"}, name: "sensitivity_ranges.csv, _ranks.csv", what: "prompt sensitivity across variants",

@@ -65,7 +65,8 @@ func PairedPower(diffs []float64) Power {
 		ss += (d - m) * (d - m)
 	}
 	sd := math.Sqrt(ss / float64(n-1))
-	need := math.Ceil(math.Pow(zPower*sd/PowerDelta, 2))
+	r := zPower * sd / PowerDelta
+	need := math.Ceil(r * r)
 	if math.IsNaN(sd) || math.IsInf(sd, 0) || need > math.MaxInt32 {
 		return p
 	}

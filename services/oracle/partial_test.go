@@ -4,14 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/platform/grpcerr"
 	"github.com/triage-eval/triage/internal/platform/protoconv"
 	"github.com/triage-eval/triage/internal/protocol/execution"
 	"github.com/triage-eval/triage/internal/protocol/partialref"
@@ -178,17 +176,7 @@ func TestPopulationValidation(t *testing.T) {
 			if status.Code(err) != codes.InvalidArgument {
 				t.Fatalf("code = %v (%v), want InvalidArgument", status.Code(err), err)
 			}
-			fvs := grpcerr.FieldViolations(err)
-			var fields []string
-			for _, fv := range fvs {
-				fields = append(fields, fv.GetField())
-			}
-			if strings.Join(fields, " ") != strings.Join(tt.fields, " ") {
-				t.Fatalf("violations on %v, want %v (%v)", fields, tt.fields, err)
-			}
-			if !strings.Contains(fvs[0].GetDescription(), tt.reason) {
-				t.Errorf("description %q does not say %q", fvs[0].GetDescription(), tt.reason)
-			}
+			wantViolations(t, err, tt.fields, tt.reason)
 		})
 	}
 }

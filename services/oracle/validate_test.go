@@ -77,17 +77,7 @@ func TestValidationErrorsNameTheField(t *testing.T) {
 			if status.Code(err) != codes.InvalidArgument {
 				t.Fatalf("code = %v (%v), want InvalidArgument", status.Code(err), err)
 			}
-			fvs := grpcerr.FieldViolations(err)
-			var fields []string
-			for _, fv := range fvs {
-				fields = append(fields, fv.GetField())
-			}
-			if strings.Join(fields, " ") != strings.Join(tt.fields, " ") {
-				t.Fatalf("violations on %v, want %v (%v)", fields, tt.fields, err)
-			}
-			if !strings.Contains(fvs[0].GetDescription(), tt.reason) {
-				t.Errorf("description %q does not say %q", fvs[0].GetDescription(), tt.reason)
-			}
+			wantViolations(t, err, tt.fields, tt.reason)
 		})
 	}
 }
@@ -129,5 +119,22 @@ func TestEdgeCasesAreValid(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// wantViolations checks that err's field violations name exactly fields,
+// in order, and that the first one's description says reason.
+func wantViolations(t *testing.T, err error, fields []string, reason string) {
+	t.Helper()
+	fvs := grpcerr.FieldViolations(err)
+	var got []string
+	for _, fv := range fvs {
+		got = append(got, fv.GetField())
+	}
+	if strings.Join(got, " ") != strings.Join(fields, " ") {
+		t.Fatalf("violations on %v, want %v (%v)", got, fields, err)
+	}
+	if !strings.Contains(fvs[0].GetDescription(), reason) {
+		t.Errorf("description %q does not say %q", fvs[0].GetDescription(), reason)
 	}
 }

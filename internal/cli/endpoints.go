@@ -31,6 +31,15 @@ type endpointFile struct {
 	Concurrency     int            `json:"concurrency"`
 	MaxAttempts     int            `json:"max_attempts"`
 	ExtraBody       map[string]any `json:"extra_body"`
+	// Price is what the provider charges (dollars per million tokens);
+	// quotes and spend caps read it.
+	Price *priceFile `json:"price"`
+}
+
+// priceFile is an endpoint's "price" object.
+type priceFile struct {
+	InputPerMTok  float64 `json:"input_per_mtok"`
+	OutputPerMTok float64 `json:"output_per_mtok"`
 }
 
 // loadEndpoints reads an endpoints file; problems are reported as
@@ -65,6 +74,9 @@ func loadEndpoints(path string) (map[string]llm.Endpoint, error) {
 			Temperature: e.Temperature, OmitTemperature: e.OmitTemperature, Concurrency: e.Concurrency,
 			MaxAttempts: e.MaxAttempts, ExtraBody: e.ExtraBody,
 		}
+		if e.Price != nil {
+			ep.Price = &llm.Price{InputPerMTok: e.Price.InputPerMTok, OutputPerMTok: e.Price.OutputPerMTok}
+		}
 		if e.Timeout != "" {
 			d, err := time.ParseDuration(e.Timeout)
 			if err != nil {
@@ -76,7 +88,7 @@ func loadEndpoints(path string) (map[string]llm.Endpoint, error) {
 		var inv *apperr.InvalidArgumentError
 		if err := ep.Validate(); errors.As(err, &inv) {
 			for _, v := range inv.Violations {
-				problems = append(problems, fmt.Errorf("%s:%d: %s.%s: %s", path, lines.Line(name), name, v.Field, v.Description))
+				problems = append(problems, fmt.Errorf("%s:%d: %s.%s: %s", path, lines.Line(name+"."+v.Field), name, v.Field, v.Description))
 			}
 			continue
 		} else if err != nil {

@@ -54,3 +54,50 @@ func TestLoadEndpointsErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestLoadEndpointsPrice(t *testing.T) {
+	path := writeFile(t, "endpoints.json", `{
+  "gpt": {"base_url": "https://api.openai.com/v1", "model": "o4-mini", "mode": "extended",
+          "price": {"input_per_mtok": 1.25, "output_per_mtok": 10}},
+  "local": {"base_url": "http://127.0.0.1:8000/v1", "model": "q", "mode": "standard"}
+}`)
+	eps, err := loadEndpoints(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := eps["gpt"].Price; p == nil || p.InputPerMTok != 1.25 || p.OutputPerMTok != 10 {
+		t.Errorf("gpt price = %+v", p)
+	}
+	if eps["local"].Price != nil {
+		t.Errorf("local has a price: %+v", eps["local"].Price)
+	}
+}
+
+func TestLoadEndpointsPriceErrors(t *testing.T) {
+	tests := []struct {
+		name, content string
+		want          []string
+	}{
+		{"negative", `{"x": {"base_url": "http://h/v1", "model": "m", "mode": "standard",
+  "price": {
+    "input_per_mtok": -1,
+    "output_per_mtok": -0.5}}}`, []string{":3: x.price.input_per_mtok: must be a finite number", ":4: x.price.output_per_mtok"}},
+		{"not a number", `{"x": {"base_url": "http://h/v1", "model": "m", "mode": "standard",
+  "price": {"input_per_mtok": "cheap"}}}`, []string{"input_per_mtok"}},
+		{"unknown field", `{"x": {"base_url": "http://h/v1", "model": "m", "mode": "standard",
+  "price": {"per_token": 1}}}`, []string{`unknown field "per_token"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := loadEndpoints(writeFile(t, "endpoints.json", tt.content))
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+		})
+	}
+}

@@ -16,6 +16,12 @@ type Cache interface {
 	Put(ctx context.Context, key string, r Response) error
 }
 
+// KeyChecker is a Cache that can say whether a key is stored without
+// reading its response (Client.Cached uses it when the cache offers it).
+type KeyChecker interface {
+	Has(ctx context.Context, key string) (bool, error)
+}
+
 // cacheKeyVersion changes whenever the key derivation or the meaning of a
 // stored Response changes, so that old entries stop matching.
 const cacheKeyVersion = "triage-llm-cache/v1"

@@ -79,6 +79,20 @@ func (c *SQLCache) Get(ctx context.Context, key string) (Response, bool, error) 
 	return r, true, nil
 }
 
+// Has implements KeyChecker: whether a response is stored under key,
+// without reading it.
+func (c *SQLCache) Has(ctx context.Context, key string) (bool, error) {
+	var one int
+	err := c.db.QueryRowContext(ctx, `SELECT 1 FROM llm_cache WHERE key = ?`, key).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("llm cache: has: %w", err)
+	}
+	return true, nil
+}
+
 // Put implements Cache; the first response stored under a key stays.
 func (c *SQLCache) Put(ctx context.Context, key string, r Response) error {
 	doc, err := json.Marshal(r)

@@ -18,15 +18,11 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 	if err := req.validate(); err != nil {
 		return Response{}, c.wrap(err)
 	}
-	w, err := buildWire(c.ep, c.extraBody, req)
+	w, key, err := c.wire(req)
 	if err != nil {
 		return Response{}, c.wrap(err)
 	}
-	var key string
 	if c.opts.cache != nil {
-		if key, err = cacheKey(c.baseURL, &w); err != nil {
-			return Response{}, c.wrap(fmt.Errorf("cache key: %w", err))
-		}
 		r, ok, err := c.opts.cache.Get(ctx, key)
 		if err != nil {
 			return Response{}, c.wrap(fmt.Errorf("cache lookup: %w", err))
@@ -53,6 +49,45 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 		}
 	}
 	return r, nil
+}
+
+// wire builds req's body and, when the client has a cache, its cache key.
+func (c *Client) wire(req Request) (wireRequest, string, error) {
+	w, err := buildWire(c.ep, c.extraBody, req)
+	if err != nil || c.opts.cache == nil {
+		return w, "", err
+	}
+	key, err := cacheKey(c.baseURL, &w)
+	if err != nil {
+		return w, "", fmt.Errorf("cache key: %w", err)
+	}
+	return w, key, nil
+}
+
+// Cached reports whether Complete would answer req from the cache, without
+// calling the provider: the same body and key Complete computes. A client
+// without a cache has nothing cached.
+func (c *Client) Cached(ctx context.Context, req Request) (bool, error) {
+	if err := req.validate(); err != nil {
+		return false, c.wrap(err)
+	}
+	if c.opts.cache == nil {
+		return false, nil
+	}
+	_, key, err := c.wire(req)
+	if err != nil {
+		return false, c.wrap(err)
+	}
+	var ok bool
+	if kc, has := c.opts.cache.(KeyChecker); has {
+		ok, err = kc.Has(ctx, key)
+	} else {
+		_, ok, err = c.opts.cache.Get(ctx, key)
+	}
+	if err != nil {
+		return false, c.wrap(fmt.Errorf("cache lookup: %w", err))
+	}
+	return ok, nil
 }
 
 // sendWithin is send bounded by within (Endpoint.TotalTimeout for

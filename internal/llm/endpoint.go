@@ -115,6 +115,9 @@ type Endpoint struct {
 	// of their own (model, messages, stream, n, temperature, max_tokens,
 	// max_completion_tokens, response_format) are rejected.
 	ExtraBody map[string]any
+	// Price, when set, is what the provider charges (quotes and spend
+	// caps read it; it is never sent nor part of a cache key).
+	Price *Price
 }
 
 // reservedBodyKey says which field to use instead when k, an ExtraBody
@@ -214,6 +217,9 @@ func (e Endpoint) Validate() error {
 	}
 	if e.MaxAttempts < 0 {
 		v.Add("max_attempts", "must be >= 0, got %d", e.MaxAttempts)
+	}
+	if e.Price != nil {
+		e.Price.validate(&v, "price")
 	}
 	keys := make([]string, 0, len(e.ExtraBody))
 	for k := range e.ExtraBody {

@@ -1,0 +1,96 @@
+package llm
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/triage-eval/triage/internal/llm/llmtest"
+)
+
+func TestPrice(t *testing.T) {
+	p := Price{InputPerMTok: 1.25, OutputPerMTok: 10}
+	tests := []struct {
+		name string
+		got  float64
+		want float64
+	}{
+		{"dollars", p.Dollars(2_000_000, 100_000), 2.5 + 1},
+		{"actual", p.Actual(Response{PromptTokens: 1000, CompletionTokens: 50, Cost: 300}), (1000*1.25 + 300*10) / 1e6},
+		{"cached costs nothing", p.Actual(Response{PromptTokens: 1000, Cost: 300, CacheHit: true}), 0},
+	}
+	for _, tt := range tests {
+		if math.Abs(tt.got-tt.want) > 1e-12 {
+			t.Errorf("%s = %v, want %v", tt.name, tt.got, tt.want)
+		}
+	}
+	if d, ok := p.Pessimistic(400, 8000); !ok || math.Abs(d-(400*1.25+8000*10)/1e6) > 1e-12 {
+		t.Errorf("Pessimistic = %v, %v", d, ok)
+	}
+	if _, ok := p.Pessimistic(400, 0); ok {
+		t.Error("no output bound gave a bounded cost")
+	}
+}
+
+func TestPriceValidate(t *testing.T) {
+	for _, x := range []float64{-1, math.NaN(), math.Inf(1)} {
+		ep := Endpoint{Name: "e", BaseURL: "http://h/v1", Model: "m", Mode: ModeStandard, Price: &Price{InputPerMTok: x}}
+		if err := ep.Validate(); err == nil {
+			t.Errorf("price %v accepted", x)
+		}
+	}
+	ep := Endpoint{Name: "e", BaseURL: "http://h/v1", Model: "m", Mode: ModeStandard, Price: &Price{}}
+	if err := ep.Validate(); err != nil {
+		t.Errorf("zero price: %v", err)
+	}
+}
+
+func TestEstimateTokens(t *testing.T) {
+	tests := []struct {
+		msgs []Message
+		want int64
+	}{
+		{[]Message{{Role: RoleUser, Content: ""}}, messageOverhead},
+		{[]Message{{Role: RoleUser, Content: "abcd"}}, 1 + messageOverhead},
+		{[]Message{{Role: RoleUser, Content: "abcde"}}, 2 + messageOverhead},
+		{[]Message{{Role: RoleSystem, Content: "abcd"}, {Role: RoleUser, Content: "ab"}}, 2 + 2*messageOverhead},
+	}
+	for _, tt := range tests {
+		if got := EstimateTokens(Request{Messages: tt.msgs}); got != tt.want {
+			t.Errorf("EstimateTokens(%v) = %d, want %d", tt.msgs, got, tt.want)
+		}
+	}
+}
+
+// TestCached checks that Cached finds exactly the requests Complete would
+// answer from the cache, on every backend, and asks no provider.
+func TestCached(t *testing.T) {
+	for name, location := range cacheLocations(t) {
+		t.Run(name, func(t *testing.T) {
+			srv := llmtest.NewServer(t)
+			ctx := context.Background()
+			c := newTestClient(t, testEndpoint(srv), &sleeps{}, WithCache(openTestCache(t, location(t))))
+			if ok, err := c.Cached(ctx, userRequest("hi")); ok || err != nil {
+				t.Fatalf("before any call: Cached = %v, %v", ok, err)
+			}
+			if _, err := c.Complete(ctx, userRequest("hi")); err != nil {
+				t.Fatal(err)
+			}
+			if ok, err := c.Cached(ctx, userRequest("hi")); !ok || err != nil {
+				t.Errorf("after the call: Cached = %v, %v", ok, err)
+			}
+			other := userRequest("hi")
+			other.MaxOutputTokens = 7
+			if ok, err := c.Cached(ctx, other); ok || err != nil {
+				t.Errorf("another token limit: Cached = %v, %v", ok, err)
+			}
+			if srv.Count() != 1 {
+				t.Errorf("server saw %d requests, want 1", srv.Count())
+			}
+		})
+	}
+	srv := llmtest.NewServer(t)
+	if ok, err := newTestClient(t, testEndpoint(srv), &sleeps{}).Cached(context.Background(), userRequest("hi")); ok || err != nil {
+		t.Errorf("no cache: Cached = %v, %v", ok, err)
+	}
+}

@@ -52,16 +52,11 @@ func (s *Service) CreatePlan(ctx context.Context, req *triagev1.CreatePlanReques
 		}, nil
 	}
 
-	variant, _ := protoconv.Variant(req.GetVariant())
-	tmpl, err := prompts.Planner(variant)
+	call, tmpl, err := planCall(req, problems)
 	if err != nil {
 		return nil, err
 	}
-	domain := req.GetDomain()
-	if domain == "" {
-		domain = "problems"
-	}
-	prompt := tmpl.Render(prompts.PlannerInput{Problems: problems, Budget: budget, Domain: domain})
+	prompt := call.Messages[0].Content
 	key, ep, err := s.endpoint(req)
 	if err != nil {
 		return nil, err
@@ -69,10 +64,6 @@ func (s *Service) CreatePlan(ctx context.Context, req *triagev1.CreatePlanReques
 	client, err := s.client(key, ep)
 	if err != nil {
 		return nil, err
-	}
-	call := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: prompt}}}
-	if req.GetStructuredOutput() {
-		call.ResponseFormat = planSchema()
 	}
 	resp, err := client.Complete(ctx, call)
 	if err != nil {
@@ -102,6 +93,37 @@ func (s *Service) CreatePlan(ctx context.Context, req *triagev1.CreatePlanReques
 		Model:        ep.Model,
 		PlannerIds:   plannerIDs(table),
 	}, nil
+}
+
+// PlanCall is the model call CreatePlan makes for an llm-strategy req: the
+// quote of a run renders it to count its tokens and find it in the cache.
+func PlanCall(req *triagev1.CreatePlanRequest) (llm.Request, error) {
+	problems, _, err := shown(req.GetProblems())
+	if err != nil {
+		return llm.Request{}, err
+	}
+	call, _, err := planCall(req, problems)
+	return call, err
+}
+
+// planCall renders req's planner prompt over problems (as the planner
+// shows them) and returns the call and its template.
+func planCall(req *triagev1.CreatePlanRequest, problems []prompts.Problem) (llm.Request, prompts.Template, error) {
+	variant, _ := protoconv.Variant(req.GetVariant())
+	tmpl, err := prompts.Planner(variant)
+	if err != nil {
+		return llm.Request{}, prompts.Template{}, err
+	}
+	domain := req.GetDomain()
+	if domain == "" {
+		domain = "problems"
+	}
+	prompt := tmpl.Render(prompts.PlannerInput{Problems: problems, Budget: req.GetBudget(), Domain: domain})
+	call := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: prompt}}}
+	if req.GetStructuredOutput() {
+		call.ResponseFormat = planSchema()
+	}
+	return call, tmpl, nil
 }
 
 // RepairPlan parses and repairs raw planner output: with opaque_ids, output

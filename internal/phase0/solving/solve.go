@@ -81,21 +81,12 @@ func (s *Solver) Solve(ctx context.Context, c Completer, p problems.Problem, ban
 	if err != nil {
 		return s.failed(Attempt{}, err.Error()), nil
 	}
-	tmpl, err := prompts.Solver(string(spec.Kind))
-	if err != nil {
-		return s.failed(Attempt{}, err.Error()), nil
-	}
+	req, tmpl, err := request(spec, p, bannerTokens)
 	a := Attempt{Template: tmpl}
-	banner := ""
-	if bannerTokens > 0 {
-		b, err := prompts.BudgetAwareBanner()
-		if err != nil {
-			return s.failed(a, err.Error()), nil
-		}
-		banner = b.Banner(bannerTokens)
+	if err != nil {
+		return s.failed(a, err.Error()), nil
 	}
-	prompt := tmpl.SolverPrompt(p.Text, banner)
-	resp, err := c.Complete(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: prompt}}})
+	resp, err := c.Complete(ctx, req)
 	if ctx.Err() != nil {
 		return Attempt{}, ctx.Err()
 	}
@@ -145,4 +136,35 @@ func (s *Solver) failed(a Attempt, reason string) Attempt {
 		a.MeasuredAt = s.now()
 	}
 	return a
+}
+
+// Request is the model call Solve makes for p (bannerTokens as Solve's):
+// the quote of a run renders it to count its tokens and find it in the
+// cache. The error says why Solve would not call (an ungradeable spec, a
+// missing template).
+func Request(p problems.Problem, bannerTokens int64) (llm.Request, error) {
+	spec, err := grading.ParseSpec(p.Grading)
+	if err != nil {
+		return llm.Request{}, err
+	}
+	req, _, err := request(spec, p, bannerTokens)
+	return req, err
+}
+
+// request renders p's solver prompt, with the budget-aware banner when
+// bannerTokens > 0, and returns the call and its template.
+func request(spec grading.Spec, p problems.Problem, bannerTokens int64) (llm.Request, prompts.Template, error) {
+	tmpl, err := prompts.Solver(string(spec.Kind))
+	if err != nil {
+		return llm.Request{}, prompts.Template{}, err
+	}
+	banner := ""
+	if bannerTokens > 0 {
+		b, err := prompts.BudgetAwareBanner()
+		if err != nil {
+			return llm.Request{}, tmpl, err
+		}
+		banner = b.Banner(bannerTokens)
+	}
+	return llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: tmpl.SolverPrompt(p.Text, banner)}}}, tmpl, nil
 }

@@ -175,7 +175,7 @@ func (s *Service) pendingProblems(ctx context.Context, solver groundtruth.Solver
 	var pending []problems.Problem
 	for _, p := range probs {
 		r, ok := stored[groundtruth.Key{Solver: solver, Dataset: p.Dataset, ProblemID: p.ID}]
-		if ok && (r.Gradeable || req.GetKeepUngradeable()) {
+		if ok && groundtruth.Kept(r.Gradeable, req.GetRerun(), req.GetKeepUngradeable()) {
 			continue
 		}
 		pending = append(pending, p)

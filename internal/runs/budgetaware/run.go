@@ -46,41 +46,92 @@ type Deps struct {
 // failed, the error is a *orchestrator.CallsFailedError: nothing was
 // measured.
 func Run(ctx context.Context, d Deps, progress *work.Progress) (Selection, error) {
-	cfg := d.Config
-	sel, err := Select(ctx, cfg, d.RunStore, cfg.Baseline.BudgetAwareVariant)
+	sel, todo, selected, err := lay(ctx, d.Config, d.RunStore, d.Endpoints, progress)
 	if err != nil {
 		return sel, err
 	}
 	sel.Failures = &orchestrator.CallFailures{}
+	type key struct{ model, mode, dataset string }
+	truth := map[key]map[string]bool{} // by solver and dataset: id → correct
+	for i := range todo {
+		j := &todo[i]
+		k := key{j.item.Solver.Model, j.item.Solver.Mode, j.item.Dataset}
+		if truth[k] == nil {
+			if truth[k], err = baselineCorrect(ctx, d.Executor, j.item.Solver, j.item.Dataset); err != nil {
+				return sel, err
+			}
+		}
+		// An unsolvable problem was never solved (SPEC §1), whatever the
+		// record says.
+		j.baselineCorrect = truth[k][j.item.ProblemID] && !j.problem.Unsolvable
+	}
+	if err := d.RunStore.SaveBudgetAwareGrid(ctx, selected); err != nil {
+		return sel, err
+	}
+	if err := solveAll(ctx, d, todo, progress, sel.Failures); err != nil {
+		return sel, err
+	}
+	_, err = sel.Failures.Outcome(CallsWhat, int(progress.LLMCalls.Load()), "")
+	return sel, err
+}
+
+// Pending is one re-solve Run would make.
+type Pending struct {
+	// Item is the selected (solver, problem) and its allocation.
+	Item Item
+	// Problem is the problem re-solved.
+	Problem problems.Problem
+}
+
+// PendingResolves returns the selection and the re-solves Run would make
+// now (those not stored fresh and gradeable), without making any: the
+// quote of a run counts them.
+func PendingResolves(ctx context.Context, cfg *orchestrator.Config, rs runstore.Store, endpoints map[string]llm.Endpoint) (Selection, []Pending, error) {
+	sel, todo, _, err := lay(ctx, cfg, rs, endpoints, &work.Progress{})
+	out := make([]Pending, len(todo))
+	for i, j := range todo {
+		out[i] = Pending{Item: j.item, Problem: j.problem}
+	}
+	return sel, out, err
+}
+
+// lay selects the items and returns the jobs still to do — new items, items
+// whose inputs changed since (stale, SPEC §5) and items whose re-solve
+// failed — with every selected item's fingerprint; progress counts the
+// items found done.
+func lay(ctx context.Context, cfg *orchestrator.Config, rs runstore.Store, endpoints map[string]llm.Endpoint, progress *work.Progress) (Selection, []job, map[runstore.BudgetAwareKey]string, error) {
+	sel, err := Select(ctx, cfg, rs, cfg.Baseline.BudgetAwareVariant)
+	if err != nil {
+		return sel, nil, nil, err
+	}
 	probs, err := cfg.LoadProblems()
 	if err != nil {
-		return sel, err
+		return sel, nil, nil, err
 	}
-	stored, err := d.RunStore.AllBudgetAware(ctx)
+	stored, err := rs.AllBudgetAware(ctx)
 	if err != nil {
-		return sel, err
+		return sel, nil, nil, err
 	}
-	type key struct{ model, mode, dataset, id string }
-	previous := map[key]runstore.BudgetAwareResult{}
+	previous := map[runstore.BudgetAwareKey]runstore.BudgetAwareResult{}
 	for _, r := range stored {
-		previous[key{r.Model, r.Mode, r.Dataset, r.ProblemID}] = r
+		previous[runstore.BudgetAwareKey{Model: r.Model, Mode: r.Mode, Dataset: r.Dataset, ProblemID: r.ProblemID}] = r
 	}
-	truth := map[key]map[string]bool{} // by solver and dataset (id ""): id → correct
 	var todo []job
 	selected := map[runstore.BudgetAwareKey]string{}
 	progress.Total.Store(int64(len(sel.Items)))
 	for _, it := range sel.Items {
 		p, ok := probs[it.Dataset][it.ProblemID]
 		if !ok {
-			return sel, fmt.Errorf("problem %s/%s, selected by a plan, is in none of the problem files", it.Dataset, it.ProblemID)
+			return sel, nil, nil, fmt.Errorf("problem %s/%s, selected by a plan, is in none of the problem files", it.Dataset, it.ProblemID)
 		}
-		ep, ok := d.Endpoints[it.Solver.Endpoint]
+		ep, ok := endpoints[it.Solver.Endpoint]
 		if !ok {
-			return sel, fmt.Errorf("solver %s/%s: endpoint %q is not in the endpoints file", it.Solver.Model, it.Solver.Mode, it.Solver.Endpoint)
+			return sel, nil, nil, fmt.Errorf("solver %s/%s: endpoint %q is not in the endpoints file", it.Solver.Model, it.Solver.Mode, it.Solver.Endpoint)
 		}
 		fp := fingerprint(it, p, ep)
-		selected[runstore.BudgetAwareKey{Model: it.Solver.Model, Mode: it.Solver.Mode, Dataset: it.Dataset, ProblemID: it.ProblemID}] = fp
-		prev, stored := previous[key{it.Solver.Model, it.Solver.Mode, it.Dataset, it.ProblemID}]
+		k := runstore.BudgetAwareKey{Model: it.Solver.Model, Mode: it.Solver.Mode, Dataset: it.Dataset, ProblemID: it.ProblemID}
+		selected[k] = fp
+		prev, stored := previous[k]
 		switch {
 		case !stored:
 		case prev.Fingerprint != fp:
@@ -92,24 +143,9 @@ func Run(ctx context.Context, d Deps, progress *work.Progress) (Selection, error
 			progress.Skipped.Add(1)
 			continue
 		}
-		k := key{it.Solver.Model, it.Solver.Mode, it.Dataset, ""}
-		if truth[k] == nil {
-			if truth[k], err = baselineCorrect(ctx, d.Executor, it.Solver, it.Dataset); err != nil {
-				return sel, err
-			}
-		}
-		// An unsolvable problem was never solved (SPEC §1), whatever the
-		// record says.
-		todo = append(todo, job{item: it, problem: p, fingerprint: fp, maxTokens: int64(ep.MaxOutputTokens), baselineCorrect: truth[k][it.ProblemID] && !p.Unsolvable})
+		todo = append(todo, job{item: it, problem: p, fingerprint: fp, maxTokens: int64(ep.MaxOutputTokens)})
 	}
-	if err := d.RunStore.SaveBudgetAwareGrid(ctx, selected); err != nil {
-		return sel, err
-	}
-	if err := solveAll(ctx, d, todo, progress, sel.Failures); err != nil {
-		return sel, err
-	}
-	_, err = sel.Failures.Outcome(CallsWhat, int(progress.LLMCalls.Load()), "")
-	return sel, err
+	return sel, todo, selected, nil
 }
 
 // CallsWhat names the re-solves' model calls in CallFailures.Outcome.

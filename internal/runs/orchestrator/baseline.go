@@ -103,23 +103,9 @@ func RunBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 	if err := errors.Join(missing...); err != nil {
 		return nil, err
 	}
-	probs, err := cfg.LoadProblems()
+	list, err := baselineList(cfg)
 	if err != nil {
 		return nil, err
-	}
-	var list []*triagev1.Problem
-	for _, d := range cfg.BaselineDatasets(probs) {
-		ids := make([]string, 0, len(probs[d]))
-		for id := range probs[d] {
-			ids = append(ids, id)
-		}
-		slices.Sort(ids)
-		for _, id := range ids {
-			list = append(list, problemProto(probs[d][id]))
-		}
-	}
-	if len(list) == 0 {
-		return nil, fmt.Errorf("datasets: no problems in the selected datasets %v", cfg.Datasets)
 	}
 	if problems := checkBaseline(ctx, cfg, exec); len(problems) > 0 {
 		return nil, &PreflightError{Command: "baseline", Problems: problems}
@@ -158,6 +144,29 @@ func RunBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 		}
 	}
 	return out, errors.Join(failed...)
+}
+
+// baselineList is every problem Phase 0 solves, by dataset then id.
+func baselineList(cfg *Config) ([]*triagev1.Problem, error) {
+	probs, err := cfg.LoadProblems()
+	if err != nil {
+		return nil, err
+	}
+	var list []*triagev1.Problem
+	for _, d := range cfg.BaselineDatasets(probs) {
+		ids := make([]string, 0, len(probs[d]))
+		for id := range probs[d] {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		for _, id := range ids {
+			list = append(list, problemProto(probs[d][id]))
+		}
+	}
+	if len(list) == 0 {
+		return nil, fmt.Errorf("datasets: no problems in the selected datasets %v", cfg.Datasets)
+	}
+	return list, nil
 }
 
 // maxBatchBytes bounds the encoded problems of one RunBaseline call, well

@@ -44,6 +44,9 @@ type group struct {
 	// pool's ids are then inj.ProblemIDs.
 	inj    *runstore.InjectedPool
 	items  []*triagev1.GroundTruthItem // the solver's gradeable items, pool order
+	// unmeasured counts the group's problems with no ground truth stored
+	// for its solver yet (Phase 0 has not reached them).
+	unmeasured int
 	texts  map[string]problems.Problem
 	digest string // poolDigest: what every cell of the group depends on
 	// population is the ground truth of the solver's population on the
@@ -247,7 +250,11 @@ func (r *Runner) listTruth(ctx context.Context, datasets []string) ([]map[string
 func (g *grid) addGroup(r *Runner, grp *group, truths []map[string]map[string]*triagev1.GroundTruthRecord, solver int, ep *EndpointInfo) {
 	for _, id := range grp.ids() {
 		p := grp.texts[id]
-		if rec, ok := truths[solver][p.Dataset][id]; ok && rec.GetGradeable() {
+		rec, ok := truths[solver][p.Dataset][id]
+		switch {
+		case !ok:
+			grp.unmeasured++
+		case rec.GetGradeable():
 			grp.items = append(grp.items, poolItem(p, rec))
 		}
 	}

@@ -182,14 +182,12 @@ func (r *Runner) schedule(cells []cell, stored map[string]runstore.StoredCell) [
 	r.progress.Total.Store(int64(len(cells)))
 	var todo []cell
 	for _, c := range cells {
-		st, ok := stored[c.key()]
-		switch {
-		case !ok:
-		case st.Fingerprint != c.fingerprint:
+		switch r.state(c, stored) {
+		case cellStale:
 			r.progress.Stale.Add(1)
-		case st.Excluded == string(metrics.ExcludedError) && !r.opts.KeepErrors:
+		case cellFailed:
 			r.progress.Retried.Add(1)
-		default:
+		case cellDone:
 			r.progress.Skipped.Add(1)
 			r.progress.Done.Add(1)
 			continue
@@ -197,6 +195,35 @@ func (r *Runner) schedule(cells []cell, stored map[string]runstore.StoredCell) [
 		todo = append(todo, c)
 	}
 	return todo
+}
+
+// cellState is what a run finds of a cell in its store.
+type cellState int
+
+const (
+	// cellNew is not stored.
+	cellNew cellState = iota
+	// cellStale is stored with other inputs (another fingerprint).
+	cellStale
+	// cellFailed is stored as a planner error, retried unless
+	// Options.KeepErrors.
+	cellFailed
+	// cellDone is stored fresh: the run skips it.
+	cellDone
+)
+
+// state is c's cellState in stored.
+func (r *Runner) state(c cell, stored map[string]runstore.StoredCell) cellState {
+	st, ok := stored[c.key()]
+	switch {
+	case !ok:
+		return cellNew
+	case st.Fingerprint != c.fingerprint:
+		return cellStale
+	case st.Excluded == string(metrics.ExcludedError) && !r.opts.KeepErrors:
+		return cellFailed
+	}
+	return cellDone
 }
 
 // references computes the group's oracle and random references for every α

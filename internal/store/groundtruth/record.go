@@ -59,3 +59,11 @@ func importErr(ctx context.Context, err error) error {
 	}
 	return err
 }
+
+// Kept reports whether a baseline keeps a problem's stored record instead
+// of solving the problem again: a gradeable record always (unless rerun),
+// a not-gradeable one only when asked to keep those (keepUngradeable).
+// The Executor's baseline and a run's quote both decide by it.
+func Kept(gradeable, rerun, keepUngradeable bool) bool {
+	return !rerun && (gradeable || keepUngradeable)
+}

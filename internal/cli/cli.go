@@ -48,6 +48,7 @@ func commands() map[string]command {
 		"baseline":     {summary: "run Phase 0: solve and grade every problem, store the ground truth", run: runBaseline},
 		"budget-aware": {summary: "re-solve the α = 1 plans' picks with the budget banner and compare", run: runBudgetAware},
 		"run":          {summary: "run or resume the grid a config describes", run: runRun},
+		"quote":        {summary: "state what a config's study still costs before any model call: calls, tokens, dollars per phase and endpoint", run: runQuote},
 		"report":       {summary: "write a run's report: summary, report.html, figures, tables (Markdown, CSV, JSON, LaTeX)", run: runReport},
 		"demo":         {summary: "run the bundled synthetic sample end to end", run: runDemo},
 		"ground-truth": {summary: "import (JSONL) or list the stored Phase 0 ground truth", run: runGroundTruth},

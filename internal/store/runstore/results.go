@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/triage-eval/triage/internal/protocol/pools"
@@ -146,13 +147,16 @@ type InjectedPool struct {
 	Algorithm string `json:"algorithm"`
 }
 
+// ErrNoRun says the run store holds no run yet: no grid was laid out.
+var ErrNoRun = errors.New("the run store holds no run yet (triage run first)")
+
 // Manifest implements Store.
 func (s *sqlStore) Manifest(ctx context.Context) (Manifest, error) {
 	return retry(ctx, s, "reading the manifest", func() (Manifest, error) {
 		var raw string
 		err := s.db.QueryRowContext(ctx, `SELECT pools FROM manifest WHERE id = 1`).Scan(&raw)
 		if err == sql.ErrNoRows {
-			return Manifest{}, fmt.Errorf("the run store holds no run yet (triage run first)")
+			return Manifest{}, ErrNoRun
 		}
 		if err != nil {
 			return Manifest{}, err

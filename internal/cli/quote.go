@@ -1,0 +1,229 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/llm"
+	"github.com/triage-eval/triage/internal/phase0/solving"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
+	"github.com/triage-eval/triage/internal/runs/budgetaware"
+	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/quote"
+	"github.com/triage-eval/triage/internal/store/runstore"
+	"github.com/triage-eval/triage/services/planner"
+)
+
+func runQuote(ctx context.Context, args []string, env Env) (err error) {
+	fs := newFlagSet("quote", env.Stderr)
+	asJSON := fs.Bool("json", false, "write the quote as JSON")
+	rerun := fs.Bool("rerun", false, "quote `triage baseline --rerun`: stored gradeable ground truth is solved again")
+	keepUngradeable := fs.Bool("keep-ungradeable", false, "quote `triage baseline --keep-ungradeable`")
+	keepErrors := fs.Bool("keep-errors", false, "quote `triage run --keep-errors`: cells whose planner call failed are not retried")
+	dial := addDialFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "usage: triage quote [flags] CONFIG.yaml\n\nStates, before any model call, what the config's study still costs: per\nphase (Phase 0 baseline, Phase 1 planning, budget-aware re-solve) and\nendpoint, the calls still to make after the response cache and resume, their\ninput tokens (estimated: bytes/4), the max_tokens bound of their output, the\noutput expected from Phase 0 costs, and dollars where endpoints.json gives\nprices. Calls no model. See docs/operations.md, \"Know the bill\".\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	cfg, err := loadConfigArg(fs, args, env)
+	if cfg == nil || err != nil {
+		return err
+	}
+	llmCfg, closeCache, err := plannerConfig(ctx, cfg.Path(cfg.Endpoints), cfg.Path(cfg.LLMCache), env)
+	if err != nil {
+		return err
+	}
+	defer closeInto(&err, closeCache)
+	st, closeStore, err := openGroundTruth(ctx, cfg, env)
+	if err != nil {
+		return err
+	}
+	defer closeInto(&err, closeStore)
+	rs, err := runstore.Open(ctx, cfg.Path(cfg.RunStore))
+	if err != nil {
+		return err
+	}
+	defer closeInto(&err, rs.Close)
+	// The Planner in process needs no API key to render what it would
+	// send: a quote calls no model.
+	llmCfg.Getenv = noKeys
+	deps := serviceDeps{now: time.Now, store: st, tel: env.Telemetry}
+	if cfg.Services.Planner == "" {
+		deps.planner = llmCfg
+	}
+	conns, err := connect([]string{"executor", "planner"},
+		map[string]string{"executor": cfg.Services.Executor, "planner": cfg.Services.Planner}, dial, deps, env.Stderr)
+	if err != nil {
+		return err
+	}
+	defer closeInto(&err, conns.Close)
+	exec := triagev1.NewExecutorServiceClient(conns.conns["executor"])
+	q, err := quoteRun(ctx, quoteDeps{
+		cfg: cfg, runStore: rs, exec: exec, llm: llmCfg,
+		planner:  triagev1.NewPlannerServiceClient(conns.conns["planner"]),
+		baseline: orchestrator.BaselineOptions{Rerun: *rerun, KeepUngradeable: *keepUngradeable},
+		run:      orchestrator.Options{KeepErrors: *keepErrors},
+	})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return quote.JSON(env.Stdout, q)
+	}
+	return quote.Text(env.Stdout, q)
+}
+
+// noKeys stands in for the environment where a quote builds clients: each
+// variable an endpoint names reads as a placeholder key, never sent (a
+// quote makes no call) and never part of a cache key.
+func noKeys(string) string { return "quote-makes-no-call" }
+
+// quoteDeps is what a quote reads.
+type quoteDeps struct {
+	cfg      *orchestrator.Config
+	runStore runstore.Store
+	exec     triagev1.ExecutorServiceClient
+	planner  triagev1.PlannerServiceClient
+	// llm holds the endpoints (with prices) and the response cache.
+	llm      planner.Config
+	baseline orchestrator.BaselineOptions
+	run      orchestrator.Options
+}
+
+// quoteRun gathers the calls of every phase and adds them up.
+func quoteRun(ctx context.Context, d quoteDeps) (quote.Quote, error) {
+	var calls []quote.Call
+	var notes []string
+	baseline, n, err := baselineCalls(ctx, d)
+	if err != nil {
+		return quote.Quote{}, err
+	}
+	calls, notes = append(calls, baseline...), append(notes, n...)
+	runner := orchestrator.NewRunner(d.cfg, orchestrator.Clients{Planner: d.planner, Executor: d.exec}, d.runStore, time.Now, nil, d.run)
+	plans, err := runner.PendingPlans(ctx)
+	if err != nil {
+		return quote.Quote{}, err
+	}
+	provisional := 0
+	for _, p := range plans {
+		req, err := planner.PlanCall(p.Request)
+		if err != nil {
+			return quote.Quote{}, fmt.Errorf("planner prompt for %s/%s on %s: %w", p.Solver.Model, p.Solver.Mode, p.Dataset, err)
+		}
+		c := quote.Call{Phase: quote.Planning, Endpoint: p.Solver.Endpoint, Request: req, Provisional: p.Provisional}
+		if len(p.Phase0Costs) > 0 {
+			c.Expected, c.HasExpected = mean(p.Phase0Costs), true
+		}
+		if p.Provisional {
+			provisional++
+		}
+		calls = append(calls, c)
+	}
+	if provisional > 0 {
+		notes = append(notes, fmt.Sprintf("%d planner calls are provisional: their pools await Phase 0, so their budget (and the prompt's figure) is not known yet and the cache cannot hold them", provisional))
+	}
+	resolves, n, err := resolveCalls(ctx, d)
+	if err != nil {
+		return quote.Quote{}, err
+	}
+	calls, notes = append(calls, resolves...), append(notes, n...)
+	opts := []llm.Option{llm.WithGetenv(noKeys)}
+	if d.llm.Cache != nil {
+		opts = append(opts, llm.WithCache(d.llm.Cache))
+	}
+	clients := llm.NewClients(opts...)
+	q, err := quote.Make(ctx, calls, func(name string) (quote.Endpoint, error) {
+		ep, ok := d.llm.Endpoints[name]
+		if !ok {
+			return quote.Endpoint{}, fmt.Errorf("endpoint %q is not in the endpoints file %s (%s)", name, d.cfg.Path(d.cfg.Endpoints), llm.DescribeNames(d.llm.Endpoints))
+		}
+		c, err := clients.Get(name, ep)
+		return quote.Endpoint{Model: c, Price: ep.Price}, err
+	})
+	q.Notes = append(notes, q.Notes...)
+	return q, err
+}
+
+// baselineCalls are Phase 0's calls: every problem the baseline would
+// solve, per solver with an endpoint, BaselineSamples times.
+func baselineCalls(ctx context.Context, d quoteDeps) ([]quote.Call, []string, error) {
+	pending, err := orchestrator.PendingBaseline(ctx, d.cfg, d.exec, d.baseline)
+	if err != nil {
+		return nil, nil, err
+	}
+	var calls []quote.Call
+	var notes []string
+	for _, ps := range pending {
+		if ps.Solver.Endpoint == "" {
+			if len(ps.Problems) > 0 {
+				notes = append(notes, fmt.Sprintf("%s/%s has no endpoint: its %d problems without ground truth are not quoted (import their ground truth)", ps.Solver.Model, ps.Solver.Mode, len(ps.Problems)))
+			}
+			continue
+		}
+		for _, p := range ps.Problems {
+			req, err := solving.Request(p, 0)
+			if err != nil {
+				continue // Solve makes no call: the problem is stored not gradeable
+			}
+			calls = append(calls, quote.Call{Phase: quote.Baseline, Endpoint: ps.Solver.Endpoint, Request: req, Times: d.cfg.BaselineSamples()})
+		}
+	}
+	if d.cfg.Baseline.JudgeEndpoint != "" {
+		notes = append(notes, fmt.Sprintf("judge calls (%s) on exact answers are not quoted: how many answers need one is known only after solving", d.cfg.Baseline.JudgeEndpoint))
+	}
+	return calls, notes, nil
+}
+
+// resolveCalls are the budget-aware re-solve's calls, each expecting its
+// item's own Phase 0 cost; none when the run has no α = 1 llm plans.
+func resolveCalls(ctx context.Context, d quoteDeps) ([]quote.Call, []string, error) {
+	if !slices.Contains(d.cfg.Alphas, 1) || !slices.Contains(d.cfg.Strategies, vocab.LLM) || !slices.Contains(d.cfg.Variants, d.cfg.Baseline.BudgetAwareVariant) {
+		return nil, nil, nil
+	}
+	sel, pending, err := budgetaware.PendingResolves(ctx, d.cfg, d.runStore, d.llm.Endpoints)
+	if errors.Is(err, runstore.ErrNoRun) {
+		return nil, []string{"the grid has not run yet: the re-solves follow its α = 1 plans and are not counted"}, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	var notes []string
+	if sel.MissingPools > 0 {
+		notes = append(notes, fmt.Sprintf("%d of %d α = 1 pools have no usable plan yet: their re-solves (at most %d items each) are not counted", sel.MissingPools, sel.Pools, d.cfg.PoolSize))
+	}
+	type key struct{ model, mode, dataset string }
+	truth := map[key]map[string]*triagev1.GroundTruthRecord{}
+	var calls []quote.Call
+	for _, p := range pending {
+		it := p.Item
+		k := key{it.Solver.Model, it.Solver.Mode, it.Dataset}
+		if truth[k] == nil {
+			if truth[k], err = orchestrator.ListGroundTruth(ctx, d.exec, it.Solver, it.Dataset); err != nil {
+				return nil, nil, err
+			}
+		}
+		req, err := solving.Request(p.Problem, it.Tokens)
+		if err != nil {
+			continue
+		}
+		c := quote.Call{Phase: quote.Resolve, Endpoint: it.Solver.Endpoint, Request: req}
+		if rec, ok := truth[k][it.ProblemID]; ok {
+			c.Expected, c.HasExpected = rec.GetCost(), true
+		}
+		calls = append(calls, c)
+	}
+	return calls, notes, nil
+}
+
+// mean is the rounded mean of xs (not empty).
+func mean(xs []int64) int64 {
+	var s int64
+	for _, x := range xs {
+		s += x
+	}
+	return (s + int64(len(xs))/2) / int64(len(xs))
+}

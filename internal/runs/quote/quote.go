@@ -1,0 +1,179 @@
+package quote
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/triage-eval/triage/internal/llm"
+)
+
+// Phase names a part of a study that calls models.
+type Phase string
+
+// The phases a quote covers, in the order a study runs them.
+const (
+	// Baseline is Phase 0: every solver on every problem.
+	Baseline Phase = "phase0_baseline"
+	// Planning is Phase 1: one planner call per llm cell.
+	Planning Phase = "phase1_planning"
+	// Resolve is the budget-aware re-solve of the α = 1 plans' picks.
+	Resolve Phase = "budget_aware_resolve"
+)
+
+// order ranks the phases for the table.
+func (p Phase) order() int {
+	return slices.Index([]Phase{Baseline, Planning, Resolve}, p)
+}
+
+// Call is one request a run would send.
+type Call struct {
+	// Phase and Endpoint say where it belongs.
+	Phase    Phase
+	Endpoint string
+	// Request is the rendered call, as the run sends it.
+	Request llm.Request
+	// Times is how many calls the request stands for (Phase 0 samples);
+	// 0 means 1. A cached request saves one of them.
+	Times int
+	// Expected is the expected output tokens of one call, when known
+	// (HasExpected).
+	Expected    int64
+	HasExpected bool
+	// Provisional marks a call whose prompt is not final yet (a Phase 1
+	// pool awaiting Phase 0): counted, never found in the cache.
+	Provisional bool
+}
+
+// Model is what a quote asks of the client that would send a call: whether
+// the cache answers it and its output bound (*llm.Client).
+type Model interface {
+	Cached(ctx context.Context, req llm.Request) (bool, error)
+	MaxOutput(req llm.Request) int64
+}
+
+// Endpoint is a call's endpoint as a quote sees it: its client and its
+// price (nil when the endpoints file gives none).
+type Endpoint struct {
+	Model Model
+	Price *llm.Price
+}
+
+// Row is one (phase, endpoint) of a quote.
+type Row struct {
+	Phase    Phase  `json:"phase"`
+	Endpoint string `json:"endpoint"`
+	// Calls are those still to make; Cached those the response cache
+	// answers (no provider call, no cost); Provisional those among Calls
+	// whose prompt awaits Phase 0.
+	Calls       int64 `json:"calls"`
+	Cached      int64 `json:"cached"`
+	Provisional int64 `json:"provisional,omitempty"`
+	// InputTokens is the estimated prompt tokens of Calls.
+	InputTokens int64 `json:"input_tokens"`
+	// MaxOutputTokens is Calls × their max_tokens bound; Unbounded says
+	// some call has no bound (MaxOutputTokens then counts the others).
+	MaxOutputTokens int64 `json:"max_output_tokens"`
+	Unbounded       bool  `json:"unbounded,omitempty"`
+	// ExpectedOutputTokens is the expected output of Calls, when every one
+	// has an expected figure (HasExpected).
+	ExpectedOutputTokens int64 `json:"expected_output_tokens"`
+	HasExpected          bool  `json:"has_expected"`
+	// MaxDollars and ExpectedDollars price the bound and the expectation
+	// when the endpoint has a price (nil otherwise, or when unbounded or
+	// unknown).
+	MaxDollars      *float64 `json:"max_dollars,omitempty"`
+	ExpectedDollars *float64 `json:"expected_dollars,omitempty"`
+	// expectedMissing counts calls without an expected figure.
+	expectedMissing int64
+}
+
+// Quote is a run's quote: a row per (phase, endpoint) in phase and then
+// endpoint order, and the notes that qualify it.
+type Quote struct {
+	Rows  []Row    `json:"rows"`
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Make adds up calls per (phase, endpoint). endpoint resolves a call's
+// endpoint; its error (an unknown endpoint) stops the quote.
+func Make(ctx context.Context, calls []Call, endpoint func(name string) (Endpoint, error)) (Quote, error) {
+	type key struct {
+		phase    Phase
+		endpoint string
+	}
+	rows := map[key]*Row{}
+	eps := map[string]Endpoint{}
+	for _, c := range calls {
+		ep, ok := eps[c.Endpoint]
+		if !ok {
+			var err error
+			if ep, err = endpoint(c.Endpoint); err != nil {
+				return Quote{}, err
+			}
+			eps[c.Endpoint] = ep
+		}
+		k := key{c.Phase, c.Endpoint}
+		row := rows[k]
+		if row == nil {
+			row = &Row{Phase: c.Phase, Endpoint: c.Endpoint}
+			rows[k] = row
+		}
+		times := int64(max(c.Times, 1))
+		if !c.Provisional {
+			cached, err := ep.Model.Cached(ctx, c.Request)
+			if err != nil {
+				return Quote{}, fmt.Errorf("%s call to %s: %w", c.Phase, c.Endpoint, err)
+			}
+			if cached {
+				row.Cached++
+				times--
+			}
+		}
+		if times == 0 {
+			continue
+		}
+		row.Calls += times
+		if c.Provisional {
+			row.Provisional += times
+		}
+		row.InputTokens += times * llm.EstimateTokens(c.Request)
+		bound := ep.Model.MaxOutput(c.Request)
+		if bound <= 0 {
+			row.Unbounded = true
+		}
+		row.MaxOutputTokens += times * max(bound, 0)
+		if !c.HasExpected {
+			row.expectedMissing += times
+			continue
+		}
+		expected := c.Expected
+		if bound > 0 {
+			expected = min(expected, bound)
+		}
+		row.ExpectedOutputTokens += times * expected
+	}
+	out := Quote{}
+	for _, row := range rows {
+		row.HasExpected = row.expectedMissing == 0
+		if !row.HasExpected {
+			row.ExpectedOutputTokens = 0
+		}
+		if p := eps[row.Endpoint].Price; p != nil {
+			if !row.Unbounded {
+				d := p.Dollars(row.InputTokens, row.MaxOutputTokens)
+				row.MaxDollars = &d
+			}
+			if row.HasExpected {
+				d := p.Dollars(row.InputTokens, row.ExpectedOutputTokens)
+				row.ExpectedDollars = &d
+			}
+		}
+		out.Rows = append(out.Rows, *row)
+	}
+	slices.SortFunc(out.Rows, func(a, b Row) int {
+		return cmp.Or(cmp.Compare(a.Phase.order(), b.Phase.order()), cmp.Compare(a.Endpoint, b.Endpoint))
+	})
+	return out, nil
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 )
 
 // Cache stores successful responses under a content-addressed key (see
@@ -38,14 +37,26 @@ func cacheKey(baseURL string, w *wireRequest) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	material, err := encodeCanonical(map[string]any{
-		"v":        cacheKeyVersion,
-		"base_url": baseURL,
-		"body":     json.RawMessage(body),
-	})
+	return keyOf(baseURL, body)
+}
+
+// keyOf hashes the canonical JSON of {"base_url", "body", "v"} as it is
+// written, without building it: the keys in sorted order, body (already
+// canonical and compact) verbatim. It is exactly the SHA-256 of
+// encodeCanonical of that object, at a fraction of the cost for long
+// prompts (a quote hashes every prompt of a study).
+func keyOf(baseURL string, body []byte) (string, error) {
+	u, err := encodeCanonical(baseURL)
 	if err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256(material)
-	return hex.EncodeToString(sum[:]), nil
+	v, err := encodeCanonical(cacheKeyVersion)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	for _, part := range [][]byte{[]byte(`{"base_url":`), u, []byte(`,"body":`), body, []byte(`,"v":`), v, []byte(`}`)} {
+		h.Write(part)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }

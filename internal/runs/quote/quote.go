@@ -4,7 +4,10 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/triage-eval/triage/internal/llm"
 )
@@ -103,33 +106,33 @@ func Make(ctx context.Context, calls []Call, endpoint func(name string) (Endpoin
 		phase    Phase
 		endpoint string
 	}
-	rows := map[key]*Row{}
 	eps := map[string]Endpoint{}
 	for _, c := range calls {
-		ep, ok := eps[c.Endpoint]
-		if !ok {
-			var err error
-			if ep, err = endpoint(c.Endpoint); err != nil {
+		if _, ok := eps[c.Endpoint]; !ok {
+			ep, err := endpoint(c.Endpoint)
+			if err != nil {
 				return Quote{}, err
 			}
 			eps[c.Endpoint] = ep
 		}
+	}
+	looked, err := lookUp(ctx, calls, eps)
+	if err != nil {
+		return Quote{}, err
+	}
+	rows := map[key]*Row{}
+	for i, c := range calls {
 		k := key{c.Phase, c.Endpoint}
 		row := rows[k]
 		if row == nil {
 			row = &Row{Phase: c.Phase, Endpoint: c.Endpoint}
 			rows[k] = row
 		}
+		l := looked[i]
 		times := int64(max(c.Times, 1))
-		if !c.Provisional {
-			cached, err := ep.Model.Cached(ctx, c.Request)
-			if err != nil {
-				return Quote{}, fmt.Errorf("%s call to %s: %w", c.Phase, c.Endpoint, err)
-			}
-			if cached {
-				row.Cached++
-				times--
-			}
+		if l.cached {
+			row.Cached++
+			times--
 		}
 		if times == 0 {
 			continue
@@ -138,19 +141,18 @@ func Make(ctx context.Context, calls []Call, endpoint func(name string) (Endpoin
 		if c.Provisional {
 			row.Provisional += times
 		}
-		row.InputTokens += times * llm.EstimateTokens(c.Request)
-		bound := ep.Model.MaxOutput(c.Request)
-		if bound <= 0 {
+		row.InputTokens += times * l.input
+		if l.bound <= 0 {
 			row.Unbounded = true
 		}
-		row.MaxOutputTokens += times * max(bound, 0)
+		row.MaxOutputTokens += times * max(l.bound, 0)
 		if !c.HasExpected {
 			row.expectedMissing += times
 			continue
 		}
 		expected := c.Expected
-		if bound > 0 {
-			expected = min(expected, bound)
+		if l.bound > 0 {
+			expected = min(expected, l.bound)
 		}
 		row.ExpectedOutputTokens += times * expected
 	}
@@ -176,4 +178,36 @@ func Make(ctx context.Context, calls []Call, endpoint func(name string) (Endpoin
 		return cmp.Or(cmp.Compare(a.Phase.order(), b.Phase.order()), cmp.Compare(a.Endpoint, b.Endpoint))
 	})
 	return out, nil
+}
+
+// looked is what a quote learns of one call from its endpoint's client.
+type looked struct {
+	cached       bool
+	input, bound int64
+}
+
+// lookUp renders, counts and looks up every call, as many at once as the
+// process has cores: a study's prompts are hundreds of megabytes to hash.
+func lookUp(ctx context.Context, calls []Call, eps map[string]Endpoint) ([]looked, error) {
+	out := make([]looked, len(calls))
+	g, ctx := errgroup.WithContext(ctx)
+	workers := runtime.GOMAXPROCS(0)
+	chunk := (len(calls) + workers - 1) / workers
+	for start := 0; start < len(calls); start += chunk {
+		g.Go(func() error {
+			for i := start; i < min(start+chunk, len(calls)); i++ {
+				c, m := calls[i], eps[calls[i].Endpoint].Model
+				if !c.Provisional {
+					cached, err := m.Cached(ctx, c.Request)
+					if err != nil {
+						return fmt.Errorf("%s call to %s: %w", c.Phase, c.Endpoint, err)
+					}
+					out[i].cached = cached
+				}
+				out[i].input, out[i].bound = llm.EstimateTokens(c.Request), m.MaxOutput(c.Request)
+			}
+			return nil
+		})
+	}
+	return out, g.Wait()
 }

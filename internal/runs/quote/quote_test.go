@@ -1,0 +1,134 @@
+package quote
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/triage-eval/triage/internal/llm"
+)
+
+// fakeModel caches the prompts in cached and bounds output at bound.
+type fakeModel struct {
+	cached map[string]bool
+	bound  int64
+}
+
+func (m fakeModel) Cached(_ context.Context, r llm.Request) (bool, error) {
+	return m.cached[r.Messages[0].Content], nil
+}
+
+func (m fakeModel) MaxOutput(llm.Request) int64 { return m.bound }
+
+func call(phase Phase, ep, prompt string) Call {
+	return Call{Phase: phase, Endpoint: ep, Request: llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: prompt}}}}
+}
+
+func expecting(c Call, tokens int64) Call {
+	c.Expected, c.HasExpected = tokens, true
+	return c
+}
+
+func TestMake(t *testing.T) {
+	eight := strings.Repeat("x", 8) // 2 + 4 tokens
+	priced := Endpoint{Model: fakeModel{cached: map[string]bool{"hit": true}, bound: 1000}, Price: &llm.Price{InputPerMTok: 1, OutputPerMTok: 10}}
+	unbounded := Endpoint{Model: fakeModel{}, Price: &llm.Price{InputPerMTok: 1, OutputPerMTok: 10}}
+	free := Endpoint{Model: fakeModel{bound: 50}}
+	eps := map[string]Endpoint{"priced": priced, "unbounded": unbounded, "free": free}
+	f := func(x float64) *float64 { return &x }
+	tests := []struct {
+		name  string
+		calls []Call
+		want  []Row
+	}{
+		{"cached calls cost nothing", []Call{call(Baseline, "priced", eight), call(Baseline, "priced", "hit")}, []Row{
+			{Phase: Baseline, Endpoint: "priced", Calls: 1, Cached: 1, InputTokens: 6, MaxOutputTokens: 1000, MaxDollars: f((6 + 10000) / 1e6)},
+		}},
+		{"samples: a cached request saves one", []Call{{Phase: Baseline, Endpoint: "priced", Request: call(Baseline, "", "hit").Request, Times: 3}}, []Row{
+			{Phase: Baseline, Endpoint: "priced", Calls: 2, Cached: 1, InputTokens: 2 * 5, MaxOutputTokens: 2000, MaxDollars: f((10 + 20000) / 1e6)},
+		}},
+		{"expected capped at the bound", []Call{expecting(call(Planning, "priced", eight), 300), expecting(call(Planning, "priced", eight), 5000)}, []Row{
+			{Phase: Planning, Endpoint: "priced", Calls: 2, InputTokens: 12, MaxOutputTokens: 2000, ExpectedOutputTokens: 1300, HasExpected: true,
+				MaxDollars: f((12 + 20000) / 1e6), ExpectedDollars: f((12 + 13000) / 1e6)},
+		}},
+		{"one call without expectation hides it", []Call{expecting(call(Resolve, "free", eight), 30), call(Resolve, "free", eight)}, []Row{
+			{Phase: Resolve, Endpoint: "free", Calls: 2, InputTokens: 12, MaxOutputTokens: 100},
+		}},
+		{"no bound: no upper dollars", []Call{expecting(call(Planning, "unbounded", eight), 10)}, []Row{
+			{Phase: Planning, Endpoint: "unbounded", Calls: 1, InputTokens: 6, Unbounded: true, ExpectedOutputTokens: 10, HasExpected: true, ExpectedDollars: f((6 + 100) / 1e6)},
+		}},
+		{"provisional calls skip the cache", []Call{{Phase: Planning, Endpoint: "priced", Request: call(Planning, "", "hit").Request, Provisional: true}}, []Row{
+			{Phase: Planning, Endpoint: "priced", Calls: 1, Provisional: 1, InputTokens: 5, MaxOutputTokens: 1000, MaxDollars: f((5 + 10000) / 1e6)},
+		}},
+		{"rows in phase then endpoint order", []Call{call(Resolve, "free", "a"), call(Baseline, "priced", "a"), call(Baseline, "free", "a")}, []Row{
+			{Phase: Baseline, Endpoint: "free", Calls: 1, InputTokens: 5, MaxOutputTokens: 50},
+			{Phase: Baseline, Endpoint: "priced", Calls: 1, InputTokens: 5, MaxOutputTokens: 1000, MaxDollars: f((5 + 10000) / 1e6)},
+			{Phase: Resolve, Endpoint: "free", Calls: 1, InputTokens: 5, MaxOutputTokens: 50},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q, err := Make(context.Background(), tt.calls, func(name string) (Endpoint, error) { return eps[name], nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(q.Rows) != len(tt.want) {
+				t.Fatalf("rows = %+v, want %+v", q.Rows, tt.want)
+			}
+			for i, got := range q.Rows {
+				want := tt.want[i]
+				if !sameDollars(got.MaxDollars, want.MaxDollars) || !sameDollars(got.ExpectedDollars, want.ExpectedDollars) {
+					t.Errorf("row %d dollars = %v, %v; want %v, %v", i, deref(got.MaxDollars), deref(got.ExpectedDollars), deref(want.MaxDollars), deref(want.ExpectedDollars))
+				}
+				got.MaxDollars, got.ExpectedDollars, want.MaxDollars, want.ExpectedDollars = nil, nil, nil, nil
+				got.expectedMissing = 0
+				if got != want {
+					t.Errorf("row %d = %+v, want %+v", i, got, want)
+				}
+			}
+		})
+	}
+	_, err := Make(context.Background(), []Call{call(Baseline, "gone", "a")}, func(string) (Endpoint, error) { return Endpoint{}, errors.New("unknown endpoint") })
+	if err == nil {
+		t.Error("an unknown endpoint was quoted")
+	}
+}
+
+func sameDollars(a, b *float64) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	d := *a - *b
+	return d < 1e-12 && d > -1e-12
+}
+
+func deref(d *float64) any {
+	if d == nil {
+		return nil
+	}
+	return *d
+}
+
+func TestText(t *testing.T) {
+	ten := 10.0
+	q := Quote{Rows: []Row{
+		{Phase: Baseline, Endpoint: "a", Calls: 3, InputTokens: 30, MaxOutputTokens: 300, MaxDollars: &ten},
+		{Phase: Planning, Endpoint: "a", Calls: 1, InputTokens: 9, Unbounded: true, ExpectedOutputTokens: 7, HasExpected: true},
+	}, Notes: []string{"something to know"}}
+	var buf bytes.Buffer
+	if err := Text(&buf, q); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{"phase0_baseline", "10.00", "unbounded", "note: something to know"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	total := strings.Fields(strings.Split(strings.TrimSpace(out), "\n")[3])
+	if want := []string{"total", "4", "0", "39", "unbounded", "—", "—", "—"}; strings.Join(total, " ") != strings.Join(want, " ") {
+		t.Errorf("total line = %q, want %q\n%s", total, want, out)
+	}
+}

@@ -300,7 +300,12 @@ func itemProto(rec groundtruth.Record, a solving.Attempt, done int32) *triagev1.
 		out = gradeOutcomes[string(a.Verdict.Outcome)]
 	}
 	extracted := clip(a.Verdict.Extracted, maxExtracted)
+	var prompt int64
+	if !a.Response.CacheHit {
+		prompt = int64(a.Response.PromptTokens)
+	}
 	return &triagev1.BaselineItem{
+		PromptTokens:    prompt,
 		Record:          recordToProto(rec),
 		Outcome:         out,
 		ExtractedAnswer: extracted,

@@ -1574,7 +1574,11 @@ type BaselineItem struct {
 	Done int32 `protobuf:"varint,8,opt,name=done,proto3" json:"done,omitempty"`
 	// The model call failed after its retries (record.error says why): the
 	// endpoint, not the answer, is why the record is not gradeable.
-	CallFailed    bool `protobuf:"varint,9,opt,name=call_failed,json=callFailed,proto3" json:"call_failed,omitempty"`
+	CallFailed bool `protobuf:"varint,9,opt,name=call_failed,json=callFailed,proto3" json:"call_failed,omitempty"`
+	// Prompt tokens the provider reported for this call (0 when the call
+	// failed or the response came from the cache): with record.cost, the
+	// output tokens, what the call is billed (a run's spend, SPEC §9).
+	PromptTokens  int64 `protobuf:"varint,11,opt,name=prompt_tokens,json=promptTokens,proto3" json:"prompt_tokens,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1670,6 +1674,13 @@ func (x *BaselineItem) GetCallFailed() bool {
 		return x.CallFailed
 	}
 	return false
+}
+
+func (x *BaselineItem) GetPromptTokens() int64 {
+	if x != nil {
+		return x.PromptTokens
+	}
+	return 0
 }
 
 // BaselineSummary closes a baseline stream.
@@ -2212,7 +2223,7 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\x0fBaselineStarted\x12\x14\n" +
 	"\x05total\x18\x01 \x01(\x05R\x05total\x12\x18\n" +
 	"\askipped\x18\x02 \x01(\x05R\askipped\x12\x18\n" +
-	"\apending\x18\x03 \x01(\x05R\apending\"\xe0\x02\n" +
+	"\apending\x18\x03 \x01(\x05R\apending\"\x85\x03\n" +
 	"\fBaselineItem\x124\n" +
 	"\x06record\x18\x01 \x01(\v2\x1c.triage.v1.GroundTruthRecordR\x06record\x121\n" +
 	"\aoutcome\x18\x02 \x01(\x0e2\x17.triage.v1.GradeOutcomeR\aoutcome\x12)\n" +
@@ -2223,7 +2234,8 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\rprompt_sha256\x18\a \x01(\tR\fpromptSha256\x12\x12\n" +
 	"\x04done\x18\b \x01(\x05R\x04done\x12\x1f\n" +
 	"\vcall_failed\x18\t \x01(\bR\n" +
-	"callFailed\"\x84\x02\n" +
+	"callFailed\x12#\n" +
+	"\rprompt_tokens\x18\v \x01(\x03R\fpromptTokens\"\x84\x02\n" +
 	"\x0fBaselineSummary\x12\x16\n" +
 	"\x06solved\x18\x01 \x01(\x05R\x06solved\x12\x1c\n" +
 	"\tgradeable\x18\x02 \x01(\x05R\tgradeable\x12\x18\n" +

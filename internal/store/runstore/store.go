@@ -100,6 +100,22 @@ type Store interface {
 	// Builds lists the builds that touched the run, first used first.
 	Builds(ctx context.Context) ([]BuildUse, error)
 
+	// Reserve holds r.Dollars against capDollars for one model call, in one
+	// transaction (serialized across workers), when what is settled plus
+	// what unlapsed reservations hold plus r.Dollars stays within the cap;
+	// it returns whether it did and the spend it found (with r when held).
+	Reserve(ctx context.Context, r Reservation, capDollars float64, now time.Time) (bool, Spent, error)
+
+	// Settle replaces reservation id with what its call cost.
+	Settle(ctx context.Context, id string, s Settlement, now time.Time) error
+
+	// Release drops reservation id unsettled: its call was not made, or the
+	// cache answered it.
+	Release(ctx context.Context, id string) error
+
+	// Spend returns the settled spend per phase and endpoint.
+	Spend(ctx context.Context) ([]SpendRow, error)
+
 	// FreshCells returns the fingerprint of every cell stored fresh (not
 	// failed), by key.
 	FreshCells(ctx context.Context) (map[string]string, error)

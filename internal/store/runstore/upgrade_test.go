@@ -37,8 +37,8 @@ func loadFixture(t *testing.T, location, name string) {
 
 // TestOpensStoresOfVersion5: a run store written at schema version 5 by
 // the releases before the shared migrator (their DDL and version record,
-// frozen in testdata) opens as it is — same version, same place — and
-// reads and takes writes as before.
+// frozen in testdata) opens, upgraded to version 6 (the spend table) with
+// its version kept in the same place, and reads and takes writes as before.
 func TestOpensStoresOfVersion5(t *testing.T) {
 	backends(t, func(t *testing.T, location string) {
 		ctx := context.Background()
@@ -48,8 +48,11 @@ func TestOpensStoresOfVersion5(t *testing.T) {
 		}
 		loadFixture(t, location, fixture)
 		rs := openTest(t, location)
-		if v, err := (versionLedger{}).Version(ctx, rs.db, rs.db.Dialect); err != nil || v != 5 {
-			t.Fatalf("schema version after opening: %d, %v; want 5, where it was", v, err)
+		if v, err := (versionLedger{}).Version(ctx, rs.db, rs.db.Dialect); err != nil || v != 6 {
+			t.Fatalf("schema version after opening: %d, %v; want 6, where it was", v, err)
+		}
+		if ok, _, err := rs.Reserve(ctx, Reservation{ID: "r", Phase: "p", Endpoint: "e", CallKey: "k", Dollars: 1, Until: time.Now().Add(time.Hour)}, 2, time.Now()); !ok || err != nil {
+			t.Errorf("reserving spend after the upgrade: %v, %v", ok, err)
 		}
 		res, err := rs.Results(ctx)
 		if err != nil || res.Freshness != (Freshness{Fresh: 1}) || len(res.Records) != 1 || *res.Records[0].Eta != 0.5 {
@@ -100,7 +103,7 @@ func TestRunStoreUpgradesVersion1(t *testing.T) {
 	if err := rs.RecordBuild(ctx, version.Info{Version: "v1.0.0", Go: "go1.26.8"}, "report", time.Now()); err != nil {
 		t.Errorf("builds after the upgrade: %v", err)
 	}
-	if v, err := (versionLedger{}).Version(ctx, rs.db, rs.db.Dialect); err != nil || v != 5 {
-		t.Errorf("schema version after the upgrade: %d, %v; want 5", v, err)
+	if v, err := (versionLedger{}).Version(ctx, rs.db, rs.db.Dialect); err != nil || v != 6 {
+		t.Errorf("schema version after the upgrade: %d, %v; want 6", v, err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/llm"
 	"github.com/triage-eval/triage/internal/phase0/solving"
+	"github.com/triage-eval/triage/internal/planning/plancall"
 	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/budgetaware"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
@@ -110,7 +111,7 @@ func quoteRun(ctx context.Context, d quoteDeps) (quote.Quote, error) {
 	}
 	provisional := 0
 	for _, p := range plans {
-		req, err := planner.PlanCall(p.Request)
+		req, err := plancall.Of(p.Request)
 		if err != nil {
 			return quote.Quote{}, fmt.Errorf("planner prompt for %s/%s on %s: %w", p.Solver.Model, p.Solver.Mode, p.Dataset, err)
 		}

@@ -4,15 +4,14 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/llm"
+	"github.com/triage-eval/triage/internal/planning/plancall"
 	"github.com/triage-eval/triage/internal/planning/plannerids"
-	"github.com/triage-eval/triage/internal/planning/prompts"
 	"github.com/triage-eval/triage/internal/planning/repair"
 	"github.com/triage-eval/triage/internal/platform/protoconv"
 	"github.com/triage-eval/triage/internal/protocol/execution"
@@ -22,7 +21,7 @@ import (
 // reference strategy — sees the problems as p1 … pn only; its plan is read
 // against those ids and returned in the caller's (SPEC §1).
 func (s *Service) CreatePlan(ctx context.Context, req *triagev1.CreatePlanRequest) (*triagev1.CreatePlanResponse, error) {
-	problems, table, err := shown(req.GetProblems())
+	problems, table, err := plancall.Shown(req.GetProblems())
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +51,7 @@ func (s *Service) CreatePlan(ctx context.Context, req *triagev1.CreatePlanReques
 		}, nil
 	}
 
-	call, tmpl, err := planCall(req, problems)
+	call, tmpl, err := plancall.Render(req, problems)
 	if err != nil {
 		return nil, err
 	}
@@ -93,37 +92,6 @@ func (s *Service) CreatePlan(ctx context.Context, req *triagev1.CreatePlanReques
 		Model:        ep.Model,
 		PlannerIds:   plannerIDs(table),
 	}, nil
-}
-
-// PlanCall is the model call CreatePlan makes for an llm-strategy req: the
-// quote of a run renders it to count its tokens and find it in the cache.
-func PlanCall(req *triagev1.CreatePlanRequest) (llm.Request, error) {
-	problems, _, err := shown(req.GetProblems())
-	if err != nil {
-		return llm.Request{}, err
-	}
-	call, _, err := planCall(req, problems)
-	return call, err
-}
-
-// planCall renders req's planner prompt over problems (as the planner
-// shows them) and returns the call and its template.
-func planCall(req *triagev1.CreatePlanRequest, problems []prompts.Problem) (llm.Request, prompts.Template, error) {
-	variant, _ := protoconv.Variant(req.GetVariant())
-	tmpl, err := prompts.Planner(variant)
-	if err != nil {
-		return llm.Request{}, prompts.Template{}, err
-	}
-	domain := req.GetDomain()
-	if domain == "" {
-		domain = "problems"
-	}
-	prompt := tmpl.Render(prompts.PlannerInput{Problems: problems, Budget: req.GetBudget(), Domain: domain})
-	call := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: prompt}}}
-	if req.GetStructuredOutput() {
-		call.ResponseFormat = planSchema()
-	}
-	return call, tmpl, nil
 }
 
 // RepairPlan parses and repairs raw planner output: with opaque_ids, output
@@ -183,17 +151,6 @@ func (s *Service) endpoint(req *triagev1.CreatePlanRequest) (string, llm.Endpoin
 	}
 	sum := sha256.Sum256(raw)
 	return inlineKeyPrefix + hex.EncodeToString(sum[:]), ep, nil
-}
-
-// planSchema is the JSON schema of the plan the prompt asks for.
-func planSchema() *llm.JSONSchema {
-	return &llm.JSONSchema{
-		Name: "triage_plan",
-		Schema: json.RawMessage(`{"type":"object","properties":{"plan":{"type":"array","items":{"type":"object",` +
-			`"properties":{"id":{"type":"string"},"tokens":{"type":"integer"}},"required":["id","tokens"],"additionalProperties":false}}},` +
-			`"required":["plan"],"additionalProperties":false}`),
-		Strict: true,
-	}
 }
 
 var statuses = map[repair.Status]triagev1.ParseStatus{

@@ -50,6 +50,10 @@ func runBudgetAware(ctx context.Context, args []string, env Env) (err error) {
 		return err
 	}
 	defer closeInto(&err, conns.Close)
+	ledger, err := spendLedger(cfg, rs, solverEndpoints(cfg))
+	if err != nil {
+		return err
+	}
 	p := &work.Progress{Unit: "re-solves"}
 	stop, reported, err := startProgress(p, *progressMode, env.Stderr)
 	if err != nil {
@@ -58,7 +62,7 @@ func runBudgetAware(ctx context.Context, args []string, env Env) (err error) {
 	sel, err := budgetaware.Run(ctx, budgetaware.Deps{
 		Config: cfg, RunStore: rs, Executor: triagev1.NewExecutorServiceClient(conns.conns["executor"]),
 		Endpoints: llmCfg.Endpoints, Clients: clients, Solver: solver, Worker: shared.worker, Lease: shared.lease,
-		Version: version.Current().Stamp(),
+		Version: version.Current().Stamp(), Spend: ledger,
 	}, p)
 	close(stop)
 	<-reported

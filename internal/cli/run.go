@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"golang.org/x/term"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/version"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/runs/work"
 )
@@ -63,6 +65,13 @@ func runGrid(ctx context.Context, command string, cfg *orchestrator.Config, prog
 		return err
 	}
 	defer closeInto(&err, conns.Close)
+	var used []string
+	if slices.Contains(cfg.Strategies, vocab.LLM) {
+		used = solverEndpoints(cfg)
+	}
+	if opts.Spend, err = spendLedger(cfg, runStore, used); err != nil {
+		return err
+	}
 	p := &work.Progress{}
 	runner := orchestrator.NewRunner(cfg, orchestrator.Clients{
 		Planner:  triagev1.NewPlannerServiceClient(conns.conns["planner"]),

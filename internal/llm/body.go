@@ -43,11 +43,7 @@ func buildWire(ep Endpoint, extraBody map[string]any, req Request) (wireRequest,
 	if !ep.OmitTemperature {
 		w.patch.defaults["temperature"] = ep.Temperature
 	}
-	maxTokens := ep.MaxOutputTokens
-	if req.MaxOutputTokens > 0 {
-		maxTokens = req.MaxOutputTokens
-	}
-	if maxTokens > 0 {
+	if maxTokens := int(ep.MaxOutput(req)); maxTokens > 0 {
 		// Set by the patch rather than go-openai's MaxTokens or
 		// MaxCompletionTokens: its client-side validator rejects
 		// max_tokens for model names it believes are reasoning models.

@@ -76,12 +76,26 @@ func EstimateTokens(req Request) int64 {
 // markers and separators; OpenAI documents 3 to 4).
 const messageOverhead = 4
 
-// MaxOutput is the output token bound of req on its client's endpoint:
-// req.MaxOutputTokens when set, else Endpoint.MaxOutputTokens; 0 means
-// no bound.
-func (c *Client) MaxOutput(req Request) int64 {
+// MaxOutput is the output token bound of req on its client's endpoint
+// (Endpoint.MaxOutput).
+func (c *Client) MaxOutput(req Request) int64 { return c.ep.MaxOutput(req) }
+
+// MaxOutput is the output token bound of req on e: req.MaxOutputTokens
+// when set, else e.MaxOutputTokens (what the body's limit field carries);
+// 0 means no bound.
+func (e Endpoint) MaxOutput(req Request) int64 {
 	if req.MaxOutputTokens > 0 {
 		return int64(req.MaxOutputTokens)
 	}
-	return int64(c.ep.MaxOutputTokens)
+	return int64(e.MaxOutputTokens)
+}
+
+// Pessimistic is the most req can cost on e (Price.Pessimistic of its
+// estimated prompt tokens and its output bound); ok is false when e has no
+// price or req no output bound.
+func (e Endpoint) Pessimistic(req Request) (dollars float64, ok bool) {
+	if e.Price == nil {
+		return 0, false
+	}
+	return e.Price.Pessimistic(EstimateTokens(req), e.MaxOutput(req))
 }

@@ -33,6 +33,9 @@ type Deps struct {
 	// processes (see orchestrator.Options).
 	Worker string
 	Lease  time.Duration
+	// Spend, when not nil, records what each re-solve costs and enforces
+	// the config's spend cap (orchestrator.Ledger).
+	Spend *orchestrator.Ledger
 	// Version is the stamp stored with every result (SPEC §10); the zero
 	// value stores none.
 	Version version.Stamp
@@ -192,7 +195,21 @@ func solveOne(ctx context.Context, d Deps, j job, progress *work.Progress, failu
 	if err != nil {
 		return err
 	}
+	var hold *orchestrator.Hold
+	if req, rerr := solving.Request(j.problem, j.item.Tokens); rerr == nil {
+		// A problem without a call (an ungradeable spec) reserves nothing.
+		if hold, err = d.Spend.Reserve(ctx, orchestrator.SpendResolve, ep, j.Key(), req); err != nil {
+			return err
+		}
+	}
 	a, err := d.Solver.Solve(ctx, c, j.problem, j.item.Tokens)
+	if err != nil || a.CallFailed {
+		if rerr := d.Spend.Release(ctx, hold); err == nil {
+			err = rerr
+		}
+	} else {
+		err = d.Spend.Settle(ctx, hold, int64(a.Response.PromptTokens), a.Cost(), a.Response.CacheHit)
+	}
 	if err != nil {
 		return err
 	}

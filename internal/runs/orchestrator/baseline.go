@@ -39,6 +39,12 @@ type BaselineOptions struct {
 	// Worker and Lease identify this worker and its lease (see Options).
 	Worker string
 	Lease  time.Duration
+	// Spend, when not nil, records what each call costs and enforces the
+	// config's spend cap: each problem's call is reserved before its batch
+	// is sent (with a cap, batches hold Baseline.Concurrency problems and
+	// problems whose ground truth is kept are left out first, so that
+	// reservations are the calls under way).
+	Spend *Ledger
 }
 
 // BaselineSummary is one solver's Phase 0 outcome.
@@ -236,6 +242,21 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 		}
 		wo = work.Options{Batch: max(4*cfg.Baseline.Concurrency, 16), Leases: work.NewLeases(Units(opts.Store, nil), opts.Worker, opts.Lease, now)}
 	}
+	if opts.Spend.Capped() {
+		pending, kept, err := pendingFor(ctx, exec, s, list, opts)
+		if err != nil {
+			return sum, err
+		}
+		sum.Total += kept
+		sum.Skipped += kept
+		progress.Done.Add(int64(kept))
+		progress.Skipped.Add(int64(kept))
+		units = units[:0]
+		for _, p := range pending {
+			units = append(units, baselineUnit{s, p})
+		}
+		wo.Batch = cfg.Baseline.Concurrency
+	}
 	err := work.Run(ctx, wo, units, func(ctx context.Context, mine []baselineUnit) error {
 		probs := make([]*triagev1.Problem, len(mine))
 		for i, u := range mine {
@@ -252,7 +273,26 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 }
 
 // baselineBatch runs one RunBaseline call and consumes its stream into sum.
-func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, s Solver, batch []*triagev1.Problem, opts BaselineOptions, progress *work.Progress, logMu *sync.Mutex, sum *BaselineSummary) error {
+func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, s Solver, batch []*triagev1.Problem, opts BaselineOptions, progress *work.Progress, logMu *sync.Mutex, sum *BaselineSummary) (err error) {
+	batch, holds, err := reserveBatch(ctx, s, batch, opts.Spend)
+	var capErr *SpendCapError
+	if errors.As(err, &capErr) {
+		err = nil
+	}
+	defer func() {
+		// Problems the Executor skipped (stored meanwhile) or never reached.
+		for _, h := range holds {
+			if rerr := opts.Spend.Release(ctx, h); err == nil {
+				err = rerr
+			}
+		}
+		if err == nil && capErr != nil {
+			err = capErr
+		}
+	}()
+	if err != nil || len(batch) == 0 {
+		return err
+	}
 	stream, err := exec.RunBaseline(ctx, &triagev1.RunBaselineRequest{
 		Solver: solverProto(s), Endpoint: s.Endpoint, Problems: batch,
 		Concurrency: int32(cfg.Baseline.Concurrency), Rerun: opts.Rerun, KeepUngradeable: opts.KeepUngradeable,
@@ -289,6 +329,18 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 				// The record's error repeats what the tally's sentence says.
 				sum.Failures.Add(strings.TrimPrefix(it.GetRecord().GetError(), solving.CallFailedPrefix))
 			}
+			if k := it.GetRecord().GetDataset() + "|" + it.GetRecord().GetProblemId(); holds[k] != nil {
+				h := holds[k]
+				delete(holds, k)
+				if it.GetCallFailed() {
+					err = opts.Spend.Release(ctx, h)
+				} else {
+					err = opts.Spend.Settle(ctx, h, it.GetPromptTokens(), it.GetRecord().GetCost(), it.GetCached())
+				}
+				if err != nil {
+					return err
+				}
+			}
 			if opts.Log != nil {
 				if err := writeLogLine(opts.Log, logMu, s, it); err != nil {
 					return fmt.Errorf("baseline log: %w", err)
@@ -307,6 +359,29 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 			return nil
 		}
 	}
+}
+
+// reserveBatch reserves the call of each problem of batch with ledger, in
+// order, and returns the problems reserved (those that make no call too)
+// and their holds by dataset|id. When the cap cut the batch short, the
+// error is the *SpendCapError, returned with the problems reserved before.
+func reserveBatch(ctx context.Context, s Solver, batch []*triagev1.Problem, ledger *Ledger) ([]*triagev1.Problem, map[string]*Hold, error) {
+	if ledger == nil {
+		return batch, nil, nil
+	}
+	holds := map[string]*Hold{}
+	for i, p := range batch {
+		req, err := solving.Request(problemOf(p), 0)
+		if err != nil {
+			continue // no call: the problem is stored not gradeable
+		}
+		h, err := ledger.Reserve(ctx, SpendBaseline, s.Endpoint, baselineUnit{s, p}.Key(), req)
+		if err != nil {
+			return batch[:i], holds, err
+		}
+		holds[p.GetDataset()+"|"+p.GetId()] = h
+	}
+	return batch, holds, nil
 }
 
 func writeLogLine(w io.Writer, mu *sync.Mutex, s Solver, it *triagev1.BaselineItem) error {
@@ -330,6 +405,11 @@ func writeLogLine(w io.Writer, mu *sync.Mutex, s Solver, it *triagev1.BaselineIt
 // outcomeName is the lower-case outcome, e.g. "wrong_answer".
 func outcomeName(o triagev1.GradeOutcome) string {
 	return strings.ToLower(strings.TrimPrefix(o.String(), "GRADE_OUTCOME_"))
+}
+
+// problemOf is the canonical problem of p (problemProto's inverse).
+func problemOf(p *triagev1.Problem) problems.Problem {
+	return problems.Problem{ID: p.GetId(), Dataset: p.GetDataset(), Text: p.GetText(), Grading: json.RawMessage(p.GetGradingJson()), Unsolvable: p.GetUnsolvable()}
 }
 
 // problemProto converts a canonical problem for the Executor.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -69,6 +70,8 @@ type Config struct {
 	Baseline BaselineConfig `yaml:"baseline"`
 	// Injection lists unsolvable-injection experiments (SPEC §5).
 	Injection []Injection `yaml:"injection"`
+	// Spend caps what the study's model calls may cost (SPEC §9).
+	Spend SpendConfig `yaml:"spend"`
 
 	dir  string
 	file string
@@ -287,6 +290,9 @@ func (c *Config) validate() error {
 	}
 	if !c.Baseline.BudgetAwareVariant.Valid() {
 		bad("baseline.budget_aware_variant", "must be default, A, B or C, got %q", c.Baseline.BudgetAwareVariant)
+	}
+	if c := c.Spend.CapUSD; c != nil && (math.IsNaN(*c) || math.IsInf(*c, 0) || *c < 0) {
+		bad("spend.cap_usd", "must be a finite number of dollars ≥ 0, got %v", *c)
 	}
 	seen := map[[2]string]int{}
 	for i, in := range c.Injection {

@@ -46,23 +46,40 @@ func PendingBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorSer
 	}
 	out := make([]PendingSolve, len(cfg.Solvers))
 	for i, s := range cfg.Solvers {
-		out[i].Solver = s
-		stored := map[string]map[string]*triagev1.GroundTruthRecord{}
-		for _, p := range list {
-			d := p.GetDataset()
-			if _, ok := stored[d]; !ok {
-				if stored[d], err = ListGroundTruth(ctx, exec, s, d); err != nil {
-					return nil, err
-				}
-			}
-			if rec, ok := stored[d][p.GetId()]; ok && groundtruth.Kept(rec.GetGradeable(), opts.Rerun, opts.KeepUngradeable) {
-				out[i].Stored++
-				continue
-			}
-			out[i].Problems = append(out[i].Problems, probs[d][p.GetId()])
+		pending, kept, err := pendingFor(ctx, exec, s, list, opts)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = PendingSolve{Solver: s, Stored: kept}
+		for _, p := range pending {
+			out[i].Problems = append(out[i].Problems, probs[p.GetDataset()][p.GetId()])
 		}
 	}
 	return out, nil
+}
+
+// pendingFor drops from list the problems whose stored ground truth for s
+// a baseline with opts keeps (groundtruth.Kept), reading it through exec,
+// and says how many it dropped.
+func pendingFor(ctx context.Context, exec triagev1.ExecutorServiceClient, s Solver, list []*triagev1.Problem, opts BaselineOptions) ([]*triagev1.Problem, int, error) {
+	stored := map[string]map[string]*triagev1.GroundTruthRecord{}
+	var pending []*triagev1.Problem
+	kept := 0
+	for _, p := range list {
+		d := p.GetDataset()
+		if _, ok := stored[d]; !ok {
+			var err error
+			if stored[d], err = ListGroundTruth(ctx, exec, s, d); err != nil {
+				return nil, 0, err
+			}
+		}
+		if rec, ok := stored[d][p.GetId()]; ok && groundtruth.Kept(rec.GetGradeable(), opts.Rerun, opts.KeepUngradeable) {
+			kept++
+			continue
+		}
+		pending = append(pending, p)
+	}
+	return pending, kept, nil
 }
 
 // PendingPlan is one Phase 1 planner call a run would make.

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/planning/plancall"
 	"github.com/triage-eval/triage/internal/planning/prompts"
 	"github.com/triage-eval/triage/internal/platform/protoconv"
 	"github.com/triage-eval/triage/internal/platform/version"
@@ -65,6 +66,9 @@ type Options struct {
 	// MeterProvider records triage.run.cells (metrics.go); nil records
 	// nothing.
 	MeterProvider metric.MeterProvider
+	// Spend, when not nil, records what each planner call costs and
+	// enforces the config's spend cap (Ledger).
+	Spend *Ledger
 	// Version is the stamp stored with every record (SPEC §10: protocol,
 	// SPEC revision, build); the zero value stores none.
 	Version version.Stamp
@@ -290,7 +294,15 @@ func (r *Runner) runCell(ctx context.Context, c cell) error {
 	if c.strategy.PartialReference() {
 		return r.runReference(ctx, c, ref, base)
 	}
-	plan, err := r.clients.Planner.CreatePlan(ctx, r.planRequest(c, budget))
+	req := r.planRequest(c, budget)
+	hold, err := r.reservePlan(ctx, c, req)
+	if err != nil {
+		return err
+	}
+	plan, err := r.clients.Planner.CreatePlan(ctx, req)
+	if err := r.settlePlan(ctx, hold, plan, err); err != nil {
+		return err
+	}
 	if c.strategy == vocab.LLM && ctx.Err() == nil {
 		r.plannerCalls.Add(1)
 		if err != nil {
@@ -319,6 +331,29 @@ func (r *Runner) runCell(ctx context.Context, c cell) error {
 		return r.save(ctx, c, plan, reason, plan.GetParsed().GetParseError(), base)
 	}
 	return r.executeAndScore(ctx, c, ref, plan.GetParsed().GetPlan(), plan, base)
+}
+
+// reservePlan reserves the planner call of an llm cell with the spend
+// ledger (Options.Spend); a *SpendCapError stops the run before it.
+func (r *Runner) reservePlan(ctx context.Context, c cell, req *triagev1.CreatePlanRequest) (*Hold, error) {
+	if c.strategy != vocab.LLM || r.opts.Spend == nil {
+		return nil, nil
+	}
+	call, err := plancall.Of(req)
+	if err != nil {
+		return nil, fmt.Errorf("pricing %s: %w", c.key(), err)
+	}
+	return r.opts.Spend.Reserve(ctx, SpendPlanning, c.g.solver.Endpoint, c.key(), call)
+}
+
+// settlePlan settles a planner call's reservation from its usage, or
+// releases it when the call failed (callErr).
+func (r *Runner) settlePlan(ctx context.Context, hold *Hold, plan *triagev1.CreatePlanResponse, callErr error) error {
+	if callErr != nil {
+		return r.opts.Spend.Release(ctx, hold)
+	}
+	u := plan.GetUsage()
+	return r.opts.Spend.Settle(ctx, hold, u.GetPromptTokens(), u.GetOutputTokens(), plan.GetCacheHit())
 }
 
 // runReference executes and scores a partial-information reference's plan

@@ -1,0 +1,31 @@
+package cli
+
+import (
+	"slices"
+	"time"
+
+	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/store/runstore"
+)
+
+// spendLedger is the spend ledger of cfg's run over rs: prices and output
+// bounds from the config's endpoints file, checked (with a cap) for the
+// endpoints used.
+func spendLedger(cfg *orchestrator.Config, rs runstore.Store, used []string) (*orchestrator.Ledger, error) {
+	eps, err := loadEndpoints(cfg.Path(cfg.Endpoints))
+	if err != nil {
+		return nil, err
+	}
+	return orchestrator.NewLedger(cfg, rs, eps, used, time.Now)
+}
+
+// solverEndpoints are the endpoints that play cfg's solvers, each once.
+func solverEndpoints(cfg *orchestrator.Config) []string {
+	var out []string
+	for _, s := range cfg.Solvers {
+		if s.Endpoint != "" && !slices.Contains(out, s.Endpoint) {
+			out = append(out, s.Endpoint)
+		}
+	}
+	return out
+}

@@ -1,0 +1,170 @@
+package orchestrator
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/triage-eval/triage/internal/llm"
+	"github.com/triage-eval/triage/internal/store/runstore"
+)
+
+// SpendConfig is a config's spend block.
+type SpendConfig struct {
+	// CapUSD, when set, stops a run (baseline, grid, budget-aware) before
+	// the call whose pessimistic cost would take the run's spend past it;
+	// the same command resumes once it is raised. Every endpoint a capped
+	// run calls needs a price and an output bound (max_output_tokens).
+	CapUSD *float64 `yaml:"cap_usd"`
+}
+
+// Phase names of the spend ledger, as the quote names them.
+const (
+	SpendBaseline = "phase0_baseline"
+	SpendPlanning = "phase1_planning"
+	SpendResolve  = "budget_aware_resolve"
+)
+
+// reservationLease is how long a reservation holds budget unless settled:
+// longer than any call (attempts × timeouts), short enough that a worker
+// that died mid-call does not hold budget for ever.
+const reservationLease = 2 * time.Hour
+
+// Ledger records what a run's model calls cost in the run store (SPEC §9)
+// and enforces the config's spend cap: before each call the caller
+// reserves its pessimistic cost (llm.Endpoint.Pessimistic), atomically
+// against what every worker of the run has spent and holds, and settles it
+// with the usage the provider reported. A nil *Ledger records nothing and
+// caps nothing. It is safe for concurrent use.
+type Ledger struct {
+	store     runstore.Store
+	cap       float64 // +Inf without a cap
+	capped    bool
+	endpoints map[string]llm.Endpoint
+	now       func() time.Time
+	file      string
+	prefix    string
+	n         atomic.Int64
+}
+
+// NewLedger returns the ledger of cfg's run over store, pricing calls with
+// endpoints. With a cap, every endpoint of used must have a price and an
+// output bound, or the error lists those that lack one; without one,
+// calls on unpriced endpoints are recorded with their tokens at $0.
+func NewLedger(cfg *Config, store runstore.Store, endpoints map[string]llm.Endpoint, used []string, now func() time.Time) (*Ledger, error) {
+	l := &Ledger{store: store, cap: math.Inf(1), endpoints: endpoints, now: now, file: cfg.File()}
+	if cfg.Spend.CapUSD != nil {
+		l.cap, l.capped = *cfg.Spend.CapUSD, true
+		var problems []string
+		for _, name := range used {
+			ep, ok := endpoints[name]
+			switch {
+			case !ok:
+				problems = append(problems, fmt.Sprintf("endpoint %q is not in the endpoints file", name))
+			case ep.Price == nil:
+				problems = append(problems, fmt.Sprintf("endpoint %q has no price (\"price\": {\"input_per_mtok\": …, \"output_per_mtok\": …})", name))
+			case ep.MaxOutputTokens <= 0:
+				problems = append(problems, fmt.Sprintf("endpoint %q has no max_output_tokens: no call's cost is bounded", name))
+			}
+		}
+		if len(problems) > 0 {
+			sort.Strings(problems)
+			return nil, fmt.Errorf("spend.cap_usd: the cap cannot be enforced: %s", strings.Join(problems, "; "))
+		}
+	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	l.prefix = hex.EncodeToString(b[:])
+	return l, nil
+}
+
+// Hold is one call's reservation.
+type Hold struct {
+	id       string
+	endpoint llm.Endpoint
+}
+
+// Reserve holds the pessimistic cost of req on endpoint for the call
+// callKey of phase; a *SpendCapError when it would cross the cap.
+func (l *Ledger) Reserve(ctx context.Context, phase, endpoint, callKey string, req llm.Request) (*Hold, error) {
+	if l == nil {
+		return nil, nil
+	}
+	ep := l.endpoints[endpoint]
+	pessimistic, ok := ep.Pessimistic(req)
+	if !ok {
+		pessimistic = 0 // uncapped and unpriced (NewLedger checked capped runs)
+	}
+	now := l.now()
+	h := &Hold{id: fmt.Sprintf("%s-%d", l.prefix, l.n.Add(1)), endpoint: ep}
+	held, spent, err := l.store.Reserve(ctx, runstore.Reservation{ID: h.id, Phase: phase, Endpoint: endpoint, CallKey: callKey, Dollars: pessimistic, Until: now.Add(reservationLease)}, l.cap, now)
+	if err != nil {
+		return nil, fmt.Errorf("spend: %w", err)
+	}
+	if !held {
+		return nil, &SpendCapError{Cap: l.cap, Spent: spent.Dollars, Reserved: spent.Reserved, Next: pessimistic, Phase: phase, Endpoint: endpoint, File: l.file}
+	}
+	return h, nil
+}
+
+// Settle records what h's call cost: its usage at the endpoint's price. A
+// response from the cache cost nothing and leaves no row.
+func (l *Ledger) Settle(ctx context.Context, h *Hold, inputTokens, outputTokens int64, cached bool) error {
+	if l == nil || h == nil {
+		return nil
+	}
+	if cached {
+		return l.Release(ctx, h)
+	}
+	var dollars float64
+	if p := h.endpoint.Price; p != nil {
+		dollars = p.Dollars(inputTokens, outputTokens)
+	}
+	if err := l.store.Settle(context.WithoutCancel(ctx), h.id, runstore.Settlement{InputTokens: inputTokens, OutputTokens: outputTokens, Dollars: dollars}, l.now()); err != nil {
+		return fmt.Errorf("spend: %w", err)
+	}
+	return nil
+}
+
+// Release drops h unsettled: its call was not made, failed without usage,
+// or came from the cache.
+func (l *Ledger) Release(ctx context.Context, h *Hold) error {
+	if l == nil || h == nil {
+		return nil
+	}
+	if err := l.store.Release(context.WithoutCancel(ctx), h.id); err != nil {
+		return fmt.Errorf("spend: %w", err)
+	}
+	return nil
+}
+
+// Capped reports whether the ledger enforces a cap.
+func (l *Ledger) Capped() bool { return l != nil && l.capped }
+
+// SpendCapError says a run stopped before a call that could take its spend
+// past the cap.
+type SpendCapError struct {
+	// Cap is spend.cap_usd; Spent what calls cost so far, Reserved what
+	// calls under way hold, Next the pessimistic cost of the call refused.
+	Cap, Spent, Reserved, Next float64
+	// Phase and Endpoint say which call.
+	Phase, Endpoint string
+	// File is the config file.
+	File string
+}
+
+func (e *SpendCapError) Error() string {
+	held := ""
+	if e.Reserved > 0 {
+		held = fmt.Sprintf(" (and $%.4f held by calls under way)", e.Reserved)
+	}
+	return fmt.Sprintf("spend cap reached: $%.4f spent%s of the $%.2f cap; the next %s call on endpoint %q could cost up to $%.4f. "+
+		"Raise spend.cap_usd in %s and run the same command again: what was done is kept",
+		e.Spent, held, e.Cap, e.Phase, e.Endpoint, e.Next, e.File)
+}

@@ -73,6 +73,7 @@ func runBaseline(ctx context.Context, args []string, env Env) (err error) {
 		return err
 	}
 	sums, err := orchestrator.RunBaseline(ctx, cfg, triagev1.NewExecutorServiceClient(conns.conns["executor"]), opts, p)
+	err = opts.Spend.Final(ctx, err)
 	close(stop)
 	<-reported
 	printBaselineSummaries(env.Stderr, sums)

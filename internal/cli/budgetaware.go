@@ -64,6 +64,7 @@ func runBudgetAware(ctx context.Context, args []string, env Env) (err error) {
 		Endpoints: llmCfg.Endpoints, Clients: clients, Solver: solver, Worker: shared.worker, Lease: shared.lease,
 		Version: version.Current().Stamp(), Spend: ledger,
 	}, p)
+	err = ledger.Final(ctx, err)
 	close(stop)
 	<-reported
 	if err != nil {

@@ -146,6 +146,13 @@ func quoteRun(ctx context.Context, d quoteDeps) (quote.Quote, error) {
 		return quote.Endpoint{Model: c, Price: ep.Price}, err
 	})
 	q.Notes = append(notes, q.Notes...)
+	if err != nil {
+		return q, err
+	}
+	spent, err := d.runStore.Spend(ctx)
+	for _, s := range spent {
+		q.Spent = append(q.Spent, quote.Spent(s))
+	}
 	return q, err
 }
 

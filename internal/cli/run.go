@@ -82,7 +82,7 @@ func runGrid(ctx context.Context, command string, cfg *orchestrator.Config, prog
 	if err != nil {
 		return err
 	}
-	err = runner.Run(ctx)
+	err = opts.Spend.Final(ctx, runner.Run(ctx))
 	close(stop)
 	<-reported
 	if err != nil {

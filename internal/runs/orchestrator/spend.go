@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -167,4 +168,23 @@ func (e *SpendCapError) Error() string {
 	return fmt.Sprintf("spend cap reached: $%.4f spent%s of the $%.2f cap; the next %s call on endpoint %q could cost up to $%.4f. "+
 		"Raise spend.cap_usd in %s and run the same command again: what was done is kept",
 		e.Spent, held, e.Cap, e.Phase, e.Endpoint, e.Next, e.File)
+}
+
+// Final brings a *SpendCapError in err up to date once the command's
+// calls have ended: Spent is then what they cost, settled, and nothing is
+// held. Other errors pass through.
+func (l *Ledger) Final(ctx context.Context, err error) error {
+	var capErr *SpendCapError
+	if l == nil || !errors.As(err, &capErr) {
+		return err
+	}
+	rows, serr := l.store.Spend(context.WithoutCancel(ctx))
+	if serr != nil {
+		return err
+	}
+	capErr.Spent, capErr.Reserved = 0, 0
+	for _, r := range rows {
+		capErr.Spent += r.Dollars
+	}
+	return err
 }

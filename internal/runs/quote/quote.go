@@ -97,6 +97,19 @@ type Row struct {
 type Quote struct {
 	Rows  []Row    `json:"rows"`
 	Notes []string `json:"notes,omitempty"`
+	// Spent is what the run's calls have cost so far, per phase and
+	// endpoint (from the run store's spend ledger).
+	Spent []Spent `json:"spent,omitempty"`
+}
+
+// Spent is the settled spend of one (phase, endpoint).
+type Spent struct {
+	Phase        string  `json:"phase"`
+	Endpoint     string  `json:"endpoint"`
+	Calls        int64   `json:"calls"`
+	InputTokens  int64   `json:"input_tokens"`
+	OutputTokens int64   `json:"output_tokens"`
+	Dollars      float64 `json:"dollars"`
 }
 
 // Make adds up calls per (phase, endpoint). endpoint resolves a call's

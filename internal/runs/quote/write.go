@@ -51,6 +51,17 @@ func Text(w io.Writer, q Quote) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if len(q.Spent) > 0 {
+		var calls int64
+		var dollars float64
+		for _, s := range q.Spent {
+			calls += s.Calls
+			dollars += s.Dollars
+		}
+		if _, err := fmt.Fprintf(w, "spent so far: $%.2f over %d calls (triage report has the detail)\n", dollars, calls); err != nil {
+			return err
+		}
+	}
 	for _, n := range q.Notes {
 		if _, err := fmt.Fprintln(w, "note:", n); err != nil {
 			return err

@@ -1,0 +1,212 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/triage-eval/triage/internal/llm/llmtest"
+	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/quote"
+	"github.com/triage-eval/triage/internal/store/groundtruth"
+	"github.com/triage-eval/triage/internal/store/runstore"
+	"github.com/triage-eval/triage/internal/testkit/fakemodel"
+	"github.com/triage-eval/triage/internal/testkit/step"
+)
+
+// Prices of the capped study: $0.01 per million input tokens, $1 per
+// million output tokens; every solve reports 200 prompt tokens and uses
+// its whole bound (4000 output tokens), every plan 900 and 60. Input is
+// cheap so that prompts of different lengths cost nearly the same bound.
+const (
+	capInputPrice, capOutputPrice = 0.01, 1.0
+	solveDollars                  = (200*capInputPrice + 4000*capOutputPrice) / 1e6
+	planDollars                   = (900*capInputPrice + 60*capOutputPrice) / 1e6
+)
+
+// cappedStudy is quoteStudy with a model whose solves cost their bound
+// and a config with a spend cap and one cell at a time.
+func cappedStudy(t *testing.T) *quoteStudy {
+	s := newQuoteStudy(t)
+	aime := &aimeModel{answers: map[string]string{}, order: map[string]int{}, solves: map[string]int{}}
+	for text, order := range quoteAnswers(s) {
+		aime.answers[text], aime.order[text] = order[0], len(aime.order)+1
+	}
+	s.srv = llmtest.NewServer(t, llmtest.WithHandler(func(i int, r llmtest.Recorded) llmtest.Reply {
+		q := fakemodel.Parse(r)
+		if q.IsProbe() || len(fakemodel.PlannerIDs(q.Prompt())) > 0 {
+			return aime.reply(i, r)
+		}
+		for text, answer := range aime.answers {
+			if strings.Contains(q.Prompt(), text) {
+				return llmtest.VLLM(llmtest.Completion{Content: `\boxed{` + answer + `}`, PromptTokens: 200, CompletionTokens: 4000})
+			}
+		}
+		return llmtest.BadRequest("unknown problem")
+	}))
+	s.write(t, "endpoints.json", fmt.Sprintf(`{"q": {"base_url": "%s", "model": "qwen3-8b", "mode": "extended", "family": "qwen",
+  "max_attempts": 2, "timeout": "5s", "max_output_tokens": 4000, "api_key_env": "Q_KEY",
+  "price": {"input_per_mtok": %v, "output_per_mtok": %v}}}`, s.srv.URL(), capInputPrice, capOutputPrice))
+	return s
+}
+
+// quoteAnswers maps each problem's text to its answer.
+func quoteAnswers(s *quoteStudy) map[string][1]string {
+	out := map[string][1]string{}
+	for _, p := range s.probs {
+		var g struct{ Answer string }
+		_ = json.Unmarshal(p.Grading, &g)
+		out[p.Text] = [1]string{g.Answer}
+	}
+	return out
+}
+
+func (s *quoteStudy) write(t *testing.T, name, content string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(s.dir, name), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// setCap writes the study's config with spend.cap_usd = c.
+func (s *quoteStudy) setCap(t *testing.T, c float64) {
+	t.Helper()
+	s.write(t, "run.yaml", fmt.Sprintf(`name: capped
+run_store: run.db
+ground_truth_store: gt.db
+problems: [aime.jsonl]
+endpoints: endpoints.json
+llm_cache: llm-cache.db
+solvers: [{model: qwen3-8b, mode: extended, endpoint: q}]
+pool_size: 15
+alphas: [0.5, 1]
+strategies: [llm]
+concurrency: 1
+spend: {cap_usd: %v}
+`, c))
+}
+
+// capped runs a command that must stop at the cap.
+func (s *quoteStudy) capped(t *testing.T, command string) *orchestrator.SpendCapError {
+	t.Helper()
+	env, _, logs := testEnv(map[string]string{"Q_KEY": "k"})
+	err := Run(context.Background(), []string{command, "--progress", "off", s.cfg}, env)
+	var capErr *orchestrator.SpendCapError
+	if !errors.As(err, &capErr) {
+		t.Fatalf("%s under the cap: %v, want a SpendCapError\n%s", command, err, logs)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "Raise spend.cap_usd in "+s.cfg) || !strings.Contains(msg, "spent") {
+		t.Errorf("the cap error does not say how much was spent and how to go on: %s", msg)
+	}
+	return capErr
+}
+
+func (s *quoteStudy) spend(t *testing.T) map[string]runstore.SpendRow {
+	t.Helper()
+	rs, err := runstore.Open(context.Background(), filepath.Join(s.dir, "run.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.Close()
+	rows, err := rs.Spend(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]runstore.SpendRow{}
+	for _, r := range rows {
+		out[r.Phase] = r
+	}
+	return out
+}
+
+func groundTruthCount(t *testing.T, path string) int {
+	t.Helper()
+	st, err := groundtruth.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	page, err := st.List(context.Background(), groundtruth.ListQuery{PageSize: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(page.Records)
+}
+
+func nearDollars(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+// TestSpendCap runs a study under a cap that allows 3 solves: the baseline
+// stops before the fourth, exits with the cap's error, and resumes when
+// the cap is raised; then a cap that allows one planner call stops the grid
+// before the second. Spend stored is the usage times the prices.
+func TestSpendCap(t *testing.T) {
+	s := cappedStudy(t)
+	s.setCap(t, 1)
+	pessimistic := func(phase quote.Phase) float64 {
+		r := s.quote(t)[phase]
+		return *r.MaxDollars / float64(r.Calls)
+	}
+	// Solve prompts differ in length by a few tokens: a cap of 3.5 of them
+	// holds 3 and refuses a fourth.
+	solve := pessimistic(quote.Baseline)
+	step.Run(t, "the baseline stops before the fourth call", func(t *testing.T) {
+		s.setCap(t, 3.5*solve)
+		before := s.srv.Count()
+		e := s.capped(t, "baseline")
+		if got := s.srv.Count() - before; got != 1+3 { // the endpoint check, then 3 solves
+			t.Errorf("%d requests under the cap, want 4 (check + 3 solves)", got)
+		}
+		if n := groundTruthCount(t, filepath.Join(s.dir, "gt.db")); n != 3 {
+			t.Errorf("%d records stored, want 3", n)
+		}
+		if !nearDollars(e.Spent, 3*solveDollars) || e.Next <= 0 {
+			t.Errorf("cap error says spent $%v, next $%v; want $%v spent", e.Spent, e.Next, 3*solveDollars)
+		}
+		if r := s.spend(t)["phase0_baseline"]; r.Calls != 3 || r.InputTokens != 600 || r.OutputTokens != 12000 || !nearDollars(r.Dollars, 3*(200*capInputPrice+4000*capOutputPrice)/1e6) {
+			t.Errorf("spend stored = %+v, want 3 calls of 200 + 4000 tokens, $%v", r, 3*solveDollars)
+		}
+	})
+	step.Run(t, "raising the cap resumes the baseline", func(t *testing.T) {
+		s.setCap(t, 1)
+		s.run(t, "baseline")
+		if n := groundTruthCount(t, filepath.Join(s.dir, "gt.db")); n != 30 {
+			t.Errorf("%d records stored, want 30", n)
+		}
+		if r := s.spend(t)["phase0_baseline"]; r.Calls != 30 || !nearDollars(r.Dollars, 30*solveDollars) {
+			t.Errorf("spend stored = %+v, want 30 calls, $%v", r, 30*solveDollars)
+		}
+	})
+	step.Run(t, "the grid stops before its second planner call", func(t *testing.T) {
+		// Room for one pessimistic planner call and half an actual one: the
+		// first call fits; after it settles (at far less than its bound),
+		// the second does not.
+		plan := pessimistic(quote.Planning)
+		s.setCap(t, 30*solveDollars+plan+planDollars/2)
+		s.capped(t, "run")
+		if r := s.spend(t)["phase1_planning"]; r.Calls != 1 || r.InputTokens != 900 || r.OutputTokens != 60 || !nearDollars(r.Dollars, planDollars) {
+			t.Errorf("planning spend = %+v, want one call of 900 + 60 tokens, $%v", r, planDollars)
+		}
+		s.setCap(t, 1)
+		s.run(t, "run")
+		if r := s.spend(t)["phase1_planning"]; r.Calls != 4 || !nearDollars(r.Dollars, 4*planDollars) {
+			t.Errorf("planning spend after raising the cap = %+v, want 4 calls", r)
+		}
+		if q := s.quote(t)[quote.Planning]; q.Calls != 0 {
+			t.Errorf("quote after the grid: %+v", q)
+		}
+	})
+	step.Run(t, "a cap needs prices and bounds", func(t *testing.T) {
+		s.write(t, "endpoints.json", fmt.Sprintf(`{"q": {"base_url": "%s", "model": "qwen3-8b", "mode": "extended", "family": "qwen"}}`, s.srv.URL()))
+		env, _, _ := testEnv(map[string]string{"Q_KEY": "k"})
+		err := Run(context.Background(), []string{"baseline", "--progress", "off", s.cfg}, env)
+		if err == nil || !strings.Contains(err.Error(), `endpoint "q" has no price`) {
+			t.Errorf("a capped baseline on an unpriced endpoint: %v", err)
+		}
+	})
+}

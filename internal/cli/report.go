@@ -128,6 +128,16 @@ func writeReport(ctx context.Context, path, dir string, opts reportOptions, env 
 	if len(rows) > 0 {
 		written = append(written, budgetaware.FileNames...)
 	}
+	spend, err := rs.Spend(ctx)
+	if err != nil {
+		return err
+	}
+	if len(spend) > 0 {
+		if err := writeSpend(dir, spend); err != nil {
+			return err
+		}
+		written = append(written, spendFiles...)
+	}
 	var warnings strings.Builder
 	printFreshness(&warnings, "cell", res.Freshness)
 	if len(ba) > 0 || baFresh.Stale > 0 {
@@ -137,7 +147,7 @@ func writeReport(ctx context.Context, path, dir string, opts reportOptions, env 
 		return err
 	}
 	written = append(written, htmlreport.FileName, figuresDir+"/")
-	return printSummary(env.Stdout, rep, rows, dir, written, opts, warnings.String())
+	return printSummary(env.Stdout, rep, rows, spend, dir, written, opts, warnings.String())
 }
 
 // figuresDir is the report directory's folder of figures.
@@ -176,7 +186,7 @@ func writePage(dir string, rep report.Report, rows []budgetaware.Row, opts repor
 // printSummary writes the report's headline table, the warnings and where
 // the files are: the entries of reportListing whose files are all among
 // written (the injection cells only when the run has them).
-func printSummary(w io.Writer, rep report.Report, rows []budgetaware.Row, dir string, written []string, opts reportOptions, warnings string) error {
+func printSummary(w io.Writer, rep report.Report, rows []budgetaware.Row, spend []runstore.SpendRow, dir string, written []string, opts reportOptions, warnings string) error {
 	title := "# TRIAGE report"
 	if opts.Synthetic {
 		title += " — SYNTHETIC demo data, not real model results"
@@ -187,6 +197,14 @@ func printSummary(w io.Writer, rep report.Report, rows []budgetaware.Row, dir st
 		return err
 	}
 	fmt.Fprintln(w)
+	if len(spend) > 0 {
+		fmt.Fprintln(w, "## Spend")
+		fmt.Fprintln(w)
+		if err := report.WriteMarkdownTable(w, spendTable(spend)); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
 	if warnings != "" {
 		fmt.Fprint(w, warnings)
 		fmt.Fprintln(w)
@@ -229,6 +247,7 @@ var reportListing = []struct {
 	},
 	{files: []string{"injection.csv"}, what: "the unsolvable-injection cells", holds: func(r report.Report) bool { return len(r.Injection) > 0 }},
 	{files: budgetaware.FileNames, name: "budget_aware.md, .csv, .json", what: "the budget-aware re-solve"},
+	{files: spendFiles, what: "what the model calls cost, per phase and endpoint"},
 }
 
 // containsAll reports whether every one of want is in have.

@@ -201,6 +201,24 @@ func TestSpendCap(t *testing.T) {
 			t.Errorf("quote after the grid: %+v", q)
 		}
 	})
+	step.Run(t, "the report's spend", func(t *testing.T) {
+		env, out, logs := testEnv(nil)
+		if err := Run(context.Background(), []string{"report", s.cfg}, env); err != nil {
+			t.Fatalf("report: %v\n%s", err, logs)
+		}
+		if !strings.Contains(out.String(), "## Spend") || !strings.Contains(out.String(), "spend.md, spend.csv") {
+			t.Errorf("the report's summary has no spend:\n%s", out)
+		}
+		raw, err := os.ReadFile(filepath.Join(s.dir, "run.db.report", "spend.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("phase,endpoint,calls,input tokens,output tokens,dollars\nphase0_baseline,q,30,6000,120000,%v\nphase1_planning,q,4,3600,240,%v\n",
+			strconvDollars(30*solveDollars), strconvDollars(4*planDollars))
+		if got := string(raw); !sameCSV(got, want) {
+			t.Errorf("spend.csv =\n%s\nwant\n%s", got, want)
+		}
+	})
 	step.Run(t, "a cap needs prices and bounds", func(t *testing.T) {
 		s.write(t, "endpoints.json", fmt.Sprintf(`{"q": {"base_url": "%s", "model": "qwen3-8b", "mode": "extended", "family": "qwen"}}`, s.srv.URL()))
 		env, _, _ := testEnv(map[string]string{"Q_KEY": "k"})
@@ -209,4 +227,32 @@ func TestSpendCap(t *testing.T) {
 			t.Errorf("a capped baseline on an unpriced endpoint: %v", err)
 		}
 	})
+}
+
+func strconvDollars(d float64) string { return fmt.Sprintf("%.6f", d) }
+
+// sameCSV compares spend CSVs with dollars to 6 decimals (sums of
+// floating-point prices differ in the last bits).
+func sameCSV(got, want string) bool {
+	g, w := strings.Split(strings.TrimSpace(got), "\n"), strings.Split(strings.TrimSpace(want), "\n")
+	if len(g) != len(w) {
+		return false
+	}
+	for i := range g {
+		gf, wf := strings.Split(g[i], ","), strings.Split(w[i], ",")
+		if len(gf) != len(wf) {
+			return false
+		}
+		if i > 0 {
+			var x float64
+			if _, err := fmt.Sscan(gf[len(gf)-1], &x); err != nil {
+				return false
+			}
+			gf[len(gf)-1] = strconvDollars(x)
+		}
+		if strings.Join(gf, ",") != strings.Join(wf, ",") {
+			return false
+		}
+	}
+	return true
 }

@@ -44,9 +44,6 @@ type group struct {
 	// pool's ids are then inj.ProblemIDs.
 	inj    *runstore.InjectedPool
 	items  []*triagev1.GroundTruthItem // the solver's gradeable items, pool order
-	// unmeasured counts the group's problems with no ground truth stored
-	// for its solver yet (Phase 0 has not reached them).
-	unmeasured int
 	texts  map[string]problems.Problem
 	digest string // poolDigest: what every cell of the group depends on
 	// population is the ground truth of the solver's population on the
@@ -59,6 +56,9 @@ type group struct {
 	// noPopulation: the Oracle found no population record of any item.
 	noPopulation bool
 	refsErr      error
+	// unmeasured counts the group's problems with no ground truth stored
+	// for its solver yet (Phase 0 has not reached them).
+	unmeasured int
 }
 
 // ids returns the group's problems in pool order, before the solver's

@@ -118,4 +118,3 @@ func (s *sqlStore) Spend(ctx context.Context) ([]SpendRow, error) {
 		return out, rows.Err()
 	})
 }
-

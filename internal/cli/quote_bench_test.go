@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // paperScale writes the paper's study shape into dir — 20 solvers (10
@@ -77,11 +79,26 @@ func BenchmarkQuotePaperScale(b *testing.B) {
 			cfg := paperScale(b, b.TempDir(), measured)
 			env, _, logs := testEnv(nil)
 			env.Stdout = io.Discard
+			cpu0 := cpuTime(b)
+			n := 0
 			for b.Loop() {
 				if err := Run(context.Background(), []string{"quote", "--json", cfg}, env); err != nil {
 					b.Fatalf("quote: %v\n%s", err, logs)
 				}
+				n++
 			}
+			// CPU seconds per quote (user + system, every core): what the
+			// machine's other load does not inflate.
+			b.ReportMetric((cpuTime(b)-cpu0).Seconds()/float64(n), "cpu-s/op")
 		})
 	}
+}
+
+// cpuTime is the CPU time this process has used so far.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -49,16 +49,22 @@ func (r *resultReader) read(ctx context.Context, id string) error {
 		return err
 	}
 	defer body.Close()
-	limited := &io.LimitedReader{R: body, N: r.o.MaxFileBytes + 1}
-	br := bufio.NewReaderSize(limited, 64<<10)
-	var line []byte
+	// The reader stops one byte past the bound; consumed counts what the
+	// lines took, which says whether a line lies past it.
+	br := bufio.NewReaderSize(io.LimitReader(body, r.o.MaxFileBytes+1), 64<<10)
+	var (
+		line     []byte
+		consumed int64
+	)
 	for n := 1; ; n++ {
 		var tooLong bool
-		line, tooLong, err = readLine(br, line[:0], r.o.MaxLineBytes)
+		var size int
+		line, size, tooLong, err = readLine(br, line[:0], r.o.MaxLineBytes)
+		consumed += int64(size)
 		if len(line) > 0 || tooLong {
 			where := fmt.Sprintf("batch %s file %s line %d", r.t.id, id, n)
 			switch {
-			case limited.N <= 0:
+			case consumed > r.o.MaxFileBytes:
 				r.rep.problem("%s: the file exceeds %d bytes; the rest is not read", where, r.o.MaxFileBytes)
 				return nil
 			case tooLong:
@@ -78,11 +84,13 @@ func (r *resultReader) read(ctx context.Context, id string) error {
 	}
 }
 
-// readLine appends the next line of br (without its newline) to buf; a
-// line longer than limit is read to its end but not kept (tooLong).
-func readLine(br *bufio.Reader, buf []byte, limit int) (line []byte, tooLong bool, err error) {
+// readLine appends the next line of br (without its newline) to buf and
+// says how many bytes it took; a line longer than limit is read to its
+// end but not kept (tooLong).
+func readLine(br *bufio.Reader, buf []byte, limit int) (line []byte, size int, tooLong bool, err error) {
 	for {
 		chunk, err := br.ReadSlice('\n')
+		size += len(chunk)
 		if !tooLong {
 			if len(buf)+len(chunk) > limit+1 {
 				tooLong, buf = true, buf[:0]
@@ -93,7 +101,7 @@ func readLine(br *bufio.Reader, buf []byte, limit int) (line []byte, tooLong boo
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		return bytes.TrimRight(buf, "\r\n"), tooLong, err
+		return bytes.TrimRight(buf, "\r\n"), size, tooLong, err
 	}
 }
 

@@ -277,7 +277,9 @@ func TestPrefillHostileOutput(t *testing.T) {
 		for _, l := range lines[2:] {
 			b.Write(l)
 		}
-		b.WriteString(`{"id":"r","custom_id":"` + strings.Repeat("0", 64) + `","response":{"status_code":200,"body":{"choices":[]}},"error":null}`)
+		// A well-formed answer under a key of no request of the batch: it
+		// must not reach the cache.
+		b.WriteString(`{"id":"r","custom_id":"` + strings.Repeat("0", 64) + `","response":{"status_code":200,"body":` + string(llmtest.OK("planted").Body) + `},"error":null}`)
 		return b.Bytes()
 	}
 	s := newBatchSetup(t, llmtest.BatchBehavior{Tamper: tamper})
@@ -300,6 +302,9 @@ func TestPrefillHostileOutput(t *testing.T) {
 	}
 	if rep.ProblemCount != 5 {
 		t.Errorf("%d problems, want 5: %q", rep.ProblemCount, rep.Problems)
+	}
+	if _, planted, _ := s.cache.Get(context.Background(), strings.Repeat("0", 64)); planted {
+		t.Error("an answer under an unknown custom_id reached the cache")
 	}
 }
 
@@ -409,5 +414,35 @@ func TestPrefillUnknownBatch(t *testing.T) {
 	}
 	if pending, _ := s.cache.PendingBatches(ctx, c.baseURL); len(pending) != 0 {
 		t.Errorf("an unknown batch stays pending: %+v", pending)
+	}
+}
+
+// TestPrefillFileBound: an output file is read up to MaxFileBytes; the
+// requests past it stay for the synchronous path.
+func TestPrefillFileBound(t *testing.T) {
+	const width = 2000
+	pad := func(out []byte) []byte {
+		var b bytes.Buffer
+		for _, l := range bytes.SplitAfter(out, []byte("\n")) {
+			if len(l) == 0 {
+				continue
+			}
+			l = bytes.TrimSuffix(l, []byte("\n"))
+			if len(l) >= width {
+				panic("line too long for the test's padding")
+			}
+			b.Write(l)
+			b.Write(bytes.Repeat([]byte(" "), width-len(l)))
+			b.WriteString("\n")
+		}
+		return b.Bytes()
+	}
+	s := newBatchSetup(t, llmtest.BatchBehavior{Tamper: pad})
+	rep, err := s.client(t, s.cache).Prefill(context.Background(), batchRequests(prompts...), BatchOptions{MaxFileBytes: 2*(width+1) + 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Stored != 2 || rep.Missing != 3 || rep.ProblemCount != 1 || !strings.Contains(rep.Problems[0], "line 3: the file exceeds 4012 bytes") {
+		t.Errorf("report %+v", rep)
 	}
 }

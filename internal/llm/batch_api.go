@@ -177,7 +177,7 @@ func (c *Client) batchAttempt(ctx context.Context, method, path, contentType str
 	if err != nil {
 		return nil, err, true
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }() // read to the end or failed: nothing left to lose
 	body, err = io.ReadAll(io.LimitReader(resp.Body, maxBatchObjectBytes+1))
 	if err != nil {
 		return nil, c.transportError(actx, err), true

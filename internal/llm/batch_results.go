@@ -48,7 +48,7 @@ func (r *resultReader) read(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	defer body.Close()
+	defer func() { _ = body.Close() }() // read to the end or given up: nothing left to lose
 	// The reader stops one byte past the bound; consumed counts what the
 	// lines took, which says whether a line lies past it.
 	br := bufio.NewReaderSize(io.LimitReader(body, r.o.MaxFileBytes+1), 64<<10)

@@ -171,7 +171,7 @@ func (s *Server) uploadFile(r *http.Request) Reply {
 	if err != nil {
 		return BadRequest("Missing required parameter: 'file'.")
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // an in-memory or temporary upload part
 	data, err := io.ReadAll(io.LimitReader(f, maxUploadBytes+1))
 	if err != nil {
 		return BadRequest(err.Error())

@@ -302,13 +302,20 @@ func terminal(status string) bool {
 	return false
 }
 
+// phases returns how long a batch stays validating, in progress and
+// finalizing.
+func (s *Server) phases() (v, ip, fz time.Duration) {
+	bh := s.batch.behavior
+	if bh.Validating == 0 && bh.InProgress == 0 && bh.Finalizing == 0 {
+		return time.Minute, time.Minute, time.Minute
+	}
+	return bh.Validating, bh.InProgress, bh.Finalizing
+}
+
 // status is the batch's status now, and when it entered it.
 func (s *Server) status(rb *runBatch) (string, time.Time) {
 	bh := s.batch.behavior
-	v, ip, fz := bh.Validating, bh.InProgress, bh.Finalizing
-	if v == 0 && ip == 0 && fz == 0 {
-		v, ip, fz = time.Minute, time.Minute, time.Minute
-	}
+	v, ip, fz := s.phases()
 	t := s.now().Sub(rb.created)
 	switch {
 	case t < v:
@@ -418,9 +425,13 @@ func (s *Server) batchObject(rb *runBatch, endpoint string) map[string]any {
 		"request_counts": map[string]any{"total": len(rb.lines), "completed": 0, "failed": 0},
 		"metadata":       nil,
 	}
+	if v, ip, _ := s.phases(); status != "validating" && status != "failed" {
+		obj["in_progress_at"] = unix(rb.created.Add(v))
+		if status != "in_progress" {
+			obj["finalizing_at"] = unix(rb.created.Add(v + ip))
+		}
+	}
 	switch status {
-	case "in_progress", "finalizing":
-		obj["in_progress_at"] = unix(rb.created)
 	case "failed":
 		obj["failed_at"] = unix(since)
 		data := rb.invalid
@@ -428,9 +439,6 @@ func (s *Server) batchObject(rb *runBatch, endpoint string) map[string]any {
 			data = []map[string]any{{"code": "batch_failed", "message": "The batch failed.", "param": nil, "line": nil}}
 		}
 		obj["errors"] = map[string]any{"object": "list", "data": data}
-	}
-	if status == "finalizing" {
-		obj["finalizing_at"] = unix(since)
 	}
 	if terminal(status) && status != "failed" {
 		obj[status+"_at"] = unix(since)

@@ -47,7 +47,8 @@ type Reply struct {
 }
 
 // Handler decides the reply to the n-th request (0-based, in order of
-// arrival) once the script is used up.
+// arrival) once the script is used up. A line of a batch is a request too,
+// with n its 0-based position in its input file.
 type Handler func(n int, r Recorded) Reply
 
 // Option configures a Server.

@@ -41,11 +41,16 @@ type StoredBatch struct {
 // file), the 24 h completion window plus time to finalize, and the poll
 // interval's growth.
 const (
+	// DefaultBatchMaxRequests is OpenAI's most requests per batch.
 	DefaultBatchMaxRequests = 50_000
-	DefaultBatchMaxBytes    = 200_000_000
-	DefaultBatchMaxWait     = 25 * time.Hour
-	DefaultBatchPollBase    = 15 * time.Second
-	DefaultBatchPollMax     = 10 * time.Minute
+	// DefaultBatchMaxBytes is OpenAI's largest batch input file (200 MB).
+	DefaultBatchMaxBytes = 200_000_000
+	// DefaultBatchMaxWait is the completion window plus an hour to finalize.
+	DefaultBatchMaxWait = 25 * time.Hour
+	// DefaultBatchPollBase is the first poll interval's upper bound.
+	DefaultBatchPollBase = 15 * time.Second
+	// DefaultBatchPollMax caps the poll interval.
+	DefaultBatchPollMax = 10 * time.Minute
 	// DefaultBatchMaxFileBytes bounds the bytes read of one output or
 	// error file (read line by line, never whole in memory).
 	DefaultBatchMaxFileBytes = 8 << 30
@@ -316,7 +321,7 @@ type batchLine struct {
 	Body     json.RawMessage `json:"body"`
 }
 
-// encodeLine returns it's input line, newline included.
+// encodeLine returns the input line of it, newline included.
 func encodeLine(it batchItem) ([]byte, error) {
 	line, err := encodeCanonical(batchLine{CustomID: it.key, Method: "POST", URL: BatchEndpoint, Body: it.body})
 	if err != nil {

@@ -21,14 +21,22 @@ const (
 	// BatchCompletionWindow is the only window OpenAI accepts.
 	BatchCompletionWindow = "24h"
 
+	// BatchValidating: the input file is being checked.
 	BatchValidating = "validating"
+	// BatchInProgress: the requests are being run.
 	BatchInProgress = "in_progress"
+	// BatchFinalizing: the output and error files are being written.
 	BatchFinalizing = "finalizing"
-	BatchCompleted  = "completed"
-	BatchFailed     = "failed"
-	BatchExpired    = "expired"
+	// BatchCompleted: every request ran; the files are ready.
+	BatchCompleted = "completed"
+	// BatchFailed: the input failed validation (errors.data says why).
+	BatchFailed = "failed"
+	// BatchExpired: the window ended; the requests that ran are in the files.
+	BatchExpired = "expired"
+	// BatchCancelling: a cancellation is under way.
 	BatchCancelling = "cancelling"
-	BatchCancelled  = "cancelled"
+	// BatchCancelled: cancelled; the requests that ran are in the files.
+	BatchCancelled = "cancelled"
 
 	// batchPending is the state of a stored batch whose results were not
 	// read yet.

@@ -77,6 +77,9 @@ func runBaseline(ctx context.Context, args []string, env Env) (err error) {
 		return err
 	}
 	for _, s := range sums {
+		for _, w := range s.BatchWarnings {
+			fmt.Fprintf(env.Stderr, "warning: batch Phase 0 of %s/%s: %s\n", s.Solver.Model, s.Solver.Mode, w)
+		}
 		if warning, _ := s.Outcome(retryHint); warning != "" {
 			fmt.Fprintln(env.Stderr, "warning:", warning)
 		}

@@ -31,6 +31,9 @@ type endpointFile struct {
 	Concurrency     int            `json:"concurrency"`
 	MaxAttempts     int            `json:"max_attempts"`
 	ExtraBody       map[string]any `json:"extra_body"`
+
+	// Batch says the provider offers the OpenAI Batch API (llm.Endpoint.Batch).
+	Batch bool `json:"batch"`
 }
 
 // loadEndpoints reads an endpoints file; problems are reported as
@@ -65,6 +68,7 @@ func loadEndpoints(path string) (map[string]llm.Endpoint, error) {
 			Temperature: e.Temperature, OmitTemperature: e.OmitTemperature, Concurrency: e.Concurrency,
 			MaxAttempts: e.MaxAttempts, ExtraBody: e.ExtraBody,
 		}
+		ep.Batch = e.Batch
 		if e.Timeout != "" {
 			d, err := time.ParseDuration(e.Timeout)
 			if err != nil {

@@ -32,6 +32,11 @@ func cacheKey(baseURL string, w *wireRequest) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return bodyKey(baseURL, body)
+}
+
+// bodyKey is cacheKey of the request body body, already built.
+func bodyKey(baseURL string, body []byte) (string, error) {
 	material, err := encodeCanonical(map[string]any{
 		"v":        cacheKeyVersion,
 		"base_url": baseURL,

@@ -115,6 +115,12 @@ type Endpoint struct {
 	// of their own (model, messages, stream, n, temperature, max_tokens,
 	// max_completion_tokens, response_format) are rejected.
 	ExtraBody map[string]any
+
+	// Batch says the provider offers the OpenAI Batch API (POST /files,
+	// POST /batches, GET /batches/{id}, GET /files/{id}/content) under
+	// BaseURL, so that Phase 0 may be sent as batches (Client.Prefill). It
+	// changes no answer and is not part of SettingsSHA256.
+	Batch bool
 }
 
 // reservedBodyKey says which field to use instead when k, an ExtraBody

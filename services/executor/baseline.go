@@ -28,6 +28,9 @@ type Baseline struct {
 	Clients *llm.Clients
 	// Solver prompts and grades.
 	Solver *solving.Solver
+	// Batch bounds the batches of requests that ask for them (their
+	// zero fields take llm's defaults).
+	Batch llm.BatchOptions
 }
 
 // Baseline limits.
@@ -78,6 +81,11 @@ func (s *Service) RunBaseline(req *triagev1.RunBaselineRequest, stream grpc.Serv
 		Total: int32(len(probs)), Skipped: int32(len(probs) - len(pending)), Pending: int32(len(pending)),
 	}}}); err != nil {
 		return err
+	}
+	if req.GetBatch() && len(pending) > 0 {
+		if err := s.prefill(ctx, client, pending, stream.Send); err != nil {
+			return err
+		}
 	}
 	concurrency := int(req.GetConcurrency())
 	if concurrency == 0 {
@@ -195,6 +203,9 @@ func (s *Service) validateBaseline(req *triagev1.RunBaselineRequest) ([]problems
 		v.Add("endpoint", "unknown endpoint %q; %s", req.GetEndpoint(), s.endpointNames())
 	case ep.Mode != "" && modeNames[req.GetSolver().GetMode()] != "" && ep.Mode != modeNames[req.GetSolver().GetMode()]:
 		v.Add("endpoint", "endpoint %q runs mode %s but the solver's mode is %s", req.GetEndpoint(), ep.Mode, modeNames[req.GetSolver().GetMode()])
+	}
+	if req.GetBatch() && ok && !ep.Batch {
+		v.Add("batch", "endpoint %q does not offer the Batch API; set \"batch\": true in its endpoints entry if its provider does", req.GetEndpoint())
 	}
 	if c := req.GetConcurrency(); c < 0 || c > MaxBaselineConcurrency {
 		v.Add("concurrency", "must be in [0, %d], got %d", MaxBaselineConcurrency, c)

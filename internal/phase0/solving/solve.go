@@ -77,25 +77,12 @@ func New(g *grading.Grader, now func() time.Time) *Solver {
 // only when ctx ended: every other failure is an attempt that is not
 // gradeable.
 func (s *Solver) Solve(ctx context.Context, c Completer, p problems.Problem, bannerTokens int64) (Attempt, error) {
-	spec, err := grading.ParseSpec(p.Grading)
-	if err != nil {
-		return s.failed(Attempt{}, err.Error()), nil
-	}
-	tmpl, err := prompts.Solver(string(spec.Kind))
-	if err != nil {
-		return s.failed(Attempt{}, err.Error()), nil
-	}
+	spec, tmpl, req, err := s.render(p, bannerTokens)
 	a := Attempt{Template: tmpl}
-	banner := ""
-	if bannerTokens > 0 {
-		b, err := prompts.BudgetAwareBanner()
-		if err != nil {
-			return s.failed(a, err.Error()), nil
-		}
-		banner = b.Banner(bannerTokens)
+	if err != nil {
+		return s.failed(a, err.Error()), nil
 	}
-	prompt := tmpl.SolverPrompt(p.Text, banner)
-	resp, err := c.Complete(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: prompt}}})
+	resp, err := c.Complete(ctx, req)
 	if ctx.Err() != nil {
 		return Attempt{}, ctx.Err()
 	}
@@ -121,6 +108,37 @@ func (s *Solver) Solve(ctx context.Context, c Completer, p problems.Problem, ban
 	}
 	a.Verdict, a.Gradeable = v, true
 	return a, nil
+}
+
+// Request is the model call Solve makes for p: the same request, so the
+// same cache key (package llm), which lets a caller send it ahead of time,
+// e.g. in a batch (llm.Client.Prefill). ok is false when p cannot be
+// prompted; Solve then reports why.
+func (s *Solver) Request(p problems.Problem, bannerTokens int64) (req llm.Request, ok bool) {
+	_, _, req, err := s.render(p, bannerTokens)
+	return req, err == nil
+}
+
+// render returns p's grading spec, solver template and request.
+func (s *Solver) render(p problems.Problem, bannerTokens int64) (grading.Spec, prompts.Template, llm.Request, error) {
+	spec, err := grading.ParseSpec(p.Grading)
+	if err != nil {
+		return spec, prompts.Template{}, llm.Request{}, err
+	}
+	tmpl, err := prompts.Solver(string(spec.Kind))
+	if err != nil {
+		return spec, prompts.Template{}, llm.Request{}, err
+	}
+	banner := ""
+	if bannerTokens > 0 {
+		b, err := prompts.BudgetAwareBanner()
+		if err != nil {
+			return spec, tmpl, llm.Request{}, err
+		}
+		banner = b.Banner(bannerTokens)
+	}
+	prompt := tmpl.SolverPrompt(p.Text, banner)
+	return spec, tmpl, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: prompt}}}, nil
 }
 
 // CallFailedPrefix starts the Error of an attempt whose model call failed;

@@ -51,6 +51,11 @@ type BaselineSummary struct {
 	Summary *triagev1.BaselineSummary
 	// Failures are the model calls that failed, by reason.
 	Failures *CallFailures
+	// Batches are the provider's batch ids of a batch Phase 0
+	// (Baseline.Batch), and BatchWarnings what they left to synchronous
+	// calls, one line per RunBaseline call that left any.
+	Batches       []string
+	BatchWarnings []string
 }
 
 // Outcome judges the solver's model calls (CallFailures.Outcome): a
@@ -225,7 +230,13 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 		if now == nil {
 			now = time.Now
 		}
-		wo = work.Options{Batch: max(4*cfg.Baseline.Concurrency, 16), Leases: work.NewLeases(Units(opts.Store, nil), opts.Worker, opts.Lease, now)}
+		chunk := max(4*cfg.Baseline.Concurrency, 16)
+		if cfg.Baseline.Batch {
+			// A provider batch per claimed chunk: small chunks would make
+			// many small batches, each waited for in turn.
+			chunk = maxBatchProblems
+		}
+		wo = work.Options{Batch: chunk, Leases: work.NewLeases(Units(opts.Store, nil), opts.Worker, opts.Lease, now)}
 	}
 	err := work.Run(ctx, wo, units, func(ctx context.Context, mine []baselineUnit) error {
 		probs := make([]*triagev1.Problem, len(mine))
@@ -247,6 +258,7 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 	stream, err := exec.RunBaseline(ctx, &triagev1.RunBaselineRequest{
 		Solver: solverProto(s), Endpoint: s.Endpoint, Problems: batch,
 		Concurrency: int32(cfg.Baseline.Concurrency), Rerun: opts.Rerun, KeepUngradeable: opts.KeepUngradeable,
+		Batch: cfg.Baseline.Batch,
 	})
 	if err != nil {
 		return err
@@ -265,6 +277,11 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 			sum.Skipped += int(ev.Started.GetSkipped())
 			progress.Done.Add(int64(ev.Started.GetSkipped()))
 			progress.Skipped.Add(int64(ev.Started.GetSkipped()))
+		case *triagev1.RunBaselineResponse_Batch:
+			sum.Batches = append(sum.Batches, ev.Batch.GetBatchIds()...)
+			if w := ev.Batch.GetWarning(); w != "" {
+				sum.BatchWarnings = append(sum.BatchWarnings, w)
+			}
 		case *triagev1.RunBaselineResponse_Item:
 			it := ev.Item
 			progress.Done.Add(1)

@@ -128,6 +128,12 @@ type BaselineConfig struct {
 	// BudgetAwareVariant is the prompt variant whose α = 1 plans the
 	// budget-aware re-solve follows; default "default".
 	BudgetAwareVariant vocab.Variant `yaml:"budget_aware_variant"`
+
+	// Batch sends each solver's Phase 0 calls through its endpoint's Batch
+	// API first (SPEC §9 "Batch Phase 0"; the endpoint needs "batch": true
+	// and the Executor a response cache); the records are those of the
+	// synchronous path.
+	Batch bool `yaml:"batch"`
 }
 
 // Services holds remote service addresses.

@@ -9,6 +9,15 @@
 // their versioned, embedded schema migrations when opened and pass the same
 // conformance suite (storetest).
 //
+// # Samples
+//
+// Repeated Phase 0 (SPEC §9) measures a key k times. Sample 1 is the ground
+// truth, kept in the ground_truth table exactly as before samples existed
+// (Record.Sample 0 or 1; it reads back as 0), so Get, HasSolver and List see
+// only it. Samples 2..k (Record.Sample j ≥ 2) live in ground_truth_samples,
+// keyed by (key, sample); GetSamples and List with AllSamples read every
+// sample in order. In what follows a key means a key and its sample.
+//
 // # Import semantics
 //
 // Both backends behave as if the records of one Import were applied one at

@@ -72,11 +72,29 @@ func New(g *grading.Grader, now func() time.Time) *Solver {
 	return &Solver{grader: g, now: now}
 }
 
+// MaxSamples bounds the samples per problem one Phase 0 run may ask for
+// (SPEC §9 repeated Phase 0, `baseline.samples`): each is a model call on
+// every problem of every solver.
+const MaxSamples = 20
+
 // Solve prompts c with p and grades the answer. bannerTokens > 0 prepends
 // the budget-aware banner stating that many tokens. The error is non-nil
 // only when ctx ended: every other failure is an attempt that is not
 // gradeable.
 func (s *Solver) Solve(ctx context.Context, c Completer, p problems.Problem, bannerTokens int64) (Attempt, error) {
+	return s.solve(ctx, c, p, bannerTokens, 0)
+}
+
+// SolveSample is Solve, without banner, for repeated Phase 0 sample j
+// (1-based): sample 1 is the call Solve makes; a sample j ≥ 2 sends the
+// same request but is a model call of its own (llm.Request.Sample), not
+// the cached answer of another sample.
+func (s *Solver) SolveSample(ctx context.Context, c Completer, p problems.Problem, j int) (Attempt, error) {
+	return s.solve(ctx, c, p, 0, j)
+}
+
+// solve is Solve with the request's sample index.
+func (s *Solver) solve(ctx context.Context, c Completer, p problems.Problem, bannerTokens int64, sample int) (Attempt, error) {
 	spec, err := grading.ParseSpec(p.Grading)
 	if err != nil {
 		return s.failed(Attempt{}, err.Error()), nil
@@ -95,7 +113,7 @@ func (s *Solver) Solve(ctx context.Context, c Completer, p problems.Problem, ban
 		banner = b.Banner(bannerTokens)
 	}
 	prompt := tmpl.SolverPrompt(p.Text, banner)
-	resp, err := c.Complete(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: prompt}}})
+	resp, err := c.Complete(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: prompt}}, Sample: sample})
 	if ctx.Err() != nil {
 		return Attempt{}, ctx.Err()
 	}

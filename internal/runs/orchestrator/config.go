@@ -11,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/triage-eval/triage/internal/phase0/solving"
 	"github.com/triage-eval/triage/internal/protocol/injection"
 	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/store/problems"
@@ -128,6 +129,10 @@ type BaselineConfig struct {
 	// BudgetAwareVariant is the prompt variant whose α = 1 plans the
 	// budget-aware re-solve follows; default "default".
 	BudgetAwareVariant vocab.Variant `yaml:"budget_aware_variant"`
+	// Samples is k, how many times Phase 0 solves each (solver, problem)
+	// (SPEC §9 repeated Phase 0); default 1, at most solving.MaxSamples.
+	// Sample 1 is the ground truth; all samples are stored.
+	Samples int `yaml:"samples"`
 }
 
 // Services holds remote service addresses.
@@ -195,6 +200,9 @@ func (c *Config) applyDefaults() {
 	}
 	if c.Baseline.BudgetAwareVariant == "" {
 		c.Baseline.BudgetAwareVariant = vocab.Default
+	}
+	if c.Baseline.Samples == 0 {
+		c.Baseline.Samples = 1
 	}
 	if c.Random.Samples == 0 {
 		c.Random.Samples = 1000
@@ -284,6 +292,9 @@ func (c *Config) validate() error {
 	}
 	if c.Baseline.CodeConcurrency < 1 {
 		bad("baseline.code_concurrency", "must be ≥ 1, got %d", c.Baseline.CodeConcurrency)
+	}
+	if c.Baseline.Samples < 1 || c.Baseline.Samples > solving.MaxSamples {
+		bad("baseline.samples", "must be in [1, %d] (samples per solver and problem), got %d", solving.MaxSamples, c.Baseline.Samples)
 	}
 	if !c.Baseline.BudgetAwareVariant.Valid() {
 		bad("baseline.budget_aware_variant", "must be default, A, B or C, got %q", c.Baseline.BudgetAwareVariant)

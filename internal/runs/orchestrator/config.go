@@ -231,6 +231,22 @@ func (c *Config) applyDefaults() {
 	}
 }
 
+// validate reports every invalid setting of the baseline: block to bad.
+func (b *BaselineConfig) validate(bad func(field, format string, args ...any)) {
+	if b.Concurrency < 1 || b.Concurrency > 256 {
+		bad("baseline.concurrency", "must be in [1, 256], got %d", b.Concurrency)
+	}
+	if b.CodeConcurrency < 1 {
+		bad("baseline.code_concurrency", "must be ≥ 1, got %d", b.CodeConcurrency)
+	}
+	if b.Samples < 1 || b.Samples > solving.MaxSamples {
+		bad("baseline.samples", "must be in [1, %d] (samples per solver and problem), got %d", solving.MaxSamples, b.Samples)
+	}
+	if !b.BudgetAwareVariant.Valid() {
+		bad("baseline.budget_aware_variant", "must be default, A, B or C, got %q", b.BudgetAwareVariant)
+	}
+}
+
 // validate reports every invalid setting, each naming its field.
 func (c *Config) validate() error {
 	var errs []error
@@ -287,18 +303,7 @@ func (c *Config) validate() error {
 	if c.Concurrency < 1 {
 		bad("concurrency", "must be ≥ 1, got %d", c.Concurrency)
 	}
-	if c.Baseline.Concurrency < 1 || c.Baseline.Concurrency > 256 {
-		bad("baseline.concurrency", "must be in [1, 256], got %d", c.Baseline.Concurrency)
-	}
-	if c.Baseline.CodeConcurrency < 1 {
-		bad("baseline.code_concurrency", "must be ≥ 1, got %d", c.Baseline.CodeConcurrency)
-	}
-	if c.Baseline.Samples < 1 || c.Baseline.Samples > solving.MaxSamples {
-		bad("baseline.samples", "must be in [1, %d] (samples per solver and problem), got %d", solving.MaxSamples, c.Baseline.Samples)
-	}
-	if !c.Baseline.BudgetAwareVariant.Valid() {
-		bad("baseline.budget_aware_variant", "must be default, A, B or C, got %q", c.Baseline.BudgetAwareVariant)
-	}
+	c.Baseline.validate(bad)
 	seen := map[[2]string]int{}
 	for i, in := range c.Injection {
 		field := fmt.Sprintf("injection[%d]", i)

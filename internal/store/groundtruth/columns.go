@@ -48,14 +48,6 @@ var samplesTable = table{
 // selectList is t's columns as a select list.
 func (t table) selectList() string { return strings.Join(t.columns, ", ") }
 
-// tableFor is the table r belongs in.
-func tableFor(r Record) table {
-	if r.Sample >= 2 {
-		return samplesTable
-	}
-	return groundTruthTable
-}
-
 // allSamplesSource is a FROM item with every sample of every key, both
 // tables' rows as samplesTable's columns (sample 0 for the ground truth).
 var allSamplesSource = "(SELECT " + selectColumns + ", 0 AS sample FROM ground_truth UNION ALL SELECT " +

@@ -46,7 +46,9 @@
 // keyset. A page token is base64url (no padding) of a format version byte,
 // an 8-byte fingerprint (truncated SHA-256) of the query's solver and
 // dataset filters, and the last key returned, byte for byte (each string
-// length-prefixed); a token used with other filters, or
+// length-prefixed), then, for a listing of every sample (AllSamples, part
+// of the fingerprint), the last sample as a uvarint; a token used with
+// other filters, or
 // that List did not issue, fails with ErrInvalidPageToken (which also
 // matches *apperr.InvalidArgumentError for field "page_token"). The page
 // size may change between pages. A token is only issued when more records

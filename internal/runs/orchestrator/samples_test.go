@@ -117,14 +117,20 @@ func TestBaselineSamples(t *testing.T) {
 		}
 	}
 
+	// A sample stored without its ground truth is no item of the report.
+	solver := groundtruth.Solver{Model: "m", Mode: groundtruth.ModeExtended}
+	orphan := groundtruth.Record{Key: groundtruth.Key{Solver: solver, Dataset: "alpha", ProblemID: "alpha-9"},
+		Cost: 5, CostRule: "completion", Gradeable: true, MeasuredAt: time.Now(), Sample: 2}
+	if _, err := gt.Import(ctx, func(yield func(groundtruth.Record, error) bool) { yield(orphan, nil) }); err != nil {
+		t.Fatal(err)
+	}
 	got, err := orchestrator.LoadConfigSamples(ctx, cfg, exec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 6 {
-		t.Fatalf("loaded %d items, want 6", len(got))
+		t.Fatalf("loaded %d items, want 6 (the sample without a ground truth left out)", len(got))
 	}
-	solver := groundtruth.Solver{Model: "m", Mode: groundtruth.ModeExtended}
 	for _, d := range []string{"alpha", "beta"} {
 		stored, err := gt.GetSamples(ctx, solver, d, []string{d + "-0", d + "-1", d + "-2"})
 		if err != nil {

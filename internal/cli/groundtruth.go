@@ -25,6 +25,7 @@ func runGroundTruth(ctx context.Context, args []string, env Env) (err error) {
 	model := fs.String("model", "", "list: only this model")
 	mode := fs.String("mode", "", "list: only this mode (standard or extended; needs --model)")
 	dataset := fs.String("dataset", "", "list: only this dataset")
+	samples := fs.Bool("samples", false, "list: every repeated Phase 0 sample (key \"sample\" ≥ 2 after each ground truth), not only the ground truth")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: triage ground-truth import [flags] FILE\n       triage ground-truth list [flags] [CONFIG.yaml]\n\nThe store is the config's ground_truth_store (--config, or list's CONFIG),\nelse --store; list never creates one.\n\nflags:\n")
 		fs.PrintDefaults()
@@ -66,7 +67,7 @@ func runGroundTruth(ctx context.Context, args []string, env Env) (err error) {
 	defer closeInto(&err, conns.Close)
 	client := triagev1.NewExecutorServiceClient(conns.conns["executor"])
 	if args[0] == "list" {
-		return listGroundTruth(ctx, client, *model, *mode, *dataset, env.Stdout)
+		return listGroundTruth(ctx, client, *model, *mode, *dataset, *samples, env.Stdout)
 	}
 	return importGroundTruth(ctx, client, first(rest), env)
 }
@@ -87,8 +88,8 @@ func importGroundTruth(ctx context.Context, client triagev1.ExecutorServiceClien
 	return nil
 }
 
-func listGroundTruth(ctx context.Context, client triagev1.ExecutorServiceClient, model, mode, dataset string, w io.Writer) error {
-	req := &triagev1.ListGroundTruthRequest{Dataset: dataset, PageSize: int32(groundtruth.MaxPageSize)}
+func listGroundTruth(ctx context.Context, client triagev1.ExecutorServiceClient, model, mode, dataset string, samples bool, w io.Writer) error {
+	req := &triagev1.ListGroundTruthRequest{Dataset: dataset, PageSize: int32(groundtruth.MaxPageSize), AllSamples: samples}
 	if model != "" || mode != "" {
 		req.Solver = &triagev1.Solver{Model: model, Mode: gtfile.Mode(mode)}
 	}

@@ -291,7 +291,7 @@ func (c *Client) uncached(ctx context.Context, reqs []Request, rep *BatchReport)
 		if err != nil {
 			return nil, fmt.Errorf("request body: %w", err)
 		}
-		key, err := bodyKey(c.baseURL, body)
+		key, err := bodyKey(c.baseURL, body, req.Sample)
 		if err != nil {
 			return nil, fmt.Errorf("cache key: %w", err)
 		}

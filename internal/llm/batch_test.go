@@ -401,7 +401,7 @@ func TestPrefillUnknownBatch(t *testing.T) {
 	s := newBatchSetup(t, llmtest.BatchBehavior{})
 	c := s.client(t, s.cache)
 	w, _ := buildWire(c.ep, c.extraBody, userRequest("one"))
-	key, _ := cacheKey(c.baseURL, &w)
+	key, _ := cacheKey(c.baseURL, &w, 0)
 	if err := s.cache.SaveBatch(ctx, StoredBatch{ID: "batch_gone", BaseURL: c.baseURL, CreatedAt: testNow, Keys: []string{key}}); err != nil {
 		t.Fatal(err)
 	}

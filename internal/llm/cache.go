@@ -26,22 +26,28 @@ const cacheKeyVersion = "triage-llm-cache/v1"
 // limit, the mode fields, response_format and the extra body: every
 // parameter that can change the answer, and nothing else. The API key is
 // a header, never part of it; Endpoint.Name, Timeout, Concurrency and
-// MaxAttempts do not change answers and are not part of it either.
-func cacheKey(baseURL string, w *wireRequest) (string, error) {
+// MaxAttempts do not change answers and are not part of it either. A
+// repeated sample j ≥ 2 (Request.Sample) adds "sample": j, so it is cached
+// apart from the first call, whose key (sample 0 or 1) is unchanged.
+func cacheKey(baseURL string, w *wireRequest, sample int) (string, error) {
 	body, err := w.body()
 	if err != nil {
 		return "", err
 	}
-	return bodyKey(baseURL, body)
+	return bodyKey(baseURL, body, sample)
 }
 
 // bodyKey is cacheKey of the request body body, already built.
-func bodyKey(baseURL string, body []byte) (string, error) {
-	material, err := encodeCanonical(map[string]any{
+func bodyKey(baseURL string, body []byte, sample int) (string, error) {
+	fields := map[string]any{
 		"v":        cacheKeyVersion,
 		"base_url": baseURL,
 		"body":     json.RawMessage(body),
-	})
+	}
+	if sample >= 2 {
+		fields["sample"] = sample
+	}
+	material, err := encodeCanonical(fields)
 	if err != nil {
 		return "", err
 	}

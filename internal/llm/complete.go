@@ -24,7 +24,7 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 	}
 	var key string
 	if c.opts.cache != nil {
-		if key, err = cacheKey(c.baseURL, &w); err != nil {
+		if key, err = cacheKey(c.baseURL, &w, req.Sample); err != nil {
 			return Response{}, c.wrap(fmt.Errorf("cache key: %w", err))
 		}
 		r, ok, err := c.opts.cache.Get(ctx, key)

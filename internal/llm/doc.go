@@ -137,7 +137,9 @@
 // the canonical JSON of the base URL and the exact request body (model,
 // messages, temperature, token limit, mode fields, response_format, extra
 // body), so any change to what is sent is a different key, and the API
-// key, endpoint name, timeout and retry settings are not part of it. A hit
+// key, endpoint name, timeout and retry settings are not part of it; a
+// repeated sample (Request.Sample j ≥ 2) is, so that it is a call of its
+// own, while the first sample keeps the key calls always had. A hit
 // returns the stored Response with CacheHit set and its original
 // ObtainedAt, Latency and Attempts, without any HTTP request. Only
 // successful responses are stored, truncated ones included: at

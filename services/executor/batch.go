@@ -7,7 +7,6 @@ import (
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/llm"
 	"github.com/triage-eval/triage/internal/platform/apperr"
-	"github.com/triage-eval/triage/internal/store/problems"
 )
 
 // prefill sends the calls of pending through the endpoint's Batch API into
@@ -15,10 +14,10 @@ import (
 // did; solveAll then finds every batched answer in the cache, so the
 // records are those of the synchronous path, and sends the rest one by
 // one.
-func (s *Service) prefill(ctx context.Context, c *llm.Client, pending []problems.Problem, send func(*triagev1.RunBaselineResponse) error) error {
+func (s *Service) prefill(ctx context.Context, c *llm.Client, pending []job, send func(*triagev1.RunBaselineResponse) error) error {
 	reqs := make([]llm.Request, 0, len(pending))
-	for _, p := range pending {
-		if req, ok := s.baseline.Solver.Request(p, 0); ok {
+	for _, j := range pending {
+		if req, ok := s.baseline.Solver.SampleRequest(j.Problem, j.Sample); ok {
 			reqs = append(reqs, req)
 		}
 	}

@@ -358,7 +358,12 @@ type GroundTruthRecord struct {
 	LuckyGuess bool `protobuf:"varint,12,opt,name=lucky_guess,json=luckyGuess,proto3" json:"lucky_guess,omitempty"`
 	// The SPEC §1 rule that gave cost. Unspecified means unknown: a record
 	// stored before rules were recorded, or imported without one.
-	CostRule      CostRule `protobuf:"varint,13,opt,name=cost_rule,json=costRule,proto3,enum=triage.v1.CostRule" json:"cost_rule,omitempty"`
+	CostRule CostRule `protobuf:"varint,13,opt,name=cost_rule,json=costRule,proto3,enum=triage.v1.CostRule" json:"cost_rule,omitempty"`
+	// Which repeated Phase 0 sample this is (SPEC §9): 0 or 1 is sample 1,
+	// the ground truth; j ≥ 2 is the j-th sample of the same (solver,
+	// dataset, problem), stored beside the ground truth. At most 1000.
+	// Listings give the ground truth as 0.
+	Sample        int32 `protobuf:"varint,14,opt,name=sample,proto3" json:"sample,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -482,6 +487,13 @@ func (x *GroundTruthRecord) GetCostRule() CostRule {
 		return x.CostRule
 	}
 	return CostRule_COST_RULE_UNSPECIFIED
+}
+
+func (x *GroundTruthRecord) GetSample() int32 {
+	if x != nil {
+		return x.Sample
+	}
+	return 0
 }
 
 // ImportGroundTruthRequest is one batch of a streamed import.
@@ -623,7 +635,11 @@ type ListGroundTruthRequest struct {
 	// Most records to return; 0 means 100, values above 1000 are lowered.
 	PageSize int32 `protobuf:"varint,3,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
 	// Token from a previous response, to continue the listing.
-	PageToken     string `protobuf:"bytes,4,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	PageToken string `protobuf:"bytes,4,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	// List every stored sample of each key (sample 1, the ground truth, then
+	// samples 2, 3, …; see GroundTruthRecord.sample), not only the ground
+	// truth. A page token is valid only with the value it was issued for.
+	AllSamples    bool `protobuf:"varint,5,opt,name=all_samples,json=allSamples,proto3" json:"all_samples,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -684,6 +700,13 @@ func (x *ListGroundTruthRequest) GetPageToken() string {
 		return x.PageToken
 	}
 	return ""
+}
+
+func (x *ListGroundTruthRequest) GetAllSamples() bool {
+	if x != nil {
+		return x.AllSamples
+	}
+	return false
 }
 
 // ListGroundTruthResponse is one page of records.
@@ -1412,6 +1435,12 @@ type RunBaselineRequest struct {
 	// Leave problems stored as not gradeable alone instead of trying them
 	// again.
 	KeepUngradeable bool `protobuf:"varint,6,opt,name=keep_ungradeable,json=keepUngradeable,proto3" json:"keep_ungradeable,omitempty"`
+	// Samples per problem (SPEC §9 repeated Phase 0): 0 or 1 means one, the
+	// ground truth; k > 1 solves each problem k times, samples 2..k being
+	// distinct model calls (their response cache keys name the sample; the
+	// request sent does not). Samples already stored are skipped by the same
+	// rules as the ground truth (rerun, keep_ungradeable). At most 20.
+	Samples int32 `protobuf:"varint,7,opt,name=samples,proto3" json:"samples,omitempty"`
 	// Send the pending problems' calls first as batches of the endpoint's
 	// Batch API (SPEC §9 "Batch Phase 0"), then solve as usual: every
 	// batched answer comes from the response cache, so the records are
@@ -1495,6 +1524,13 @@ func (x *RunBaselineRequest) GetKeepUngradeable() bool {
 	return false
 }
 
+func (x *RunBaselineRequest) GetSamples() int32 {
+	if x != nil {
+		return x.Samples
+	}
+	return 0
+}
+
 func (x *RunBaselineRequest) GetBatch() bool {
 	if x != nil {
 		return x.Batch
@@ -1505,11 +1541,11 @@ func (x *RunBaselineRequest) GetBatch() bool {
 // BaselineStarted opens a baseline stream.
 type BaselineStarted struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Problems in the request.
+	// Model calls the request asks for: problems × samples.
 	Total int32 `protobuf:"varint,1,opt,name=total,proto3" json:"total,omitempty"`
-	// Problems skipped because their ground truth is already stored.
+	// Calls skipped because their sample is already stored.
 	Skipped int32 `protobuf:"varint,2,opt,name=skipped,proto3" json:"skipped,omitempty"`
-	// Problems to be solved by this call.
+	// Calls to be made by this call.
 	Pending       int32 `protobuf:"varint,3,opt,name=pending,proto3" json:"pending,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1694,11 +1730,14 @@ type BaselineItem struct {
 	PromptTemplate string `protobuf:"bytes,6,opt,name=prompt_template,json=promptTemplate,proto3" json:"prompt_template,omitempty"`
 	// Hex SHA-256 of the solver prompt template.
 	PromptSha256 string `protobuf:"bytes,7,opt,name=prompt_sha256,json=promptSha256,proto3" json:"prompt_sha256,omitempty"`
-	// Problems finished so far in this call, this one included.
+	// Calls finished so far in this call, this one included.
 	Done int32 `protobuf:"varint,8,opt,name=done,proto3" json:"done,omitempty"`
 	// The model call failed after its retries (record.error says why): the
 	// endpoint, not the answer, is why the record is not gradeable.
-	CallFailed    bool `protobuf:"varint,9,opt,name=call_failed,json=callFailed,proto3" json:"call_failed,omitempty"`
+	CallFailed bool `protobuf:"varint,9,opt,name=call_failed,json=callFailed,proto3" json:"call_failed,omitempty"`
+	// Which sample of the problem this is, from 1 (the ground truth; its
+	// record's sample is 0) to the request's samples.
+	Sample        int32 `protobuf:"varint,10,opt,name=sample,proto3" json:"sample,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1794,6 +1833,13 @@ func (x *BaselineItem) GetCallFailed() bool {
 		return x.CallFailed
 	}
 	return false
+}
+
+func (x *BaselineItem) GetSample() int32 {
+	if x != nil {
+		return x.Sample
+	}
+	return 0
 }
 
 // BaselineSummary closes a baseline stream.
@@ -2252,7 +2298,7 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\x18triage/v1/executor.proto\x12\ttriage.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15triage/v1/types.proto\"I\n" +
 	"\x06Solver\x12\x14\n" +
 	"\x05model\x18\x01 \x01(\tR\x05model\x12)\n" +
-	"\x04mode\x18\x02 \x01(\x0e2\x15.triage.v1.SolverModeR\x04mode\"\xf0\x03\n" +
+	"\x04mode\x18\x02 \x01(\x0e2\x15.triage.v1.SolverModeR\x04mode\"\x88\x04\n" +
 	"\x11GroundTruthRecord\x12)\n" +
 	"\x06solver\x18\x01 \x01(\v2\x11.triage.v1.SolverR\x06solver\x12\x18\n" +
 	"\adataset\x18\x02 \x01(\tR\adataset\x12\x1d\n" +
@@ -2269,7 +2315,8 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\rmeasured_time\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\fmeasuredTime\x12\x1f\n" +
 	"\vlucky_guess\x18\f \x01(\bR\n" +
 	"luckyGuess\x120\n" +
-	"\tcost_rule\x18\r \x01(\x0e2\x13.triage.v1.CostRuleR\bcostRule\"R\n" +
+	"\tcost_rule\x18\r \x01(\x0e2\x13.triage.v1.CostRuleR\bcostRule\x12\x16\n" +
+	"\x06sample\x18\x0e \x01(\x05R\x06sample\"R\n" +
 	"\x18ImportGroundTruthRequest\x126\n" +
 	"\arecords\x18\x01 \x03(\v2\x1c.triage.v1.GroundTruthRecordR\arecords\"\xbe\x01\n" +
 	"\x19ImportGroundTruthResponse\x12\x1a\n" +
@@ -2277,13 +2324,15 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\binserted\x18\x02 \x01(\x03R\binserted\x12\x18\n" +
 	"\aupdated\x18\x03 \x01(\x03R\aupdated\x12\x1c\n" +
 	"\tunchanged\x18\x04 \x01(\x03R\tunchanged\x121\n" +
-	"\aversion\x18\x05 \x01(\v2\x17.triage.v1.VersionStampR\aversion\"\x99\x01\n" +
+	"\aversion\x18\x05 \x01(\v2\x17.triage.v1.VersionStampR\aversion\"\xba\x01\n" +
 	"\x16ListGroundTruthRequest\x12)\n" +
 	"\x06solver\x18\x01 \x01(\v2\x11.triage.v1.SolverR\x06solver\x12\x18\n" +
 	"\adataset\x18\x02 \x01(\tR\adataset\x12\x1b\n" +
 	"\tpage_size\x18\x03 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
-	"page_token\x18\x04 \x01(\tR\tpageToken\"\xac\x01\n" +
+	"page_token\x18\x04 \x01(\tR\tpageToken\x12\x1f\n" +
+	"\vall_samples\x18\x05 \x01(\bR\n" +
+	"allSamples\"\xac\x01\n" +
 	"\x17ListGroundTruthResponse\x126\n" +
 	"\arecords\x18\x01 \x03(\v2\x1c.triage.v1.GroundTruthRecordR\arecords\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\x121\n" +
@@ -2343,14 +2392,15 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\fgrading_json\x18\x04 \x01(\tR\vgradingJson\x12\x1e\n" +
 	"\n" +
 	"unsolvable\x18\x05 \x01(\bR\n" +
-	"unsolvable\"\x84\x02\n" +
+	"unsolvable\"\x9e\x02\n" +
 	"\x12RunBaselineRequest\x12)\n" +
 	"\x06solver\x18\x01 \x01(\v2\x11.triage.v1.SolverR\x06solver\x12\x1a\n" +
 	"\bendpoint\x18\x02 \x01(\tR\bendpoint\x12.\n" +
 	"\bproblems\x18\x03 \x03(\v2\x12.triage.v1.ProblemR\bproblems\x12 \n" +
 	"\vconcurrency\x18\x04 \x01(\x05R\vconcurrency\x12\x14\n" +
 	"\x05rerun\x18\x05 \x01(\bR\x05rerun\x12)\n" +
-	"\x10keep_ungradeable\x18\x06 \x01(\bR\x0fkeepUngradeable\x12\x14\n" +
+	"\x10keep_ungradeable\x18\x06 \x01(\bR\x0fkeepUngradeable\x12\x18\n" +
+	"\asamples\x18\a \x01(\x05R\asamples\x12\x14\n" +
 	"\x05batch\x18\b \x01(\bR\x05batch\"[\n" +
 	"\x0fBaselineStarted\x12\x14\n" +
 	"\x05total\x18\x01 \x01(\x05R\x05total\x12\x18\n" +
@@ -2364,7 +2414,7 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\tsubmitted\x18\x05 \x01(\x05R\tsubmitted\x12\x16\n" +
 	"\x06stored\x18\x06 \x01(\x05R\x06stored\x12\x18\n" +
 	"\amissing\x18\a \x01(\x05R\amissing\x12\x18\n" +
-	"\awarning\x18\b \x01(\tR\awarning\"\xe0\x02\n" +
+	"\awarning\x18\b \x01(\tR\awarning\"\xf8\x02\n" +
 	"\fBaselineItem\x124\n" +
 	"\x06record\x18\x01 \x01(\v2\x1c.triage.v1.GroundTruthRecordR\x06record\x121\n" +
 	"\aoutcome\x18\x02 \x01(\x0e2\x17.triage.v1.GradeOutcomeR\aoutcome\x12)\n" +
@@ -2375,7 +2425,9 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\rprompt_sha256\x18\a \x01(\tR\fpromptSha256\x12\x12\n" +
 	"\x04done\x18\b \x01(\x05R\x04done\x12\x1f\n" +
 	"\vcall_failed\x18\t \x01(\bR\n" +
-	"callFailed\"\x84\x02\n" +
+	"callFailed\x12\x16\n" +
+	"\x06sample\x18\n" +
+	" \x01(\x05R\x06sample\"\x84\x02\n" +
 	"\x0fBaselineSummary\x12\x16\n" +
 	"\x06solved\x18\x01 \x01(\x05R\x06solved\x12\x1c\n" +
 	"\tgradeable\x18\x02 \x01(\x05R\tgradeable\x12\x18\n" +

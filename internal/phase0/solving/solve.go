@@ -72,12 +72,30 @@ func New(g *grading.Grader, now func() time.Time) *Solver {
 	return &Solver{grader: g, now: now}
 }
 
+// MaxSamples bounds the samples per problem one Phase 0 run may ask for
+// (SPEC §9 repeated Phase 0, `baseline.samples`): each is a model call on
+// every problem of every solver.
+const MaxSamples = 20
+
 // Solve prompts c with p and grades the answer. bannerTokens > 0 prepends
 // the budget-aware banner stating that many tokens. The error is non-nil
 // only when ctx ended: every other failure is an attempt that is not
 // gradeable.
 func (s *Solver) Solve(ctx context.Context, c Completer, p problems.Problem, bannerTokens int64) (Attempt, error) {
-	spec, tmpl, req, err := s.render(p, bannerTokens)
+	return s.solve(ctx, c, p, bannerTokens, 0)
+}
+
+// SolveSample is Solve, without banner, for repeated Phase 0 sample j
+// (1-based): sample 1 is the call Solve makes; a sample j ≥ 2 sends the
+// same request but is a model call of its own (llm.Request.Sample), not
+// the cached answer of another sample.
+func (s *Solver) SolveSample(ctx context.Context, c Completer, p problems.Problem, j int) (Attempt, error) {
+	return s.solve(ctx, c, p, 0, j)
+}
+
+// solve is Solve with the request's sample index.
+func (s *Solver) solve(ctx context.Context, c Completer, p problems.Problem, bannerTokens int64, sample int) (Attempt, error) {
+	spec, tmpl, req, err := s.render(p, bannerTokens, sample)
 	a := Attempt{Template: tmpl}
 	if err != nil {
 		return s.failed(a, err.Error()), nil
@@ -115,12 +133,19 @@ func (s *Solver) Solve(ctx context.Context, c Completer, p problems.Problem, ban
 // e.g. in a batch (llm.Client.Prefill). ok is false when p cannot be
 // prompted; Solve then reports why.
 func (s *Solver) Request(p problems.Problem, bannerTokens int64) (req llm.Request, ok bool) {
-	_, _, req, err := s.render(p, bannerTokens)
+	_, _, req, err := s.render(p, bannerTokens, 0)
 	return req, err == nil
 }
 
-// render returns p's grading spec, solver template and request.
-func (s *Solver) render(p problems.Problem, bannerTokens int64) (grading.Spec, prompts.Template, llm.Request, error) {
+// SampleRequest is Request for the call SolveSample makes for sample j.
+func (s *Solver) SampleRequest(p problems.Problem, j int) (req llm.Request, ok bool) {
+	_, _, req, err := s.render(p, 0, j)
+	return req, err == nil
+}
+
+// render returns p's grading spec, solver template and request, the
+// request marked as repeated Phase 0 sample j (llm.Request.Sample).
+func (s *Solver) render(p problems.Problem, bannerTokens int64, sample int) (grading.Spec, prompts.Template, llm.Request, error) {
 	spec, err := grading.ParseSpec(p.Grading)
 	if err != nil {
 		return spec, prompts.Template{}, llm.Request{}, err
@@ -138,7 +163,7 @@ func (s *Solver) render(p problems.Problem, bannerTokens int64) (grading.Spec, p
 		banner = b.Banner(bannerTokens)
 	}
 	prompt := tmpl.SolverPrompt(p.Text, banner)
-	return spec, tmpl, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: prompt}}}, nil
+	return spec, tmpl, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: prompt}}, Sample: sample}, nil
 }
 
 // CallFailedPrefix starts the Error of an attempt whose model call failed;

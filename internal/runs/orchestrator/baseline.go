@@ -45,8 +45,11 @@ type BaselineOptions struct {
 type BaselineSummary struct {
 	// Solver is the solver run.
 	Solver Solver
-	// Total, Skipped are the problems sent and those already stored.
+	// Total, Skipped are the calls asked for (problems sent × samples) and
+	// those skipped because their sample is already stored.
 	Total, Skipped int
+	// Samples is k, the samples asked per problem (baseline.samples).
+	Samples int
 	// Summary counts what this call solved.
 	Summary *triagev1.BaselineSummary
 	// Failures are the model calls that failed, by reason.
@@ -71,6 +74,7 @@ type logLine struct {
 	Mode            string `json:"mode"`
 	Dataset         string `json:"dataset"`
 	ID              string `json:"id"`
+	Sample          int    `json:"sample"`
 	Outcome         string `json:"outcome"`
 	Correct         bool   `json:"correct"`
 	LuckyGuess      bool   `json:"lucky_guess,omitempty"`
@@ -88,7 +92,10 @@ type logLine struct {
 
 // RunBaseline runs Phase 0 for every solver of cfg on every problem of its
 // selected datasets through the Executor, solvers in parallel, and returns
-// one summary per solver in config order. Progress counts problems.
+// one summary per solver in config order. With baseline.samples k > 1 each
+// problem is solved k times (SPEC §9); samples already stored are skipped,
+// so raising k makes only the missing ones. Progress counts calls
+// (problems × samples).
 //
 // Before any work a preflight checks that the Executor answers and that
 // every solver's endpoint exists, plays the solver's mode and answers a
@@ -134,7 +141,7 @@ func RunBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 		now = time.Now
 	}
 	progress.Start(now())
-	progress.Total.Store(int64(len(list) * len(cfg.Solvers)))
+	progress.Total.Store(int64(len(list) * len(cfg.Solvers) * max(cfg.Baseline.Samples, 1)))
 	out := make([]BaselineSummary, len(cfg.Solvers))
 	var logMu sync.Mutex
 	g, gctx := errgroup.WithContext(ctx)
@@ -171,14 +178,15 @@ func RunBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 const maxBatchBytes = 8 << 20
 
 // batches splits list into runs whose encoded size stays under
-// maxBatchBytes (a larger problem goes alone) and whose length stays under
-// the Executor's per-call limit.
-func batches(list []*triagev1.Problem) [][]*triagev1.Problem {
+// maxBatchBytes (a larger problem goes alone) and whose calls (problems ×
+// samples) stay under maxBatchCalls.
+func batches(list []*triagev1.Problem, samples int) [][]*triagev1.Problem {
+	perBatch := max(maxBatchCalls/max(samples, 1), 1)
 	var out [][]*triagev1.Problem
 	start, size := 0, 0
 	for i, p := range list {
 		n := proto.Size(p) + 8
-		if i > start && (size+n > maxBatchBytes || i-start >= maxBatchProblems) {
+		if i > start && (size+n > maxBatchBytes || i-start >= perBatch) {
 			out = append(out, list[start:i])
 			start, size = i, 0
 		}
@@ -190,11 +198,12 @@ func batches(list []*triagev1.Problem) [][]*triagev1.Problem {
 	return out
 }
 
-// maxBatchProblems bounds the problems of one call, below the Executor's
-// limit (10,000): at a minute per problem and concurrency 4 a batch takes
-// about 4 h, well within a server's default deadline for long calls (24 h),
-// and a batch cut short loses nothing stored.
-const maxBatchProblems = 1000
+// maxBatchCalls bounds the model calls of one RunBaseline call (problems ×
+// samples; the problems stay below the Executor's limit of 10,000): at a
+// minute per call and concurrency 4 a batch takes about 4 h, well within a
+// server's default deadline for long calls (24 h), and a batch cut short
+// loses nothing stored.
+const maxBatchCalls = 1000
 
 // baselineUnit is one problem of one solver's baseline: a work.Unit
 // claimed by key; the Executor knows which are stored (it skips them), so
@@ -219,7 +228,7 @@ func (baselineUnit) Fingerprint() string { return "" }
 // skips those stored meanwhile, so no model is asked twice), until every
 // problem went through this worker or was stored.
 func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, s Solver, list []*triagev1.Problem, opts BaselineOptions, progress *work.Progress, logMu *sync.Mutex) (BaselineSummary, error) {
-	sum := BaselineSummary{Solver: s, Summary: &triagev1.BaselineSummary{}, Failures: &CallFailures{}}
+	sum := BaselineSummary{Solver: s, Samples: max(cfg.Baseline.Samples, 1), Summary: &triagev1.BaselineSummary{}, Failures: &CallFailures{}}
 	units := make([]baselineUnit, len(list))
 	for i, p := range list {
 		units[i] = baselineUnit{s, p}
@@ -234,7 +243,7 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 		if cfg.Baseline.Batch {
 			// A provider batch per claimed chunk: small chunks would make
 			// many small batches, each waited for in turn.
-			chunk = maxBatchProblems
+			chunk = max(maxBatchCalls/max(cfg.Baseline.Samples, 1), 1)
 		}
 		wo = work.Options{Batch: chunk, Leases: work.NewLeases(Units(opts.Store, nil), opts.Worker, opts.Lease, now)}
 	}
@@ -243,7 +252,7 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 		for i, u := range mine {
 			probs[i] = u.problem
 		}
-		for _, batch := range batches(probs) {
+		for _, batch := range batches(probs, cfg.Baseline.Samples) {
 			if err := baselineBatch(ctx, cfg, exec, s, batch, opts, progress, logMu, &sum); err != nil {
 				return err
 			}
@@ -258,7 +267,7 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 	stream, err := exec.RunBaseline(ctx, &triagev1.RunBaselineRequest{
 		Solver: solverProto(s), Endpoint: s.Endpoint, Problems: batch,
 		Concurrency: int32(cfg.Baseline.Concurrency), Rerun: opts.Rerun, KeepUngradeable: opts.KeepUngradeable,
-		Batch: cfg.Baseline.Batch,
+		Samples: int32(cfg.Baseline.Samples), Batch: cfg.Baseline.Batch,
 	})
 	if err != nil {
 		return err
@@ -320,7 +329,7 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 func writeLogLine(w io.Writer, mu *sync.Mutex, s Solver, it *triagev1.BaselineItem) error {
 	r := it.GetRecord()
 	line, err := json.Marshal(logLine{
-		Model: s.Model, Mode: s.Mode, Dataset: r.GetDataset(), ID: r.GetProblemId(),
+		Model: s.Model, Mode: s.Mode, Dataset: r.GetDataset(), ID: r.GetProblemId(), Sample: max(int(it.GetSample()), 1),
 		Outcome: outcomeName(it.GetOutcome()), Correct: r.GetCorrect(), LuckyGuess: r.GetLuckyGuess(), Gradeable: r.GetGradeable(), Cost: r.GetCost(),
 		CostRule:     string(protoconv.CostRuleFromProto(r.GetCostRule())),
 		FinishReason: r.GetFinishReason(), Error: r.GetError(), ExtractedAnswer: it.GetExtractedAnswer(),

@@ -41,10 +41,10 @@ func TestOpensStoresOfVersion3(t *testing.T) {
 			}
 			s := openAt(t, loc)
 			ms, err := s.(groundtruth.MigrationLister).AppliedMigrations(ctx)
-			if err != nil || len(ms) != 3 {
-				t.Fatalf("applied %+v, %v; want the 3 versions recorded", ms, err)
+			if err != nil || len(ms) != 4 || ms[3].Version != 4 {
+				t.Fatalf("applied %+v, %v; want the 3 versions recorded and 4 (samples) applied", ms, err)
 			}
-			for i, m := range ms {
+			for i, m := range ms[:3] {
 				if want := time.Unix(1700000000+int64(i), 0).UTC(); m.Version != int64(i+1) || !m.AppliedAt.Equal(want) {
 					t.Errorf("applied[%d] = %+v, want version %d at %v", i, m, i+1, want)
 				}
@@ -52,6 +52,17 @@ func TestOpensStoresOfVersion3(t *testing.T) {
 			got, err := s.Get(ctx, groundtruth.Solver{Model: "m", Mode: "standard"}, "ds", []string{"p1"})
 			if r := got["p1"]; err != nil || r.Cost != 10 || !r.Correct || r.LuckyGuess || r.CostRule != costrule.Completion {
 				t.Errorf("p1 = %+v, %v; want the stored record", r, err)
+			}
+			// The upgraded store keeps further samples beside its ground truth.
+			solver := groundtruth.Solver{Model: "m", Mode: "standard"}
+			sample := groundtruth.Record{Key: groundtruth.Key{Solver: solver, Dataset: "ds", ProblemID: "p1"},
+				Cost: 12, CostRule: costrule.Completion, Gradeable: true, MeasuredAt: time.Unix(1700000100, 0).UTC(), Sample: 2}
+			if st, err := s.Import(ctx, func(yield func(groundtruth.Record, error) bool) { yield(sample, nil) }); err != nil || st.Inserted != 1 {
+				t.Fatalf("importing sample 2 into the upgraded store: %+v, %v", st, err)
+			}
+			all, err := s.GetSamples(ctx, solver, "ds", []string{"p1"})
+			if err != nil || len(all["p1"]) != 2 || all["p1"][0].Cost != 10 || all["p1"][1] != sample {
+				t.Errorf("samples of p1 = %+v, %v; want the ground truth then sample 2", all["p1"], err)
 			}
 		})
 	}

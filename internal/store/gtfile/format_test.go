@@ -44,3 +44,42 @@ func TestCostRuleKey(t *testing.T) {
 		}
 	}
 }
+
+// TestSampleKey: sample is read as given (absent is 0, the ground truth),
+// written only for a later sample, and a value beyond int32 is refused by
+// key; its range is the Executor's to judge (records[i].sample).
+func TestSampleKey(t *testing.T) {
+	const base = `{"model":"m","mode":"extended","dataset":"d","problem_id":"p","cost":7953,"correct":true,"measured_at":"2026-01-02T03:04:05Z"`
+	tests := []struct {
+		extra   string
+		want    int32
+		written string // "" means: no sample key written
+		err     string
+	}{
+		{``, 0, "", ""},
+		{`,"sample":0`, 0, "", ""},
+		{`,"sample":1`, 1, `"sample":1`, ""},
+		{`,"sample":3`, 3, `"sample":3`, ""},
+		{`,"sample":-2`, -2, `"sample":-2`, ""},
+		{`,"sample":1099511627776`, 0, "", "sample"},
+		{`,"sample":"2"`, 0, "", "sample"},
+		{`,"sample":2.5`, 0, "", "sample"},
+	}
+	for _, tc := range tests {
+		rec, err := ParseLine([]byte(base + tc.extra + "}"))
+		if tc.err != "" {
+			if err == nil || !strings.HasPrefix(err.Error(), tc.err) {
+				t.Errorf("%s: err %v, want one naming %q", tc.extra, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || rec.GetSample() != tc.want {
+			t.Errorf("%s: sample %d, %v; want %d", tc.extra, rec.GetSample(), err, tc.want)
+			continue
+		}
+		line, err := FormatLine(rec)
+		if err != nil || (tc.written == "") != !strings.Contains(string(line), `"sample"`) || !strings.Contains(string(line), tc.written) {
+			t.Errorf("%s: formatted %s, %v; want %q", tc.extra, line, err, tc.written)
+		}
+	}
+}

@@ -54,6 +54,7 @@ func recordFromProto(r *triagev1.GroundTruthRecord, now time.Time) groundtruth.R
 		Error:          r.GetError(),
 		MeasuredAt:     measured,
 		LuckyGuess:     r.GetLuckyGuess(),
+		Source:         r.GetSource(),
 	}
 }
 
@@ -72,5 +73,6 @@ func recordToProto(r groundtruth.Record) *triagev1.GroundTruthRecord {
 		Error:          r.Error,
 		MeasuredTime:   timestamppb.New(r.MeasuredAt),
 		LuckyGuess:     r.LuckyGuess,
+		Source:         r.Source,
 	}
 }

@@ -358,7 +358,12 @@ type GroundTruthRecord struct {
 	LuckyGuess bool `protobuf:"varint,12,opt,name=lucky_guess,json=luckyGuess,proto3" json:"lucky_guess,omitempty"`
 	// The SPEC §1 rule that gave cost. Unspecified means unknown: a record
 	// stored before rules were recorded, or imported without one.
-	CostRule      CostRule `protobuf:"varint,13,opt,name=cost_rule,json=costRule,proto3,enum=triage.v1.CostRule" json:"cost_rule,omitempty"`
+	CostRule CostRule `protobuf:"varint,13,opt,name=cost_rule,json=costRule,proto3,enum=triage.v1.CostRule" json:"cost_rule,omitempty"`
+	// The log a record was imported from (triage import-ground-truth), as
+	// FILE#SAMPLE: the log's path as given and the sample in it (inspect_ai:
+	// id=ID,epoch=N; lm-evaluation-harness: line=N,doc_id=ID); empty for a
+	// record TRIAGE measured itself.
+	Source        string `protobuf:"bytes,15,opt,name=source,proto3" json:"source,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -482,6 +487,13 @@ func (x *GroundTruthRecord) GetCostRule() CostRule {
 		return x.CostRule
 	}
 	return CostRule_COST_RULE_UNSPECIFIED
+}
+
+func (x *GroundTruthRecord) GetSource() string {
+	if x != nil {
+		return x.Source
+	}
+	return ""
 }
 
 // ImportGroundTruthRequest is one batch of a streamed import.
@@ -2110,7 +2122,7 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\x18triage/v1/executor.proto\x12\ttriage.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15triage/v1/types.proto\"I\n" +
 	"\x06Solver\x12\x14\n" +
 	"\x05model\x18\x01 \x01(\tR\x05model\x12)\n" +
-	"\x04mode\x18\x02 \x01(\x0e2\x15.triage.v1.SolverModeR\x04mode\"\xf0\x03\n" +
+	"\x04mode\x18\x02 \x01(\x0e2\x15.triage.v1.SolverModeR\x04mode\"\x88\x04\n" +
 	"\x11GroundTruthRecord\x12)\n" +
 	"\x06solver\x18\x01 \x01(\v2\x11.triage.v1.SolverR\x06solver\x12\x18\n" +
 	"\adataset\x18\x02 \x01(\tR\adataset\x12\x1d\n" +
@@ -2127,7 +2139,8 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\rmeasured_time\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\fmeasuredTime\x12\x1f\n" +
 	"\vlucky_guess\x18\f \x01(\bR\n" +
 	"luckyGuess\x120\n" +
-	"\tcost_rule\x18\r \x01(\x0e2\x13.triage.v1.CostRuleR\bcostRule\"R\n" +
+	"\tcost_rule\x18\r \x01(\x0e2\x13.triage.v1.CostRuleR\bcostRule\x12\x16\n" +
+	"\x06source\x18\x0f \x01(\tR\x06source\"R\n" +
 	"\x18ImportGroundTruthRequest\x126\n" +
 	"\arecords\x18\x01 \x03(\v2\x1c.triage.v1.GroundTruthRecordR\arecords\"\xbe\x01\n" +
 	"\x19ImportGroundTruthResponse\x12\x1a\n" +

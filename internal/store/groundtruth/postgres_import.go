@@ -77,7 +77,7 @@ func (c *pgCopier) add(r Record) error {
 	}
 	c.vals = append(c.vals, c.seq, r.Solver.Model, r.Solver.Mode, r.Dataset, r.ProblemID,
 		r.Cost, r.Correct, r.Gradeable, r.FinishReason,
-		r.Latency.Microseconds(), r.ResponseSHA256, r.Error, r.MeasuredAt, r.LuckyGuess, string(r.CostRule))
+		r.Latency.Microseconds(), r.ResponseSHA256, r.Error, r.MeasuredAt, r.LuckyGuess, string(r.CostRule), r.Source)
 	c.seq++
 	if len(c.vals) == cap(c.vals) {
 		return c.flush()

@@ -96,7 +96,7 @@ func scanPgRecord(rows pgx.Rows) (Record, error) {
 	var latencyUS int64
 	err := rows.Scan(&r.Solver.Model, &r.Solver.Mode, &r.Dataset, &r.ProblemID,
 		&r.Cost, &r.Correct, &r.Gradeable, &r.FinishReason,
-		&latencyUS, &r.ResponseSHA256, &r.Error, &r.MeasuredAt, &r.LuckyGuess, &r.CostRule)
+		&latencyUS, &r.ResponseSHA256, &r.Error, &r.MeasuredAt, &r.LuckyGuess, &r.CostRule, &r.Source)
 	if err != nil {
 		return Record{}, err
 	}

@@ -25,7 +25,8 @@ const pgCreateStagingSQL = `CREATE TEMP TABLE ` + pgStagingTable + ` (
 	error           text        NOT NULL,
 	measured_at     timestamptz NOT NULL,
 	lucky_guess     boolean     NOT NULL,
-	cost_rule       text        NOT NULL
+	cost_rule       text        NOT NULL,
+	source          text        NOT NULL
 ) ON COMMIT DROP`
 
 // pgImportLockSQL takes the transaction-scoped advisory lock that

@@ -84,7 +84,7 @@ func scanSQLiteRecord(rows *sql.Rows) (Record, error) {
 	var correct, gradeable, latencyUS, measuredUS, lucky int64
 	err := rows.Scan(&r.Solver.Model, &r.Solver.Mode, &r.Dataset, &r.ProblemID,
 		&r.Cost, &correct, &gradeable, &r.FinishReason,
-		&latencyUS, &r.ResponseSHA256, &r.Error, &measuredUS, &lucky, &r.CostRule)
+		&latencyUS, &r.ResponseSHA256, &r.Error, &measuredUS, &lucky, &r.CostRule, &r.Source)
 	if err != nil {
 		return Record{}, err
 	}

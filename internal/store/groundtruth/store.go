@@ -61,6 +61,10 @@ type Record struct {
 	// LuckyGuess records that the grader accepted the answer to an
 	// unsolvable item: kept for audit, never scored (Correct stays false).
 	LuckyGuess bool
+	// Source names the log the record was imported from (triage
+	// import-ground-truth) as FILE#SAMPLE, or "" for a record TRIAGE
+	// measured itself.
+	Source string
 }
 
 // ImportStats counts what an import did.

@@ -34,6 +34,7 @@ type line struct {
 	MeasuredAt     *time.Time `json:"measured_at,omitempty"`
 	LuckyGuess     bool       `json:"lucky_guess,omitempty"`
 	CostRule       string     `json:"cost_rule,omitempty"`
+	Source         string     `json:"source,omitempty"`
 }
 
 // modes maps the file's mode names to the API's.
@@ -75,6 +76,7 @@ func ParseLine(data []byte) (*triagev1.GroundTruthRecord, error) {
 		ResponseSha256: l.ResponseSHA256,
 		Error:          l.Error,
 		LuckyGuess:     l.LuckyGuess,
+		Source:         l.Source,
 	}
 	if l.Mode != "" && r.Solver.Mode == triagev1.SolverMode_SOLVER_MODE_UNSPECIFIED {
 		return nil, fmt.Errorf(`mode: must be "standard" or "extended", got %q`, l.Mode)
@@ -107,7 +109,7 @@ func FormatLine(r *triagev1.GroundTruthRecord) ([]byte, error) {
 		Cost: r.GetCost(), Correct: r.GetCorrect(), Gradeable: &gradeable, FinishReason: r.GetFinishReason(),
 		LatencyMS: float64(r.GetLatency().AsDuration()) / float64(time.Millisecond), ResponseSHA256: r.GetResponseSha256(),
 		Error: r.GetError(), MeasuredAt: &measured, LuckyGuess: r.GetLuckyGuess(),
-		CostRule: string(protoconv.CostRuleFromProto(r.GetCostRule())),
+		CostRule: string(protoconv.CostRuleFromProto(r.GetCostRule())), Source: r.GetSource(),
 	})
 }
 

@@ -23,5 +23,6 @@
 // runs").
 //
 // It imports the ground-truth store's Record type and the problem file
-// reader (store), costrule (protocol) and nothing above phase0.
+// reader (store), costrule and apperr (protocol, platform), and nothing
+// above phase0.
 package harnesslog

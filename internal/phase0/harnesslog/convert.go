@@ -29,9 +29,10 @@ const (
 	// triage import gives AIME, GPQA, LCB and HLE problems.
 	MatchID Match = "id"
 	// MatchText: the sample's question (Options.Key, default inspect_ai's
-	// input) equals a problem's text, or begins it (choice problems append
-	// their options), whitespace runs counting as one space; exactly one
-	// problem must match.
+	// input) equals a problem's text, or is the question of a choice
+	// problem (its text followed by the options "A) …" the importers
+	// append), whitespace runs counting as one space; exactly one problem
+	// must match.
 	MatchText Match = "text"
 )
 

@@ -17,7 +17,13 @@ type problemIndex struct {
 	probs []*problems.Problem
 	// byText lists the problems of each normalized text.
 	byText map[string][]*problems.Problem
+	// byHead lists the problems by the first headBytes of their normalized
+	// text, so a prefix match scans only the problems that can match.
+	byHead map[string][]int
 }
+
+// headBytes is the length of the text heads byHead indexes.
+const headBytes = 24
 
 // newProblemIndex indexes the problems of dataset ("" when ps has one).
 func newProblemIndex(ps []problems.Problem, dataset string) (*problemIndex, error) {
@@ -37,7 +43,7 @@ func newProblemIndex(ps []problems.Problem, dataset string) (*problemIndex, erro
 	case !contains(datasets, dataset):
 		return nil, fmt.Errorf("the problem file has no problem of dataset %q (it has %s)", dataset, quoteList(datasets))
 	}
-	idx := &problemIndex{dataset: dataset, byID: map[string]*problems.Problem{}, byText: map[string][]*problems.Problem{}}
+	idx := &problemIndex{dataset: dataset, byID: map[string]*problems.Problem{}, byText: map[string][]*problems.Problem{}, byHead: map[string][]int{}}
 	for i := range ps {
 		p := &ps[i]
 		if p.Dataset != dataset {
@@ -48,6 +54,9 @@ func newProblemIndex(ps []problems.Problem, dataset string) (*problemIndex, erro
 		idx.texts = append(idx.texts, t)
 		idx.probs = append(idx.probs, p)
 		idx.byText[t] = append(idx.byText[t], p)
+		if len(t) >= headBytes {
+			idx.byHead[t[:headBytes]] = append(idx.byHead[t[:headBytes]], len(idx.texts)-1)
+		}
 	}
 	return idx, nil
 }
@@ -60,6 +69,10 @@ func contains(xs []string, x string) bool {
 	}
 	return false
 }
+
+// optionsStart begins the options the choice importers append to a
+// question (a blank line, then "A) …"), once normalized.
+const optionsStart = " A) "
 
 // normalize collapses every whitespace run to one space and trims.
 func normalize(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -82,9 +95,18 @@ func (idx *problemIndex) find(s *Sample, opt Options) (*problems.Problem, string
 	}
 	cands := idx.byText[t]
 	if len(cands) == 0 {
-		for i, pt := range idx.texts {
-			if strings.HasPrefix(pt, t+" ") {
-				cands = append(cands, idx.probs[i])
+		prefix := t + optionsStart
+		if len(prefix) >= headBytes {
+			for _, i := range idx.byHead[prefix[:headBytes]] {
+				if strings.HasPrefix(idx.texts[i], prefix) {
+					cands = append(cands, idx.probs[i])
+				}
+			}
+		} else {
+			for i, pt := range idx.texts {
+				if strings.HasPrefix(pt, prefix) {
+					cands = append(cands, idx.probs[i])
+				}
 			}
 		}
 	}

@@ -1,8 +1,6 @@
 package harnesslog
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -168,21 +166,18 @@ func convertOne(s *Sample, opt Options, idx *problemIndex, bad *Error) (groundtr
 		bad.add(s.Where(), field, "%s", why)
 	}
 	r := groundtruth.Record{
-		Key:          groundtruth.Key{Solver: groundtruth.Solver{Model: model, Mode: opt.Mode}, Dataset: idx.dataset},
-		FinishReason: s.FinishReason,
-		Latency:      s.Latency,
-		MeasuredAt:   s.Started,
-		Source:       s.Source(),
+		Key:            groundtruth.Key{Solver: groundtruth.Solver{Model: model, Mode: opt.Mode}, Dataset: idx.dataset},
+		FinishReason:   s.FinishReason,
+		Latency:        s.Latency,
+		MeasuredAt:     s.Started,
+		Source:         s.Source(),
+		ResponseSHA256: s.CompletionSHA256,
 	}
 	if p != nil {
 		r.ProblemID = p.ID
 	}
 	if r.MeasuredAt.IsZero() {
 		r.MeasuredAt = opt.Now
-	}
-	if s.Completion != "" {
-		sum := sha256.Sum256([]byte(s.Completion))
-		r.ResponseSHA256 = hex.EncodeToString(sum[:])
 	}
 	if s.Error != "" {
 		// A failed sample is what a failed Phase 0 call is: an item without

@@ -88,7 +88,7 @@ func parseInspectSample(data []byte, file, member string, index int, h *inspectH
 	}
 	s := &Sample{
 		Harness: Inspect, File: file, Ref: "id=" + id + ",epoch=" + strconv.Itoa(in.Epoch), Index: index, Epoch: in.Epoch,
-		Model: h.Eval.Model, Fields: fields, Text: inputText(in.Input), Completion: in.Output.Completion,
+		Model: h.Eval.Model, Fields: keepFields(fields), Text: inputText(in.Input), CompletionSHA256: sha256Hex(in.Output.Completion),
 		ScoreField: "scores", Scores: map[string]json.RawMessage{},
 	}
 	if len(in.Output.Choices) > 0 {

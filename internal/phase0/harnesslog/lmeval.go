@@ -83,7 +83,7 @@ func parseLMEvalLine(data []byte, name string, line, index int) (*Sample, error)
 	}
 	s := &Sample{
 		Harness: LMEval, File: name, Ref: "line=" + strconv.Itoa(line) + ",doc_id=" + docID, Index: index, Epoch: 1,
-		Fields: fields, Output: in.Output, Reasoning: in.Reasoning, OutputField: LMEvalOutputTokens,
+		Fields: keepFields(fields), Output: in.Output, Reasoning: in.Reasoning, OutputField: LMEvalOutputTokens,
 		Scores: map[string]json.RawMessage{}, ScoreField: "metrics", Filter: in.Filter,
 	}
 	for _, m := range in.Metrics {
@@ -95,7 +95,10 @@ func parseLMEvalLine(data []byte, name string, line, index int) (*Sample, error)
 	// request with one response, the completion.
 	var resps [][]json.RawMessage
 	if json.Unmarshal(in.Resps, &resps) == nil && len(resps) > 0 && len(resps[0]) > 0 {
-		_ = json.Unmarshal(resps[0][0], &s.Completion)
+		var completion string
+		if json.Unmarshal(resps[0][0], &completion) == nil {
+			s.CompletionSHA256 = sha256Hex(completion)
+		}
 	}
 	return s, nil
 }

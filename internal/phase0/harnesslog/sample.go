@@ -1,6 +1,8 @@
 package harnesslog
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -33,7 +35,8 @@ type Sample struct {
 	Epoch int
 	// Model is the model the log names ("" when it names none).
 	Model string
-	// Fields are the sample's top-level JSON fields, for Match's key.
+	// Fields are the sample's top-level JSON fields, for Match's key, less
+	// the bulky ones no key names (bulkyFields).
 	Fields map[string]json.RawMessage
 	// Text is the question text a text match uses by default (inspect_ai:
 	// the input, or its last user message), "" when the log has none.
@@ -58,9 +61,9 @@ type Sample struct {
 	FinishReason string
 	Latency      time.Duration
 	Started      time.Time
-	// Completion is the logged answer text; its SHA-256 is the record's
-	// response_sha256 when not empty.
-	Completion string
+	// CompletionSHA256 is the hex SHA-256 of the logged answer text (the
+	// record's response_sha256), "" when the log has none.
+	CompletionSHA256 string
 }
 
 // Where names the sample in messages: "file: sample id=…,epoch=…".
@@ -133,4 +136,30 @@ func fileErr(where, field, format string, args ...any) error {
 	e := &Error{}
 	e.add(where, field, format, args...)
 	return e
+}
+
+// bulkyFields are the fields of a logged sample that Fields drops: the
+// transcript, the model output and its usage (read apart), and the
+// harness's request arguments and responses, which may be far larger than
+// the rest and are never an id or a question.
+var bulkyFields = []string{
+	"events", "events_data", "messages", "attachments", "store", "output", "timelines",
+	"model_usage", "role_usage", "arguments", "resps", "filtered_resps",
+}
+
+// keepFields drops bulkyFields from a sample's fields.
+func keepFields(fields map[string]json.RawMessage) map[string]json.RawMessage {
+	for _, k := range bulkyFields {
+		delete(fields, k)
+	}
+	return fields
+}
+
+// sha256Hex is the hex SHA-256 of a non-empty text, else "".
+func sha256Hex(text string) string {
+	if text == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
 }

@@ -120,3 +120,40 @@ func TestImportGroundTruthUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestImportGroundTruthLMEval: an lm-evaluation-harness samples file needs
+// the model and the document's id field; --metric chooses y; --from forces
+// the format whatever the name.
+func TestImportGroundTruthLMEval(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(harnessFixtures + "samples_aime24_2026-03-04T05-06-07.123456.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := filepath.Join(dir, "qwen-aime.log")
+	if err := os.WriteFile(renamed, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "gt.jsonl")
+	base := []string{"import-ground-truth", "--problems", harnessFixtures + "problems.jsonl", "--dataset", "aime", "--mode", "standard", "--out", file}
+	if _, err := runCLI(t, append(base, "--model", "qwen3-32b", "--key", "doc.id", renamed)...); err == nil || !strings.Contains(err.Error(), "use --from inspect or --from lm-eval") {
+		t.Fatalf("unknown extension: %v", err)
+	}
+	if _, err := runCLI(t, append(base, "--from", "lm-eval", "--key", "doc.id", renamed)...); err == nil || !strings.Contains(err.Error(), "give it with --model") {
+		t.Fatalf("no model: %v", err)
+	}
+	if _, err := runCLI(t, append(base, "--from", "lm-eval", "--model", "qwen3-32b", "--key", "doc.id", "--metric", "acc", renamed)...); err == nil || !strings.Contains(err.Error(), `line=1,doc_id=0: metrics: no score "acc" (the sample has "exact_match")`) {
+		t.Fatalf("unknown metric: %v", err)
+	}
+	if _, err := runCLI(t, append(base, "--from", "lm-eval", "--model", "qwen3-32b", "--key", "doc.id", "--metric", "exact_match", renamed)...); err != nil {
+		t.Fatal(err)
+	}
+	written, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(written)), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[2], `"problem_id":"2024-II-4","cost":704,"correct":true`) || !strings.Contains(lines[2], `"source":"`+renamed+`#line=3,doc_id=2"`) {
+		t.Errorf("wrote:\n%s", written)
+	}
+}

@@ -36,14 +36,16 @@ type lmevalLine struct {
 // filter, metrics and each metric's value), at most lim.MaxEntryBytes a
 // line and lim.MaxFileBytes in all. Blank lines are skipped.
 func ReadLMEval(name string, r io.Reader, lim Limits) ([]*Sample, error) {
-	sc := bufio.NewScanner(io.LimitReader(r, lim.MaxFileBytes+1))
+	lr := &io.LimitedReader{R: r, N: lim.MaxFileBytes + 1}
+	sc := bufio.NewScanner(lr)
 	sc.Buffer(make([]byte, 64<<10), int(min(lim.MaxEntryBytes, 1<<31-1)))
 	var out []*Sample
-	var read int64
 	line := 0
 	for sc.Scan() {
 		line++
-		read += int64(len(sc.Bytes())) + 1
+		if lr.N <= 0 { // more than MaxFileBytes were read: this line may be cut
+			return nil, fileErr(name, "", "more than the %d bytes a log may have", lim.MaxFileBytes)
+		}
 		data := bytes.TrimSpace(sc.Bytes())
 		if len(data) == 0 {
 			continue
@@ -60,7 +62,7 @@ func ReadLMEval(name string, r io.Reader, lim Limits) ([]*Sample, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fileErr(fmt.Sprintf("%s:%d", name, line+1), "", "cannot read: %v (a line may have at most %d bytes)", err, lim.MaxEntryBytes)
 	}
-	if read > lim.MaxFileBytes {
+	if lr.N <= 0 { // more than MaxFileBytes were read
 		return nil, fileErr(name, "", "more than the %d bytes a log may have", lim.MaxFileBytes)
 	}
 	return out, nil

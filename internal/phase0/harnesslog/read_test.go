@@ -184,3 +184,33 @@ func TestReadFileFormats(t *testing.T) {
 		})
 	}
 }
+
+// TestReadLMEvalBounds: a samples file read from a stream stops at its
+// bounds (bytes, samples), naming the file.
+func TestReadLMEvalBounds(t *testing.T) {
+	line := `{"doc_id":0,"doc":{"id":"x"},"metrics":["acc"],"acc":1,"output_tokens":5}` + "\n"
+	lim := small()
+	tests := []struct {
+		name string
+		data string
+		want string
+	}{
+		{"within", strings.Repeat(line, 5), ""},
+		{"too many samples", strings.Repeat(line, 6), "f.jsonl: more than 5 samples"},
+		{"too many bytes", strings.Repeat(strings.Repeat(" ", 1000)+"\n", 1100), "f.jsonl: more than the 1048576 bytes a log may have"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			samples, err := ReadLMEval("f.jsonl", strings.NewReader(tc.data), lim)
+			if tc.want == "" {
+				if err != nil || len(samples) != 5 || *samples[0].Output != 5 {
+					t.Fatalf("%v, %v", samples, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err %v, want %q", err, tc.want)
+			}
+		})
+	}
+}

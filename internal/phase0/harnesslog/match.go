@@ -12,18 +12,13 @@ import (
 type problemIndex struct {
 	dataset string
 	byID    map[string]*problems.Problem
-	// texts are the problems' normalized texts, in file order.
-	texts []string
-	probs []*problems.Problem
 	// byText lists the problems of each normalized text.
 	byText map[string][]*problems.Problem
-	// byHead lists the problems by the first headBytes of their normalized
-	// text, so a prefix match scans only the problems that can match.
-	byHead map[string][]int
+	// byQuestion lists the problems by each text that, followed by
+	// optionsStart, begins their normalized text: a choice problem's
+	// question.
+	byQuestion map[string][]*problems.Problem
 }
-
-// headBytes is the length of the text heads byHead indexes.
-const headBytes = 24
 
 // newProblemIndex indexes the problems of dataset ("" when ps has one).
 func newProblemIndex(ps []problems.Problem, dataset string) (*problemIndex, error) {
@@ -43,7 +38,7 @@ func newProblemIndex(ps []problems.Problem, dataset string) (*problemIndex, erro
 	case !contains(datasets, dataset):
 		return nil, fmt.Errorf("the problem file has no problem of dataset %q (it has %s)", dataset, quoteList(datasets))
 	}
-	idx := &problemIndex{dataset: dataset, byID: map[string]*problems.Problem{}, byText: map[string][]*problems.Problem{}, byHead: map[string][]int{}}
+	idx := &problemIndex{dataset: dataset, byID: map[string]*problems.Problem{}, byText: map[string][]*problems.Problem{}, byQuestion: map[string][]*problems.Problem{}}
 	for i := range ps {
 		p := &ps[i]
 		if p.Dataset != dataset {
@@ -51,11 +46,15 @@ func newProblemIndex(ps []problems.Problem, dataset string) (*problemIndex, erro
 		}
 		idx.byID[p.ID] = p
 		t := normalize(p.Text)
-		idx.texts = append(idx.texts, t)
-		idx.probs = append(idx.probs, p)
 		idx.byText[t] = append(idx.byText[t], p)
-		if len(t) >= headBytes {
-			idx.byHead[t[:headBytes]] = append(idx.byHead[t[:headBytes]], len(idx.texts)-1)
+		for at := 0; ; {
+			k := strings.Index(t[at:], optionsStart)
+			if k < 0 {
+				break
+			}
+			q := t[:at+k]
+			idx.byQuestion[q] = append(idx.byQuestion[q], p)
+			at += k + 1
 		}
 	}
 	return idx, nil
@@ -95,20 +94,7 @@ func (idx *problemIndex) find(s *Sample, opt Options) (*problems.Problem, string
 	}
 	cands := idx.byText[t]
 	if len(cands) == 0 {
-		prefix := t + optionsStart
-		if len(prefix) >= headBytes {
-			for _, i := range idx.byHead[prefix[:headBytes]] {
-				if strings.HasPrefix(idx.texts[i], prefix) {
-					cands = append(cands, idx.probs[i])
-				}
-			}
-		} else {
-			for i, pt := range idx.texts {
-				if strings.HasPrefix(pt, prefix) {
-					cands = append(cands, idx.probs[i])
-				}
-			}
-		}
+		cands = idx.byQuestion[t]
 	}
 	switch len(cands) {
 	case 0:

@@ -87,7 +87,7 @@ func TestGroundTruthImportErrors(t *testing.T) {
 		{"bad mode", map[int]string{20: `{"model":"m1","mode":"fast"}`}, `:22: mode: must be "standard" or "extended"`},
 		{"rejected by the executor", map[int]string{1800: `{"model":"m1","mode":"standard","dataset":"aime","problem_id":"x","cost":0,"correct":true}`}, ":1802: cost: a gradeable record needs a cost"},
 		{"missing model", map[int]string{2: `{"mode":"extended","dataset":"aime","problem_id":"x","cost":5}`}, ":3: model: must not be empty"},
-		{"unknown cost rule", map[int]string{40: `{"model":"m1","mode":"standard","dataset":"aime","problem_id":"x","cost":5,"cost_rule":"max"}`}, `:42: cost_rule: must be one of completion, total_minus_prompt, completion_plus_reasoning, none, unknown, got "max"`},
+		{"unknown cost rule", map[int]string{40: `{"model":"m1","mode":"standard","dataset":"aime","problem_id":"x","cost":5,"cost_rule":"max"}`}, `:42: cost_rule: must be one of completion, total_minus_prompt, completion_plus_reasoning, none, unknown, harness_output, got "max"`},
 		{"cost rule rejected by the executor", map[int]string{1900: `{"model":"m1","mode":"standard","dataset":"aime","problem_id":"x","cost":5,"cost_rule":"none"}`}, ":1902: cost_rule: \"none\" says no cost was counted"},
 	}
 	for _, tt := range tests {

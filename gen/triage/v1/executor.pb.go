@@ -363,7 +363,12 @@ type GroundTruthRecord struct {
 	// the ground truth; j ≥ 2 is the j-th sample of the same (solver,
 	// dataset, problem), stored beside the ground truth. At most 1000.
 	// Listings give the ground truth as 0.
-	Sample        int32 `protobuf:"varint,14,opt,name=sample,proto3" json:"sample,omitempty"`
+	Sample int32 `protobuf:"varint,14,opt,name=sample,proto3" json:"sample,omitempty"`
+	// The log a record was imported from (triage import-ground-truth), as
+	// FILE#SAMPLE: the log's path as given and the sample in it (inspect_ai:
+	// id=ID,epoch=N; lm-evaluation-harness: line=N,doc_id=ID); empty for a
+	// record TRIAGE measured itself.
+	Source        string `protobuf:"bytes,15,opt,name=source,proto3" json:"source,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -494,6 +499,13 @@ func (x *GroundTruthRecord) GetSample() int32 {
 		return x.Sample
 	}
 	return 0
+}
+
+func (x *GroundTruthRecord) GetSource() string {
+	if x != nil {
+		return x.Source
+	}
+	return ""
 }
 
 // ImportGroundTruthRequest is one batch of a streamed import.
@@ -2298,7 +2310,7 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\x18triage/v1/executor.proto\x12\ttriage.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15triage/v1/types.proto\"I\n" +
 	"\x06Solver\x12\x14\n" +
 	"\x05model\x18\x01 \x01(\tR\x05model\x12)\n" +
-	"\x04mode\x18\x02 \x01(\x0e2\x15.triage.v1.SolverModeR\x04mode\"\x88\x04\n" +
+	"\x04mode\x18\x02 \x01(\x0e2\x15.triage.v1.SolverModeR\x04mode\"\xa0\x04\n" +
 	"\x11GroundTruthRecord\x12)\n" +
 	"\x06solver\x18\x01 \x01(\v2\x11.triage.v1.SolverR\x06solver\x12\x18\n" +
 	"\adataset\x18\x02 \x01(\tR\adataset\x12\x1d\n" +
@@ -2316,7 +2328,8 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\vlucky_guess\x18\f \x01(\bR\n" +
 	"luckyGuess\x120\n" +
 	"\tcost_rule\x18\r \x01(\x0e2\x13.triage.v1.CostRuleR\bcostRule\x12\x16\n" +
-	"\x06sample\x18\x0e \x01(\x05R\x06sample\"R\n" +
+	"\x06sample\x18\x0e \x01(\x05R\x06sample\x12\x16\n" +
+	"\x06source\x18\x0f \x01(\tR\x06source\"R\n" +
 	"\x18ImportGroundTruthRequest\x126\n" +
 	"\arecords\x18\x01 \x03(\v2\x1c.triage.v1.GroundTruthRecordR\arecords\"\xbe\x01\n" +
 	"\x19ImportGroundTruthResponse\x12\x1a\n" +

@@ -26,6 +26,7 @@ const pgCreateStagingSQL = `CREATE TEMP TABLE ` + pgStagingTable + ` (
 	measured_at     timestamptz NOT NULL,
 	lucky_guess     boolean     NOT NULL,
 	cost_rule       text        NOT NULL,
+	source          text        NOT NULL,
 	sample          integer     NOT NULL
 ) ON COMMIT DROP`
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 )
 
-// sqliteBatchRows is how many records one upsert statement carries: 14
+// sqliteBatchRows is how many records one upsert statement carries: 15
 // variables a row stays far below SQLite's 32766-variable limit, and batches
 // amortize the per-statement cost that dominates row-at-a-time inserts.
 const sqliteBatchRows = 256

@@ -66,6 +66,10 @@ type Record struct {
 	// j in [2, MaxSample] is the j-th sample, stored beside the ground
 	// truth and read only by GetSamples and List with AllSamples.
 	Sample int
+	// Source names the log the record was imported from (triage
+	// import-ground-truth) as FILE#SAMPLE, or "" for a record TRIAGE
+	// measured itself.
+	Source string
 }
 
 // MaxSample bounds Record.Sample: a key holds at most MaxSample samples,

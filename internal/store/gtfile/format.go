@@ -36,7 +36,8 @@ type line struct {
 	CostRule       string     `json:"cost_rule,omitempty"`
 	// Sample is the repeated Phase 0 sample (SPEC §9): absent, 0 or 1 for
 	// the ground truth, j ≥ 2 for the j-th sample.
-	Sample int32 `json:"sample,omitempty"`
+	Sample int32  `json:"sample,omitempty"`
+	Source string `json:"source,omitempty"`
 }
 
 // modes maps the file's mode names to the API's.
@@ -79,6 +80,7 @@ func ParseLine(data []byte) (*triagev1.GroundTruthRecord, error) {
 		Error:          l.Error,
 		LuckyGuess:     l.LuckyGuess,
 		Sample:         l.Sample,
+		Source:         l.Source,
 	}
 	if l.Mode != "" && r.Solver.Mode == triagev1.SolverMode_SOLVER_MODE_UNSPECIFIED {
 		return nil, fmt.Errorf(`mode: must be "standard" or "extended", got %q`, l.Mode)
@@ -111,7 +113,7 @@ func FormatLine(r *triagev1.GroundTruthRecord) ([]byte, error) {
 		Cost: r.GetCost(), Correct: r.GetCorrect(), Gradeable: &gradeable, FinishReason: r.GetFinishReason(),
 		LatencyMS: float64(r.GetLatency().AsDuration()) / float64(time.Millisecond), ResponseSHA256: r.GetResponseSha256(),
 		Error: r.GetError(), MeasuredAt: &measured, LuckyGuess: r.GetLuckyGuess(),
-		CostRule: string(protoconv.CostRuleFromProto(r.GetCostRule())), Sample: r.GetSample(),
+		CostRule: string(protoconv.CostRuleFromProto(r.GetCostRule())), Sample: r.GetSample(), Source: r.GetSource(),
 	})
 }
 

@@ -23,7 +23,8 @@ func TestCostRuleKey(t *testing.T) {
 		{`,"cost_rule":"total_minus_prompt"`, triagev1.CostRule_COST_RULE_TOTAL_MINUS_PROMPT, `"cost_rule":"total_minus_prompt"`, ""},
 		{`,"cost_rule":"completion_plus_reasoning"`, triagev1.CostRule_COST_RULE_COMPLETION_PLUS_REASONING, `"cost_rule":"completion_plus_reasoning"`, ""},
 		{`,"cost_rule":"none"`, triagev1.CostRule_COST_RULE_NONE, `"cost_rule":"none"`, ""},
-		{`,"cost_rule":"COMPLETION"`, 0, "", `cost_rule: must be one of completion, total_minus_prompt, completion_plus_reasoning, none, unknown, got "COMPLETION"`},
+		{`,"cost_rule":"harness_output","source":"logs/a.eval#id=1,epoch=1"`, triagev1.CostRule_COST_RULE_HARNESS_OUTPUT, `"cost_rule":"harness_output","source":"logs/a.eval#id=1,epoch=1"`, ""},
+		{`,"cost_rule":"COMPLETION"`, 0, "", `cost_rule: must be one of completion, total_minus_prompt, completion_plus_reasoning, none, unknown, harness_output, got "COMPLETION"`},
 		{`,"cost_rule":3`, 0, "", "cost_rule"},
 	}
 	for _, tc := range tests {

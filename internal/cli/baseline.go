@@ -21,7 +21,7 @@ func runBaseline(ctx context.Context, args []string, env Env) (err error) {
 	logPath := fs.String("log", "", "append one JSON line per solved problem (outcome, extracted answer, error) to this file")
 	shared := addSharedFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: triage baseline [flags] CONFIG.yaml\n\nRuns Phase 0: every solver of the config on every problem of its datasets,\nonce, graded, stored as ground truth in the config's ground_truth_store (or\nthe remote Executor). Resumable: stored problems are skipped.\n\nflags:\n")
+		fmt.Fprint(fs.Output(), "usage: triage baseline [flags] CONFIG.yaml\n\nRuns Phase 0: every solver of the config on every problem of its datasets,\nonce (or baseline.samples times), graded, stored as ground truth in the\nconfig's ground_truth_store (or the remote Executor). Resumable: stored\nproblems (samples) are skipped.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	cfg, err := loadConfigArg(fs, args, env)
@@ -59,6 +59,9 @@ func runBaseline(ctx context.Context, args []string, env Env) (err error) {
 	}
 	defer closeInto(&err, conns.Close)
 	p := &work.Progress{Unit: "problems"}
+	if cfg.Baseline.Samples > 1 {
+		p.Unit = "calls" // problems × samples
+	}
 	stop, reported, err := startProgress(p, *progressMode, env.Stderr)
 	if err != nil {
 		return err
@@ -81,6 +84,9 @@ func runBaseline(ctx context.Context, args []string, env Env) (err error) {
 		return err
 	}
 	for _, s := range sums {
+		for _, w := range s.BatchWarnings {
+			fmt.Fprintf(env.Stderr, "warning: batch Phase 0 of %s/%s: %s\n", s.Solver.Model, s.Solver.Mode, w)
+		}
 		if warning, _ := s.Outcome(retryHint); warning != "" {
 			fmt.Fprintln(env.Stderr, "warning:", warning)
 		}
@@ -113,8 +119,12 @@ func printBaselineSummaries(w io.Writer, sums []orchestrator.BaselineSummary) {
 		if n := m.GetLuckyGuesses(); n > 0 {
 			lucky = fmt.Sprintf(" (%d of them lucky guesses on unsolvable problems, scored 0)", n)
 		}
-		fmt.Fprintf(w, "%s/%s: %d problems, %d already stored; solved %d: %d correct, %d incorrect%s (%d cut at the token limit), %d not gradeable (%d failed model calls), %d from cache\n",
-			s.Solver.Model, s.Solver.Mode, s.Total, s.Skipped, m.GetSolved(), m.GetCorrect(), m.GetGradeable()-m.GetCorrect(), lucky, m.GetTruncated(), m.GetNotGradeable(), m.GetFailedCalls(), m.GetCached())
+		asked := fmt.Sprintf("%d problems", s.Total)
+		if s.Samples > 1 {
+			asked = fmt.Sprintf("%d calls (%d problems × %d samples)", s.Total, s.Total/s.Samples, s.Samples)
+		}
+		fmt.Fprintf(w, "%s/%s: %s, %d already stored; solved %d: %d correct, %d incorrect%s (%d cut at the token limit), %d not gradeable (%d failed model calls), %d from cache\n",
+			s.Solver.Model, s.Solver.Mode, asked, s.Skipped, m.GetSolved(), m.GetCorrect(), m.GetGradeable()-m.GetCorrect(), lucky, m.GetTruncated(), m.GetNotGradeable(), m.GetFailedCalls(), m.GetCached())
 	}
 }
 

@@ -44,17 +44,18 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"serve":        {summary: "run TRIAGE services (gRPC, and HTTP/JSON with --http-listen)", run: runServe, server: true},
-		"baseline":     {summary: "run Phase 0: solve and grade every problem, store the ground truth", run: runBaseline},
-		"budget-aware": {summary: "re-solve the α = 1 plans' picks with the budget banner and compare", run: runBudgetAware},
-		"run":          {summary: "run or resume the grid a config describes", run: runRun},
-		"quote":        {summary: "state what a config's study still costs before any model call: calls, tokens, dollars per phase and endpoint", run: runQuote},
-		"report":       {summary: "write a run's report: summary, report.html, figures, tables (Markdown, CSV, JSON, LaTeX)", run: runReport},
-		"demo":         {summary: "run the bundled synthetic sample end to end", run: runDemo},
-		"ground-truth": {summary: "import (JSONL) or list the stored Phase 0 ground truth", run: runGroundTruth},
-		"score":        {summary: "score one plan: every metric from one JSON document", run: runScore},
-		"import":       {summary: "convert a benchmark's files to canonical problem JSONL", run: runImport},
-		"version":      {summary: "print this build: module version, VCS revision, Go version (also --version)", run: runVersion, quiet: true},
+		"serve":               {summary: "run TRIAGE services (gRPC, and HTTP/JSON with --http-listen)", run: runServe, server: true},
+		"baseline":            {summary: "run Phase 0: solve and grade every problem, store the ground truth", run: runBaseline},
+		"budget-aware":        {summary: "re-solve the α = 1 plans' picks with the budget banner and compare", run: runBudgetAware},
+		"run":                 {summary: "run or resume the grid a config describes", run: runRun},
+		"quote":               {summary: "state what a config's study still costs before any model call: calls, tokens, dollars per phase and endpoint", run: runQuote},
+		"report":              {summary: "write a run's report: summary, report.html, figures, tables (Markdown, CSV, JSON, LaTeX)", run: runReport},
+		"demo":                {summary: "run the bundled synthetic sample end to end", run: runDemo},
+		"ground-truth":        {summary: "import (JSONL) or list the stored Phase 0 ground truth", run: runGroundTruth},
+		"score":               {summary: "score one plan: every metric from one JSON document", run: runScore},
+		"import":              {summary: "convert a benchmark's files to canonical problem JSONL", run: runImport},
+		"import-ground-truth": {summary: "make ground truth from inspect_ai or lm-evaluation-harness logs (import or --out JSONL)", run: runImportGroundTruth},
+		"version":             {summary: "print this build: module version, VCS revision, Go version (also --version)", run: runVersion, quiet: true},
 	}
 }
 

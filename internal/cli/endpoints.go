@@ -31,6 +31,10 @@ type endpointFile struct {
 	Concurrency     int            `json:"concurrency"`
 	MaxAttempts     int            `json:"max_attempts"`
 	ExtraBody       map[string]any `json:"extra_body"`
+
+	// Batch says the provider offers the OpenAI Batch API (llm.Endpoint.Batch).
+	Batch bool `json:"batch"`
+
 	// Price is what the provider charges (dollars per million tokens);
 	// quotes and spend caps read it.
 	Price *priceFile `json:"price"`
@@ -77,6 +81,7 @@ func loadEndpoints(path string) (map[string]llm.Endpoint, error) {
 		if e.Price != nil {
 			ep.Price = &llm.Price{InputPerMTok: e.Price.InputPerMTok, OutputPerMTok: e.Price.OutputPerMTok}
 		}
+		ep.Batch = e.Batch
 		if e.Timeout != "" {
 			d, err := time.ParseDuration(e.Timeout)
 			if err != nil {

@@ -11,14 +11,16 @@ func TestLoadEndpoints(t *testing.T) {
   "qwen": {"base_url": "http://127.0.0.1:8000/v1", "model": "Qwen/Qwen3-32B", "mode": "extended",
            "family": "qwen", "timeout": "90s", "concurrency": 8, "extra_body": {"top_k": 20}},
   "gpt": {"base_url": "https://api.openai.com/v1", "api_key_env": "OPENAI_API_KEY", "model": "o4-mini",
-          "mode": "extended", "family": "openai", "omit_temperature": true}
+          "mode": "extended", "family": "openai", "omit_temperature": true,
+          "batch": true}
 }`)
 	eps, err := loadEndpoints(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	q := eps["qwen"]
-	if len(eps) != 2 || q.Timeout != 90*time.Second || q.Concurrency != 8 || q.ExtraBody["top_k"] != float64(20) || eps["gpt"].APIKeyEnv != "OPENAI_API_KEY" {
+	if len(eps) != 2 || q.Timeout != 90*time.Second || q.Concurrency != 8 || q.ExtraBody["top_k"] != float64(20) || eps["gpt"].APIKeyEnv != "OPENAI_API_KEY" ||
+		!eps["gpt"].Batch || q.Batch {
 		t.Errorf("endpoints = %+v", eps)
 	}
 	if eps, err := loadEndpoints(""); err != nil || len(eps) != 0 {

@@ -25,6 +25,7 @@ func runGroundTruth(ctx context.Context, args []string, env Env) (err error) {
 	model := fs.String("model", "", "list: only this model")
 	mode := fs.String("mode", "", "list: only this mode (standard or extended; needs --model)")
 	dataset := fs.String("dataset", "", "list: only this dataset")
+	samples := fs.Bool("samples", false, "list: every repeated Phase 0 sample (key \"sample\" ≥ 2 after each ground truth), not only the ground truth")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: triage ground-truth import [flags] FILE\n       triage ground-truth list [flags] [CONFIG.yaml]\n\nThe store is the config's ground_truth_store (--config, or list's CONFIG),\nelse --store; list never creates one.\n\nflags:\n")
 		fs.PrintDefaults()
@@ -39,36 +40,49 @@ func runGroundTruth(ctx context.Context, args []string, env Env) (err error) {
 	if args[0] == "list" && len(rest) == 1 {
 		*config, rest = rest[0], nil
 	}
-	if *config != "" {
-		cfg, err := loadConfig(*config)
-		if err != nil {
-			return err
-		}
-		*storeLoc, *addr = cfg.Path(cfg.GroundTruthStore), cfg.Services.Executor
-	}
-	var st groundtruth.Store
-	if *addr == "" {
-		if path, local := isStorePath(*storeLoc); local && args[0] == "list" {
-			if kind, err := sniff(path); err != nil || kind == kindMissing {
-				return fmt.Errorf("no ground-truth store at %s (nothing to list; import or run a baseline first)", path)
-			}
-		}
-		if st, err = groundtruth.Open(ctx, *storeLoc); err != nil {
-			return fmt.Errorf("ground-truth store %s: %w", *storeLoc, err)
-		}
-		defer closeInto(&err, st.Close)
-		st = groundtruth.Instrument(st, env.meterProvider())
-	}
-	conns, err := connect([]string{"executor"}, map[string]string{"executor": *addr}, dial, serviceDeps{store: st, tel: env.Telemetry}, env.Stderr)
+	client, closeExec, err := openExecutor(ctx, *storeLoc, *addr, *config, dial, args[0] == "list", env)
 	if err != nil {
 		return err
 	}
-	defer closeInto(&err, conns.Close)
-	client := triagev1.NewExecutorServiceClient(conns.conns["executor"])
+	defer closeInto(&err, closeExec)
 	if args[0] == "list" {
-		return listGroundTruth(ctx, client, *model, *mode, *dataset, env.Stdout)
+		return listGroundTruth(ctx, client, *model, *mode, *dataset, *samples, env.Stdout)
 	}
 	return importGroundTruth(ctx, client, first(rest), env)
+}
+
+// openExecutor returns an Executor client over the ground-truth store: the
+// config's ground_truth_store (or its services.executor) when config is
+// set, else addr when set, else storeLoc in process. mustExist refuses a
+// local store that does not exist yet (listing never creates one).
+func openExecutor(ctx context.Context, storeLoc, addr, config string, dial *dialFlags, mustExist bool, env Env) (_ triagev1.ExecutorServiceClient, closeAll func() error, err error) {
+	if config != "" {
+		cfg, err := loadConfig(config)
+		if err != nil {
+			return nil, nil, err
+		}
+		storeLoc, addr = cfg.Path(cfg.GroundTruthStore), cfg.Services.Executor
+	}
+	var st groundtruth.Store
+	closeStore := func() error { return nil }
+	if addr == "" {
+		if path, local := isStorePath(storeLoc); local && mustExist {
+			if kind, err := sniff(path); err != nil || kind == kindMissing {
+				return nil, nil, fmt.Errorf("no ground-truth store at %s (nothing to list; import or run a baseline first)", path)
+			}
+		}
+		if st, err = groundtruth.Open(ctx, storeLoc); err != nil {
+			return nil, nil, fmt.Errorf("ground-truth store %s: %w", storeLoc, err)
+		}
+		closeStore = st.Close
+		st = groundtruth.Instrument(st, env.meterProvider())
+	}
+	conns, err := connect([]string{"executor"}, map[string]string{"executor": addr}, dial, serviceDeps{store: st, tel: env.Telemetry}, env.Stderr)
+	if err != nil {
+		return nil, nil, errors.Join(err, closeStore())
+	}
+	closeAll = func() error { return errors.Join(conns.Close(), closeStore()) }
+	return triagev1.NewExecutorServiceClient(conns.conns["executor"]), closeAll, nil
 }
 
 // importGroundTruth imports a JSONL file (or stdin) in one atomic import.
@@ -87,8 +101,8 @@ func importGroundTruth(ctx context.Context, client triagev1.ExecutorServiceClien
 	return nil
 }
 
-func listGroundTruth(ctx context.Context, client triagev1.ExecutorServiceClient, model, mode, dataset string, w io.Writer) error {
-	req := &triagev1.ListGroundTruthRequest{Dataset: dataset, PageSize: int32(groundtruth.MaxPageSize)}
+func listGroundTruth(ctx context.Context, client triagev1.ExecutorServiceClient, model, mode, dataset string, samples bool, w io.Writer) error {
+	req := &triagev1.ListGroundTruthRequest{Dataset: dataset, PageSize: int32(groundtruth.MaxPageSize), AllSamples: samples}
 	if model != "" || mode != "" {
 		req.Solver = &triagev1.Solver{Model: model, Mode: gtfile.Mode(mode)}
 	}

@@ -87,7 +87,7 @@ func TestGroundTruthImportErrors(t *testing.T) {
 		{"bad mode", map[int]string{20: `{"model":"m1","mode":"fast"}`}, `:22: mode: must be "standard" or "extended"`},
 		{"rejected by the executor", map[int]string{1800: `{"model":"m1","mode":"standard","dataset":"aime","problem_id":"x","cost":0,"correct":true}`}, ":1802: cost: a gradeable record needs a cost"},
 		{"missing model", map[int]string{2: `{"mode":"extended","dataset":"aime","problem_id":"x","cost":5}`}, ":3: model: must not be empty"},
-		{"unknown cost rule", map[int]string{40: `{"model":"m1","mode":"standard","dataset":"aime","problem_id":"x","cost":5,"cost_rule":"max"}`}, `:42: cost_rule: must be one of completion, total_minus_prompt, completion_plus_reasoning, none, unknown, got "max"`},
+		{"unknown cost rule", map[int]string{40: `{"model":"m1","mode":"standard","dataset":"aime","problem_id":"x","cost":5,"cost_rule":"max"}`}, `:42: cost_rule: must be one of completion, total_minus_prompt, completion_plus_reasoning, none, unknown, harness_output, got "max"`},
 		{"cost rule rejected by the executor", map[int]string{1900: `{"model":"m1","mode":"standard","dataset":"aime","problem_id":"x","cost":5,"cost_rule":"none"}`}, ":1902: cost_rule: \"none\" says no cost was counted"},
 	}
 	for _, tt := range tests {
@@ -143,5 +143,59 @@ func TestGroundTruthListDuringImport(t *testing.T) {
 	}
 	if n := strings.Count(listed, "\n"); n != 500 {
 		t.Errorf("listed %d records, want 500", n)
+	}
+}
+
+// TestGroundTruthSamples: repeated Phase 0 samples import from a file,
+// list only with --samples (after each ground truth, in order), and what
+// list prints imports back unchanged; a sample out of range is refused by
+// line and key.
+func TestGroundTruthSamples(t *testing.T) {
+	db := "sqlite:" + filepath.Join(t.TempDir(), "gt.db")
+	line := func(id string, sample, cost int) string {
+		s := ""
+		if sample != 0 {
+			s = fmt.Sprintf(`,"sample":%d`, sample)
+		}
+		return fmt.Sprintf(`{"model":"m1","mode":"standard","dataset":"aime","problem_id":"%s","cost":%d,"correct":true,"measured_at":"2026-01-02T03:04:05Z"%s}`, id, cost, s) + "\n"
+	}
+	for _, bad := range []int{-1, groundtruth.MaxSample + 1} {
+		file := writeFile(t, "bad.jsonl", line("p1", 0, 10)+line("p1", bad, 11))
+		_, err := runCLI(t, "ground-truth", "import", "--store", db, file)
+		if err == nil || !strings.Contains(err.Error(), ":2: sample: must be in [0, 1000]") {
+			t.Errorf("sample %d: %v; want an error naming line 2 and key sample", bad, err)
+		}
+	}
+	file := writeFile(t, "gt.jsonl", line("p2", 3, 23)+line("p1", 0, 10)+line("p1", 2, 12)+line("p2", 1, 20)+line("p2", 2, 22))
+	out, err := runCLI(t, "ground-truth", "import", "--store", db, file)
+	if err != nil || !strings.Contains(out, "5 records imported (5 inserted, 0 updated, 0 unchanged)") {
+		t.Fatalf("import: %q, %v", out, err)
+	}
+	costs := func(listed string) string {
+		var got []string
+		for _, l := range strings.Split(strings.TrimSpace(listed), "\n") {
+			var sample, cost string
+			for _, f := range strings.Split(strings.Trim(l, "{}"), ",") {
+				if k, v, _ := strings.Cut(f, ":"); k == `"sample"` {
+					sample = v
+				} else if k == `"cost"` {
+					cost = v
+				}
+			}
+			got = append(got, cost+"/"+sample)
+		}
+		return strings.Join(got, " ")
+	}
+	truth, err := runCLI(t, "ground-truth", "list", "--store", db)
+	if err != nil || costs(truth) != "10/ 20/" {
+		t.Fatalf("list: %q, %v; want the two ground truths without a sample key", truth, err)
+	}
+	all, err := runCLI(t, "ground-truth", "list", "--store", db, "--samples")
+	if err != nil || costs(all) != "10/ 12/2 20/ 22/2 23/3" {
+		t.Fatalf("list --samples: %q (%s), %v", all, costs(all), err)
+	}
+	out, err = runCLI(t, "ground-truth", "import", "--store", db, writeFile(t, "again.jsonl", all))
+	if err != nil || !strings.Contains(out, "5 records imported (0 inserted, 0 updated, 5 unchanged)") {
+		t.Fatalf("re-import of list --samples: %q, %v", out, err)
 	}
 }

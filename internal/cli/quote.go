@@ -157,7 +157,10 @@ func quoteRun(ctx context.Context, d quoteDeps) (quote.Quote, error) {
 }
 
 // baselineCalls are Phase 0's calls: every problem the baseline would
-// solve, per solver with an endpoint, BaselineSamples times.
+// solve, per solver with an endpoint, once per sample (baseline.samples;
+// each sample j ≥ 2 has a cache key of its own). A problem whose ground
+// truth is kept counts no call, even when some of its samples 2..k are not
+// stored yet.
 func baselineCalls(ctx context.Context, d quoteDeps) ([]quote.Call, []string, error) {
 	pending, err := orchestrator.PendingBaseline(ctx, d.cfg, d.exec, d.baseline)
 	if err != nil {
@@ -173,11 +176,13 @@ func baselineCalls(ctx context.Context, d quoteDeps) ([]quote.Call, []string, er
 			continue
 		}
 		for _, p := range ps.Problems {
-			req, err := solving.Request(p, 0)
-			if err != nil {
-				continue // Solve makes no call: the problem is stored not gradeable
+			for j := 1; j <= max(d.cfg.Baseline.Samples, 1); j++ {
+				req, err := solving.Request(p, 0, j)
+				if err != nil {
+					break // Solve makes no call: the problem is stored not gradeable
+				}
+				calls = append(calls, quote.Call{Phase: quote.Baseline, Endpoint: ps.Solver.Endpoint, Request: req})
 			}
-			calls = append(calls, quote.Call{Phase: quote.Baseline, Endpoint: ps.Solver.Endpoint, Request: req, Times: d.cfg.BaselineSamples()})
 		}
 	}
 	if d.cfg.Baseline.JudgeEndpoint != "" {
@@ -214,7 +219,7 @@ func resolveCalls(ctx context.Context, d quoteDeps) ([]quote.Call, []string, err
 				return nil, nil, err
 			}
 		}
-		req, err := solving.Request(p.Problem, it.Tokens)
+		req, err := solving.Request(p.Problem, it.Tokens, 0)
 		if err != nil {
 			continue
 		}

@@ -136,7 +136,7 @@ func TestQuoteFollowsTheStudy(t *testing.T) {
 	s := newQuoteStudy(t)
 	var phase0Input int64
 	for _, p := range s.probs {
-		req, err := solving.Request(p, 0)
+		req, err := solving.Request(p, 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"strconv"
 )
 
 // Cache stores successful responses under a content-addressed key (see
@@ -13,12 +14,6 @@ type Cache interface {
 	Get(ctx context.Context, key string) (Response, bool, error)
 	// Put stores r under key. A key already stored keeps its response.
 	Put(ctx context.Context, key string, r Response) error
-}
-
-// KeyChecker is a Cache that can say whether a key is stored without
-// reading its response (Client.Cached uses it when the cache offers it).
-type KeyChecker interface {
-	Has(ctx context.Context, key string) (bool, error)
 }
 
 // cacheKeyVersion changes whenever the key derivation or the meaning of a
@@ -31,21 +26,25 @@ const cacheKeyVersion = "triage-llm-cache/v1"
 // limit, the mode fields, response_format and the extra body: every
 // parameter that can change the answer, and nothing else. The API key is
 // a header, never part of it; Endpoint.Name, Timeout, Concurrency and
-// MaxAttempts do not change answers and are not part of it either.
-func cacheKey(baseURL string, w *wireRequest) (string, error) {
+// MaxAttempts do not change answers and are not part of it either. A
+// repeated sample j ≥ 2 (Request.Sample) adds "sample": j, so it is cached
+// apart from the first call, whose key (sample 0 or 1) is unchanged.
+func cacheKey(baseURL string, w *wireRequest, sample int) (string, error) {
 	body, err := w.body()
 	if err != nil {
 		return "", err
 	}
-	return keyOf(baseURL, body)
+	return bodyKey(baseURL, body, sample)
 }
 
-// keyOf hashes the canonical JSON of {"base_url", "body", "v"} as it is
-// written, without building it: the keys in sorted order, body (already
+// bodyKey is cacheKey of the request body body, already built. It hashes
+// the canonical JSON of {"base_url", "body", "sample", "v"} as it writes
+// it, without building it: the keys in sorted order, body (already
 // canonical and compact) verbatim. It is exactly the SHA-256 of
-// encodeCanonical of that object, at a fraction of the cost for long
-// prompts (a quote hashes every prompt of a study).
-func keyOf(baseURL string, body []byte) (string, error) {
+// encodeCanonical of that object (TestBodyKeyIsTheCanonicalDigest), at a
+// fraction of the cost for long prompts (a quote hashes every prompt of a
+// study).
+func bodyKey(baseURL string, body []byte, sample int) (string, error) {
 	u, err := encodeCanonical(baseURL)
 	if err != nil {
 		return "", err
@@ -55,8 +54,18 @@ func keyOf(baseURL string, body []byte) (string, error) {
 		return "", err
 	}
 	h := sha256.New()
-	for _, part := range [][]byte{[]byte(`{"base_url":`), u, []byte(`,"body":`), body, []byte(`,"v":`), v, []byte(`}`)} {
+	parts := [][]byte{[]byte(`{"base_url":`), u, []byte(`,"body":`), body}
+	if sample >= 2 {
+		parts = append(parts, []byte(`,"sample":`+strconv.Itoa(sample)))
+	}
+	for _, part := range append(parts, []byte(`,"v":`), v, []byte(`}`)) {
 		h.Write(part)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// KeyChecker is a Cache that can say whether a key is stored without
+// reading its response (Client.Cached uses it when the cache offers it).
+type KeyChecker interface {
+	Has(ctx context.Context, key string) (bool, error)
 }

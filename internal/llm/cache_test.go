@@ -162,6 +162,42 @@ func TestCacheOff(t *testing.T) {
 	}
 }
 
+// TestCacheKeySample: the first sample (0 or 1) keeps the key entries had
+// before repeated samples existed (golden, computed by that code), so
+// existing caches stay valid; every later sample has a key of its own.
+func TestCacheKeySample(t *testing.T) {
+	const before = "0fb2780c88ff470f3ecdb0e47861ae55642a6df6903e237305e23cbdaaebac10"
+	ep := Endpoint{Name: "a", BaseURL: "http://h/v1", APIKeyEnv: "K", Model: "m", Mode: ModeStandard,
+		Family: FamilyQwen, MaxOutputTokens: 100}.withDefaults()
+	w, err := buildWire(ep, nil, userRequest("What is 2+2?"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, tc := range []struct {
+		sample int
+		want   string // "" means: new and distinct
+	}{{0, before}, {1, before}, {2, ""}, {3, ""}, {20, ""}, {1000, ""}} {
+		k, err := cacheKey("http://h/v1", &w, tc.sample)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case tc.want != "" && k != tc.want:
+			t.Errorf("sample %d: key %s, want the key from before samples %s", tc.sample, k, tc.want)
+		case tc.want == "" && k == before:
+			t.Errorf("sample %d shares the first sample's key", tc.sample)
+		}
+		if j, dup := seen[k]; dup && tc.want == "" {
+			t.Errorf("samples %d and %d share key %s", j, tc.sample, k)
+		}
+		seen[k] = tc.sample
+	}
+	if err := (Request{Messages: userRequest("x").Messages, Sample: -1}).validate(); err == nil {
+		t.Error("a negative sample was accepted")
+	}
+}
+
 // TestCacheKeyCoversWhatIsSent: every change to the request body or the
 // base URL changes the key; what is not sent (API key, name, timeouts)
 // does not.
@@ -183,7 +219,7 @@ func TestCacheKeyCoversWhatIsSent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		k, err := cacheKey(strings.TrimRight(ep.BaseURL, "/"), &w)
+		k, err := cacheKey(strings.TrimRight(ep.BaseURL, "/"), &w, r.Sample)
 		if err != nil {
 			t.Fatal(err)
 		}

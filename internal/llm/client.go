@@ -17,6 +17,8 @@ type Client struct {
 	baseURL   string   // without trailing slash
 	extraBody map[string]any
 	api       *openai.Client
+	http      *http.Client // api's, for the Batch API (batch_api.go)
+	apiKey    string
 	sem       semaphore
 	backoff   backoff
 	opts      options
@@ -58,7 +60,9 @@ func New(ep Endpoint, opts ...Option) (*Client, error) {
 	}
 	cfg := openai.DefaultConfig(key)
 	cfg.BaseURL = c.baseURL
-	cfg.HTTPClient = wrapHTTPClient(o.httpClient, ep.Concurrency)
+	c.http = wrapHTTPClient(o.httpClient, ep.Concurrency)
+	c.apiKey = key
+	cfg.HTTPClient = c.http
 	c.api = openai.NewClientWithConfig(cfg)
 	return c, nil
 }

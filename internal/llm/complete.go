@@ -57,7 +57,7 @@ func (c *Client) wire(req Request) (wireRequest, string, error) {
 	if err != nil || c.opts.cache == nil {
 		return w, "", err
 	}
-	key, err := cacheKey(c.baseURL, &w)
+	key, err := cacheKey(c.baseURL, &w, req.Sample)
 	if err != nil {
 		return w, "", fmt.Errorf("cache key: %w", err)
 	}

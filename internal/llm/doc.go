@@ -137,7 +137,9 @@
 // the canonical JSON of the base URL and the exact request body (model,
 // messages, temperature, token limit, mode fields, response_format, extra
 // body), so any change to what is sent is a different key, and the API
-// key, endpoint name, timeout and retry settings are not part of it. A hit
+// key, endpoint name, timeout and retry settings are not part of it; a
+// repeated sample (Request.Sample j ≥ 2) is, so that it is a call of its
+// own, while the first sample keeps the key calls always had. A hit
 // returns the stored Response with CacheHit set and its original
 // ObtainedAt, Latency and Attempts, without any HTTP request. Only
 // successful responses are stored, truncated ones included: at
@@ -147,4 +149,25 @@
 // goes to the server, and the first response stored stays. Without
 // WithCache, or with WithCache(nil), there is no caching. OpenCache opens
 // the durable SQLite implementation.
+//
+// # Batches
+//
+// Prefill sends requests through the provider's OpenAI Batch API
+// (Endpoint.Batch) into the cache, so that Complete then answers them as
+// cache hits: batching is a cache prefill, and what a caller gets is the
+// synchronous path's Response (Raw verbatim, the same usage and cost)
+// with BatchID set, Attempts 1, Latency 0 and ObtainedAt the batch's
+// completion. Each input line's custom_id is the request's cache key and
+// its body the exact body Complete would send. A batch is stored
+// (BatchStore, tables llm_batches and llm_batch_items of the SQL cache)
+// as soon as the provider names it and before any wait; a later Prefill
+// polls the pending batches holding its requests instead of submitting
+// them again. Polls back off exponentially with jitter through the
+// Client's clock, sleep and rand; the input is split at OpenAI's limits
+// (50,000 requests, 200 MB); output and error files are read line by line
+// within bounds. A line that is not a successful chat completion of a
+// request of its batch leaves that request uncached, and BatchReport says
+// why. Prefill needs the cache (a precondition error without one). Batch
+// API POSTs are retried only on a status (429, 5xx), never on a lost
+// connection, after which the file or batch may exist.
 package llm

@@ -118,6 +118,12 @@ type Endpoint struct {
 	// Price, when set, is what the provider charges (quotes and spend
 	// caps read it; it is never sent nor part of a cache key).
 	Price *Price
+
+	// Batch says the provider offers the OpenAI Batch API (POST /files,
+	// POST /batches, GET /batches/{id}, GET /files/{id}/content) under
+	// BaseURL, so that Phase 0 may be sent as batches (Client.Prefill). It
+	// changes no answer and is not part of SettingsSHA256.
+	Batch bool
 }
 
 // reservedBodyKey says which field to use instead when k, an ExtraBody

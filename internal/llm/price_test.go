@@ -98,33 +98,40 @@ func TestCached(t *testing.T) {
 	}
 }
 
-// TestKeyOfIsTheCanonicalDigest checks that keyOf, which hashes the key
-// material as it writes it, gives the SHA-256 of the canonical JSON of
-// {"base_url", "body", "v"}: the derivation every stored key was made by.
-func TestKeyOfIsTheCanonicalDigest(t *testing.T) {
+// TestBodyKeyIsTheCanonicalDigest checks that bodyKey, which hashes the
+// key material as it writes it, gives the SHA-256 of the canonical JSON of
+// {"base_url", "body", "sample", "v"}: the derivation every stored key was
+// made by.
+func TestBodyKeyIsTheCanonicalDigest(t *testing.T) {
 	ep := Endpoint{Name: "e", BaseURL: "http://h:8000/v1?a=<b>&c", Model: "m", Mode: ModeExtended, Family: FamilyQwen, MaxOutputTokens: 9,
 		ExtraBody: map[string]any{"top_k": 20, "chat_template_kwargs": map[string]any{"x": "<&>"}}}
-	for _, req := range []Request{
-		userRequest("plain"),
-		userRequest("html <b>&amp;</b> \u2028 \"quoted\" \\ é 😀\n\ttabs"),
-		{Messages: []Message{{Role: RoleSystem, Content: "s"}, {Role: RoleUser, Content: "u"}}, ResponseFormat: &JSONSchema{Name: "plan", Schema: map[string]any{"type": "object"}}, MaxOutputTokens: 3},
-	} {
-		w, err := buildWire(ep.withDefaults(), ep.ExtraBody, req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, err := w.body()
-		if err != nil {
-			t.Fatal(err)
-		}
-		material, err := encodeCanonical(map[string]any{"v": cacheKeyVersion, "base_url": ep.BaseURL, "body": json.RawMessage(body)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		sum := sha256.Sum256(material)
-		got, err := keyOf(ep.BaseURL, body)
-		if want := hex.EncodeToString(sum[:]); got != want || err != nil {
-			t.Errorf("keyOf = %s, %v; want %s", got, err, want)
+	for _, sample := range []int{0, 1, 2, 17} {
+		for _, req := range []Request{
+			userRequest("plain"),
+			userRequest("html <b>&amp;</b> \u2028 \"quoted\" \\ é 😀\n\ttabs"),
+			{Messages: []Message{{Role: RoleSystem, Content: "s"}, {Role: RoleUser, Content: "u"}}, ResponseFormat: &JSONSchema{Name: "plan", Schema: map[string]any{"type": "object"}}, MaxOutputTokens: 3},
+		} {
+			w, err := buildWire(ep.withDefaults(), ep.ExtraBody, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, err := w.body()
+			if err != nil {
+				t.Fatal(err)
+			}
+			fields := map[string]any{"v": cacheKeyVersion, "base_url": ep.BaseURL, "body": json.RawMessage(body)}
+			if sample >= 2 {
+				fields["sample"] = sample
+			}
+			material, err := encodeCanonical(fields)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum := sha256.Sum256(material)
+			got, err := bodyKey(ep.BaseURL, body, sample)
+			if want := hex.EncodeToString(sum[:]); got != want || err != nil {
+				t.Errorf("sample %d: bodyKey = %s, %v; want %s", sample, got, err, want)
+			}
 		}
 	}
 }

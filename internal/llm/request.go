@@ -49,6 +49,11 @@ type Request struct {
 	ResponseFormat *JSONSchema
 	// MaxOutputTokens overrides Endpoint.MaxOutputTokens when > 0.
 	MaxOutputTokens int
+	// Sample makes repeated calls of one request distinct (SPEC §9
+	// repeated Phase 0): 0 or 1 is the first call, cached as always; j ≥ 2
+	// is the j-th, cached under a key naming j, so it is a model call of
+	// its own. It never changes the request sent.
+	Sample int
 }
 
 // validate reports every invalid field of r at once.
@@ -63,6 +68,9 @@ func (r Request) validate() error {
 		default:
 			v.Add(fmt.Sprintf("messages[%d].role", i), "must be system, developer, user or assistant, got %q", m.Role)
 		}
+	}
+	if r.Sample < 0 {
+		v.Add("sample", "must be >= 0, got %d", r.Sample)
 	}
 	if r.MaxOutputTokens < 0 {
 		v.Add("max_output_tokens", "must be >= 0, got %d", r.MaxOutputTokens)

@@ -51,6 +51,11 @@ type Response struct {
 	CacheHit bool `json:"-"`
 	// ObtainedAt is when the response arrived from the provider.
 	ObtainedAt time.Time `json:"obtained_at"`
+	// BatchID names the provider's batch that answered the request (see
+	// Client.Prefill); empty for a synchronous call. A batched response has
+	// Attempts 1, Latency 0 (a batch measures no time per request) and
+	// ObtainedAt the batch's completion time.
+	BatchID string `json:"batch_id,omitempty"`
 	// Raw is the provider's response body, verbatim.
 	Raw json.RawMessage `json:"raw"`
 }

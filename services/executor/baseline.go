@@ -28,6 +28,9 @@ type Baseline struct {
 	Clients *llm.Clients
 	// Solver prompts and grades.
 	Solver *solving.Solver
+	// Batch bounds the batches of requests that ask for them (their
+	// zero fields take llm's defaults).
+	Batch llm.BatchOptions
 }
 
 // Baseline limits.
@@ -50,8 +53,10 @@ const (
 // endpoints.
 var errNoBaseline = &apperr.PreconditionError{Reason: "this executor runs no baselines; start it with solver endpoints (--endpoints)"}
 
-// RunBaseline solves every pending problem once, stores each graded result
-// as it arrives, and streams the results.
+// RunBaseline solves every pending problem once, or once per pending sample
+// when the request asks for samples (SPEC §9), stores each graded result as
+// it arrives, and streams the results. Counts (started, done, summary) are
+// of calls: problems × samples.
 func (s *Service) RunBaseline(req *triagev1.RunBaselineRequest, stream grpc.ServerStreamingServer[triagev1.RunBaselineResponse]) error {
 	ctx := stream.Context()
 	if s.store == nil {
@@ -70,14 +75,21 @@ func (s *Service) RunBaseline(req *triagev1.RunBaselineRequest, stream grpc.Serv
 	if err != nil {
 		return err
 	}
-	pending, err := s.pendingProblems(ctx, solver, probs, req)
+	k := max(int(req.GetSamples()), 1)
+	pending, err := s.pendingJobs(ctx, solver, probs, k, req)
 	if err != nil {
 		return err
 	}
+	total := len(probs) * k
 	if err := stream.Send(&triagev1.RunBaselineResponse{Event: &triagev1.RunBaselineResponse_Started{Started: &triagev1.BaselineStarted{
-		Total: int32(len(probs)), Skipped: int32(len(probs) - len(pending)), Pending: int32(len(pending)),
+		Total: int32(total), Skipped: int32(total - len(pending)), Pending: int32(len(pending)),
 	}}}); err != nil {
 		return err
+	}
+	if req.GetBatch() && len(pending) > 0 {
+		if err := s.prefill(ctx, client, pending, stream.Send); err != nil {
+			return err
+		}
 	}
 	concurrency := int(req.GetConcurrency())
 	if concurrency == 0 {
@@ -90,10 +102,16 @@ func (s *Service) RunBaseline(req *triagev1.RunBaselineRequest, stream grpc.Serv
 	return stream.Send(&triagev1.RunBaselineResponse{Event: &triagev1.RunBaselineResponse_Summary{Summary: summary}})
 }
 
-// solveAll solves problems, concurrency at a time (errgroup), and stores
+// job is one call of a baseline: sample Sample (1-based) of a problem.
+type job struct {
+	problems.Problem
+	Sample int
+}
+
+// solveAll solves jobs, concurrency at a time (errgroup), and stores
 // each result before sending it, one result at a time, so a result is
 // never reported unless it is stored.
-func (s *Service) solveAll(ctx context.Context, c solving.Completer, solver groundtruth.Solver, pending []problems.Problem, concurrency int, send func(*triagev1.RunBaselineResponse) error) (*triagev1.BaselineSummary, error) {
+func (s *Service) solveAll(ctx context.Context, c solving.Completer, solver groundtruth.Solver, pending []job, concurrency int, send func(*triagev1.RunBaselineResponse) error) (*triagev1.BaselineSummary, error) {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(concurrency)
 	var mu sync.Mutex
@@ -103,7 +121,7 @@ func (s *Service) solveAll(ctx context.Context, c solving.Completer, solver grou
 			break
 		}
 		g.Go(func() error {
-			a, err := s.baseline.Solver.Solve(gctx, c, p, 0)
+			a, err := s.baseline.Solver.SolveSample(gctx, c, p.Problem, p.Sample)
 			if err != nil {
 				return err
 			}
@@ -122,10 +140,13 @@ func (s *Service) solveAll(ctx context.Context, c solving.Completer, solver grou
 }
 
 // report stores one attempt, counts it into sum and sends it.
-func (s *Service) report(ctx context.Context, solver groundtruth.Solver, p problems.Problem, a solving.Attempt, sum *triagev1.BaselineSummary, send func(*triagev1.RunBaselineResponse) error) error {
-	rec := attemptRecord(solver, p, a)
+func (s *Service) report(ctx context.Context, solver groundtruth.Solver, p job, a solving.Attempt, sum *triagev1.BaselineSummary, send func(*triagev1.RunBaselineResponse) error) error {
+	rec := attemptRecord(solver, p.Problem, a)
+	if p.Sample >= 2 {
+		rec.Sample = p.Sample
+	}
 	if _, err := s.store.Import(ctx, oneRecord(rec)); err != nil {
-		return fmt.Errorf("storing %s/%s: %w", rec.Dataset, rec.ProblemID, err)
+		return fmt.Errorf("storing %s/%s sample %d: %w", rec.Dataset, rec.ProblemID, p.Sample, err)
 	}
 	sum.Solved++
 	switch {
@@ -149,38 +170,64 @@ func (s *Service) report(ctx context.Context, solver groundtruth.Solver, p probl
 	if a.Response.CacheHit {
 		sum.Cached++
 	}
-	return send(&triagev1.RunBaselineResponse{Event: &triagev1.RunBaselineResponse_Item{Item: itemProto(rec, a, sum.Solved)}})
+	item := itemProto(rec, a, sum.Solved)
+	item.Sample = int32(p.Sample)
+	return send(&triagev1.RunBaselineResponse{Event: &triagev1.RunBaselineResponse_Item{Item: item}})
 }
 
-// pendingProblems drops the problems whose stored ground truth the request
-// keeps.
-func (s *Service) pendingProblems(ctx context.Context, solver groundtruth.Solver, probs []problems.Problem, req *triagev1.RunBaselineRequest) ([]problems.Problem, error) {
-	if req.GetRerun() {
-		return probs, nil
-	}
-	byDataset := map[string][]string{}
-	for _, p := range probs {
-		byDataset[p.Dataset] = append(byDataset[p.Dataset], p.ID)
-	}
-	stored := map[groundtruth.Key]groundtruth.Record{}
-	for ds, ids := range byDataset {
-		got, err := s.store.Get(ctx, solver, ds, ids)
-		if err != nil {
-			return nil, err
+// pendingJobs lists the calls to make: samples 1..k of every problem,
+// sample by sample (every ground truth first), but for the stored samples
+// the request keeps — each sample judged alone, by the rules of the ground
+// truth (rerun, keep_ungradeable). With k = 1 only the ground truth is read.
+func (s *Service) pendingJobs(ctx context.Context, solver groundtruth.Solver, probs []problems.Problem, k int, req *triagev1.RunBaselineRequest) ([]job, error) {
+	stored := map[groundtruth.Key]map[int]groundtruth.Record{}
+	if !req.GetRerun() {
+		byDataset := map[string][]string{}
+		for _, p := range probs {
+			byDataset[p.Dataset] = append(byDataset[p.Dataset], p.ID)
 		}
-		for id, r := range got {
-			stored[groundtruth.Key{Solver: solver, Dataset: ds, ProblemID: id}] = r
+		for ds, ids := range byDataset {
+			got, err := s.storedSamples(ctx, solver, ds, ids, k)
+			if err != nil {
+				return nil, err
+			}
+			for id, rs := range got {
+				byIndex := make(map[int]groundtruth.Record, len(rs))
+				for _, r := range rs {
+					byIndex[r.SampleIndex()] = r
+				}
+				stored[groundtruth.Key{Solver: solver, Dataset: ds, ProblemID: id}] = byIndex
+			}
 		}
 	}
-	var pending []problems.Problem
-	for _, p := range probs {
-		r, ok := stored[groundtruth.Key{Solver: solver, Dataset: p.Dataset, ProblemID: p.ID}]
-		if ok && groundtruth.Kept(r.Gradeable, req.GetRerun(), req.GetKeepUngradeable()) {
-			continue
+	var pending []job
+	for j := 1; j <= k; j++ {
+		for _, p := range probs {
+			r, ok := stored[groundtruth.Key{Solver: solver, Dataset: p.Dataset, ProblemID: p.ID}][j]
+			if ok && groundtruth.Kept(r.Gradeable, req.GetRerun(), req.GetKeepUngradeable()) {
+				continue
+			}
+			pending = append(pending, job{p, j})
 		}
-		pending = append(pending, p)
 	}
 	return pending, nil
+}
+
+// storedSamples reads what is stored of ids: the ground truth alone when
+// k = 1 (as before samples existed), every sample otherwise.
+func (s *Service) storedSamples(ctx context.Context, solver groundtruth.Solver, dataset string, ids []string, k int) (map[string][]groundtruth.Record, error) {
+	if k > 1 {
+		return s.store.GetSamples(ctx, solver, dataset, ids)
+	}
+	got, err := s.store.Get(ctx, solver, dataset, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]groundtruth.Record, len(got))
+	for id, r := range got {
+		out[id] = []groundtruth.Record{r}
+	}
+	return out, nil
 }
 
 // validateBaseline checks a request and returns its problems.
@@ -196,8 +243,14 @@ func (s *Service) validateBaseline(req *triagev1.RunBaselineRequest) ([]problems
 	case ep.Mode != "" && modeNames[req.GetSolver().GetMode()] != "" && ep.Mode != modeNames[req.GetSolver().GetMode()]:
 		v.Add("endpoint", "endpoint %q runs mode %s but the solver's mode is %s", req.GetEndpoint(), ep.Mode, modeNames[req.GetSolver().GetMode()])
 	}
+	if req.GetBatch() && ok && !ep.Batch {
+		v.Add("batch", "endpoint %q does not offer the Batch API; set \"batch\": true in its endpoints entry if its provider does", req.GetEndpoint())
+	}
 	if c := req.GetConcurrency(); c < 0 || c > MaxBaselineConcurrency {
 		v.Add("concurrency", "must be in [0, %d], got %d", MaxBaselineConcurrency, c)
+	}
+	if k := req.GetSamples(); k < 0 || k > solving.MaxSamples {
+		v.Add("samples", "must be in [0, %d] (0 or 1: the ground truth alone), got %d", solving.MaxSamples, k)
 	}
 	n := len(req.GetProblems())
 	switch {

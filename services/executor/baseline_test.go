@@ -205,6 +205,9 @@ func TestRunBaselineValidation(t *testing.T) {
 		}, "endpoint"},
 		{"no problems", func(r *triagev1.RunBaselineRequest) { r.Problems = nil }, "problems"},
 		{"bad concurrency", func(r *triagev1.RunBaselineRequest) { r.Concurrency = -1 }, "concurrency"},
+		{"negative samples", func(r *triagev1.RunBaselineRequest) { r.Samples = -1 }, "samples"},
+		{"too many samples", func(r *triagev1.RunBaselineRequest) { r.Samples = solving.MaxSamples + 1 }, "samples"},
+		{"huge samples", func(r *triagev1.RunBaselineRequest) { r.Samples = 1 << 30 }, "samples"},
 		{"bad problem", func(r *triagev1.RunBaselineRequest) {
 			r.Problems = append(r.Problems, &triagev1.Problem{Text: " ", GradingJson: `{"kind":"choice","answer":"b"}`}, mathProblem("p1", "2"))
 		}, "problems[1].id problems[1].dataset problems[1].text problems[1].grading_json problems[2].id"},

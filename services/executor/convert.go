@@ -3,12 +3,10 @@ package executor
 import (
 	"time"
 
-	"google.golang.org/protobuf/types/known/durationpb"
-	"google.golang.org/protobuf/types/known/timestamppb"
-
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/protoconv"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
+	"github.com/triage-eval/triage/internal/store/gtfile"
 )
 
 // modeNames maps the API's solver modes to the store's; an unspecified mode
@@ -20,16 +18,6 @@ var modeNames = map[triagev1.SolverMode]string{
 
 func solverFromProto(s *triagev1.Solver) groundtruth.Solver {
 	return groundtruth.Solver{Model: s.GetModel(), Mode: modeNames[s.GetMode()]}
-}
-
-func solverToProto(s groundtruth.Solver) *triagev1.Solver {
-	mode := triagev1.SolverMode_SOLVER_MODE_UNSPECIFIED
-	for m, name := range modeNames {
-		if name == s.Mode {
-			mode = m
-		}
-	}
-	return &triagev1.Solver{Model: s.Model, Mode: mode}
 }
 
 // recordFromProto converts a record; an unset measurement time becomes now.
@@ -54,23 +42,11 @@ func recordFromProto(r *triagev1.GroundTruthRecord, now time.Time) groundtruth.R
 		Error:          r.GetError(),
 		MeasuredAt:     measured,
 		LuckyGuess:     r.GetLuckyGuess(),
+		Sample:         int(r.GetSample()),
+		Source:         r.GetSource(),
 	}
 }
 
-func recordToProto(r groundtruth.Record) *triagev1.GroundTruthRecord {
-	return &triagev1.GroundTruthRecord{
-		Solver:         solverToProto(r.Solver),
-		Dataset:        r.Dataset,
-		ProblemId:      r.ProblemID,
-		Cost:           r.Cost,
-		CostRule:       protoconv.CostRuleToProto(r.CostRule),
-		Correct:        r.Correct,
-		Gradeable:      r.Gradeable,
-		FinishReason:   r.FinishReason,
-		Latency:        durationpb.New(r.Latency),
-		ResponseSha256: r.ResponseSHA256,
-		Error:          r.Error,
-		MeasuredTime:   timestamppb.New(r.MeasuredAt),
-		LuckyGuess:     r.LuckyGuess,
-	}
-}
+// recordToProto is the API form of a stored record (gtfile.FromRecord, the
+// one conversion the JSONL format shares).
+func recordToProto(r groundtruth.Record) *triagev1.GroundTruthRecord { return gtfile.FromRecord(r) }

@@ -14,5 +14,9 @@
 // the server's key or does not serve its model; its reasons name the
 // provider's status and message (llm.Describe), never an address. A
 // baseline summary counts the calls that failed apart from the answers
-// that could not be graded.
+// that could not be graded. A baseline may ask k samples per problem (SPEC
+// §9 repeated Phase 0): sample 1 is the ground truth, samples 2..k are
+// distinct model calls stored beside it, and each stored sample is skipped
+// on its own, so raising k makes only the missing ones; counts are of
+// calls. ListGroundTruth lists every sample when asked (all_samples).
 package executor

@@ -65,7 +65,7 @@ func (s *Service) ListGroundTruth(ctx context.Context, req *triagev1.ListGroundT
 	if s.store == nil {
 		return nil, errNoStore
 	}
-	q := groundtruth.ListQuery{Dataset: req.GetDataset(), PageSize: int(req.GetPageSize()), PageToken: req.GetPageToken()}
+	q := groundtruth.ListQuery{Dataset: req.GetDataset(), PageSize: int(req.GetPageSize()), PageToken: req.GetPageToken(), AllSamples: req.GetAllSamples()}
 	if req.GetSolver() != nil {
 		solver := solverFromProto(req.GetSolver())
 		q.Solver = &solver

@@ -358,7 +358,17 @@ type GroundTruthRecord struct {
 	LuckyGuess bool `protobuf:"varint,12,opt,name=lucky_guess,json=luckyGuess,proto3" json:"lucky_guess,omitempty"`
 	// The SPEC §1 rule that gave cost. Unspecified means unknown: a record
 	// stored before rules were recorded, or imported without one.
-	CostRule      CostRule `protobuf:"varint,13,opt,name=cost_rule,json=costRule,proto3,enum=triage.v1.CostRule" json:"cost_rule,omitempty"`
+	CostRule CostRule `protobuf:"varint,13,opt,name=cost_rule,json=costRule,proto3,enum=triage.v1.CostRule" json:"cost_rule,omitempty"`
+	// Which repeated Phase 0 sample this is (SPEC §9): 0 or 1 is sample 1,
+	// the ground truth; j ≥ 2 is the j-th sample of the same (solver,
+	// dataset, problem), stored beside the ground truth. At most 1000.
+	// Listings give the ground truth as 0.
+	Sample int32 `protobuf:"varint,14,opt,name=sample,proto3" json:"sample,omitempty"`
+	// The log a record was imported from (triage import-ground-truth), as
+	// FILE#SAMPLE: the log's path as given and the sample in it (inspect_ai:
+	// id=ID,epoch=N; lm-evaluation-harness: line=N,doc_id=ID); empty for a
+	// record TRIAGE measured itself.
+	Source        string `protobuf:"bytes,15,opt,name=source,proto3" json:"source,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -482,6 +492,20 @@ func (x *GroundTruthRecord) GetCostRule() CostRule {
 		return x.CostRule
 	}
 	return CostRule_COST_RULE_UNSPECIFIED
+}
+
+func (x *GroundTruthRecord) GetSample() int32 {
+	if x != nil {
+		return x.Sample
+	}
+	return 0
+}
+
+func (x *GroundTruthRecord) GetSource() string {
+	if x != nil {
+		return x.Source
+	}
+	return ""
 }
 
 // ImportGroundTruthRequest is one batch of a streamed import.
@@ -623,7 +647,11 @@ type ListGroundTruthRequest struct {
 	// Most records to return; 0 means 100, values above 1000 are lowered.
 	PageSize int32 `protobuf:"varint,3,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
 	// Token from a previous response, to continue the listing.
-	PageToken     string `protobuf:"bytes,4,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	PageToken string `protobuf:"bytes,4,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	// List every stored sample of each key (sample 1, the ground truth, then
+	// samples 2, 3, …; see GroundTruthRecord.sample), not only the ground
+	// truth. A page token is valid only with the value it was issued for.
+	AllSamples    bool `protobuf:"varint,5,opt,name=all_samples,json=allSamples,proto3" json:"all_samples,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -684,6 +712,13 @@ func (x *ListGroundTruthRequest) GetPageToken() string {
 		return x.PageToken
 	}
 	return ""
+}
+
+func (x *ListGroundTruthRequest) GetAllSamples() bool {
+	if x != nil {
+		return x.AllSamples
+	}
+	return false
 }
 
 // ListGroundTruthResponse is one page of records.
@@ -1412,8 +1447,21 @@ type RunBaselineRequest struct {
 	// Leave problems stored as not gradeable alone instead of trying them
 	// again.
 	KeepUngradeable bool `protobuf:"varint,6,opt,name=keep_ungradeable,json=keepUngradeable,proto3" json:"keep_ungradeable,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// Samples per problem (SPEC §9 repeated Phase 0): 0 or 1 means one, the
+	// ground truth; k > 1 solves each problem k times, samples 2..k being
+	// distinct model calls (their response cache keys name the sample; the
+	// request sent does not). Samples already stored are skipped by the same
+	// rules as the ground truth (rerun, keep_ungradeable). At most 20.
+	Samples int32 `protobuf:"varint,7,opt,name=samples,proto3" json:"samples,omitempty"`
+	// Send the pending problems' calls first as batches of the endpoint's
+	// Batch API (SPEC §9 "Batch Phase 0"), then solve as usual: every
+	// batched answer comes from the response cache, so the records are
+	// those of the synchronous path. Requires an endpoint with "batch": true
+	// and the Executor's response cache; a request the batches did not
+	// answer is sent one by one.
+	Batch         bool `protobuf:"varint,8,opt,name=batch,proto3" json:"batch,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *RunBaselineRequest) Reset() {
@@ -1488,14 +1536,28 @@ func (x *RunBaselineRequest) GetKeepUngradeable() bool {
 	return false
 }
 
+func (x *RunBaselineRequest) GetSamples() int32 {
+	if x != nil {
+		return x.Samples
+	}
+	return 0
+}
+
+func (x *RunBaselineRequest) GetBatch() bool {
+	if x != nil {
+		return x.Batch
+	}
+	return false
+}
+
 // BaselineStarted opens a baseline stream.
 type BaselineStarted struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Problems in the request.
+	// Model calls the request asks for: problems × samples.
 	Total int32 `protobuf:"varint,1,opt,name=total,proto3" json:"total,omitempty"`
-	// Problems skipped because their ground truth is already stored.
+	// Calls skipped because their sample is already stored.
 	Skipped int32 `protobuf:"varint,2,opt,name=skipped,proto3" json:"skipped,omitempty"`
-	// Problems to be solved by this call.
+	// Calls to be made by this call.
 	Pending       int32 `protobuf:"varint,3,opt,name=pending,proto3" json:"pending,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1552,6 +1614,116 @@ func (x *BaselineStarted) GetPending() int32 {
 	return 0
 }
 
+// BaselineBatch says what the batches of a RunBaseline call did.
+type BaselineBatch struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The provider's batch ids waited for (resumed ones first).
+	BatchIds []string `protobuf:"bytes,1,rep,name=batch_ids,json=batchIds,proto3" json:"batch_ids,omitempty"`
+	// Distinct requests of the pending problems.
+	Requests int32 `protobuf:"varint,2,opt,name=requests,proto3" json:"requests,omitempty"`
+	// Already in the response cache.
+	Cached int32 `protobuf:"varint,3,opt,name=cached,proto3" json:"cached,omitempty"`
+	// In batches an earlier process had submitted, polled instead of sent.
+	Resumed int32 `protobuf:"varint,4,opt,name=resumed,proto3" json:"resumed,omitempty"`
+	// Sent in new batches.
+	Submitted int32 `protobuf:"varint,5,opt,name=submitted,proto3" json:"submitted,omitempty"`
+	// Answers the batches stored in the cache.
+	Stored int32 `protobuf:"varint,6,opt,name=stored,proto3" json:"stored,omitempty"`
+	// Requests left to synchronous calls.
+	Missing int32 `protobuf:"varint,7,opt,name=missing,proto3" json:"missing,omitempty"`
+	// One line on why requests were left to synchronous calls; empty when
+	// the batches answered every request.
+	Warning       string `protobuf:"bytes,8,opt,name=warning,proto3" json:"warning,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BaselineBatch) Reset() {
+	*x = BaselineBatch{}
+	mi := &file_triage_v1_executor_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BaselineBatch) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BaselineBatch) ProtoMessage() {}
+
+func (x *BaselineBatch) ProtoReflect() protoreflect.Message {
+	mi := &file_triage_v1_executor_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BaselineBatch.ProtoReflect.Descriptor instead.
+func (*BaselineBatch) Descriptor() ([]byte, []int) {
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *BaselineBatch) GetBatchIds() []string {
+	if x != nil {
+		return x.BatchIds
+	}
+	return nil
+}
+
+func (x *BaselineBatch) GetRequests() int32 {
+	if x != nil {
+		return x.Requests
+	}
+	return 0
+}
+
+func (x *BaselineBatch) GetCached() int32 {
+	if x != nil {
+		return x.Cached
+	}
+	return 0
+}
+
+func (x *BaselineBatch) GetResumed() int32 {
+	if x != nil {
+		return x.Resumed
+	}
+	return 0
+}
+
+func (x *BaselineBatch) GetSubmitted() int32 {
+	if x != nil {
+		return x.Submitted
+	}
+	return 0
+}
+
+func (x *BaselineBatch) GetStored() int32 {
+	if x != nil {
+		return x.Stored
+	}
+	return 0
+}
+
+func (x *BaselineBatch) GetMissing() int32 {
+	if x != nil {
+		return x.Missing
+	}
+	return 0
+}
+
+func (x *BaselineBatch) GetWarning() string {
+	if x != nil {
+		return x.Warning
+	}
+	return ""
+}
+
 // BaselineItem is one problem's baseline result, sent once it is stored.
 type BaselineItem struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1570,11 +1742,14 @@ type BaselineItem struct {
 	PromptTemplate string `protobuf:"bytes,6,opt,name=prompt_template,json=promptTemplate,proto3" json:"prompt_template,omitempty"`
 	// Hex SHA-256 of the solver prompt template.
 	PromptSha256 string `protobuf:"bytes,7,opt,name=prompt_sha256,json=promptSha256,proto3" json:"prompt_sha256,omitempty"`
-	// Problems finished so far in this call, this one included.
+	// Calls finished so far in this call, this one included.
 	Done int32 `protobuf:"varint,8,opt,name=done,proto3" json:"done,omitempty"`
 	// The model call failed after its retries (record.error says why): the
 	// endpoint, not the answer, is why the record is not gradeable.
 	CallFailed bool `protobuf:"varint,9,opt,name=call_failed,json=callFailed,proto3" json:"call_failed,omitempty"`
+	// Which sample of the problem this is, from 1 (the ground truth; its
+	// record's sample is 0) to the request's samples.
+	Sample int32 `protobuf:"varint,10,opt,name=sample,proto3" json:"sample,omitempty"`
 	// Prompt tokens the provider reported for this call (0 when the call
 	// failed or the response came from the cache): with record.cost, the
 	// output tokens, what the call is billed (a run's spend, SPEC §9).
@@ -1585,7 +1760,7 @@ type BaselineItem struct {
 
 func (x *BaselineItem) Reset() {
 	*x = BaselineItem{}
-	mi := &file_triage_v1_executor_proto_msgTypes[15]
+	mi := &file_triage_v1_executor_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1597,7 +1772,7 @@ func (x *BaselineItem) String() string {
 func (*BaselineItem) ProtoMessage() {}
 
 func (x *BaselineItem) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_executor_proto_msgTypes[15]
+	mi := &file_triage_v1_executor_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1610,7 +1785,7 @@ func (x *BaselineItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BaselineItem.ProtoReflect.Descriptor instead.
 func (*BaselineItem) Descriptor() ([]byte, []int) {
-	return file_triage_v1_executor_proto_rawDescGZIP(), []int{15}
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *BaselineItem) GetRecord() *GroundTruthRecord {
@@ -1676,6 +1851,13 @@ func (x *BaselineItem) GetCallFailed() bool {
 	return false
 }
 
+func (x *BaselineItem) GetSample() int32 {
+	if x != nil {
+		return x.Sample
+	}
+	return 0
+}
+
 func (x *BaselineItem) GetPromptTokens() int64 {
 	if x != nil {
 		return x.PromptTokens
@@ -1711,7 +1893,7 @@ type BaselineSummary struct {
 
 func (x *BaselineSummary) Reset() {
 	*x = BaselineSummary{}
-	mi := &file_triage_v1_executor_proto_msgTypes[16]
+	mi := &file_triage_v1_executor_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1723,7 +1905,7 @@ func (x *BaselineSummary) String() string {
 func (*BaselineSummary) ProtoMessage() {}
 
 func (x *BaselineSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_executor_proto_msgTypes[16]
+	mi := &file_triage_v1_executor_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1736,7 +1918,7 @@ func (x *BaselineSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BaselineSummary.ProtoReflect.Descriptor instead.
 func (*BaselineSummary) Descriptor() ([]byte, []int) {
-	return file_triage_v1_executor_proto_rawDescGZIP(), []int{16}
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *BaselineSummary) GetSolved() int32 {
@@ -1806,6 +1988,7 @@ type RunBaselineResponse struct {
 	//	*RunBaselineResponse_Started
 	//	*RunBaselineResponse_Item
 	//	*RunBaselineResponse_Summary
+	//	*RunBaselineResponse_Batch
 	Event isRunBaselineResponse_Event `protobuf_oneof:"event"`
 	// What computed this response (SPEC §10); set by the server.
 	Version       *VersionStamp `protobuf:"bytes,4,opt,name=version,proto3" json:"version,omitempty"`
@@ -1815,7 +1998,7 @@ type RunBaselineResponse struct {
 
 func (x *RunBaselineResponse) Reset() {
 	*x = RunBaselineResponse{}
-	mi := &file_triage_v1_executor_proto_msgTypes[17]
+	mi := &file_triage_v1_executor_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1827,7 +2010,7 @@ func (x *RunBaselineResponse) String() string {
 func (*RunBaselineResponse) ProtoMessage() {}
 
 func (x *RunBaselineResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_executor_proto_msgTypes[17]
+	mi := &file_triage_v1_executor_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1840,7 +2023,7 @@ func (x *RunBaselineResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunBaselineResponse.ProtoReflect.Descriptor instead.
 func (*RunBaselineResponse) Descriptor() ([]byte, []int) {
-	return file_triage_v1_executor_proto_rawDescGZIP(), []int{17}
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *RunBaselineResponse) GetEvent() isRunBaselineResponse_Event {
@@ -1877,6 +2060,15 @@ func (x *RunBaselineResponse) GetSummary() *BaselineSummary {
 	return nil
 }
 
+func (x *RunBaselineResponse) GetBatch() *BaselineBatch {
+	if x != nil {
+		if x, ok := x.Event.(*RunBaselineResponse_Batch); ok {
+			return x.Batch
+		}
+	}
+	return nil
+}
+
 func (x *RunBaselineResponse) GetVersion() *VersionStamp {
 	if x != nil {
 		return x.Version
@@ -1903,11 +2095,19 @@ type RunBaselineResponse_Summary struct {
 	Summary *BaselineSummary `protobuf:"bytes,3,opt,name=summary,proto3,oneof"`
 }
 
+type RunBaselineResponse_Batch struct {
+	// Sent after started when the request asked for batches, once they
+	// ended: what they answered and what is left to synchronous calls.
+	Batch *BaselineBatch `protobuf:"bytes,5,opt,name=batch,proto3,oneof"`
+}
+
 func (*RunBaselineResponse_Started) isRunBaselineResponse_Event() {}
 
 func (*RunBaselineResponse_Item) isRunBaselineResponse_Event() {}
 
 func (*RunBaselineResponse_Summary) isRunBaselineResponse_Event() {}
+
+func (*RunBaselineResponse_Batch) isRunBaselineResponse_Event() {}
 
 // CheckEndpointsRequest names the baseline endpoints to check.
 type CheckEndpointsRequest struct {
@@ -1921,7 +2121,7 @@ type CheckEndpointsRequest struct {
 
 func (x *CheckEndpointsRequest) Reset() {
 	*x = CheckEndpointsRequest{}
-	mi := &file_triage_v1_executor_proto_msgTypes[18]
+	mi := &file_triage_v1_executor_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1933,7 +2133,7 @@ func (x *CheckEndpointsRequest) String() string {
 func (*CheckEndpointsRequest) ProtoMessage() {}
 
 func (x *CheckEndpointsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_executor_proto_msgTypes[18]
+	mi := &file_triage_v1_executor_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1946,7 +2146,7 @@ func (x *CheckEndpointsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckEndpointsRequest.ProtoReflect.Descriptor instead.
 func (*CheckEndpointsRequest) Descriptor() ([]byte, []int) {
-	return file_triage_v1_executor_proto_rawDescGZIP(), []int{18}
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *CheckEndpointsRequest) GetNames() []string {
@@ -1980,7 +2180,7 @@ type EndpointCheck struct {
 
 func (x *EndpointCheck) Reset() {
 	*x = EndpointCheck{}
-	mi := &file_triage_v1_executor_proto_msgTypes[19]
+	mi := &file_triage_v1_executor_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1992,7 +2192,7 @@ func (x *EndpointCheck) String() string {
 func (*EndpointCheck) ProtoMessage() {}
 
 func (x *EndpointCheck) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_executor_proto_msgTypes[19]
+	mi := &file_triage_v1_executor_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2005,7 +2205,7 @@ func (x *EndpointCheck) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndpointCheck.ProtoReflect.Descriptor instead.
 func (*EndpointCheck) Descriptor() ([]byte, []int) {
-	return file_triage_v1_executor_proto_rawDescGZIP(), []int{19}
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *EndpointCheck) GetName() string {
@@ -2065,7 +2265,7 @@ type CheckEndpointsResponse struct {
 
 func (x *CheckEndpointsResponse) Reset() {
 	*x = CheckEndpointsResponse{}
-	mi := &file_triage_v1_executor_proto_msgTypes[20]
+	mi := &file_triage_v1_executor_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2077,7 +2277,7 @@ func (x *CheckEndpointsResponse) String() string {
 func (*CheckEndpointsResponse) ProtoMessage() {}
 
 func (x *CheckEndpointsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_executor_proto_msgTypes[20]
+	mi := &file_triage_v1_executor_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2090,7 +2290,7 @@ func (x *CheckEndpointsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckEndpointsResponse.ProtoReflect.Descriptor instead.
 func (*CheckEndpointsResponse) Descriptor() ([]byte, []int) {
-	return file_triage_v1_executor_proto_rawDescGZIP(), []int{20}
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *CheckEndpointsResponse) GetChecks() []*EndpointCheck {
@@ -2121,7 +2321,7 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\x18triage/v1/executor.proto\x12\ttriage.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15triage/v1/types.proto\"I\n" +
 	"\x06Solver\x12\x14\n" +
 	"\x05model\x18\x01 \x01(\tR\x05model\x12)\n" +
-	"\x04mode\x18\x02 \x01(\x0e2\x15.triage.v1.SolverModeR\x04mode\"\xf0\x03\n" +
+	"\x04mode\x18\x02 \x01(\x0e2\x15.triage.v1.SolverModeR\x04mode\"\xa0\x04\n" +
 	"\x11GroundTruthRecord\x12)\n" +
 	"\x06solver\x18\x01 \x01(\v2\x11.triage.v1.SolverR\x06solver\x12\x18\n" +
 	"\adataset\x18\x02 \x01(\tR\adataset\x12\x1d\n" +
@@ -2138,7 +2338,9 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\rmeasured_time\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\fmeasuredTime\x12\x1f\n" +
 	"\vlucky_guess\x18\f \x01(\bR\n" +
 	"luckyGuess\x120\n" +
-	"\tcost_rule\x18\r \x01(\x0e2\x13.triage.v1.CostRuleR\bcostRule\"R\n" +
+	"\tcost_rule\x18\r \x01(\x0e2\x13.triage.v1.CostRuleR\bcostRule\x12\x16\n" +
+	"\x06sample\x18\x0e \x01(\x05R\x06sample\x12\x16\n" +
+	"\x06source\x18\x0f \x01(\tR\x06source\"R\n" +
 	"\x18ImportGroundTruthRequest\x126\n" +
 	"\arecords\x18\x01 \x03(\v2\x1c.triage.v1.GroundTruthRecordR\arecords\"\xbe\x01\n" +
 	"\x19ImportGroundTruthResponse\x12\x1a\n" +
@@ -2146,13 +2348,15 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\binserted\x18\x02 \x01(\x03R\binserted\x12\x18\n" +
 	"\aupdated\x18\x03 \x01(\x03R\aupdated\x12\x1c\n" +
 	"\tunchanged\x18\x04 \x01(\x03R\tunchanged\x121\n" +
-	"\aversion\x18\x05 \x01(\v2\x17.triage.v1.VersionStampR\aversion\"\x99\x01\n" +
+	"\aversion\x18\x05 \x01(\v2\x17.triage.v1.VersionStampR\aversion\"\xba\x01\n" +
 	"\x16ListGroundTruthRequest\x12)\n" +
 	"\x06solver\x18\x01 \x01(\v2\x11.triage.v1.SolverR\x06solver\x12\x18\n" +
 	"\adataset\x18\x02 \x01(\tR\adataset\x12\x1b\n" +
 	"\tpage_size\x18\x03 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
-	"page_token\x18\x04 \x01(\tR\tpageToken\"\xac\x01\n" +
+	"page_token\x18\x04 \x01(\tR\tpageToken\x12\x1f\n" +
+	"\vall_samples\x18\x05 \x01(\bR\n" +
+	"allSamples\"\xac\x01\n" +
 	"\x17ListGroundTruthResponse\x126\n" +
 	"\arecords\x18\x01 \x03(\v2\x1c.triage.v1.GroundTruthRecordR\arecords\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\x121\n" +
@@ -2212,18 +2416,29 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\fgrading_json\x18\x04 \x01(\tR\vgradingJson\x12\x1e\n" +
 	"\n" +
 	"unsolvable\x18\x05 \x01(\bR\n" +
-	"unsolvable\"\xee\x01\n" +
+	"unsolvable\"\x9e\x02\n" +
 	"\x12RunBaselineRequest\x12)\n" +
 	"\x06solver\x18\x01 \x01(\v2\x11.triage.v1.SolverR\x06solver\x12\x1a\n" +
 	"\bendpoint\x18\x02 \x01(\tR\bendpoint\x12.\n" +
 	"\bproblems\x18\x03 \x03(\v2\x12.triage.v1.ProblemR\bproblems\x12 \n" +
 	"\vconcurrency\x18\x04 \x01(\x05R\vconcurrency\x12\x14\n" +
 	"\x05rerun\x18\x05 \x01(\bR\x05rerun\x12)\n" +
-	"\x10keep_ungradeable\x18\x06 \x01(\bR\x0fkeepUngradeable\"[\n" +
+	"\x10keep_ungradeable\x18\x06 \x01(\bR\x0fkeepUngradeable\x12\x18\n" +
+	"\asamples\x18\a \x01(\x05R\asamples\x12\x14\n" +
+	"\x05batch\x18\b \x01(\bR\x05batch\"[\n" +
 	"\x0fBaselineStarted\x12\x14\n" +
 	"\x05total\x18\x01 \x01(\x05R\x05total\x12\x18\n" +
 	"\askipped\x18\x02 \x01(\x05R\askipped\x12\x18\n" +
-	"\apending\x18\x03 \x01(\x05R\apending\"\x85\x03\n" +
+	"\apending\x18\x03 \x01(\x05R\apending\"\xe4\x01\n" +
+	"\rBaselineBatch\x12\x1b\n" +
+	"\tbatch_ids\x18\x01 \x03(\tR\bbatchIds\x12\x1a\n" +
+	"\brequests\x18\x02 \x01(\x05R\brequests\x12\x16\n" +
+	"\x06cached\x18\x03 \x01(\x05R\x06cached\x12\x18\n" +
+	"\aresumed\x18\x04 \x01(\x05R\aresumed\x12\x1c\n" +
+	"\tsubmitted\x18\x05 \x01(\x05R\tsubmitted\x12\x16\n" +
+	"\x06stored\x18\x06 \x01(\x05R\x06stored\x12\x18\n" +
+	"\amissing\x18\a \x01(\x05R\amissing\x12\x18\n" +
+	"\awarning\x18\b \x01(\tR\awarning\"\x9d\x03\n" +
 	"\fBaselineItem\x124\n" +
 	"\x06record\x18\x01 \x01(\v2\x1c.triage.v1.GroundTruthRecordR\x06record\x121\n" +
 	"\aoutcome\x18\x02 \x01(\x0e2\x17.triage.v1.GradeOutcomeR\aoutcome\x12)\n" +
@@ -2234,7 +2449,9 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\rprompt_sha256\x18\a \x01(\tR\fpromptSha256\x12\x12\n" +
 	"\x04done\x18\b \x01(\x05R\x04done\x12\x1f\n" +
 	"\vcall_failed\x18\t \x01(\bR\n" +
-	"callFailed\x12#\n" +
+	"callFailed\x12\x16\n" +
+	"\x06sample\x18\n" +
+	" \x01(\x05R\x06sample\x12#\n" +
 	"\rprompt_tokens\x18\v \x01(\x03R\fpromptTokens\"\x84\x02\n" +
 	"\x0fBaselineSummary\x12\x16\n" +
 	"\x06solved\x18\x01 \x01(\x05R\x06solved\x12\x1c\n" +
@@ -2244,11 +2461,12 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\rnot_gradeable\x18\x05 \x01(\x05R\fnotGradeable\x12\x16\n" +
 	"\x06cached\x18\x06 \x01(\x05R\x06cached\x12#\n" +
 	"\rlucky_guesses\x18\a \x01(\x05R\fluckyGuesses\x12!\n" +
-	"\ffailed_calls\x18\b \x01(\x05R\vfailedCalls\"\xf0\x01\n" +
+	"\ffailed_calls\x18\b \x01(\x05R\vfailedCalls\"\xa2\x02\n" +
 	"\x13RunBaselineResponse\x126\n" +
 	"\astarted\x18\x01 \x01(\v2\x1a.triage.v1.BaselineStartedH\x00R\astarted\x12-\n" +
 	"\x04item\x18\x02 \x01(\v2\x17.triage.v1.BaselineItemH\x00R\x04item\x126\n" +
-	"\asummary\x18\x03 \x01(\v2\x1a.triage.v1.BaselineSummaryH\x00R\asummary\x121\n" +
+	"\asummary\x18\x03 \x01(\v2\x1a.triage.v1.BaselineSummaryH\x00R\asummary\x120\n" +
+	"\x05batch\x18\x05 \x01(\v2\x18.triage.v1.BaselineBatchH\x00R\x05batch\x121\n" +
 	"\aversion\x18\x04 \x01(\v2\x17.triage.v1.VersionStampR\aversionB\a\n" +
 	"\x05event\"-\n" +
 	"\x15CheckEndpointsRequest\x12\x14\n" +
@@ -2313,7 +2531,7 @@ func file_triage_v1_executor_proto_rawDescGZIP() []byte {
 }
 
 var file_triage_v1_executor_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_triage_v1_executor_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_triage_v1_executor_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
 var file_triage_v1_executor_proto_goTypes = []any{
 	(SolverMode)(0),                   // 0: triage.v1.SolverMode
 	(Regime)(0),                       // 1: triage.v1.Regime
@@ -2334,73 +2552,75 @@ var file_triage_v1_executor_proto_goTypes = []any{
 	(*Problem)(nil),                   // 16: triage.v1.Problem
 	(*RunBaselineRequest)(nil),        // 17: triage.v1.RunBaselineRequest
 	(*BaselineStarted)(nil),           // 18: triage.v1.BaselineStarted
-	(*BaselineItem)(nil),              // 19: triage.v1.BaselineItem
-	(*BaselineSummary)(nil),           // 20: triage.v1.BaselineSummary
-	(*RunBaselineResponse)(nil),       // 21: triage.v1.RunBaselineResponse
-	(*CheckEndpointsRequest)(nil),     // 22: triage.v1.CheckEndpointsRequest
-	(*EndpointCheck)(nil),             // 23: triage.v1.EndpointCheck
-	(*CheckEndpointsResponse)(nil),    // 24: triage.v1.CheckEndpointsResponse
-	(*durationpb.Duration)(nil),       // 25: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil),     // 26: google.protobuf.Timestamp
-	(CostRule)(0),                     // 27: triage.v1.CostRule
-	(*VersionStamp)(nil),              // 28: triage.v1.VersionStamp
-	(*GroundTruthItem)(nil),           // 29: triage.v1.GroundTruthItem
-	(*Budget)(nil),                    // 30: triage.v1.Budget
-	(*PlanStep)(nil),                  // 31: triage.v1.PlanStep
-	(*PlanDrop)(nil),                  // 32: triage.v1.PlanDrop
+	(*BaselineBatch)(nil),             // 19: triage.v1.BaselineBatch
+	(*BaselineItem)(nil),              // 20: triage.v1.BaselineItem
+	(*BaselineSummary)(nil),           // 21: triage.v1.BaselineSummary
+	(*RunBaselineResponse)(nil),       // 22: triage.v1.RunBaselineResponse
+	(*CheckEndpointsRequest)(nil),     // 23: triage.v1.CheckEndpointsRequest
+	(*EndpointCheck)(nil),             // 24: triage.v1.EndpointCheck
+	(*CheckEndpointsResponse)(nil),    // 25: triage.v1.CheckEndpointsResponse
+	(*durationpb.Duration)(nil),       // 26: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil),     // 27: google.protobuf.Timestamp
+	(CostRule)(0),                     // 28: triage.v1.CostRule
+	(*VersionStamp)(nil),              // 29: triage.v1.VersionStamp
+	(*GroundTruthItem)(nil),           // 30: triage.v1.GroundTruthItem
+	(*Budget)(nil),                    // 31: triage.v1.Budget
+	(*PlanStep)(nil),                  // 32: triage.v1.PlanStep
+	(*PlanDrop)(nil),                  // 33: triage.v1.PlanDrop
 }
 var file_triage_v1_executor_proto_depIdxs = []int32{
 	0,  // 0: triage.v1.Solver.mode:type_name -> triage.v1.SolverMode
 	4,  // 1: triage.v1.GroundTruthRecord.solver:type_name -> triage.v1.Solver
-	25, // 2: triage.v1.GroundTruthRecord.latency:type_name -> google.protobuf.Duration
-	26, // 3: triage.v1.GroundTruthRecord.measured_time:type_name -> google.protobuf.Timestamp
-	27, // 4: triage.v1.GroundTruthRecord.cost_rule:type_name -> triage.v1.CostRule
+	26, // 2: triage.v1.GroundTruthRecord.latency:type_name -> google.protobuf.Duration
+	27, // 3: triage.v1.GroundTruthRecord.measured_time:type_name -> google.protobuf.Timestamp
+	28, // 4: triage.v1.GroundTruthRecord.cost_rule:type_name -> triage.v1.CostRule
 	5,  // 5: triage.v1.ImportGroundTruthRequest.records:type_name -> triage.v1.GroundTruthRecord
-	28, // 6: triage.v1.ImportGroundTruthResponse.version:type_name -> triage.v1.VersionStamp
+	29, // 6: triage.v1.ImportGroundTruthResponse.version:type_name -> triage.v1.VersionStamp
 	4,  // 7: triage.v1.ListGroundTruthRequest.solver:type_name -> triage.v1.Solver
 	5,  // 8: triage.v1.ListGroundTruthResponse.records:type_name -> triage.v1.GroundTruthRecord
-	28, // 9: triage.v1.ListGroundTruthResponse.version:type_name -> triage.v1.VersionStamp
+	29, // 9: triage.v1.ListGroundTruthResponse.version:type_name -> triage.v1.VersionStamp
 	4,  // 10: triage.v1.StoredPool.solver:type_name -> triage.v1.Solver
-	29, // 11: triage.v1.InlinePool.items:type_name -> triage.v1.GroundTruthItem
+	30, // 11: triage.v1.InlinePool.items:type_name -> triage.v1.GroundTruthItem
 	10, // 12: triage.v1.ExecutePlanRequest.stored:type_name -> triage.v1.StoredPool
 	11, // 13: triage.v1.ExecutePlanRequest.inline:type_name -> triage.v1.InlinePool
-	30, // 14: triage.v1.ExecutePlanRequest.budget:type_name -> triage.v1.Budget
-	31, // 15: triage.v1.ExecutePlanRequest.plan:type_name -> triage.v1.PlanStep
+	31, // 14: triage.v1.ExecutePlanRequest.budget:type_name -> triage.v1.Budget
+	32, // 15: triage.v1.ExecutePlanRequest.plan:type_name -> triage.v1.PlanStep
 	1,  // 16: triage.v1.ExecutePlanRequest.regimes:type_name -> triage.v1.Regime
 	2,  // 17: triage.v1.TraceStep.outcome:type_name -> triage.v1.TraceOutcome
 	1,  // 18: triage.v1.RegimeResult.regime:type_name -> triage.v1.Regime
 	13, // 19: triage.v1.RegimeResult.trace:type_name -> triage.v1.TraceStep
 	14, // 20: triage.v1.ExecutePlanResponse.results:type_name -> triage.v1.RegimeResult
-	31, // 21: triage.v1.ExecutePlanResponse.normalized_plan:type_name -> triage.v1.PlanStep
-	32, // 22: triage.v1.ExecutePlanResponse.dropped_steps:type_name -> triage.v1.PlanDrop
-	29, // 23: triage.v1.ExecutePlanResponse.pool_items:type_name -> triage.v1.GroundTruthItem
-	28, // 24: triage.v1.ExecutePlanResponse.version:type_name -> triage.v1.VersionStamp
+	32, // 21: triage.v1.ExecutePlanResponse.normalized_plan:type_name -> triage.v1.PlanStep
+	33, // 22: triage.v1.ExecutePlanResponse.dropped_steps:type_name -> triage.v1.PlanDrop
+	30, // 23: triage.v1.ExecutePlanResponse.pool_items:type_name -> triage.v1.GroundTruthItem
+	29, // 24: triage.v1.ExecutePlanResponse.version:type_name -> triage.v1.VersionStamp
 	4,  // 25: triage.v1.RunBaselineRequest.solver:type_name -> triage.v1.Solver
 	16, // 26: triage.v1.RunBaselineRequest.problems:type_name -> triage.v1.Problem
 	5,  // 27: triage.v1.BaselineItem.record:type_name -> triage.v1.GroundTruthRecord
 	3,  // 28: triage.v1.BaselineItem.outcome:type_name -> triage.v1.GradeOutcome
 	18, // 29: triage.v1.RunBaselineResponse.started:type_name -> triage.v1.BaselineStarted
-	19, // 30: triage.v1.RunBaselineResponse.item:type_name -> triage.v1.BaselineItem
-	20, // 31: triage.v1.RunBaselineResponse.summary:type_name -> triage.v1.BaselineSummary
-	28, // 32: triage.v1.RunBaselineResponse.version:type_name -> triage.v1.VersionStamp
-	0,  // 33: triage.v1.EndpointCheck.mode:type_name -> triage.v1.SolverMode
-	23, // 34: triage.v1.CheckEndpointsResponse.checks:type_name -> triage.v1.EndpointCheck
-	28, // 35: triage.v1.CheckEndpointsResponse.version:type_name -> triage.v1.VersionStamp
-	12, // 36: triage.v1.ExecutorService.ExecutePlan:input_type -> triage.v1.ExecutePlanRequest
-	6,  // 37: triage.v1.ExecutorService.ImportGroundTruth:input_type -> triage.v1.ImportGroundTruthRequest
-	8,  // 38: triage.v1.ExecutorService.ListGroundTruth:input_type -> triage.v1.ListGroundTruthRequest
-	17, // 39: triage.v1.ExecutorService.RunBaseline:input_type -> triage.v1.RunBaselineRequest
-	22, // 40: triage.v1.ExecutorService.CheckEndpoints:input_type -> triage.v1.CheckEndpointsRequest
-	15, // 41: triage.v1.ExecutorService.ExecutePlan:output_type -> triage.v1.ExecutePlanResponse
-	7,  // 42: triage.v1.ExecutorService.ImportGroundTruth:output_type -> triage.v1.ImportGroundTruthResponse
-	9,  // 43: triage.v1.ExecutorService.ListGroundTruth:output_type -> triage.v1.ListGroundTruthResponse
-	21, // 44: triage.v1.ExecutorService.RunBaseline:output_type -> triage.v1.RunBaselineResponse
-	24, // 45: triage.v1.ExecutorService.CheckEndpoints:output_type -> triage.v1.CheckEndpointsResponse
-	41, // [41:46] is the sub-list for method output_type
-	36, // [36:41] is the sub-list for method input_type
-	36, // [36:36] is the sub-list for extension type_name
-	36, // [36:36] is the sub-list for extension extendee
-	0,  // [0:36] is the sub-list for field type_name
+	20, // 30: triage.v1.RunBaselineResponse.item:type_name -> triage.v1.BaselineItem
+	21, // 31: triage.v1.RunBaselineResponse.summary:type_name -> triage.v1.BaselineSummary
+	19, // 32: triage.v1.RunBaselineResponse.batch:type_name -> triage.v1.BaselineBatch
+	29, // 33: triage.v1.RunBaselineResponse.version:type_name -> triage.v1.VersionStamp
+	0,  // 34: triage.v1.EndpointCheck.mode:type_name -> triage.v1.SolverMode
+	24, // 35: triage.v1.CheckEndpointsResponse.checks:type_name -> triage.v1.EndpointCheck
+	29, // 36: triage.v1.CheckEndpointsResponse.version:type_name -> triage.v1.VersionStamp
+	12, // 37: triage.v1.ExecutorService.ExecutePlan:input_type -> triage.v1.ExecutePlanRequest
+	6,  // 38: triage.v1.ExecutorService.ImportGroundTruth:input_type -> triage.v1.ImportGroundTruthRequest
+	8,  // 39: triage.v1.ExecutorService.ListGroundTruth:input_type -> triage.v1.ListGroundTruthRequest
+	17, // 40: triage.v1.ExecutorService.RunBaseline:input_type -> triage.v1.RunBaselineRequest
+	23, // 41: triage.v1.ExecutorService.CheckEndpoints:input_type -> triage.v1.CheckEndpointsRequest
+	15, // 42: triage.v1.ExecutorService.ExecutePlan:output_type -> triage.v1.ExecutePlanResponse
+	7,  // 43: triage.v1.ExecutorService.ImportGroundTruth:output_type -> triage.v1.ImportGroundTruthResponse
+	9,  // 44: triage.v1.ExecutorService.ListGroundTruth:output_type -> triage.v1.ListGroundTruthResponse
+	22, // 45: triage.v1.ExecutorService.RunBaseline:output_type -> triage.v1.RunBaselineResponse
+	25, // 46: triage.v1.ExecutorService.CheckEndpoints:output_type -> triage.v1.CheckEndpointsResponse
+	42, // [42:47] is the sub-list for method output_type
+	37, // [37:42] is the sub-list for method input_type
+	37, // [37:37] is the sub-list for extension type_name
+	37, // [37:37] is the sub-list for extension extendee
+	0,  // [0:37] is the sub-list for field type_name
 }
 
 func init() { file_triage_v1_executor_proto_init() }
@@ -2413,10 +2633,11 @@ func file_triage_v1_executor_proto_init() {
 		(*ExecutePlanRequest_Stored)(nil),
 		(*ExecutePlanRequest_Inline)(nil),
 	}
-	file_triage_v1_executor_proto_msgTypes[17].OneofWrappers = []any{
+	file_triage_v1_executor_proto_msgTypes[18].OneofWrappers = []any{
 		(*RunBaselineResponse_Started)(nil),
 		(*RunBaselineResponse_Item)(nil),
 		(*RunBaselineResponse_Summary)(nil),
+		(*RunBaselineResponse_Batch)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -2424,7 +2645,7 @@ func file_triage_v1_executor_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_triage_v1_executor_proto_rawDesc), len(file_triage_v1_executor_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   21,
+			NumMessages:   22,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

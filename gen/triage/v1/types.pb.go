@@ -102,6 +102,10 @@ const (
 	// No cost counted, and the cost is 0: a ground-truth record that is not
 	// gradeable (the call failed, or its answer could not be graded).
 	CostRule_COST_RULE_NONE CostRule = 4
+	// Imported from another harness's log (inspect_ai, lm-evaluation-harness):
+	// the output tokens it reports, plus its reasoning tokens when those exceed
+	// the output tokens.
+	CostRule_COST_RULE_HARNESS_OUTPUT CostRule = 5
 )
 
 // Enum value maps for CostRule.
@@ -112,6 +116,7 @@ var (
 		2: "COST_RULE_TOTAL_MINUS_PROMPT",
 		3: "COST_RULE_COMPLETION_PLUS_REASONING",
 		4: "COST_RULE_NONE",
+		5: "COST_RULE_HARNESS_OUTPUT",
 	}
 	CostRule_value = map[string]int32{
 		"COST_RULE_UNSPECIFIED":               0,
@@ -119,6 +124,7 @@ var (
 		"COST_RULE_TOTAL_MINUS_PROMPT":        2,
 		"COST_RULE_COMPLETION_PLUS_REASONING": 3,
 		"COST_RULE_NONE":                      4,
+		"COST_RULE_HARNESS_OUTPUT":            5,
 	}
 )
 
@@ -556,13 +562,14 @@ const file_triage_v1_types_proto_rawDesc = "" +
 	"\x1bPLAN_DROP_REASON_UNKNOWN_ID\x10\x01\x12\x1e\n" +
 	"\x1aPLAN_DROP_REASON_DUPLICATE\x10\x02\x12\x1d\n" +
 	"\x19PLAN_DROP_REASON_NEGATIVE\x10\x03\x12\x19\n" +
-	"\x15PLAN_DROP_REASON_ZERO\x10\x04*\x9e\x01\n" +
+	"\x15PLAN_DROP_REASON_ZERO\x10\x04*\xbc\x01\n" +
 	"\bCostRule\x12\x19\n" +
 	"\x15COST_RULE_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14COST_RULE_COMPLETION\x10\x01\x12 \n" +
 	"\x1cCOST_RULE_TOTAL_MINUS_PROMPT\x10\x02\x12'\n" +
 	"#COST_RULE_COMPLETION_PLUS_REASONING\x10\x03\x12\x12\n" +
-	"\x0eCOST_RULE_NONE\x10\x04B6Z4github.com/triage-eval/triage/gen/triage/v1;triagev1b\x06proto3"
+	"\x0eCOST_RULE_NONE\x10\x04\x12\x1c\n" +
+	"\x18COST_RULE_HARNESS_OUTPUT\x10\x05B6Z4github.com/triage-eval/triage/gen/triage/v1;triagev1b\x06proto3"
 
 var (
 	file_triage_v1_types_proto_rawDescOnce sync.Once

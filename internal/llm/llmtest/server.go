@@ -10,7 +10,8 @@ import (
 	"time"
 )
 
-// CompletionsPath is the one path the server answers.
+// CompletionsPath is the Chat Completions path; the Batch API paths are in
+// batch.go.
 const CompletionsPath = "/v1/chat/completions"
 
 // Recorded is one request as the server received it.
@@ -46,7 +47,8 @@ type Reply struct {
 }
 
 // Handler decides the reply to the n-th request (0-based, in order of
-// arrival) once the script is used up.
+// arrival) once the script is used up. A line of a batch is a request too,
+// with n its 0-based position in its input file.
 type Handler func(n int, r Recorded) Reply
 
 // Option configures a Server.
@@ -80,6 +82,9 @@ type Server struct {
 	apiKey  string
 	noLog   bool
 	models  map[string]bool // nil: every model is served
+	now     func() time.Time
+
+	batch batchState // the Batch API (batch.go)
 
 	mu     sync.Mutex
 	script []Reply
@@ -92,7 +97,7 @@ type Server struct {
 // NewServer starts a server and closes it when tb's test ends.
 func NewServer(tb testing.TB, opts ...Option) *Server {
 	tb.Helper()
-	s := &Server{closing: make(chan struct{}), handler: func(int, Recorded) Reply { return OK("ok") }}
+	s := &Server{closing: make(chan struct{}), handler: func(int, Recorded) Reply { return OK("ok") }, now: time.Now}
 	for _, o := range opts {
 		o(s)
 	}
@@ -138,6 +143,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 	}
+	if isBatchPath(r.URL.Path) {
+		s.serveBatchAPI(w, r)
+		return
+	}
 	if r.Method != http.MethodPost || r.URL.Path != CompletionsPath {
 		http.NotFound(w, r)
 		return
@@ -181,6 +190,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(reply.Body) // a client that hung up sees its own error
 }
 
+// WithClock sets the clock that moves batches through their statuses
+// (default time.Now).
+func WithClock(now func() time.Time) Option { return func(s *Server) { s.now = now } }
+
 // next logs rec and picks its reply.
 func (s *Server) next(rec Recorded) Reply {
 	s.mu.Lock()
@@ -189,6 +202,12 @@ func (s *Server) next(rec Recorded) Reply {
 	if !s.noLog {
 		s.log = append(s.log, rec)
 	}
+	return s.pick(n, rec)
+}
+
+// pick chooses the reply to the n-th request rec; s.mu is held and is
+// released.
+func (s *Server) pick(n int, rec Recorded) Reply {
 	if !rec.Authorized {
 		s.mu.Unlock()
 		return Unauthorized()

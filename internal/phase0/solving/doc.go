@@ -11,4 +11,8 @@
 // without grading, and flagged. A call that fails after the gateway's
 // retries, or an answer that cannot be graded, makes the attempt not
 // gradeable, with the reason.
+//
+// SolveSample makes repeated Phase 0 sample j (SPEC §9): the same request
+// as sample 1, but for j ≥ 2 a model call of its own rather than the cached
+// answer of another sample (llm.Request.Sample); MaxSamples bounds k.
 package solving

@@ -72,16 +72,30 @@ func New(g *grading.Grader, now func() time.Time) *Solver {
 	return &Solver{grader: g, now: now}
 }
 
+// MaxSamples bounds the samples per problem one Phase 0 run may ask for
+// (SPEC §9 repeated Phase 0, `baseline.samples`): each is a model call on
+// every problem of every solver.
+const MaxSamples = 20
+
 // Solve prompts c with p and grades the answer. bannerTokens > 0 prepends
 // the budget-aware banner stating that many tokens. The error is non-nil
 // only when ctx ended: every other failure is an attempt that is not
 // gradeable.
 func (s *Solver) Solve(ctx context.Context, c Completer, p problems.Problem, bannerTokens int64) (Attempt, error) {
-	spec, err := grading.ParseSpec(p.Grading)
-	if err != nil {
-		return s.failed(Attempt{}, err.Error()), nil
-	}
-	req, tmpl, err := request(spec, p, bannerTokens)
+	return s.solve(ctx, c, p, bannerTokens, 0)
+}
+
+// SolveSample is Solve, without banner, for repeated Phase 0 sample j
+// (1-based): sample 1 is the call Solve makes; a sample j ≥ 2 sends the
+// same request but is a model call of its own (llm.Request.Sample), not
+// the cached answer of another sample.
+func (s *Solver) SolveSample(ctx context.Context, c Completer, p problems.Problem, j int) (Attempt, error) {
+	return s.solve(ctx, c, p, 0, j)
+}
+
+// solve is Solve with the request's sample index.
+func (s *Solver) solve(ctx context.Context, c Completer, p problems.Problem, bannerTokens int64, sample int) (Attempt, error) {
+	spec, tmpl, req, err := render(p, bannerTokens, sample)
 	a := Attempt{Template: tmpl}
 	if err != nil {
 		return s.failed(a, err.Error()), nil
@@ -114,6 +128,51 @@ func (s *Solver) Solve(ctx context.Context, c Completer, p problems.Problem, ban
 	return a, nil
 }
 
+// Request is the model call Solve makes for p: the same request, so the
+// same cache key (package llm), which lets a caller send it ahead of time,
+// e.g. in a batch (llm.Client.Prefill). ok is false when p cannot be
+// prompted; Solve then reports why.
+func (s *Solver) Request(p problems.Problem, bannerTokens int64) (req llm.Request, ok bool) {
+	_, _, req, err := render(p, bannerTokens, 0)
+	return req, err == nil
+}
+
+// Request is Solver.Request for callers without a Solver (a quote, a
+// spend cap), with the reason p cannot be prompted.
+func Request(p problems.Problem, bannerTokens int64, sample int) (llm.Request, error) {
+	_, _, req, err := render(p, bannerTokens, sample)
+	return req, err
+}
+
+// SampleRequest is Request for the call SolveSample makes for sample j.
+func (s *Solver) SampleRequest(p problems.Problem, j int) (req llm.Request, ok bool) {
+	_, _, req, err := render(p, 0, j)
+	return req, err == nil
+}
+
+// render returns p's grading spec, solver template and request, the
+// request marked as repeated Phase 0 sample j (llm.Request.Sample).
+func render(p problems.Problem, bannerTokens int64, sample int) (grading.Spec, prompts.Template, llm.Request, error) {
+	spec, err := grading.ParseSpec(p.Grading)
+	if err != nil {
+		return spec, prompts.Template{}, llm.Request{}, err
+	}
+	tmpl, err := prompts.Solver(string(spec.Kind))
+	if err != nil {
+		return spec, prompts.Template{}, llm.Request{}, err
+	}
+	banner := ""
+	if bannerTokens > 0 {
+		b, err := prompts.BudgetAwareBanner()
+		if err != nil {
+			return spec, tmpl, llm.Request{}, err
+		}
+		banner = b.Banner(bannerTokens)
+	}
+	prompt := tmpl.SolverPrompt(p.Text, banner)
+	return spec, tmpl, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: prompt}}, Sample: sample}, nil
+}
+
 // CallFailedPrefix starts the Error of an attempt whose model call failed;
 // describeCall's reason follows.
 const CallFailedPrefix = "model call failed: "
@@ -136,35 +195,4 @@ func (s *Solver) failed(a Attempt, reason string) Attempt {
 		a.MeasuredAt = s.now()
 	}
 	return a
-}
-
-// Request is the model call Solve makes for p (bannerTokens as Solve's):
-// the quote of a run renders it to count its tokens and find it in the
-// cache. The error says why Solve would not call (an ungradeable spec, a
-// missing template).
-func Request(p problems.Problem, bannerTokens int64) (llm.Request, error) {
-	spec, err := grading.ParseSpec(p.Grading)
-	if err != nil {
-		return llm.Request{}, err
-	}
-	req, _, err := request(spec, p, bannerTokens)
-	return req, err
-}
-
-// request renders p's solver prompt, with the budget-aware banner when
-// bannerTokens > 0, and returns the call and its template.
-func request(spec grading.Spec, p problems.Problem, bannerTokens int64) (llm.Request, prompts.Template, error) {
-	tmpl, err := prompts.Solver(string(spec.Kind))
-	if err != nil {
-		return llm.Request{}, prompts.Template{}, err
-	}
-	banner := ""
-	if bannerTokens > 0 {
-		b, err := prompts.BudgetAwareBanner()
-		if err != nil {
-			return llm.Request{}, tmpl, err
-		}
-		banner = b.Banner(bannerTokens)
-	}
-	return llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: tmpl.SolverPrompt(p.Text, banner)}}}, tmpl, nil
 }

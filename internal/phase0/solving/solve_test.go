@@ -80,3 +80,23 @@ func TestSolve(t *testing.T) {
 		t.Errorf("canceled solve returned %v", err)
 	}
 }
+
+// TestRequestIsWhatSolveSends: a request rendered ahead of time (for a
+// batch) is the one Solve sends, so it has the same cache key.
+func TestRequestIsWhatSolveSends(t *testing.T) {
+	s := New(grading.New(nil, nil), time.Now)
+	aime := problems.Problem{ID: "2024-I-1", Dataset: "aime", Text: "Find x.", Grading: []byte(`{"kind":"math","answer":"204","integer":true}`)}
+	for _, banner := range []int64{0, 1500} {
+		m := &fakeModel{resp: llm.Response{Content: `\boxed{204}`, Cost: 50}}
+		if _, err := s.Solve(context.Background(), m, aime, banner); err != nil {
+			t.Fatal(err)
+		}
+		req, ok := s.Request(aime, banner)
+		if !ok || len(req.Messages) != 1 || req.Messages[0].Role != llm.RoleUser || req.Messages[0].Content != m.prompt {
+			t.Errorf("banner %d: Request %+v, %v; Solve sent %q", banner, req, ok, m.prompt)
+		}
+	}
+	if _, ok := s.Request(problems.Problem{ID: "x", Dataset: "d", Text: "t", Grading: []byte(`{"kind":"essay"}`)}, 0); ok {
+		t.Error("a problem that cannot be prompted gave a request")
+	}
+}

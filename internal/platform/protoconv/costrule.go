@@ -13,6 +13,7 @@ var costRules = map[costrule.Rule]triagev1.CostRule{
 	costrule.TotalMinusPrompt:        triagev1.CostRule_COST_RULE_TOTAL_MINUS_PROMPT,
 	costrule.CompletionPlusReasoning: triagev1.CostRule_COST_RULE_COMPLETION_PLUS_REASONING,
 	costrule.None:                    triagev1.CostRule_COST_RULE_NONE,
+	costrule.HarnessOutput:           triagev1.CostRule_COST_RULE_HARNESS_OUTPUT,
 }
 
 // CostRuleToProto returns the API value of r; a name that is not a rule

@@ -31,10 +31,16 @@ const (
 	// Unknown: the cost was stored without its rule, by a version of TRIAGE
 	// that did not record it or by an import that did not say.
 	Unknown Rule = "unknown"
+	// HarnessOutput: the cost was imported from another harness's log
+	// (inspect_ai, lm-evaluation-harness), which keeps no provider usage but
+	// its own counts: cost = the output tokens it reports, plus its reasoning
+	// tokens when those exceed the output tokens (counted outside them, the
+	// CompletionPlusReasoning case); see OfHarness.
+	HarnessOutput Rule = "harness_output"
 )
 
 // rules lists every Rule in a fixed order, for validation and messages.
-var rules = []Rule{Completion, TotalMinusPrompt, CompletionPlusReasoning, None, Unknown}
+var rules = []Rule{Completion, TotalMinusPrompt, CompletionPlusReasoning, None, Unknown, HarnessOutput}
 
 // Rules returns every valid Rule.
 func Rules() []Rule { return append([]Rule(nil), rules...) }
@@ -63,6 +69,19 @@ func Of(u Usage) (int64, Rule) {
 		return d, TotalMinusPrompt
 	}
 	return u.Completion, Completion
+}
+
+// OfHarness returns the HarnessOutput cost of a harness's counts: output,
+// or output + reasoning when reasoning exceeds output (a harness, like a
+// provider, may count reasoning inside its output tokens, as inspect_ai does
+// for OpenAI and Anthropic models, or outside them). A harness's total is
+// not used: inspect_ai's total counts cached input tokens differently per
+// provider, so total − input is not an output count. Saturates like Of.
+func OfHarness(output, reasoning int64) int64 {
+	if reasoning > output {
+		return add(output, reasoning)
+	}
+	return output
 }
 
 // add is a + b saturated at the int64 bounds.

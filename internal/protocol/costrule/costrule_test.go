@@ -60,3 +60,21 @@ func TestRuleCheck(t *testing.T) {
 		t.Error("Rules returned its own slice")
 	}
 }
+
+func TestOfHarness(t *testing.T) {
+	tests := []struct {
+		name                    string
+		output, reasoning, cost int64
+	}{
+		{"no reasoning reported", 412, 0, 412},
+		{"reasoning inside the output (inspect_ai, OpenAI)", 1200, 1024, 1200},
+		{"reasoning equal to the output", 64, 64, 64},
+		{"reasoning outside the output", 86, 7867, 7953},
+		{"absurd counts saturate", math.MaxInt64 - 1, math.MaxInt64, math.MaxInt64},
+	}
+	for _, tc := range tests {
+		if got := OfHarness(tc.output, tc.reasoning); got != tc.cost {
+			t.Errorf("%s: OfHarness(%d, %d) = %d; want %d", tc.name, tc.output, tc.reasoning, got, tc.cost)
+		}
+	}
+}

@@ -196,7 +196,7 @@ func solveOne(ctx context.Context, d Deps, j job, progress *work.Progress, failu
 		return err
 	}
 	var hold *orchestrator.Hold
-	if req, rerr := solving.Request(j.problem, j.item.Tokens); rerr == nil {
+	if req, rerr := solving.Request(j.problem, j.item.Tokens, 0); rerr == nil {
 		// A problem without a call (an ungradeable spec) reserves nothing.
 		if hold, err = d.Spend.Reserve(ctx, orchestrator.SpendResolve, ep, j.Key(), req); err != nil {
 			return err

@@ -51,12 +51,20 @@ type BaselineOptions struct {
 type BaselineSummary struct {
 	// Solver is the solver run.
 	Solver Solver
-	// Total, Skipped are the problems sent and those already stored.
+	// Total, Skipped are the calls asked for (problems sent × samples) and
+	// those skipped because their sample is already stored.
 	Total, Skipped int
+	// Samples is k, the samples asked per problem (baseline.samples).
+	Samples int
 	// Summary counts what this call solved.
 	Summary *triagev1.BaselineSummary
 	// Failures are the model calls that failed, by reason.
 	Failures *CallFailures
+	// Batches are the provider's batch ids of a batch Phase 0
+	// (Baseline.Batch), and BatchWarnings what they left to synchronous
+	// calls, one line per RunBaseline call that left any.
+	Batches       []string
+	BatchWarnings []string
 }
 
 // Outcome judges the solver's model calls (CallFailures.Outcome): a
@@ -72,6 +80,7 @@ type logLine struct {
 	Mode            string `json:"mode"`
 	Dataset         string `json:"dataset"`
 	ID              string `json:"id"`
+	Sample          int    `json:"sample"`
 	Outcome         string `json:"outcome"`
 	Correct         bool   `json:"correct"`
 	LuckyGuess      bool   `json:"lucky_guess,omitempty"`
@@ -89,7 +98,10 @@ type logLine struct {
 
 // RunBaseline runs Phase 0 for every solver of cfg on every problem of its
 // selected datasets through the Executor, solvers in parallel, and returns
-// one summary per solver in config order. Progress counts problems.
+// one summary per solver in config order. With baseline.samples k > 1 each
+// problem is solved k times (SPEC §9); samples already stored are skipped,
+// so raising k makes only the missing ones. Progress counts calls
+// (problems × samples).
 //
 // Before any work a preflight checks that the Executor answers and that
 // every solver's endpoint exists, plays the solver's mode and answers a
@@ -121,7 +133,7 @@ func RunBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 		now = time.Now
 	}
 	progress.Start(now())
-	progress.Total.Store(int64(len(list) * len(cfg.Solvers)))
+	progress.Total.Store(int64(len(list) * len(cfg.Solvers) * max(cfg.Baseline.Samples, 1)))
 	out := make([]BaselineSummary, len(cfg.Solvers))
 	var logMu sync.Mutex
 	g, gctx := errgroup.WithContext(ctx)
@@ -181,14 +193,15 @@ func baselineList(cfg *Config) ([]*triagev1.Problem, error) {
 const maxBatchBytes = 8 << 20
 
 // batches splits list into runs whose encoded size stays under
-// maxBatchBytes (a larger problem goes alone) and whose length stays under
-// the Executor's per-call limit.
-func batches(list []*triagev1.Problem) [][]*triagev1.Problem {
+// maxBatchBytes (a larger problem goes alone) and whose calls (problems ×
+// samples) stay under maxBatchCalls.
+func batches(list []*triagev1.Problem, samples int) [][]*triagev1.Problem {
+	perBatch := max(maxBatchCalls/max(samples, 1), 1)
 	var out [][]*triagev1.Problem
 	start, size := 0, 0
 	for i, p := range list {
 		n := proto.Size(p) + 8
-		if i > start && (size+n > maxBatchBytes || i-start >= maxBatchProblems) {
+		if i > start && (size+n > maxBatchBytes || i-start >= perBatch) {
 			out = append(out, list[start:i])
 			start, size = i, 0
 		}
@@ -200,11 +213,12 @@ func batches(list []*triagev1.Problem) [][]*triagev1.Problem {
 	return out
 }
 
-// maxBatchProblems bounds the problems of one call, below the Executor's
-// limit (10,000): at a minute per problem and concurrency 4 a batch takes
-// about 4 h, well within a server's default deadline for long calls (24 h),
-// and a batch cut short loses nothing stored.
-const maxBatchProblems = 1000
+// maxBatchCalls bounds the model calls of one RunBaseline call (problems ×
+// samples; the problems stay below the Executor's limit of 10,000): at a
+// minute per call and concurrency 4 a batch takes about 4 h, well within a
+// server's default deadline for long calls (24 h), and a batch cut short
+// loses nothing stored.
+const maxBatchCalls = 1000
 
 // baselineUnit is one problem of one solver's baseline: a work.Unit
 // claimed by key; the Executor knows which are stored (it skips them), so
@@ -229,7 +243,7 @@ func (baselineUnit) Fingerprint() string { return "" }
 // skips those stored meanwhile, so no model is asked twice), until every
 // problem went through this worker or was stored.
 func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, s Solver, list []*triagev1.Problem, opts BaselineOptions, progress *work.Progress, logMu *sync.Mutex) (BaselineSummary, error) {
-	sum := BaselineSummary{Solver: s, Summary: &triagev1.BaselineSummary{}, Failures: &CallFailures{}}
+	sum := BaselineSummary{Solver: s, Samples: max(cfg.Baseline.Samples, 1), Summary: &triagev1.BaselineSummary{}, Failures: &CallFailures{}}
 	units := make([]baselineUnit, len(list))
 	for i, p := range list {
 		units[i] = baselineUnit{s, p}
@@ -240,9 +254,15 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 		if now == nil {
 			now = time.Now
 		}
-		wo = work.Options{Batch: max(4*cfg.Baseline.Concurrency, 16), Leases: work.NewLeases(Units(opts.Store, nil), opts.Worker, opts.Lease, now)}
+		chunk := max(4*cfg.Baseline.Concurrency, 16)
+		if cfg.Baseline.Batch {
+			// A provider batch per claimed chunk: small chunks would make
+			// many small batches, each waited for in turn.
+			chunk = max(maxBatchCalls/max(cfg.Baseline.Samples, 1), 1)
+		}
+		wo = work.Options{Batch: chunk, Leases: work.NewLeases(Units(opts.Store, nil), opts.Worker, opts.Lease, now)}
 	}
-	if opts.Spend.Capped() {
+	if opts.Spend.Capped() && cfg.Baseline.Samples <= 1 {
 		pending, kept, err := pendingFor(ctx, exec, s, list, opts)
 		if err != nil {
 			return sum, err
@@ -255,14 +275,16 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 		for _, p := range pending {
 			units = append(units, baselineUnit{s, p})
 		}
-		wo.Batch = cfg.Baseline.Concurrency
+	}
+	if opts.Spend.Capped() {
+		wo.Batch = max(cfg.Baseline.Concurrency/max(cfg.Baseline.Samples, 1), 1)
 	}
 	err := work.Run(ctx, wo, units, func(ctx context.Context, mine []baselineUnit) error {
 		probs := make([]*triagev1.Problem, len(mine))
 		for i, u := range mine {
 			probs[i] = u.problem
 		}
-		for _, batch := range batches(probs) {
+		for _, batch := range batches(probs, cfg.Baseline.Samples) {
 			if err := baselineBatch(ctx, cfg, exec, s, batch, opts, progress, logMu, &sum); err != nil {
 				return err
 			}
@@ -274,7 +296,7 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 
 // baselineBatch runs one RunBaseline call and consumes its stream into sum.
 func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, s Solver, batch []*triagev1.Problem, opts BaselineOptions, progress *work.Progress, logMu *sync.Mutex, sum *BaselineSummary) (err error) {
-	batch, holds, err := reserveBatch(ctx, s, batch, opts.Spend)
+	batch, holds, err := reserveBatch(ctx, s, batch, max(cfg.Baseline.Samples, 1), opts.Spend)
 	var capErr *SpendCapError
 	if errors.As(err, &capErr) {
 		err = nil
@@ -296,6 +318,7 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 	stream, err := exec.RunBaseline(ctx, &triagev1.RunBaselineRequest{
 		Solver: solverProto(s), Endpoint: s.Endpoint, Problems: batch,
 		Concurrency: int32(cfg.Baseline.Concurrency), Rerun: opts.Rerun, KeepUngradeable: opts.KeepUngradeable,
+		Samples: int32(cfg.Baseline.Samples), Batch: cfg.Baseline.Batch,
 	})
 	if err != nil {
 		return err
@@ -314,6 +337,11 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 			sum.Skipped += int(ev.Started.GetSkipped())
 			progress.Done.Add(int64(ev.Started.GetSkipped()))
 			progress.Skipped.Add(int64(ev.Started.GetSkipped()))
+		case *triagev1.RunBaselineResponse_Batch:
+			sum.Batches = append(sum.Batches, ev.Batch.GetBatchIds()...)
+			if w := ev.Batch.GetWarning(); w != "" {
+				sum.BatchWarnings = append(sum.BatchWarnings, w)
+			}
 		case *triagev1.RunBaselineResponse_Item:
 			it := ev.Item
 			progress.Done.Add(1)
@@ -329,7 +357,7 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 				// The record's error repeats what the tally's sentence says.
 				sum.Failures.Add(strings.TrimPrefix(it.GetRecord().GetError(), solving.CallFailedPrefix))
 			}
-			if k := it.GetRecord().GetDataset() + "|" + it.GetRecord().GetProblemId(); holds[k] != nil {
+			if k := holdKey(it.GetRecord().GetDataset(), it.GetRecord().GetProblemId(), int(it.GetSample())); holds[k] != nil {
 				h := holds[k]
 				delete(holds, k)
 				if it.GetCallFailed() {
@@ -361,33 +389,49 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 	}
 }
 
-// reserveBatch reserves the call of each problem of batch with ledger, in
-// order, and returns the problems reserved (those that make no call too)
-// and their holds by dataset|id. When the cap cut the batch short, the
-// error is the *SpendCapError, returned with the problems reserved before.
-func reserveBatch(ctx context.Context, s Solver, batch []*triagev1.Problem, ledger *Ledger) ([]*triagev1.Problem, map[string]*Hold, error) {
+// reserveBatch reserves the k calls of each problem of batch (its samples)
+// with ledger, in order, and returns the problems reserved (those that make
+// no call too) and their holds by holdKey. When the cap cut the batch
+// short, the error is the *SpendCapError, returned with the problems whose
+// every call was reserved before.
+func reserveBatch(ctx context.Context, s Solver, batch []*triagev1.Problem, k int, ledger *Ledger) ([]*triagev1.Problem, map[string]*Hold, error) {
 	if ledger == nil {
 		return batch, nil, nil
 	}
 	holds := map[string]*Hold{}
 	for i, p := range batch {
-		req, err := solving.Request(problemOf(p), 0)
-		if err != nil {
-			continue // no call: the problem is stored not gradeable
+		for j := 1; j <= k; j++ {
+			req, err := solving.Request(problemOf(p), 0, j)
+			if err != nil {
+				break // no call: the problem is stored not gradeable
+			}
+			h, err := ledger.Reserve(ctx, SpendBaseline, s.Endpoint, baselineUnit{s, p}.Key(), req)
+			if err != nil {
+				for j2 := 1; j2 < j; j2++ { // this problem goes unsent
+					key := holdKey(p.GetDataset(), p.GetId(), j2)
+					if rerr := ledger.Release(ctx, holds[key]); rerr != nil {
+						return nil, holds, rerr
+					}
+					delete(holds, key)
+				}
+				return batch[:i], holds, err
+			}
+			holds[holdKey(p.GetDataset(), p.GetId(), j)] = h
 		}
-		h, err := ledger.Reserve(ctx, SpendBaseline, s.Endpoint, baselineUnit{s, p}.Key(), req)
-		if err != nil {
-			return batch[:i], holds, err
-		}
-		holds[p.GetDataset()+"|"+p.GetId()] = h
 	}
 	return batch, holds, nil
+}
+
+// holdKey names the reservation of sample j (0 or 1: the ground truth) of
+// a problem.
+func holdKey(dataset, id string, j int) string {
+	return fmt.Sprintf("%s|%s|%d", dataset, id, max(j, 1))
 }
 
 func writeLogLine(w io.Writer, mu *sync.Mutex, s Solver, it *triagev1.BaselineItem) error {
 	r := it.GetRecord()
 	line, err := json.Marshal(logLine{
-		Model: s.Model, Mode: s.Mode, Dataset: r.GetDataset(), ID: r.GetProblemId(),
+		Model: s.Model, Mode: s.Mode, Dataset: r.GetDataset(), ID: r.GetProblemId(), Sample: max(int(it.GetSample()), 1),
 		Outcome: outcomeName(it.GetOutcome()), Correct: r.GetCorrect(), LuckyGuess: r.GetLuckyGuess(), Gradeable: r.GetGradeable(), Cost: r.GetCost(),
 		CostRule:     string(protoconv.CostRuleFromProto(r.GetCostRule())),
 		FinishReason: r.GetFinishReason(), Error: r.GetError(), ExtractedAnswer: it.GetExtractedAnswer(),

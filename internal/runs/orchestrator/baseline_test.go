@@ -18,7 +18,7 @@ func TestBatchesStayUnderTheMessageLimit(t *testing.T) {
 	}
 	huge := &triagev1.Problem{Id: "huge", Dataset: "lcb", Text: "t", GradingJson: strings.Repeat("y", 9<<20)}
 	list = append(list[:3], append([]*triagev1.Problem{huge}, list[3:]...)...)
-	got := batches(list)
+	got := batches(list, 1)
 	var sizes []int
 	n := 0
 	for _, b := range got {
@@ -42,7 +42,34 @@ func TestBatchesStayUnderTheMessageLimit(t *testing.T) {
 	if want := []int{2, 1, 1, 2, 2}; !slices.Equal(sizes, want) {
 		t.Errorf("batch lengths %v, want %v", sizes, want)
 	}
-	if len(batches(nil)) != 0 {
+	if len(batches(nil, 1)) != 0 {
 		t.Error("no problems should give no batches")
+	}
+}
+
+// TestBatchesBoundCalls: a batch holds at most maxBatchCalls calls,
+// problems × samples, and at least one problem.
+func TestBatchesBoundCalls(t *testing.T) {
+	list := make([]*triagev1.Problem, 2500)
+	for i := range list {
+		list[i] = &triagev1.Problem{Id: strings.Repeat("p", i%7+1), Dataset: "aime", Text: "t"}
+	}
+	for _, tc := range []struct {
+		samples int
+		want    []int
+	}{
+		{1, []int{1000, 1000, 500}},
+		{0, []int{1000, 1000, 500}},
+		{4, slices.Repeat([]int{250}, 10)},
+		{3, append(slices.Repeat([]int{333}, 7), 169)},
+		{20000, slices.Repeat([]int{1}, 2500)},
+	} {
+		var got []int
+		for _, b := range batches(list, tc.samples) {
+			got = append(got, len(b))
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("samples %d: batch lengths %v, want %v", tc.samples, got, tc.want)
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/triage-eval/triage/internal/phase0/solving"
 	"github.com/triage-eval/triage/internal/protocol/injection"
 	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/store/problems"
@@ -131,6 +132,16 @@ type BaselineConfig struct {
 	// BudgetAwareVariant is the prompt variant whose α = 1 plans the
 	// budget-aware re-solve follows; default "default".
 	BudgetAwareVariant vocab.Variant `yaml:"budget_aware_variant"`
+	// Samples is k, how many times Phase 0 solves each (solver, problem)
+	// (SPEC §9 repeated Phase 0); default 1, at most solving.MaxSamples.
+	// Sample 1 is the ground truth; all samples are stored.
+	Samples int `yaml:"samples"`
+
+	// Batch sends each solver's Phase 0 calls through its endpoint's Batch
+	// API first (SPEC §9 "Batch Phase 0"; the endpoint needs "batch": true
+	// and the Executor a response cache); the records are those of the
+	// synchronous path.
+	Batch bool `yaml:"batch"`
 }
 
 // Services holds remote service addresses.
@@ -199,6 +210,9 @@ func (c *Config) applyDefaults() {
 	if c.Baseline.BudgetAwareVariant == "" {
 		c.Baseline.BudgetAwareVariant = vocab.Default
 	}
+	if c.Baseline.Samples == 0 {
+		c.Baseline.Samples = 1
+	}
 	if c.Random.Samples == 0 {
 		c.Random.Samples = 1000
 	}
@@ -223,6 +237,22 @@ func (c *Config) applyDefaults() {
 		if slices.ContainsFunc(c.Solvers, func(s Solver) bool { return s.Endpoint != "" }) {
 			c.Strategies = append(c.Strategies, vocab.LLM)
 		}
+	}
+}
+
+// validate reports every invalid setting of the baseline: block to bad.
+func (b *BaselineConfig) validate(bad func(field, format string, args ...any)) {
+	if b.Concurrency < 1 || b.Concurrency > 256 {
+		bad("baseline.concurrency", "must be in [1, 256], got %d", b.Concurrency)
+	}
+	if b.CodeConcurrency < 1 {
+		bad("baseline.code_concurrency", "must be ≥ 1, got %d", b.CodeConcurrency)
+	}
+	if b.Samples < 1 || b.Samples > solving.MaxSamples {
+		bad("baseline.samples", "must be in [1, %d] (samples per solver and problem), got %d", solving.MaxSamples, b.Samples)
+	}
+	if !b.BudgetAwareVariant.Valid() {
+		bad("baseline.budget_aware_variant", "must be default, A, B or C, got %q", b.BudgetAwareVariant)
 	}
 }
 
@@ -282,15 +312,7 @@ func (c *Config) validate() error {
 	if c.Concurrency < 1 {
 		bad("concurrency", "must be ≥ 1, got %d", c.Concurrency)
 	}
-	if c.Baseline.Concurrency < 1 || c.Baseline.Concurrency > 256 {
-		bad("baseline.concurrency", "must be in [1, 256], got %d", c.Baseline.Concurrency)
-	}
-	if c.Baseline.CodeConcurrency < 1 {
-		bad("baseline.code_concurrency", "must be ≥ 1, got %d", c.Baseline.CodeConcurrency)
-	}
-	if !c.Baseline.BudgetAwareVariant.Valid() {
-		bad("baseline.budget_aware_variant", "must be default, A, B or C, got %q", c.Baseline.BudgetAwareVariant)
-	}
+	c.Baseline.validate(bad)
 	if c := c.Spend.CapUSD; c != nil && (math.IsNaN(*c) || math.IsInf(*c, 0) || *c < 0) {
 		bad("spend.cap_usd", "must be a finite number of dollars ≥ 0, got %v", *c)
 	}

@@ -31,7 +31,7 @@ solvers: [{model: m, mode: standard}]
 	}
 	if cfg.PoolSize != 30 || !slices.Equal(cfg.Alphas, []float64{0.25, 0.5, 0.75, 1}) || !slices.Equal(cfg.Regimes, []vocab.Regime{vocab.Advisory, vocab.Enforced}) ||
 		!slices.Equal(cfg.Strategies, []vocab.Strategy{vocab.Random, vocab.ShortestFirst, vocab.AllInOrder, vocab.Population, vocab.SelfFeasibility, vocab.SelfCost}) || cfg.Random.Samples != 1000 ||
-		cfg.Baseline.Concurrency != 4 || cfg.Baseline.CodeConcurrency != 2 || cfg.Baseline.BudgetAwareVariant != "default" {
+		cfg.Baseline.Concurrency != 4 || cfg.Baseline.CodeConcurrency != 2 || cfg.Baseline.BudgetAwareVariant != "default" || cfg.Baseline.Samples != 1 {
 		t.Errorf("defaults = %+v", cfg)
 	}
 	cfg, err = LoadConfig(writeConfig(t, `run_store: r.db
@@ -68,8 +68,8 @@ strategies: [llm, guess]
 random: {method: magic}
 concurrency: -1
 pool_size: -3
-baseline: {concurrency: 1000, code_concurrency: -2, budget_aware_variant: Z}
-`, []string{"baseline.concurrency", "baseline.code_concurrency", "baseline.budget_aware_variant", "run_store: required", "ground_truth_store: required", "problems: at least one", "solvers[0].model: required",
+baseline: {concurrency: 1000, code_concurrency: -2, budget_aware_variant: Z, samples: 21}
+`, []string{"baseline.concurrency", "baseline.code_concurrency", "baseline.samples", "baseline.budget_aware_variant", "run_store: required", "ground_truth_store: required", "problems: at least one", "solvers[0].model: required",
 			"solvers[0].mode", "solvers[0].endpoint", "alphas[0]", "alphas[1]", "variants[0]", "regimes[1]", "regimes[2]",
 			"strategies[1]", "random.method", "concurrency", "pool_size"}},
 		{"injection", `run_store: r.db
@@ -84,6 +84,10 @@ injection:
   - {base: mmlu-math, source: mmlu-math-abstain}
 `, []string{"injection[0].source: required", "injection[1].base: required", "injection[2].source: must differ",
 			"injection[2].ratios[1]", "injection[2].ratios[2]", "injection[2].ratios[3]", "injection[4]: repeats injection[3]"}},
+		{"negative samples", "run_store: r.db\nground_truth_store: gt.db\nproblems: [p.jsonl]\nsolvers: [{model: m, mode: standard}]\nbaseline: {samples: -1}\n",
+			[]string{"baseline.samples: must be in [1, 20]", "got -1"}},
+		{"huge samples", "run_store: r.db\nground_truth_store: gt.db\nproblems: [p.jsonl]\nsolvers: [{model: m, mode: standard}]\nbaseline: {samples: 1000000000000}\n",
+			[]string{"baseline.samples: must be in [1, 20]"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -28,10 +28,6 @@ type PendingSolve struct {
 	Stored int
 }
 
-// BaselineSamples is how many times Phase 0 solves each (solver, problem);
-// every Phase 0 count scales by it.
-func (c *Config) BaselineSamples() int { return 1 }
-
 // PendingBaseline returns, per solver of cfg in config order, the problems
 // a baseline with opts would send to its model, reading the stored ground
 // truth through exec.

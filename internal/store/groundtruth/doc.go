@@ -9,6 +9,15 @@
 // their versioned, embedded schema migrations when opened and pass the same
 // conformance suite (storetest).
 //
+// # Samples
+//
+// Repeated Phase 0 (SPEC §9) measures a key k times. Sample 1 is the ground
+// truth, kept in the ground_truth table exactly as before samples existed
+// (Record.Sample 0 or 1; it reads back as 0), so Get, HasSolver and List see
+// only it. Samples 2..k (Record.Sample j ≥ 2) live in ground_truth_samples,
+// keyed by (key, sample); GetSamples and List with AllSamples read every
+// sample in order. In what follows a key means a key and its sample.
+//
 // # Import semantics
 //
 // Both backends behave as if the records of one Import were applied one at
@@ -37,7 +46,9 @@
 // keyset. A page token is base64url (no padding) of a format version byte,
 // an 8-byte fingerprint (truncated SHA-256) of the query's solver and
 // dataset filters, and the last key returned, byte for byte (each string
-// length-prefixed); a token used with other filters, or
+// length-prefixed), then, for a listing of every sample (AllSamples, part
+// of the fingerprint), the last sample as a uvarint; a token used with
+// other filters, or
 // that List did not issue, fails with ErrInvalidPageToken (which also
 // matches *apperr.InvalidArgumentError for field "page_token"). The page
 // size may change between pages. A token is only issued when more records

@@ -31,7 +31,7 @@ func Instrument(st Store, mp metric.MeterProvider) Store {
 		backend = "postgres"
 	}
 	s := &instrumented{Store: st, duration: h, opts: map[string][2][]metric.RecordOption{}}
-	for _, op := range []string{"import", "get", "has_solver", "list"} {
+	for _, op := range []string{"import", "get", "get_samples", "has_solver", "list"} {
 		with := func(outcome string) []metric.RecordOption {
 			return []metric.RecordOption{metric.WithAttributeSet(attribute.NewSet(
 				attribute.String("operation", op), attribute.String("backend", backend), attribute.String("outcome", outcome)))}
@@ -71,6 +71,13 @@ func (s *instrumented) Import(ctx context.Context, records iter.Seq2[Record, err
 // Get implements Store.
 func (s *instrumented) Get(ctx context.Context, solver Solver, dataset string, problemIDs []string) (map[string]Record, error) {
 	return timed(ctx, s, "get", func() (map[string]Record, error) { return s.Store.Get(ctx, solver, dataset, problemIDs) })
+}
+
+// GetSamples implements Store.
+func (s *instrumented) GetSamples(ctx context.Context, solver Solver, dataset string, problemIDs []string) (map[string][]Record, error) {
+	return timed(ctx, s, "get_samples", func() (map[string][]Record, error) {
+		return s.Store.GetSamples(ctx, solver, dataset, problemIDs)
+	})
 }
 
 // HasSolver implements Store.

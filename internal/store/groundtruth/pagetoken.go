@@ -35,27 +35,34 @@ func filterFingerprint(q ListQuery) []byte {
 	}
 	field("dataset")
 	field(q.Dataset)
+	if q.AllSamples {
+		field("all_samples")
+	}
 	return h.Sum(nil)[:fingerprintBytes]
 }
 
 // encodePageToken returns the token that continues q after key last:
 // base64url (no padding) of the version byte, the filter fingerprint and
-// the four key strings, each prefixed by its length as a uvarint. The key
-// is kept byte for byte, whatever its encoding.
-func encodePageToken(q ListQuery, last Key) string {
+// the four key strings, each prefixed by its length as a uvarint, then,
+// for a listing of every sample, the sample as a uvarint. The key is kept
+// byte for byte, whatever its encoding.
+func encodePageToken(q ListQuery, last cursor) string {
 	b := []byte{pageTokenVersion}
 	b = append(b, filterFingerprint(q)...)
 	for _, s := range []string{last.Solver.Model, last.Solver.Mode, last.Dataset, last.ProblemID} {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
+	if q.AllSamples {
+		b = binary.AppendUvarint(b, uint64(last.Sample))
+	}
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// decodePageToken returns the key after which q.PageToken continues, or nil
+// decodePageToken returns the cursor after which q.PageToken continues, or nil
 // when the token is empty. Errors match ErrInvalidPageToken and
 // *apperr.InvalidArgumentError (field "page_token").
-func decodePageToken(q ListQuery) (*Key, error) {
+func decodePageToken(q ListQuery) (*cursor, error) {
 	if q.PageToken == "" {
 		return nil, nil
 	}
@@ -85,10 +92,18 @@ func decodePageToken(q ListQuery) (*Key, error) {
 		parts[i] = string(b[k : k+int(n)])
 		b = b[k+int(n):]
 	}
+	c := &cursor{Key: Key{Solver: Solver{Model: parts[0], Mode: parts[1]}, Dataset: parts[2], ProblemID: parts[3]}}
+	if q.AllSamples {
+		n, k := binary.Uvarint(b)
+		if k <= 0 || n > MaxSample {
+			return nil, bad("not a token issued by List")
+		}
+		c.Sample, b = int(n), b[k:]
+	}
 	if len(b) != 0 {
 		return nil, bad("not a token issued by List")
 	}
-	return &Key{Solver: Solver{Model: parts[0], Mode: parts[1]}, Dataset: parts[2], ProblemID: parts[3]}, nil
+	return c, nil
 }
 
 // pageSize returns the number of records a page of q holds.

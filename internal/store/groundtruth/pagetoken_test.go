@@ -15,9 +15,14 @@ func TestPageTokenRoundTrip(t *testing.T) {
 		{Solver: &a},
 		{Dataset: "aime"},
 		{Solver: &a, Dataset: "aime"},
+		{AllSamples: true},
+		{Solver: &a, Dataset: "aime", AllSamples: true},
 	}
-	last := Key{Solver: Solver{Model: "mo\x00del", Mode: ModeExtended}, Dataset: "d/s\xff", ProblemID: "é 1"}
 	for _, q := range queries {
+		last := cursor{Key: Key{Solver: Solver{Model: "mo\x00del", Mode: ModeExtended}, Dataset: "d/s\xff", ProblemID: "é 1"}}
+		if q.AllSamples {
+			last.Sample = 7
+		}
 		q.PageToken = encodePageToken(q, last)
 		q.PageSize = 5 // page size is not part of the filter
 		got, err := decodePageToken(q)
@@ -36,7 +41,7 @@ func TestFilterFingerprintSeparatesFilters(t *testing.T) {
 	s1, s2 := Solver{Model: "ab", Mode: "c"}, Solver{Model: "a", Mode: "bc"}
 	qs := []ListQuery{
 		{}, {Dataset: "x"}, {Solver: &s1}, {Solver: &s2}, {Solver: &s1, Dataset: "x"},
-		{Solver: &Solver{}}, {Dataset: "solver"},
+		{Solver: &Solver{}}, {Dataset: "solver"}, {AllSamples: true}, {Dataset: "x", AllSamples: true},
 	}
 	seen := map[string]int{}
 	for i, q := range qs {
@@ -49,16 +54,32 @@ func TestFilterFingerprintSeparatesFilters(t *testing.T) {
 }
 
 func TestDecodePageTokenErrors(t *testing.T) {
-	good := encodePageToken(ListQuery{}, Key{ProblemID: "p1"})
+	good := encodePageToken(ListQuery{}, cursor{Key: Key{ProblemID: "p1"}})
+	all := ListQuery{AllSamples: true}
+	allRaw, _ := base64.RawURLEncoding.DecodeString(encodePageToken(all, cursor{Key: Key{ProblemID: "p1"}, Sample: 3}))
 	raw, _ := base64.RawURLEncoding.DecodeString(good)
 	enc := base64.RawURLEncoding.EncodeToString
 	version2 := append([]byte{2}, raw[1:]...)
 	for _, tok := range []string{
 		"%%%", "e30", enc([]byte{1}), enc(version2), enc(raw[:len(raw)-1]), enc(append(raw, 0)),
 		enc(append(raw[:len(raw)-3], 0xff, 0xff, 0xff)), good + "A",
-		encodePageToken(ListQuery{Dataset: "a"}, Key{}),
+		encodePageToken(ListQuery{Dataset: "a"}, cursor{}),
 	} {
 		_, err := decodePageToken(ListQuery{PageToken: tok})
+		var inv *apperr.InvalidArgumentError
+		if !errors.Is(err, ErrInvalidPageToken) || !errors.As(err, &inv) || inv.Violations[0].Field != "page_token" {
+			t.Errorf("decode(%q) = %v; want ErrInvalidPageToken and a page_token violation", tok, err)
+		}
+	}
+	// Listings of every sample: a plain token, a missing, huge or trailing
+	// sample are refused.
+	for _, tok := range []string{
+		good,
+		enc(allRaw[:len(allRaw)-1]),
+		enc(append(allRaw[:len(allRaw)-1], 0xe9, 0x07)), // 1001
+		enc(append(allRaw, 0)),
+	} {
+		_, err := decodePageToken(ListQuery{PageToken: tok, AllSamples: true})
 		var inv *apperr.InvalidArgumentError
 		if !errors.Is(err, ErrInvalidPageToken) || !errors.As(err, &inv) || inv.Violations[0].Field != "page_token" {
 			t.Errorf("decode(%q) = %v; want ErrInvalidPageToken and a page_token violation", tok, err)

@@ -18,7 +18,9 @@ const pgImportWorkMem = "64MB"
 
 // Import implements Store. In one transaction, records stream into a
 // temporary staging table by COPY in chunks of pgCopyRows, then a single
-// statement (pgMergeSQL) counts and merges them into ground_truth. See
+// statement (pgMergeSQL) counts and merges them into ground_truth, and,
+// when the import has any, one more merges the further samples into
+// ground_truth_samples (their keys never meet the ground truth's). See
 // pgMergeSQL for how Inserted and Updated are computed; Unchanged is the
 // rest of Received. A key repeated in one import ends with its last record.
 func (s *pgStore) Import(ctx context.Context, records iter.Seq2[Record, error]) (ImportStats, error) {
@@ -51,8 +53,15 @@ func (s *pgStore) Import(ctx context.Context, records iter.Seq2[Record, error]) 
 		return ImportStats{}, importErr(ctx, fmt.Errorf("store: import into %s: lock: %w", s.location, err))
 	}
 	var st ImportStats
-	if err := tx.QueryRow(ctx, pgMergeSQL).Scan(&st.Inserted, &st.Updated); err != nil {
+	if err := tx.QueryRow(ctx, pgMergeGroundTruthSQL).Scan(&st.Inserted, &st.Updated); err != nil {
 		return ImportStats{}, importErr(ctx, fmt.Errorf("store: import into %s: merge: %w", s.location, err))
+	}
+	if c.samples > 0 {
+		var inserted, updated int64
+		if err := tx.QueryRow(ctx, pgMergeSamplesSQL).Scan(&inserted, &updated); err != nil {
+			return ImportStats{}, importErr(ctx, fmt.Errorf("store: import into %s: merge samples: %w", s.location, err))
+		}
+		st.Inserted, st.Updated = st.Inserted+inserted, st.Updated+updated
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return ImportStats{}, importErr(ctx, fmt.Errorf("store: import into %s: commit: %w", s.location, err))
@@ -68,6 +77,8 @@ type pgCopier struct {
 	tx   pgx.Tx
 	vals []any // len(pgStagingColumns) values a row
 	seq  int64
+	// samples counts the records of samples 2.. .
+	samples int64
 }
 
 // add buffers r (validated and normalized) and copies a full chunk.
@@ -77,8 +88,11 @@ func (c *pgCopier) add(r Record) error {
 	}
 	c.vals = append(c.vals, c.seq, r.Solver.Model, r.Solver.Mode, r.Dataset, r.ProblemID,
 		r.Cost, r.Correct, r.Gradeable, r.FinishReason,
-		r.Latency.Microseconds(), r.ResponseSHA256, r.Error, r.MeasuredAt, r.LuckyGuess, string(r.CostRule))
+		r.Latency.Microseconds(), r.ResponseSHA256, r.Error, r.MeasuredAt, r.LuckyGuess, string(r.CostRule), r.Source, int32(r.Sample))
 	c.seq++
+	if r.Sample >= 2 {
+		c.samples++
+	}
 	if len(c.vals) == cap(c.vals) {
 		return c.flush()
 	}

@@ -28,9 +28,33 @@ func (s *pgStore) Get(ctx context.Context, solver Solver, dataset string, proble
 		return out, nil
 	}
 	err := s.query(ctx, "SELECT "+selectColumns+" FROM ground_truth WHERE model = $1 AND mode = $2 AND dataset = $3 AND problem_id = ANY($4)",
-		[]any{solver.Model, solver.Mode, dataset, ids}, func(r Record) { out[r.ProblemID] = r })
+		[]any{solver.Model, solver.Mode, dataset, ids}, false, func(r Record) { out[r.ProblemID] = r })
 	if err != nil {
 		return nil, fmt.Errorf("store: get from %s: %w", s.location, err)
+	}
+	return out, nil
+}
+
+// GetSamples implements Store.
+func (s *pgStore) GetSamples(ctx context.Context, solver Solver, dataset string, problemIDs []string) (map[string][]Record, error) {
+	out := make(map[string][]Record, len(problemIDs))
+	if !pgStorable(solver.Model, solver.Mode, dataset) {
+		return out, nil
+	}
+	ids := make([]string, 0, len(problemIDs))
+	for _, id := range problemIDs {
+		if pgStorable(id) {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	from, columns := source(true)
+	err := s.query(ctx, "SELECT "+columns+" FROM "+from+" WHERE model = $1 AND mode = $2 AND dataset = $3 AND problem_id = ANY($4) ORDER BY problem_id, sample",
+		[]any{solver.Model, solver.Mode, dataset, ids}, true, func(r Record) { groupSamples(out, r) })
+	if err != nil {
+		return nil, fmt.Errorf("store: get samples from %s: %w", s.location, err)
 	}
 	return out, nil
 }
@@ -67,21 +91,22 @@ func (s *pgStore) List(ctx context.Context, q ListQuery) (Page, error) {
 	}
 	query, args := listQuerySQL(q, after, size+1, func(n int) string { return "$" + strconv.Itoa(n) })
 	records := make([]Record, 0, min(size+1, 64))
-	if err := s.query(ctx, query, args, func(r Record) { records = append(records, r) }); err != nil {
+	if err := s.query(ctx, query, args, q.AllSamples, func(r Record) { records = append(records, r) }); err != nil {
 		return Page{}, fmt.Errorf("store: list %s: %w", s.location, err)
 	}
 	return finishPage(q, size, records), nil
 }
 
-// query runs a select of selectColumns and passes each record to fn.
-func (s *pgStore) query(ctx context.Context, query string, args []any, fn func(Record)) error {
+// query runs a select of selectColumns (then sample, when withSample) and
+// passes each record to fn.
+func (s *pgStore) query(ctx context.Context, query string, args []any, withSample bool, fn func(Record)) error {
 	rows, err := s.pool.Query(ctx, query, args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		r, err := scanPgRecord(rows)
+		r, err := scanPgRecord(rows, withSample)
 		if err != nil {
 			return err
 		}
@@ -90,13 +115,20 @@ func (s *pgStore) query(ctx context.Context, query string, args []any, fn func(R
 	return rows.Err()
 }
 
-// scanPgRecord reads one row of selectColumns.
-func scanPgRecord(rows pgx.Rows) (Record, error) {
+// scanPgRecord reads one row of selectColumns, then the sample when
+// withSample.
+func scanPgRecord(rows pgx.Rows, withSample bool) (Record, error) {
 	var r Record
 	var latencyUS int64
-	err := rows.Scan(&r.Solver.Model, &r.Solver.Mode, &r.Dataset, &r.ProblemID,
+	var sample int32
+	dest := []any{&r.Solver.Model, &r.Solver.Mode, &r.Dataset, &r.ProblemID,
 		&r.Cost, &r.Correct, &r.Gradeable, &r.FinishReason,
-		&latencyUS, &r.ResponseSHA256, &r.Error, &r.MeasuredAt, &r.LuckyGuess, &r.CostRule)
+		&latencyUS, &r.ResponseSHA256, &r.Error, &r.MeasuredAt, &r.LuckyGuess, &r.CostRule, &r.Source}
+	if withSample {
+		dest = append(dest, &sample)
+	}
+	err := rows.Scan(dest...)
+	r.Sample = int(sample)
 	if err != nil {
 		return Record{}, err
 	}

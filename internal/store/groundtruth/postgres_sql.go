@@ -25,7 +25,9 @@ const pgCreateStagingSQL = `CREATE TEMP TABLE ` + pgStagingTable + ` (
 	error           text        NOT NULL,
 	measured_at     timestamptz NOT NULL,
 	lucky_guess     boolean     NOT NULL,
-	cost_rule       text        NOT NULL
+	cost_rule       text        NOT NULL,
+	source          text        NOT NULL,
+	sample          integer     NOT NULL
 ) ON COMMIT DROP`
 
 // pgImportLockSQL takes the transaction-scoped advisory lock that
@@ -33,9 +35,11 @@ const pgCreateStagingSQL = `CREATE TEMP TABLE ` + pgStagingTable + ` (
 const pgImportLockSQL = `SELECT pg_advisory_xact_lock(hashtext('triage/store/import:' || coalesce(current_schema(), '')))`
 
 // pgStagingColumns are the COPY columns of the staging table.
-var pgStagingColumns = append([]string{"seq"}, recordColumns...)
+// (the samples table's columns: sample is 0 for the ground truth).
+var pgStagingColumns = append([]string{"seq"}, samplesTable.columns...)
 
-// pgMergeSQL merges the staging table into ground_truth and returns
+// pgMergeSQL merges the staging table's rows of table t (the ground truth:
+// sample 0; the samples table: sample ≥ 2) into t and returns
 // (inserted, updated) as if the records had been applied one at a time in
 // seq order: per key, the first record is Inserted when the key is not
 // stored, Updated when it differs from the stored row; each later record of
@@ -46,18 +50,24 @@ var pgStagingColumns = append([]string{"seq"}, recordColumns...)
 // against the old rows; the INSERT runs to completion although the final
 // SELECT does not read it (PostgreSQL always executes data-modifying WITH
 // parts).
-var pgMergeSQL = func() string {
+func pgMergeSQL(t table) string {
 	vals := strings.Join(valueColumns, ", ")
 	prefixed := func(p string) string {
 		return p + strings.Join(valueColumns, ", "+p)
 	}
+	keys := strings.Split(t.key, ", ")
+	where := "sample = 0"
+	if t.keyWidth == 5 {
+		where = "sample >= 2"
+	}
 	return `WITH s AS MATERIALIZED (
-	SELECT ` + selectColumns + `,
+	SELECT ` + t.selectList() + `,
 		row_number() OVER w AS rn,
 		lead(seq) OVER w IS NULL AS last,
 		lag(ROW(` + vals + `)) OVER w AS prev
 	FROM ` + pgStagingTable + `
-	WINDOW w AS (PARTITION BY ` + keyColumns + ` ORDER BY seq)
+	WHERE ` + where + `
+	WINDOW w AS (PARTITION BY ` + t.key + ` ORDER BY seq)
 ), counts AS (
 	SELECT
 		count(*) FILTER (WHERE s.rn = 1 AND g.model IS NULL) AS inserted,
@@ -65,16 +75,22 @@ var pgMergeSQL = func() string {
 			WHEN s.rn = 1 THEN g.model IS NOT NULL AND (` + prefixed("g.") + `) IS DISTINCT FROM (` + prefixed("s.") + `)
 			ELSE s.prev IS DISTINCT FROM ROW(` + prefixed("s.") + `)
 		END) AS updated
-	FROM s LEFT JOIN ground_truth g
-		ON (g.model, g.mode, g.dataset, g.problem_id) = (s.model, s.mode, s.dataset, s.problem_id)
+	FROM s LEFT JOIN ` + t.name + ` g
+		ON (g.` + strings.Join(keys, ", g.") + `) = (s.` + strings.Join(keys, ", s.") + `)
 ), merged AS (
-	INSERT INTO ground_truth (` + selectColumns + `)
-	SELECT ` + selectColumns + ` FROM s WHERE s.last
-	ON CONFLICT (` + keyColumns + `) DO UPDATE SET ` + setExcluded() + `
-	WHERE (` + prefixed("ground_truth.") + `) IS DISTINCT FROM (` + prefixed("EXCLUDED.") + `)
+	INSERT INTO ` + t.name + ` (` + t.selectList() + `)
+	SELECT ` + t.selectList() + ` FROM s WHERE s.last
+	ON CONFLICT (` + t.key + `) DO UPDATE SET ` + setExcluded() + `
+	WHERE (` + prefixed(t.name+".") + `) IS DISTINCT FROM (` + prefixed("EXCLUDED.") + `)
 )
 SELECT inserted, updated FROM counts`
-}()
+}
+
+// The merges of both tables, built once.
+var (
+	pgMergeGroundTruthSQL = pgMergeSQL(groundTruthTable)
+	pgMergeSamplesSQL     = pgMergeSQL(samplesTable)
+)
 
 // setExcluded is the SET list of an upsert that takes every value column
 // from the proposed row.

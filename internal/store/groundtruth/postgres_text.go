@@ -28,7 +28,7 @@ func pgCheckText(r Record) error {
 	for _, f := range []struct{ name, value string }{
 		{"solver.model", r.Solver.Model}, {"solver.mode", r.Solver.Mode},
 		{"dataset", r.Dataset}, {"problem_id", r.ProblemID},
-		{"finish_reason", r.FinishReason}, {"response_sha256", r.ResponseSHA256}, {"error", r.Error},
+		{"finish_reason", r.FinishReason}, {"response_sha256", r.ResponseSHA256}, {"error", r.Error}, {"source", r.Source},
 	} {
 		if !pgStorable(f.value) {
 			v.Add(f.name, "must be valid UTF-8 without NUL bytes")

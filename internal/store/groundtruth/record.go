@@ -16,6 +16,9 @@ import (
 func normalize(r Record) Record {
 	r.MeasuredAt = r.MeasuredAt.UTC().Truncate(time.Microsecond)
 	r.Latency = r.Latency.Truncate(time.Microsecond)
+	if r.Sample == 1 {
+		r.Sample = 0 // the ground truth's one spelling
+	}
 	return r
 }
 

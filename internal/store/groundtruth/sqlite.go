@@ -27,7 +27,13 @@ type sqliteStore struct {
 	w        *sql.DB
 	r        *sql.DB // == w for ":memory:"
 	// Statements for a full batch of sqliteBatchRows records, prepared on
-	// the write connection (see sqliteBatch).
+	// the write connection (see sqliteBatch), per table.
+	gt, samples sqliteStmts
+}
+
+// sqliteStmts are the prepared statements of one table's full batches;
+// existsInGroup is nil for the samples table.
+type sqliteStmts struct {
 	upsert, exists, existsInGroup *sql.Stmt
 }
 
@@ -92,13 +98,18 @@ func openSQLiteOnce(ctx context.Context, path string) (_ Store, err error) {
 	if err = sqldb.New(s.w, sqldb.SQLite, s.location).Migrate(ctx, schema()); err != nil {
 		return nil, err
 	}
-	if s.upsert, err = s.w.PrepareContext(ctx, sqliteUpsertSQL(sqliteBatchRows)); err != nil {
-		return nil, fmt.Errorf("prepare upsert: %w", err)
+	for _, st := range []struct {
+		t     table
+		stmts *sqliteStmts
+	}{{groundTruthTable, &s.gt}, {samplesTable, &s.samples}} {
+		if st.stmts.upsert, err = s.w.PrepareContext(ctx, sqliteUpsertSQL(st.t, sqliteBatchRows)); err != nil {
+			return nil, fmt.Errorf("prepare upsert into %s: %w", st.t.name, err)
+		}
+		if st.stmts.exists, err = s.w.PrepareContext(ctx, sqliteExistsSQL(st.t, sqliteBatchRows)); err != nil {
+			return nil, fmt.Errorf("prepare existence check of %s: %w", st.t.name, err)
+		}
 	}
-	if s.exists, err = s.w.PrepareContext(ctx, sqliteExistsSQL(sqliteBatchRows)); err != nil {
-		return nil, fmt.Errorf("prepare existence check: %w", err)
-	}
-	if s.existsInGroup, err = s.w.PrepareContext(ctx, sqliteExistsInGroupSQL(sqliteBatchRows)); err != nil {
+	if s.gt.existsInGroup, err = s.w.PrepareContext(ctx, sqliteExistsInGroupSQL(sqliteBatchRows)); err != nil {
 		return nil, fmt.Errorf("prepare existence check: %w", err)
 	}
 	if memory {
@@ -125,7 +136,7 @@ func sqliteDSN(path string, write bool) string {
 // Close releases both pools.
 func (s *sqliteStore) Close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{s.upsert, s.exists, s.existsInGroup} {
+	for _, st := range []*sql.Stmt{s.gt.upsert, s.gt.exists, s.gt.existsInGroup, s.samples.upsert, s.samples.exists} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}

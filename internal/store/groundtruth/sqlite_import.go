@@ -15,27 +15,31 @@ import (
 // row is left alone; the rest of the batch is Unchanged. Records are applied
 // in order, so a key repeated in one import ends with its last record, the
 // first occurrence of a new key counts as Inserted and each later one as
-// Updated or Unchanged against the one before it.
+// Updated or Unchanged against the one before it. The ground truth and the
+// further samples (Record.Sample ≥ 2) batch separately, one batch per
+// table: their keys never meet, so the order between them does not matter.
 func (s *sqliteStore) Import(ctx context.Context, records iter.Seq2[Record, error]) (ImportStats, error) {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return ImportStats{}, importErr(ctx, fmt.Errorf("store: import into %s: begin: %w", s.location, err))
 	}
 	defer tx.Rollback()
-	b := &sqliteBatch{
-		ctx:           ctx,
-		tx:            tx,
-		upsert:        tx.StmtContext(ctx, s.upsert),
-		exists:        tx.StmtContext(ctx, s.exists),
-		existsInGroup: tx.StmtContext(ctx, s.existsInGroup),
-		args:          make([]any, 0, sqliteBatchRows*len(recordColumns)),
-		keys:          make([]any, 0, sqliteBatchRows*4),
-		ids:           make([]any, 0, 3+sqliteBatchRows),
-		seen:          make(map[Key]struct{}, sqliteBatchRows),
-	}
-	n, err := eachRecord(ctx, records, b.add)
+	gt := newSQLiteBatch(ctx, tx, groundTruthTable, s.gt)
+	var samples *sqliteBatch // made on the first sample: most imports have none
+	n, err := eachRecord(ctx, records, func(r Record) error {
+		if r.Sample < 2 {
+			return gt.add(r)
+		}
+		if samples == nil {
+			samples = newSQLiteBatch(ctx, tx, samplesTable, s.samples)
+		}
+		return samples.add(r)
+	})
 	if err == nil {
-		err = b.flush()
+		err = gt.flush()
+	}
+	if err == nil && samples != nil {
+		err = samples.flush()
 	}
 	if err != nil {
 		return ImportStats{}, importErr(ctx, err)
@@ -43,21 +47,47 @@ func (s *sqliteStore) Import(ctx context.Context, records iter.Seq2[Record, erro
 	if err := tx.Commit(); err != nil {
 		return ImportStats{}, importErr(ctx, fmt.Errorf("store: import into %s: commit: %w", s.location, err))
 	}
-	return ImportStats{Received: n, Inserted: b.inserted, Updated: b.changed - b.inserted, Unchanged: n - b.changed}, nil
+	inserted, changed := gt.inserted, gt.changed
+	if samples != nil {
+		inserted, changed = inserted+samples.inserted, changed+samples.changed
+	}
+	return ImportStats{Received: n, Inserted: inserted, Updated: changed - inserted, Unchanged: n - changed}, nil
 }
 
-// sqliteBatch accumulates up to sqliteBatchRows records and writes them with
-// one existence count and one upsert.
+// newSQLiteBatch starts an empty batch of t's rows in tx, with st, t's
+// prepared statements.
+func newSQLiteBatch(ctx context.Context, tx *sql.Tx, t table, st sqliteStmts) *sqliteBatch {
+	b := &sqliteBatch{
+		ctx:    ctx,
+		tx:     tx,
+		t:      t,
+		upsert: tx.StmtContext(ctx, st.upsert),
+		exists: tx.StmtContext(ctx, st.exists),
+		args:   make([]any, 0, sqliteBatchRows*len(t.columns)),
+		keys:   make([]any, 0, sqliteBatchRows*t.keyWidth),
+		seen:   make(map[cursor]struct{}, sqliteBatchRows),
+	}
+	if st.existsInGroup != nil {
+		b.existsInGroup = tx.StmtContext(ctx, st.existsInGroup)
+		b.ids = make([]any, 0, 3+sqliteBatchRows)
+	}
+	return b
+}
+
+// sqliteBatch accumulates up to sqliteBatchRows records of one table and
+// writes them with one existence count and one upsert.
 type sqliteBatch struct {
 	ctx context.Context
 	tx  *sql.Tx
+	t   table
 	// Statements for a full batch; a final, shorter batch uses ad hoc ones.
+	// existsInGroup is nil for a table keyed beyond the problem id.
 	upsert, exists, existsInGroup *sql.Stmt
 
-	args []any // 12 values a row
-	keys []any // 4 key values a row
+	args []any // len(t.columns) values a row
+	keys []any // t.keyWidth key values a row
 	ids  []any // scratch: model, mode, dataset, then each problem id
-	seen map[Key]struct{}
+	seen map[cursor]struct{}
 	rows int
 	// inGroup reports whether every row so far shares model, mode and
 	// dataset with the first.
@@ -74,11 +104,15 @@ func (b *sqliteBatch) add(r Record) error {
 	b.args = append(b.args, model, mode, dataset, id,
 		r.Cost, boolInt(r.Correct), boolInt(r.Gradeable), r.FinishReason,
 		r.Latency.Microseconds(), r.ResponseSHA256, r.Error, r.MeasuredAt.UnixMicro(),
-		boolInt(r.LuckyGuess), string(r.CostRule))
+		boolInt(r.LuckyGuess), string(r.CostRule), r.Source)
 	b.keys = append(b.keys, model, mode, dataset, id)
-	b.seen[r.Key] = struct{}{}
+	if b.t.keyWidth == 5 {
+		b.args = append(b.args, int64(r.Sample))
+		b.keys = append(b.keys, int64(r.Sample))
+	}
+	b.seen[cursor{r.Key, r.Sample}] = struct{}{}
 	if b.rows == 0 {
-		b.inGroup, b.first = true, r.Key
+		b.inGroup, b.first = b.existsInGroup != nil, r.Key
 	} else if b.inGroup && (r.Solver != b.first.Solver || r.Dataset != b.first.Dataset) {
 		b.inGroup = false
 	}
@@ -102,7 +136,7 @@ func (b *sqliteBatch) flush() error {
 	if b.rows == sqliteBatchRows {
 		res, err = b.upsert.ExecContext(b.ctx, b.args...)
 	} else {
-		res, err = b.tx.ExecContext(b.ctx, sqliteUpsertSQL(b.rows), b.args...)
+		res, err = b.tx.ExecContext(b.ctx, sqliteUpsertSQL(b.t, b.rows), b.args...)
 	}
 	if err != nil {
 		return fmt.Errorf("store: import: upsert: %w", err)
@@ -138,7 +172,7 @@ func (b *sqliteBatch) countExisting() (int64, error) {
 	case full:
 		row = b.exists.QueryRowContext(b.ctx, b.keys...)
 	default:
-		row = b.tx.QueryRowContext(b.ctx, sqliteExistsSQL(b.rows), b.keys...)
+		row = b.tx.QueryRowContext(b.ctx, sqliteExistsSQL(b.t, b.rows), b.keys...)
 	}
 	var n int64
 	err := row.Scan(&n)

@@ -4,22 +4,22 @@ import (
 	"strings"
 )
 
-// sqliteBatchRows is how many records one upsert statement carries: 14
+// sqliteBatchRows is how many records one upsert statement carries: 15
 // variables a row stays far below SQLite's 32766-variable limit, and batches
 // amortize the per-statement cost that dominates row-at-a-time inserts.
 const sqliteBatchRows = 256
 
-// sqliteUpsertSQL is a multi-row upsert of rows records. A row whose key
+// sqliteUpsertSQL is a multi-row upsert of rows records into t. A row whose key
 // exists is updated only when a value column differs, so changes() (rows
 // affected) counts inserted plus updated rows. Rows are applied in order, so
 // a key repeated in one statement ends with its last record.
-func sqliteUpsertSQL(rows int) string {
+func sqliteUpsertSQL(t table, rows int) string {
 	var b strings.Builder
-	b.WriteString("INSERT INTO ground_truth (")
-	b.WriteString(selectColumns)
+	b.WriteString("INSERT INTO " + t.name + " (")
+	b.WriteString(t.selectList())
 	b.WriteString(") VALUES ")
-	writePlaceholderRows(&b, rows, len(recordColumns))
-	b.WriteString(" ON CONFLICT (" + keyColumns + ") DO UPDATE SET ")
+	writePlaceholderRows(&b, rows, len(t.columns))
+	b.WriteString(" ON CONFLICT (" + t.key + ") DO UPDATE SET ")
 	for i, c := range valueColumns {
 		if i > 0 {
 			b.WriteString(", ")
@@ -31,7 +31,7 @@ func sqliteUpsertSQL(rows int) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString("ground_truth." + c)
+		b.WriteString(t.name + "." + c)
 	}
 	b.WriteString(") IS NOT (")
 	for i, c := range valueColumns {
@@ -44,12 +44,12 @@ func sqliteUpsertSQL(rows int) string {
 	return b.String()
 }
 
-// sqliteExistsSQL counts the stored rows whose key is among rows keys (a
-// key listed twice counts once).
-func sqliteExistsSQL(rows int) string {
+// sqliteExistsSQL counts the stored rows of t whose key is among rows keys
+// (a key listed twice counts once).
+func sqliteExistsSQL(t table, rows int) string {
 	var b strings.Builder
-	b.WriteString("SELECT count(*) FROM ground_truth WHERE (" + keyColumns + ") IN (VALUES ")
-	writePlaceholderRows(&b, rows, 4)
+	b.WriteString("SELECT count(*) FROM " + t.name + " WHERE (" + t.key + ") IN (VALUES ")
+	writePlaceholderRows(&b, rows, t.keyWidth)
 	b.WriteString(")")
 	return b.String()
 }

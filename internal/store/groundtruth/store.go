@@ -61,7 +61,23 @@ type Record struct {
 	// LuckyGuess records that the grader accepted the answer to an
 	// unsolvable item: kept for audit, never scored (Correct stays false).
 	LuckyGuess bool
+	// Sample says which repeated Phase 0 sample of the key this is (SPEC
+	// §9): 0 or 1 is sample 1, the ground truth, and reads back as 0;
+	// j in [2, MaxSample] is the j-th sample, stored beside the ground
+	// truth and read only by GetSamples and List with AllSamples.
+	Sample int
+	// Source names the log the record was imported from (triage
+	// import-ground-truth) as FILE#SAMPLE, or "" for a record TRIAGE
+	// measured itself.
+	Source string
 }
+
+// MaxSample bounds Record.Sample: a key holds at most MaxSample samples,
+// so reading one key's samples stays bounded.
+const MaxSample = 1000
+
+// SampleIndex is the 1-based index of r's sample: 1 for the ground truth.
+func (r Record) SampleIndex() int { return max(r.Sample, 1) }
 
 // ImportStats counts what an import did.
 type ImportStats struct {
@@ -86,11 +102,16 @@ type ListQuery struct {
 	PageSize int
 	// PageToken continues a previous listing; "" starts at the beginning.
 	PageToken string
+	// AllSamples lists every stored sample of each key, in sample order
+	// (the ground truth, Sample 0, first), instead of the ground truth
+	// alone. A page may end between two samples of one key.
+	AllSamples bool
 }
 
 // Page is one page of a listing.
 type Page struct {
-	// Records are in key order: solver model, mode, dataset, problem id.
+	// Records are in key order: solver model, mode, dataset, problem id,
+	// then (with AllSamples) sample.
 	Records []Record
 	// NextPageToken continues the listing; "" on the last page.
 	NextPageToken string
@@ -122,6 +143,9 @@ type Store interface {
 	// Get returns the records of solver in dataset for the given problem
 	// ids, keyed by problem id; ids without a record are absent.
 	Get(ctx context.Context, solver Solver, dataset string, problemIDs []string) (map[string]Record, error)
+	// GetSamples is Get with every stored sample: for each problem id with
+	// any sample, its samples in order (the ground truth first when stored).
+	GetSamples(ctx context.Context, solver Solver, dataset string, problemIDs []string) (map[string][]Record, error)
 	// HasSolver reports whether any record exists for solver.
 	HasSolver(ctx context.Context, solver Solver) (bool, error)
 	// List returns one page of records matching q.

@@ -13,7 +13,7 @@ const (
 	MaxModelBytes   = 256
 	MaxDatasetBytes = 128
 	MaxProblemBytes = 256
-	MaxTextBytes    = 4096 // finish reason and error
+	MaxTextBytes    = 4096 // finish reason, error and source
 	MaxCost         = 1_000_000_000_000
 )
 
@@ -63,6 +63,10 @@ func ValidateRecord(v *apperr.Violations, prefix string, r Record) {
 	}
 	checkText(v, f("finish_reason"), r.FinishReason, MaxTextBytes, false)
 	checkText(v, f("error"), r.Error, MaxTextBytes, false)
+	if r.Sample < 0 || r.Sample > MaxSample {
+		v.Add(f("sample"), "must be in [0, %d] (0 or 1: the ground truth), got %d", MaxSample, r.Sample)
+	}
+	checkText(v, f("source"), r.Source, MaxTextBytes, false)
 	switch y := r.MeasuredAt.UTC().Year(); {
 	case r.MeasuredAt.IsZero():
 		v.Add(f("measured_time"), "must be set")

@@ -29,6 +29,8 @@ func TestValidateRecord(t *testing.T) {
 		{"no response", func(r *Record) { r.Gradeable, r.Correct, r.Cost, r.CostRule = false, false, 0, costrule.None }, ""},
 		{"rule unknown", func(r *Record) { r.CostRule = costrule.Unknown }, ""},
 		{"rule missing", func(r *Record) { r.CostRule = "" }, "x.cost_rule"},
+		{"source too long", func(r *Record) { r.Source = strings.Repeat("s", MaxTextBytes+1) }, "x.source"},
+		{"source with NUL", func(r *Record) { r.Source = "a.eval\x00#id=1" }, "x.source"},
 		{"rule not a rule", func(r *Record) { r.CostRule = "max" }, "x.cost_rule"},
 		{"no response but gradeable", func(r *Record) { r.CostRule = costrule.None }, "x.cost_rule"},
 		{"no response but a cost", func(r *Record) { r.Gradeable, r.Correct, r.CostRule = false, false, costrule.None }, "x.cost_rule"},

@@ -34,6 +34,10 @@ type line struct {
 	MeasuredAt     *time.Time `json:"measured_at,omitempty"`
 	LuckyGuess     bool       `json:"lucky_guess,omitempty"`
 	CostRule       string     `json:"cost_rule,omitempty"`
+	// Sample is the repeated Phase 0 sample (SPEC §9): absent, 0 or 1 for
+	// the ground truth, j ≥ 2 for the j-th sample.
+	Sample int32  `json:"sample,omitempty"`
+	Source string `json:"source,omitempty"`
 }
 
 // modes maps the file's mode names to the API's.
@@ -75,6 +79,8 @@ func ParseLine(data []byte) (*triagev1.GroundTruthRecord, error) {
 		ResponseSha256: l.ResponseSHA256,
 		Error:          l.Error,
 		LuckyGuess:     l.LuckyGuess,
+		Sample:         l.Sample,
+		Source:         l.Source,
 	}
 	if l.Mode != "" && r.Solver.Mode == triagev1.SolverMode_SOLVER_MODE_UNSPECIFIED {
 		return nil, fmt.Errorf(`mode: must be "standard" or "extended", got %q`, l.Mode)
@@ -107,7 +113,7 @@ func FormatLine(r *triagev1.GroundTruthRecord) ([]byte, error) {
 		Cost: r.GetCost(), Correct: r.GetCorrect(), Gradeable: &gradeable, FinishReason: r.GetFinishReason(),
 		LatencyMS: float64(r.GetLatency().AsDuration()) / float64(time.Millisecond), ResponseSHA256: r.GetResponseSha256(),
 		Error: r.GetError(), MeasuredAt: &measured, LuckyGuess: r.GetLuckyGuess(),
-		CostRule: string(protoconv.CostRuleFromProto(r.GetCostRule())),
+		CostRule: string(protoconv.CostRuleFromProto(r.GetCostRule())), Sample: r.GetSample(), Source: r.GetSource(),
 	})
 }
 

@@ -14,6 +14,7 @@ func FuzzLine(f *testing.F) {
 		`{"model":"m","mode":"standard","dataset":"d","problem_id":"p","cost":0,"gradeable":false,"error":"timeout","latency_ms":30000.5,"measured_at":"2026-01-02T03:04:05.123456Z"}`,
 		`{"model":"m","mode":"extended","dataset":"d","problem_id":"p","cost":7953,"correct":true,"cost_rule":"completion_plus_reasoning","measured_at":"2026-01-02T03:04:05Z"}`,
 		`{"model":"m","mode":"extended","dataset":"d","problem_id":"p","cost":1,"cost_rule":"max"}`,
+		`{"model":"m","mode":"extended","dataset":"d","problem_id":"p","cost":5,"sample":4,"measured_at":"2026-01-02T03:04:05Z"}`,
 		`{"model":"m","mode":"fast"}`,
 		`{"cost":"x"}`,
 		`{"colour":1}`,

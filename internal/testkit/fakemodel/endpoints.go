@@ -14,6 +14,7 @@ type Endpoint struct {
 	MaxAttempts int     `json:"max_attempts,omitempty"`
 	Timeout     string  `json:"timeout,omitempty"`
 	Temperature float64 `json:"temperature,omitempty"`
+	Batch       bool    `json:"batch,omitempty"`
 }
 
 // EndpointsFile returns the content of an endpoints file that defines eps

@@ -3,6 +3,7 @@ package storetest
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"iter"
 	"strconv"
 	"time"
@@ -79,7 +80,7 @@ func (g Gen) each() iter.Seq[groundtruth.Record] {
 
 // genRules are the cost rules a generated record may carry (None needs a
 // cost of 0).
-var genRules = []costrule.Rule{costrule.Completion, costrule.TotalMinusPrompt, costrule.CompletionPlusReasoning, costrule.Unknown}
+var genRules = []costrule.Rule{costrule.Completion, costrule.TotalMinusPrompt, costrule.CompletionPlusReasoning, costrule.Unknown, costrule.HarnessOutput}
 
 // Record returns the generated record of (model m, mode, dataset d,
 // problem p); i only varies the values.
@@ -93,6 +94,7 @@ func (g Gen) Record(m, mode, d, p, i int) groundtruth.Record {
 		Correct:      gradeable && (p+m+g.Variant)%3 == 0,
 		LuckyGuess:   gradeable && (p+m+g.Variant)%3 == 1 && p%5 == 0,
 		FinishReason: "stop",
+		Source:       genSource(p, g.Variant),
 		Latency:      time.Duration(1000+(i%977)+g.Variant) * time.Microsecond,
 		MeasuredAt:   Epoch.Add(time.Duration(i)*1001*time.Microsecond + time.Duration(g.Variant)*time.Second),
 	}
@@ -113,4 +115,13 @@ func pad(n, width int) string {
 		s = "0" + s
 	}
 	return s
+}
+
+// genSource is the source of a generated record: one in five names a log
+// (an imported record), the others none.
+func genSource(p, variant int) string {
+	if (p+variant)%5 != 0 {
+		return ""
+	}
+	return fmt.Sprintf("logs/run-%d.eval#id=%d,epoch=1", variant, p)
 }

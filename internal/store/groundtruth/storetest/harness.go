@@ -44,6 +44,11 @@ func Run(t *testing.T, h Harness) {
 		{"HasSolver", testHasSolver},
 		{"GetUnknownAndMany", testGetUnknownAndMany},
 		{"ReadOddStrings", testReadOddStrings},
+		{"SamplesRoundTrip", testSamplesRoundTrip},
+		{"SamplesRepeatedInOneImport", testSamplesRepeatedInOneImport},
+		{"SamplesManyBatches", testSamplesManyBatches},
+		{"SamplesRejectBadIndex", testSamplesRejectBadIndex},
+		{"SamplesTokenIsPerMode", testSamplesTokenIsPerMode},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, h) })

@@ -1,0 +1,494 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/triage-eval/triage/internal/platform/apperr"
+)
+
+// BatchStore records the batches a Client submitted, so that a process
+// restarted while they run polls them instead of submitting their requests
+// again. *SQLCache implements it; Prefill needs a Cache that does.
+type BatchStore interface {
+	// SaveBatch stores a batch as pending, with the cache keys of its
+	// requests.
+	SaveBatch(ctx context.Context, b StoredBatch) error
+	// PendingBatches returns the batches of baseURL whose results were not
+	// read yet.
+	PendingBatches(ctx context.Context, baseURL string) ([]StoredBatch, error)
+	// FinishBatch marks a batch read, with the provider's final status.
+	FinishBatch(ctx context.Context, id, state string, at time.Time) error
+}
+
+// StoredBatch is a batch as a BatchStore keeps it.
+type StoredBatch struct {
+	// ID is the provider's batch id.
+	ID string
+	// BaseURL is the client's base URL (without trailing slash).
+	BaseURL string
+	// CreatedAt is when the batch was created.
+	CreatedAt time.Time
+	// Keys are the cache keys of its requests: its lines' custom_ids.
+	Keys []string
+}
+
+// Batch bounds: OpenAI's limits per batch (50,000 requests, a 200 MB input
+// file), the 24 h completion window plus time to finalize, and the poll
+// interval's growth.
+const (
+	// DefaultBatchMaxRequests is OpenAI's most requests per batch.
+	DefaultBatchMaxRequests = 50_000
+	// DefaultBatchMaxBytes is OpenAI's largest batch input file (200 MB).
+	DefaultBatchMaxBytes = 200_000_000
+	// DefaultBatchMaxWait is the completion window plus an hour to finalize.
+	DefaultBatchMaxWait = 25 * time.Hour
+	// DefaultBatchPollBase is the first poll interval's upper bound.
+	DefaultBatchPollBase = 15 * time.Second
+	// DefaultBatchPollMax caps the poll interval.
+	DefaultBatchPollMax = 10 * time.Minute
+	// DefaultBatchMaxFileBytes bounds the bytes read of one output or
+	// error file (read line by line, never whole in memory).
+	DefaultBatchMaxFileBytes = 8 << 30
+	// maxBatchProblems bounds the problems a BatchReport lists.
+	maxBatchProblems = 20
+)
+
+// BatchOptions bound a Prefill; zero fields take the defaults above.
+type BatchOptions struct {
+	// MaxRequests and MaxBytes bound one batch's input file; more
+	// requests are split into several batches.
+	MaxRequests int
+	MaxBytes    int
+	// MaxWait bounds the wait for the batches, from the first poll.
+	MaxWait time.Duration
+	// PollBase and PollMax shape the poll interval: before poll n+1 the
+	// client waits a random time in [w/2, w), w = min(PollMax,
+	// PollBase·2^(n-1)) (exponential backoff with jitter, through the
+	// Client's clock and sleep).
+	PollBase, PollMax time.Duration
+	// MaxLineBytes bounds one line of an output or error file; longer
+	// lines are skipped (their requests stay for the synchronous path).
+	// 0 means the synchronous path's bound on a response body plus 1 MiB.
+	MaxLineBytes int
+	// MaxFileBytes bounds the bytes read of one output or error file.
+	MaxFileBytes int64
+}
+
+func (o BatchOptions) withDefaults() BatchOptions {
+	if o.MaxRequests <= 0 {
+		o.MaxRequests = DefaultBatchMaxRequests
+	}
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultBatchMaxBytes
+	}
+	if o.MaxWait <= 0 {
+		o.MaxWait = DefaultBatchMaxWait
+	}
+	if o.PollBase <= 0 {
+		o.PollBase = DefaultBatchPollBase
+	}
+	if o.PollMax <= 0 {
+		o.PollMax = DefaultBatchPollMax
+	}
+	if o.MaxLineBytes <= 0 {
+		o.MaxLineBytes = maxResponseBytes + 1<<20
+	}
+	if o.MaxFileBytes <= 0 {
+		o.MaxFileBytes = DefaultBatchMaxFileBytes
+	}
+	return o
+}
+
+// BatchReport says what a Prefill did.
+type BatchReport struct {
+	// Requests is the number of distinct requests asked for.
+	Requests int
+	// Cached were in the cache already.
+	Cached int
+	// Resumed were in batches an earlier process had submitted and
+	// stored, which were polled instead of submitted again.
+	Resumed int
+	// Submitted were sent in new batches.
+	Submitted int
+	// Batches are the ids of the batches waited for, resumed ones first.
+	Batches []string
+	// Stored is how many responses the batches added to the cache.
+	Stored int
+	// Missing is how many requests the cache still lacks: the synchronous
+	// path will send them.
+	Missing int
+	// Problems says why requests were left to the synchronous path (a
+	// failed or expired batch, an error line, a line that could not be
+	// read), at most 20 lines; ProblemCount counts them all.
+	Problems     []string
+	ProblemCount int
+}
+
+func (r *BatchReport) problem(format string, args ...any) {
+	r.ProblemCount++
+	if len(r.Problems) < maxBatchProblems {
+		r.Problems = append(r.Problems, fmt.Sprintf(format, args...))
+	}
+}
+
+// Warning is one line on what the synchronous path must still do, or ""
+// when the batches answered every request.
+func (r BatchReport) Warning() string {
+	if r.Missing == 0 && r.ProblemCount == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("batches %s left %d of %d requests unanswered (they are sent one by one)", strings.Join(r.Batches, ", "), r.Missing, r.Requests)
+	if r.ProblemCount > 0 {
+		s += fmt.Sprintf("; %d problems, first: %s", r.ProblemCount, r.Problems[0])
+	}
+	return s
+}
+
+// BatchWaitError says Prefill stopped waiting for batches still running
+// after BatchOptions.MaxWait. They stay stored: a later Prefill of the
+// same requests resumes them.
+type BatchWaitError struct {
+	// Waited is how long Prefill polled.
+	Waited time.Duration
+	// Pending are the ids of the batches still running, with their status.
+	Pending []string
+}
+
+// Error names the batches still running.
+func (e *BatchWaitError) Error() string {
+	return fmt.Sprintf("batches still running after %s: %s; run again to resume waiting for them", e.Waited, strings.Join(e.Pending, ", "))
+}
+
+// batchItem is one request to batch: its cache key (the line's custom_id)
+// and exact body.
+type batchItem struct {
+	key  string
+	body []byte
+}
+
+// trackedBatch is a batch Prefill waits for.
+type trackedBatch struct {
+	id     string
+	keys   map[string]bool
+	status string
+	done   bool
+}
+
+// Prefill puts the responses to reqs in the cache through the provider's
+// Batch API, so that Complete then answers each of them from the cache:
+// the same Response, record for record, as a synchronous call (but for
+// Latency, Attempts, ObtainedAt and BatchID, see Response). It renders
+// every request exactly as Complete would (same body, same cache key),
+// drops those already cached, polls the stored pending batches of this
+// base URL that hold any of the others, submits the rest in new batches
+// (split at BatchOptions.MaxRequests and MaxBytes) each stored before any
+// wait, polls them all with backoff until they end, and stores every
+// successful response of their output files. A request a batch did not
+// answer (a failed or expired batch, an error line, a line that is not a
+// chat completion, a line past the bounds) stays uncached, and the report
+// says why: the synchronous path sends it. An invalid request is left to
+// Complete, which reports it.
+//
+// Errors: an *EndpointError wrapping an *apperr.PreconditionError when the
+// endpoint does not offer batches (Endpoint.Batch) or the cache is off or
+// cannot record batches; a *BatchWaitError after MaxWait; an HTTP or
+// cache error of the Batch API calls; the context's error. Batches
+// submitted before an error stay stored and are resumed next time.
+func (c *Client) Prefill(ctx context.Context, reqs []Request, o BatchOptions) (BatchReport, error) {
+	o = o.withDefaults()
+	var rep BatchReport
+	if !c.ep.Batch {
+		return rep, c.wrap(&apperr.PreconditionError{Reason: fmt.Sprintf(
+			"endpoint %q does not offer the Batch API; set \"batch\": true in its endpoints entry if its provider does", c.ep.Name)})
+	}
+	if c.opts.cache == nil {
+		return rep, c.wrap(&apperr.PreconditionError{Reason: "batch mode needs the LLM cache: batch results reach Phase 0 through it; switch the cache on"})
+	}
+	store, ok := c.opts.cache.(BatchStore)
+	if !ok {
+		return rep, c.wrap(&apperr.PreconditionError{Reason: "batch mode needs a cache that records batches (the SQL cache)"})
+	}
+	missing, err := c.uncached(ctx, reqs, &rep)
+	if err != nil {
+		return rep, c.wrap(err)
+	}
+	if len(missing) == 0 {
+		return rep, nil
+	}
+	need := make(map[string]bool, len(missing))
+	for _, it := range missing {
+		need[it.key] = true
+	}
+	pending, err := store.PendingBatches(ctx, c.baseURL)
+	if err != nil {
+		return rep, c.wrap(err)
+	}
+	var waits []*trackedBatch
+	for _, b := range pending {
+		t := &trackedBatch{id: b.ID, keys: make(map[string]bool, len(b.Keys))}
+		covers := 0
+		for _, k := range b.Keys {
+			t.keys[k] = true
+			if need[k] {
+				covers++
+				delete(need, k)
+			}
+		}
+		if covers > 0 {
+			rep.Resumed += covers
+			waits = append(waits, t)
+		}
+	}
+	var send []batchItem
+	for _, it := range missing {
+		if need[it.key] {
+			send = append(send, it)
+		}
+	}
+	for _, chunk := range splitBatch(send, o, &rep) {
+		t, err := c.submitBatch(ctx, store, chunk)
+		if err != nil {
+			return rep, c.wrap(err)
+		}
+		rep.Submitted += len(chunk)
+		waits = append(waits, t)
+	}
+	for _, t := range waits {
+		rep.Batches = append(rep.Batches, t.id)
+	}
+	stored := map[string]bool{}
+	err = c.awaitBatches(ctx, store, waits, o, &rep, stored)
+	for _, it := range missing {
+		if !stored[it.key] {
+			rep.Missing++
+		}
+	}
+	if err != nil {
+		return rep, c.wrap(err)
+	}
+	return rep, nil
+}
+
+// uncached renders reqs as Complete would and returns, once each, those
+// the cache lacks.
+func (c *Client) uncached(ctx context.Context, reqs []Request, rep *BatchReport) ([]batchItem, error) {
+	seen := map[string]bool{}
+	var out []batchItem
+	for _, req := range reqs {
+		if req.validate() != nil {
+			continue // Complete reports it
+		}
+		w, err := buildWire(c.ep, c.extraBody, req)
+		if err != nil {
+			continue
+		}
+		body, err := w.body()
+		if err != nil {
+			return nil, fmt.Errorf("request body: %w", err)
+		}
+		key, err := bodyKey(c.baseURL, body, req.Sample)
+		if err != nil {
+			return nil, fmt.Errorf("cache key: %w", err)
+		}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		rep.Requests++
+		_, ok, err := c.opts.cache.Get(ctx, key)
+		if err != nil {
+			return nil, fmt.Errorf("cache lookup: %w", err)
+		}
+		if ok {
+			rep.Cached++
+			continue
+		}
+		out = append(out, batchItem{key: key, body: body})
+	}
+	return out, nil
+}
+
+// batchLine is one line of a batch input file.
+type batchLine struct {
+	CustomID string          `json:"custom_id"`
+	Method   string          `json:"method"`
+	URL      string          `json:"url"`
+	Body     json.RawMessage `json:"body"`
+}
+
+// encodeLine returns the input line of it, newline included.
+func encodeLine(it batchItem) ([]byte, error) {
+	line, err := encodeCanonical(batchLine{CustomID: it.key, Method: "POST", URL: BatchEndpoint, Body: it.body})
+	if err != nil {
+		return nil, err
+	}
+	return append(line, '\n'), nil
+}
+
+// splitBatch cuts items into input files of at most o.MaxRequests lines
+// and o.MaxBytes bytes; a request whose line alone is longer is left to
+// the synchronous path.
+func splitBatch(items []batchItem, o BatchOptions, rep *BatchReport) [][]batchItem {
+	var out [][]batchItem
+	var cur []batchItem
+	size := 0
+	for _, it := range items {
+		n := len(it.body) + len(it.key) + 128 // the line's other fields
+		if n > o.MaxBytes {
+			rep.problem("request %s: its line (%d bytes) exceeds a batch file's %d bytes", it.key, n, o.MaxBytes)
+			continue
+		}
+		if len(cur) > 0 && (len(cur) >= o.MaxRequests || size+n > o.MaxBytes) {
+			out = append(out, cur)
+			cur, size = nil, 0
+		}
+		cur = append(cur, it)
+		size += n
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// submitBatch uploads one input file, creates its batch and stores it
+// before returning, even if ctx ends meanwhile: a batch the store does not
+// know would be paid for and never read.
+func (c *Client) submitBatch(ctx context.Context, store BatchStore, items []batchItem) (*trackedBatch, error) {
+	var buf bytes.Buffer
+	t := &trackedBatch{keys: make(map[string]bool, len(items))}
+	keys := make([]string, len(items))
+	for i, it := range items {
+		line, err := encodeLine(it)
+		if err != nil {
+			return nil, fmt.Errorf("batch line: %w", err)
+		}
+		buf.Write(line)
+		keys[i] = it.key
+		t.keys[it.key] = true
+	}
+	fileID, err := c.uploadBatchFile(ctx, "triage-phase0.jsonl", buf.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	b, err := c.createBatch(ctx, fileID)
+	if err != nil {
+		return nil, err
+	}
+	t.id, t.status = b.ID, b.Status
+	if err := store.SaveBatch(context.WithoutCancel(ctx), StoredBatch{ID: b.ID, BaseURL: c.baseURL, CreatedAt: c.opts.now(), Keys: keys}); err != nil {
+		return nil, fmt.Errorf("batch %s was created but could not be stored (it will not be resumed): %w", b.ID, err)
+	}
+	return t, nil
+}
+
+// awaitBatches polls the batches until each ended and its results were
+// read, or until o.MaxWait.
+func (c *Client) awaitBatches(ctx context.Context, store BatchStore, waits []*trackedBatch, o BatchOptions, rep *BatchReport, stored map[string]bool) error {
+	start := c.opts.now()
+	for round := 1; ; round++ {
+		open := 0
+		for _, t := range waits {
+			if t.done {
+				continue
+			}
+			b, err := c.getBatch(ctx, t.id)
+			if se, ok := errorsAsStatus(err); ok && se.StatusCode == 404 {
+				rep.problem("batch %s: the provider does not know it (%v); its requests are sent one by one", t.id, err)
+				if err := store.FinishBatch(ctx, t.id, "unknown", c.opts.now()); err != nil {
+					return err
+				}
+				t.done = true
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			t.status = b.Status
+			if !b.terminal() {
+				open++
+				continue
+			}
+			if err := c.collectBatch(ctx, t, b, o, rep, stored); err != nil {
+				return err
+			}
+			if err := store.FinishBatch(ctx, t.id, b.Status, c.opts.now()); err != nil {
+				return err
+			}
+			t.done = true
+		}
+		if open == 0 {
+			return nil
+		}
+		waited := c.opts.now().Sub(start)
+		if waited >= o.MaxWait {
+			e := &BatchWaitError{Waited: waited}
+			for _, t := range waits {
+				if !t.done {
+					e.Pending = append(e.Pending, t.id+" ("+t.status+")")
+				}
+			}
+			return e
+		}
+		if err := c.opts.sleep(ctx, pollDelay(round, o, c.opts.rand)); err != nil {
+			return err
+		}
+	}
+}
+
+// pollDelay is the wait before poll round+1: a random time in [w/2, w),
+// w = min(PollMax, PollBase·2^(round-1)).
+func pollDelay(round int, o BatchOptions, rand func() float64) time.Duration {
+	w := o.PollMax
+	if shift := round - 1; shift < 62 && o.PollBase <= o.PollMax>>shift {
+		w = o.PollBase << shift
+	}
+	return w/2 + time.Duration(rand()*float64(w/2))
+}
+
+// collectBatch reads an ended batch's output and error files into the
+// cache and reports what it left unanswered.
+func (c *Client) collectBatch(ctx context.Context, t *trackedBatch, b batchObject, o BatchOptions, rep *BatchReport, stored map[string]bool) error {
+	if b.Status == BatchFailed {
+		reason := "no reason given"
+		if b.Errors != nil && len(b.Errors.Data) > 0 {
+			e := b.Errors.Data[0]
+			reason = e.Code + ": " + e.Message
+			if e.Line != nil {
+				reason = fmt.Sprintf("line %d: %s", *e.Line, reason)
+			}
+			if n := len(b.Errors.Data); n > 1 {
+				reason += fmt.Sprintf(" (and %d more)", n-1)
+			}
+		}
+		rep.problem("batch %s failed: %s", t.id, reason)
+	}
+	at := c.opts.now()
+	if b.CompletedAt > 0 {
+		at = time.Unix(b.CompletedAt, 0).UTC()
+	}
+	r := resultReader{c: c, t: t, at: at, o: o, rep: rep, stored: stored}
+	for _, f := range []string{b.OutputFileID, b.ErrorFileID} {
+		if f == "" {
+			continue
+		}
+		if err := r.read(ctx, f); err != nil {
+			return err
+		}
+	}
+	left := 0
+	for k := range t.keys {
+		if !stored[k] {
+			left++
+		}
+	}
+	if left > 0 && b.Status != BatchCompleted && b.Status != BatchFailed {
+		rep.problem("batch %s %s with %d requests unanswered", t.id, b.Status, left)
+	}
+	return nil
+}

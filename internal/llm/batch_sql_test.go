@@ -1,0 +1,43 @@
+package llm
+
+import (
+	"context"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// TestBatchStoreBackends: a saved batch is pending, with its keys, for its
+// base URL only, until finished; on every backend.
+func TestBatchStoreBackends(t *testing.T) {
+	for name, location := range cacheLocations(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			loc := location(t)
+			c := openTestCache(t, loc)
+			a := StoredBatch{ID: "batch_a", BaseURL: "http://x/v1", CreatedAt: testNow, Keys: []string{"k2", "k1"}}
+			b := StoredBatch{ID: "batch_b", BaseURL: "http://x/v1", CreatedAt: testNow.Add(time.Second), Keys: []string{"k3"}}
+			other := StoredBatch{ID: "batch_o", BaseURL: "http://y/v1", CreatedAt: testNow, Keys: []string{"k1"}}
+			for _, sb := range []StoredBatch{b, a, other} {
+				if err := c.SaveBatch(ctx, sb); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := c.SaveBatch(ctx, a); err == nil {
+				t.Error("saving a batch id twice succeeded")
+			}
+			got, err := openTestCache(t, loc).PendingBatches(ctx, "http://x/v1")
+			a.Keys = []string{"k1", "k2"}
+			if want := []StoredBatch{a, b}; err != nil || !reflect.DeepEqual(got, want) {
+				t.Errorf("pending = %+v, %v; want %+v", got, err, want)
+			}
+			if err := c.FinishBatch(ctx, "batch_a", BatchCompleted, testNow); err != nil {
+				t.Fatal(err)
+			}
+			got, err = c.PendingBatches(ctx, "http://x/v1")
+			if err != nil || len(got) != 1 || got[0].ID != "batch_b" {
+				t.Errorf("pending after finishing batch_a = %+v, %v", got, err)
+			}
+		})
+	}
+}

@@ -1,0 +1,174 @@
+package executor_test
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/llm"
+	"github.com/triage-eval/triage/internal/llm/llmtest"
+	"github.com/triage-eval/triage/internal/phase0/grading"
+	"github.com/triage-eval/triage/internal/phase0/solving"
+	"github.com/triage-eval/triage/internal/platform/server"
+	"github.com/triage-eval/triage/internal/platform/servertest"
+	"github.com/triage-eval/triage/internal/store/groundtruth"
+	"github.com/triage-eval/triage/services/executor"
+)
+
+// batchClock is a clock that sleeping advances, shared by the gateway's
+// polls and the fake provider's batches.
+type batchClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *batchClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+
+func (c *batchClock) sleep(ctx context.Context, d time.Duration) error {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+	return ctx.Err()
+}
+
+// boxedAnswer answers "Compute problem pN." with \boxed{N*7}, and the
+// problem "p4" wrong; a deterministic provider.
+func boxedAnswer(_ int, r llmtest.Recorded) llmtest.Reply {
+	var req struct {
+		Messages []llm.Message `json:"messages"`
+	}
+	_ = json.Unmarshal(r.Body, &req)
+	text := req.Messages[0].Content
+	i := strings.Index(text, "Compute problem p")
+	id := text[i+len("Compute problem p") : i+len("Compute problem p")+1]
+	return llmtest.VLLM(llmtest.Completion{Content: `\boxed{` + id + `7}`, Reasoning: "thinking about " + id, PromptTokens: 40, CompletionTokens: 120 + len(id)})
+}
+
+// newBatchExecutor serves an Executor with a response cache whose
+// endpoint "q" may batch, on a fresh fake provider.
+func newBatchExecutor(t *testing.T, batch bool, cache llm.Cache) (triagev1.ExecutorServiceClient, groundtruth.Store, *llmtest.Server) {
+	t.Helper()
+	clock := &batchClock{t: fixedNow}
+	srv := llmtest.NewServer(t, llmtest.WithHandler(boxedAnswer), llmtest.WithClock(clock.now))
+	st, err := groundtruth.Open(context.Background(), filepath.Join(t.TempDir(), "gt.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	opts := []llm.Option{llm.WithClock(clock.now), llm.WithSleep(clock.sleep)}
+	if cache != nil {
+		opts = append(opts, llm.WithCache(cache))
+	}
+	b := &executor.Baseline{
+		Endpoints: map[string]llm.Endpoint{"q": {Name: "q", BaseURL: srv.URL(), Model: "qwen3-32b", Mode: "extended", Family: llm.FamilyQwen, MaxAttempts: 1, Timeout: 5 * time.Second, Batch: batch}},
+		Clients:   llm.NewClients(opts...),
+		Solver:    solving.New(grading.New(nil, nil), clock.now),
+	}
+	svc := server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: executor.New(st, clock.now, executor.WithBaseline(b))}
+	return triagev1.NewExecutorServiceClient(servertest.Start(t, nil, svc)), st, srv
+}
+
+func openCache(t *testing.T) *llm.SQLCache {
+	t.Helper()
+	c, err := llm.OpenCache(context.Background(), filepath.Join(t.TempDir(), "llm.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// TestBatchBaselineRecordsAreTheSynchronousOnes runs one Phase 0 in batch
+// mode and one synchronously: the stored records agree field by field but
+// for the latency and the measurement time (a batch has no per-request
+// latency; its answers are dated when the batch completed).
+func TestBatchBaselineRecordsAreTheSynchronousOnes(t *testing.T) {
+	probs := []*triagev1.Problem{mathProblem("p1", "17"), mathProblem("p2", "27"), mathProblem("p3", "99"), mathProblem("p4", "47")}
+	ids := []string{"p1", "p2", "p3", "p4"}
+	solver := groundtruth.Solver{Model: "qwen3-32b", Mode: "extended"}
+	run := func(batch bool) (map[string]groundtruth.Record, *triagev1.BaselineBatch, *triagev1.BaselineSummary, *llmtest.Server) {
+		c, st, srv := newBatchExecutor(t, batch, openCache(t))
+		stream, err := c.RunBaseline(context.Background(), &triagev1.RunBaselineRequest{Solver: qwen, Endpoint: "q", Problems: probs, Batch: batch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep *triagev1.BaselineBatch
+		var sum *triagev1.BaselineSummary
+		for {
+			msg, err := stream.Recv()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b := msg.GetBatch(); b != nil {
+				rep = b
+			}
+			if sum = msg.GetSummary(); sum != nil {
+				break
+			}
+		}
+		recs, err := st.Get(context.Background(), solver, "aime", ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return recs, rep, sum, srv
+	}
+	batched, rep, bsum, bsrv := run(true)
+	synced, none, ssum, _ := run(false)
+	if none != nil {
+		t.Error("a synchronous baseline reported batches")
+	}
+	if rep == nil || rep.GetSubmitted() != 4 || rep.GetStored() != 4 || rep.GetMissing() != 0 || len(rep.GetBatchIds()) != 1 || rep.GetWarning() != "" {
+		t.Fatalf("batch report %v", rep)
+	}
+	if bsrv.Count() != 0 {
+		t.Errorf("batch mode made %d synchronous calls", bsrv.Count())
+	}
+	if bsum.GetCorrect() != 3 || ssum.GetCorrect() != 3 || bsum.GetCached() != 4 || ssum.GetCached() != 0 {
+		t.Errorf("summaries: batch %v, synchronous %v", bsum, ssum)
+	}
+	for _, id := range ids {
+		b, s := batched[id], synced[id]
+		b.Latency, b.MeasuredAt = s.Latency, s.MeasuredAt
+		if diff := cmp.Diff(s, b); diff != "" {
+			t.Errorf("%s: batch record differs from the synchronous one (-sync +batch):\n%s", id, diff)
+		}
+	}
+}
+
+func TestBatchBaselineRefusals(t *testing.T) {
+	tests := []struct {
+		name     string
+		batch    bool
+		cache    bool
+		code     codes.Code
+		contains string
+	}{
+		{"endpoint without batches", false, true, codes.InvalidArgument, "does not offer the Batch API"},
+		{"cache off", true, false, codes.FailedPrecondition, "needs the LLM cache"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var cache llm.Cache
+			if tt.cache {
+				cache = openCache(t)
+			}
+			c, _, srv := newBatchExecutor(t, tt.batch, cache)
+			_, _, _, err := collect(t, c, &triagev1.RunBaselineRequest{Solver: qwen, Endpoint: "q", Problems: []*triagev1.Problem{mathProblem("p1", "17")}, Batch: true})
+			if status.Code(err) != tt.code || !strings.Contains(err.Error(), tt.contains) {
+				t.Errorf("error %v, want %s saying %q", err, tt.code, tt.contains)
+			}
+			if srv.Count() != 0 || len(srv.BatchCalls()) != 0 {
+				t.Error("a refused batch baseline called the provider")
+			}
+		})
+	}
+}

@@ -254,3 +254,30 @@ func TestQuoteBadConfig(t *testing.T) {
 		})
 	}
 }
+
+// TestQuoteSamples quotes a baseline of k = 2 samples: each sample is a
+// call with a cache key of its own, so a fresh ground-truth store after the
+// baseline finds both in the cache.
+func TestQuoteSamples(t *testing.T) {
+	s := newQuoteStudy(t)
+	raw, err := os.ReadFile(s.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(s.cfg, append(raw, "baseline: {samples: 2}\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if p0 := s.quote(t)[quote.Baseline]; p0.Calls != 60 || p0.Cached != 0 {
+		t.Errorf("phase 0 of 2 samples = %+v, want 60 calls", p0)
+	}
+	s.run(t, "baseline")
+	if p0 := s.quote(t)[quote.Baseline]; p0.Calls != 0 {
+		t.Errorf("phase 0 after the baseline = %+v, want 0 calls", p0)
+	}
+	if err := os.Remove(filepath.Join(s.dir, "gt.db")); err != nil {
+		t.Fatal(err)
+	}
+	if p0 := s.quote(t)[quote.Baseline]; p0.Calls != 0 || p0.Cached != 60 {
+		t.Errorf("phase 0 with a fresh ground-truth store = %+v, want 60 cached, 0 calls", p0)
+	}
+}

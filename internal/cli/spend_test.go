@@ -88,6 +88,7 @@ pool_size: 15
 alphas: [0.5, 1]
 strategies: [llm]
 concurrency: 1
+baseline: {concurrency: 1}
 spend: {cap_usd: %v}
 `, c))
 }
@@ -201,6 +202,24 @@ func TestSpendCap(t *testing.T) {
 			t.Errorf("quote after the grid: %+v", q)
 		}
 	})
+	step.Run(t, "the re-solve stops at the cap and resumes", func(t *testing.T) {
+		resolve := pessimistic(quote.Resolve)
+		spent := 0.0
+		for _, r := range s.spend(t) {
+			spent += r.Dollars
+		}
+		// Room for one re-solve's bound and no more: each costs its bound.
+		s.setCap(t, spent+1.5*resolve)
+		s.capped(t, "budget-aware")
+		if r := s.spend(t)["budget_aware_resolve"]; r.Calls != 1 {
+			t.Errorf("re-solve spend under the cap = %+v, want 1 call", r)
+		}
+		s.setCap(t, 1)
+		s.run(t, "budget-aware")
+		if r := s.spend(t)["budget_aware_resolve"]; r.Calls != 30 || !nearDollars(r.Dollars, 30*solveDollars) {
+			t.Errorf("re-solve spend after raising the cap = %+v, want 30 calls, $%v", r, 30*solveDollars)
+		}
+	})
 	step.Run(t, "the report's spend", func(t *testing.T) {
 		env, out, logs := testEnv(nil)
 		if err := Run(context.Background(), []string{"report", s.cfg}, env); err != nil {
@@ -213,8 +232,8 @@ func TestSpendCap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := fmt.Sprintf("phase,endpoint,calls,input tokens,output tokens,dollars\nphase0_baseline,q,30,6000,120000,%v\nphase1_planning,q,4,3600,240,%v\n",
-			strconvDollars(30*solveDollars), strconvDollars(4*planDollars))
+		want := fmt.Sprintf("phase,endpoint,calls,input tokens,output tokens,dollars\nbudget_aware_resolve,q,30,6000,120000,%v\nphase0_baseline,q,30,6000,120000,%v\nphase1_planning,q,4,3600,240,%v\n",
+			strconvDollars(30*solveDollars), strconvDollars(30*solveDollars), strconvDollars(4*planDollars))
 		if got := string(raw); !sameCSV(got, want) {
 			t.Errorf("spend.csv =\n%s\nwant\n%s", got, want)
 		}

@@ -15,7 +15,7 @@ const (
 	DefaultNoiseDraws = 200
 	// DefaultNoiseRandomOrders is M, the common random orders each draw's
 	// change of V_random is estimated with.
-	DefaultNoiseRandomOrders = 1000
+	DefaultNoiseRandomOrders = 250
 	// MaxNoiseDraws and MaxNoiseRandomOrders bound R and M (larger
 	// settings are taken as these): memory grows with R per pool and plan.
 	MaxNoiseDraws        = 10_000
@@ -88,8 +88,8 @@ type NoiseInput struct {
 	Plans map[PlanKey][]PlanStep
 	// Draws is R (0: DefaultNoiseDraws), RandomOrders M (0:
 	// DefaultNoiseRandomOrders) and RandomSeed the seed of the M orders;
-	// see docs/reports.md. Give the run's random.samples and random.seed:
-	// sample 1's Monte Carlo estimate is then the stored V_random itself.
+	// see docs/reports.md. With the run's random.seed the M orders are the
+	// first M of the run's Monte Carlo reference.
 	Draws, RandomOrders int
 	RandomSeed          uint64
 }

@@ -34,11 +34,10 @@ type noiseRunSpec struct {
 // ground truth: B, V_oracle by knapsack, V_random by Monte Carlo with the
 // run's orders and seed, V_M by executing each random plan under U and E)
 // and the noise input a loader would give: every sample, the pools and the
-// plans.
+// plans, with the run's random seed and the default R and M.
 func noiseRun(spec noiseRunSpec) ([]ScoreRecord, []Accuracy, *NoiseInput) {
 	rng := rand.New(rand.NewPCG(25, 6))
-	in := &NoiseInput{Samples: ItemSamples{}, Pools: map[PoolKey][]PoolProblem{}, Plans: map[PlanKey][]PlanStep{},
-		RandomOrders: spec.orders, RandomSeed: spec.seed}
+	in := &NoiseInput{Samples: ItemSamples{}, Pools: map[PoolKey][]PoolProblem{}, Plans: map[PlanKey][]PlanStep{}, RandomSeed: spec.seed}
 	for _, d := range spec.datasets {
 		for p := range spec.pools {
 			var probs []PoolProblem

@@ -82,3 +82,80 @@ func (b Bootstrap) TwoStageMeanCIs(sets ...[][]float64) []Interval {
 	}
 	return out
 }
+
+// TwoStageStratifiedMeanCIs is TwoStageMeanCIs for a mean over datasets
+// (StratifiedMeanCI's stratification, SPEC §5): sets[s][g][i] lists the
+// draws of pool i of group (dataset) g. Each resample redraws the pools of
+// every group of two or more pools as StratifiedMeanCI does (group g from
+// splitmix.New(Seed ^ BootstrapTag ^ (g+1)·splitmix.Gamma)) and a group of
+// one pool keeps it; then every pool taken, in group and draw order, gets
+// one of its R draws from the group's own second stream
+// (splitmix.New(Seed ^ BootstrapTag ^ NoiseTag ^ (g+1)·splitmix.Gamma)) —
+// a single pool's noise is drawn too. The resample's value is the mean of
+// the groups' means. With every draw of a pool equal to one value this is
+// StratifiedMeanCI's interval bit for bit; a single group gives
+// TwoStageMeanCIs' interval. Undefined when a group is empty, below two
+// pools in total, or when the pools disagree on R.
+func (b Bootstrap) TwoStageStratifiedMeanCIs(sets ...[][][]float64) []Interval {
+	out := make([]Interval, len(sets))
+	b = b.Resolved()
+	resamples, tail := b.Resamples, b.TailPerMille
+	lo := max(ceilDiv(tail*resamples, 1000), 1)
+	hi := min(ceilDiv((1000-tail)*resamples, 1000), resamples)
+	for s, groups := range sets {
+		total, r := 0, -1
+		ok := len(groups) > 0
+		for _, g := range groups {
+			ok = ok && len(g) > 0
+			total += len(g)
+			for _, d := range g {
+				if r < 0 {
+					r = len(d)
+				}
+				ok = ok && len(d) == r && r > 0
+			}
+		}
+		if !ok || total < 2 {
+			continue
+		}
+		if len(groups) == 1 {
+			out[s] = b.TwoStageMeanCIs(groups[0])[0]
+			continue
+		}
+		pools := make([]*splitmix.Indices, len(groups))
+		picks := make([]*splitmix.Indices, len(groups))
+		idx, pick := make([][]int, len(groups)), make([][]int, len(groups))
+		for g, pg := range groups {
+			if len(pg) >= 2 {
+				pools[g] = splitmix.NewIndices(splitmix.New(b.Seed^BootstrapTag^uint64(g+1)*splitmix.Gamma), len(pg))
+				idx[g] = make([]int, len(pg))
+			} else {
+				idx[g] = []int{0} // a single pool enters every resample
+			}
+			picks[g] = splitmix.NewIndices(splitmix.New(b.Seed^BootstrapTag^NoiseTag^uint64(g+1)*splitmix.Gamma), r)
+			pick[g] = make([]int, len(pg))
+		}
+		means := make([]float64, resamples)
+		for j := range means {
+			var macro float64
+			for g, pg := range groups {
+				if pools[g] != nil {
+					pools[g].Fill(idx[g])
+				}
+				picks[g].Fill(pick[g])
+				if pools[g] == nil {
+					macro += pg[0][pick[g][0]]
+					continue
+				}
+				var sum float64
+				for x, i := range idx[g] {
+					sum += pg[i][pick[g][x]]
+				}
+				macro += sum / float64(len(pg))
+			}
+			means[j] = macro / float64(len(groups))
+		}
+		out[s] = percentileInterval(means, lo, hi)
+	}
+	return out
+}

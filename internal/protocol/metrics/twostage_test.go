@@ -124,3 +124,44 @@ func TestTwoStageUndefined(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoStageStratified: constant draws give StratifiedMeanCI's interval
+// bit for bit (a single-pool group included), a single group gives
+// TwoStageMeanCIs', and a single-pool group's noise is drawn.
+func TestTwoStageStratified(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	constant := func(values []float64, r int) [][]float64 {
+		out := make([][]float64, len(values))
+		for i, v := range values {
+			out[i] = make([]float64, r)
+			for k := range out[i] {
+				out[i][k] = v
+			}
+		}
+		return out
+	}
+	groups := [][]float64{{0.1, 0.5, -0.3}, {0.9}, {0.2, 0.4, 1, 0.7, 0.1}}
+	b := Bootstrap{Seed: 5}
+	var draws [][][]float64
+	for _, g := range groups {
+		draws = append(draws, constant(g, 9))
+	}
+	if got, want := b.TwoStageStratifiedMeanCIs(draws)[0], b.StratifiedMeanCI(groups); got != want {
+		t.Errorf("constant draws: %+v, want StratifiedMeanCI %+v", got, want)
+	}
+	one := [][]float64{{rng.Float64(), rng.Float64()}, {rng.Float64(), rng.Float64()}}
+	if got, want := b.TwoStageStratifiedMeanCIs([][][]float64{one})[0], b.TwoStageMeanCIs(one)[0]; got != want {
+		t.Errorf("one group: %+v, want %+v", got, want)
+	}
+	// Two single-pool groups with draws {0, 1}: the pool-only interval is
+	// the point 1/2, the two-stage one [0, 1].
+	got := b.TwoStageStratifiedMeanCIs([][][]float64{{{0, 1}}, {{1, 0}}})[0]
+	if got != (Interval{Lo: 0, Hi: 1, Defined: true}) {
+		t.Errorf("single-pool groups: %+v, want [0, 1]", got)
+	}
+	for i, ci := range b.TwoStageStratifiedMeanCIs(nil, [][][]float64{{{1}}}, [][][]float64{{{1}}, {}}, [][][]float64{{{1, 2}}, {{3}}}) {
+		if ci.Defined {
+			t.Errorf("set %d: %+v, want undefined", i, ci)
+		}
+	}
+}

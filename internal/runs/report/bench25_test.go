@@ -63,7 +63,7 @@ func BenchmarkNoiseIntervalsPaperScale(b *testing.B) {
 		c1, t1 := cpuTime(b), time.Now()
 		withIntervals(rep.Bootstrap, cells)
 		c2, t2 := cpuTime(b), time.Now()
-		withNoiseIntervals(rep.Bootstrap, in, noise, cells)
+		withNoiseIntervals(rep.Bootstrap, in, noise, rep.Alpha, cells)
 		c3, t3 := cpuTime(b), time.Now()
 		etaOnly, poolOnly, noisy = etaOnly+c1-c0, poolOnly+c2-c1, noisy+c3-c2
 		etaWall, poolWall, noiseWall = etaWall+t1.Sub(t0), poolWall+t2.Sub(t1), noiseWall+t3.Sub(t2)

@@ -166,8 +166,10 @@ type Cell struct {
 	// EtaNoiseCI is the noise-aware interval of Eta (SPEC §9, Report.Noise
 	// set): the two-stage bootstrap over the cell's pools and, within each,
 	// R draws of every item's (c, y) from its samples (see
-	// docs/reports.md); undefined below two pools, for a macro cell, and
-	// when NoiseUnmatched > 0.
+	// docs/reports.md); undefined below two pools and when NoiseUnmatched >
+	// 0. A macro cell has one at the headline α (Report.Alpha, the
+	// summary's), stratified over its datasets as EtaCI is, none at other
+	// α; its NoiseUnmatched sums its datasets'.
 	EtaNoiseCI metrics.Interval
 	// NoiseUnmatched counts the records of Eta whose pool or plan the
 	// noise input lacks, or whose B, V_oracle or V_M recomputed from the
@@ -213,8 +215,14 @@ type perPool struct {
 	// etaPools are the pools whose η values eta lists; informative,
 	// regret, detection and waste list the other values averaged.
 	etaPools []int
-	// noise are the records of eta, for the noise-aware interval.
-	noise                                      []noiseRec
+	// noise are the records of eta, for the noise-aware interval;
+	// noiseDraws their draws of η, kept for the cells at the headline α
+	// (their macro cells' noise-aware intervals).
+	noise      []noiseRec
+	noiseDraws [][]float64
+	// etaDatasets, for a macro cell, names the dataset of each stratum
+	// of etaStrata.
+	etaDatasets                                []string
 	eta, informative, regret, detection, waste []float64
 	// plan lists the values of each plan metric averaged (in
 	// planMetric order): the decomposed pools' losses (the same pools for
@@ -385,7 +393,8 @@ func BuildWith(records []ScoreRecord, acc []Accuracy, opts Options) Report {
 	withIntervals(rep.Bootstrap, rep.Cells, rep.Injection, rep.Macros)
 	withComparisonIntervals(rep.Bootstrap, rep.Comparisons)
 	if rep.Noise = buildNoise(opts.Noise); rep.Noise != nil {
-		withNoiseIntervals(rep.Bootstrap, opts.Noise, rep.Noise, rep.Cells, rep.Injection)
+		withNoiseIntervals(rep.Bootstrap, opts.Noise, rep.Noise, rep.Alpha, rep.Cells, rep.Injection)
+		rep.withMacroNoiseIntervals()
 	}
 	return rep
 }

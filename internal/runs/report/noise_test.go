@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
 	"github.com/triage-eval/triage/internal/protocol/pool"
 	"github.com/triage-eval/triage/internal/protocol/randomref"
+	"github.com/triage-eval/triage/internal/testkit/golden"
 )
 
 func TestItemNoise(t *testing.T) {
@@ -92,7 +95,26 @@ func TestNoiseIdenticalSamples(t *testing.T) {
 			t.Fatal("no noise part with k = 3")
 		}
 		if recompute {
-			withNoiseIntervalsOpt(rep.Bootstrap, in, rep.Noise, true, rep.Cells)
+			withNoiseIntervalsOpt(rep.Bootstrap, in, rep.Noise, rep.Alpha, true, rep.Cells)
+			rep.withMacroNoiseIntervals()
+		}
+		macros := 0
+		for _, m := range rep.Macros {
+			if m.Alpha != rep.Alpha {
+				if m.EtaNoiseCI.Defined {
+					t.Errorf("%v: a noise-aware interval away from the headline α", m.key())
+				}
+				continue
+			}
+			if m.EtaNoiseCI != m.EtaCI || m.NoiseUnmatched != 0 {
+				t.Errorf("recompute=%v macro %v: noise-aware %+v (unmatched %d), pool-only %+v", recompute, m.key(), m.EtaNoiseCI, m.NoiseUnmatched, m.EtaCI)
+			}
+			if m.EtaCI.Defined {
+				macros++
+			}
+		}
+		if macros == 0 {
+			t.Fatal("no macro cell at the headline α has an interval")
 		}
 		defined := 0
 		for _, c := range rep.Cells {
@@ -133,6 +155,11 @@ func TestNoiseWidens(t *testing.T) {
 	}
 	if differ == 0 {
 		t.Error("noise moved no interval")
+	}
+	for _, m := range rep.Macros {
+		if m.Alpha == rep.Alpha && m.EtaCI.Defined != m.EtaNoiseCI.Defined {
+			t.Errorf("macro %v: pool-only %+v, noise-aware %+v", m.key(), m.EtaCI, m.EtaNoiseCI)
+		}
 	}
 }
 
@@ -247,4 +274,36 @@ func TestNoiseOneSampleChangesNothing(t *testing.T) {
 	if !slices.Equal(with.WrittenFiles(), FileNames()) {
 		t.Errorf("files %v, want %v", with.WrittenFiles(), FileNames())
 	}
+}
+
+// TestNoiseGolden writes the report of a small run with k = 3 samples per
+// item and compares every file, the noise files and the summary included,
+// with testdata/golden/noise/<name>; run with -update to rewrite them.
+func TestNoiseGolden(t *testing.T) {
+	spec := noiseRunSpec{
+		models: []string{"m1", "m2"}, modes: []string{"standard"}, datasets: []string{"aime", "gpqa"},
+		pools: 3, items: 4, alphas: []float64{0.5, 1}, scopes: [][2]string{{"llm", "default"}},
+		k: 3, flip: 0.25, spread: 0.4, orders: 50, seed: 3,
+	}
+	recs, acc, in := noiseRun(spec)
+	in.Draws, in.RandomOrders = 16, 50
+	rep := BuildWith(recs, acc, Options{Noise: in})
+	dir := filepath.Join(t.TempDir(), "out")
+	if err := rep.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range rep.WrittenFiles() {
+		t.Run(name, func(t *testing.T) {
+			got, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden.File(t, filepath.Join("testdata", "golden", "noise", name), got)
+		})
+	}
+	var buf bytes.Buffer
+	if err := WriteMarkdownTable(&buf, rep.SummaryTable(nil)); err != nil {
+		t.Fatal(err)
+	}
+	golden.File(t, filepath.Join("testdata", "golden", "noise", "summary.md"), buf.Bytes())
 }

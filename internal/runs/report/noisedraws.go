@@ -29,18 +29,18 @@ type noiseRec struct {
 // (SPEC §9), the cells of one (solver, dataset, source, ratio) — which
 // share their pools' draws — computed together, the groups spread over the
 // machine's cores. See docs/reports.md for the method.
-func withNoiseIntervals(b metrics.Bootstrap, in *NoiseInput, settings *Noise, groups ...[]Cell) {
-	withNoiseIntervalsOpt(b, in, settings, false, groups...)
+func withNoiseIntervals(b metrics.Bootstrap, in *NoiseInput, settings *Noise, keepAlpha float64, groups ...[]Cell) {
+	withNoiseIntervalsOpt(b, in, settings, keepAlpha, false, groups...)
 }
 
 // withNoiseIntervalsOpt is withNoiseIntervals, with the shortcut for
 // pools whose samples agree turned off when recompute is set.
-func withNoiseIntervalsOpt(b metrics.Bootstrap, in *NoiseInput, settings *Noise, recompute bool, groups ...[]Cell) {
+func withNoiseIntervalsOpt(b metrics.Bootstrap, in *NoiseInput, settings *Noise, keepAlpha float64, recompute bool, groups ...[]Cell) {
 	jobs := make(chan []Cell)
 	var wg sync.WaitGroup
 	for range max(runtime.GOMAXPROCS(0), 1) {
 		wg.Go(func() {
-			w := noiseWorker{in: in, boot: b, draws: settings.Draws, orders: settings.RandomOrders, seed: settings.RandomSeed, sampler: randomref.NewSampler(4), recompute: recompute}
+			w := noiseWorker{in: in, boot: b, draws: settings.Draws, orders: settings.RandomOrders, seed: settings.RandomSeed, sampler: randomref.NewSampler(4), recompute: recompute, keepAlpha: keepAlpha}
 			for cells := range jobs {
 				w.group(cells)
 			}
@@ -76,6 +76,8 @@ type noiseWorker struct {
 	// recompute turns off the shortcut for pools whose samples all agree
 	// (tests check that the recomputation gives the same draws).
 	recompute bool
+	// keepAlpha is the α whose cells keep their draws (perPool.noiseDraws).
+	keepAlpha float64
 }
 
 // poolDraws are one solver's pool under sample 1 and under each of R
@@ -125,6 +127,9 @@ func (w *noiseWorker) group(cells []Cell) {
 		}
 		for i, ci := range w.boot.TwoStageMeanCIs(sets...) {
 			plan[i].EtaNoiseCI = ci
+			if plan[i].Alpha == w.keepAlpha {
+				plan[i].perPool.noiseDraws = sets[i]
+			}
 		}
 		start = end
 	}
@@ -319,4 +324,28 @@ func (w *noiseWorker) itemSeed(model, mode, dataset, problem string) uint64 {
 func pickSample(seed uint64, r, n int) int {
 	x := splitmix.Mix64(seed+uint64(r+1)*splitmix.Gamma) >> 32
 	return int(x * uint64(n) >> 32)
+}
+
+// withMacroNoiseIntervals sets the noise-aware interval of every macro cell
+// at the headline α from its datasets' draws, stratified as EtaCI is (a
+// dataset whose cell has no draws leaves the macro cell without one).
+func (r *Report) withMacroNoiseIntervals() {
+	ix := r.cellIndex()
+	for i := range r.Macros {
+		m := &r.Macros[i]
+		if m.Alpha != r.Alpha {
+			continue
+		}
+		strata := make([][][]float64, 0, len(m.perPool.etaDatasets))
+		complete := true
+		for _, d := range m.perPool.etaDatasets {
+			c := ix.cells[cellKey{model: m.Model, mode: m.Mode, dataset: d, alpha: math.Float64bits(m.Alpha), variant: m.Variant, strategy: m.Strategy, regime: m.Regime}]
+			m.NoiseUnmatched += c.NoiseUnmatched
+			complete = complete && c.NoiseUnmatched == 0 && c.perPool.noiseDraws != nil
+			strata = append(strata, c.perPool.noiseDraws)
+		}
+		if complete {
+			m.EtaNoiseCI = r.Bootstrap.TwoStageStratifiedMeanCIs(strata)[0]
+		}
+	}
 }

@@ -307,3 +307,39 @@ func TestNoiseGolden(t *testing.T) {
 	}
 	golden.File(t, filepath.Join("testdata", "golden", "noise", "summary.md"), buf.Bytes())
 }
+
+// TestNoiseInjectedPool: an injection cell's pools are found by (base,
+// source, ratio, pool), and an unsolvable problem keeps y = 0 in every
+// draw although its grader said correct: were it scored, sample 1's V_M
+// would be 1, not the stored 0, and the records would be unmatched.
+func TestNoiseInjectedPool(t *testing.T) {
+	const orders, seed = 32, 1
+	ratio := 0.5
+	in := &NoiseInput{Samples: ItemSamples{}, Pools: map[PoolKey][]PoolProblem{}, Plans: map[PlanKey][]PlanStep{}, Draws: 8, RandomOrders: orders, RandomSeed: seed}
+	var recs []ScoreRecord
+	for p := range 2 {
+		pk := PoolKey{Dataset: "gpqa", Source: "gpqa-abstain", Ratio: ratio, Pool: p}
+		a, u := "a"+string(rune('0'+p)), "u"+string(rune('0'+p))
+		in.Pools[pk] = []PoolProblem{{Dataset: "gpqa", ProblemID: a}, {Dataset: "gpqa-abstain", ProblemID: u, Unsolvable: true}}
+		in.Samples[ItemKey{"m", "standard", "gpqa", a}] = []Sample{{10, true, true}, {10, true, true}}
+		in.Samples[ItemKey{"m", "standard", "gpqa-abstain", u}] = []Sample{{10, true, true}, {20, true, true}}
+		in.Plans[PlanKey{Model: "m", Mode: "standard", Pool: pk, Alpha: 0.5, Variant: "default", Strategy: "llm"}] = []PlanStep{{u, 10}, {a, 10}}
+		est, err := randomref.MonteCarlo(context.Background(), []pool.Item{{ID: a, Cost: 10, Value: 1, Correct: true}, {ID: u, Cost: 10, Value: 1}}, []int64{10}, orders, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, regime := range []string{"U", "E"} {
+			recs = append(recs, ScoreRecord{Model: "m", Mode: "standard", Dataset: "gpqa", Source: "gpqa-abstain", Ratio: &ratio, Pool: p, Alpha: 0.5,
+				Variant: "default", Strategy: "llm", Regime: regime, Value: 0, Oracle: 1, Random: est[0].Mean, Budget: 10, PoolSize: 2, Injected: 1})
+		}
+	}
+	rep := BuildWith(recs, nil, Options{Noise: in})
+	if len(rep.Injection) != 2 {
+		t.Fatalf("%d injection cells", len(rep.Injection))
+	}
+	for _, c := range rep.Injection {
+		if c.NoiseUnmatched != 0 || !c.EtaNoiseCI.Defined {
+			t.Errorf("%v: unmatched %d, noise-aware %+v", c.key(), c.NoiseUnmatched, c.EtaNoiseCI)
+		}
+	}
+}

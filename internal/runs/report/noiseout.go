@@ -19,7 +19,7 @@ func (r Report) NoiseTable() (Table, bool) {
 	t := Table{
 		Title: "Measurement noise",
 		Notes: []string{
-			fmt.Sprintf("Phase 0 repeated up to k = %d times per (solver, problem); sample 1 is the ground truth the cells were scored with (SPEC §9). items = problems with samples; k = the most samples one of them has; flip rate = share of an item's gradeable samples 2…k whose y differs from sample 1's, averaged over the items where it is defined (n); cost CV = standard deviation (divisor k − 1) over mean of an item's gradeable costs, averaged over the items with two or more (n). Failed samples count in neither. Per item: items_noise.csv.", n.K),
+			fmt.Sprintf("Phase 0 repeated up to k = %d times per (solver, problem); sample 1 is the ground truth the cells were scored with (SPEC §9). items = problems with samples; k = the most samples one of them has; flip rate = share of an item's gradeable samples 2…k whose y differs from sample 1's, averaged over the items where it is defined (n); cost CV = sample standard deviation (divisor n − 1) over mean of an item's n gradeable costs, averaged over the items with two or more (n). Failed samples count in neither. Per item: items_noise.csv.", n.K),
 			fmt.Sprintf("The noise-aware interval beside each η (cells.csv eta_noise_lo/hi, the cells table) resamples the pools and, in each, one of R = %d draws of every item's (c, y) from its gradeable samples, with B, V_oracle, V_random (the stored estimate moved by what M = %d common random orders see) and V_M of the stored plan recomputed (docs/reports.md).", n.Draws, n.RandomOrders),
 		},
 		Header: []string{"Model", "Mode", "Dataset", "items", "k", "mean flip rate", "n", "mean cost CV", "n"},

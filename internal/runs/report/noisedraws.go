@@ -150,6 +150,7 @@ func (w *noiseWorker) cellDraws(c *Cell, group Cell, alphas []float64, pools map
 		return nil
 	}
 	out := make([][]float64, len(c.perPool.noise))
+	buf := make([]float64, len(c.perPool.noise)*w.draws) // one allocation for the cell
 	for i, rec := range c.perPool.noise {
 		pk := PoolKey{Dataset: c.Dataset, Source: c.Source, Ratio: c.Ratio, Pool: rec.pool}
 		pd, ok := pools[rec.pool]
@@ -173,7 +174,7 @@ func (w *noiseWorker) cellDraws(c *Cell, group Cell, alphas []float64, pools map
 			c.NoiseUnmatched++
 			continue
 		}
-		d := make([]float64, w.draws)
+		d := buf[i*w.draws : (i+1)*w.draws : (i+1)*w.draws]
 		if pd.constant {
 			for r := range d {
 				d[r] = c.perPool.eta[i]

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -12,20 +14,21 @@ import (
 const harnessFixtures = "../phase0/harnesslog/testdata/"
 
 // TestImportGroundTruthStoresWithSource: logs import into the store in one
-// import, every record naming its source; a second import changes nothing;
-// --out writes the same records as JSONL and touches no store.
+// import, every record naming its source, epoch 2 as repeated sample 2; a
+// second import changes nothing; --out writes the same records as JSONL
+// and touches no store.
 func TestImportGroundTruthStoresWithSource(t *testing.T) {
 	dir := t.TempDir()
 	db := "sqlite:" + filepath.Join(dir, "gt.db")
 	args := []string{"import-ground-truth", "--problems", harnessFixtures + "problems.jsonl", "--dataset", "aime", "--mode", "extended", "--store", db, harnessFixtures + "inspect-aime.json"}
 	out, err := runCLI(t, args...)
-	if err != nil || !strings.Contains(out, "3 records imported (3 inserted, 0 updated, 0 unchanged)") {
+	if err != nil || !strings.Contains(out, "4 records imported (4 inserted, 0 updated, 0 unchanged)") {
 		t.Fatalf("import: %q, %v", out, err)
 	}
-	if out, err = runCLI(t, args...); err != nil || !strings.Contains(out, "(0 inserted, 0 updated, 3 unchanged)") {
+	if out, err = runCLI(t, args...); err != nil || !strings.Contains(out, "(0 inserted, 0 updated, 4 unchanged)") {
 		t.Fatalf("re-import: %q, %v", out, err)
 	}
-	listed, err := runCLI(t, "ground-truth", "list", "--store", db)
+	listed, err := runCLI(t, "ground-truth", "list", "--samples", "--store", db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,12 +38,16 @@ func TestImportGroundTruthStoresWithSource(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatal(err)
 		}
-		if r["cost_rule"] != "harness_output" || r["source"] != harnessFixtures+"inspect-aime.json#id="+r["problem_id"].(string)+",epoch=1" {
+		epoch := 1
+		if j, ok := r["sample"].(float64); ok {
+			epoch = int(j)
+		}
+		if r["cost_rule"] != "harness_output" || r["source"] != harnessFixtures+"inspect-aime.json#id="+r["problem_id"].(string)+",epoch="+strconv.Itoa(epoch) {
 			t.Errorf("listed %s; want rule harness_output and its source", line)
 		}
-		costs[r["problem_id"].(string)] = r["cost"].(float64)
+		costs[r["problem_id"].(string)+"/"+strconv.Itoa(epoch)] = r["cost"].(float64)
 	}
-	if costs["2024-I-1"] != 2048 || costs["2024-I-2"] != 7953 || costs["2024-II-4"] != 512 {
+	if len(costs) != 4 || costs["2024-I-1/1"] != 2048 || costs["2024-I-2/1"] != 7953 || costs["2024-II-4/1"] != 512 || costs["2024-I-1/2"] != 1900 {
 		t.Errorf("costs %v", costs)
 	}
 	file := filepath.Join(dir, "gt.jsonl")
@@ -51,8 +58,9 @@ func TestImportGroundTruthStoresWithSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(written) != listed {
-		t.Errorf("--out wrote\n%s\nthe store lists\n%s", written, listed)
+	sorted := func(s string) []string { l := strings.Split(s, "\n"); slices.Sort(l); return l }
+	if !slices.Equal(sorted(string(written)), sorted(listed)) {
+		t.Errorf("--out wrote (in log order)\n%s\nthe store lists (in key order)\n%s", written, listed)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "other.db")); !os.IsNotExist(err) {
 		t.Errorf("--out created a store: %v", err)

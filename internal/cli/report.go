@@ -124,7 +124,7 @@ func writeReport(ctx context.Context, path, dir string, opts reportOptions, env 
 			return err
 		}
 	}
-	written := report.FileNames()
+	written := rep.WrittenFiles()
 	if len(rows) > 0 {
 		written = append(written, budgetaware.FileNames...)
 	}

@@ -3,6 +3,7 @@ package executor_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -88,59 +89,71 @@ func openCache(t *testing.T) *llm.SQLCache {
 }
 
 // TestBatchBaselineRecordsAreTheSynchronousOnes runs one Phase 0 in batch
-// mode and one synchronously: the stored records agree field by field but
-// for the latency and the measurement time (a batch has no per-request
-// latency; its answers are dated when the batch completed).
+// mode and one synchronously, with one sample per problem and with repeated
+// samples (SPEC §9): the stored records, every sample's, agree field by
+// field but for the latency and the measurement time (a batch has no
+// per-request latency; its answers are dated when the batch completed),
+// and every sample's call went into the batch.
 func TestBatchBaselineRecordsAreTheSynchronousOnes(t *testing.T) {
 	probs := []*triagev1.Problem{mathProblem("p1", "17"), mathProblem("p2", "27"), mathProblem("p3", "99"), mathProblem("p4", "47")}
 	ids := []string{"p1", "p2", "p3", "p4"}
 	solver := groundtruth.Solver{Model: "qwen3-32b", Mode: "extended"}
-	run := func(batch bool) (map[string]groundtruth.Record, *triagev1.BaselineBatch, *triagev1.BaselineSummary, *llmtest.Server) {
-		c, st, srv := newBatchExecutor(t, batch, openCache(t))
-		stream, err := c.RunBaseline(context.Background(), &triagev1.RunBaselineRequest{Solver: qwen, Endpoint: "q", Problems: probs, Batch: batch})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rep *triagev1.BaselineBatch
-		var sum *triagev1.BaselineSummary
-		for {
-			msg, err := stream.Recv()
-			if err != nil {
-				t.Fatal(err)
+	for _, k := range []int{1, 3} {
+		t.Run(fmt.Sprintf("samples=%d", k), func(t *testing.T) {
+			run := func(batch bool) (map[string][]groundtruth.Record, *triagev1.BaselineBatch, *triagev1.BaselineSummary, *llmtest.Server) {
+				c, st, srv := newBatchExecutor(t, batch, openCache(t))
+				stream, err := c.RunBaseline(context.Background(), &triagev1.RunBaselineRequest{Solver: qwen, Endpoint: "q", Problems: probs, Batch: batch, Samples: int32(k)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var rep *triagev1.BaselineBatch
+				var sum *triagev1.BaselineSummary
+				for {
+					msg, err := stream.Recv()
+					if err != nil {
+						t.Fatal(err)
+					}
+					if b := msg.GetBatch(); b != nil {
+						rep = b
+					}
+					if sum = msg.GetSummary(); sum != nil {
+						break
+					}
+				}
+				recs, err := st.GetSamples(context.Background(), solver, "aime", ids)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return recs, rep, sum, srv
 			}
-			if b := msg.GetBatch(); b != nil {
-				rep = b
+			batched, rep, bsum, bsrv := run(true)
+			synced, none, ssum, ssrv := run(false)
+			calls := int32(len(probs) * k)
+			if none != nil {
+				t.Error("a synchronous baseline reported batches")
 			}
-			if sum = msg.GetSummary(); sum != nil {
-				break
+			if rep == nil || rep.GetSubmitted() != calls || rep.GetStored() != calls || rep.GetMissing() != 0 || len(rep.GetBatchIds()) != 1 || rep.GetWarning() != "" {
+				t.Fatalf("batch report %v; want %d calls submitted and stored", rep, calls)
 			}
-		}
-		recs, err := st.Get(context.Background(), solver, "aime", ids)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return recs, rep, sum, srv
-	}
-	batched, rep, bsum, bsrv := run(true)
-	synced, none, ssum, _ := run(false)
-	if none != nil {
-		t.Error("a synchronous baseline reported batches")
-	}
-	if rep == nil || rep.GetSubmitted() != 4 || rep.GetStored() != 4 || rep.GetMissing() != 0 || len(rep.GetBatchIds()) != 1 || rep.GetWarning() != "" {
-		t.Fatalf("batch report %v", rep)
-	}
-	if bsrv.Count() != 0 {
-		t.Errorf("batch mode made %d synchronous calls", bsrv.Count())
-	}
-	if bsum.GetCorrect() != 3 || ssum.GetCorrect() != 3 || bsum.GetCached() != 4 || ssum.GetCached() != 0 {
-		t.Errorf("summaries: batch %v, synchronous %v", bsum, ssum)
-	}
-	for _, id := range ids {
-		b, s := batched[id], synced[id]
-		b.Latency, b.MeasuredAt = s.Latency, s.MeasuredAt
-		if diff := cmp.Diff(s, b); diff != "" {
-			t.Errorf("%s: batch record differs from the synchronous one (-sync +batch):\n%s", id, diff)
-		}
+			if bsrv.Count() != 0 || ssrv.Count() != int(calls) {
+				t.Errorf("batch mode made %d synchronous calls, the synchronous run %d; want 0 and %d", bsrv.Count(), ssrv.Count(), calls)
+			}
+			if bsum.GetCorrect() != 3*int32(k) || ssum.GetCorrect() != 3*int32(k) || bsum.GetCached() != calls || ssum.GetCached() != 0 {
+				t.Errorf("summaries: batch %v, synchronous %v", bsum, ssum)
+			}
+			for _, id := range ids {
+				if len(batched[id]) != k || len(synced[id]) != k {
+					t.Fatalf("%s: %d batched and %d synchronous samples, want %d", id, len(batched[id]), len(synced[id]), k)
+				}
+				for j := range k {
+					b, s := batched[id][j], synced[id][j]
+					b.Latency, b.MeasuredAt = s.Latency, s.MeasuredAt
+					if diff := cmp.Diff(s, b); diff != "" {
+						t.Errorf("%s sample %d: batch record differs from the synchronous one (-sync +batch):\n%s", id, j+1, diff)
+					}
+				}
+			}
+		})
 	}
 }
 

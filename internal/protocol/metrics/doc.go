@@ -23,7 +23,10 @@
 //   - Intervals (Bootstrap): the 95% percentile bootstrap of a mean
 //     (MeanCI) and the stratified one of a mean over datasets
 //     (StratifiedMeanCI), where a dataset with a single pool enters every
-//     resample unresampled.
+//     resample unresampled; and the two-stage interval of a mean over
+//     pools whose values are uncertain (TwoStageMeanCIs, SPEC §9's
+//     noise-aware interval): pools resampled as MeanCI resamples them, then
+//     one of each drawn pool's equally likely values picked.
 //   - Power of a paired comparison (PairedPower, SPEC §9): the minimum
 //     detectable difference at 80% power and a 5% two-sided level and the
 //     pools needed to detect 0.05, by the normal approximation from the

@@ -27,8 +27,10 @@
 //     injection tables of its α, strategy and variant; figure 5 beside the
 //     budget-aware table; in a section "Why plans lose value", figure 6
 //     beside the report's table of the regret decomposition at its α,
-//     strategy and variant, and figure 7 beside the self-knowledge table.
-//     A figure whose table is not found still appears, alone.
+//     strategy and variant, and figure 7 beside the self-knowledge table;
+//     when the run repeated Phase 0 (Report.Noise, SPEC §9), a section
+//     "Measurement noise" with Report.NoiseTable. A figure whose table is
+//     not found still appears, alone.
 //  4. Every table (Report.Tables, then Report.CellsTable), each in a
 //     collapsed <details>.
 //

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/triage-eval/triage/internal/protocol/metrics"
 	"github.com/triage-eval/triage/internal/runs/figures"
 	"github.com/triage-eval/triage/internal/runs/report"
 )
@@ -281,5 +282,24 @@ func TestPageShowsComparisonPower(t *testing.T) {
 		if !strings.Contains(secs["all-tables"], escapedText(want)) {
 			t.Errorf("comparison tables lack %q", want)
 		}
+	}
+}
+
+// TestNoiseSection: a report with a noise part (SPEC §9) gets a
+// "Measurement noise" section with its table; one without gets none.
+func TestNoiseSection(t *testing.T) {
+	in := fixtureInput(t)
+	if _, ok := sections(t, render(t, in))["noise"]; ok {
+		t.Error("a noise section without a noise part")
+	}
+	in.Report.Noise = &report.Noise{K: 5, Draws: 200, RandomOrders: 250, Solvers: []report.SolverNoise{
+		{Model: "alpha-7b", Mode: "standard", Dataset: "aime", Items: 40, K: 5, FlipRate: metrics.Mean{Value: 0.125, N: 40, Defined: true}},
+	}}
+	body, ok := sections(t, render(t, in))["noise"]
+	if !ok {
+		t.Fatal("no noise section")
+	}
+	if strings.Count(body, "<table ") != 1 || !strings.Contains(body, "0.125") {
+		t.Errorf("noise section: want the Measurement noise table with the flip rate 0.125:\n%s", body)
 	}
 }

@@ -94,13 +94,18 @@ func layout(in Input, tables []report.Table) []section {
 		})})
 	}
 
+	noise := section{id: "noise", title: "Measurement noise"}
+	if t, ok := in.Report.NoiseTable(); ok {
+		noise.pairs = append(noise.pairs, pair{tables: []report.Table{t}})
+	}
+
 	other := section{id: "other-figures", title: "Other figures"}
 	for i := range in.Figures {
 		if !placed[i] {
 			other.pairs = append(other.pairs, pair{figures: []int{i}})
 		}
 	}
-	return []section{bars, heat, injection, resolve, why, other}
+	return []section{bars, heat, injection, resolve, why, noise, other}
 }
 
 // titled returns the tables whose title match accepts, in order.

@@ -87,6 +87,10 @@ type Report struct {
 	// Builds are the builds that touched the run, one line each (first
 	// used first); nil leaves them out of cells.json.
 	Builds []string
+	// Noise is the measurement noise of the run's Phase 0 (SPEC §9): nil
+	// unless Options.Noise gave some item more than one sample, and every
+	// output leaves it (and the cells' noise-aware intervals) out then.
+	Noise *Noise
 }
 
 // Cell is one cell of SPEC §5: a solver's pools of one dataset at one α
@@ -159,6 +163,19 @@ type Cell struct {
 	// undefined below two pools). A macro cell's EtaCI, RegretCI and
 	// InformativeCI are stratified over its datasets (see Report.Macro).
 	EtaCI, RegretCI, DetectionCI, WasteCI metrics.Interval
+	// EtaNoiseCI is the noise-aware interval of Eta (SPEC §9, Report.Noise
+	// set): the two-stage bootstrap over the cell's pools and, within each,
+	// R draws of every item's (c, y) from its samples (see
+	// docs/reports.md); undefined below two pools and when NoiseUnmatched >
+	// 0. A macro cell has one at the headline α (Report.Alpha, the
+	// summary's), stratified over its datasets as EtaCI is, none at other
+	// α; its NoiseUnmatched sums its datasets'.
+	EtaNoiseCI metrics.Interval
+	// NoiseUnmatched counts the records of Eta whose pool or plan the
+	// noise input lacks, or whose B, V_oracle or V_M recomputed from the
+	// input's sample 1 disagree with the stored ones: the input is not
+	// the run's, so the cell gets no noise-aware interval.
+	NoiseUnmatched int
 	// Selection, Order and Enforcement are the regret decomposition of
 	// SPEC §5, each loss divided by V_oracle: selection (V_oracle − V_S),
 	// order (V_S − V_U) and enforcement (V_U − V_E, signed), averaged over
@@ -197,7 +214,15 @@ type Cell struct {
 type perPool struct {
 	// etaPools are the pools whose η values eta lists; informative,
 	// regret, detection and waste list the other values averaged.
-	etaPools                                   []int
+	etaPools []int
+	// noise are the records of eta, for the noise-aware interval;
+	// noiseDraws their draws of η, kept for the cells at the headline α
+	// (their macro cells' noise-aware intervals).
+	noise      []noiseRec
+	noiseDraws [][]float64
+	// etaDatasets, for a macro cell, names the dataset of each stratum
+	// of etaStrata.
+	etaDatasets                                []string
 	eta, informative, regret, detection, waste []float64
 	// plan lists the values of each plan metric averaged (in
 	// planMetric order): the decomposed pools' losses (the same pools for
@@ -295,6 +320,10 @@ type Options struct {
 	// Alpha is the headline α asked for (`triage report --alpha`); 0
 	// means HeadlineAlpha. The report's nearest α is used (Report.Alpha).
 	Alpha float64
+	// Noise, when some item has more than one sample, adds the
+	// measurement-noise part (Report.Noise, Cell.EtaNoiseCI; SPEC §9).
+	// Nil, or one sample per item, builds the report without it.
+	Noise *NoiseInput
 }
 
 // BuildWith is Build with options.
@@ -363,6 +392,10 @@ func BuildWith(records []ScoreRecord, acc []Accuracy, opts Options) Report {
 	rep.buildComparisons()
 	withIntervals(rep.Bootstrap, rep.Cells, rep.Injection, rep.Macros)
 	withComparisonIntervals(rep.Bootstrap, rep.Comparisons)
+	if rep.Noise = buildNoise(opts.Noise); rep.Noise != nil {
+		withNoiseIntervals(rep.Bootstrap, opts.Noise, rep.Noise, rep.Alpha, rep.Cells, rep.Injection)
+		rep.withMacroNoiseIntervals()
+	}
 	return rep
 }
 
@@ -399,6 +432,7 @@ func buildCell(recs []ScoreRecord, acc metrics.Mean) Cell {
 			cell.RandomSEMax = maxOf(cell.RandomSEMax, metrics.Mean{Value: r.RandomStderr, N: 1, Defined: true})
 			cell.perPool.etaPools = append(cell.perPool.etaPools, r.Pool)
 			cell.perPool.eta = append(cell.perPool.eta, s.Eta)
+			cell.perPool.noise = append(cell.perPool.noise, noiseRec{pool: r.Pool, value: r.Value, oracle: r.Oracle, random: r.Random, budget: r.Budget})
 			if s.Degenerate == metrics.Informative {
 				cell.perPool.informative = append(cell.perPool.informative, s.Eta)
 			}

@@ -33,7 +33,9 @@ import (
 // with their intervals;
 // undecomposed counts the pools of regret_n without a decomposition and
 // decomposition_mismatch the records whose losses break their identity,
-// Cell.Undecomposed and Cell.DecompositionMismatch).
+// Cell.Undecomposed and Cell.DecompositionMismatch). With a noise part
+// (Report.Noise, SPEC §9) three columns follow: eta_noise_lo, eta_noise_hi
+// (Cell.EtaNoiseCI) and noise_unmatched; without one they are absent.
 func (r Report) CSV(w io.Writer) error {
 	rows := [][]string{{
 		"model", "mode", "dataset", "alpha", "variant", "strategy", "regime",
@@ -49,6 +51,9 @@ func (r Report) CSV(w io.Writer) error {
 		}
 	}
 	rows[0] = append(rows[0], "undecomposed", "decomposition_mismatch")
+	if r.Noise != nil {
+		rows[0] = append(rows[0], "eta_noise_lo", "eta_noise_hi", "noise_unmatched")
+	}
 	for _, c := range r.Cells {
 		excluded := 0
 		for _, rc := range c.Excluded {
@@ -70,6 +75,9 @@ func (r Report) CSV(w io.Writer) error {
 			}
 		}
 		row = append(row, itoa(c.Undecomposed), itoa(c.DecompositionMismatch))
+		if r.Noise != nil {
+			row = append(append(row, ciBounds(c.EtaNoiseCI)...), itoa(c.NoiseUnmatched))
+		}
 		rows = append(rows, row)
 	}
 	return writeCSV(w, rows)

@@ -25,7 +25,9 @@
 //   - cells.json — the whole report: cells, accuracy, sensitivity (JSON);
 //   - cells.md — every cell with all its numbers (CellsMarkdown);
 //   - tables.md, tables.tex — every table of Tables (Markdown, LaTeX);
-//   - accuracy.csv, sensitivity_ranges.csv, sensitivity_ranks.csv.
+//   - accuracy.csv, sensitivity_ranges.csv, sensitivity_ranks.csv;
+//   - with a noise part only (WrittenFiles): noise.csv and
+//     items_noise.csv.
 //
 // # Aggregation
 //
@@ -129,6 +131,28 @@
 // when a ranking is all ties). Both are also given over the macro-average
 // (dataset "*", AllDatasets). Strategies without a prompt (variant "-")
 // produce none.
+//
+// # Measurement noise (SPEC §9)
+//
+// Options.Noise (NoiseInput: every item's Phase 0 samples, the manifest's
+// pools and every scored cell's stored plan) adds, when some item has more
+// than one sample, Report.Noise — per item the flip rate (the share of its
+// gradeable samples 2…k whose y differs from sample 1's) and the cost's
+// coefficient of variation (sample s.d. over mean of its gradeable
+// costs), and their means per (model, mode, dataset) — and every cell's
+// Cell.EtaNoiseCI: the two-stage bootstrap (metrics.TwoStageMeanCIs) over
+// the cell's pools and R precomputed draws per pool, each draw giving
+// every item one of its gradeable samples and recomputing B, V_oracle,
+// V_random (the stored estimate moved by the change M common random
+// orders see) and V_M of the stored plan. Macro cells get theirs at the
+// headline α, stratified (metrics.TwoStageStratifiedMeanCIs). A record the
+// input does not reproduce on sample 1 (B, V_oracle or V_M) is counted in
+// Cell.NoiseUnmatched and leaves its cell without the interval. Without
+// a noise part every output is byte for byte the one without Options.Noise;
+// with one, the "Measurement noise" table (NoiseTable), cells.csv's and
+// cells.json's noise columns, the cells table's and the summary's
+// noise-aware columns and the two noise files are added. docs/reports.md
+// gives the method and the choice of R and M.
 //
 // # Formats
 //

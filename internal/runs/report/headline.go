@@ -25,7 +25,10 @@ type HeadlineRow struct {
 	// without a mean, left out.
 	EtaU, EtaE     metrics.Mean
 	EtaUCI, EtaECI metrics.Interval
-	Missing        []string
+	// EtaUNoiseCI and EtaENoiseCI are the macro cells' noise-aware
+	// intervals (Cell.EtaNoiseCI; undefined without a noise part).
+	EtaUNoiseCI, EtaENoiseCI metrics.Interval
+	Missing                  []string
 	// OracleZero names the datasets left out of both means because every
 	// pool of the solver there has V_oracle = 0 (SPEC §5); SinglePool the
 	// datasets in the means with a single pool, which the stratified
@@ -75,8 +78,9 @@ func (r Report) Headline() []HeadlineRow {
 			row := HeadlineRow{
 				Model: s.Model, Mode: s.Mode, Strategy: sv.Strategy, Variant: sv.Variant, Alpha: alpha,
 				EtaU: u.Eta, EtaE: e.Eta, Missing: mergeMissing(u.Missing, e.Missing),
-				EtaUCI:   u.EtaCI,
-				EtaECI:   e.EtaCI,
+				EtaUCI:      u.EtaCI,
+				EtaECI:      e.EtaCI,
+				EtaUNoiseCI: u.EtaNoiseCI, EtaENoiseCI: e.EtaNoiseCI,
 				Accuracy: r.pooledAccuracy(s, ix, alpha, sv),
 				Ratio:    ratio,
 

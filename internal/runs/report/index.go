@@ -183,6 +183,7 @@ func (ix *Index) macro(model, mode string, alpha float64, variant vocab.Variant,
 		default:
 			eta = append(eta, c.Eta)
 			out.perPool.etaStrata = append(out.perPool.etaStrata, c.perPool.eta)
+			out.perPool.etaDatasets = append(out.perPool.etaDatasets, d)
 			out.Degenerate = out.Degenerate.Add(c.Degenerate)
 			if c.Eta.N == 1 {
 				out.SinglePool = append(out.SinglePool, d)

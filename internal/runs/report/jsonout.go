@@ -28,6 +28,10 @@ import (
 // version, revision, modified, commit_time, go, and the protocol and SPEC
 // revision of SPEC §10: protocol, spec_revision) and builds the builds that
 // touched the run, one line each; both are absent when unknown.
+// With a noise part (SPEC §9) each cell adds eta_noise_ci ([lo, hi] or
+// null) and noise_unmatched, and "noise" gives k, draws, random_orders,
+// random_seed and the per-(solver, dataset) means (NoiseCSV's columns);
+// without one none of these appear.
 func (r Report) JSON(w io.Writer) error {
 	b := r.Bootstrap
 	out := jsonReport{
@@ -40,12 +44,13 @@ func (r Report) JSON(w io.Writer) error {
 		out.Version = &r.Version
 	}
 	out.Builds = r.Builds
+	out.Noise = toJSONNoise(r.Noise)
 	for i, c := range r.Cells {
-		out.Cells[i] = toJSONCell(c)
+		out.Cells[i] = r.toJSONCell(c)
 	}
 	for i, c := range r.Injection {
 		out.Injection[i] = jsonInjectionCell{
-			jsonCell: toJSONCell(c), Source: c.Source, Ratio: num(c.Ratio, true),
+			jsonCell: r.toJSONCell(c), Source: c.Source, Ratio: num(c.Ratio, true),
 			Detection: mean(c.Detection), DetectionN: c.Detection.N, Waste: mean(c.Waste), WasteN: c.Waste.N,
 			DetectionCI: interval(c.DetectionCI), WasteCI: interval(c.WasteCI),
 		}
@@ -79,12 +84,17 @@ func (r Report) JSON(w io.Writer) error {
 }
 
 // toJSONCell is the JSON form of a cell's common numbers.
-func toJSONCell(c Cell) jsonCell {
+func (r Report) toJSONCell(c Cell) jsonCell {
 	excl := map[string]int{}
 	for _, rc := range c.Excluded {
 		excl[string(rc.Reason)] += rc.Count
 	}
+	var unmatched *int
+	if r.Noise != nil {
+		unmatched = &c.NoiseUnmatched
+	}
 	return jsonCell{
+		EtaNoiseCI: noiseCI(r, c), NoiseUnmatched: unmatched,
 		Model: c.Model, Mode: c.Mode, Dataset: c.Dataset, Alpha: num(c.Alpha, true),
 		Variant: c.Variant, Strategy: c.Strategy, Regime: c.Regime,
 		Pools: c.Pools, Eta: mean(c.Eta), EtaN: c.Eta.N, Regret: mean(c.Regret), RegretN: c.Regret.N,
@@ -164,6 +174,8 @@ type jsonReport struct {
 		Ranges []jsonRange `json:"ranges"`
 		Ranks  []jsonRank  `json:"ranks"`
 	} `json:"sensitivity"`
+	// Noise is the measurement-noise part (SPEC §9), absent without one.
+	Noise *jsonNoise `json:"noise,omitempty"`
 }
 
 type jsonCell struct {
@@ -189,6 +201,10 @@ type jsonCell struct {
 	RandomSEMax     *float64       `json:"random_se_max"`
 	EtaCI           []float64      `json:"eta_ci"`
 	RegretCI        []float64      `json:"regret_ci"`
+	// EtaNoiseCI is the noise-aware interval (SPEC §9) and NoiseUnmatched
+	// the records without one; both absent without a noise part.
+	EtaNoiseCI     *[]float64 `json:"eta_noise_ci,omitempty"`
+	NoiseUnmatched *int       `json:"noise_unmatched,omitempty"`
 	// Degenerate counts the pools of eta_n that are D1 and D2 (SPEC §5);
 	// EtaInformative is the mean η over the others.
 	Degenerate       jsonDegenerate `json:"degenerate"`

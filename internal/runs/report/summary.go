@@ -77,6 +77,11 @@ func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 	if len(singles) > 0 {
 		t.Notes = append(t.Notes, "A dataset with a single pool ("+strings.Join(singles, ", ")+") enters every resample of the interval as it is: the interval reflects the other datasets' pools only.")
 	}
+	if r.Noise != nil {
+		t.Header = append(t.Header, "noise-aware η_U / η_E [95% CI]")
+		t.Align += "r"
+		t.Notes = append(t.Notes, fmt.Sprintf("noise-aware: the interval of the same means when each problem's (cost, correct) is also redrawn from its %d repeated Phase 0 samples (SPEC §9; see the Measurement noise table).", r.Noise.K))
+	}
 	if withDegenerate {
 		t.Header = append(t.Header, "degenerate pools", "informative η_U / η_E [95% CI]")
 		t.Align += "rr"
@@ -118,6 +123,9 @@ func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 		}
 		if len(without) > 0 {
 			cells[5] += " (" + strings.Join(without, "; ") + ")"
+		}
+		if r.Noise != nil {
+			cells = append(cells, noiseCIText(row.EtaUNoiseCI)+" / "+noiseCIText(row.EtaENoiseCI))
 		}
 		if withDegenerate {
 			informative := withCI(row.InformativeU, row.InformativeUCI) + " / " + withCI(row.InformativeE, row.InformativeECI)

@@ -297,8 +297,17 @@ func (r Report) CellsTable() Table {
 			"selection / order / enforcement", "n", "undecomposed", "decomp. mismatch", "precision / recall / cost forecast / under-allocation", "n"},
 		Align: "lllrlllrrrrrrrrrlrrrrrrrrrrr",
 	}
+	if r.Noise != nil {
+		t.Notes = append(t.Notes, "η noise-aware [95% CI] = the interval of the η mean over the pools and the repeated Phase 0 samples (SPEC §9; see Measurement noise); unmatched = records the noise input does not reproduce (no interval then).")
+		t.Header = append(t.Header, "η noise-aware [95% CI]", "unmatched")
+		t.Align += "rr"
+	}
 	for _, c := range r.Cells {
-		t.Rows = append(t.Rows, []string{
+		var noise []string
+		if r.Noise != nil {
+			noise = []string{withCI(c.Eta, c.EtaNoiseCI), fmt.Sprint(c.NoiseUnmatched)}
+		}
+		t.Rows = append(t.Rows, append([]string{
 			c.Model, c.Mode, c.Dataset, alphaText(c.Alpha), string(c.Variant), string(c.Strategy), string(c.Regime),
 			fmt.Sprint(c.Pools), withCI(c.Eta, c.EtaCI), fmt.Sprint(c.Eta.N),
 			fmt.Sprintf("%d / %d", c.Degenerate.NoValue, c.Degenerate.Collapse), withCI(c.Informative, c.InformativeCI), fmt.Sprint(c.Informative.N),
@@ -309,7 +318,7 @@ func (r Report) CellsTable() Table {
 			fmt.Sprint(c.Undecomposed), fmt.Sprint(c.DecompositionMismatch),
 			fixed3(c.Precision.Mean) + " / " + fixed3(c.Recall.Mean) + " / " + fixed3(c.CostForecast.Mean) + " / " + fixed3(c.UnderAllocation.Mean),
 			pairCount(c.Precision.Mean.N, c.Recall.Mean.N) + " / " + pairCount(c.CostForecast.Mean.N, c.UnderAllocation.Mean.N),
-		})
+		}, noise...))
 	}
 	return t
 }
@@ -482,6 +491,9 @@ func (r Report) Tables() []Table {
 		}
 	}
 	ts = append(ts, r.LossTables()...)
+	if t, ok := r.NoiseTable(); ok {
+		ts = append(ts, t)
+	}
 	if t, ok := r.SelfKnowledgeTable(); ok {
 		ts = append(ts, t)
 	}

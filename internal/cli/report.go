@@ -143,7 +143,7 @@ func writeReport(ctx context.Context, path, dir string, opts reportOptions, env 
 	if len(ba) > 0 || baFresh.Stale > 0 {
 		printFreshness(&warnings, "budget-aware re-solve", baFresh)
 	}
-	if err := writePage(dir, rep, rows, opts, warnings.String()); err != nil {
+	if err := writePage(dir, rep, rows, spend, opts, warnings.String()); err != nil {
 		return err
 	}
 	written = append(written, htmlreport.FileName, figuresDir+"/")
@@ -156,7 +156,7 @@ const figuresDir = "figures"
 // writePage draws the figures into dir/figures and writes the
 // self-contained HTML report, each through a temporary file renamed into
 // place.
-func writePage(dir string, rep report.Report, rows []budgetaware.Row, opts reportOptions, warnings string) error {
+func writePage(dir string, rep report.Report, rows []budgetaware.Row, spend []runstore.SpendRow, opts reportOptions, warnings string) error {
 	figs, err := figures.Draw(rep, rows, figures.Options{})
 	if err != nil {
 		return fmt.Errorf("figures: %w", err)
@@ -174,7 +174,12 @@ func writePage(dir string, rep report.Report, rows []budgetaware.Row, opts repor
 		}
 	}
 	var page bytes.Buffer
-	if err := htmlreport.Write(&page, htmlreport.Input{Report: rep, BudgetAware: rows, Figures: figs, Notes: notes}); err != nil {
+	in := htmlreport.Input{Report: rep, BudgetAware: rows, Figures: figs, Notes: notes}
+	if len(spend) > 0 {
+		t := spendTable(spend)
+		in.Spend = &t
+	}
+	if err := htmlreport.Write(&page, in); err != nil {
 		return err
 	}
 	return writeFileAtomic(filepath.Join(dir, htmlreport.FileName), func(w io.Writer) error {

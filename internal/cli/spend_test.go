@@ -228,6 +228,10 @@ func TestSpendCap(t *testing.T) {
 		if !strings.Contains(out.String(), "## Spend") || !strings.Contains(out.String(), "spend.md, spend.csv") {
 			t.Errorf("the report's summary has no spend:\n%s", out)
 		}
+		page, err := os.ReadFile(filepath.Join(s.dir, "run.db.report", "report.html"))
+		if err != nil || !strings.Contains(string(page), `id="spend"`) {
+			t.Errorf("report.html has no Spend section (%v)", err)
+		}
 		raw, err := os.ReadFile(filepath.Join(s.dir, "run.db.report", "spend.csv"))
 		if err != nil {
 			t.Fatal(err)

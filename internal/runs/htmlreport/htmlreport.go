@@ -34,6 +34,9 @@ type Input struct {
 	// Notes are shown first, as warnings: stale results, a synthetic
 	// sample, …
 	Notes []string
+	// Spend is the table of what the run's model calls cost (SPEC §9);
+	// nil when the run store records none.
+	Spend *report.Table
 }
 
 // Write renders in as one self-contained HTML page to w. It fails, writing

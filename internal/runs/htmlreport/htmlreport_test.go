@@ -303,3 +303,16 @@ func TestNoiseSection(t *testing.T) {
 		t.Errorf("noise section: want the Measurement noise table with the flip rate 0.125:\n%s", body)
 	}
 }
+
+// TestPageShowsSpend: a run with spend gets a Spend section holding its
+// table; a run without has none.
+func TestPageShowsSpend(t *testing.T) {
+	if _, ok := sections(t, render(t, Input{Report: report.Build(nil, nil)}))["spend"]; ok {
+		t.Error("a Spend section without spend")
+	}
+	spend := report.Table{Title: "Spend: what the calls cost", Header: []string{"phase", "dollars"}, Align: "lr", Rows: [][]string{{"phase0_baseline", "1.2500"}}}
+	sec := sections(t, render(t, Input{Report: report.Build(nil, nil), Spend: &spend}))["spend"]
+	if !strings.Contains(sec, "<table") || !strings.Contains(sec, "phase0_baseline") || !strings.Contains(sec, "1.2500") {
+		t.Errorf("spend section:\n%s", sec)
+	}
+}

@@ -99,13 +99,18 @@ func layout(in Input, tables []report.Table) []section {
 		noise.pairs = append(noise.pairs, pair{tables: []report.Table{t}})
 	}
 
+	spend := section{id: "spend", title: "Spend"}
+	if in.Spend != nil {
+		spend.pairs = append(spend.pairs, pair{tables: []report.Table{*in.Spend}})
+	}
+
 	other := section{id: "other-figures", title: "Other figures"}
 	for i := range in.Figures {
 		if !placed[i] {
 			other.pairs = append(other.pairs, pair{figures: []int{i}})
 		}
 	}
-	return []section{bars, heat, injection, resolve, why, noise, other}
+	return []section{bars, heat, injection, resolve, why, noise, spend, other}
 }
 
 // titled returns the tables whose title match accepts, in order.

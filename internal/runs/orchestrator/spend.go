@@ -85,25 +85,29 @@ func NewLedger(cfg *Config, store runstore.Store, endpoints map[string]llm.Endpo
 	return l, nil
 }
 
-// Hold is one call's reservation.
+// Hold is one call's reservation; without a cap, only what Settle
+// records the call under (nothing is held in the store).
 type Hold struct {
-	id       string
-	endpoint llm.Endpoint
+	id                       string
+	phase, endpoint, callKey string
+	ep                       llm.Endpoint
+	reserved                 bool
 }
 
 // Reserve holds the pessimistic cost of req on endpoint for the call
-// callKey of phase; a *SpendCapError when it would cross the cap.
+// callKey of phase; a *SpendCapError when it would cross the cap. Without a
+// cap nothing is held: the Hold only names the call for Settle.
 func (l *Ledger) Reserve(ctx context.Context, phase, endpoint, callKey string, req llm.Request) (*Hold, error) {
 	if l == nil {
 		return nil, nil
 	}
 	ep := l.endpoints[endpoint]
-	pessimistic, ok := ep.Pessimistic(req)
-	if !ok {
-		pessimistic = 0 // uncapped and unpriced (NewLedger checked capped runs)
+	h := &Hold{id: fmt.Sprintf("%s-%d", l.prefix, l.n.Add(1)), phase: phase, endpoint: endpoint, callKey: callKey, ep: ep, reserved: l.capped}
+	if !l.capped {
+		return h, nil
 	}
+	pessimistic, _ := ep.Pessimistic(req) // NewLedger checked every capped endpoint has one
 	now := l.now()
-	h := &Hold{id: fmt.Sprintf("%s-%d", l.prefix, l.n.Add(1)), endpoint: ep}
 	held, spent, err := l.store.Reserve(ctx, runstore.Reservation{ID: h.id, Phase: phase, Endpoint: endpoint, CallKey: callKey, Dollars: pessimistic, Until: now.Add(reservationLease)}, l.cap, now)
 	if err != nil {
 		return nil, fmt.Errorf("spend: %w", err)
@@ -124,10 +128,11 @@ func (l *Ledger) Settle(ctx context.Context, h *Hold, inputTokens, outputTokens 
 		return l.Release(ctx, h)
 	}
 	var dollars float64
-	if p := h.endpoint.Price; p != nil {
+	if p := h.ep.Price; p != nil {
 		dollars = p.Dollars(inputTokens, outputTokens)
 	}
-	if err := l.store.Settle(context.WithoutCancel(ctx), h.id, runstore.Settlement{InputTokens: inputTokens, OutputTokens: outputTokens, Dollars: dollars}, l.now()); err != nil {
+	st := runstore.Settlement{Phase: h.phase, Endpoint: h.endpoint, CallKey: h.callKey, InputTokens: inputTokens, OutputTokens: outputTokens, Dollars: dollars}
+	if err := l.store.Settle(context.WithoutCancel(ctx), h.id, st, l.now()); err != nil {
 		return fmt.Errorf("spend: %w", err)
 	}
 	return nil
@@ -136,7 +141,7 @@ func (l *Ledger) Settle(ctx context.Context, h *Hold, inputTokens, outputTokens 
 // Release drops h unsettled: its call was not made, failed without usage,
 // or came from the cache.
 func (l *Ledger) Release(ctx context.Context, h *Hold) error {
-	if l == nil || h == nil {
+	if l == nil || h == nil || !h.reserved {
 		return nil
 	}
 	if err := l.store.Release(context.WithoutCancel(ctx), h.id); err != nil {

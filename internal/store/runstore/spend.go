@@ -36,8 +36,11 @@ type SpendRow struct {
 	Dollars                   float64
 }
 
-// Settlement is what a reserved call turned out to cost.
+// Settlement is what a call turned out to cost.
 type Settlement struct {
+	// Phase, Endpoint and CallKey say which call (as its Reservation
+	// does; they are stored when the call had none).
+	Phase, Endpoint, CallKey string
 	// InputTokens and OutputTokens are the usage the provider reported
 	// (output with reasoning, SPEC §1).
 	InputTokens, OutputTokens int64
@@ -84,8 +87,11 @@ func (s *sqlStore) Reserve(ctx context.Context, r Reservation, capDollars float6
 // Settle implements Store.
 func (s *sqlStore) Settle(ctx context.Context, id string, st Settlement, now time.Time) error {
 	return retryErr(ctx, s, "settling spend", func() error {
-		_, err := s.db.ExecContext(ctx, `UPDATE spend SET settled = 1, input_tokens = ?, output_tokens = ?, dollars = ?, at = ? WHERE id = ?`,
-			st.InputTokens, st.OutputTokens, st.Dollars, now.UnixMicro(), id)
+		_, err := s.db.ExecContext(ctx, `INSERT INTO spend (id, phase, endpoint, call_key, settled, reserved, input_tokens, output_tokens, dollars, lease_until, at)
+			VALUES (?, ?, ?, ?, 1, 0, ?, ?, ?, 0, ?)
+			ON CONFLICT (id) DO UPDATE SET settled = 1, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
+				dollars = excluded.dollars, at = excluded.at`,
+			id, st.Phase, st.Endpoint, st.CallKey, st.InputTokens, st.OutputTokens, st.Dollars, now.UnixMicro())
 		return err
 	})
 }

@@ -51,12 +51,20 @@ func TestSpend(t *testing.T) {
 		if err := rs.Settle(ctx, "d", Settlement{InputTokens: 10, OutputTokens: 20, Dollars: 0.25}, t0); err != nil {
 			t.Fatal(err)
 		}
+		// An uncapped run records calls it never reserved.
+		if err := rs.Settle(ctx, "e", Settlement{Phase: "phase1_planning", Endpoint: "q", CallKey: "cell", InputTokens: 5, OutputTokens: 6, Dollars: 0.5}, t0); err != nil {
+			t.Fatal(err)
+		}
 		rows, err := rs.Spend(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := (SpendRow{Phase: "phase0_baseline", Endpoint: "q", Calls: 2, InputTokens: 1010, OutputTokens: 220, Dollars: 1.75}); len(rows) != 1 || rows[0] != want {
-			t.Errorf("Spend = %+v, want [%+v]", rows, want)
+		want := []SpendRow{
+			{Phase: "phase0_baseline", Endpoint: "q", Calls: 2, InputTokens: 1010, OutputTokens: 220, Dollars: 1.75},
+			{Phase: "phase1_planning", Endpoint: "q", Calls: 1, InputTokens: 5, OutputTokens: 6, Dollars: 0.5},
+		}
+		if len(rows) != 2 || rows[0] != want[0] || rows[1] != want[1] {
+			t.Errorf("Spend = %+v, want %+v", rows, want)
 		}
 	})
 }

@@ -106,7 +106,8 @@ type Store interface {
 	// it returns whether it did and the spend it found (with r when held).
 	Reserve(ctx context.Context, r Reservation, capDollars float64, now time.Time) (bool, Spent, error)
 
-	// Settle replaces reservation id with what its call cost.
+	// Settle records what call id cost, replacing its reservation if it
+	// had one (an uncapped run records calls without reserving them).
 	Settle(ctx context.Context, id string, s Settlement, now time.Time) error
 
 	// Release drops reservation id unsettled: its call was not made, or the

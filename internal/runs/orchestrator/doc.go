@@ -47,4 +47,13 @@
 // population for the partial-information references) and to size budgets
 // (B = ⌊α·Σc⌋ over the solver's gradeable items of the pool); planners see
 // ids, texts, values and B only (SPEC §7).
+//
+// Every model call a run dispatches — a Phase 0 problem sent to the
+// Executor, a planner call, a re-solve — goes through the run's Ledger
+// (spend.go): with spend.cap_usd its pessimistic cost is reserved in the
+// run store before it is sent, atomically across workers, and the run
+// stops with a *SpendCapError before a call that could cross the cap; its
+// actual cost (usage × the endpoint's price) is stored when it settles.
+// The calls a run would still make are found without making them
+// (pending.go) for `triage quote`, by the same code that decides them.
 package orchestrator

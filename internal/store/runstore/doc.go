@@ -15,5 +15,11 @@
 // newer release is refused. Operations ride out an outage of the store
 // (Outage) and give up with an *UnreachableError that loses nothing.
 //
+// The spend table holds what the run's model calls cost (SPEC §9):
+// Reserve holds a call's pessimistic cost against a cap in one serialized
+// transaction (an advisory lock on PostgreSQL, the single writer of
+// SQLite), Settle records the actual cost, Spend sums it per phase and
+// endpoint.
+//
 // It imports only platform, protocol and the other store packages.
 package runstore

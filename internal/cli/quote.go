@@ -149,6 +149,13 @@ func quoteRun(ctx context.Context, d quoteDeps) (quote.Quote, error) {
 	if err != nil {
 		return q, err
 	}
+	if c := d.cfg.Spend.CapUSD; c != nil {
+		if _, lerr := orchestrator.NewLedger(d.cfg, d.runStore, d.llm.Endpoints, solverEndpoints(d.cfg), time.Now); lerr != nil {
+			q.Notes = append(q.Notes, lerr.Error()+": baseline, run and budget-aware refuse to start until it can")
+		} else {
+			q.Notes = append(q.Notes, fmt.Sprintf("spend.cap_usd is $%.2f: a run stops before the call whose bound would take the run's spend past it", *c))
+		}
+	}
 	spent, err := d.runStore.Spend(ctx)
 	for _, s := range spent {
 		q.Spent = append(q.Spent, quote.Spent(s))

@@ -65,12 +65,14 @@ func NewLedger(cfg *Config, store runstore.Store, endpoints map[string]llm.Endpo
 		var problems []string
 		for _, name := range used {
 			ep, ok := endpoints[name]
-			switch {
-			case !ok:
+			if !ok {
 				problems = append(problems, fmt.Sprintf("endpoint %q is not in the endpoints file", name))
-			case ep.Price == nil:
+				continue
+			}
+			if ep.Price == nil {
 				problems = append(problems, fmt.Sprintf("endpoint %q has no price (\"price\": {\"input_per_mtok\": …, \"output_per_mtok\": …})", name))
-			case ep.MaxOutputTokens <= 0:
+			}
+			if ep.MaxOutputTokens <= 0 {
 				problems = append(problems, fmt.Sprintf("endpoint %q has no max_output_tokens: no call's cost is bounded", name))
 			}
 		}

@@ -37,9 +37,6 @@ type Call struct {
 	Endpoint string
 	// Request is the rendered call, as the run sends it.
 	Request llm.Request
-	// Times is how many calls the request stands for (Phase 0 samples);
-	// 0 means 1. A cached request saves one of them.
-	Times int
 	// Expected is the expected output tokens of one call, when known
 	// (HasExpected).
 	Expected    int64
@@ -142,32 +139,28 @@ func Make(ctx context.Context, calls []Call, endpoint func(name string) (Endpoin
 			rows[k] = row
 		}
 		l := looked[i]
-		times := int64(max(c.Times, 1))
 		if l.cached {
 			row.Cached++
-			times--
-		}
-		if times == 0 {
 			continue
 		}
-		row.Calls += times
+		row.Calls++
 		if c.Provisional {
-			row.Provisional += times
+			row.Provisional++
 		}
-		row.InputTokens += times * l.input
+		row.InputTokens += l.input
 		if l.bound <= 0 {
 			row.Unbounded = true
 		}
-		row.MaxOutputTokens += times * max(l.bound, 0)
+		row.MaxOutputTokens += max(l.bound, 0)
 		if !c.HasExpected {
-			row.expectedMissing += times
+			row.expectedMissing++
 			continue
 		}
 		expected := c.Expected
 		if l.bound > 0 {
 			expected = min(expected, l.bound)
 		}
-		row.ExpectedOutputTokens += times * expected
+		row.ExpectedOutputTokens += expected
 	}
 	out := Quote{}
 	for _, row := range rows {

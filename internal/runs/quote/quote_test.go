@@ -46,9 +46,6 @@ func TestMake(t *testing.T) {
 		{"cached calls cost nothing", []Call{call(Baseline, "priced", eight), call(Baseline, "priced", "hit")}, []Row{
 			{Phase: Baseline, Endpoint: "priced", Calls: 1, Cached: 1, InputTokens: 6, MaxOutputTokens: 1000, MaxDollars: f((6 + 10000) / 1e6)},
 		}},
-		{"samples: a cached request saves one", []Call{{Phase: Baseline, Endpoint: "priced", Request: call(Baseline, "", "hit").Request, Times: 3}}, []Row{
-			{Phase: Baseline, Endpoint: "priced", Calls: 2, Cached: 1, InputTokens: 2 * 5, MaxOutputTokens: 2000, MaxDollars: f((10 + 20000) / 1e6)},
-		}},
 		{"expected capped at the bound", []Call{expecting(call(Planning, "priced", eight), 300), expecting(call(Planning, "priced", eight), 5000)}, []Row{
 			{Phase: Planning, Endpoint: "priced", Calls: 2, InputTokens: 12, MaxOutputTokens: 2000, ExpectedOutputTokens: 1300, HasExpected: true,
 				MaxDollars: f((12 + 20000) / 1e6), ExpectedDollars: f((12 + 13000) / 1e6)},

@@ -143,7 +143,7 @@ baseline: {samples: %d, concurrency: 2}
 				notes = append(notes, l)
 			}
 		}
-		if (len(notes) != 1 || !strings.Contains(notes[0], "pass the run's config")) {
+		if len(notes) != 1 || !strings.Contains(notes[0], "pass the run's config") {
 			t.Errorf("report of a moved run store: stderr %q, want one note saying to pass the config", errOut)
 		}
 		checkNoiseReport(t, reportDir, out.String(), 1)

@@ -28,7 +28,7 @@ func runReport(ctx context.Context, args []string, env Env) error {
 	alpha := fs.Float64("alpha", report.HeadlineAlpha, "budget fraction of the summary and the bar figures")
 	dial := addDialFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: triage report [flags] CONFIG.yaml|RUN_STORE\n\nWrites every table and file of a run's report and prints its summary.\nGive the run's config (its run_store is read) or the run store itself.\n\nflags:\n")
+		fmt.Fprint(fs.Output(), "usage: triage report [flags] CONFIG.yaml|RUN_STORE\n\nWrites every table and file of a run's report and prints its summary.\nGive the run's config (its run_store is read) or the run store itself.\nRepeated Phase 0 samples (baseline.samples > 1) are read through the\nconfig's Executor (a run store's: the config it records) for the\nmeasurement-noise part.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	rest, err := parseFlags(fs, args, env.Getenv, 1)

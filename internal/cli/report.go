@@ -26,8 +26,9 @@ func runReport(ctx context.Context, args []string, env Env) error {
 	out := fs.String("out", "", "directory for the report files; default: RUN_STORE.report")
 	seed := fs.Uint64("bootstrap-seed", 0, "seed of the bootstrap confidence intervals (recorded in cells.json)")
 	alpha := fs.Float64("alpha", report.HeadlineAlpha, "budget fraction of the summary and the bar figures")
+	dial := addDialFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: triage report [flags] CONFIG.yaml|RUN_STORE\n\nWrites every table and file of a run's report and prints its summary.\nGive the run's config (its run_store is read) or the run store itself.\n\nflags:\n")
+		fmt.Fprint(fs.Output(), "usage: triage report [flags] CONFIG.yaml|RUN_STORE\n\nWrites every table and file of a run's report and prints its summary.\nGive the run's config (its run_store is read) or the run store itself.\nRepeated Phase 0 samples (baseline.samples > 1) are read through the\nconfig's Executor (a run store's: the config it records) for the\nmeasurement-noise part.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	rest, err := parseFlags(fs, args, env.Getenv, 1)
@@ -40,7 +41,7 @@ func runReport(ctx context.Context, args []string, env Env) error {
 	if len(rest) != 1 {
 		return fmt.Errorf("%w: triage report needs the run's config (YAML) or its run store", ErrUsage)
 	}
-	path, err := runStoreOf(rest[0])
+	path, cfg, err := runStoreOf(rest[0])
 	if err != nil {
 		return err
 	}
@@ -48,34 +49,35 @@ func runReport(ctx context.Context, args []string, env Env) error {
 	if dir == "" {
 		dir = path + ".report"
 	}
-	return writeReport(ctx, path, dir, reportOptions{Bootstrap: metrics.Bootstrap{Seed: *seed}, Alpha: *alpha}, env)
+	return writeReport(ctx, path, dir, reportOptions{Bootstrap: metrics.Bootstrap{Seed: *seed}, Alpha: *alpha, Noise: true, Config: cfg, Dial: dial}, env)
 }
 
 // runStoreOf returns the run store a report argument names: the file
 // itself when it is a SQLite database, the config's run_store when it is a
-// config. A run store that does not exist is an error, never created.
-func runStoreOf(arg string) (string, error) {
+// config (then the config too; nil for a run store). A run store that does
+// not exist is an error, never created.
+func runStoreOf(arg string) (string, *orchestrator.Config, error) {
 	kind, err := sniff(arg)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	switch kind {
 	case kindMissing:
-		return "", fmt.Errorf("%s: no such file (expected the run's config or its run store)", arg)
+		return "", nil, fmt.Errorf("%s: no such file (expected the run's config or its run store)", arg)
 	case kindSQLite:
-		return arg, nil
+		return arg, nil, nil
 	case kindJSON:
-		return "", fmt.Errorf("%s holds JSON (a problem, ground-truth or score file?), not a run config or a run store", arg)
+		return "", nil, fmt.Errorf("%s holds JSON (a problem, ground-truth or score file?), not a run config or a run store", arg)
 	}
 	cfg, err := orchestrator.LoadConfig(arg)
 	if err != nil {
-		return "", fmt.Errorf("%w (triage report expects the run's config or its run store)", err)
+		return "", nil, fmt.Errorf("%w (triage report expects the run's config or its run store)", err)
 	}
 	path := cfg.Path(cfg.RunStore)
 	if kind, err := sniff(path); err != nil || kind == kindMissing {
-		return "", fmt.Errorf("%s: the config's run_store %s does not exist yet (triage run %s first)", arg, path, arg)
+		return "", nil, fmt.Errorf("%s: the config's run_store %s does not exist yet (triage run %s first)", arg, path, arg)
 	}
-	return path, nil
+	return path, cfg, nil
 }
 
 // reportOptions adjust writeReport.
@@ -87,6 +89,13 @@ type reportOptions struct {
 	Alpha float64
 	// Synthetic marks a report of made-up data (the demo).
 	Synthetic bool
+	// Noise asks for the measurement-noise part (SPEC §9): the Phase 0
+	// samples are read through Config's Executor, or, when Config is nil,
+	// that of the config the run store's manifest records (see noiseInput).
+	// Dial dials a remote Executor.
+	Noise  bool
+	Config *orchestrator.Config
+	Dial   *dialFlags
 }
 
 // writeReport builds the report of the run store at path into dir, prints
@@ -101,7 +110,11 @@ func writeReport(ctx context.Context, path, dir string, opts reportOptions, env 
 	if err != nil {
 		return err
 	}
-	rep := report.BuildWith(res.Records, res.Accuracy, report.Options{Bootstrap: opts.Bootstrap, Alpha: opts.Alpha})
+	var noise *report.NoiseInput
+	if opts.Noise {
+		noise = noiseInput(ctx, rs, path, res.Records, opts, env)
+	}
+	rep := report.BuildWith(res.Records, res.Accuracy, report.Options{Bootstrap: opts.Bootstrap, Alpha: opts.Alpha, Noise: noise})
 	builds, err := rs.Builds(ctx)
 	if err != nil {
 		return err
@@ -250,6 +263,7 @@ var reportListing = []struct {
 		files: []string{"sensitivity_ranges.csv", "sensitivity_ranks.csv"}, name: "sensitivity_ranges.csv, _ranks.csv", what: "prompt sensitivity across variants",
 		holds: func(r report.Report) bool { s := r.Sensitivity(); return len(s.Ranges)+len(s.Ranks) > 0 },
 	},
+	{files: []string{"noise.csv", "items_noise.csv"}, what: "measurement noise of the repeated Phase 0 samples, per solver and per item"},
 	{files: []string{"injection.csv"}, what: "the unsolvable-injection cells", holds: func(r report.Report) bool { return len(r.Injection) > 0 }},
 	{files: budgetaware.FileNames, name: "budget_aware.md, .csv, .json", what: "the budget-aware re-solve"},
 	{files: spendFiles, what: "what the model calls cost, per phase and endpoint"},

@@ -48,6 +48,12 @@
 // (B = ⌊α·Σc⌋ over the solver's gradeable items of the pool); planners see
 // ids, texts, values and B only (SPEC §7).
 //
+// For a report's measurement-noise part (SPEC §9) NoiseInput reads back
+// what a run scored: every item's Phase 0 samples through the Executor,
+// and, only when some item has more than one, the manifest's pools and the
+// scored cells' plans, normalized as the Executor normalized them
+// (noise.go); ManifestConfig recovers the config a run store records.
+//
 // Every model call a run dispatches — a Phase 0 problem sent to the
 // Executor, a planner call, a re-solve — goes through the run's Ledger
 // (spend.go): with spend.cap_usd its pessimistic cost is reserved in the

@@ -24,13 +24,14 @@ type ItemSample struct {
 }
 
 // LoadConfigSamples is LoadSamples for the solvers of cfg on the datasets
-// its cells use (Config.SelectedDatasets of its problem files).
+// its cells use, the injection sources included (Config.BaselineDatasets
+// of its problem files: the datasets Phase 0 measures for the run).
 func LoadConfigSamples(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient) (map[ItemKey][]ItemSample, error) {
 	probs, err := cfg.LoadProblems()
 	if err != nil {
 		return nil, err
 	}
-	return LoadSamples(ctx, exec, cfg.Solvers, cfg.SelectedDatasets(probs))
+	return LoadSamples(ctx, exec, cfg.Solvers, cfg.BaselineDatasets(probs))
 }
 
 // LoadSamples reads, through the Executor (ListGroundTruth with

@@ -177,9 +177,20 @@ func pairEntry(ix *Index, s Solver, dataset string, alpha float64, variant vocab
 	}
 	text = fmt.Sprintf("%s / %s (n=%s%s", withCI(mu, cu), withCI(me, ce), pairCount(mu.N, me.N), withoutText(u, e, regret))
 	if !regret {
-		text += degenerateText(u, e)
+		text += degenerateText(u, e) + noisePairText(u, e)
 	}
 	return text + ")", pairReasons(exclusions(u, regret), exclusions(e, regret))
+}
+
+// noisePairText gives the pair's noise-aware η intervals (SPEC §9,
+// Cell.EtaNoiseCI) as "; noise-aware [lo, hi] / [lo, hi]", or "" when
+// neither cell has one (one sample per item, or a macro cell at another α
+// than the headline's).
+func noisePairText(u, e Cell) string {
+	if !u.EtaNoiseCI.Defined && !e.EtaNoiseCI.Defined {
+		return ""
+	}
+	return "; noise-aware " + noiseCIText(u.EtaNoiseCI) + " / " + noiseCIText(e.EtaNoiseCI)
 }
 
 // withoutText names the datasets a macro pair leaves out ("; without

@@ -127,6 +127,9 @@ type Manifest struct {
 	// Injected are the pools of the injection experiments, by base
 	// dataset, source, pool and ratio.
 	Injected []InjectedPool `json:"injected,omitempty"`
+	// Config is the run's config as the run recorded it beside the pools
+	// (JSON of the orchestrator's Config); not part of the pools' JSON.
+	Config []byte `json:"-"`
 }
 
 // InjectedPool is one pool of an unsolvable-injection experiment, as the
@@ -153,8 +156,8 @@ var ErrNoRun = errors.New("the run store holds no run yet (triage run first)")
 // Manifest implements Store.
 func (s *sqlStore) Manifest(ctx context.Context) (Manifest, error) {
 	return retry(ctx, s, "reading the manifest", func() (Manifest, error) {
-		var raw string
-		err := s.db.QueryRowContext(ctx, `SELECT pools FROM manifest WHERE id = 1`).Scan(&raw)
+		var config, raw string
+		err := s.db.QueryRowContext(ctx, `SELECT config, pools FROM manifest WHERE id = 1`).Scan(&config, &raw)
 		if err == sql.ErrNoRows {
 			return Manifest{}, ErrNoRun
 		}
@@ -162,12 +165,13 @@ func (s *sqlStore) Manifest(ctx context.Context) (Manifest, error) {
 			return Manifest{}, err
 		}
 		var m Manifest
-		if err := json.Unmarshal([]byte(raw), &m); err == nil && m.Partitions != nil {
-			return m, nil
+		if err := json.Unmarshal([]byte(raw), &m); err != nil || m.Partitions == nil {
+			m = Manifest{}
+			if err := json.Unmarshal([]byte(raw), &m.Partitions); err != nil {
+				return Manifest{}, fmt.Errorf("run store manifest: %w", err)
+			}
 		}
-		if err := json.Unmarshal([]byte(raw), &m.Partitions); err != nil {
-			return Manifest{}, fmt.Errorf("run store manifest: %w", err)
-		}
+		m.Config = []byte(config)
 		return m, nil
 	})
 }
@@ -203,4 +207,26 @@ func (s *sqlStore) Plan(ctx context.Context, key string) (StoredPlan, bool, erro
 		return StoredPlan{}, false, err
 	}
 	return p, found, nil
+}
+
+// EachScoredPlan implements Store.
+func (s *sqlStore) EachScoredPlan(ctx context.Context, fn func(key string, plan []byte) error) error {
+	return retryErr(ctx, s, "reading the plans", func() error {
+		rows, err := s.db.QueryContext(ctx, `SELECT key, plan FROM cells WHERE excluded = '' AND plan <> ''`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var key string
+			var plan []byte
+			if err := rows.Scan(&key, &plan); err != nil {
+				return err
+			}
+			if err := fn(key, plan); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	})
 }

@@ -42,6 +42,12 @@ type Store interface {
 	// is stored.
 	Plan(ctx context.Context, key string) (StoredPlan, bool, error)
 
+	// EachScoredPlan calls fn with the key and stored plan (as Plan gives
+	// it) of every cell stored scored (not excluded), one at a time, so
+	// that a caller keeps only what it needs of each. After an outage the
+	// reading starts again: fn may see a key twice and must not mind.
+	EachScoredPlan(ctx context.Context, fn func(key string, plan []byte) error) error
+
 	// Results returns the records and accuracies of the latest grid, with the
 	// records of stale cells excluded as ExcludedStale.
 	Results(ctx context.Context) (Results, error)

@@ -42,8 +42,9 @@ type endpointFile struct {
 
 // priceFile is an endpoint's "price" object.
 type priceFile struct {
-	InputPerMTok  float64 `json:"input_per_mtok"`
-	OutputPerMTok float64 `json:"output_per_mtok"`
+	InputPerMTok  float64  `json:"input_per_mtok"`
+	OutputPerMTok float64  `json:"output_per_mtok"`
+	BatchFactor   *float64 `json:"batch_factor"`
 }
 
 // loadEndpoints reads an endpoints file; problems are reported as
@@ -79,7 +80,7 @@ func loadEndpoints(path string) (map[string]llm.Endpoint, error) {
 			MaxAttempts: e.MaxAttempts, ExtraBody: e.ExtraBody,
 		}
 		if e.Price != nil {
-			ep.Price = &llm.Price{InputPerMTok: e.Price.InputPerMTok, OutputPerMTok: e.Price.OutputPerMTok}
+			ep.Price = &llm.Price{InputPerMTok: e.Price.InputPerMTok, OutputPerMTok: e.Price.OutputPerMTok, BatchFactor: e.Price.BatchFactor}
 		}
 		ep.Batch = e.Batch
 		if e.Timeout != "" {

@@ -61,6 +61,8 @@ func TestLoadEndpointsPrice(t *testing.T) {
 	path := writeFile(t, "endpoints.json", `{
   "gpt": {"base_url": "https://api.openai.com/v1", "model": "o4-mini", "mode": "extended",
           "price": {"input_per_mtok": 1.25, "output_per_mtok": 10}},
+  "cheap": {"base_url": "https://api.openai.com/v1", "model": "o4-mini", "mode": "extended",
+          "price": {"input_per_mtok": 2, "output_per_mtok": 8, "batch_factor": 0.25}},
   "local": {"base_url": "http://127.0.0.1:8000/v1", "model": "q", "mode": "standard"}
 }`)
 	eps, err := loadEndpoints(path)
@@ -69,6 +71,12 @@ func TestLoadEndpointsPrice(t *testing.T) {
 	}
 	if p := eps["gpt"].Price; p == nil || p.InputPerMTok != 1.25 || p.OutputPerMTok != 10 {
 		t.Errorf("gpt price = %+v", p)
+	}
+	if b := eps["gpt"].Price.Batched(); b.InputPerMTok != 0.625 || b.OutputPerMTok != 5 {
+		t.Errorf("gpt batch price = %+v, want half (the default factor)", b)
+	}
+	if b := eps["cheap"].Price.Batched(); b.InputPerMTok != 0.5 || b.OutputPerMTok != 2 {
+		t.Errorf("cheap batch price = %+v, want a quarter (its batch_factor)", b)
 	}
 	if eps["local"].Price != nil {
 		t.Errorf("local has a price: %+v", eps["local"].Price)
@@ -84,6 +92,8 @@ func TestLoadEndpointsPriceErrors(t *testing.T) {
   "price": {
     "input_per_mtok": -1,
     "output_per_mtok": -0.5}}}`, []string{":3: x.price.input_per_mtok: must be a finite number", ":4: x.price.output_per_mtok"}},
+		{"batch factor above 1", `{"x": {"base_url": "http://h/v1", "model": "m", "mode": "standard",
+  "price": {"input_per_mtok": 1, "output_per_mtok": 2, "batch_factor": 1.5}}}`, []string{"x.price.batch_factor: must be in [0, 1]"}},
 		{"not a number", `{"x": {"base_url": "http://h/v1", "model": "m", "mode": "standard",
   "price": {"input_per_mtok": "cheap"}}}`, []string{"input_per_mtok"}},
 		{"unknown field", `{"x": {"base_url": "http://h/v1", "model": "m", "mode": "standard",

@@ -51,6 +51,8 @@ type quoteStudy struct {
 	srv      *llmtest.Server
 	env      Env
 	out, log interface{ String() string }
+	// batch makes the study's Phase 0 use the Batch API (newCappedStudy).
+	batch bool
 }
 
 func newQuoteStudy(t *testing.T) *quoteStudy {

@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/triage-eval/triage/internal/llm"
 	"github.com/triage-eval/triage/internal/llm/llmtest"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/runs/quote"
@@ -32,13 +34,18 @@ const (
 
 // cappedStudy is quoteStudy with a model whose solves cost their bound
 // and a config with a spend cap and one cell at a time.
-func cappedStudy(t *testing.T) *quoteStudy {
+func cappedStudy(t *testing.T) *quoteStudy { return newCappedStudy(t, false) }
+
+// newCappedStudy is cappedStudy; with batch, its endpoint offers the Batch
+// API (batches complete at the first poll) and Phase 0 uses it.
+func newCappedStudy(t *testing.T, batch bool) *quoteStudy {
 	s := newQuoteStudy(t)
+	s.batch = batch
 	aime := &aimeModel{answers: map[string]string{}, order: map[string]int{}, solves: map[string]int{}}
 	for text, order := range quoteAnswers(s) {
 		aime.answers[text], aime.order[text] = order[0], len(aime.order)+1
 	}
-	s.srv = llmtest.NewServer(t, llmtest.WithHandler(func(i int, r llmtest.Recorded) llmtest.Reply {
+	opts := []llmtest.Option{llmtest.WithHandler(func(i int, r llmtest.Recorded) llmtest.Reply {
 		q := fakemodel.Parse(r)
 		if q.IsProbe() || len(fakemodel.PlannerIDs(q.Prompt())) > 0 {
 			return aime.reply(i, r)
@@ -49,10 +56,14 @@ func cappedStudy(t *testing.T) *quoteStudy {
 			}
 		}
 		return llmtest.BadRequest("unknown problem")
-	}))
+	})}
+	if batch {
+		opts = append(opts, llmtest.WithBatch(llmtest.BatchBehavior{Validating: time.Nanosecond, InProgress: time.Nanosecond, Finalizing: time.Nanosecond}))
+	}
+	s.srv = llmtest.NewServer(t, opts...)
 	s.write(t, "endpoints.json", fmt.Sprintf(`{"q": {"base_url": "%s", "model": "qwen3-8b", "mode": "extended", "family": "qwen",
-  "max_attempts": 2, "timeout": "5s", "max_output_tokens": 4000, "api_key_env": "Q_KEY",
-  "price": {"input_per_mtok": %v, "output_per_mtok": %v}}}`, s.srv.URL(), capInputPrice, capOutputPrice))
+  "max_attempts": 2, "timeout": "5s", "max_output_tokens": 4000, "api_key_env": "Q_KEY", "batch": %v,
+  "price": {"input_per_mtok": %v, "output_per_mtok": %v}}}`, s.srv.URL(), batch, capInputPrice, capOutputPrice))
 	return s
 }
 
@@ -88,9 +99,9 @@ pool_size: 15
 alphas: [0.5, 1]
 strategies: [llm]
 concurrency: 1
-baseline: {concurrency: 1}
+baseline: {concurrency: 1, batch: %v}
 spend: {cap_usd: %v}
-`, c))
+`, s.batch, c))
 }
 
 // capped runs a command that must stop at the cap.
@@ -278,4 +289,38 @@ func sameCSV(got, want string) bool {
 		}
 	}
 	return true
+}
+
+// TestSpendCapBatched runs the capped study's baseline through the Batch
+// API: the cap cuts the batch it submits to the calls it can pay for at
+// their synchronous bound (3 of 30), the answers are billed at the batch
+// price (half), and raising the cap sends the rest in one more batch.
+func TestSpendCapBatched(t *testing.T) {
+	s := newCappedStudy(t, true)
+	batchDollars := solveDollars * llm.DefaultBatchFactor
+	s.setCap(t, 3.5*solveDollars*1.001)
+	before := s.srv.Count()
+	s.capped(t, "baseline")
+	if got := s.srv.Count() - before; got != 1 { // the endpoint check
+		t.Errorf("%d synchronous requests, want 1 (the check)", got)
+	}
+	if n, b := groundTruthCount(t, filepath.Join(s.dir, "gt.db")), s.srv.BatchSubmissions(); n != 3 || b != 1 {
+		t.Errorf("%d records stored from %d batches, want 3 from 1", n, b)
+	}
+	if r := s.spend(t)["phase0_baseline"]; r.Calls != 3 || r.InputTokens != 600 || r.OutputTokens != 12000 || !nearDollars(r.Dollars, 3*batchDollars) {
+		t.Errorf("spend stored = %+v, want 3 calls of 200 + 4000 tokens at the batch price, $%v", r, 3*batchDollars)
+	}
+	s.setCap(t, 1)
+	s.run(t, "baseline")
+	if n, b := groundTruthCount(t, filepath.Join(s.dir, "gt.db")), s.srv.BatchSubmissions(); n != 30 || b != 2 {
+		t.Errorf("%d records stored from %d batches, want 30 from 2", n, b)
+	}
+	if r := s.spend(t)["phase0_baseline"]; r.Calls != 30 || !nearDollars(r.Dollars, 30*batchDollars) {
+		t.Errorf("spend stored = %+v, want 30 calls at the batch price, $%v", r, 30*batchDollars)
+	}
+	// A rerun answers from the cache: nothing is billed twice.
+	s.run(t, "baseline", "--rerun")
+	if r := s.spend(t)["phase0_baseline"]; r.Calls != 30 || !nearDollars(r.Dollars, 30*batchDollars) {
+		t.Errorf("spend after a cached rerun = %+v, want it unchanged", r)
+	}
 }

@@ -127,6 +127,12 @@ type BatchReport struct {
 	// read), at most 20 lines; ProblemCount counts them all.
 	Problems     []string
 	ProblemCount int
+	// Answered has one entry per request asked for, in order: the id of
+	// the batch whose answer this Prefill stored for it, or "" (cached
+	// before, left to the synchronous path, or a repeat of an earlier
+	// request). Those answers are the calls the batches were paid for
+	// (Price.Batched), once each.
+	Answered []string
 }
 
 func (r *BatchReport) problem(format string, args ...any) {
@@ -213,10 +219,11 @@ func (c *Client) Prefill(ctx context.Context, reqs []Request, o BatchOptions) (B
 	if !ok {
 		return rep, c.wrap(&apperr.PreconditionError{Reason: "batch mode needs a cache that records batches (the SQL cache)"})
 	}
-	missing, err := c.uncached(ctx, reqs, &rep)
+	missing, keys, err := c.uncached(ctx, reqs, &rep)
 	if err != nil {
 		return rep, c.wrap(err)
 	}
+	rep.Answered = make([]string, len(reqs))
 	if len(missing) == 0 {
 		return rep, nil
 	}
@@ -261,11 +268,17 @@ func (c *Client) Prefill(ctx context.Context, reqs []Request, o BatchOptions) (B
 	for _, t := range waits {
 		rep.Batches = append(rep.Batches, t.id)
 	}
-	stored := map[string]bool{}
+	stored := map[string]string{}
 	err = c.awaitBatches(ctx, store, waits, o, &rep, stored)
 	for _, it := range missing {
-		if !stored[it.key] {
+		if stored[it.key] == "" {
 			rep.Missing++
+		}
+	}
+	for i, k := range keys {
+		if id := stored[k]; k != "" && id != "" {
+			rep.Answered[i] = id
+			stored[k] = "" // a repeated request is answered once
 		}
 	}
 	if err != nil {
@@ -275,11 +288,13 @@ func (c *Client) Prefill(ctx context.Context, reqs []Request, o BatchOptions) (B
 }
 
 // uncached renders reqs as Complete would and returns, once each, those
-// the cache lacks.
-func (c *Client) uncached(ctx context.Context, reqs []Request, rep *BatchReport) ([]batchItem, error) {
+// the cache lacks, and every request's cache key ("" for one Complete
+// would refuse).
+func (c *Client) uncached(ctx context.Context, reqs []Request, rep *BatchReport) ([]batchItem, []string, error) {
 	seen := map[string]bool{}
 	var out []batchItem
-	for _, req := range reqs {
+	keys := make([]string, len(reqs))
+	for i, req := range reqs {
 		if req.validate() != nil {
 			continue // Complete reports it
 		}
@@ -289,12 +304,13 @@ func (c *Client) uncached(ctx context.Context, reqs []Request, rep *BatchReport)
 		}
 		body, err := w.body()
 		if err != nil {
-			return nil, fmt.Errorf("request body: %w", err)
+			return nil, nil, fmt.Errorf("request body: %w", err)
 		}
 		key, err := bodyKey(c.baseURL, body, req.Sample)
 		if err != nil {
-			return nil, fmt.Errorf("cache key: %w", err)
+			return nil, nil, fmt.Errorf("cache key: %w", err)
 		}
+		keys[i] = key
 		if seen[key] {
 			continue
 		}
@@ -302,7 +318,7 @@ func (c *Client) uncached(ctx context.Context, reqs []Request, rep *BatchReport)
 		rep.Requests++
 		_, ok, err := c.opts.cache.Get(ctx, key)
 		if err != nil {
-			return nil, fmt.Errorf("cache lookup: %w", err)
+			return nil, nil, fmt.Errorf("cache lookup: %w", err)
 		}
 		if ok {
 			rep.Cached++
@@ -310,7 +326,7 @@ func (c *Client) uncached(ctx context.Context, reqs []Request, rep *BatchReport)
 		}
 		out = append(out, batchItem{key: key, body: body})
 	}
-	return out, nil
+	return out, keys, nil
 }
 
 // batchLine is one line of a batch input file.
@@ -389,7 +405,7 @@ func (c *Client) submitBatch(ctx context.Context, store BatchStore, items []batc
 
 // awaitBatches polls the batches until each ended and its results were
 // read, or until o.MaxWait.
-func (c *Client) awaitBatches(ctx context.Context, store BatchStore, waits []*trackedBatch, o BatchOptions, rep *BatchReport, stored map[string]bool) error {
+func (c *Client) awaitBatches(ctx context.Context, store BatchStore, waits []*trackedBatch, o BatchOptions, rep *BatchReport, stored map[string]string) error {
 	start := c.opts.now()
 	for round := 1; ; round++ {
 		open := 0
@@ -453,7 +469,7 @@ func pollDelay(round int, o BatchOptions, rand func() float64) time.Duration {
 
 // collectBatch reads an ended batch's output and error files into the
 // cache and reports what it left unanswered.
-func (c *Client) collectBatch(ctx context.Context, t *trackedBatch, b batchObject, o BatchOptions, rep *BatchReport, stored map[string]bool) error {
+func (c *Client) collectBatch(ctx context.Context, t *trackedBatch, b batchObject, o BatchOptions, rep *BatchReport, stored map[string]string) error {
 	if b.Status == BatchFailed {
 		reason := "no reason given"
 		if b.Errors != nil && len(b.Errors.Data) > 0 {
@@ -483,7 +499,7 @@ func (c *Client) collectBatch(ctx context.Context, t *trackedBatch, b batchObjec
 	}
 	left := 0
 	for k := range t.keys {
-		if !stored[k] {
+		if stored[k] == "" {
 			left++
 		}
 	}

@@ -20,7 +20,7 @@ type resultReader struct {
 	at     time.Time
 	o      BatchOptions
 	rep    *BatchReport
-	stored map[string]bool
+	stored map[string]string
 }
 
 // resultLine is one line of a batch output or error file (OpenAI API
@@ -119,7 +119,7 @@ func (r *resultReader) line(ctx context.Context, where string, raw []byte) error
 	case !r.t.keys[l.CustomID]:
 		r.rep.problem("%s: custom_id %q is not a request of this batch", where, snippet([]byte(l.CustomID)))
 		return nil
-	case r.stored[l.CustomID]:
+	case r.stored[l.CustomID] != "":
 		// A repeated line: the first answer stays (as in the cache).
 		return nil
 	case l.Error != nil:
@@ -146,7 +146,7 @@ func (r *resultReader) line(ctx context.Context, where string, raw []byte) error
 	if err := r.c.opts.cache.Put(ctx, l.CustomID, resp); err != nil {
 		return fmt.Errorf("cache store: %w", err)
 	}
-	r.stored[l.CustomID] = true
+	r.stored[l.CustomID] = r.t.id
 	r.rep.Stored++
 	return nil
 }

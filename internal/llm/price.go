@@ -16,6 +16,26 @@ type Price struct {
 	// OutputPerMTok is the price of a million output tokens, reasoning
 	// included.
 	OutputPerMTok float64
+	// BatchFactor is the share of these prices a call answered through the
+	// endpoint's Batch API is charged (Batched); nil means
+	// DefaultBatchFactor.
+	BatchFactor *float64
+}
+
+// DefaultBatchFactor is the share of the synchronous price OpenAI's Batch
+// API charges (half; Anthropic's Message Batches and Gemini's batch mode
+// charge the same); an endpoint whose provider differs says so with
+// "batch_factor".
+const DefaultBatchFactor = 0.5
+
+// Batched is p as a call answered through the Batch API is charged: both
+// prices times BatchFactor.
+func (p Price) Batched() Price {
+	f := DefaultBatchFactor
+	if p.BatchFactor != nil {
+		f = *p.BatchFactor
+	}
+	return Price{InputPerMTok: p.InputPerMTok * f, OutputPerMTok: p.OutputPerMTok * f, BatchFactor: p.BatchFactor}
 }
 
 // validate adds a violation per price field that is not a finite number
@@ -28,6 +48,9 @@ func (p Price) validate(v *apperr.Violations, field string) {
 		if math.IsNaN(f.x) || math.IsInf(f.x, 0) || f.x < 0 {
 			v.Add(field+"."+f.name, "must be a finite number ≥ 0 (dollars per million tokens), got %v", f.x)
 		}
+	}
+	if f := p.BatchFactor; f != nil && (math.IsNaN(*f) || *f < 0 || *f > 1) {
+		v.Add(field+".batch_factor", "must be in [0, 1] (the share of the price a batched call is charged), got %v", *f)
 	}
 }
 

@@ -106,6 +106,9 @@ func (s *Service) RunBaseline(req *triagev1.RunBaselineRequest, stream grpc.Serv
 type job struct {
 	problems.Problem
 	Sample int
+	// batch is the provider batch this request's batches answered it
+	// with (prefill), "" when none did.
+	batch string
 }
 
 // solveAll solves jobs, concurrency at a time (errgroup), and stores
@@ -170,7 +173,11 @@ func (s *Service) report(ctx context.Context, solver groundtruth.Solver, p job, 
 	if a.Response.CacheHit {
 		sum.Cached++
 	}
-	item := itemProto(rec, a, sum.Solved)
+	batch := ""
+	if a.Response.CacheHit && a.Response.BatchID == p.batch {
+		batch = p.batch
+	}
+	item := itemProto(rec, a, sum.Solved, batch)
 	item.Sample = int32(p.Sample)
 	return send(&triagev1.RunBaselineResponse{Event: &triagev1.RunBaselineResponse_Item{Item: item}})
 }
@@ -207,7 +214,7 @@ func (s *Service) pendingJobs(ctx context.Context, solver groundtruth.Solver, pr
 			if ok && groundtruth.Kept(r.Gradeable, req.GetRerun(), req.GetKeepUngradeable()) {
 				continue
 			}
-			pending = append(pending, job{p, j})
+			pending = append(pending, job{Problem: p, Sample: j})
 		}
 	}
 	return pending, nil
@@ -344,7 +351,9 @@ var gradeOutcomes = map[string]triagev1.GradeOutcome{
 }
 
 // itemProto reports one stored result.
-func itemProto(rec groundtruth.Record, a solving.Attempt, done int32) *triagev1.BaselineItem {
+// batch names the provider batch that answered the call for this very
+// request (job.batch), "" otherwise.
+func itemProto(rec groundtruth.Record, a solving.Attempt, done int32, batch string) *triagev1.BaselineItem {
 	out := triagev1.GradeOutcome_GRADE_OUTCOME_NOT_GRADEABLE
 	switch {
 	case a.Truncated:
@@ -354,11 +363,12 @@ func itemProto(rec groundtruth.Record, a solving.Attempt, done int32) *triagev1.
 	}
 	extracted := clip(a.Verdict.Extracted, maxExtracted)
 	var prompt int64
-	if !a.Response.CacheHit {
+	if !a.Response.CacheHit || batch != "" {
 		prompt = int64(a.Response.PromptTokens)
 	}
 	return &triagev1.BaselineItem{
 		PromptTokens:    prompt,
+		BatchId:         batch,
 		Record:          recordToProto(rec),
 		Outcome:         out,
 		ExtractedAnswer: extracted,

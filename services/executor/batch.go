@@ -11,19 +11,24 @@ import (
 
 // prefill sends the calls of pending through the endpoint's Batch API into
 // the response cache (llm.Client.Prefill) and reports what the batches
-// did; solveAll then finds every batched answer in the cache, so the
-// records are those of the synchronous path, and sends the rest one by
-// one.
+// did, marking each job a batch answered (job.batch); solveAll then finds
+// every batched answer in the cache, so the records are those of the
+// synchronous path, and sends the rest one by one.
 func (s *Service) prefill(ctx context.Context, c *llm.Client, pending []job, send func(*triagev1.RunBaselineResponse) error) error {
 	reqs := make([]llm.Request, 0, len(pending))
-	for _, j := range pending {
+	of := make([]int, 0, len(pending)) // the job of each request
+	for i, j := range pending {
 		if req, ok := s.baseline.Solver.SampleRequest(j.Problem, j.Sample); ok {
 			reqs = append(reqs, req)
+			of = append(of, i)
 		}
 	}
 	rep, err := c.Prefill(ctx, reqs, s.baseline.Batch)
 	if err != nil {
 		return batchError(ctx, err)
+	}
+	for i, id := range rep.Answered {
+		pending[of[i]].batch = id
 	}
 	return send(&triagev1.RunBaselineResponse{Event: &triagev1.RunBaselineResponse_Batch{Batch: &triagev1.BaselineBatch{
 		BatchIds: rep.Batches, Requests: int32(rep.Requests), Cached: int32(rep.Cached), Resumed: int32(rep.Resumed),

@@ -1751,9 +1751,17 @@ type BaselineItem struct {
 	// record's sample is 0) to the request's samples.
 	Sample int32 `protobuf:"varint,10,opt,name=sample,proto3" json:"sample,omitempty"`
 	// Prompt tokens the provider reported for this call (0 when the call
-	// failed or the response came from the cache): with record.cost, the
-	// output tokens, what the call is billed (a run's spend, SPEC §9).
-	PromptTokens  int64 `protobuf:"varint,11,opt,name=prompt_tokens,json=promptTokens,proto3" json:"prompt_tokens,omitempty"`
+	// failed or the response came from the cache, but for an answer of this
+	// call's batches): with record.cost, the output tokens, what the call is
+	// billed (a run's spend, SPEC §9).
+	PromptTokens int64 `protobuf:"varint,11,opt,name=prompt_tokens,json=promptTokens,proto3" json:"prompt_tokens,omitempty"`
+	// The provider batch that answered this call when this RunBaseline's
+	// batches did (batch mode, SPEC §9 "Batch Phase 0"): the call is then
+	// billed at the endpoint's batch price, although cached is set (the
+	// answer reached the solver through the response cache). Empty for
+	// every other call, a batch answer an earlier call already reported
+	// included.
+	BatchId       string `protobuf:"bytes,12,opt,name=batch_id,json=batchId,proto3" json:"batch_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1863,6 +1871,13 @@ func (x *BaselineItem) GetPromptTokens() int64 {
 		return x.PromptTokens
 	}
 	return 0
+}
+
+func (x *BaselineItem) GetBatchId() string {
+	if x != nil {
+		return x.BatchId
+	}
+	return ""
 }
 
 // BaselineSummary closes a baseline stream.
@@ -2438,7 +2453,7 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\tsubmitted\x18\x05 \x01(\x05R\tsubmitted\x12\x16\n" +
 	"\x06stored\x18\x06 \x01(\x05R\x06stored\x12\x18\n" +
 	"\amissing\x18\a \x01(\x05R\amissing\x12\x18\n" +
-	"\awarning\x18\b \x01(\tR\awarning\"\x9d\x03\n" +
+	"\awarning\x18\b \x01(\tR\awarning\"\xb8\x03\n" +
 	"\fBaselineItem\x124\n" +
 	"\x06record\x18\x01 \x01(\v2\x1c.triage.v1.GroundTruthRecordR\x06record\x121\n" +
 	"\aoutcome\x18\x02 \x01(\x0e2\x17.triage.v1.GradeOutcomeR\aoutcome\x12)\n" +
@@ -2452,7 +2467,8 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"callFailed\x12\x16\n" +
 	"\x06sample\x18\n" +
 	" \x01(\x05R\x06sample\x12#\n" +
-	"\rprompt_tokens\x18\v \x01(\x03R\fpromptTokens\"\x84\x02\n" +
+	"\rprompt_tokens\x18\v \x01(\x03R\fpromptTokens\x12\x19\n" +
+	"\bbatch_id\x18\f \x01(\tR\abatchId\"\x84\x02\n" +
 	"\x0fBaselineSummary\x12\x16\n" +
 	"\x06solved\x18\x01 \x01(\x05R\x06solved\x12\x1c\n" +
 	"\tgradeable\x18\x02 \x01(\x05R\tgradeable\x12\x18\n" +

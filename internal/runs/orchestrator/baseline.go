@@ -276,7 +276,10 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 			units = append(units, baselineUnit{s, p})
 		}
 	}
-	if opts.Spend.Capped() {
+	if opts.Spend.Capped() && !cfg.Baseline.Batch {
+		// Reservations of calls not yet sent hold budget: claim what is
+		// sent at once. A batch run keeps its chunk, one provider batch,
+		// reserved whole (reserveBatch cuts it at the cap).
 		wo.Batch = max(cfg.Baseline.Concurrency/max(cfg.Baseline.Samples, 1), 1)
 	}
 	err := work.Run(ctx, wo, units, func(ctx context.Context, mine []baselineUnit) error {
@@ -360,9 +363,12 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 			if k := holdKey(it.GetRecord().GetDataset(), it.GetRecord().GetProblemId(), int(it.GetSample())); holds[k] != nil {
 				h := holds[k]
 				delete(holds, k)
-				if it.GetCallFailed() {
+				switch {
+				case it.GetCallFailed():
 					err = opts.Spend.Release(ctx, h)
-				} else {
+				case it.GetBatchId() != "":
+					err = opts.Spend.SettleBatched(ctx, h, it.GetPromptTokens(), it.GetRecord().GetCost())
+				default:
 					err = opts.Spend.Settle(ctx, h, it.GetPromptTokens(), it.GetRecord().GetCost(), it.GetCached())
 				}
 				if err != nil {

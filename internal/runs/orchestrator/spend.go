@@ -133,6 +133,25 @@ func (l *Ledger) Settle(ctx context.Context, h *Hold, inputTokens, outputTokens 
 	if p := h.ep.Price; p != nil {
 		dollars = p.Dollars(inputTokens, outputTokens)
 	}
+	return l.settle(ctx, h, inputTokens, outputTokens, dollars)
+}
+
+// SettleBatched records what h's call cost when a provider batch answered
+// it (batch Phase 0, SPEC §9): its usage at the endpoint's batch price
+// (llm.Price.Batched). Its hold reserved the synchronous price, more.
+func (l *Ledger) SettleBatched(ctx context.Context, h *Hold, inputTokens, outputTokens int64) error {
+	if l == nil || h == nil {
+		return nil
+	}
+	var dollars float64
+	if p := h.ep.Price; p != nil {
+		dollars = p.Batched().Dollars(inputTokens, outputTokens)
+	}
+	return l.settle(ctx, h, inputTokens, outputTokens, dollars)
+}
+
+// settle stores h's call as made, with its tokens and dollars.
+func (l *Ledger) settle(ctx context.Context, h *Hold, inputTokens, outputTokens int64, dollars float64) error {
 	st := runstore.Settlement{Phase: h.phase, Endpoint: h.endpoint, CallKey: h.callKey, InputTokens: inputTokens, OutputTokens: outputTokens, Dollars: dollars}
 	if err := l.store.Settle(context.WithoutCancel(ctx), h.id, st, l.now()); err != nil {
 		return fmt.Errorf("spend: %w", err)

@@ -30,8 +30,29 @@ TRACE_OUTCOME_STOPPED: TraceOutcome
 TRACE_OUTCOME_TRUNCATED: TraceOutcome
 TRACE_OUTCOME_UNSPECIFIED: TraceOutcome
 
+class BaselineBatch(_message.Message):
+    __slots__ = ["batch_ids", "cached", "missing", "requests", "resumed", "stored", "submitted", "warning"]
+    BATCH_IDS_FIELD_NUMBER: _ClassVar[int]
+    CACHED_FIELD_NUMBER: _ClassVar[int]
+    MISSING_FIELD_NUMBER: _ClassVar[int]
+    REQUESTS_FIELD_NUMBER: _ClassVar[int]
+    RESUMED_FIELD_NUMBER: _ClassVar[int]
+    STORED_FIELD_NUMBER: _ClassVar[int]
+    SUBMITTED_FIELD_NUMBER: _ClassVar[int]
+    WARNING_FIELD_NUMBER: _ClassVar[int]
+    batch_ids: _containers.RepeatedScalarFieldContainer[str]
+    cached: int
+    missing: int
+    requests: int
+    resumed: int
+    stored: int
+    submitted: int
+    warning: str
+    def __init__(self, batch_ids: _Optional[_Iterable[str]] = ..., requests: _Optional[int] = ..., cached: _Optional[int] = ..., resumed: _Optional[int] = ..., submitted: _Optional[int] = ..., stored: _Optional[int] = ..., missing: _Optional[int] = ..., warning: _Optional[str] = ...) -> None: ...
+
 class BaselineItem(_message.Message):
-    __slots__ = ["cached", "call_failed", "done", "extracted_answer", "grade_detail", "outcome", "prompt_sha256", "prompt_template", "record"]
+    __slots__ = ["batch_id", "cached", "call_failed", "done", "extracted_answer", "grade_detail", "outcome", "prompt_sha256", "prompt_template", "prompt_tokens", "record", "sample"]
+    BATCH_ID_FIELD_NUMBER: _ClassVar[int]
     CACHED_FIELD_NUMBER: _ClassVar[int]
     CALL_FAILED_FIELD_NUMBER: _ClassVar[int]
     DONE_FIELD_NUMBER: _ClassVar[int]
@@ -40,7 +61,10 @@ class BaselineItem(_message.Message):
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     PROMPT_SHA256_FIELD_NUMBER: _ClassVar[int]
     PROMPT_TEMPLATE_FIELD_NUMBER: _ClassVar[int]
+    PROMPT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     RECORD_FIELD_NUMBER: _ClassVar[int]
+    SAMPLE_FIELD_NUMBER: _ClassVar[int]
+    batch_id: str
     cached: bool
     call_failed: bool
     done: int
@@ -49,8 +73,10 @@ class BaselineItem(_message.Message):
     outcome: GradeOutcome
     prompt_sha256: str
     prompt_template: str
+    prompt_tokens: int
     record: GroundTruthRecord
-    def __init__(self, record: _Optional[_Union[GroundTruthRecord, _Mapping]] = ..., outcome: _Optional[_Union[GradeOutcome, str]] = ..., extracted_answer: _Optional[str] = ..., grade_detail: _Optional[str] = ..., cached: bool = ..., prompt_template: _Optional[str] = ..., prompt_sha256: _Optional[str] = ..., done: _Optional[int] = ..., call_failed: bool = ...) -> None: ...
+    sample: int
+    def __init__(self, record: _Optional[_Union[GroundTruthRecord, _Mapping]] = ..., outcome: _Optional[_Union[GradeOutcome, str]] = ..., extracted_answer: _Optional[str] = ..., grade_detail: _Optional[str] = ..., cached: bool = ..., prompt_template: _Optional[str] = ..., prompt_sha256: _Optional[str] = ..., done: _Optional[int] = ..., call_failed: bool = ..., sample: _Optional[int] = ..., prompt_tokens: _Optional[int] = ..., batch_id: _Optional[str] = ...) -> None: ...
 
 class BaselineStarted(_message.Message):
     __slots__ = ["pending", "skipped", "total"]
@@ -159,7 +185,7 @@ class ExecutePlanResponse(_message.Message):
     def __init__(self, budget: _Optional[int] = ..., results: _Optional[_Iterable[_Union[RegimeResult, _Mapping]]] = ..., normalized_plan: _Optional[_Iterable[_Union[_types_pb2.PlanStep, _Mapping]]] = ..., dropped_steps: _Optional[_Iterable[_Union[_types_pb2.PlanDrop, _Mapping]]] = ..., planned_tokens: _Optional[int] = ..., over_budget: bool = ..., ungradeable_problem_ids: _Optional[_Iterable[str]] = ..., pool_size: _Optional[int] = ..., total_cost: _Optional[int] = ..., pool_items: _Optional[_Iterable[_Union[_types_pb2.GroundTruthItem, _Mapping]]] = ..., version: _Optional[_Union[_types_pb2.VersionStamp, _Mapping]] = ...) -> None: ...
 
 class GroundTruthRecord(_message.Message):
-    __slots__ = ["correct", "cost", "cost_rule", "dataset", "error", "finish_reason", "gradeable", "latency", "lucky_guess", "measured_time", "problem_id", "response_sha256", "solver"]
+    __slots__ = ["correct", "cost", "cost_rule", "dataset", "error", "finish_reason", "gradeable", "latency", "lucky_guess", "measured_time", "problem_id", "response_sha256", "sample", "solver", "source"]
     CORRECT_FIELD_NUMBER: _ClassVar[int]
     COST_FIELD_NUMBER: _ClassVar[int]
     COST_RULE_FIELD_NUMBER: _ClassVar[int]
@@ -172,7 +198,9 @@ class GroundTruthRecord(_message.Message):
     MEASURED_TIME_FIELD_NUMBER: _ClassVar[int]
     PROBLEM_ID_FIELD_NUMBER: _ClassVar[int]
     RESPONSE_SHA256_FIELD_NUMBER: _ClassVar[int]
+    SAMPLE_FIELD_NUMBER: _ClassVar[int]
     SOLVER_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
     correct: bool
     cost: int
     cost_rule: _types_pb2.CostRule
@@ -185,8 +213,10 @@ class GroundTruthRecord(_message.Message):
     measured_time: _timestamp_pb2.Timestamp
     problem_id: str
     response_sha256: str
+    sample: int
     solver: Solver
-    def __init__(self, solver: _Optional[_Union[Solver, _Mapping]] = ..., dataset: _Optional[str] = ..., problem_id: _Optional[str] = ..., cost: _Optional[int] = ..., correct: bool = ..., gradeable: bool = ..., finish_reason: _Optional[str] = ..., latency: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., response_sha256: _Optional[str] = ..., error: _Optional[str] = ..., measured_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., lucky_guess: bool = ..., cost_rule: _Optional[_Union[_types_pb2.CostRule, str]] = ...) -> None: ...
+    source: str
+    def __init__(self, solver: _Optional[_Union[Solver, _Mapping]] = ..., dataset: _Optional[str] = ..., problem_id: _Optional[str] = ..., cost: _Optional[int] = ..., correct: bool = ..., gradeable: bool = ..., finish_reason: _Optional[str] = ..., latency: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., response_sha256: _Optional[str] = ..., error: _Optional[str] = ..., measured_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., lucky_guess: bool = ..., cost_rule: _Optional[_Union[_types_pb2.CostRule, str]] = ..., sample: _Optional[int] = ..., source: _Optional[str] = ...) -> None: ...
 
 class ImportGroundTruthRequest(_message.Message):
     __slots__ = ["records"]
@@ -215,16 +245,18 @@ class InlinePool(_message.Message):
     def __init__(self, items: _Optional[_Iterable[_Union[_types_pb2.GroundTruthItem, _Mapping]]] = ...) -> None: ...
 
 class ListGroundTruthRequest(_message.Message):
-    __slots__ = ["dataset", "page_size", "page_token", "solver"]
+    __slots__ = ["all_samples", "dataset", "page_size", "page_token", "solver"]
+    ALL_SAMPLES_FIELD_NUMBER: _ClassVar[int]
     DATASET_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     SOLVER_FIELD_NUMBER: _ClassVar[int]
+    all_samples: bool
     dataset: str
     page_size: int
     page_token: str
     solver: Solver
-    def __init__(self, solver: _Optional[_Union[Solver, _Mapping]] = ..., dataset: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+    def __init__(self, solver: _Optional[_Union[Solver, _Mapping]] = ..., dataset: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., all_samples: bool = ...) -> None: ...
 
 class ListGroundTruthResponse(_message.Message):
     __slots__ = ["next_page_token", "records", "version"]
@@ -263,32 +295,38 @@ class RegimeResult(_message.Message):
     def __init__(self, regime: _Optional[_Union[Regime, str]] = ..., value: _Optional[float] = ..., remaining_budget: _Optional[int] = ..., trace: _Optional[_Iterable[_Union[TraceStep, _Mapping]]] = ...) -> None: ...
 
 class RunBaselineRequest(_message.Message):
-    __slots__ = ["concurrency", "endpoint", "keep_ungradeable", "problems", "rerun", "solver"]
+    __slots__ = ["batch", "concurrency", "endpoint", "keep_ungradeable", "problems", "rerun", "samples", "solver"]
+    BATCH_FIELD_NUMBER: _ClassVar[int]
     CONCURRENCY_FIELD_NUMBER: _ClassVar[int]
     ENDPOINT_FIELD_NUMBER: _ClassVar[int]
     KEEP_UNGRADEABLE_FIELD_NUMBER: _ClassVar[int]
     PROBLEMS_FIELD_NUMBER: _ClassVar[int]
     RERUN_FIELD_NUMBER: _ClassVar[int]
+    SAMPLES_FIELD_NUMBER: _ClassVar[int]
     SOLVER_FIELD_NUMBER: _ClassVar[int]
+    batch: bool
     concurrency: int
     endpoint: str
     keep_ungradeable: bool
     problems: _containers.RepeatedCompositeFieldContainer[Problem]
     rerun: bool
+    samples: int
     solver: Solver
-    def __init__(self, solver: _Optional[_Union[Solver, _Mapping]] = ..., endpoint: _Optional[str] = ..., problems: _Optional[_Iterable[_Union[Problem, _Mapping]]] = ..., concurrency: _Optional[int] = ..., rerun: bool = ..., keep_ungradeable: bool = ...) -> None: ...
+    def __init__(self, solver: _Optional[_Union[Solver, _Mapping]] = ..., endpoint: _Optional[str] = ..., problems: _Optional[_Iterable[_Union[Problem, _Mapping]]] = ..., concurrency: _Optional[int] = ..., rerun: bool = ..., keep_ungradeable: bool = ..., samples: _Optional[int] = ..., batch: bool = ...) -> None: ...
 
 class RunBaselineResponse(_message.Message):
-    __slots__ = ["item", "started", "summary", "version"]
+    __slots__ = ["batch", "item", "started", "summary", "version"]
+    BATCH_FIELD_NUMBER: _ClassVar[int]
     ITEM_FIELD_NUMBER: _ClassVar[int]
     STARTED_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
+    batch: BaselineBatch
     item: BaselineItem
     started: BaselineStarted
     summary: BaselineSummary
     version: _types_pb2.VersionStamp
-    def __init__(self, started: _Optional[_Union[BaselineStarted, _Mapping]] = ..., item: _Optional[_Union[BaselineItem, _Mapping]] = ..., summary: _Optional[_Union[BaselineSummary, _Mapping]] = ..., version: _Optional[_Union[_types_pb2.VersionStamp, _Mapping]] = ...) -> None: ...
+    def __init__(self, started: _Optional[_Union[BaselineStarted, _Mapping]] = ..., item: _Optional[_Union[BaselineItem, _Mapping]] = ..., summary: _Optional[_Union[BaselineSummary, _Mapping]] = ..., batch: _Optional[_Union[BaselineBatch, _Mapping]] = ..., version: _Optional[_Union[_types_pb2.VersionStamp, _Mapping]] = ...) -> None: ...
 
 class Solver(_message.Message):
     __slots__ = ["mode", "model"]

@@ -5,6 +5,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 COST_RULE_COMPLETION: CostRule
 COST_RULE_COMPLETION_PLUS_REASONING: CostRule
+COST_RULE_HARNESS_OUTPUT: CostRule
 COST_RULE_NONE: CostRule
 COST_RULE_TOTAL_MINUS_PROMPT: CostRule
 COST_RULE_UNSPECIFIED: CostRule

@@ -326,6 +326,20 @@ export interface GroundTruthRecord {
    * stored before rules were recorded, or imported without one.
    */
   costRule: CostRule;
+  /**
+   * Which repeated Phase 0 sample this is (SPEC §9): 0 or 1 is sample 1,
+   * the ground truth; j ≥ 2 is the j-th sample of the same (solver,
+   * dataset, problem), stored beside the ground truth. At most 1000.
+   * Listings give the ground truth as 0.
+   */
+  sample: number;
+  /**
+   * The log a record was imported from (triage import-ground-truth), as
+   * FILE#SAMPLE: the log's path as given and the sample in it (inspect_ai:
+   * id=ID,epoch=N; lm-evaluation-harness: line=N,doc_id=ID); empty for a
+   * record TRIAGE measured itself.
+   */
+  source: string;
 }
 
 /** ImportGroundTruthRequest is one batch of a streamed import. */
@@ -363,6 +377,12 @@ export interface ListGroundTruthRequest {
   pageSize: number;
   /** Token from a previous response, to continue the listing. */
   pageToken: string;
+  /**
+   * List every stored sample of each key (sample 1, the ground truth, then
+   * samples 2, 3, …; see GroundTruthRecord.sample), not only the ground
+   * truth. A page token is valid only with the value it was issued for.
+   */
+  allSamples: boolean;
 }
 
 /** ListGroundTruthResponse is one page of records. */
@@ -543,16 +563,56 @@ export interface RunBaselineRequest {
    * again.
    */
   keepUngradeable: boolean;
+  /**
+   * Samples per problem (SPEC §9 repeated Phase 0): 0 or 1 means one, the
+   * ground truth; k > 1 solves each problem k times, samples 2..k being
+   * distinct model calls (their response cache keys name the sample; the
+   * request sent does not). Samples already stored are skipped by the same
+   * rules as the ground truth (rerun, keep_ungradeable). At most 20.
+   */
+  samples: number;
+  /**
+   * Send the pending problems' calls first as batches of the endpoint's
+   * Batch API (SPEC §9 "Batch Phase 0"), then solve as usual: every
+   * batched answer comes from the response cache, so the records are
+   * those of the synchronous path. Requires an endpoint with "batch": true
+   * and the Executor's response cache; a request the batches did not
+   * answer is sent one by one.
+   */
+  batch: boolean;
 }
 
 /** BaselineStarted opens a baseline stream. */
 export interface BaselineStarted {
-  /** Problems in the request. */
+  /** Model calls the request asks for: problems × samples. */
   total: number;
-  /** Problems skipped because their ground truth is already stored. */
+  /** Calls skipped because their sample is already stored. */
   skipped: number;
-  /** Problems to be solved by this call. */
+  /** Calls to be made by this call. */
   pending: number;
+}
+
+/** BaselineBatch says what the batches of a RunBaseline call did. */
+export interface BaselineBatch {
+  /** The provider's batch ids waited for (resumed ones first). */
+  batchIds: string[];
+  /** Distinct requests of the pending problems. */
+  requests: number;
+  /** Already in the response cache. */
+  cached: number;
+  /** In batches an earlier process had submitted, polled instead of sent. */
+  resumed: number;
+  /** Sent in new batches. */
+  submitted: number;
+  /** Answers the batches stored in the cache. */
+  stored: number;
+  /** Requests left to synchronous calls. */
+  missing: number;
+  /**
+   * One line on why requests were left to synchronous calls; empty when
+   * the batches answered every request.
+   */
+  warning: string;
 }
 
 /** BaselineItem is one problem's baseline result, sent once it is stored. */
@@ -576,13 +636,34 @@ export interface BaselineItem {
   promptTemplate: string;
   /** Hex SHA-256 of the solver prompt template. */
   promptSha256: string;
-  /** Problems finished so far in this call, this one included. */
+  /** Calls finished so far in this call, this one included. */
   done: number;
   /**
    * The model call failed after its retries (record.error says why): the
    * endpoint, not the answer, is why the record is not gradeable.
    */
   callFailed: boolean;
+  /**
+   * Which sample of the problem this is, from 1 (the ground truth; its
+   * record's sample is 0) to the request's samples.
+   */
+  sample: number;
+  /**
+   * Prompt tokens the provider reported for this call (0 when the call
+   * failed or the response came from the cache, but for an answer of this
+   * call's batches): with record.cost, the output tokens, what the call is
+   * billed (a run's spend, SPEC §9).
+   */
+  promptTokens: number;
+  /**
+   * The provider batch that answered this call when this RunBaseline's
+   * batches did (batch mode, SPEC §9 "Batch Phase 0"): the call is then
+   * billed at the endpoint's batch price, although cached is set (the
+   * answer reached the solver through the response cache). Empty for
+   * every other call, a batch answer an earlier call already reported
+   * included.
+   */
+  batchId: string;
 }
 
 /** BaselineSummary closes a baseline stream. */
@@ -628,6 +709,13 @@ export interface RunBaselineResponse {
   /** Sent last. */
   summary?:
     | BaselineSummary
+    | undefined;
+  /**
+   * Sent after started when the request asked for batches, once they
+   * ended: what they answered and what is left to synchronous calls.
+   */
+  batch?:
+    | BaselineBatch
     | undefined;
   /** What computed this response (SPEC §10); set by the server. */
   version: VersionStamp | undefined;
@@ -775,6 +863,8 @@ function createBaseGroundTruthRecord(): GroundTruthRecord {
     measuredTime: undefined,
     luckyGuess: false,
     costRule: 0,
+    sample: 0,
+    source: "",
   };
 }
 
@@ -818,6 +908,12 @@ export const GroundTruthRecord: MessageFns<GroundTruthRecord> = {
     }
     if (message.costRule !== 0) {
       writer.uint32(104).int32(message.costRule);
+    }
+    if (message.sample !== 0) {
+      writer.uint32(112).int32(message.sample);
+    }
+    if (message.source !== "") {
+      writer.uint32(122).string(message.source);
     }
     return writer;
   },
@@ -939,6 +1035,22 @@ export const GroundTruthRecord: MessageFns<GroundTruthRecord> = {
             message.costRule = reader.int32() as any;
             continue;
           }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.sample = reader.int32();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.source = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -990,6 +1102,8 @@ export const GroundTruthRecord: MessageFns<GroundTruthRecord> = {
         : isSet(object.cost_rule)
         ? costRuleFromJSON(object.cost_rule)
         : 0,
+      sample: isSet(object.sample) ? globalThis.Number(object.sample) : 0,
+      source: isSet(object.source) ? globalThis.String(object.source) : "",
     };
   },
 
@@ -1034,6 +1148,12 @@ export const GroundTruthRecord: MessageFns<GroundTruthRecord> = {
     if (message.costRule !== 0) {
       obj.costRule = costRuleToJSON(message.costRule);
     }
+    if (message.sample !== 0) {
+      obj.sample = Math.round(message.sample);
+    }
+    if (message.source !== "") {
+      obj.source = message.source;
+    }
     return obj;
   },
 
@@ -1059,6 +1179,8 @@ export const GroundTruthRecord: MessageFns<GroundTruthRecord> = {
     message.measuredTime = object.measuredTime ?? undefined;
     message.luckyGuess = object.luckyGuess ?? false;
     message.costRule = object.costRule ?? 0;
+    message.sample = object.sample ?? 0;
+    message.source = object.source ?? "";
     return message;
   },
 };
@@ -1270,7 +1392,7 @@ export const ImportGroundTruthResponse: MessageFns<ImportGroundTruthResponse> = 
 };
 
 function createBaseListGroundTruthRequest(): ListGroundTruthRequest {
-  return { solver: undefined, dataset: "", pageSize: 0, pageToken: "" };
+  return { solver: undefined, dataset: "", pageSize: 0, pageToken: "", allSamples: false };
 }
 
 export const ListGroundTruthRequest: MessageFns<ListGroundTruthRequest> = {
@@ -1286,6 +1408,9 @@ export const ListGroundTruthRequest: MessageFns<ListGroundTruthRequest> = {
     }
     if (message.pageToken !== "") {
       writer.uint32(34).string(message.pageToken);
+    }
+    if (message.allSamples !== false) {
+      writer.uint32(40).bool(message.allSamples);
     }
     return writer;
   },
@@ -1335,6 +1460,14 @@ export const ListGroundTruthRequest: MessageFns<ListGroundTruthRequest> = {
             message.pageToken = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.allSamples = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1361,6 +1494,11 @@ export const ListGroundTruthRequest: MessageFns<ListGroundTruthRequest> = {
         : isSet(object.page_token)
         ? globalThis.String(object.page_token)
         : "",
+      allSamples: isSet(object.allSamples)
+        ? globalThis.Boolean(object.allSamples)
+        : isSet(object.all_samples)
+        ? globalThis.Boolean(object.all_samples)
+        : false,
     };
   },
 
@@ -1378,6 +1516,9 @@ export const ListGroundTruthRequest: MessageFns<ListGroundTruthRequest> = {
     if (message.pageToken !== "") {
       obj.pageToken = message.pageToken;
     }
+    if (message.allSamples !== false) {
+      obj.allSamples = message.allSamples;
+    }
     return obj;
   },
 
@@ -1392,6 +1533,7 @@ export const ListGroundTruthRequest: MessageFns<ListGroundTruthRequest> = {
     message.dataset = object.dataset ?? "";
     message.pageSize = object.pageSize ?? 0;
     message.pageToken = object.pageToken ?? "";
+    message.allSamples = object.allSamples ?? false;
     return message;
   },
 };
@@ -2587,7 +2729,16 @@ export const Problem: MessageFns<Problem> = {
 };
 
 function createBaseRunBaselineRequest(): RunBaselineRequest {
-  return { solver: undefined, endpoint: "", problems: [], concurrency: 0, rerun: false, keepUngradeable: false };
+  return {
+    solver: undefined,
+    endpoint: "",
+    problems: [],
+    concurrency: 0,
+    rerun: false,
+    keepUngradeable: false,
+    samples: 0,
+    batch: false,
+  };
 }
 
 export const RunBaselineRequest: MessageFns<RunBaselineRequest> = {
@@ -2609,6 +2760,12 @@ export const RunBaselineRequest: MessageFns<RunBaselineRequest> = {
     }
     if (message.keepUngradeable !== false) {
       writer.uint32(48).bool(message.keepUngradeable);
+    }
+    if (message.samples !== 0) {
+      writer.uint32(56).int32(message.samples);
+    }
+    if (message.batch !== false) {
+      writer.uint32(64).bool(message.batch);
     }
     return writer;
   },
@@ -2674,6 +2831,22 @@ export const RunBaselineRequest: MessageFns<RunBaselineRequest> = {
             message.keepUngradeable = reader.bool();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.samples = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.batch = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2698,6 +2871,8 @@ export const RunBaselineRequest: MessageFns<RunBaselineRequest> = {
         : isSet(object.keep_ungradeable)
         ? globalThis.Boolean(object.keep_ungradeable)
         : false,
+      samples: isSet(object.samples) ? globalThis.Number(object.samples) : 0,
+      batch: isSet(object.batch) ? globalThis.Boolean(object.batch) : false,
     };
   },
 
@@ -2721,6 +2896,12 @@ export const RunBaselineRequest: MessageFns<RunBaselineRequest> = {
     if (message.keepUngradeable !== false) {
       obj.keepUngradeable = message.keepUngradeable;
     }
+    if (message.samples !== 0) {
+      obj.samples = Math.round(message.samples);
+    }
+    if (message.batch !== false) {
+      obj.batch = message.batch;
+    }
     return obj;
   },
 
@@ -2737,6 +2918,8 @@ export const RunBaselineRequest: MessageFns<RunBaselineRequest> = {
     message.concurrency = object.concurrency ?? 0;
     message.rerun = object.rerun ?? false;
     message.keepUngradeable = object.keepUngradeable ?? false;
+    message.samples = object.samples ?? 0;
+    message.batch = object.batch ?? false;
     return message;
   },
 };
@@ -2842,6 +3025,191 @@ export const BaselineStarted: MessageFns<BaselineStarted> = {
   },
 };
 
+function createBaseBaselineBatch(): BaselineBatch {
+  return { batchIds: [], requests: 0, cached: 0, resumed: 0, submitted: 0, stored: 0, missing: 0, warning: "" };
+}
+
+export const BaselineBatch: MessageFns<BaselineBatch> = {
+  encode(message: BaselineBatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.batchIds) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.requests !== 0) {
+      writer.uint32(16).int32(message.requests);
+    }
+    if (message.cached !== 0) {
+      writer.uint32(24).int32(message.cached);
+    }
+    if (message.resumed !== 0) {
+      writer.uint32(32).int32(message.resumed);
+    }
+    if (message.submitted !== 0) {
+      writer.uint32(40).int32(message.submitted);
+    }
+    if (message.stored !== 0) {
+      writer.uint32(48).int32(message.stored);
+    }
+    if (message.missing !== 0) {
+      writer.uint32(56).int32(message.missing);
+    }
+    if (message.warning !== "") {
+      writer.uint32(66).string(message.warning);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BaselineBatch {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBaselineBatch();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.batchIds.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.requests = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.cached = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.resumed = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.submitted = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.stored = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.missing = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.warning = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BaselineBatch {
+    return {
+      batchIds: globalThis.Array.isArray(object?.batchIds)
+        ? object.batchIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.batch_ids)
+        ? object.batch_ids.map((e: any) => globalThis.String(e))
+        : [],
+      requests: isSet(object.requests) ? globalThis.Number(object.requests) : 0,
+      cached: isSet(object.cached) ? globalThis.Number(object.cached) : 0,
+      resumed: isSet(object.resumed) ? globalThis.Number(object.resumed) : 0,
+      submitted: isSet(object.submitted) ? globalThis.Number(object.submitted) : 0,
+      stored: isSet(object.stored) ? globalThis.Number(object.stored) : 0,
+      missing: isSet(object.missing) ? globalThis.Number(object.missing) : 0,
+      warning: isSet(object.warning) ? globalThis.String(object.warning) : "",
+    };
+  },
+
+  toJSON(message: BaselineBatch): unknown {
+    const obj: any = {};
+    if (message.batchIds?.length) {
+      obj.batchIds = message.batchIds;
+    }
+    if (message.requests !== 0) {
+      obj.requests = Math.round(message.requests);
+    }
+    if (message.cached !== 0) {
+      obj.cached = Math.round(message.cached);
+    }
+    if (message.resumed !== 0) {
+      obj.resumed = Math.round(message.resumed);
+    }
+    if (message.submitted !== 0) {
+      obj.submitted = Math.round(message.submitted);
+    }
+    if (message.stored !== 0) {
+      obj.stored = Math.round(message.stored);
+    }
+    if (message.missing !== 0) {
+      obj.missing = Math.round(message.missing);
+    }
+    if (message.warning !== "") {
+      obj.warning = message.warning;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BaselineBatch>, I>>(base?: I): BaselineBatch {
+    return BaselineBatch.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BaselineBatch>, I>>(object: I): BaselineBatch {
+    const message = createBaseBaselineBatch();
+    message.batchIds = object.batchIds?.map((e) => e) || [];
+    message.requests = object.requests ?? 0;
+    message.cached = object.cached ?? 0;
+    message.resumed = object.resumed ?? 0;
+    message.submitted = object.submitted ?? 0;
+    message.stored = object.stored ?? 0;
+    message.missing = object.missing ?? 0;
+    message.warning = object.warning ?? "";
+    return message;
+  },
+};
+
 function createBaseBaselineItem(): BaselineItem {
   return {
     record: undefined,
@@ -2853,6 +3221,9 @@ function createBaseBaselineItem(): BaselineItem {
     promptSha256: "",
     done: 0,
     callFailed: false,
+    sample: 0,
+    promptTokens: 0,
+    batchId: "",
   };
 }
 
@@ -2884,6 +3255,15 @@ export const BaselineItem: MessageFns<BaselineItem> = {
     }
     if (message.callFailed !== false) {
       writer.uint32(72).bool(message.callFailed);
+    }
+    if (message.sample !== 0) {
+      writer.uint32(80).int32(message.sample);
+    }
+    if (message.promptTokens !== 0) {
+      writer.uint32(88).int64(message.promptTokens);
+    }
+    if (message.batchId !== "") {
+      writer.uint32(98).string(message.batchId);
     }
     return writer;
   },
@@ -2973,6 +3353,30 @@ export const BaselineItem: MessageFns<BaselineItem> = {
             message.callFailed = reader.bool();
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.sample = reader.int32();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.promptTokens = longToNumber(reader.int64());
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.batchId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3016,6 +3420,17 @@ export const BaselineItem: MessageFns<BaselineItem> = {
         : isSet(object.call_failed)
         ? globalThis.Boolean(object.call_failed)
         : false,
+      sample: isSet(object.sample) ? globalThis.Number(object.sample) : 0,
+      promptTokens: isSet(object.promptTokens)
+        ? globalThis.Number(object.promptTokens)
+        : isSet(object.prompt_tokens)
+        ? globalThis.Number(object.prompt_tokens)
+        : 0,
+      batchId: isSet(object.batchId)
+        ? globalThis.String(object.batchId)
+        : isSet(object.batch_id)
+        ? globalThis.String(object.batch_id)
+        : "",
     };
   },
 
@@ -3048,6 +3463,15 @@ export const BaselineItem: MessageFns<BaselineItem> = {
     if (message.callFailed !== false) {
       obj.callFailed = message.callFailed;
     }
+    if (message.sample !== 0) {
+      obj.sample = Math.round(message.sample);
+    }
+    if (message.promptTokens !== 0) {
+      obj.promptTokens = Math.round(message.promptTokens);
+    }
+    if (message.batchId !== "") {
+      obj.batchId = message.batchId;
+    }
     return obj;
   },
 
@@ -3067,6 +3491,9 @@ export const BaselineItem: MessageFns<BaselineItem> = {
     message.promptSha256 = object.promptSha256 ?? "";
     message.done = object.done ?? 0;
     message.callFailed = object.callFailed ?? false;
+    message.sample = object.sample ?? 0;
+    message.promptTokens = object.promptTokens ?? 0;
+    message.batchId = object.batchId ?? "";
     return message;
   },
 };
@@ -3274,7 +3701,7 @@ export const BaselineSummary: MessageFns<BaselineSummary> = {
 };
 
 function createBaseRunBaselineResponse(): RunBaselineResponse {
-  return { started: undefined, item: undefined, summary: undefined, version: undefined };
+  return { started: undefined, item: undefined, summary: undefined, batch: undefined, version: undefined };
 }
 
 export const RunBaselineResponse: MessageFns<RunBaselineResponse> = {
@@ -3287,6 +3714,9 @@ export const RunBaselineResponse: MessageFns<RunBaselineResponse> = {
     }
     if (message.summary !== undefined) {
       BaselineSummary.encode(message.summary, writer.uint32(26).fork()).join();
+    }
+    if (message.batch !== undefined) {
+      BaselineBatch.encode(message.batch, writer.uint32(42).fork()).join();
     }
     if (message.version !== undefined) {
       VersionStamp.encode(message.version, writer.uint32(34).fork()).join();
@@ -3331,6 +3761,14 @@ export const RunBaselineResponse: MessageFns<RunBaselineResponse> = {
             message.summary = BaselineSummary.decode(reader, reader.uint32());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.batch = BaselineBatch.decode(reader, reader.uint32());
+            continue;
+          }
           case 4: {
             if (tag !== 34) {
               break;
@@ -3356,6 +3794,7 @@ export const RunBaselineResponse: MessageFns<RunBaselineResponse> = {
       started: isSet(object.started) ? BaselineStarted.fromJSON(object.started) : undefined,
       item: isSet(object.item) ? BaselineItem.fromJSON(object.item) : undefined,
       summary: isSet(object.summary) ? BaselineSummary.fromJSON(object.summary) : undefined,
+      batch: isSet(object.batch) ? BaselineBatch.fromJSON(object.batch) : undefined,
       version: isSet(object.version) ? VersionStamp.fromJSON(object.version) : undefined,
     };
   },
@@ -3370,6 +3809,9 @@ export const RunBaselineResponse: MessageFns<RunBaselineResponse> = {
     }
     if (message.summary !== undefined) {
       obj.summary = BaselineSummary.toJSON(message.summary);
+    }
+    if (message.batch !== undefined) {
+      obj.batch = BaselineBatch.toJSON(message.batch);
     }
     if (message.version !== undefined) {
       obj.version = VersionStamp.toJSON(message.version);
@@ -3390,6 +3832,9 @@ export const RunBaselineResponse: MessageFns<RunBaselineResponse> = {
       : undefined;
     message.summary = (object.summary !== undefined && object.summary !== null)
       ? BaselineSummary.fromPartial(object.summary)
+      : undefined;
+    message.batch = (object.batch !== undefined && object.batch !== null)
+      ? BaselineBatch.fromPartial(object.batch)
       : undefined;
     message.version = (object.version !== undefined && object.version !== null)
       ? VersionStamp.fromPartial(object.version)

@@ -96,6 +96,12 @@ export enum CostRule {
    * gradeable (the call failed, or its answer could not be graded).
    */
   COST_RULE_NONE = 4,
+  /**
+   * COST_RULE_HARNESS_OUTPUT - Imported from another harness's log (inspect_ai, lm-evaluation-harness):
+   * the output tokens it reports, plus its reasoning tokens when those exceed
+   * the output tokens.
+   */
+  COST_RULE_HARNESS_OUTPUT = 5,
   UNRECOGNIZED = -1,
 }
 
@@ -116,6 +122,9 @@ export function costRuleFromJSON(object: any): CostRule {
     case 4:
     case "COST_RULE_NONE":
       return CostRule.COST_RULE_NONE;
+    case 5:
+    case "COST_RULE_HARNESS_OUTPUT":
+      return CostRule.COST_RULE_HARNESS_OUTPUT;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -135,6 +144,8 @@ export function costRuleToJSON(object: CostRule): string {
       return "COST_RULE_COMPLETION_PLUS_REASONING";
     case CostRule.COST_RULE_NONE:
       return "COST_RULE_NONE";
+    case CostRule.COST_RULE_HARNESS_OUTPUT:
+      return "COST_RULE_HARNESS_OUTPUT";
     case CostRule.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";

@@ -216,8 +216,6 @@ func printSummary(w io.Writer, rep report.Report, rows []budgetaware.Row, spend 
 	}
 	fmt.Fprintln(w)
 	if len(spend) > 0 {
-		fmt.Fprintln(w, "## Spend")
-		fmt.Fprintln(w)
 		if err := report.WriteMarkdownTable(w, spendTable(spend)); err != nil {
 			return err
 		}

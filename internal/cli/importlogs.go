@@ -105,6 +105,9 @@ flags:
 	for _, why := range slices.Sorted(maps.Keys(res.Skipped)) {
 		fmt.Fprintf(env.Stderr, "skipped %d samples: %s\n", res.Skipped[why], why)
 	}
+	if n := repeatedSamples(res.Records); n > 0 {
+		fmt.Fprintf(env.Stderr, "%d of the %d records are repeated Phase 0 samples (inspect_ai epochs after the first; SPEC §9)\n", n, len(res.Records))
+	}
 	if *out != "" {
 		if err := writeFileAtomic(*out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
 			return err
@@ -124,6 +127,17 @@ flags:
 	fmt.Fprintf(env.Stdout, "%d records imported (%d inserted, %d updated, %d unchanged)\n",
 		resp.GetReceived(), resp.GetInserted(), resp.GetUpdated(), resp.GetUnchanged())
 	return nil
+}
+
+// repeatedSamples counts the records that are samples 2.. of their key.
+func repeatedSamples(records []groundtruth.Record) int {
+	n := 0
+	for _, r := range records {
+		if r.SampleIndex() > 1 {
+			n++
+		}
+	}
+	return n
 }
 
 // writeRecords writes records as ground-truth JSONL.

@@ -47,6 +47,9 @@ const (
 	DefaultBatchMaxBytes = 200_000_000
 	// DefaultBatchMaxWait is the completion window plus an hour to finalize.
 	DefaultBatchMaxWait = 25 * time.Hour
+	// deadlineMargin is the time a wait leaves before its context's
+	// deadline to say which batches are still running.
+	deadlineMargin = time.Minute
 	// DefaultBatchPollBase is the first poll interval's upper bound.
 	DefaultBatchPollBase = 15 * time.Second
 	// DefaultBatchPollMax caps the poll interval.
@@ -441,8 +444,13 @@ func (c *Client) awaitBatches(ctx context.Context, store BatchStore, waits []*tr
 		if open == 0 {
 			return nil
 		}
-		waited := c.opts.now().Sub(start)
-		if waited >= o.MaxWait {
+		now := c.opts.now()
+		delay := pollDelay(round, o, c.opts.rand)
+		// Stop while the caller can still be told, resumably: at MaxWait,
+		// or when the next poll would outlive the context's deadline (a
+		// served Executor's long-call deadline is shorter than MaxWait).
+		dl, hasDeadline := ctx.Deadline()
+		if waited := now.Sub(start); waited >= o.MaxWait || (hasDeadline && !now.Add(delay+deadlineMargin).Before(dl)) {
 			e := &BatchWaitError{Waited: waited}
 			for _, t := range waits {
 				if !t.done {
@@ -451,7 +459,7 @@ func (c *Client) awaitBatches(ctx context.Context, store BatchStore, waits []*tr
 			}
 			return e
 		}
-		if err := c.opts.sleep(ctx, pollDelay(round, o, c.opts.rand)); err != nil {
+		if err := c.opts.sleep(ctx, delay); err != nil {
 			return err
 		}
 	}

@@ -396,6 +396,29 @@ func TestPrefillMaxWait(t *testing.T) {
 	}
 }
 
+// TestPrefillStopsBeforeTheContextDeadline: a wait whose context ends
+// before MaxWait (a served Executor's deadline for long calls) stops with
+// the resumable BatchWaitError while the caller can still be told, not
+// with the context's error.
+func TestPrefillStopsBeforeTheContextDeadline(t *testing.T) {
+	s := newBatchSetup(t, llmtest.BatchBehavior{InProgress: 48 * time.Hour})
+	s.clock.mu.Lock()
+	s.clock.t = time.Now() // the deadline is on the real clock
+	start := s.clock.t
+	s.clock.mu.Unlock()
+	ctx, cancel := context.WithDeadline(context.Background(), start.Add(2*time.Hour))
+	defer cancel()
+	c := s.client(t, s.cache)
+	_, err := c.Prefill(ctx, batchRequests(prompts...), BatchOptions{})
+	var we *BatchWaitError
+	if !errors.As(err, &we) || len(we.Pending) != 1 {
+		t.Fatalf("error %v, want a BatchWaitError", err)
+	}
+	if end := s.clock.now(); !end.Add(deadlineMargin).Before(start.Add(2*time.Hour)) || end.Sub(start) < time.Hour {
+		t.Errorf("the wait ended %v after its start, want between 1 h and the deadline (2 h) less the margin", end.Sub(start))
+	}
+}
+
 func TestPrefillUnknownBatch(t *testing.T) {
 	ctx := context.Background()
 	s := newBatchSetup(t, llmtest.BatchBehavior{})

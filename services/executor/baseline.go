@@ -362,12 +362,13 @@ func itemProto(rec groundtruth.Record, a solving.Attempt, done int32, batch stri
 		out = gradeOutcomes[string(a.Verdict.Outcome)]
 	}
 	extracted := clip(a.Verdict.Extracted, maxExtracted)
-	var prompt int64
+	var prompt, output int64
 	if !a.Response.CacheHit || batch != "" {
-		prompt = int64(a.Response.PromptTokens)
+		prompt, output = int64(a.Response.PromptTokens), int64(a.Response.Cost)
 	}
 	return &triagev1.BaselineItem{
 		PromptTokens:    prompt,
+		OutputTokens:    output,
 		BatchId:         batch,
 		Record:          recordToProto(rec),
 		Outcome:         out,

@@ -1761,7 +1761,12 @@ type BaselineItem struct {
 	// answer reached the solver through the response cache). Empty for
 	// every other call, a batch answer an earlier call already reported
 	// included.
-	BatchId       string `protobuf:"bytes,12,opt,name=batch_id,json=batchId,proto3" json:"batch_id,omitempty"`
+	BatchId string `protobuf:"bytes,12,opt,name=batch_id,json=batchId,proto3" json:"batch_id,omitempty"`
+	// Output tokens the provider reported for this call (SPEC §1's cost
+	// rule, reasoning included), graded or not: record.cost is 0 for an
+	// answer that could not be graded, which the provider charged all the
+	// same. 0 when prompt_tokens is (a failed call, a cached answer).
+	OutputTokens  int64 `protobuf:"varint,13,opt,name=output_tokens,json=outputTokens,proto3" json:"output_tokens,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1878,6 +1883,13 @@ func (x *BaselineItem) GetBatchId() string {
 		return x.BatchId
 	}
 	return ""
+}
+
+func (x *BaselineItem) GetOutputTokens() int64 {
+	if x != nil {
+		return x.OutputTokens
+	}
+	return 0
 }
 
 // BaselineSummary closes a baseline stream.
@@ -2453,7 +2465,7 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\tsubmitted\x18\x05 \x01(\x05R\tsubmitted\x12\x16\n" +
 	"\x06stored\x18\x06 \x01(\x05R\x06stored\x12\x18\n" +
 	"\amissing\x18\a \x01(\x05R\amissing\x12\x18\n" +
-	"\awarning\x18\b \x01(\tR\awarning\"\xb8\x03\n" +
+	"\awarning\x18\b \x01(\tR\awarning\"\xdd\x03\n" +
 	"\fBaselineItem\x124\n" +
 	"\x06record\x18\x01 \x01(\v2\x1c.triage.v1.GroundTruthRecordR\x06record\x121\n" +
 	"\aoutcome\x18\x02 \x01(\x0e2\x17.triage.v1.GradeOutcomeR\aoutcome\x12)\n" +
@@ -2468,7 +2480,8 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\x06sample\x18\n" +
 	" \x01(\x05R\x06sample\x12#\n" +
 	"\rprompt_tokens\x18\v \x01(\x03R\fpromptTokens\x12\x19\n" +
-	"\bbatch_id\x18\f \x01(\tR\abatchId\"\x84\x02\n" +
+	"\bbatch_id\x18\f \x01(\tR\abatchId\x12#\n" +
+	"\routput_tokens\x18\r \x01(\x03R\foutputTokens\"\x84\x02\n" +
 	"\x0fBaselineSummary\x12\x16\n" +
 	"\x06solved\x18\x01 \x01(\x05R\x06solved\x12\x1c\n" +
 	"\tgradeable\x18\x02 \x01(\x05R\tgradeable\x12\x18\n" +

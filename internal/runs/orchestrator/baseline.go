@@ -137,13 +137,22 @@ func RunBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 	out := make([]BaselineSummary, len(cfg.Solvers))
 	var logMu sync.Mutex
 	g, gctx := errgroup.WithContext(ctx)
+	capped := make([]error, len(cfg.Solvers))
 	for i, s := range cfg.Solvers {
 		g.Go(func() error {
 			var err error
 			if out[i], err = baselineOne(gctx, cfg, exec, s, list, opts, progress, &logMu); err != nil {
+				err = fmt.Errorf("baseline of %s/%s: %w", s.Model, s.Mode, err)
+				if _, ok := errors.AsType[*SpendCapError](err); ok {
+					// The cap stops this solver before its next call; the
+					// others go on to theirs (their calls under way are
+					// received and billed, not cut off).
+					capped[i] = err
+					return nil
+				}
 				// The first error stays: the others' are the cancellation
 				// this one caused.
-				return fmt.Errorf("baseline of %s/%s: %w", s.Model, s.Mode, err)
+				return err
 			}
 			return nil
 		})
@@ -153,6 +162,9 @@ func RunBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 		return out, context.Cause(ctx)
 	}
 	if err != nil {
+		return out, err
+	}
+	if err := errors.Join(capped...); err != nil {
 		return out, err
 	}
 	var failed []error
@@ -299,7 +311,7 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 
 // baselineBatch runs one RunBaseline call and consumes its stream into sum.
 func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, s Solver, batch []*triagev1.Problem, opts BaselineOptions, progress *work.Progress, logMu *sync.Mutex, sum *BaselineSummary) (err error) {
-	batch, holds, err := reserveBatch(ctx, s, batch, max(cfg.Baseline.Samples, 1), opts.Spend)
+	batch, holds, err := reserveBatch(ctx, s, batch, max(cfg.Baseline.Samples, 1), cfg.Baseline.Batch, opts.Spend)
 	var capErr *SpendCapError
 	if errors.As(err, &capErr) {
 		err = nil
@@ -367,9 +379,9 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 				case it.GetCallFailed():
 					err = opts.Spend.Release(ctx, h)
 				case it.GetBatchId() != "":
-					err = opts.Spend.SettleBatched(ctx, h, it.GetPromptTokens(), it.GetRecord().GetCost())
+					err = opts.Spend.SettleBatched(ctx, h, it.GetPromptTokens(), it.GetOutputTokens())
 				default:
-					err = opts.Spend.Settle(ctx, h, it.GetPromptTokens(), it.GetRecord().GetCost(), it.GetCached())
+					err = opts.Spend.Settle(ctx, h, it.GetPromptTokens(), it.GetOutputTokens(), it.GetCached())
 				}
 				if err != nil {
 					return err
@@ -395,14 +407,19 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 	}
 }
 
-// reserveBatch reserves the k calls of each problem of batch (its samples)
+// reserveBatch reserves the k calls of each problem of batch (its samples;
+// with batched, for as long as a provider batch may be waited for)
 // with ledger, in order, and returns the problems reserved (those that make
 // no call too) and their holds by holdKey. When the cap cut the batch
 // short, the error is the *SpendCapError, returned with the problems whose
 // every call was reserved before.
-func reserveBatch(ctx context.Context, s Solver, batch []*triagev1.Problem, k int, ledger *Ledger) ([]*triagev1.Problem, map[string]*Hold, error) {
+func reserveBatch(ctx context.Context, s Solver, batch []*triagev1.Problem, k int, batched bool, ledger *Ledger) ([]*triagev1.Problem, map[string]*Hold, error) {
 	if ledger == nil {
 		return batch, nil, nil
+	}
+	reserve := ledger.Reserve
+	if batched {
+		reserve = ledger.ReserveBatched
 	}
 	holds := map[string]*Hold{}
 	for i, p := range batch {
@@ -411,7 +428,7 @@ func reserveBatch(ctx context.Context, s Solver, batch []*triagev1.Problem, k in
 			if err != nil {
 				break // no call: the problem is stored not gradeable
 			}
-			h, err := ledger.Reserve(ctx, SpendBaseline, s.Endpoint, baselineUnit{s, p}.Key(), req)
+			h, err := reserve(ctx, SpendBaseline, s.Endpoint, baselineUnit{s, p}.Key(), req)
 			if err != nil {
 				for j2 := 1; j2 < j; j2++ { // this problem goes unsent
 					key := holdKey(p.GetDataset(), p.GetId(), j2)

@@ -100,6 +100,19 @@ type Hold struct {
 // callKey of phase; a *SpendCapError when it would cross the cap. Without a
 // cap nothing is held: the Hold only names the call for Settle.
 func (l *Ledger) Reserve(ctx context.Context, phase, endpoint, callKey string, req llm.Request) (*Hold, error) {
+	return l.reserve(ctx, phase, endpoint, callKey, req, reservationLease)
+}
+
+// ReserveBatched is Reserve for a call sent through the endpoint's Batch
+// API: its hold lasts as long as a batch may be waited for
+// (llm.DefaultBatchMaxWait) and then reservationLease, so that no other
+// call takes its room while the provider works on it.
+func (l *Ledger) ReserveBatched(ctx context.Context, phase, endpoint, callKey string, req llm.Request) (*Hold, error) {
+	return l.reserve(ctx, phase, endpoint, callKey, req, llm.DefaultBatchMaxWait+reservationLease)
+}
+
+// reserve is Reserve with the hold's lease.
+func (l *Ledger) reserve(ctx context.Context, phase, endpoint, callKey string, req llm.Request, lease time.Duration) (*Hold, error) {
 	if l == nil {
 		return nil, nil
 	}
@@ -110,7 +123,7 @@ func (l *Ledger) Reserve(ctx context.Context, phase, endpoint, callKey string, r
 	}
 	pessimistic, _ := ep.Pessimistic(req) // NewLedger checked every capped endpoint has one
 	now := l.now()
-	held, spent, err := l.store.Reserve(ctx, runstore.Reservation{ID: h.id, Phase: phase, Endpoint: endpoint, CallKey: callKey, Dollars: pessimistic, Until: now.Add(reservationLease)}, l.cap, now)
+	held, spent, err := l.store.Reserve(ctx, runstore.Reservation{ID: h.id, Phase: phase, Endpoint: endpoint, CallKey: callKey, Dollars: pessimistic, Until: now.Add(lease)}, l.cap, now)
 	if err != nil {
 		return nil, fmt.Errorf("spend: %w", err)
 	}

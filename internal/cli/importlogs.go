@@ -33,6 +33,7 @@ func runImportGroundTruth(ctx context.Context, args []string, env Env) (err erro
 	fs.StringVar(&scorer, "scorer", "", "inspect_ai scorer that gives y (needed when samples have several)")
 	fs.StringVar(&scorer, "metric", "", "lm-evaluation-harness metric that gives y, e.g. exact_match or acc (same as --scorer)")
 	filter := fs.String("filter", "", "lm-evaluation-harness filter to keep, e.g. strict-match (needed when the logs have several)")
+	partial := fs.Bool("partial", false, "accept inspect_ai logs whose eval ended in \"error\" or \"cancelled\" (refused otherwise: such a run may have left problems out)")
 	out := fs.String("out", "", "write ground-truth JSONL to this file (atomically) instead of importing into the store")
 	storeLoc := fs.String("store", DefaultStore, "ground-truth store used in process: a SQLite file path, sqlite:PATH, or a postgres:// URL")
 	addr := fs.String("executor-addr", "", "remote Executor (host:port); default: in process over --store")
@@ -89,7 +90,7 @@ flags:
 		samples = append(samples, s...)
 	}
 	res, err := harnesslog.Convert(samples, harnesslog.Options{
-		Model: *model, Mode: *mode, Dataset: *dataset, Problems: ps,
+		Model: *model, Mode: *mode, Dataset: *dataset, Problems: ps, Partial: *partial,
 		Match: harnesslog.Match(*match), Key: *key, Scorer: scorer, Filter: *filter, Now: time.Now().UTC().Truncate(time.Microsecond),
 	})
 	if err != nil {

@@ -36,6 +36,10 @@ const (
 
 // Options say how Convert maps samples to records.
 type Options struct {
+	// Partial accepts the samples of inspect_ai logs that did not end in
+	// "success" ("error", "cancelled"): without it they are refused, since
+	// such a run may have left problems out.
+	Partial bool
 	// Model is the solver's model; "" takes the log's (inspect_ai's
 	// eval.model), which lm-evaluation-harness samples files lack.
 	Model string
@@ -97,6 +101,8 @@ func Convert(samples []*Sample, opt Options) (*Result, error) {
 		switch {
 		case opt.Model == "" && s.Model == "":
 			return nil, fmt.Errorf("%s names no model (lm-evaluation-harness samples files never do): give it with --model", s.File)
+		case s.Harness == Inspect && s.LogStatus != "success" && !(opt.Partial && (s.LogStatus == "error" || s.LogStatus == "cancelled")):
+			return nil, fmt.Errorf("%s: status: the eval's status is %q, not \"success\": its run may have left samples out (an \"error\" or \"cancelled\" log imports with --partial; a \"started\" one is still being written)", s.File, s.LogStatus)
 		case opt.Key == "" && s.Harness == LMEval:
 			return nil, fmt.Errorf("%s: lm-evaluation-harness logs only each document's position (doc_id): name the document's id or question field with --key (e.g. doc.id, doc.question)", s.File)
 		}
@@ -209,8 +215,8 @@ func convertOne(s *Sample, opt Options, idx *problemIndex, bad *Error) (groundtr
 		if why != "" {
 			bad.add(s.Where(), field, "%s", why)
 		}
-		r.Correct = y
-		if p != nil && p.Unsolvable && y {
+		r.Correct = y && !s.Truncated // a cut answer is incorrect, as in Phase 0 (SPEC §1)
+		if p != nil && p.Unsolvable && r.Correct {
 			r.Correct, r.LuckyGuess = false, true // SPEC §1: y = 0, kept for audit
 		}
 	}

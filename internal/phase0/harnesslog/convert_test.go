@@ -52,6 +52,65 @@ func render(t *testing.T, res *Result) []byte {
 	return b.Bytes()
 }
 
+// TestCutAnswerIsIncorrect: a sample whose output inspect_ai reports cut at
+// the token limit scores y = 0 even when its scorer accepted it, as a cut
+// answer does in Phase 0 (SPEC §1).
+func TestCutAnswerIsIncorrect(t *testing.T) {
+	for _, reason := range []string{"max_tokens", "model_length", "stop"} {
+		t.Run(reason, func(t *testing.T) {
+			log := inspectLog(t)
+			sampleOf(log, 0)["output"].(map[string]any)["choices"].([]any)[0].(map[string]any)["stop_reason"] = reason
+			samples, err := ReadFile(writeJSON(t, "log.json", log), "", DefaultLimits())
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Convert(samples, Options{Mode: groundtruth.ModeExtended, Dataset: "aime", Match: MatchID, Problems: testProblems(t), Now: now})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := res.Records[0]
+			if want := reason == "stop"; r.ProblemID != "2024-I-1" || r.Correct != want || r.FinishReason != reason {
+				t.Errorf("record %+v; want 2024-I-1 correct=%v (its score is C) with finish reason %s", r, want, reason)
+			}
+		})
+	}
+}
+
+// TestUnfinishedLogs: a log whose eval did not end in success is refused,
+// naming its status; --partial (Options.Partial) accepts the samples of an
+// "error" or "cancelled" one, never of a "started" one.
+func TestUnfinishedLogs(t *testing.T) {
+	tests := []struct {
+		status  string
+		partial bool
+		ok      bool
+	}{
+		{"success", false, true},
+		{"error", false, false},
+		{"error", true, true},
+		{"cancelled", true, true},
+		{"started", true, false},
+		{"", false, false},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprintf("%q partial=%v", tc.status, tc.partial), func(t *testing.T) {
+			log := inspectLog(t)
+			log["status"] = tc.status
+			samples, err := ReadFile(writeJSON(t, "log.json", log), "", DefaultLimits())
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = Convert(samples, Options{Mode: groundtruth.ModeExtended, Dataset: "aime", Match: MatchID, Problems: testProblems(t), Now: now, Partial: tc.partial})
+			if tc.ok != (err == nil) {
+				t.Fatalf("error %v, want ok=%v", err, tc.ok)
+			}
+			if err != nil && !strings.Contains(err.Error(), fmt.Sprintf("status: the eval's status is %q", tc.status)) {
+				t.Errorf("error %v does not name the status", err)
+			}
+		})
+	}
+}
+
 // TestConvertGolden converts each fixture log and compares the records with
 // testdata/golden (go test -update rewrites them).
 func TestConvertGolden(t *testing.T) {

@@ -89,10 +89,11 @@ func parseInspectSample(data []byte, file, member string, index int, h *inspectH
 	s := &Sample{
 		Harness: Inspect, File: file, Ref: "id=" + id + ",epoch=" + strconv.Itoa(in.Epoch), Index: index, Epoch: in.Epoch,
 		Model: h.Eval.Model, Fields: keepFields(fields), Text: inputText(in.Input), CompletionSHA256: sha256Hex(in.Output.Completion),
-		ScoreField: "scores", Scores: map[string]json.RawMessage{},
+		ScoreField: "scores", Scores: map[string]json.RawMessage{}, LogStatus: h.Status,
 	}
 	if len(in.Output.Choices) > 0 {
 		s.FinishReason = in.Output.Choices[0].StopReason
+		s.Truncated = inspectCut[s.FinishReason]
 	}
 	// The solver model's usage over the whole sample (every generate call);
 	// output.usage (the last call alone) only when model_usage lacks it.
@@ -192,3 +193,7 @@ func clip(raw []byte) string {
 
 // jsonReason is a decoding error without the "json: " prefix.
 func jsonReason(err error) string { return strings.TrimPrefix(err.Error(), "json: ") }
+
+// inspectCut are inspect_ai's stop reasons of an output cut at a token
+// limit (StopReason in inspect_ai/model/_model_output.py).
+var inspectCut = map[string]bool{"max_tokens": true, "model_length": true}

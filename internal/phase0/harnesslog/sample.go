@@ -59,6 +59,15 @@ type Sample struct {
 	Error string
 	// FinishReason, Latency and Started are kept on the record when known.
 	FinishReason string
+	// LogStatus is the inspect_ai log's status ("success", "error",
+	// "cancelled", "started"); "" for lm-evaluation-harness, whose samples
+	// files are written when a task ends.
+	LogStatus string
+	// Truncated says the harness reports the output cut at a token limit
+	// (inspect_ai stop_reason max_tokens or model_length): y is then 0
+	// whatever the score, the rule Phase 0 applies to its own answers
+	// (SPEC §1; package solving).
+	Truncated bool
 	Latency      time.Duration
 	Started      time.Time
 	// CompletionSHA256 is the hex SHA-256 of the logged answer text (the

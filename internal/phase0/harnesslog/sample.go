@@ -59,6 +59,8 @@ type Sample struct {
 	Error string
 	// FinishReason, Latency and Started are kept on the record when known.
 	FinishReason string
+	Latency      time.Duration
+	Started      time.Time
 	// LogStatus is the inspect_ai log's status ("success", "error",
 	// "cancelled", "started"); "" for lm-evaluation-harness, whose samples
 	// files are written when a task ends.
@@ -68,8 +70,6 @@ type Sample struct {
 	// whatever the score, the rule Phase 0 applies to its own answers
 	// (SPEC §1; package solving).
 	Truncated bool
-	Latency      time.Duration
-	Started      time.Time
 	// CompletionSHA256 is the hex SHA-256 of the logged answer text (the
 	// record's response_sha256), "" when the log has none.
 	CompletionSHA256 string

@@ -8,8 +8,8 @@ import (
 
 // Price is what an endpoint's provider charges, in US dollars per million
 // tokens. It is the one home of a call's cost in dollars: the pessimistic
-// cost a quote and a spend cap reserve before a call, and the actual cost
-// of a response.
+// cost a quote and a spend cap reserve before a call (Pessimistic), and
+// what a call's usage cost (Dollars; Batched for a batch's answers).
 type Price struct {
 	// InputPerMTok is the price of a million prompt tokens.
 	InputPerMTok float64
@@ -69,16 +69,6 @@ func (p Price) Pessimistic(inputTokens, maxOutputTokens int64) (dollars float64,
 		return math.Inf(1), false
 	}
 	return p.Dollars(inputTokens, maxOutputTokens), true
-}
-
-// Actual is what a response cost: its reported prompt tokens at the input
-// price plus its output cost c (SPEC §1, reasoning included) at the output
-// price. A cached response costs nothing: no provider was asked.
-func (p Price) Actual(r Response) float64 {
-	if r.CacheHit {
-		return 0
-	}
-	return p.Dollars(int64(r.PromptTokens), int64(r.Cost))
 }
 
 // EstimateTokens approximates the tokens of a prompt without a tokenizer:

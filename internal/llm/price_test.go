@@ -19,8 +19,7 @@ func TestPrice(t *testing.T) {
 		want float64
 	}{
 		{"dollars", p.Dollars(2_000_000, 100_000), 2.5 + 1},
-		{"actual", p.Actual(Response{PromptTokens: 1000, CompletionTokens: 50, Cost: 300}), (1000*1.25 + 300*10) / 1e6},
-		{"cached costs nothing", p.Actual(Response{PromptTokens: 1000, Cost: 300, CacheHit: true}), 0},
+		{"batched", p.Batched().Dollars(1000, 300), (1000*1.25 + 300*10) / 2 / 1e6},
 	}
 	for _, tt := range tests {
 		if math.Abs(tt.got-tt.want) > 1e-12 {

@@ -6,6 +6,7 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/llm"
+	"github.com/triage-eval/triage/internal/phase0/solving"
 	"github.com/triage-eval/triage/internal/platform/apperr"
 )
 
@@ -18,7 +19,7 @@ func (s *Service) prefill(ctx context.Context, c *llm.Client, pending []job, sen
 	reqs := make([]llm.Request, 0, len(pending))
 	of := make([]int, 0, len(pending)) // the job of each request
 	for i, j := range pending {
-		if req, ok := s.baseline.Solver.SampleRequest(j.Problem, j.Sample); ok {
+		if req, err := solving.Request(j.Problem, 0, j.Sample); err == nil {
 			reqs = append(reqs, req)
 			of = append(of, i)
 		}

@@ -128,26 +128,14 @@ func (s *Solver) solve(ctx context.Context, c Completer, p problems.Problem, ban
 	return a, nil
 }
 
-// Request is the model call Solve makes for p: the same request, so the
-// same cache key (package llm), which lets a caller send it ahead of time,
-// e.g. in a batch (llm.Client.Prefill). ok is false when p cannot be
-// prompted; Solve then reports why.
-func (s *Solver) Request(p problems.Problem, bannerTokens int64) (req llm.Request, ok bool) {
-	_, _, req, err := render(p, bannerTokens, 0)
-	return req, err == nil
-}
-
-// Request is Solver.Request for callers without a Solver (a quote, a
-// spend cap), with the reason p cannot be prompted.
+// Request is the model call Solve (bannerTokens) or SolveSample (sample j)
+// makes for p: the same request, so the same cache key (package llm), which
+// lets a caller price it (a quote, a spend cap) or send it ahead of time in
+// a batch (llm.Client.Prefill). The error says why p cannot be prompted;
+// Solve then reports it.
 func Request(p problems.Problem, bannerTokens int64, sample int) (llm.Request, error) {
 	_, _, req, err := render(p, bannerTokens, sample)
 	return req, err
-}
-
-// SampleRequest is Request for the call SolveSample makes for sample j.
-func (s *Solver) SampleRequest(p problems.Problem, j int) (req llm.Request, ok bool) {
-	_, _, req, err := render(p, 0, j)
-	return req, err == nil
 }
 
 // render returns p's grading spec, solver template and request, the

@@ -91,12 +91,13 @@ func TestRequestIsWhatSolveSends(t *testing.T) {
 		if _, err := s.Solve(context.Background(), m, aime, banner); err != nil {
 			t.Fatal(err)
 		}
-		req, ok := s.Request(aime, banner)
+		req, err := Request(aime, banner, 0)
+		ok := err == nil
 		if !ok || len(req.Messages) != 1 || req.Messages[0].Role != llm.RoleUser || req.Messages[0].Content != m.prompt {
 			t.Errorf("banner %d: Request %+v, %v; Solve sent %q", banner, req, ok, m.prompt)
 		}
 	}
-	if _, ok := s.Request(problems.Problem{ID: "x", Dataset: "d", Text: "t", Grading: []byte(`{"kind":"essay"}`)}, 0); ok {
+	if _, err := Request(problems.Problem{ID: "x", Dataset: "d", Text: "t", Grading: []byte(`{"kind":"essay"}`)}, 0, 0); err == nil {
 		t.Error("a problem that cannot be prompted gave a request")
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/triage-eval/triage/internal/llm"
+	"github.com/triage-eval/triage/internal/runs/quote"
 	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
@@ -25,11 +26,12 @@ type SpendConfig struct {
 	CapUSD *float64 `yaml:"cap_usd"`
 }
 
-// Phase names of the spend ledger, as the quote names them.
+// Phase names of the spend ledger: the quote's (package quote decides the
+// vocabulary), so that what a quote prices and what a run spent line up.
 const (
-	SpendBaseline = "phase0_baseline"
-	SpendPlanning = "phase1_planning"
-	SpendResolve  = "budget_aware_resolve"
+	SpendBaseline = string(quote.Baseline)
+	SpendPlanning = string(quote.Planning)
+	SpendResolve  = string(quote.Resolve)
 )
 
 // reservationLease is how long a reservation holds budget unless settled:

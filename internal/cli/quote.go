@@ -163,11 +163,11 @@ func quoteRun(ctx context.Context, d quoteDeps) (quote.Quote, error) {
 	return q, err
 }
 
-// baselineCalls are Phase 0's calls: every problem the baseline would
-// solve, per solver with an endpoint, once per sample (baseline.samples;
-// each sample j ≥ 2 has a cache key of its own). A problem whose ground
-// truth is kept counts no call, even when some of its samples 2..k are not
-// stored yet.
+// baselineCalls are Phase 0's calls: every sample the baseline would
+// still ask (baseline.samples per problem, each sample with a cache key of
+// its own), per solver with an endpoint. A sample stored and kept counts
+// no call; one not stored counts, even when the problem's ground truth is
+// kept (orchestrator.PendingBaseline).
 func baselineCalls(ctx context.Context, d quoteDeps) ([]quote.Call, []string, error) {
 	pending, err := orchestrator.PendingBaseline(ctx, d.cfg, d.exec, d.baseline)
 	if err != nil {
@@ -177,19 +177,17 @@ func baselineCalls(ctx context.Context, d quoteDeps) ([]quote.Call, []string, er
 	var notes []string
 	for _, ps := range pending {
 		if ps.Solver.Endpoint == "" {
-			if len(ps.Problems) > 0 {
-				notes = append(notes, fmt.Sprintf("%s/%s has no endpoint: its %d problems without ground truth are not quoted (import their ground truth)", ps.Solver.Model, ps.Solver.Mode, len(ps.Problems)))
+			if len(ps.Calls) > 0 {
+				notes = append(notes, fmt.Sprintf("%s/%s has no endpoint: its %d Phase 0 samples not stored are not quoted (import their ground truth)", ps.Solver.Model, ps.Solver.Mode, len(ps.Calls)))
 			}
 			continue
 		}
-		for _, p := range ps.Problems {
-			for j := 1; j <= max(d.cfg.Baseline.Samples, 1); j++ {
-				req, err := solving.Request(p, 0, j)
-				if err != nil {
-					break // Solve makes no call: the problem is stored not gradeable
-				}
-				calls = append(calls, quote.Call{Phase: quote.Baseline, Endpoint: ps.Solver.Endpoint, Request: req})
+		for _, c := range ps.Calls {
+			req, err := solving.Request(c.Problem, 0, c.Sample)
+			if err != nil {
+				continue // Solve makes no call: the problem is stored not gradeable
 			}
+			calls = append(calls, quote.Call{Phase: quote.Baseline, Endpoint: ps.Solver.Endpoint, Request: req})
 		}
 	}
 	if d.cfg.Baseline.JudgeEndpoint != "" {

@@ -74,7 +74,7 @@ func (c *Client) Cached(ctx context.Context, req Request) (bool, error) {
 	if c.opts.cache == nil {
 		return false, nil
 	}
-	_, key, err := c.wire(req)
+	key, err := c.requestKey(req)
 	if err != nil {
 		return false, c.wrap(err)
 	}

@@ -1,0 +1,111 @@
+package llm
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"strconv"
+	"unicode/utf8"
+)
+
+// requestKey is the cache key Complete computes for req (buildWire, then
+// cacheKey), computed without encoding each message's content twice: the
+// body is built with a short stand-in for every content, and the hash
+// reads the stand-ins' bodies around the contents, each encoded once as
+// the canonical body holds it. A study's prompts are hundreds of
+// megabytes; go-openai's encoding of them (marshal, then compact) and the
+// canonical rewrite are most of a quote's time. It gives cacheKey's digest
+// exactly (TestRequestKeyIsCacheKey); a request it cannot splice exactly
+// (an empty content, which go-openai leaves out; invalid UTF-8, which the
+// canonical rewrite replaces; a stand-in that does not come out once and
+// in order) takes cacheKey's way.
+func (c *Client) requestKey(req Request) (string, error) {
+	if key, ok, err := splicedKey(c.ep, c.extraBody, c.baseURL, req); ok || err != nil {
+		return key, err
+	}
+	w, err := buildWire(c.ep, c.extraBody, req)
+	if err != nil {
+		return "", err
+	}
+	key, err := cacheKey(c.baseURL, &w, req.Sample)
+	if err != nil {
+		return "", fmt.Errorf("cache key: %w", err)
+	}
+	return key, nil
+}
+
+// standIn is the content of message i in the body a spliced key is built
+// from: ASCII that every JSON encoder writes as is.
+func standIn(i int) string { return "triage-cache-key-stand-in-9f3c1d-" + strconv.Itoa(i) }
+
+// splicedKey is requestKey's spliced way; ok is false when req cannot be
+// spliced exactly.
+func splicedKey(ep Endpoint, extraBody map[string]any, baseURL string, req Request) (key string, ok bool, err error) {
+	stub := req
+	stub.Messages = make([]Message, len(req.Messages))
+	for i, m := range req.Messages {
+		if m.Content == "" || !utf8.ValidString(m.Content) {
+			return "", false, nil
+		}
+		stub.Messages[i] = Message{Role: m.Role, Content: standIn(i)}
+	}
+	w, err := buildWire(ep, extraBody, stub)
+	if err != nil {
+		return "", false, err
+	}
+	body, err := w.body()
+	if err != nil {
+		return "", false, fmt.Errorf("cache key: %w", err)
+	}
+	parts := make([][]byte, 0, 2*len(req.Messages)+1)
+	rest := body
+	for i, m := range req.Messages {
+		quoted := []byte(`"` + standIn(i) + `"`)
+		at := bytes.Index(rest, quoted)
+		if at < 0 || bytes.Count(body, quoted) != 1 {
+			return "", false, nil
+		}
+		content, err := encodeCanonical(m.Content)
+		if err != nil {
+			return "", false, fmt.Errorf("cache key: %w", err)
+		}
+		parts = append(parts, rest[:at], content)
+		rest = rest[at+len(quoted):]
+	}
+	key, err = partsKey(baseURL, append(parts, rest), req.Sample)
+	if err != nil {
+		return "", false, fmt.Errorf("cache key: %w", err)
+	}
+	return key, true, nil
+}
+
+// partsKey is bodyKey of the body that is the concatenation of parts.
+func partsKey(baseURL string, parts [][]byte, sample int) (string, error) {
+	u, err := encodeCanonical(baseURL)
+	if err != nil {
+		return "", err
+	}
+	v, err := encodeCanonical(cacheKeyVersion)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	write(h, []byte(`{"base_url":`), u, []byte(`,"body":`))
+	write(h, parts...)
+	if sample >= 2 {
+		write(h, []byte(`,"sample":`+strconv.Itoa(sample)))
+	}
+	write(h, []byte(`,"v":`), v, []byte(`}`))
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// write writes parts to h (a hash.Hash never fails to write).
+func write(h hash.Hash, parts ...[]byte) {
+	for _, p := range parts {
+		if _, err := h.Write(p); err != nil {
+			panic(fmt.Sprintf("hash write: %v", err))
+		}
+	}
+}

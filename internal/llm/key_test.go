@@ -1,0 +1,60 @@
+package llm
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRequestKeyIsCacheKey checks that the spliced key a quote computes is
+// the key Complete stores under (cacheKey of the built body), for contents
+// that every encoding step treats differently and for requests the splice
+// must leave to cacheKey.
+func TestRequestKeyIsCacheKey(t *testing.T) {
+	endpoints := []Endpoint{
+		{Name: "qwen", BaseURL: "http://h:8000/v1?a=<b>&c", Model: "m", Mode: ModeExtended, Family: FamilyQwen, MaxOutputTokens: 9,
+			ExtraBody: map[string]any{"top_k": 20, "chat_template_kwargs": map[string]any{"x": "<&>"}}},
+		{Name: "openai", BaseURL: "https://api.example/v1", Model: "gpt", Mode: ModeExtended, Family: FamilyOpenAI, ReasoningEffort: "high"},
+		{Name: "deepseek", BaseURL: "https://api.example/v1", Model: "ds", Mode: ModeStandard, Family: FamilyDeepSeek, OmitTemperature: true},
+		// An extra body holding a stand-in: it comes out twice.
+		{Name: "stands", BaseURL: "http://h/v1", Model: "m", Mode: ModeStandard, ExtraBody: map[string]any{"tag": standIn(0)}},
+	}
+	long := strings.Repeat("Find x < y & y > 0 with \"quotes\", \\ back\\slashes, é, 😀, \u2028 and \x01\n", 300)
+	requests := map[string]Request{
+		"plain":       userRequest("plain"),
+		"escapes":     userRequest("html <b>&amp;</b> \u2028\u2029 \"quoted\" \\ é 😀\n\ttabs \x00\x1f\x7f"),
+		"long":        userRequest(long),
+		"two":         {Messages: []Message{{Role: RoleSystem, Content: "be brief <ok>"}, {Role: RoleUser, Content: long}}},
+		"schema":      {Messages: []Message{{Role: RoleUser, Content: "u"}}, ResponseFormat: &JSONSchema{Name: "plan", Schema: map[string]any{"type": "object"}}, MaxOutputTokens: 3},
+		"empty":       {Messages: []Message{{Role: RoleSystem, Content: ""}, {Role: RoleUser, Content: "u"}}},
+		"invalid":     userRequest("bad \xff\xfe utf-8"),
+		"stand-in":    userRequest(`"` + standIn(0) + `"` + standIn(1)),
+		"same stands": {Messages: []Message{{Role: RoleUser, Content: standIn(1)}, {Role: RoleUser, Content: standIn(0)}}},
+	}
+	for _, ep := range endpoints {
+		c, err := New(ep, WithGetenv(func(string) string { return "k" }), WithCache(mapCache{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, req := range requests {
+			for _, sample := range []int{0, 1, 2, 17} {
+				req.Sample = sample
+				w, err := buildWire(c.ep, c.extraBody, req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := cacheKey(c.baseURL, &w, sample)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, err := c.requestKey(req); got != want || err != nil {
+					t.Errorf("%s, %s, sample %d: requestKey = %s, %v; want %s", ep.Name, name, sample, got, err, want)
+				}
+				// The splice is taken wherever it is exact.
+				wantSplice := name != "empty" && name != "invalid" && ep.Name != "stands"
+				if _, ok, err := splicedKey(c.ep, c.extraBody, c.baseURL, req); ok != wantSplice || err != nil {
+					t.Errorf("%s, %s: spliced = %v, %v; want %v", ep.Name, name, ok, err, wantSplice)
+				}
+			}
+		}
+	}
+}

@@ -50,3 +50,10 @@ func bodyKey(baseURL string, body []byte, sample int) (string, error) {
 type KeyChecker interface {
 	Has(ctx context.Context, key string) (bool, error)
 }
+
+// KeysChecker is a Cache that can say which of many keys are stored in a
+// few queries (Client.CachedAll uses it when the cache offers it).
+type KeysChecker interface {
+	// HasKeys returns the keys of keys that are stored.
+	HasKeys(ctx context.Context, keys []string) (map[string]bool, error)
+}

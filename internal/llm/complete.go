@@ -90,6 +90,48 @@ func (c *Client) Cached(ctx context.Context, req Request) (bool, error) {
 	return ok, nil
 }
 
+// CachedAll is Cached of every request of reqs, in order, asking the
+// cache about all their keys at once when it can (KeysChecker): a quote
+// looks up every call of a study.
+func (c *Client) CachedAll(ctx context.Context, reqs []Request) ([]bool, error) {
+	out := make([]bool, len(reqs))
+	for _, req := range reqs {
+		if err := req.validate(); err != nil {
+			return nil, c.wrap(err)
+		}
+	}
+	if c.opts.cache == nil {
+		return out, nil
+	}
+	kc, batched := c.opts.cache.(KeysChecker)
+	if !batched {
+		for i, req := range reqs {
+			ok, err := c.Cached(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = ok
+		}
+		return out, nil
+	}
+	keys := make([]string, len(reqs))
+	for i, req := range reqs {
+		key, err := c.requestKey(req)
+		if err != nil {
+			return nil, c.wrap(err)
+		}
+		keys[i] = key
+	}
+	stored, err := kc.HasKeys(ctx, keys)
+	if err != nil {
+		return nil, c.wrap(fmt.Errorf("cache lookup: %w", err))
+	}
+	for i, k := range keys {
+		out[i] = stored[k]
+	}
+	return out, nil
+}
+
 // sendWithin is send bounded by within (Endpoint.TotalTimeout for
 // Complete), if > 0. When that bound, not the caller, ends the call, the
 // error is a *TimeoutError for the whole call.

@@ -1,8 +1,13 @@
 package llm
 
 import (
+	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/triage-eval/triage/internal/llm/llmtest"
 )
 
 // TestRequestKeyIsCacheKey checks that the spliced key a quote computes is
@@ -56,5 +61,49 @@ func TestRequestKeyIsCacheKey(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCachedAll checks that CachedAll finds exactly the requests Complete
+// answered, across more keys than one cache query takes, on every backend
+// and on a cache that cannot check many keys at once.
+func TestCachedAll(t *testing.T) {
+	caches := map[string]func(t *testing.T) Cache{"map": func(*testing.T) Cache { return mapCache{} }}
+	for name, location := range cacheLocations(t) {
+		caches[name] = func(t *testing.T) Cache { return openTestCache(t, location(t)) }
+	}
+	for name, cache := range caches {
+		t.Run(name, func(t *testing.T) {
+			srv := llmtest.NewServer(t)
+			ctx := context.Background()
+			c := newTestClient(t, testEndpoint(srv), &sleeps{}, WithCache(cache(t)))
+			reqs := make([]Request, 2*hasKeysChunk+100)
+			for i := range reqs {
+				reqs[i] = userRequest(fmt.Sprintf("prompt %d <&>", i))
+			}
+			reqs[len(reqs)-1].Sample = 3
+			answered := []int{0, hasKeysChunk, len(reqs) - 1}
+			for _, i := range answered {
+				if _, err := c.Complete(ctx, reqs[i]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := c.CachedAll(ctx, reqs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, ok := range got {
+				if want := slices.Contains(answered, i); ok != want {
+					t.Errorf("request %d: cached = %v, want %v", i, ok, want)
+				}
+			}
+			bad := []Request{userRequest("ok"), {}}
+			if _, err := c.CachedAll(ctx, bad); err == nil {
+				t.Error("CachedAll of a request without messages: no error")
+			}
+			if srv.Count() != len(answered) {
+				t.Errorf("server saw %d requests, want %d", srv.Count(), len(answered))
+			}
+		})
 	}
 }

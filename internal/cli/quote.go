@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/llm"
@@ -109,13 +112,13 @@ func quoteRun(ctx context.Context, d quoteDeps) (quote.Quote, error) {
 	if err != nil {
 		return quote.Quote{}, err
 	}
+	reqs, err := plannerPrompts(ctx, plans)
+	if err != nil {
+		return quote.Quote{}, err
+	}
 	provisional := 0
-	for _, p := range plans {
-		req, err := plancall.Of(p.Request)
-		if err != nil {
-			return quote.Quote{}, fmt.Errorf("planner prompt for %s/%s on %s: %w", p.Solver.Model, p.Solver.Mode, p.Dataset, err)
-		}
-		c := quote.Call{Phase: quote.Planning, Endpoint: p.Solver.Endpoint, Request: req, Provisional: p.Provisional}
+	for i, p := range plans {
+		c := quote.Call{Phase: quote.Planning, Endpoint: p.Solver.Endpoint, Request: reqs[i], Provisional: p.Provisional}
 		if len(p.Phase0Costs) > 0 {
 			c.Expected, c.HasExpected = mean(p.Phase0Costs), true
 		}
@@ -161,6 +164,30 @@ func quoteRun(ctx context.Context, d quoteDeps) (quote.Quote, error) {
 		q.Spent = append(q.Spent, quote.Spent(s))
 	}
 	return q, err
+}
+
+// plannerPrompts renders the planner call of every plan (plancall.Of, as
+// the Planner renders it), as many at once as the process has cores: a
+// paper-scale study has 13,440 prompts of some 20 KB.
+func plannerPrompts(ctx context.Context, plans []orchestrator.PendingPlan) ([]llm.Request, error) {
+	out := make([]llm.Request, len(plans))
+	g, _ := errgroup.WithContext(ctx)
+	workers := runtime.GOMAXPROCS(0)
+	chunk := max((len(plans)+workers-1)/workers, 1)
+	for start := 0; start < len(plans); start += chunk {
+		g.Go(func() error {
+			for i := start; i < min(start+chunk, len(plans)); i++ {
+				p := plans[i]
+				req, err := plancall.Of(p.Request)
+				if err != nil {
+					return fmt.Errorf("planner prompt for %s/%s on %s: %w", p.Solver.Model, p.Solver.Mode, p.Dataset, err)
+				}
+				out[i] = req
+			}
+			return nil
+		})
+	}
+	return out, g.Wait()
 }
 
 // baselineCalls are Phase 0's calls: every sample the baseline would

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -67,7 +68,7 @@ func splicedKey(ep Endpoint, extraBody map[string]any, baseURL string, req Reque
 		if at < 0 || bytes.Count(body, quoted) != 1 {
 			return "", false, nil
 		}
-		content, err := encodeCanonical(m.Content)
+		content, err := contentJSON(m.Content)
 		if err != nil {
 			return "", false, fmt.Errorf("cache key: %w", err)
 		}
@@ -79,6 +80,26 @@ func splicedKey(ep Endpoint, extraBody map[string]any, baseURL string, req Reque
 		return "", false, fmt.Errorf("cache key: %w", err)
 	}
 	return key, true, nil
+}
+
+// contentJSON is encodeCanonical of content (valid UTF-8), taken as
+// content between quotes when it holds nothing encoding/json escapes
+// without HTML escaping: no control character, quote, backslash, U+2028
+// or U+2029. Most prompts hold none, and are then copied once instead of
+// encoded.
+func contentJSON(content string) ([]byte, error) {
+	for i := 0; i < len(content); i++ {
+		switch b := content[i]; {
+		case b < 0x20, b == '"', b == '\\':
+			return encodeCanonical(content)
+		case b == 0xE2 && strings.HasPrefix(content[i:], "\u2028"), b == 0xE2 && strings.HasPrefix(content[i:], "\u2029"):
+			return encodeCanonical(content)
+		}
+	}
+	out := make([]byte, 0, len(content)+2)
+	out = append(out, '"')
+	out = append(out, content...)
+	return append(out, '"'), nil
 }
 
 // partsKey is bodyKey of the body that is the concatenation of parts.

@@ -26,6 +26,13 @@ func TestRequestKeyIsCacheKey(t *testing.T) {
 	long := strings.Repeat("Find x < y & y > 0 with \"quotes\", \\ back\\slashes, é, 😀, \u2028 and \x01\n", 300)
 	requests := map[string]Request{
 		"plain":       userRequest("plain"),
+		"unescaped":   userRequest(strings.Repeat("x < y && y > 0 — é … 😀 ", 200)),
+		"line sep":    userRequest("a\u2028b"),
+		"para sep":    userRequest("a\u2029b"),
+		"backslash":   userRequest(`a \ b`),
+		"quote":       userRequest(`say "hi"`),
+		"tab":         userRequest("a\tb"),
+		"del":         userRequest("a\x7fb"),
 		"escapes":     userRequest("html <b>&amp;</b> \u2028\u2029 \"quoted\" \\ é 😀\n\ttabs \x00\x1f\x7f"),
 		"long":        userRequest(long),
 		"two":         {Messages: []Message{{Role: RoleSystem, Content: "be brief <ok>"}, {Role: RoleUser, Content: long}}},

@@ -52,6 +52,11 @@ func pointsRule(problems []Problem) string {
 // problem, separated by blank lines.
 func problemBlock(problems []Problem) string {
 	var b strings.Builder
+	size := 0
+	for _, p := range problems {
+		size += len(p.ID) + len(p.Text) + 40 // the header and the blank line
+	}
+	b.Grow(size)
 	for i, p := range problems {
 		if i > 0 {
 			b.WriteString("\n\n")

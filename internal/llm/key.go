@@ -82,23 +82,38 @@ func splicedKey(ep Endpoint, extraBody map[string]any, baseURL string, req Reque
 	return key, true, nil
 }
 
-// contentJSON is encodeCanonical of content (valid UTF-8), taken as
-// content between quotes when it holds nothing encoding/json escapes
-// without HTML escaping: no control character, quote, backslash, U+2028
-// or U+2029. Most prompts hold none, and are then copied once instead of
-// encoded.
+// contentJSON is encodeCanonical of content (valid UTF-8), written
+// directly when content holds no character but those encoding/json writes
+// as is or with a short escape every version of it uses (\n, \r, \t, \"
+// and \\; HTML characters as is, as encodeCanonical writes them); any
+// other control character, U+2028 or U+2029 takes encodeCanonical's way.
+// Prompts are then copied once instead of encoded through a buffer.
 func contentJSON(content string) ([]byte, error) {
-	for i := 0; i < len(content); i++ {
-		switch b := content[i]; {
-		case b < 0x20, b == '"', b == '\\':
-			return encodeCanonical(content)
-		case b == 0xE2 && strings.HasPrefix(content[i:], "\u2028"), b == 0xE2 && strings.HasPrefix(content[i:], "\u2029"):
-			return encodeCanonical(content)
-		}
-	}
-	out := make([]byte, 0, len(content)+2)
+	out := make([]byte, 0, len(content)+len(content)/16+2)
 	out = append(out, '"')
-	out = append(out, content...)
+	from := 0
+	for i := 0; i < len(content); i++ {
+		var esc string
+		switch b := content[i]; {
+		case b == '\n':
+			esc = `\n`
+		case b == '\r':
+			esc = `\r`
+		case b == '\t':
+			esc = `\t`
+		case b == '"':
+			esc = `\"`
+		case b == '\\':
+			esc = `\\`
+		case b < 0x20, b == 0xE2 && (strings.HasPrefix(content[i:], "\u2028") || strings.HasPrefix(content[i:], "\u2029")):
+			return encodeCanonical(content)
+		default:
+			continue
+		}
+		out = append(append(out, content[from:i]...), esc...)
+		from = i + 1
+	}
+	out = append(out, content[from:]...)
 	return append(out, '"'), nil
 }
 

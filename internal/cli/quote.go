@@ -65,7 +65,7 @@ func runQuote(ctx context.Context, args []string, env Env) (err error) {
 		return err
 	}
 	defer closeInto(&err, conns.Close)
-	exec := triagev1.NewExecutorServiceClient(conns.conns["executor"])
+	exec := newListOnce(triagev1.NewExecutorServiceClient(conns.conns["executor"]))
 	q, err := quoteRun(ctx, quoteDeps{
 		cfg: cfg, runStore: rs, exec: exec, llm: llmCfg,
 		planner:  triagev1.NewPlannerServiceClient(conns.conns["planner"]),

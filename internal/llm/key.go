@@ -93,6 +93,16 @@ func contentJSON(content string) ([]byte, error) {
 	out = append(out, '"')
 	from := 0
 	for i := 0; i < len(content); i++ {
+		// Eight plain bytes at a time, then one at a time.
+		for i+8 <= len(content) && plainWord(content[i:i+8]) {
+			i += 8
+		}
+		if i >= len(content) {
+			break
+		}
+		if plainJSON[content[i]] {
+			continue
+		}
 		var esc string
 		switch b := content[i]; {
 		case b == '\n':
@@ -115,6 +125,28 @@ func contentJSON(content string) ([]byte, error) {
 	}
 	out = append(out, content[from:]...)
 	return append(out, '"'), nil
+}
+
+// plainJSON marks the bytes contentJSON copies as they are: all but the
+// control characters, the quote, the backslash and the first byte of
+// U+2028 and U+2029 (which contentJSON looks at). A constant table.
+var plainJSON = func() (t [256]bool) {
+	for b := 0x20; b < 256; b++ {
+		t[b] = b != '"' && b != '\\' && b != 0xE2
+	}
+	return t
+}()
+
+// plainWord reports whether the 8 bytes of w are all plainJSON, a word at
+// a time: none below 0x20, none a quote, a backslash or 0xE2 (the
+// classic "has a zero byte" and "has a byte less than n" tests).
+func plainWord(w string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+	hasZero := func(v uint64) bool { return (v-ones)&^v&highs != 0 }
+	below := (x-ones*0x20)&^x&highs != 0
+	return !below && !hasZero(x^(ones*'"')) && !hasZero(x^(ones*'\\')) && !hasZero(x^(ones*0xE2))
 }
 
 // partsKey is bodyKey of the body that is the concatenation of parts.

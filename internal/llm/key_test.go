@@ -1,8 +1,10 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -118,5 +120,40 @@ func TestCachedAll(t *testing.T) {
 				t.Errorf("server saw %d requests, want %d", srv.Count(), len(answered))
 			}
 		})
+	}
+}
+
+// TestPlainWord checks the word-at-a-time test against the byte table:
+// every byte value at every position among plain and among high bytes,
+// and random words.
+func TestPlainWord(t *testing.T) {
+	all := func(w []byte) bool {
+		for _, b := range w {
+			if !plainJSON[b] {
+				return false
+			}
+		}
+		return true
+	}
+	for _, fill := range []byte{'a', 0x80, 0xFF, 0x20, 0x21} {
+		for pos := range 8 {
+			for b := range 256 {
+				w := bytes.Repeat([]byte{fill}, 8)
+				w[pos] = byte(b)
+				if got, want := plainWord(string(w)), all(w); got != want {
+					t.Errorf("plainWord(% x) = %v, want %v", w, got, want)
+				}
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 100_000 {
+		w := make([]byte, 8)
+		for i := range w {
+			w[i] = byte(rng.IntN(256))
+		}
+		if got, want := plainWord(string(w)), all(w); got != want {
+			t.Fatalf("plainWord(% x) = %v, want %v", w, got, want)
+		}
 	}
 }

@@ -94,8 +94,12 @@ func contentJSON(content string) ([]byte, error) {
 	from := 0
 	for i := 0; i < len(content); i++ {
 		// Eight plain bytes at a time, then one at a time.
-		for i+8 <= len(content) && plainWord(content[i:i+8]) {
-			i += 8
+		for ; i+8 <= len(content); i += 8 {
+			w := content[i : i+8]
+			if !plainBits(uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+				uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56) {
+				break
+			}
 		}
 		if i >= len(content) {
 			break
@@ -141,12 +145,15 @@ var plainJSON = func() (t [256]bool) {
 // a time: none below 0x20, none a quote, a backslash or 0xE2 (the
 // classic "has a zero byte" and "has a byte less than n" tests).
 func plainWord(w string) bool {
+	return plainBits(uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56)
+}
+
+// plainBits is plainWord of the bytes of x.
+func plainBits(x uint64) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
-		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
-	hasZero := func(v uint64) bool { return (v-ones)&^v&highs != 0 }
-	below := (x-ones*0x20)&^x&highs != 0
-	return !below && !hasZero(x^(ones*'"')) && !hasZero(x^(ones*'\\')) && !hasZero(x^(ones*0xE2))
+	q, b, e := x^(ones*'"'), x^(ones*'\\'), x^(ones*0xE2)
+	return ((x-ones*0x20)&^x|(q-ones)&^q|(b-ones)&^b|(e-ones)&^e)&highs == 0
 }
 
 // partsKey is bodyKey of the body that is the concatenation of parts.

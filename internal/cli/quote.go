@@ -167,8 +167,9 @@ func quoteRun(ctx context.Context, d quoteDeps) (quote.Quote, error) {
 }
 
 // plannerPrompts renders the planner call of every plan (plancall.Of, as
-// the Planner renders it), as many at once as the process has cores: a
-// paper-scale study has 13,440 prompts of some 20 KB.
+// the Planner renders it; a Renderer reuses a pool's problems across its
+// cells, which PendingPlans lists in turn), as many at once as the process
+// has cores: a paper-scale study has 13,440 prompts of some 20 KB.
 func plannerPrompts(ctx context.Context, plans []orchestrator.PendingPlan) ([]llm.Request, error) {
 	out := make([]llm.Request, len(plans))
 	g, _ := errgroup.WithContext(ctx)
@@ -176,9 +177,10 @@ func plannerPrompts(ctx context.Context, plans []orchestrator.PendingPlan) ([]ll
 	chunk := max((len(plans)+workers-1)/workers, 1)
 	for start := 0; start < len(plans); start += chunk {
 		g.Go(func() error {
+			var r plancall.Renderer
 			for i := start; i < min(start+chunk, len(plans)); i++ {
 				p := plans[i]
-				req, err := plancall.Of(p.Request)
+				req, err := r.Of(p.Request)
 				if err != nil {
 					return fmt.Errorf("planner prompt for %s/%s on %s: %w", p.Solver.Model, p.Solver.Mode, p.Dataset, err)
 				}

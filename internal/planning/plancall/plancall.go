@@ -9,6 +9,7 @@ import (
 	"github.com/triage-eval/triage/internal/planning/plannerids"
 	"github.com/triage-eval/triage/internal/planning/prompts"
 	"github.com/triage-eval/triage/internal/platform/protoconv"
+	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
 // Shown returns the pool's problems as a planner sees them — planner ids
@@ -53,9 +54,10 @@ func Of(req *triagev1.CreatePlanRequest) (llm.Request, error) {
 // pool differ only in budget and variant, and a quote renders them in
 // turn. Not safe for concurrent use; the zero value is ready.
 type Renderer struct {
-	last  []*triagev1.PlannerProblem
-	shown []prompts.Problem
-	block string
+	last      []*triagev1.PlannerProblem
+	shown     []prompts.Problem
+	block     string
+	templates map[vocab.Variant]prompts.Template
 }
 
 // Of is Of(req), reusing what the request before it rendered.
@@ -68,8 +70,19 @@ func (r *Renderer) Of(req *triagev1.CreatePlanRequest) (llm.Request, error) {
 		}
 		r.last, r.shown, r.block = req.GetProblems(), shown, prompts.ProblemBlock(shown)
 	}
-	call, _, err := render(req, r.shown, r.block)
-	return call, err
+	variant, _ := protoconv.Variant(req.GetVariant())
+	tmpl, ok := r.templates[variant]
+	if !ok {
+		var err error
+		if tmpl, err = prompts.Planner(variant); err != nil {
+			return llm.Request{}, err
+		}
+		if r.templates == nil {
+			r.templates = map[vocab.Variant]prompts.Template{}
+		}
+		r.templates[variant] = tmpl
+	}
+	return renderWith(tmpl, req, r.shown, r.block), nil
 }
 
 // samePool reports whether a and b (a not empty) hold the same problems in
@@ -93,6 +106,11 @@ func render(req *triagev1.CreatePlanRequest, problems []prompts.Problem, block s
 	if err != nil {
 		return llm.Request{}, prompts.Template{}, err
 	}
+	return renderWith(tmpl, req, problems, block), tmpl, nil
+}
+
+// renderWith is render with req's template, tmpl.
+func renderWith(tmpl prompts.Template, req *triagev1.CreatePlanRequest, problems []prompts.Problem, block string) llm.Request {
 	domain := req.GetDomain()
 	if domain == "" {
 		domain = "problems"
@@ -102,7 +120,7 @@ func render(req *triagev1.CreatePlanRequest, problems []prompts.Problem, block s
 	if req.GetStructuredOutput() {
 		call.ResponseFormat = Schema()
 	}
-	return call, tmpl, nil
+	return call
 }
 
 // Schema is the JSON schema of the plan the prompt asks for.

@@ -74,7 +74,7 @@ func (c *Client) Cached(ctx context.Context, req Request) (bool, error) {
 	if c.opts.cache == nil {
 		return false, nil
 	}
-	key, err := c.requestKey(req)
+	key, err := c.requestKey(req, nil)
 	if err != nil {
 		return false, c.wrap(err)
 	}
@@ -115,8 +115,9 @@ func (c *Client) CachedAll(ctx context.Context, reqs []Request) ([]bool, error) 
 		return out, nil
 	}
 	keys := make([]string, len(reqs))
+	stubs := stubBodies{}
 	for i, req := range reqs {
-		key, err := c.requestKey(req)
+		key, err := c.requestKey(req, stubs)
 		if err != nil {
 			return nil, c.wrap(err)
 		}

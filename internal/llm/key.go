@@ -22,8 +22,8 @@ import (
 // (an empty content, which go-openai leaves out; invalid UTF-8, which the
 // canonical rewrite replaces; a stand-in that does not come out once and
 // in order) takes cacheKey's way.
-func (c *Client) requestKey(req Request) (string, error) {
-	if key, ok, err := splicedKey(c.ep, c.extraBody, c.baseURL, req); ok || err != nil {
+func (c *Client) requestKey(req Request, stubs stubBodies) (string, error) {
+	if key, ok, err := splicedKey(c.ep, c.extraBody, c.baseURL, req, stubs); ok || err != nil {
 		return key, err
 	}
 	w, err := buildWire(c.ep, c.extraBody, req)
@@ -41,24 +41,40 @@ func (c *Client) requestKey(req Request) (string, error) {
 // from: ASCII that every JSON encoder writes as is.
 func standIn(i int) string { return "triage-cache-key-stand-in-9f3c1d-" + strconv.Itoa(i) }
 
+// stubBodies holds the stand-in bodies built for one client, by the shape
+// of their request (max_output_tokens and roles; requests without a
+// response format): the body is the same for every request of a shape. A
+// nil stubBodies holds none.
+type stubBodies map[string][]byte
+
 // splicedKey is requestKey's spliced way; ok is false when req cannot be
-// spliced exactly.
-func splicedKey(ep Endpoint, extraBody map[string]any, baseURL string, req Request) (key string, ok bool, err error) {
+// spliced exactly. stubs may hold req's stand-in body.
+func splicedKey(ep Endpoint, extraBody map[string]any, baseURL string, req Request, stubs stubBodies) (key string, ok bool, err error) {
 	stub := req
 	stub.Messages = make([]Message, len(req.Messages))
+	shape := strconv.Itoa(req.MaxOutputTokens)
 	for i, m := range req.Messages {
 		if m.Content == "" || !utf8.ValidString(m.Content) {
 			return "", false, nil
 		}
 		stub.Messages[i] = Message{Role: m.Role, Content: standIn(i)}
+		shape += "|" + m.Role
 	}
-	w, err := buildWire(ep, extraBody, stub)
-	if err != nil {
-		return "", false, err
+	if req.ResponseFormat != nil {
+		stubs = nil // a schema is not part of the shape
 	}
-	body, err := w.body()
-	if err != nil {
-		return "", false, fmt.Errorf("cache key: %w", err)
+	body, ok := stubs[shape]
+	if !ok {
+		w, err := buildWire(ep, extraBody, stub)
+		if err != nil {
+			return "", false, err
+		}
+		if body, err = w.body(); err != nil {
+			return "", false, fmt.Errorf("cache key: %w", err)
+		}
+		if stubs != nil {
+			stubs[shape] = body
+		}
 	}
 	parts := make([][]byte, 0, 2*len(req.Messages)+1)
 	rest := body

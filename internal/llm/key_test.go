@@ -44,6 +44,9 @@ func TestRequestKeyIsCacheKey(t *testing.T) {
 		"escapes":     userRequest("html <b>&amp;</b> \u2028\u2029 \"quoted\" \\ é 😀\n\ttabs \x00\x1f\x7f"),
 		"long":        userRequest(long),
 		"two":         {Messages: []Message{{Role: RoleSystem, Content: "be brief <ok>"}, {Role: RoleUser, Content: long}}},
+		"limited":     {Messages: []Message{{Role: RoleUser, Content: "u"}}, MaxOutputTokens: 5},
+		"limited 3":   {Messages: []Message{{Role: RoleUser, Content: "u"}}, MaxOutputTokens: 3}, // the shape of "schema"
+		"system":      {Messages: []Message{{Role: RoleSystem, Content: "u"}}},
 		"schema":      {Messages: []Message{{Role: RoleUser, Content: "u"}}, ResponseFormat: &JSONSchema{Name: "plan", Schema: map[string]any{"type": "object"}}, MaxOutputTokens: 3},
 		"empty":       {Messages: []Message{{Role: RoleSystem, Content: ""}, {Role: RoleUser, Content: "u"}}},
 		"invalid":     userRequest("bad \xff\xfe utf-8"),
@@ -55,6 +58,7 @@ func TestRequestKeyIsCacheKey(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		shared := stubBodies{}
 		for name, req := range requests {
 			for _, sample := range []int{0, 1, 2, 17} {
 				req.Sample = sample
@@ -66,12 +70,16 @@ func TestRequestKeyIsCacheKey(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got, err := c.requestKey(req); got != want || err != nil {
+				if got, err := c.requestKey(req, nil); got != want || err != nil {
 					t.Errorf("%s, %s, sample %d: requestKey = %s, %v; want %s", ep.Name, name, sample, got, err, want)
+				}
+				// Stand-in bodies shared by every request of the endpoint.
+				if got, err := c.requestKey(req, shared); got != want || err != nil {
+					t.Errorf("%s, %s, sample %d: requestKey with shared stand-ins = %s, %v; want %s", ep.Name, name, sample, got, err, want)
 				}
 				// The splice is taken wherever it is exact.
 				wantSplice := name != "empty" && name != "invalid" && ep.Name != "stands"
-				if _, ok, err := splicedKey(c.ep, c.extraBody, c.baseURL, req); ok != wantSplice || err != nil {
+				if _, ok, err := splicedKey(c.ep, c.extraBody, c.baseURL, req, nil); ok != wantSplice || err != nil {
 					t.Errorf("%s, %s: spliced = %v, %v; want %v", ep.Name, name, ok, err, wantSplice)
 				}
 			}

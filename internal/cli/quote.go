@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/llm"
@@ -62,7 +65,7 @@ func runQuote(ctx context.Context, args []string, env Env) (err error) {
 		return err
 	}
 	defer closeInto(&err, conns.Close)
-	exec := triagev1.NewExecutorServiceClient(conns.conns["executor"])
+	exec := newListOnce(triagev1.NewExecutorServiceClient(conns.conns["executor"]))
 	q, err := quoteRun(ctx, quoteDeps{
 		cfg: cfg, runStore: rs, exec: exec, llm: llmCfg,
 		planner:  triagev1.NewPlannerServiceClient(conns.conns["planner"]),
@@ -109,13 +112,13 @@ func quoteRun(ctx context.Context, d quoteDeps) (quote.Quote, error) {
 	if err != nil {
 		return quote.Quote{}, err
 	}
+	reqs, err := plannerPrompts(ctx, plans)
+	if err != nil {
+		return quote.Quote{}, err
+	}
 	provisional := 0
-	for _, p := range plans {
-		req, err := plancall.Of(p.Request)
-		if err != nil {
-			return quote.Quote{}, fmt.Errorf("planner prompt for %s/%s on %s: %w", p.Solver.Model, p.Solver.Mode, p.Dataset, err)
-		}
-		c := quote.Call{Phase: quote.Planning, Endpoint: p.Solver.Endpoint, Request: req, Provisional: p.Provisional}
+	for i, p := range plans {
+		c := quote.Call{Phase: quote.Planning, Endpoint: p.Solver.Endpoint, Request: reqs[i], Provisional: p.Provisional}
 		if len(p.Phase0Costs) > 0 {
 			c.Expected, c.HasExpected = mean(p.Phase0Costs), true
 		}
@@ -163,11 +166,37 @@ func quoteRun(ctx context.Context, d quoteDeps) (quote.Quote, error) {
 	return q, err
 }
 
-// baselineCalls are Phase 0's calls: every problem the baseline would
-// solve, per solver with an endpoint, once per sample (baseline.samples;
-// each sample j ≥ 2 has a cache key of its own). A problem whose ground
-// truth is kept counts no call, even when some of its samples 2..k are not
-// stored yet.
+// plannerPrompts renders the planner call of every plan (plancall.Of, as
+// the Planner renders it; a Renderer reuses a pool's problems across its
+// cells, which PendingPlans lists in turn), as many at once as the process
+// has cores: a paper-scale study has 13,440 prompts of some 20 KB.
+func plannerPrompts(ctx context.Context, plans []orchestrator.PendingPlan) ([]llm.Request, error) {
+	out := make([]llm.Request, len(plans))
+	g, _ := errgroup.WithContext(ctx)
+	workers := runtime.GOMAXPROCS(0)
+	chunk := max((len(plans)+workers-1)/workers, 1)
+	for start := 0; start < len(plans); start += chunk {
+		g.Go(func() error {
+			var r plancall.Renderer
+			for i := start; i < min(start+chunk, len(plans)); i++ {
+				p := plans[i]
+				req, err := r.Of(p.Request)
+				if err != nil {
+					return fmt.Errorf("planner prompt for %s/%s on %s: %w", p.Solver.Model, p.Solver.Mode, p.Dataset, err)
+				}
+				out[i] = req
+			}
+			return nil
+		})
+	}
+	return out, g.Wait()
+}
+
+// baselineCalls are Phase 0's calls: every sample the baseline would
+// still ask (baseline.samples per problem, each sample with a cache key of
+// its own), per solver with an endpoint. A sample stored and kept counts
+// no call; one not stored counts, even when the problem's ground truth is
+// kept (orchestrator.PendingBaseline).
 func baselineCalls(ctx context.Context, d quoteDeps) ([]quote.Call, []string, error) {
 	pending, err := orchestrator.PendingBaseline(ctx, d.cfg, d.exec, d.baseline)
 	if err != nil {
@@ -177,19 +206,17 @@ func baselineCalls(ctx context.Context, d quoteDeps) ([]quote.Call, []string, er
 	var notes []string
 	for _, ps := range pending {
 		if ps.Solver.Endpoint == "" {
-			if len(ps.Problems) > 0 {
-				notes = append(notes, fmt.Sprintf("%s/%s has no endpoint: its %d problems without ground truth are not quoted (import their ground truth)", ps.Solver.Model, ps.Solver.Mode, len(ps.Problems)))
+			if len(ps.Calls) > 0 {
+				notes = append(notes, fmt.Sprintf("%s/%s has no endpoint: its %d Phase 0 samples not stored are not quoted (import their ground truth)", ps.Solver.Model, ps.Solver.Mode, len(ps.Calls)))
 			}
 			continue
 		}
-		for _, p := range ps.Problems {
-			for j := 1; j <= max(d.cfg.Baseline.Samples, 1); j++ {
-				req, err := solving.Request(p, 0, j)
-				if err != nil {
-					break // Solve makes no call: the problem is stored not gradeable
-				}
-				calls = append(calls, quote.Call{Phase: quote.Baseline, Endpoint: ps.Solver.Endpoint, Request: req})
+		for _, c := range ps.Calls {
+			req, err := solving.Request(c.Problem, 0, c.Sample)
+			if err != nil {
+				continue // Solve makes no call: the problem is stored not gradeable
 			}
+			calls = append(calls, quote.Call{Phase: quote.Baseline, Endpoint: ps.Solver.Endpoint, Request: req})
 		}
 	}
 	if d.cfg.Baseline.JudgeEndpoint != "" {

@@ -98,12 +98,13 @@ strategies: [llm]
 	return s
 }
 
-// quote runs triage quote --json and returns its rows by phase.
-func (s *quoteStudy) quote(t *testing.T) map[quote.Phase]quote.Row {
+// quote runs triage quote --json (with flags) and returns its rows by
+// phase.
+func (s *quoteStudy) quote(t *testing.T, flags ...string) map[quote.Phase]quote.Row {
 	t.Helper()
 	env, out, logs := testEnv(nil) // no Q_KEY: a quote needs no API key
 	before := s.srv.Count()
-	if err := Run(context.Background(), []string{"quote", "--json", s.cfg}, env); err != nil {
+	if err := Run(context.Background(), append(append([]string{"quote", "--json"}, flags...), s.cfg), env); err != nil {
 		t.Fatalf("quote: %v\n%s", err, logs)
 	}
 	if s.srv.Count() != before {

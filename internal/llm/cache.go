@@ -2,9 +2,6 @@ package llm
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"strconv"
 )
 
 // Cache stores successful responses under a content-addressed key (see
@@ -45,27 +42,18 @@ func cacheKey(baseURL string, w *wireRequest, sample int) (string, error) {
 // fraction of the cost for long prompts (a quote hashes every prompt of a
 // study).
 func bodyKey(baseURL string, body []byte, sample int) (string, error) {
-	u, err := encodeCanonical(baseURL)
-	if err != nil {
-		return "", err
-	}
-	v, err := encodeCanonical(cacheKeyVersion)
-	if err != nil {
-		return "", err
-	}
-	h := sha256.New()
-	parts := [][]byte{[]byte(`{"base_url":`), u, []byte(`,"body":`), body}
-	if sample >= 2 {
-		parts = append(parts, []byte(`,"sample":`+strconv.Itoa(sample)))
-	}
-	for _, part := range append(parts, []byte(`,"v":`), v, []byte(`}`)) {
-		h.Write(part)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return partsKey(baseURL, [][]byte{body}, sample)
 }
 
 // KeyChecker is a Cache that can say whether a key is stored without
 // reading its response (Client.Cached uses it when the cache offers it).
 type KeyChecker interface {
 	Has(ctx context.Context, key string) (bool, error)
+}
+
+// KeysChecker is a Cache that can say which of many keys are stored in a
+// few queries (Client.CachedAll uses it when the cache offers it).
+type KeysChecker interface {
+	// HasKeys returns the keys of keys that are stored.
+	HasKeys(ctx context.Context, keys []string) (map[string]bool, error)
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/triage-eval/triage/internal/store/sqldb"
@@ -91,6 +92,41 @@ func (c *SQLCache) Has(ctx context.Context, key string) (bool, error) {
 		return false, fmt.Errorf("llm cache: has: %w", err)
 	}
 	return true, nil
+}
+
+// hasKeysChunk bounds the keys of one HasKeys statement (SQLite's and
+// PostgreSQL's bound parameters allow far more).
+const hasKeysChunk = 500
+
+// HasKeys implements KeysChecker: one query per hasKeysChunk keys.
+func (c *SQLCache) HasKeys(ctx context.Context, keys []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	for start := 0; start < len(keys); start += hasKeysChunk {
+		chunk := keys[start:min(start+hasKeysChunk, len(keys))]
+		args := make([]any, len(chunk))
+		for i, k := range chunk {
+			args[i] = k
+		}
+		err := func() error {
+			rows, err := c.db.QueryContext(ctx, `SELECT key FROM llm_cache WHERE key IN (`+strings.TrimSuffix(strings.Repeat("?, ", len(chunk)), ", ")+`)`, args...)
+			if err != nil {
+				return err
+			}
+			defer func() { _ = rows.Close() }() // read only; rows.Err reports
+			for rows.Next() {
+				var k string
+				if err := rows.Scan(&k); err != nil {
+					return err
+				}
+				out[k] = true
+			}
+			return rows.Err()
+		}()
+		if err != nil {
+			return nil, fmt.Errorf("llm cache: has keys: %w", err)
+		}
+	}
+	return out, nil
 }
 
 // Put implements Cache; the first response stored under a key stays.

@@ -74,7 +74,7 @@ func (c *Client) Cached(ctx context.Context, req Request) (bool, error) {
 	if c.opts.cache == nil {
 		return false, nil
 	}
-	_, key, err := c.wire(req)
+	key, err := c.requestKey(req, nil)
 	if err != nil {
 		return false, c.wrap(err)
 	}
@@ -88,6 +88,49 @@ func (c *Client) Cached(ctx context.Context, req Request) (bool, error) {
 		return false, c.wrap(fmt.Errorf("cache lookup: %w", err))
 	}
 	return ok, nil
+}
+
+// CachedAll is Cached of every request of reqs, in order, asking the
+// cache about all their keys at once when it can (KeysChecker): a quote
+// looks up every call of a study.
+func (c *Client) CachedAll(ctx context.Context, reqs []Request) ([]bool, error) {
+	out := make([]bool, len(reqs))
+	for _, req := range reqs {
+		if err := req.validate(); err != nil {
+			return nil, c.wrap(err)
+		}
+	}
+	if c.opts.cache == nil {
+		return out, nil
+	}
+	kc, batched := c.opts.cache.(KeysChecker)
+	if !batched {
+		for i, req := range reqs {
+			ok, err := c.Cached(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = ok
+		}
+		return out, nil
+	}
+	keys := make([]string, len(reqs))
+	stubs := stubBodies{}
+	for i, req := range reqs {
+		key, err := c.requestKey(req, stubs)
+		if err != nil {
+			return nil, c.wrap(err)
+		}
+		keys[i] = key
+	}
+	stored, err := kc.HasKeys(ctx, keys)
+	if err != nil {
+		return nil, c.wrap(fmt.Errorf("cache lookup: %w", err))
+	}
+	for i, k := range keys {
+		out[i] = stored[k]
+	}
+	return out, nil
 }
 
 // sendWithin is send bounded by within (Endpoint.TotalTimeout for

@@ -150,6 +150,13 @@
 // WithCache, or with WithCache(nil), there is no caching. OpenCache opens
 // the durable SQLite implementation.
 //
+// Cached and CachedAll say which requests Complete would answer from the
+// cache, with no provider call: CachedAll asks a cache that can
+// (KeysChecker) about a whole chunk of keys at once, and both compute the
+// key without encoding each prompt twice (the body built around short
+// stand-ins for the contents, which are hashed in place), the digest
+// being exactly the one Complete stores under.
+//
 // # Batches
 //
 // Prefill sends requests through the provider's OpenAI Batch API

@@ -185,9 +185,10 @@ func (s *Service) report(ctx context.Context, solver groundtruth.Solver, p job, 
 // pendingJobs lists the calls to make: samples 1..k of every problem,
 // sample by sample (every ground truth first), but for the stored samples
 // the request keeps — each sample judged alone, by the rules of the ground
-// truth (rerun, keep_ungradeable). With k = 1 only the ground truth is read.
+// truth (groundtruth.StoredSamples.Pending). With k = 1 only the ground
+// truth is read.
 func (s *Service) pendingJobs(ctx context.Context, solver groundtruth.Solver, probs []problems.Problem, k int, req *triagev1.RunBaselineRequest) ([]job, error) {
-	stored := map[groundtruth.Key]map[int]groundtruth.Record{}
+	stored := map[groundtruth.Key]groundtruth.StoredSamples{}
 	if !req.GetRerun() {
 		byDataset := map[string][]string{}
 		for _, p := range probs {
@@ -199,9 +200,9 @@ func (s *Service) pendingJobs(ctx context.Context, solver groundtruth.Solver, pr
 				return nil, err
 			}
 			for id, rs := range got {
-				byIndex := make(map[int]groundtruth.Record, len(rs))
+				byIndex := make(groundtruth.StoredSamples, len(rs))
 				for _, r := range rs {
-					byIndex[r.SampleIndex()] = r
+					byIndex[r.SampleIndex()] = r.Gradeable
 				}
 				stored[groundtruth.Key{Solver: solver, Dataset: ds, ProblemID: id}] = byIndex
 			}
@@ -210,8 +211,7 @@ func (s *Service) pendingJobs(ctx context.Context, solver groundtruth.Solver, pr
 	var pending []job
 	for j := 1; j <= k; j++ {
 		for _, p := range probs {
-			r, ok := stored[groundtruth.Key{Solver: solver, Dataset: p.Dataset, ProblemID: p.ID}][j]
-			if ok && groundtruth.Kept(r.Gradeable, req.GetRerun(), req.GetKeepUngradeable()) {
+			if !stored[groundtruth.Key{Solver: solver, Dataset: p.Dataset, ProblemID: p.ID}].Pending(j, req.GetRerun(), req.GetKeepUngradeable()) {
 				continue
 			}
 			pending = append(pending, job{Problem: p, Sample: j})

@@ -24,18 +24,28 @@ type PlannerInput struct {
 	Budget int64
 	// Domain labels the problems, e.g. "competition math problems".
 	Domain string
+	// Block is ProblemBlock(Problems) when the caller has it already (a
+	// quote renders each pool's prompt for every α); "" renders it.
+	Block string
 }
+
+// ProblemBlock is the {problems} block of a planner prompt over problems.
+func ProblemBlock(problems []Problem) string { return problemBlock(problems) }
 
 // Render renders the planner prompt.
 func (t Template) Render(in PlannerInput) string {
 	budget := strconv.FormatInt(in.Budget, 10)
+	block := in.Block
+	if block == "" {
+		block = problemBlock(in.Problems)
+	}
 	return t.render(map[string]string{
 		"n":           strconv.Itoa(len(in.Problems)),
 		"B_local":     budget,
 		"B":           budget,
 		"domain":      in.Domain,
 		"points_rule": pointsRule(in.Problems),
-		"problems":    problemBlock(in.Problems),
+		"problems":    block,
 	})
 }
 
@@ -52,6 +62,11 @@ func pointsRule(problems []Problem) string {
 // problem, separated by blank lines.
 func problemBlock(problems []Problem) string {
 	var b strings.Builder
+	size := 0
+	for _, p := range problems {
+		size += len(p.ID) + len(p.Text) + 40 // the header and the blank line
+	}
+	b.Grow(size)
 	for i, p := range problems {
 		if i > 0 {
 			b.WriteString("\n\n")

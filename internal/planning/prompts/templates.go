@@ -78,7 +78,11 @@ func (t Template) Text() string { return t.text }
 // a brace, without building a Replacer for every prompt.
 func (t Template) render(values map[string]string) string {
 	var b strings.Builder
-	b.Grow(len(t.text) + 2*len(values)*64)
+	size := len(t.text)
+	for _, v := range values {
+		size += len(v) + 64 // a short value may appear more than once
+	}
+	b.Grow(size)
 	rest := t.text
 	for {
 		open := strings.IndexByte(rest, '{')

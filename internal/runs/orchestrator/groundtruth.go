@@ -6,6 +6,7 @@ import (
 	"os"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/gtfile"
 )
 
@@ -34,17 +35,41 @@ func (r *Runner) importFile(ctx context.Context, path string) error {
 // them by problem id.
 func ListGroundTruth(ctx context.Context, exec triagev1.ExecutorServiceClient, s Solver, dataset string) (map[string]*triagev1.GroundTruthRecord, error) {
 	out := map[string]*triagev1.GroundTruthRecord{}
-	req := &triagev1.ListGroundTruthRequest{Solver: solverProto(s), Dataset: dataset, PageSize: 1000}
+	err := listGroundTruth(ctx, exec, s, dataset, false, func(rec *triagev1.GroundTruthRecord) {
+		out[rec.GetProblemId()] = rec
+	})
+	return out, err
+}
+
+// storedSamples is what the Executor stores of a solver's samples on a
+// dataset, by problem id: the ground truth alone, or every sample with
+// all.
+func storedSamples(ctx context.Context, exec triagev1.ExecutorServiceClient, s Solver, dataset string, all bool) (map[string]groundtruth.StoredSamples, error) {
+	out := map[string]groundtruth.StoredSamples{}
+	err := listGroundTruth(ctx, exec, s, dataset, all, func(rec *triagev1.GroundTruthRecord) {
+		id := rec.GetProblemId()
+		if out[id] == nil {
+			out[id] = groundtruth.StoredSamples{}
+		}
+		out[id][max(int(rec.GetSample()), 1)] = rec.GetGradeable()
+	})
+	return out, err
+}
+
+// listGroundTruth pages through a solver's records on a dataset (every
+// sample with all, the ground truth alone otherwise), passing each to fn.
+func listGroundTruth(ctx context.Context, exec triagev1.ExecutorServiceClient, s Solver, dataset string, all bool, fn func(*triagev1.GroundTruthRecord)) error {
+	req := &triagev1.ListGroundTruthRequest{Solver: solverProto(s), Dataset: dataset, PageSize: 1000, AllSamples: all}
 	for {
 		resp, err := exec.ListGroundTruth(ctx, req)
 		if err != nil {
-			return nil, fmt.Errorf("ground truth of %s/%s on %s: %w", s.Model, s.Mode, dataset, err)
+			return fmt.Errorf("ground truth of %s/%s on %s: %w", s.Model, s.Mode, dataset, err)
 		}
 		for _, rec := range resp.GetRecords() {
-			out[rec.GetProblemId()] = rec
+			fn(rec)
 		}
 		if resp.GetNextPageToken() == "" {
-			return out, nil
+			return nil
 		}
 		req.PageToken = resp.GetNextPageToken()
 	}

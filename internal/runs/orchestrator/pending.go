@@ -18,19 +18,30 @@ import (
 // run itself: what Phase 0 keeps (groundtruth.Kept), which cells are done
 // (Runner.state), the request of a cell (Runner.planRequest).
 
-// PendingSolve is one solver's Phase 0 problems still to solve.
+// PendingSolve is one solver's Phase 0 calls still to make.
 type PendingSolve struct {
 	// Solver is the solver; its endpoint plays it.
 	Solver Solver
-	// Problems are those not kept in the ground-truth store.
-	Problems []problems.Problem
-	// Stored counts the problems whose stored record the baseline keeps.
+	// Calls are the samples not kept in the ground-truth store, in the
+	// order the Executor makes them: sample 1 of every problem, then
+	// sample 2, and so on.
+	Calls []PendingSample
+	// Stored counts the samples whose stored record the baseline keeps.
 	Stored int
 }
 
-// PendingBaseline returns, per solver of cfg in config order, the problems
-// a baseline with opts would send to its model, reading the stored ground
-// truth through exec.
+// PendingSample is one Phase 0 call: sample Sample (1-based; 1 is the
+// ground truth) of Problem.
+type PendingSample struct {
+	Problem problems.Problem
+	Sample  int
+}
+
+// PendingBaseline returns, per solver of cfg in config order, the calls a
+// baseline with opts would send to its model — baseline.samples per
+// problem, less the samples stored that it keeps (each judged alone,
+// groundtruth.StoredSamples.Pending, as the Executor judges them) —
+// reading the stored samples through exec.
 func PendingBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, opts BaselineOptions) ([]PendingSolve, error) {
 	list, err := baselineList(cfg)
 	if err != nil {
@@ -42,38 +53,64 @@ func PendingBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorSer
 	}
 	out := make([]PendingSolve, len(cfg.Solvers))
 	for i, s := range cfg.Solvers {
-		pending, kept, err := pendingFor(ctx, exec, s, list, opts)
+		pending, kept, err := pendingSamples(ctx, exec, s, list, max(cfg.Baseline.Samples, 1), opts)
 		if err != nil {
 			return nil, err
 		}
 		out[i] = PendingSolve{Solver: s, Stored: kept}
-		for _, p := range pending {
-			out[i].Problems = append(out[i].Problems, probs[p.GetDataset()][p.GetId()])
+		for _, c := range pending {
+			out[i].Calls = append(out[i].Calls, PendingSample{Problem: probs[c.problem.GetDataset()][c.problem.GetId()], Sample: c.sample})
 		}
 	}
 	return out, nil
 }
 
 // pendingFor drops from list the problems whose stored ground truth for s
-// a baseline with opts keeps (groundtruth.Kept), reading it through exec,
-// and says how many it dropped.
+// a baseline with opts keeps, and says how many it dropped: the calls of a
+// baseline of one sample.
 func pendingFor(ctx context.Context, exec triagev1.ExecutorServiceClient, s Solver, list []*triagev1.Problem, opts BaselineOptions) ([]*triagev1.Problem, int, error) {
-	stored := map[string]map[string]*triagev1.GroundTruthRecord{}
-	var pending []*triagev1.Problem
-	kept := 0
-	for _, p := range list {
-		d := p.GetDataset()
-		if _, ok := stored[d]; !ok {
+	calls, kept, err := pendingSamples(ctx, exec, s, list, 1, opts)
+	pending := make([]*triagev1.Problem, len(calls))
+	for i, c := range calls {
+		pending[i] = c.problem
+	}
+	return pending, kept, err
+}
+
+// sampleCall is sample (1-based) of problem.
+type sampleCall struct {
+	problem *triagev1.Problem
+	sample  int
+}
+
+// pendingSamples lists the calls a baseline of k samples per problem of
+// list makes for s, sample by sample as the Executor orders them, reading
+// what is stored through exec (the ground truth alone when k = 1, nothing
+// when opts.Rerun), and counts the samples it keeps.
+func pendingSamples(ctx context.Context, exec triagev1.ExecutorServiceClient, s Solver, list []*triagev1.Problem, k int, opts BaselineOptions) ([]sampleCall, int, error) {
+	stored := map[string]map[string]groundtruth.StoredSamples{}
+	if !opts.Rerun {
+		for _, p := range list {
+			d := p.GetDataset()
+			if _, ok := stored[d]; ok {
+				continue
+			}
 			var err error
-			if stored[d], err = ListGroundTruth(ctx, exec, s, d); err != nil {
+			if stored[d], err = storedSamples(ctx, exec, s, d, k > 1); err != nil {
 				return nil, 0, err
 			}
 		}
-		if rec, ok := stored[d][p.GetId()]; ok && groundtruth.Kept(rec.GetGradeable(), opts.Rerun, opts.KeepUngradeable) {
-			kept++
-			continue
+	}
+	var pending []sampleCall
+	kept := 0
+	for j := 1; j <= k; j++ {
+		for _, p := range list {
+			if !stored[p.GetDataset()][p.GetId()].Pending(j, opts.Rerun, opts.KeepUngradeable) {
+				kept++
+				continue
+			}
+			pending = append(pending, sampleCall{p, j})
 		}
-		pending = append(pending, p)
 	}
 	return pending, kept, nil
 }

@@ -8,7 +8,7 @@
 // It owns the arithmetic and the tables, nothing else: the calls come from
 // the code that makes them (orchestrator.PendingBaseline,
 // Runner.PendingPlans, budgetaware.PendingResolves, rendered by
-// solving.Request and planner.PlanCall) and the cache lookups from the
-// clients that would send them (llm.Client.Cached). It imports no service
-// and no store.
+// solving.Request and plancall) and the cache lookups from the clients
+// that would send them (llm.Client.CachedAll, a chunk of an endpoint's
+// calls at a time, on every core). It imports no service and no store.
 package quote

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 
@@ -46,10 +47,10 @@ type Call struct {
 	Provisional bool
 }
 
-// Model is what a quote asks of the client that would send a call: whether
-// the cache answers it and its output bound (*llm.Client).
+// Model is what a quote asks of the client that would send a call: which
+// of its calls the cache answers and their output bound (*llm.Client).
 type Model interface {
-	Cached(ctx context.Context, req llm.Request) (bool, error)
+	CachedAll(ctx context.Context, reqs []llm.Request) ([]bool, error)
 	MaxOutput(req llm.Request) int64
 }
 
@@ -192,28 +193,43 @@ type looked struct {
 	input, bound int64
 }
 
-// lookUp renders, counts and looks up every call, as many at once as the
-// process has cores: a study's prompts are hundreds of megabytes to hash.
+// lookUpChunk bounds the calls of one endpoint looked up at once.
+const lookUpChunk = 1000
+
+// lookUp counts every call and looks up those not provisional, a chunk of
+// one endpoint's calls at a time (one cache query for many keys), as many
+// chunks at once as the process has cores: a study's prompts are hundreds
+// of megabytes to hash.
 func lookUp(ctx context.Context, calls []Call, eps map[string]Endpoint) ([]looked, error) {
 	out := make([]looked, len(calls))
+	byEndpoint := map[string][]int{}
+	for i, c := range calls {
+		out[i].input, out[i].bound = llm.EstimateTokens(c.Request), eps[c.Endpoint].Model.MaxOutput(c.Request)
+		if !c.Provisional {
+			byEndpoint[c.Endpoint] = append(byEndpoint[c.Endpoint], i)
+		}
+	}
 	g, ctx := errgroup.WithContext(ctx)
-	workers := runtime.GOMAXPROCS(0)
-	chunk := (len(calls) + workers - 1) / workers
-	for start := 0; start < len(calls); start += chunk {
-		g.Go(func() error {
-			for i := start; i < min(start+chunk, len(calls)); i++ {
-				c, m := calls[i], eps[calls[i].Endpoint].Model
-				if !c.Provisional {
-					cached, err := m.Cached(ctx, c.Request)
-					if err != nil {
-						return fmt.Errorf("%s call to %s: %w", c.Phase, c.Endpoint, err)
-					}
-					out[i].cached = cached
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, name := range slices.Sorted(maps.Keys(byEndpoint)) {
+		all := byEndpoint[name]
+		for start := 0; start < len(all); start += lookUpChunk {
+			chunk := all[start:min(start+lookUpChunk, len(all))]
+			g.Go(func() error {
+				reqs := make([]llm.Request, len(chunk))
+				for j, i := range chunk {
+					reqs[j] = calls[i].Request
 				}
-				out[i].input, out[i].bound = llm.EstimateTokens(c.Request), m.MaxOutput(c.Request)
-			}
-			return nil
-		})
+				cached, err := eps[name].Model.CachedAll(ctx, reqs)
+				if err != nil {
+					return fmt.Errorf("looking up calls to %s: %w", name, err)
+				}
+				for j, i := range chunk {
+					out[i].cached = cached[j]
+				}
+				return nil
+			})
+		}
 	}
 	return out, g.Wait()
 }

@@ -16,8 +16,12 @@ type fakeModel struct {
 	bound  int64
 }
 
-func (m fakeModel) Cached(_ context.Context, r llm.Request) (bool, error) {
-	return m.cached[r.Messages[0].Content], nil
+func (m fakeModel) CachedAll(_ context.Context, reqs []llm.Request) ([]bool, error) {
+	out := make([]bool, len(reqs))
+	for i, r := range reqs {
+		out[i] = m.cached[r.Messages[0].Content]
+	}
+	return out, nil
 }
 
 func (m fakeModel) MaxOutput(llm.Request) int64 { return m.bound }

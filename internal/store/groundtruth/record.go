@@ -70,3 +70,18 @@ func importErr(ctx context.Context, err error) error {
 func Kept(gradeable, rerun, keepUngradeable bool) bool {
 	return !rerun && (gradeable || keepUngradeable)
 }
+
+// StoredSamples is what a store holds of one key's samples: for each
+// stored sample, by its index (Record.SampleIndex, 1 for the ground
+// truth), whether its record is gradeable.
+type StoredSamples map[int]bool
+
+// Pending reports whether a baseline asking for sample j (1-based) of the
+// key makes that call: when the sample is not stored, or its stored record
+// is not kept (Kept). Each sample is judged alone: a kept ground truth
+// does not keep the samples 2..k that are missing. The Executor's baseline
+// and a run's quote both decide by it.
+func (s StoredSamples) Pending(j int, rerun, keepUngradeable bool) bool {
+	gradeable, ok := s[j]
+	return !ok || !Kept(gradeable, rerun, keepUngradeable)
+}

@@ -51,8 +51,10 @@ type quoteStudy struct {
 	srv      *llmtest.Server
 	env      Env
 	out, log interface{ String() string }
-	// batch makes the study's Phase 0 use the Batch API (newCappedStudy).
-	batch bool
+	// batch makes the study's Phase 0 use the Batch API (newCappedStudy);
+	// samples is its baseline.samples (setCap; 0 means 1).
+	batch   bool
+	samples int
 }
 
 func newQuoteStudy(t *testing.T) *quoteStudy {

@@ -99,9 +99,9 @@ pool_size: 15
 alphas: [0.5, 1]
 strategies: [llm]
 concurrency: 1
-baseline: {concurrency: 1, batch: %v}
+baseline: {concurrency: 1, batch: %v, samples: %d}
 spend: {cap_usd: %v}
-`, s.batch, c))
+`, s.batch, max(s.samples, 1), c))
 }
 
 // capped runs a command that must stop at the cap.
@@ -322,5 +322,29 @@ func TestSpendCapBatched(t *testing.T) {
 	s.run(t, "baseline", "--rerun")
 	if r := s.spend(t)["phase0_baseline"]; r.Calls != 30 || !nearDollars(r.Dollars, 30*batchDollars) {
 		t.Errorf("spend after a cached rerun = %+v, want it unchanged", r)
+	}
+}
+
+// TestSpendCapSamples: with repeated samples a capped baseline reserves
+// only the samples it will make. A study measured at k = 3 resumes under a
+// cap with room for no call at all (it needs none), and raising k to 4
+// needs room for the 30 new samples only, not for the 120 a problem-wise
+// reservation would hold.
+func TestSpendCapSamples(t *testing.T) {
+	s := newCappedStudy(t, false)
+	s.samples = 3
+	s.setCap(t, 1)
+	s.run(t, "baseline")
+	spent := s.spend(t)["phase0_baseline"]
+	if spent.Calls != 90 || !nearDollars(spent.Dollars, 90*solveDollars) {
+		t.Fatalf("spend after k = 3: %+v, want 90 calls", spent)
+	}
+	s.setCap(t, spent.Dollars+0.5*solveDollars)
+	s.run(t, "baseline") // nothing to make: nothing reserved, no cap error
+	s.samples = 4
+	s.setCap(t, spent.Dollars+30.5*solveDollars*1.001)
+	s.run(t, "baseline")
+	if r := s.spend(t)["phase0_baseline"]; r.Calls != 120 || !nearDollars(r.Dollars, 120*solveDollars) {
+		t.Errorf("spend after raising k to 4 = %+v, want 120 calls", r)
 	}
 }

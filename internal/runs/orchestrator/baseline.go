@@ -274,19 +274,33 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 		}
 		wo = work.Options{Batch: chunk, Leases: work.NewLeases(Units(opts.Store, nil), opts.Worker, opts.Lease, now)}
 	}
-	if opts.Spend.Capped() && cfg.Baseline.Samples <= 1 {
-		pending, kept, err := pendingFor(ctx, exec, s, list, opts)
+	var pending map[string]bool // with a cap: the calls to reserve, by holdKey
+	if opts.Spend.Capped() {
+		// Reserve what the Executor will call, no more: the samples it keeps
+		// (groundtruth.StoredSamples.Pending) hold no budget, and problems
+		// with none to make are not sent.
+		k := max(cfg.Baseline.Samples, 1)
+		calls, _, err := pendingSamples(ctx, exec, s, list, k, opts)
 		if err != nil {
 			return sum, err
 		}
+		pending = make(map[string]bool, len(calls))
+		sent := map[*triagev1.Problem]bool{}
+		for _, c := range calls {
+			pending[holdKey(c.problem.GetDataset(), c.problem.GetId(), c.sample)] = true
+			sent[c.problem] = true
+		}
+		units = units[:0]
+		for _, p := range list {
+			if sent[p] {
+				units = append(units, baselineUnit{s, p})
+			}
+		}
+		kept := (len(list) - len(units)) * k
 		sum.Total += kept
 		sum.Skipped += kept
 		progress.Done.Add(int64(kept))
 		progress.Skipped.Add(int64(kept))
-		units = units[:0]
-		for _, p := range pending {
-			units = append(units, baselineUnit{s, p})
-		}
 	}
 	if opts.Spend.Capped() && !cfg.Baseline.Batch {
 		// Reservations of calls not yet sent hold budget: claim what is
@@ -300,7 +314,7 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 			probs[i] = u.problem
 		}
 		for _, batch := range batches(probs, cfg.Baseline.Samples) {
-			if err := baselineBatch(ctx, cfg, exec, s, batch, opts, progress, logMu, &sum); err != nil {
+			if err := baselineBatch(ctx, cfg, exec, s, batch, pending, opts, progress, logMu, &sum); err != nil {
 				return err
 			}
 		}
@@ -309,9 +323,10 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 	return sum, err
 }
 
-// baselineBatch runs one RunBaseline call and consumes its stream into sum.
-func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, s Solver, batch []*triagev1.Problem, opts BaselineOptions, progress *work.Progress, logMu *sync.Mutex, sum *BaselineSummary) (err error) {
-	batch, holds, err := reserveBatch(ctx, s, batch, max(cfg.Baseline.Samples, 1), cfg.Baseline.Batch, opts.Spend)
+// baselineBatch runs one RunBaseline call and consumes its stream into sum;
+// with a spend cap, it first reserves the calls of pending (reserveBatch).
+func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, s Solver, batch []*triagev1.Problem, pending map[string]bool, opts BaselineOptions, progress *work.Progress, logMu *sync.Mutex, sum *BaselineSummary) (err error) {
+	batch, holds, err := reserveBatch(ctx, s, batch, max(cfg.Baseline.Samples, 1), cfg.Baseline.Batch, pending, opts.Spend)
 	var capErr *SpendCapError
 	if errors.As(err, &capErr) {
 		err = nil
@@ -407,13 +422,14 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 	}
 }
 
-// reserveBatch reserves the k calls of each problem of batch (its samples;
-// with batched, for as long as a provider batch may be waited for)
-// with ledger, in order, and returns the problems reserved (those that make
-// no call too) and their holds by holdKey. When the cap cut the batch
-// short, the error is the *SpendCapError, returned with the problems whose
-// every call was reserved before.
-func reserveBatch(ctx context.Context, s Solver, batch []*triagev1.Problem, k int, batched bool, ledger *Ledger) ([]*triagev1.Problem, map[string]*Hold, error) {
+// reserveBatch reserves with ledger, in order, the k calls of each problem
+// of batch (its samples), or those of pending when it is not nil; with
+// batched, for as long as a provider batch may be waited for. It returns
+// the problems reserved (those that make no call too) and their holds by
+// holdKey. When the cap cut the batch short, the error is the
+// *SpendCapError, returned with the problems whose every call was
+// reserved before.
+func reserveBatch(ctx context.Context, s Solver, batch []*triagev1.Problem, k int, batched bool, pending map[string]bool, ledger *Ledger) ([]*triagev1.Problem, map[string]*Hold, error) {
 	if ledger == nil {
 		return batch, nil, nil
 	}
@@ -424,6 +440,9 @@ func reserveBatch(ctx context.Context, s Solver, batch []*triagev1.Problem, k in
 	holds := map[string]*Hold{}
 	for i, p := range batch {
 		for j := 1; j <= k; j++ {
+			if pending != nil && !pending[holdKey(p.GetDataset(), p.GetId(), j)] {
+				continue // kept: the Executor makes no call for it
+			}
 			req, err := solving.Request(problemOf(p), 0, j)
 			if err != nil {
 				break // no call: the problem is stored not gradeable

@@ -65,18 +65,6 @@ func PendingBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorSer
 	return out, nil
 }
 
-// pendingFor drops from list the problems whose stored ground truth for s
-// a baseline with opts keeps, and says how many it dropped: the calls of a
-// baseline of one sample.
-func pendingFor(ctx context.Context, exec triagev1.ExecutorServiceClient, s Solver, list []*triagev1.Problem, opts BaselineOptions) ([]*triagev1.Problem, int, error) {
-	calls, kept, err := pendingSamples(ctx, exec, s, list, 1, opts)
-	pending := make([]*triagev1.Problem, len(calls))
-	for i, c := range calls {
-		pending[i] = c.problem
-	}
-	return pending, kept, err
-}
-
 // sampleCall is sample (1-based) of problem.
 type sampleCall struct {
 	problem *triagev1.Problem

@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -37,6 +41,12 @@ func runQuote(ctx context.Context, args []string, env Env) (err error) {
 	if cfg == nil || err != nil {
 		return err
 	}
+	scratch, err := os.MkdirTemp("", "triage-quote-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scratch)
+	absentAsEmpty(cfg, scratch)
 	llmCfg, closeCache, err := plannerConfig(ctx, cfg.Path(cfg.Endpoints), cfg.Path(cfg.LLMCache), env)
 	if err != nil {
 		return err
@@ -216,8 +226,11 @@ func baselineCalls(ctx context.Context, d quoteDeps) ([]quote.Call, []string, er
 			if err != nil {
 				continue // Solve makes no call: the problem is stored not gradeable
 			}
-			calls = append(calls, quote.Call{Phase: quote.Baseline, Endpoint: ps.Solver.Endpoint, Request: req})
+			calls = append(calls, quote.Call{Phase: quote.Baseline, Endpoint: ps.Solver.Endpoint, Request: req, Batched: d.cfg.Baseline.Batch})
 		}
+	}
+	if d.cfg.Baseline.Batch && len(calls) > 0 {
+		notes = append(notes, "baseline.batch: Phase 0 goes through the endpoints' Batch API, priced at their batch price (price × batch_factor, default 0.5)")
 	}
 	if d.cfg.Baseline.JudgeEndpoint != "" {
 		notes = append(notes, fmt.Sprintf("judge calls (%s) on exact answers are not quoted: how many answers need one is known only after solving", d.cfg.Baseline.JudgeEndpoint))
@@ -273,4 +286,21 @@ func mean(xs []int64) int64 {
 		s += x
 	}
 	return (s + int64(len(xs))/2) / int64(len(xs))
+}
+
+// absentAsEmpty points each of cfg's local SQLite stores that does not
+// exist yet (run store, ground-truth store, LLM cache) at a fresh file in
+// scratch: a quote reads stores, and one not there is empty; it must not
+// leave new files behind in the study's folder (nor quote a mistyped path
+// into existence).
+func absentAsEmpty(cfg *orchestrator.Config, scratch string) {
+	for i, f := range []*string{&cfg.RunStore, &cfg.GroundTruthStore, &cfg.LLMCache} {
+		p := cfg.Path(*f)
+		if p == "" || p == "off" || strings.Contains(p, "://") || strings.HasPrefix(p, "sqlite:") {
+			continue
+		}
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+			*f = filepath.Join(scratch, fmt.Sprintf("%d-%s", i, filepath.Base(p)))
+		}
+	}
 }

@@ -102,15 +102,31 @@ strategies: [llm]
 
 // quote runs triage quote --json (with flags) and returns its rows by
 // phase.
+// existingStores says which of the study's store files exist.
+func (s *quoteStudy) existingStores() map[string]bool {
+	out := map[string]bool{}
+	for _, name := range []string{"gt.db", "run.db", "llm-cache.db"} {
+		if _, err := os.Stat(filepath.Join(s.dir, name)); err == nil {
+			out[name] = true
+		}
+	}
+	return out
+}
+
 func (s *quoteStudy) quote(t *testing.T, flags ...string) map[quote.Phase]quote.Row {
 	t.Helper()
 	env, out, logs := testEnv(nil) // no Q_KEY: a quote needs no API key
-	before := s.srv.Count()
+	before, stores := s.srv.Count(), s.existingStores()
 	if err := Run(context.Background(), append(append([]string{"quote", "--json"}, flags...), s.cfg), env); err != nil {
 		t.Fatalf("quote: %v\n%s", err, logs)
 	}
 	if s.srv.Count() != before {
 		t.Errorf("the quote called the model %d times", s.srv.Count()-before)
+	}
+	for name := range s.existingStores() {
+		if !stores[name] {
+			t.Errorf("the quote created %s: a quote reads stores, it writes none", name)
+		}
 	}
 	var q quote.Quote
 	if err := json.Unmarshal([]byte(out.String()), &q); err != nil {
@@ -132,6 +148,7 @@ func (s *quoteStudy) run(t *testing.T, args ...string) {
 	if err := Run(context.Background(), append(append(args[:1:1], "--progress", "off"), append(args[1:], s.cfg)...), env); err != nil {
 		t.Fatalf("%s: %v\n%s", args[0], err, logs)
 	}
+
 }
 
 // TestQuoteFollowsTheStudy quotes a study before, between and after its

@@ -45,6 +45,9 @@ type Call struct {
 	// Provisional marks a call whose prompt is not final yet (a Phase 1
 	// pool awaiting Phase 0): counted, never found in the cache.
 	Provisional bool
+	// Batched marks a call sent through the endpoint's Batch API (batch
+	// Phase 0): priced at the batch price (llm.Price.Batched).
+	Batched bool
 }
 
 // Model is what a quote asks of the client that would send a call: which
@@ -86,6 +89,9 @@ type Row struct {
 	// unknown).
 	MaxDollars      *float64 `json:"max_dollars,omitempty"`
 	ExpectedDollars *float64 `json:"expected_dollars,omitempty"`
+	// Batched says the calls go through the endpoint's Batch API and are
+	// priced at its batch price.
+	Batched bool `json:"batched,omitempty"`
 	// expectedMissing counts calls without an expected figure.
 	expectedMissing int64
 }
@@ -145,6 +151,7 @@ func Make(ctx context.Context, calls []Call, endpoint func(name string) (Endpoin
 			continue
 		}
 		row.Calls++
+		row.Batched = row.Batched || c.Batched
 		if c.Provisional {
 			row.Provisional++
 		}
@@ -170,6 +177,10 @@ func Make(ctx context.Context, calls []Call, endpoint func(name string) (Endpoin
 			row.ExpectedOutputTokens = 0
 		}
 		if p := eps[row.Endpoint].Price; p != nil {
+			if row.Batched {
+				batched := p.Batched()
+				p = &batched
+			}
 			if !row.Unbounded {
 				d := p.Dollars(row.InputTokens, row.MaxOutputTokens)
 				row.MaxDollars = &d

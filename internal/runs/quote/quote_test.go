@@ -50,6 +50,9 @@ func TestMake(t *testing.T) {
 		{"cached calls cost nothing", []Call{call(Baseline, "priced", eight), call(Baseline, "priced", "hit")}, []Row{
 			{Phase: Baseline, Endpoint: "priced", Calls: 1, Cached: 1, InputTokens: 6, MaxOutputTokens: 1000, MaxDollars: f((6 + 10000) / 1e6)},
 		}},
+		{"batched calls at the batch price", []Call{func() Call { c := call(Baseline, "priced", eight); c.Batched = true; return c }()}, []Row{
+			{Phase: Baseline, Endpoint: "priced", Calls: 1, InputTokens: 6, MaxOutputTokens: 1000, MaxDollars: f((6 + 10000) / 2 / 1e6), Batched: true},
+		}},
 		{"expected capped at the bound", []Call{expecting(call(Planning, "priced", eight), 300), expecting(call(Planning, "priced", eight), 5000)}, []Row{
 			{Phase: Planning, Endpoint: "priced", Calls: 2, InputTokens: 12, MaxOutputTokens: 2000, ExpectedOutputTokens: 1300, HasExpected: true,
 				MaxDollars: f((12 + 20000) / 1e6), ExpectedDollars: f((12 + 13000) / 1e6)},

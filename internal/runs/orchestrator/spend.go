@@ -127,7 +127,7 @@ func (l *Ledger) reserve(ctx context.Context, phase, endpoint, callKey string, r
 	now := l.now()
 	held, spent, err := l.store.Reserve(ctx, runstore.Reservation{ID: h.id, Phase: phase, Endpoint: endpoint, CallKey: callKey, Dollars: pessimistic, Until: now.Add(lease)}, l.cap, now)
 	if err != nil {
-		return nil, fmt.Errorf("spend: %w", err)
+		return nil, err // the store's error says it was reserving spend
 	}
 	if !held {
 		return nil, &SpendCapError{Cap: l.cap, Spent: spent.Dollars, Reserved: spent.Reserved, Next: pessimistic, Phase: phase, Endpoint: endpoint, File: l.file}
@@ -169,7 +169,7 @@ func (l *Ledger) SettleBatched(ctx context.Context, h *Hold, inputTokens, output
 func (l *Ledger) settle(ctx context.Context, h *Hold, inputTokens, outputTokens int64, dollars float64) error {
 	st := runstore.Settlement{Phase: h.phase, Endpoint: h.endpoint, CallKey: h.callKey, InputTokens: inputTokens, OutputTokens: outputTokens, Dollars: dollars}
 	if err := l.store.Settle(context.WithoutCancel(ctx), h.id, st, l.now()); err != nil {
-		return fmt.Errorf("spend: %w", err)
+		return err // the store's error says what it was doing
 	}
 	return nil
 }
@@ -181,7 +181,7 @@ func (l *Ledger) Release(ctx context.Context, h *Hold) error {
 		return nil
 	}
 	if err := l.store.Release(context.WithoutCancel(ctx), h.id); err != nil {
-		return fmt.Errorf("spend: %w", err)
+		return err // the store's error says what it was doing
 	}
 	return nil
 }

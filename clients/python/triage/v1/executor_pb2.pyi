@@ -51,7 +51,7 @@ class BaselineBatch(_message.Message):
     def __init__(self, batch_ids: _Optional[_Iterable[str]] = ..., requests: _Optional[int] = ..., cached: _Optional[int] = ..., resumed: _Optional[int] = ..., submitted: _Optional[int] = ..., stored: _Optional[int] = ..., missing: _Optional[int] = ..., warning: _Optional[str] = ...) -> None: ...
 
 class BaselineItem(_message.Message):
-    __slots__ = ["batch_id", "cached", "call_failed", "done", "extracted_answer", "grade_detail", "outcome", "prompt_sha256", "prompt_template", "prompt_tokens", "record", "sample"]
+    __slots__ = ["batch_id", "cached", "call_failed", "done", "extracted_answer", "grade_detail", "outcome", "output_tokens", "prompt_sha256", "prompt_template", "prompt_tokens", "record", "sample"]
     BATCH_ID_FIELD_NUMBER: _ClassVar[int]
     CACHED_FIELD_NUMBER: _ClassVar[int]
     CALL_FAILED_FIELD_NUMBER: _ClassVar[int]
@@ -59,6 +59,7 @@ class BaselineItem(_message.Message):
     EXTRACTED_ANSWER_FIELD_NUMBER: _ClassVar[int]
     GRADE_DETAIL_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     PROMPT_SHA256_FIELD_NUMBER: _ClassVar[int]
     PROMPT_TEMPLATE_FIELD_NUMBER: _ClassVar[int]
     PROMPT_TOKENS_FIELD_NUMBER: _ClassVar[int]
@@ -71,12 +72,13 @@ class BaselineItem(_message.Message):
     extracted_answer: str
     grade_detail: str
     outcome: GradeOutcome
+    output_tokens: int
     prompt_sha256: str
     prompt_template: str
     prompt_tokens: int
     record: GroundTruthRecord
     sample: int
-    def __init__(self, record: _Optional[_Union[GroundTruthRecord, _Mapping]] = ..., outcome: _Optional[_Union[GradeOutcome, str]] = ..., extracted_answer: _Optional[str] = ..., grade_detail: _Optional[str] = ..., cached: bool = ..., prompt_template: _Optional[str] = ..., prompt_sha256: _Optional[str] = ..., done: _Optional[int] = ..., call_failed: bool = ..., sample: _Optional[int] = ..., prompt_tokens: _Optional[int] = ..., batch_id: _Optional[str] = ...) -> None: ...
+    def __init__(self, record: _Optional[_Union[GroundTruthRecord, _Mapping]] = ..., outcome: _Optional[_Union[GradeOutcome, str]] = ..., extracted_answer: _Optional[str] = ..., grade_detail: _Optional[str] = ..., cached: bool = ..., prompt_template: _Optional[str] = ..., prompt_sha256: _Optional[str] = ..., done: _Optional[int] = ..., call_failed: bool = ..., sample: _Optional[int] = ..., prompt_tokens: _Optional[int] = ..., batch_id: _Optional[str] = ..., output_tokens: _Optional[int] = ...) -> None: ...
 
 class BaselineStarted(_message.Message):
     __slots__ = ["pending", "skipped", "total"]

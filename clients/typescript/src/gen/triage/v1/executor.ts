@@ -664,6 +664,13 @@ export interface BaselineItem {
    * included.
    */
   batchId: string;
+  /**
+   * Output tokens the provider reported for this call (SPEC §1's cost
+   * rule, reasoning included), graded or not: record.cost is 0 for an
+   * answer that could not be graded, which the provider charged all the
+   * same. 0 when prompt_tokens is (a failed call, a cached answer).
+   */
+  outputTokens: number;
 }
 
 /** BaselineSummary closes a baseline stream. */
@@ -3224,6 +3231,7 @@ function createBaseBaselineItem(): BaselineItem {
     sample: 0,
     promptTokens: 0,
     batchId: "",
+    outputTokens: 0,
   };
 }
 
@@ -3264,6 +3272,9 @@ export const BaselineItem: MessageFns<BaselineItem> = {
     }
     if (message.batchId !== "") {
       writer.uint32(98).string(message.batchId);
+    }
+    if (message.outputTokens !== 0) {
+      writer.uint32(104).int64(message.outputTokens);
     }
     return writer;
   },
@@ -3377,6 +3388,14 @@ export const BaselineItem: MessageFns<BaselineItem> = {
             message.batchId = reader.string();
             continue;
           }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.outputTokens = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3431,6 +3450,11 @@ export const BaselineItem: MessageFns<BaselineItem> = {
         : isSet(object.batch_id)
         ? globalThis.String(object.batch_id)
         : "",
+      outputTokens: isSet(object.outputTokens)
+        ? globalThis.Number(object.outputTokens)
+        : isSet(object.output_tokens)
+        ? globalThis.Number(object.output_tokens)
+        : 0,
     };
   },
 
@@ -3472,6 +3496,9 @@ export const BaselineItem: MessageFns<BaselineItem> = {
     if (message.batchId !== "") {
       obj.batchId = message.batchId;
     }
+    if (message.outputTokens !== 0) {
+      obj.outputTokens = Math.round(message.outputTokens);
+    }
     return obj;
   },
 
@@ -3494,6 +3521,7 @@ export const BaselineItem: MessageFns<BaselineItem> = {
     message.sample = object.sample ?? 0;
     message.promptTokens = object.promptTokens ?? 0;
     message.batchId = object.batchId ?? "";
+    message.outputTokens = object.outputTokens ?? 0;
     return message;
   },
 };

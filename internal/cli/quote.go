@@ -45,7 +45,7 @@ func runQuote(ctx context.Context, args []string, env Env) (err error) {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(scratch)
+	defer func() { _ = os.RemoveAll(scratch) }() // only empty stores a quote made: nothing to report
 	absentAsEmpty(cfg, scratch)
 	llmCfg, closeCache, err := plannerConfig(ctx, cfg.Path(cfg.Endpoints), cfg.Path(cfg.LLMCache), env)
 	if err != nil {

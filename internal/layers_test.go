@@ -24,7 +24,7 @@ var mayImport = map[string][]string{
 	"platform": {"protocol", "gen", "api"},
 	"store":    {"platform", "protocol", "gen"},
 	"llm":      {"platform", "store", "protocol"},
-	"planning": {"protocol"},
+	"planning": {"llm", "platform", "protocol", "gen"},
 	"phase0":   {"llm", "planning", "store", "platform", "protocol"},
 	"runs":     {"phase0", "llm", "planning", "store", "platform", "protocol", "gen"},
 	"services": {"phase0", "llm", "planning", "store", "platform", "protocol", "gen"},

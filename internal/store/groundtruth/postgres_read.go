@@ -18,12 +18,7 @@ func (s *pgStore) Get(ctx context.Context, solver Solver, dataset string, proble
 	if !pgStorable(solver.Model, solver.Mode, dataset) {
 		return out, nil
 	}
-	ids := make([]string, 0, len(problemIDs))
-	for _, id := range problemIDs {
-		if pgStorable(id) {
-			ids = append(ids, id)
-		}
-	}
+	ids := pgStorableIDs(problemIDs)
 	if len(ids) == 0 {
 		return out, nil
 	}
@@ -35,18 +30,25 @@ func (s *pgStore) Get(ctx context.Context, solver Solver, dataset string, proble
 	return out, nil
 }
 
-// GetSamples implements Store.
-func (s *pgStore) GetSamples(ctx context.Context, solver Solver, dataset string, problemIDs []string) (map[string][]Record, error) {
-	out := make(map[string][]Record, len(problemIDs))
-	if !pgStorable(solver.Model, solver.Mode, dataset) {
-		return out, nil
-	}
+// pgStorableIDs keeps the ids PostgreSQL can hold (pgStorable): no other
+// id can be stored, so none is looked up.
+func pgStorableIDs(problemIDs []string) []string {
 	ids := make([]string, 0, len(problemIDs))
 	for _, id := range problemIDs {
 		if pgStorable(id) {
 			ids = append(ids, id)
 		}
 	}
+	return ids
+}
+
+// GetSamples implements Store.
+func (s *pgStore) GetSamples(ctx context.Context, solver Solver, dataset string, problemIDs []string) (map[string][]Record, error) {
+	out := make(map[string][]Record, len(problemIDs))
+	if !pgStorable(solver.Model, solver.Mode, dataset) {
+		return out, nil
+	}
+	ids := pgStorableIDs(problemIDs)
 	if len(ids) == 0 {
 		return out, nil
 	}

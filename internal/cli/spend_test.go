@@ -348,3 +348,34 @@ func TestSpendCapSamples(t *testing.T) {
 		t.Errorf("spend after raising k to 4 = %+v, want 120 calls", r)
 	}
 }
+
+// TestSpendCapBillsEveryStoredCall runs two solvers' baselines in parallel
+// under a cap with room for about ten solves: whichever solver meets the
+// cap first, the other's calls under way finish, so when the command stops
+// every record Phase 0 stored is a call the spend ledger billed, no more,
+// no fewer.
+func TestSpendCapBillsEveryStoredCall(t *testing.T) {
+	s := newCappedStudy(t, false)
+	s.write(t, "run.yaml", fmt.Sprintf(`name: capped-two
+run_store: run.db
+ground_truth_store: gt.db
+problems: [aime.jsonl]
+endpoints: endpoints.json
+llm_cache: llm-cache.db
+solvers: [{model: qwen3-8b, mode: extended, endpoint: q}, {model: qwen3-8b-twin, mode: extended, endpoint: q}]
+pool_size: 15
+alphas: [0.5]
+strategies: [llm]
+baseline: {concurrency: 2}
+spend: {cap_usd: %v}
+`, 10.5*solveDollars*1.001))
+	s.capped(t, "baseline")
+	stored := groundTruthCount(t, filepath.Join(s.dir, "gt.db"))
+	billed := s.spend(t)["phase0_baseline"]
+	if stored == 0 || int64(stored) != billed.Calls || !nearDollars(billed.Dollars, float64(stored)*solveDollars) {
+		t.Errorf("%d records stored, %+v billed: want every stored call billed once", stored, billed)
+	}
+	if billed.Dollars > 10.5*solveDollars*1.001 {
+		t.Errorf("spent $%v past the $%v cap", billed.Dollars, 10.5*solveDollars)
+	}
+}

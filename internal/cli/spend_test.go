@@ -121,6 +121,16 @@ func (s *quoteStudy) capped(t *testing.T, command string) *orchestrator.SpendCap
 
 func (s *quoteStudy) spend(t *testing.T) map[string]runstore.SpendRow {
 	t.Helper()
+	out := map[string]runstore.SpendRow{}
+	for _, r := range s.spendRows(t) {
+		out[r.Phase] = r
+	}
+	return out
+}
+
+// spendRows are the run store's spend rows, per phase and endpoint.
+func (s *quoteStudy) spendRows(t *testing.T) []runstore.SpendRow {
+	t.Helper()
 	rs, err := runstore.Open(context.Background(), filepath.Join(s.dir, "run.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -130,11 +140,7 @@ func (s *quoteStudy) spend(t *testing.T) map[string]runstore.SpendRow {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]runstore.SpendRow{}
-	for _, r := range rows {
-		out[r.Phase] = r
-	}
-	return out
+	return rows
 }
 
 func groundTruthCount(t *testing.T, path string) int {
@@ -356,13 +362,23 @@ func TestSpendCapSamples(t *testing.T) {
 // no fewer.
 func TestSpendCapBillsEveryStoredCall(t *testing.T) {
 	s := newCappedStudy(t, false)
+	// Two endpoints, two models: the twin's requests differ from the
+	// first solver's, so neither is answered from the other's cache
+	// (a cached answer costs nothing and is rightly not billed).
+	s.write(t, "endpoints.json", fmt.Sprintf(`{
+  "q": {"base_url": "%[1]s", "model": "qwen3-8b", "mode": "extended", "family": "qwen",
+    "max_attempts": 2, "timeout": "5s", "max_output_tokens": 4000, "api_key_env": "Q_KEY",
+    "price": {"input_per_mtok": %[2]v, "output_per_mtok": %[3]v}},
+  "q2": {"base_url": "%[1]s", "model": "qwen3-8b-twin", "mode": "extended", "family": "qwen",
+    "max_attempts": 2, "timeout": "5s", "max_output_tokens": 4000, "api_key_env": "Q_KEY",
+    "price": {"input_per_mtok": %[2]v, "output_per_mtok": %[3]v}}}`, s.srv.URL(), capInputPrice, capOutputPrice))
 	s.write(t, "run.yaml", fmt.Sprintf(`name: capped-two
 run_store: run.db
 ground_truth_store: gt.db
 problems: [aime.jsonl]
 endpoints: endpoints.json
 llm_cache: llm-cache.db
-solvers: [{model: qwen3-8b, mode: extended, endpoint: q}, {model: qwen3-8b-twin, mode: extended, endpoint: q}]
+solvers: [{model: qwen3-8b, mode: extended, endpoint: q}, {model: qwen3-8b-twin, mode: extended, endpoint: q2}]
 pool_size: 15
 alphas: [0.5]
 strategies: [llm]
@@ -371,7 +387,11 @@ spend: {cap_usd: %v}
 `, 10.5*solveDollars*1.001))
 	s.capped(t, "baseline")
 	stored := groundTruthCount(t, filepath.Join(s.dir, "gt.db"))
-	billed := s.spend(t)["phase0_baseline"]
+	var billed runstore.SpendRow
+	for _, r := range s.spendRows(t) {
+		billed.Calls += r.Calls
+		billed.Dollars += r.Dollars
+	}
 	if stored == 0 || int64(stored) != billed.Calls || !nearDollars(billed.Dollars, float64(stored)*solveDollars) {
 		t.Errorf("%d records stored, %+v billed: want every stored call billed once", stored, billed)
 	}

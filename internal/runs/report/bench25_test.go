@@ -112,13 +112,8 @@ func etaIntervals(boot metrics.Bootstrap, cells []Cell) {
 			}
 		})
 	}
-	for start := 0; start < len(cells); {
-		end := start + 1
-		for end < len(cells) && samePlan(cells[start], cells[end]) {
-			end++
-		}
-		jobs <- cells[start:end]
-		start = end
+	for plan := range plans(cells) {
+		jobs <- plan
 	}
 	close(jobs)
 	wg.Wait()

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"iter"
 	"runtime"
 	"sync"
 
@@ -28,17 +29,29 @@ func withIntervals(b metrics.Bootstrap, groups ...[]Cell) {
 		})
 	}
 	for _, cells := range groups {
+		for plan := range plans(cells) {
+			jobs <- plan
+		}
+	}
+	close(jobs)
+	wg.Wait()
+}
+
+// plans yields the runs of cells that share a plan (samePlan): its regimes'
+// cells, adjacent in each sorted group.
+func plans(cells []Cell) iter.Seq[[]Cell] {
+	return func(yield func([]Cell) bool) {
 		for start := 0; start < len(cells); {
 			end := start + 1
 			for end < len(cells) && samePlan(cells[start], cells[end]) {
 				end++
 			}
-			jobs <- cells[start:end]
+			if !yield(cells[start:end]) {
+				return
+			}
 			start = end
 		}
 	}
-	close(jobs)
-	wg.Wait()
 }
 
 // samePlan reports whether two cells differ in their regime alone.

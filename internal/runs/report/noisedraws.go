@@ -111,12 +111,7 @@ func (w *noiseWorker) group(cells []Cell) {
 		alphas = appendNew(alphas, c.Alpha)
 	}
 	pools := map[int]*poolDraws{}
-	for start := 0; start < len(cells); {
-		end := start + 1
-		for end < len(cells) && samePlan(cells[start], cells[end]) {
-			end++
-		}
-		plan := cells[start:end]
+	for plan := range plans(cells) {
 		sets := make([][][]float64, len(plan))
 		for i := range plan {
 			c := &plan[i]
@@ -131,7 +126,6 @@ func (w *noiseWorker) group(cells []Cell) {
 				plan[i].perPool.noiseDraws = sets[i]
 			}
 		}
-		start = end
 	}
 }
 

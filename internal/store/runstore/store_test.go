@@ -427,17 +427,21 @@ func TestClaimCellsSkipsFreshCells(t *testing.T) {
 		if !claimOne(t, rs, "h", "a", now) {
 			t.Fatal("a could not claim h")
 		}
-		taken, err := rs.ClaimCells(ctx, []string{"k", "s", "e", "n", "h"}, []string{"f1", "f2", "f1", "f1", "f1"}, "b", now, now.Add(time.Minute))
+		if !claimOne(t, rs, "x", "a", now.Add(-2*time.Minute)) { // its lease ended a minute ago
+			t.Fatal("a could not claim x")
+		}
+		taken, err := rs.ClaimCells(ctx, []string{"k", "s", "e", "n", "h", "x"}, []string{"f1", "f2", "f1", "f1", "f1", "f1"}, "b", now, now.Add(time.Minute))
 		if err != nil {
 			t.Fatal(err)
 		}
-		// k: fresh; s: stale; e: failed; n: never stored; h: held by a.
-		if want := map[string]bool{"s": true, "e": true, "n": true}; !maps.Equal(taken, want) {
+		// k: fresh; s: stale; e: failed; n: never stored; h: held by a;
+		// x: a's lease expired.
+		if want := map[string]bool{"s": true, "e": true, "n": true, "x": true}; !maps.Equal(taken, want) {
 			t.Errorf("taken %v, want %v", taken, want)
 		}
 		holders, err := rs.Holders(ctx)
-		if err != nil || len(holders) != 4 {
-			t.Errorf("claims %v, %v; want the three taken and h", holders, err)
+		if err != nil || len(holders) != 5 {
+			t.Errorf("claims %v, %v; want the four taken and h", holders, err)
 		}
 	})
 }

@@ -153,8 +153,8 @@ func assemble(req *triagev1.ScorePlanRequest, p *scoredPool, execs []*triagev1.E
 		if ref.GetBudget() != exec.GetBudget() {
 			return nil, fmt.Errorf("the executor and the oracle disagree on budgets[%d] (%d vs %d tokens)", i, exec.GetBudget(), ref.GetBudget())
 		}
-		in := protoconv.ScoreInput(nil, &triagev1.ExecutePlanResponse{Results: exec.GetResults()}, ref)
-		in.Items, in.Plan, in.States = items, plan, states
+		in := protoconv.BudgetInput(items, plan, exec.GetResults(), ref)
+		in.States = states
 		if i == 0 {
 			in.Unsolvable = p.unsolvable // D and W do not depend on the budget
 		}

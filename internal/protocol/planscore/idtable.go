@@ -1,23 +1,32 @@
 package planscore
 
-import "github.com/triage-eval/triage/internal/protocol/pool"
+import (
+	"github.com/triage-eval/triage/internal/protocol/execution"
+	"github.com/triage-eval/triage/internal/protocol/pool"
+)
 
-// idTable finds the items of a pool of at most smallPool items by id, the
-// last item of a repeated id (as a map filled in pool order would): open
-// addressing over a hash of a few bytes of the id, in a table small enough
-// for the stack. Ids that collide cost more probes, never a wrong index.
+// idTable finds the elements of a slice of at most smallPool elements (the
+// items of a pool, the steps of a plan) by id, the last element of a
+// repeated id (as a map filled in slice order would): open addressing over a
+// hash of a few bytes of the id, in a table small enough for the stack. Ids
+// that collide cost more probes, never a wrong index.
 type idTable struct {
-	slot [2 * smallPool]uint8 // item index + 1; 0: empty
+	slot [2 * smallPool]uint8 // element index + 1; 0: empty
 }
 
-// newIDTable indexes items (at most smallPool).
-func newIDTable(items []pool.Item) idTable {
+// itemID and stepID are the ids idTable indexes by.
+func itemID(it pool.Item) string      { return it.ID }
+func stepID(st execution.Step) string { return st.ID }
+
+// newIDTable indexes xs (at most smallPool) by id.
+func newIDTable[T any](xs []T, id func(T) string) idTable {
 	var t idTable
-	for i, it := range items {
-		h := idHash(it.ID)
+	for i, x := range xs {
+		key := id(x)
+		h := idHash(key)
 		for ; t.slot[h] != 0; h = (h + 1) % len(t.slot) {
-			if items[t.slot[h]-1].ID == it.ID {
-				break // a repeated id: the later item wins
+			if id(xs[t.slot[h]-1]) == key {
+				break // a repeated id: the later element wins
 			}
 		}
 		t.slot[h] = uint8(i + 1)
@@ -25,11 +34,11 @@ func newIDTable(items []pool.Item) idTable {
 	return t
 }
 
-// find returns the index of the last item of items (those of newIDTable)
-// whose id is id, or -1.
-func (t *idTable) find(items []pool.Item, id string) int {
-	for h := idHash(id); t.slot[h] != 0; h = (h + 1) % len(t.slot) {
-		if i := int(t.slot[h]) - 1; items[i].ID == id {
+// findID returns the index of the last element of xs (those t indexes)
+// whose id is key, or -1.
+func findID[T any](t *idTable, xs []T, id func(T) string, key string) int {
+	for h := idHash(key); t.slot[h] != 0; h = (h + 1) % len(t.slot) {
+		if i := int(t.slot[h]) - 1; id(xs[i]) == key {
 			return i
 		}
 	}

@@ -27,9 +27,9 @@ func plannedItems(in Input, buf []int64) []int64 {
 		alloc = make([]int64, n)
 	}
 	if len(in.Items) <= smallPool {
-		t := newIDTable(in.Items)
+		t := newIDTable(in.Items, itemID)
 		for _, st := range in.Plan {
-			if i := t.find(in.Items, st.ID); i >= 0 && st.Tokens > 0 {
+			if i := findID(&t, in.Items, itemID, st.ID); i >= 0 && st.Tokens > 0 {
 				alloc[i] = st.Tokens
 			}
 		}

@@ -112,9 +112,14 @@ func detectionAndWaste(in Input) (*float64, *float64) {
 	if len(in.Items) > len(buf) {
 		all = make([]metrics.Allocation, 0, len(in.Items))
 	}
-	if len(in.Items) <= smallPool && len(in.Plan) <= smallPool {
+	if len(in.Plan) <= smallPool {
+		t := newIDTable(in.Plan, stepID)
 		for i, it := range in.Items {
-			all = append(all, metrics.Allocation{Unsolvable: in.Unsolvable[i], Tokens: lastTokens(in.Plan, it.ID)})
+			var tokens int64
+			if k := findID(&t, in.Plan, stepID, it.ID); k >= 0 {
+				tokens = in.Plan[k].Tokens
+			}
+			all = append(all, metrics.Allocation{Unsolvable: in.Unsolvable[i], Tokens: tokens})
 		}
 	} else {
 		alloc := make(map[string]int64, len(in.Plan))
@@ -132,15 +137,4 @@ func detectionAndWaste(in Input) (*float64, *float64) {
 		return &dw[0], &dw[1]
 	}
 	return nil, &dw[1]
-}
-
-// lastTokens returns the allocation of the last step of plan for id, 0
-// when no step names it.
-func lastTokens(plan []execution.Step, id string) int64 {
-	for i := len(plan) - 1; i >= 0; i-- {
-		if plan[i].ID == id {
-			return plan[i].Tokens
-		}
-	}
-	return 0
 }

@@ -38,7 +38,7 @@ func Solve(ctx context.Context, items []pool.Item, budget int64) (Solution, erro
 // worst, charge nothing. Several calls may share one StateBudget, e.g. the
 // budgets of one request.
 func SolveWithin(ctx context.Context, items []pool.Item, budget int64, states *StateBudget) (Solution, error) {
-	chosen, err := choose(ctx, items, budget, states)
+	chosen, err := choose(ctx, items, budget, states, nil)
 	if err != nil {
 		return Solution{}, err
 	}
@@ -50,7 +50,8 @@ func SolveWithin(ctx context.Context, items []pool.Item, budget int64, states *S
 // the same errors and the same charge to states, without ordering the chosen
 // items into a plan (for callers that want only the optimum's value).
 func ValueWithin(ctx context.Context, items []pool.Item, budget int64, states *StateBudget) (float64, error) {
-	chosen, err := choose(ctx, items, budget, states)
+	var buf [64]int // the indices of a small pool, on the stack
+	chosen, err := choose(ctx, items, budget, states, buf[:0])
 	if err != nil {
 		return 0, err
 	}
@@ -58,15 +59,15 @@ func ValueWithin(ctx context.Context, items []pool.Item, budget int64, states *S
 }
 
 // choose returns the indices of an optimal selection, in no particular
-// order, or SolveWithin's error.
-func choose(ctx context.Context, items []pool.Item, budget int64, states *StateBudget) ([]int, error) {
+// order, or SolveWithin's error; they are in buf when it is large enough.
+func choose(ctx context.Context, items []pool.Item, budget int64, states *StateBudget, buf []int) ([]int, error) {
 	if budget < 0 {
 		return nil, fmt.Errorf("knapsack: negative budget %d", budget)
 	}
 	if len(items) > math.MaxInt32 {
 		return nil, fmt.Errorf("knapsack: %d items exceed the supported maximum", len(items))
 	}
-	solvable, total, uniform, err := scan(items)
+	solvable, total, uniform, err := scan(items, buf)
 	if err != nil {
 		return nil, err
 	}
@@ -91,8 +92,11 @@ func solvable(it pool.Item) bool {
 // scan validates items and returns the indices of the solvable ones in
 // ascending order, the sum of their costs, and whether they all share one
 // value (bit for bit).
-func scan(items []pool.Item) (idx []int, total int64, uniform bool, err error) {
-	idx = make([]int, 0, len(items))
+func scan(items []pool.Item, buf []int) (idx []int, total int64, uniform bool, err error) {
+	idx = buf[:0]
+	if cap(buf) < len(items) {
+		idx = make([]int, 0, len(items))
+	}
 	uniform = true
 	var first uint64
 	for i, it := range items {

@@ -23,7 +23,7 @@ func (s *Service) ExecutePlan(ctx context.Context, req *triagev1.ExecutePlanRequ
 		return nil, err
 	}
 	total := pool.TotalCost(items)
-	budget, _, err := protoconv.Tokens(req.GetBudget(), total)
+	budget, err := protoconv.BudgetTokens(req.GetBudget(), total)
 	if err != nil {
 		return nil, err
 	}

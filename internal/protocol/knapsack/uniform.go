@@ -42,7 +42,7 @@ func sortPlan(items []pool.Item, idx []int) {
 	}
 	if uint64(maxCost) < 1<<(64-shift) {
 		var buf [64]uint64 // the keys of a small set, on the stack
-		keys := buf[:0]
+		var keys []uint64
 		if len(idx) > len(buf) {
 			keys = make([]uint64, len(idx))
 		} else {

@@ -18,12 +18,12 @@ func (s *Service) ExecutePlan(ctx context.Context, req *triagev1.ExecutePlanRequ
 	if err != nil {
 		return nil, err
 	}
-	p, err := execution.NewPool(items)
+	p, err := execution.AdoptPool(items) // items are this call's own, read only from here on
 	if err != nil {
 		return nil, err
 	}
 	total := pool.TotalCost(items)
-	budget, _, err := protoconv.Tokens(req.GetBudget(), total)
+	budget, err := protoconv.BudgetTokens(req.GetBudget(), total)
 	if err != nil {
 		return nil, err
 	}

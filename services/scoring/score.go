@@ -61,7 +61,7 @@ func (s *Service) score(ctx context.Context, req *triagev1.ScorePlanRequest) (*t
 	if err := translate(errs); err != nil {
 		return nil, err
 	}
-	return assemble(req, &p, execs, refs)
+	return s.assemble(req, &p, execs, refs)
 }
 
 // references is the Oracle's answer to a ComputeReferences call.
@@ -129,7 +129,7 @@ func (s *Service) pool(ctx context.Context, req *triagev1.ScorePlanRequest) (sco
 }
 
 // assemble scores the executions and references of a request.
-func assemble(req *triagev1.ScorePlanRequest, p *scoredPool, execs []*triagev1.ExecutePlanResponse, refs *triagev1.ComputeReferencesResponse) (*triagev1.ScorePlanResponse, error) {
+func (s *Service) assemble(req *triagev1.ScorePlanRequest, p *scoredPool, execs []*triagev1.ExecutePlanResponse, refs *triagev1.ComputeReferencesResponse) (*triagev1.ScorePlanResponse, error) {
 	if n := len(refs.GetReferences()); n != len(execs) {
 		return nil, fmt.Errorf("the oracle returned %d references for %d budgets", n, len(execs))
 	}
@@ -146,15 +146,17 @@ func assemble(req *triagev1.ScorePlanRequest, p *scoredPool, execs []*triagev1.E
 	}
 	// The items and the normalized plan are the same at every budget; the
 	// knapsack searches for V_S share one bound.
-	items, plan := protoconv.PoolItems(p.items), protoconv.Steps(first.GetNormalizedPlan())
+	sc := s.scratch.get(p.items, first.GetNormalizedPlan())
+	defer s.scratch.put(sc)
+	items, plan := sc.items, sc.plan
 	states := knapsack.NewStateBudget(MaxKnapsackStates)
 	for i, exec := range execs {
 		ref := refs.GetReferences()[i]
 		if ref.GetBudget() != exec.GetBudget() {
 			return nil, fmt.Errorf("the executor and the oracle disagree on budgets[%d] (%d vs %d tokens)", i, exec.GetBudget(), ref.GetBudget())
 		}
-		in := protoconv.ScoreInput(nil, &triagev1.ExecutePlanResponse{Results: exec.GetResults()}, ref)
-		in.Items, in.Plan, in.States = items, plan, states
+		in := protoconv.BudgetInput(items, plan, exec.GetResults(), ref)
+		in.States = states
 		if i == 0 {
 			in.Unsolvable = p.unsolvable // D and W do not depend on the budget
 		}

@@ -13,6 +13,7 @@ type Service struct {
 	oracle   Oracle
 	workers  int
 	refs     *refCache // nil: none
+	scratch  scratchPool
 }
 
 // Options configure a Scoring service.

@@ -42,7 +42,7 @@ func validateScorePlan(req *triagev1.ScorePlanRequest) error {
 		v.Add("budgets", "at most %d budgets per request, got %d", MaxBudgets, n)
 	default:
 		for i, b := range req.GetBudgets() {
-			protoconv.ValidateBudget(&v, "budgets["+strconv.Itoa(i)+"]", b)
+			protoconv.ValidateBudget(&v, budgetField(i), b)
 		}
 	}
 	protoconv.ValidateRegimes(&v, "regimes", req.GetRegimes())
@@ -62,6 +62,21 @@ func validateScorePlan(req *triagev1.ScorePlanRequest) error {
 			"a plan needs at most one step per item; send a shorter plan, fewer budgets or regimes, or a smaller pool")
 	}
 	return v.Err()
+}
+
+// budgetField is the path of budgets[i]; the usual few cost no allocation.
+func budgetField(i int) string {
+	switch i {
+	case 0:
+		return "budgets[0]"
+	case 1:
+		return "budgets[1]"
+	case 2:
+		return "budgets[2]"
+	case 3:
+		return "budgets[3]"
+	}
+	return "budgets[" + strconv.Itoa(i) + "]"
 }
 
 // validateUnsolvable reports unsolvable ids that are empty, repeated or

@@ -31,10 +31,18 @@ func ValidateBudget(v *apperr.Violations, field string, b *triagev1.Budget) bool
 // Tokens returns the budget in tokens for a pool whose total cost is total,
 // and the α it came from (nil for an explicit budget). b must be valid.
 func Tokens(b *triagev1.Budget, total int64) (int64, *float64, error) {
+	tokens, err := BudgetTokens(b, total)
 	if k, ok := b.GetKind().(*triagev1.Budget_Alpha); ok {
-		tokens, err := budget.FromAlpha(k.Alpha, total)
 		alpha := k.Alpha
 		return tokens, &alpha, err
 	}
-	return b.GetTokens(), nil, nil
+	return tokens, nil, err
+}
+
+// BudgetTokens is Tokens without α, for callers that want only B.
+func BudgetTokens(b *triagev1.Budget, total int64) (int64, error) {
+	if k, ok := b.GetKind().(*triagev1.Budget_Alpha); ok {
+		return budget.FromAlpha(k.Alpha, total)
+	}
+	return b.GetTokens(), nil
 }

@@ -32,9 +32,14 @@ func PlanSteps(steps []execution.Step) []*triagev1.PlanStep {
 
 // Steps converts API plan steps, the inverse of PlanSteps.
 func Steps(steps []*triagev1.PlanStep) []execution.Step {
-	out := make([]execution.Step, len(steps))
-	for i, st := range steps {
-		out[i] = execution.Step{ID: st.GetId(), Tokens: st.GetTokens()}
+	return AppendSteps(make([]execution.Step, 0, len(steps)), steps)
+}
+
+// AppendSteps appends the conversions of steps (as Steps) to dst, for
+// callers that reuse dst across calls.
+func AppendSteps(dst []execution.Step, steps []*triagev1.PlanStep) []execution.Step {
+	for _, st := range steps {
+		dst = append(dst, execution.Step{ID: st.GetId(), Tokens: st.GetTokens()})
 	}
-	return out
+	return dst
 }

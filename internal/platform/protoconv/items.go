@@ -104,15 +104,20 @@ func mayRepeat(items []*triagev1.GroundTruthItem) bool {
 
 // PoolItems converts validated items; an unset value means 1.
 func PoolItems(items []*triagev1.GroundTruthItem) []pool.Item {
-	out := make([]pool.Item, len(items))
-	for i, it := range items {
+	return AppendPoolItems(make([]pool.Item, 0, len(items)), items)
+}
+
+// AppendPoolItems appends the conversions of items (as PoolItems) to dst,
+// for callers that reuse dst across calls.
+func AppendPoolItems(dst []pool.Item, items []*triagev1.GroundTruthItem) []pool.Item {
+	for _, it := range items {
 		value := 1.0
 		if it.Value != nil {
 			value = it.GetValue()
 		}
-		out[i] = pool.Item{ID: it.GetId(), Cost: it.GetCost(), Value: value, Correct: it.GetCorrect()}
+		dst = append(dst, pool.Item{ID: it.GetId(), Cost: it.GetCost(), Value: value, Correct: it.GetCorrect()})
 	}
-	return out
+	return dst
 }
 
 // GroundTruthItems converts pool items back to the API's items, each with

@@ -2,8 +2,10 @@ package protoconv
 
 import (
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/protocol/execution"
 	"github.com/triage-eval/triage/internal/protocol/metrics"
 	"github.com/triage-eval/triage/internal/protocol/planscore"
+	"github.com/triage-eval/triage/internal/protocol/pool"
 )
 
 // ScoreInput gathers what planscore.Score needs of a plan executed on
@@ -11,15 +13,22 @@ import (
 // per regime, and the references ref at the same budget. Unsolvable marks
 // are the caller's to add.
 func ScoreInput(items []*triagev1.GroundTruthItem, exec *triagev1.ExecutePlanResponse, ref *triagev1.BudgetReferences) planscore.Input {
+	return BudgetInput(PoolItems(items), Steps(exec.GetNormalizedPlan()), exec.GetResults(), ref)
+}
+
+// BudgetInput is ScoreInput for items and a normalized plan already
+// converted (shared by the budgets of one request) and an execution's
+// results.
+func BudgetInput(items []pool.Item, plan []execution.Step, results []*triagev1.RegimeResult, ref *triagev1.BudgetReferences) planscore.Input {
 	in := planscore.Input{
-		Items:  PoolItems(items),
-		Plan:   Steps(exec.GetNormalizedPlan()),
+		Items:  items,
+		Plan:   plan,
 		Budget: ref.GetBudget(),
 		Oracle: ref.GetOracle().GetValue(),
 		Random: ref.GetRandom().GetMean(),
-		Values: make([]planscore.RegimeValue, len(exec.GetResults())),
+		Values: make([]planscore.RegimeValue, len(results)),
 	}
-	for i, res := range exec.GetResults() {
+	for i, res := range results {
 		r, _ := Regime(res.GetRegime())
 		in.Values[i] = planscore.RegimeValue{Regime: r, Value: res.GetValue()}
 	}

@@ -28,6 +28,18 @@ var idSeed = maphash.MakeSeed()
 // or repeated, a cost is not positive, a value is not finite and positive
 // (SPEC §1: c ∈ ℤ>0, v > 0), or there are more than math.MaxInt32 items.
 func NewPool(items []pool.Item) (*Pool, error) {
+	return newPool(items, true)
+}
+
+// AdoptPool is NewPool for items the caller will not change while the Pool
+// is in use (a slice it made for the Pool): the Pool keeps items instead of
+// a copy.
+func AdoptPool(items []pool.Item) (*Pool, error) {
+	return newPool(items, false)
+}
+
+// newPool builds a Pool of items, of a copy of them when copied.
+func newPool(items []pool.Item, copied bool) (*Pool, error) {
 	if len(items) > math.MaxInt32 {
 		return nil, fmt.Errorf("execution: %d items exceed the supported maximum", len(items))
 	}
@@ -35,8 +47,10 @@ func NewPool(items []pool.Item) (*Pool, error) {
 	for slots < 2*len(items) {
 		slots <<= 1
 	}
-	p := &Pool{items: make([]pool.Item, len(items)), slots: make([]int32, slots)}
-	copy(p.items, items)
+	p := &Pool{items: items, slots: make([]int32, slots)}
+	if copied {
+		p.items = append(make([]pool.Item, 0, len(items)), items...)
+	}
 	for i, it := range p.items {
 		switch {
 		case it.ID == "":

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/triage-eval/triage/internal/protocol/pool"
 )
@@ -37,34 +38,50 @@ func Solve(ctx context.Context, items []pool.Item, budget int64) (Solution, erro
 // worst, charge nothing. Several calls may share one StateBudget, e.g. the
 // budgets of one request.
 func SolveWithin(ctx context.Context, items []pool.Item, budget int64, states *StateBudget) (Solution, error) {
-	if budget < 0 {
-		return Solution{}, fmt.Errorf("knapsack: negative budget %d", budget)
-	}
-	if len(items) > math.MaxInt32 {
-		return Solution{}, fmt.Errorf("knapsack: %d items exceed the supported maximum", len(items))
-	}
-	solvable, total, uniform, err := scan(items)
+	chosen, err := choose(ctx, items, budget, states, nil)
 	if err != nil {
 		return Solution{}, err
 	}
-	if err := ctx.Err(); err != nil {
-		return Solution{}, err
-	}
-
-	var chosen []int
-	switch {
-	case total <= budget:
-		chosen = solvable // Everything solvable fits.
-	case uniform:
-		chosen = solveUniform(items, solvable, budget)
-	default:
-		chosen, err = solveGeneral(ctx, items, solvable, budget, states)
-		if err != nil {
-			return Solution{}, err
-		}
-	}
 	sortPlan(items, chosen)
 	return newSolution(items, chosen), nil
+}
+
+// ValueWithin returns SolveWithin(ctx, items, budget, states).Value, with
+// the same errors and the same charge to states, without ordering the chosen
+// items into a plan (for callers that want only the optimum's value).
+func ValueWithin(ctx context.Context, items []pool.Item, budget int64, states *StateBudget) (float64, error) {
+	var buf [64]int // the indices of a small pool, on the stack
+	chosen, err := choose(ctx, items, budget, states, buf[:0])
+	if err != nil {
+		return 0, err
+	}
+	return chosenValue(items, chosen), nil
+}
+
+// choose returns the indices of an optimal selection, in no particular
+// order, or SolveWithin's error; they are in buf when it is large enough.
+func choose(ctx context.Context, items []pool.Item, budget int64, states *StateBudget, buf []int) ([]int, error) {
+	if budget < 0 {
+		return nil, fmt.Errorf("knapsack: negative budget %d", budget)
+	}
+	if len(items) > math.MaxInt32 {
+		return nil, fmt.Errorf("knapsack: %d items exceed the supported maximum", len(items))
+	}
+	solvable, total, uniform, err := scan(items, buf)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	switch {
+	case total <= budget:
+		return solvable, nil // Everything solvable fits.
+	case uniform:
+		return solveUniform(items, solvable, budget), nil
+	default:
+		return solveGeneral(ctx, items, solvable, budget, states)
+	}
 }
 
 // solvable reports whether choosing it can add value.
@@ -75,8 +92,11 @@ func solvable(it pool.Item) bool {
 // scan validates items and returns the indices of the solvable ones in
 // ascending order, the sum of their costs, and whether they all share one
 // value (bit for bit).
-func scan(items []pool.Item) (idx []int, total int64, uniform bool, err error) {
-	idx = make([]int, 0, len(items))
+func scan(items []pool.Item, buf []int) (idx []int, total int64, uniform bool, err error) {
+	idx = buf[:0]
+	if cap(buf) < len(items) {
+		idx = make([]int, 0, len(items))
+	}
 	uniform = true
 	var first uint64
 	for i, it := range items {
@@ -117,4 +137,29 @@ func newSolution(items []pool.Item, chosen []int) Solution {
 		cost += items[i].Cost
 	}
 	return Solution{Value: pool.SumGain(items, mark), Cost: cost, Chosen: chosen}
+}
+
+// chosenValue is newSolution(items, chosen).Value: Σ v_i·y_i over chosen
+// (distinct indices, any order) summed in ascending index order, as
+// pool.SumGain sums it, without a mark per item for up to 64 items.
+func chosenValue(items []pool.Item, chosen []int) float64 {
+	if len(chosen) == 0 {
+		return 0
+	}
+	if len(items) > 64 {
+		mark := make([]bool, len(items))
+		for _, i := range chosen {
+			mark[i] = true
+		}
+		return pool.SumGain(items, mark)
+	}
+	var mark uint64
+	for _, i := range chosen {
+		mark |= 1 << uint(i)
+	}
+	var total float64
+	for ; mark != 0; mark &= mark - 1 {
+		total += items[bits.TrailingZeros64(mark)].Gain()
+	}
+	return total
 }

@@ -41,7 +41,13 @@ func sortPlan(items []pool.Item, idx []int) {
 		maxCost = max(maxCost, items[i].Cost)
 	}
 	if uint64(maxCost) < 1<<(64-shift) {
-		keys := make([]uint64, len(idx))
+		var buf [64]uint64 // the keys of a small set, on the stack
+		var keys []uint64
+		if len(idx) > len(buf) {
+			keys = make([]uint64, len(idx))
+		} else {
+			keys = buf[:len(idx)]
+		}
 		for k, i := range idx {
 			keys[k] = uint64(items[i].Cost)<<shift | uint64(i)
 		}

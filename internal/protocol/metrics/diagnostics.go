@@ -36,7 +36,11 @@ type Diagnostics struct {
 // PlannedItem per item, any order).
 func Diagnose(items []PlannedItem) Diagnostics {
 	var planned, solvable, hits, under int
-	logs := make([]float64, 0, len(items))
+	var buf [64]float64 // the logs of a small pool, on the stack
+	logs := buf[:0]
+	if len(items) > len(buf) {
+		logs = make([]float64, 0, len(items))
+	}
 	for _, it := range items {
 		if it.Solvable {
 			solvable++
@@ -54,30 +58,37 @@ func Diagnose(items []PlannedItem) Diagnostics {
 		}
 	}
 	var d Diagnostics
+	if planned == 0 && solvable == 0 {
+		return d
+	}
+	vals := new([4]float64) // one allocation for the defined fields
 	if planned > 0 {
-		d.Precision = ratio(hits, planned)
-		d.CostForecast = median(logs)
+		d.Precision = ratio(&vals[0], hits, planned)
+		d.CostForecast = median(&vals[1], logs)
 	}
 	if solvable > 0 {
-		d.Recall = ratio(hits, solvable)
+		d.Recall = ratio(&vals[2], hits, solvable)
 	}
 	if hits > 0 {
-		d.UnderAllocation = ratio(under, hits)
+		d.UnderAllocation = ratio(&vals[3], under, hits)
 	}
 	return d
 }
 
-func ratio(a, b int) *float64 {
-	r := float64(a) / float64(b)
-	return &r
+// ratio stores a/b in dst and returns dst.
+func ratio(dst *float64, a, b int) *float64 {
+	*dst = float64(a) / float64(b)
+	return dst
 }
 
-// median returns the median of xs (not empty), sorting xs in place.
-func median(xs []float64) *float64 {
+// median stores the median of xs (not empty) in dst and returns dst,
+// sorting xs in place.
+func median(dst *float64, xs []float64) *float64 {
 	slices.Sort(xs)
 	m := xs[len(xs)/2]
 	if len(xs)%2 == 0 {
 		m = (xs[len(xs)/2-1] + m) / 2
 	}
-	return &m
+	*dst = m
+	return dst
 }

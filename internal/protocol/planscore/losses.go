@@ -10,14 +10,35 @@ import (
 	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
+// smallPool is the pool size up to which Score works in buffers on its own
+// stack and finds plan ids in an idTable instead of a map: the pools of
+// the paper (30 items) cost no allocation for either.
+const smallPool = 64
+
 // plannedItems returns each item's allocation in the normalized plan (0 for
-// an item the plan does not attempt), index for index with in.Items.
-func plannedItems(in Input) []int64 {
+// an item the plan does not attempt), index for index with in.Items, in
+// buf when it is large enough. A step names the last item of its id.
+func plannedItems(in Input, buf []int64) []int64 {
+	var alloc []int64
+	if n := len(in.Items); n <= cap(buf) {
+		alloc = buf[:n]
+		clear(alloc)
+	} else {
+		alloc = make([]int64, n)
+	}
+	if len(in.Items) <= smallPool {
+		t := newIDTable(in.Items, itemID)
+		for _, st := range in.Plan {
+			if i := findID(&t, in.Items, itemID, st.ID); i >= 0 && st.Tokens > 0 {
+				alloc[i] = st.Tokens
+			}
+		}
+		return alloc
+	}
 	index := make(map[string]int, len(in.Items))
 	for i, it := range in.Items {
 		index[it.ID] = i
 	}
-	alloc := make([]int64, len(in.Items))
 	for _, st := range in.Plan {
 		if i, ok := index[st.ID]; ok && st.Tokens > 0 {
 			alloc[i] = st.Tokens
@@ -35,14 +56,17 @@ func plannedValue(items []pool.Item, alloc []int64, budget int64, states *knapsa
 			n++
 		}
 	}
-	set := make([]pool.Item, 0, n) // one allocation, not one per doubling
-	for i, it := range items {
-		if alloc[i] > 0 {
-			set = append(set, it)
+	set := items // S is the whole pool: the items themselves, in their order
+	if n < len(items) {
+		set = make([]pool.Item, 0, n) // one allocation, not one per doubling
+		for i, it := range items {
+			if alloc[i] > 0 {
+				set = append(set, it)
+			}
 		}
 	}
-	sol, err := knapsack.SolveWithin(context.Background(), set, budget, states)
-	return sol.Value, err
+	v, err := knapsack.ValueWithin(context.Background(), set, budget, states)
+	return v, err
 }
 
 // regimeValues returns V_U and V_E of the plan: the Executor's values where
@@ -77,7 +101,13 @@ func regimeValues(in Input, alloc []int64) (vu, ve float64) {
 
 // diagnose computes the plan diagnostics from the items and allocations.
 func diagnose(items []pool.Item, alloc []int64) metrics.Diagnostics {
-	planned := make([]metrics.PlannedItem, len(items))
+	var buf [smallPool]metrics.PlannedItem
+	var planned []metrics.PlannedItem
+	if len(items) <= len(buf) {
+		planned = buf[:len(items)]
+	} else {
+		planned = make([]metrics.PlannedItem, len(items))
+	}
 	for i, it := range items {
 		planned[i] = metrics.PlannedItem{Tokens: alloc[i], Cost: it.Cost, Solvable: it.Gain() > 0}
 	}

@@ -88,7 +88,8 @@ func Score(in Input) (Result, error) {
 	if in.Unsolvable != nil {
 		out.Detection, out.Waste = detectionAndWaste(in)
 	}
-	planned := plannedItems(in)
+	var buf [smallPool]int64
+	planned := plannedItems(in, buf[:0])
 	out.Diagnostics = diagnose(in.Items, planned)
 	if in.Oracle > 0 {
 		vs, err := plannedValue(in.Items, planned, in.Budget, in.States)
@@ -106,17 +107,34 @@ func Score(in Input) (Result, error) {
 // detectionAndWaste computes D (nil when U is empty) and W of SPEC §5 from
 // the unsolvable marks and the normalized plan.
 func detectionAndWaste(in Input) (*float64, *float64) {
-	alloc := make(map[string]int64, len(in.Plan))
-	for _, st := range in.Plan {
-		alloc[st.ID] = st.Tokens
+	var buf [smallPool]metrics.Allocation
+	all := buf[:0]
+	if len(in.Items) > len(buf) {
+		all = make([]metrics.Allocation, 0, len(in.Items))
 	}
-	all := make([]metrics.Allocation, len(in.Items))
-	for i, it := range in.Items {
-		all[i] = metrics.Allocation{Unsolvable: in.Unsolvable[i], Tokens: alloc[it.ID]}
+	if len(in.Plan) <= smallPool {
+		t := newIDTable(in.Plan, stepID)
+		for i, it := range in.Items {
+			var tokens int64
+			if k := findID(&t, in.Plan, stepID, it.ID); k >= 0 {
+				tokens = in.Plan[k].Tokens
+			}
+			all = append(all, metrics.Allocation{Unsolvable: in.Unsolvable[i], Tokens: tokens})
+		}
+	} else {
+		alloc := make(map[string]int64, len(in.Plan))
+		for _, st := range in.Plan {
+			alloc[st.ID] = st.Tokens
+		}
+		for i, it := range in.Items {
+			all = append(all, metrics.Allocation{Unsolvable: in.Unsolvable[i], Tokens: alloc[it.ID]})
+		}
 	}
-	w := metrics.Waste(all)
+	dw := new([2]float64) // one allocation for both
+	dw[1] = metrics.Waste(all)
 	if d, ok := metrics.Detection(all); ok {
-		return &d, &w
+		dw[0] = d
+		return &dw[0], &dw[1]
 	}
-	return nil, &w
+	return nil, &dw[1]
 }

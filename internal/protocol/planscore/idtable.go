@@ -45,6 +45,41 @@ func findID[T any](t *idTable, xs []T, id func(T) string, key string) int {
 	return -1
 }
 
+// idIndex finds the elements of xs by id, the last element of a repeated
+// id (as a map filled in slice order would): in an idTable on the caller's
+// stack for up to smallPool elements, in a map for more.
+type idIndex[T any] struct {
+	xs    []T
+	id    func(T) string
+	table idTable
+	m     map[string]int // nil: table indexes xs
+}
+
+// newIDIndex indexes xs by id.
+func newIDIndex[T any](xs []T, id func(T) string) idIndex[T] {
+	x := idIndex[T]{xs: xs, id: id}
+	if len(xs) <= smallPool {
+		x.table = newIDTable(xs, id)
+		return x
+	}
+	x.m = make(map[string]int, len(xs))
+	for i, e := range xs {
+		x.m[id(e)] = i
+	}
+	return x
+}
+
+// find returns the index of the last element of xs whose id is key, or -1.
+func (x *idIndex[T]) find(key string) int {
+	if x.m == nil {
+		return findID(&x.table, x.xs, x.id, key)
+	}
+	if i, ok := x.m[key]; ok {
+		return i
+	}
+	return -1
+}
+
 // idHash hashes id's length and its first, middle and last bytes into a
 // slot of an idTable.
 func idHash(id string) int {

@@ -26,21 +26,9 @@ func plannedItems(in Input, buf []int64) []int64 {
 	} else {
 		alloc = make([]int64, n)
 	}
-	if len(in.Items) <= smallPool {
-		t := newIDTable(in.Items, itemID)
-		for _, st := range in.Plan {
-			if i := findID(&t, in.Items, itemID, st.ID); i >= 0 && st.Tokens > 0 {
-				alloc[i] = st.Tokens
-			}
-		}
-		return alloc
-	}
-	index := make(map[string]int, len(in.Items))
-	for i, it := range in.Items {
-		index[it.ID] = i
-	}
+	items := newIDIndex(in.Items, itemID)
 	for _, st := range in.Plan {
-		if i, ok := index[st.ID]; ok && st.Tokens > 0 {
+		if i := items.find(st.ID); i >= 0 && st.Tokens > 0 {
 			alloc[i] = st.Tokens
 		}
 	}

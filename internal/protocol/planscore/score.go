@@ -112,23 +112,13 @@ func detectionAndWaste(in Input) (*float64, *float64) {
 	if len(in.Items) > len(buf) {
 		all = make([]metrics.Allocation, 0, len(in.Items))
 	}
-	if len(in.Plan) <= smallPool {
-		t := newIDTable(in.Plan, stepID)
-		for i, it := range in.Items {
-			var tokens int64
-			if k := findID(&t, in.Plan, stepID, it.ID); k >= 0 {
-				tokens = in.Plan[k].Tokens
-			}
-			all = append(all, metrics.Allocation{Unsolvable: in.Unsolvable[i], Tokens: tokens})
+	steps := newIDIndex(in.Plan, stepID)
+	for i, it := range in.Items {
+		var tokens int64
+		if k := steps.find(it.ID); k >= 0 {
+			tokens = in.Plan[k].Tokens
 		}
-	} else {
-		alloc := make(map[string]int64, len(in.Plan))
-		for _, st := range in.Plan {
-			alloc[st.ID] = st.Tokens
-		}
-		for i, it := range in.Items {
-			all = append(all, metrics.Allocation{Unsolvable: in.Unsolvable[i], Tokens: alloc[it.ID]})
-		}
+		all = append(all, metrics.Allocation{Unsolvable: in.Unsolvable[i], Tokens: tokens})
 	}
 	dw := new([2]float64) // one allocation for both
 	dw[1] = metrics.Waste(all)

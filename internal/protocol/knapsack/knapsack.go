@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/bits"
 
 	"github.com/triage-eval/triage/internal/protocol/pool"
 )
@@ -139,27 +138,18 @@ func newSolution(items []pool.Item, chosen []int) Solution {
 	return Solution{Value: pool.SumGain(items, mark), Cost: cost, Chosen: chosen}
 }
 
-// chosenValue is newSolution(items, chosen).Value: Σ v_i·y_i over chosen
-// (distinct indices, any order) summed in ascending index order, as
-// pool.SumGain sums it, without a mark per item for up to 64 items.
+// chosenValue is newSolution(items, chosen).Value: pool.SumGain over a mark
+// per item, held on the stack for up to 64 items.
 func chosenValue(items []pool.Item, chosen []int) float64 {
-	if len(chosen) == 0 {
-		return 0
+	var buf [64]bool
+	var mark []bool
+	if len(items) <= len(buf) {
+		mark = buf[:len(items)]
+	} else {
+		mark = make([]bool, len(items))
 	}
-	if len(items) > 64 {
-		mark := make([]bool, len(items))
-		for _, i := range chosen {
-			mark[i] = true
-		}
-		return pool.SumGain(items, mark)
-	}
-	var mark uint64
 	for _, i := range chosen {
-		mark |= 1 << uint(i)
+		mark[i] = true
 	}
-	var total float64
-	for ; mark != 0; mark &= mark - 1 {
-		total += items[bits.TrailingZeros64(mark)].Gain()
-	}
-	return total
+	return pool.SumGain(items, mark)
 }

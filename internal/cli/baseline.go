@@ -72,7 +72,7 @@ func runBaseline(ctx context.Context, args []string, env Env) (err error) {
 	}
 	defer closeInto(&err, rs.Close)
 	opts.Store, opts.Worker, opts.Lease = rs, shared.worker, shared.lease
-	if opts.Spend, err = spendLedger(cfg, rs, solverEndpoints(cfg)); err != nil {
+	if opts.Spend, err = spendLedger(cfg, rs, gradingEndpoints(cfg)); err != nil {
 		return err
 	}
 	sums, err := orchestrator.RunBaseline(ctx, cfg, triagev1.NewExecutorServiceClient(conns.conns["executor"]), opts, p)

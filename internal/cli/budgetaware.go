@@ -50,7 +50,7 @@ func runBudgetAware(ctx context.Context, args []string, env Env) (err error) {
 		return err
 	}
 	defer closeInto(&err, conns.Close)
-	ledger, err := spendLedger(cfg, rs, solverEndpoints(cfg))
+	ledger, err := spendLedger(cfg, rs, gradingEndpoints(cfg))
 	if err != nil {
 		return err
 	}

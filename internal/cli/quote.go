@@ -163,7 +163,7 @@ func quoteRun(ctx context.Context, d quoteDeps) (quote.Quote, error) {
 		return q, err
 	}
 	if c := d.cfg.Spend.CapUSD; c != nil {
-		if _, lerr := orchestrator.NewLedger(d.cfg, d.runStore, d.llm.Endpoints, solverEndpoints(d.cfg), time.Now); lerr != nil {
+		if _, lerr := orchestrator.NewLedger(d.cfg, d.runStore, d.llm.Endpoints, gradingEndpoints(d.cfg), time.Now); lerr != nil {
 			q.Notes = append(q.Notes, lerr.Error()+": baseline, run and budget-aware refuse to start until it can")
 		} else {
 			q.Notes = append(q.Notes, fmt.Sprintf("spend.cap_usd is $%.2f: a run stops before the call whose bound would take the run's spend past it", *c))
@@ -214,6 +214,7 @@ func baselineCalls(ctx context.Context, d quoteDeps) ([]quote.Call, []string, er
 	}
 	var calls []quote.Call
 	var notes []string
+	mayJudge := 0 // calls whose answer may go to the grading judge
 	for _, ps := range pending {
 		if ps.Solver.Endpoint == "" {
 			if len(ps.Calls) > 0 {
@@ -227,13 +228,16 @@ func baselineCalls(ctx context.Context, d quoteDeps) ([]quote.Call, []string, er
 				continue // Solve makes no call: the problem is stored not gradeable
 			}
 			calls = append(calls, quote.Call{Phase: quote.Baseline, Endpoint: ps.Solver.Endpoint, Request: req, Batched: d.cfg.Baseline.Batch})
+			if _, judged := solving.JudgeRequest(c.Problem); judged {
+				mayJudge++
+			}
 		}
 	}
 	if d.cfg.Baseline.Batch && len(calls) > 0 {
 		notes = append(notes, "baseline.batch: Phase 0 goes through the endpoints' Batch API, priced at their batch price (price × batch_factor, default 0.5)")
 	}
-	if d.cfg.Baseline.JudgeEndpoint != "" {
-		notes = append(notes, fmt.Sprintf("judge calls (%s) on exact answers are not quoted: how many answers need one is known only after solving", d.cfg.Baseline.JudgeEndpoint))
+	if d.cfg.Baseline.JudgeEndpoint != "" && mayJudge > 0 {
+		notes = append(notes, fmt.Sprintf("judge calls (%s) are not quoted: at most %d, one per exact answer above that matching cannot settle, known only after solving; a spend cap holds each at its bound and the spend record counts them", d.cfg.Baseline.JudgeEndpoint, mayJudge))
 	}
 	return calls, notes, nil
 }

@@ -29,3 +29,14 @@ func solverEndpoints(cfg *orchestrator.Config) []string {
 	}
 	return out
 }
+
+// gradingEndpoints are the endpoints a command that solves and grades
+// calls: cfg's solvers' and its grading judge's (baseline.judge_endpoint),
+// each once.
+func gradingEndpoints(cfg *orchestrator.Config) []string {
+	out := solverEndpoints(cfg)
+	if j := cfg.Baseline.JudgeEndpoint; j != "" && !slices.Contains(out, j) {
+		out = append(out, j)
+	}
+	return out
+}

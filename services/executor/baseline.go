@@ -378,6 +378,7 @@ func itemProto(rec groundtruth.Record, a solving.Attempt, done int32, batch stri
 		PromptTemplate:  a.Template.Name,
 		PromptSha256:    a.Template.SHA256,
 		Done:            done,
+		Judge:           judgeProto(a.Judge),
 		CallFailed:      a.CallFailed,
 	}
 }
@@ -389,4 +390,13 @@ func clip(s string, n int) string {
 		return s
 	}
 	return strings.ToValidUTF8(s[:n], "")
+}
+
+// judgeProto is the grading judge's call on an answer; nil when none
+// answered.
+func judgeProto(c *grading.JudgeCall) *triagev1.JudgeCall {
+	if c == nil {
+		return nil
+	}
+	return &triagev1.JudgeCall{Endpoint: c.Endpoint, PromptTokens: c.PromptTokens, OutputTokens: c.OutputTokens, Cached: c.Cached}
 }

@@ -1766,7 +1766,12 @@ type BaselineItem struct {
 	// rule, reasoning included), graded or not: record.cost is 0 for an
 	// answer that could not be graded, which the provider charged all the
 	// same. 0 when prompt_tokens is (a failed call, a cached answer).
-	OutputTokens  int64 `protobuf:"varint,13,opt,name=output_tokens,json=outputTokens,proto3" json:"output_tokens,omitempty"`
+	OutputTokens int64 `protobuf:"varint,13,opt,name=output_tokens,json=outputTokens,proto3" json:"output_tokens,omitempty"`
+	// The grading judge's model call on this answer, when one answered (an
+	// exact answer matching could not settle, the Executor serving with a
+	// judge endpoint), whether or not it gave a usable verdict: a run bills
+	// it apart from the solver's call (SPEC §9). Absent otherwise.
+	Judge         *JudgeCall `protobuf:"bytes,14,opt,name=judge,proto3" json:"judge,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1892,6 +1897,87 @@ func (x *BaselineItem) GetOutputTokens() int64 {
 	return 0
 }
 
+func (x *BaselineItem) GetJudge() *JudgeCall {
+	if x != nil {
+		return x.Judge
+	}
+	return nil
+}
+
+// JudgeCall is a grading judge's model call as its provider reported it.
+type JudgeCall struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The judge's endpoint, by its name in the Executor's endpoints file.
+	Endpoint string `protobuf:"bytes,1,opt,name=endpoint,proto3" json:"endpoint,omitempty"`
+	// Prompt tokens the provider reported (0 when cached).
+	PromptTokens int64 `protobuf:"varint,2,opt,name=prompt_tokens,json=promptTokens,proto3" json:"prompt_tokens,omitempty"`
+	// Output tokens the provider reported, by SPEC §1's cost rule (0 when
+	// cached).
+	OutputTokens int64 `protobuf:"varint,3,opt,name=output_tokens,json=outputTokens,proto3" json:"output_tokens,omitempty"`
+	// The response cache answered: the call cost nothing.
+	Cached        bool `protobuf:"varint,4,opt,name=cached,proto3" json:"cached,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *JudgeCall) Reset() {
+	*x = JudgeCall{}
+	mi := &file_triage_v1_executor_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *JudgeCall) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*JudgeCall) ProtoMessage() {}
+
+func (x *JudgeCall) ProtoReflect() protoreflect.Message {
+	mi := &file_triage_v1_executor_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use JudgeCall.ProtoReflect.Descriptor instead.
+func (*JudgeCall) Descriptor() ([]byte, []int) {
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *JudgeCall) GetEndpoint() string {
+	if x != nil {
+		return x.Endpoint
+	}
+	return ""
+}
+
+func (x *JudgeCall) GetPromptTokens() int64 {
+	if x != nil {
+		return x.PromptTokens
+	}
+	return 0
+}
+
+func (x *JudgeCall) GetOutputTokens() int64 {
+	if x != nil {
+		return x.OutputTokens
+	}
+	return 0
+}
+
+func (x *JudgeCall) GetCached() bool {
+	if x != nil {
+		return x.Cached
+	}
+	return false
+}
+
 // BaselineSummary closes a baseline stream.
 type BaselineSummary struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1920,7 +2006,7 @@ type BaselineSummary struct {
 
 func (x *BaselineSummary) Reset() {
 	*x = BaselineSummary{}
-	mi := &file_triage_v1_executor_proto_msgTypes[17]
+	mi := &file_triage_v1_executor_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1932,7 +2018,7 @@ func (x *BaselineSummary) String() string {
 func (*BaselineSummary) ProtoMessage() {}
 
 func (x *BaselineSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_executor_proto_msgTypes[17]
+	mi := &file_triage_v1_executor_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1945,7 +2031,7 @@ func (x *BaselineSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BaselineSummary.ProtoReflect.Descriptor instead.
 func (*BaselineSummary) Descriptor() ([]byte, []int) {
-	return file_triage_v1_executor_proto_rawDescGZIP(), []int{17}
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *BaselineSummary) GetSolved() int32 {
@@ -2025,7 +2111,7 @@ type RunBaselineResponse struct {
 
 func (x *RunBaselineResponse) Reset() {
 	*x = RunBaselineResponse{}
-	mi := &file_triage_v1_executor_proto_msgTypes[18]
+	mi := &file_triage_v1_executor_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2037,7 +2123,7 @@ func (x *RunBaselineResponse) String() string {
 func (*RunBaselineResponse) ProtoMessage() {}
 
 func (x *RunBaselineResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_executor_proto_msgTypes[18]
+	mi := &file_triage_v1_executor_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2050,7 +2136,7 @@ func (x *RunBaselineResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunBaselineResponse.ProtoReflect.Descriptor instead.
 func (*RunBaselineResponse) Descriptor() ([]byte, []int) {
-	return file_triage_v1_executor_proto_rawDescGZIP(), []int{18}
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *RunBaselineResponse) GetEvent() isRunBaselineResponse_Event {
@@ -2148,7 +2234,7 @@ type CheckEndpointsRequest struct {
 
 func (x *CheckEndpointsRequest) Reset() {
 	*x = CheckEndpointsRequest{}
-	mi := &file_triage_v1_executor_proto_msgTypes[19]
+	mi := &file_triage_v1_executor_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2160,7 +2246,7 @@ func (x *CheckEndpointsRequest) String() string {
 func (*CheckEndpointsRequest) ProtoMessage() {}
 
 func (x *CheckEndpointsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_executor_proto_msgTypes[19]
+	mi := &file_triage_v1_executor_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2173,7 +2259,7 @@ func (x *CheckEndpointsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckEndpointsRequest.ProtoReflect.Descriptor instead.
 func (*CheckEndpointsRequest) Descriptor() ([]byte, []int) {
-	return file_triage_v1_executor_proto_rawDescGZIP(), []int{19}
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *CheckEndpointsRequest) GetNames() []string {
@@ -2207,7 +2293,7 @@ type EndpointCheck struct {
 
 func (x *EndpointCheck) Reset() {
 	*x = EndpointCheck{}
-	mi := &file_triage_v1_executor_proto_msgTypes[20]
+	mi := &file_triage_v1_executor_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2219,7 +2305,7 @@ func (x *EndpointCheck) String() string {
 func (*EndpointCheck) ProtoMessage() {}
 
 func (x *EndpointCheck) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_executor_proto_msgTypes[20]
+	mi := &file_triage_v1_executor_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2232,7 +2318,7 @@ func (x *EndpointCheck) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndpointCheck.ProtoReflect.Descriptor instead.
 func (*EndpointCheck) Descriptor() ([]byte, []int) {
-	return file_triage_v1_executor_proto_rawDescGZIP(), []int{20}
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *EndpointCheck) GetName() string {
@@ -2292,7 +2378,7 @@ type CheckEndpointsResponse struct {
 
 func (x *CheckEndpointsResponse) Reset() {
 	*x = CheckEndpointsResponse{}
-	mi := &file_triage_v1_executor_proto_msgTypes[21]
+	mi := &file_triage_v1_executor_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2304,7 +2390,7 @@ func (x *CheckEndpointsResponse) String() string {
 func (*CheckEndpointsResponse) ProtoMessage() {}
 
 func (x *CheckEndpointsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_triage_v1_executor_proto_msgTypes[21]
+	mi := &file_triage_v1_executor_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2317,7 +2403,7 @@ func (x *CheckEndpointsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckEndpointsResponse.ProtoReflect.Descriptor instead.
 func (*CheckEndpointsResponse) Descriptor() ([]byte, []int) {
-	return file_triage_v1_executor_proto_rawDescGZIP(), []int{21}
+	return file_triage_v1_executor_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *CheckEndpointsResponse) GetChecks() []*EndpointCheck {
@@ -2465,7 +2551,7 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\tsubmitted\x18\x05 \x01(\x05R\tsubmitted\x12\x16\n" +
 	"\x06stored\x18\x06 \x01(\x05R\x06stored\x12\x18\n" +
 	"\amissing\x18\a \x01(\x05R\amissing\x12\x18\n" +
-	"\awarning\x18\b \x01(\tR\awarning\"\xdd\x03\n" +
+	"\awarning\x18\b \x01(\tR\awarning\"\x89\x04\n" +
 	"\fBaselineItem\x124\n" +
 	"\x06record\x18\x01 \x01(\v2\x1c.triage.v1.GroundTruthRecordR\x06record\x121\n" +
 	"\aoutcome\x18\x02 \x01(\x0e2\x17.triage.v1.GradeOutcomeR\aoutcome\x12)\n" +
@@ -2481,7 +2567,13 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	" \x01(\x05R\x06sample\x12#\n" +
 	"\rprompt_tokens\x18\v \x01(\x03R\fpromptTokens\x12\x19\n" +
 	"\bbatch_id\x18\f \x01(\tR\abatchId\x12#\n" +
-	"\routput_tokens\x18\r \x01(\x03R\foutputTokens\"\x84\x02\n" +
+	"\routput_tokens\x18\r \x01(\x03R\foutputTokens\x12*\n" +
+	"\x05judge\x18\x0e \x01(\v2\x14.triage.v1.JudgeCallR\x05judge\"\x89\x01\n" +
+	"\tJudgeCall\x12\x1a\n" +
+	"\bendpoint\x18\x01 \x01(\tR\bendpoint\x12#\n" +
+	"\rprompt_tokens\x18\x02 \x01(\x03R\fpromptTokens\x12#\n" +
+	"\routput_tokens\x18\x03 \x01(\x03R\foutputTokens\x12\x16\n" +
+	"\x06cached\x18\x04 \x01(\bR\x06cached\"\x84\x02\n" +
 	"\x0fBaselineSummary\x12\x16\n" +
 	"\x06solved\x18\x01 \x01(\x05R\x06solved\x12\x1c\n" +
 	"\tgradeable\x18\x02 \x01(\x05R\tgradeable\x12\x18\n" +
@@ -2560,7 +2652,7 @@ func file_triage_v1_executor_proto_rawDescGZIP() []byte {
 }
 
 var file_triage_v1_executor_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_triage_v1_executor_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
+var file_triage_v1_executor_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
 var file_triage_v1_executor_proto_goTypes = []any{
 	(SolverMode)(0),                   // 0: triage.v1.SolverMode
 	(Regime)(0),                       // 1: triage.v1.Regime
@@ -2583,73 +2675,75 @@ var file_triage_v1_executor_proto_goTypes = []any{
 	(*BaselineStarted)(nil),           // 18: triage.v1.BaselineStarted
 	(*BaselineBatch)(nil),             // 19: triage.v1.BaselineBatch
 	(*BaselineItem)(nil),              // 20: triage.v1.BaselineItem
-	(*BaselineSummary)(nil),           // 21: triage.v1.BaselineSummary
-	(*RunBaselineResponse)(nil),       // 22: triage.v1.RunBaselineResponse
-	(*CheckEndpointsRequest)(nil),     // 23: triage.v1.CheckEndpointsRequest
-	(*EndpointCheck)(nil),             // 24: triage.v1.EndpointCheck
-	(*CheckEndpointsResponse)(nil),    // 25: triage.v1.CheckEndpointsResponse
-	(*durationpb.Duration)(nil),       // 26: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil),     // 27: google.protobuf.Timestamp
-	(CostRule)(0),                     // 28: triage.v1.CostRule
-	(*VersionStamp)(nil),              // 29: triage.v1.VersionStamp
-	(*GroundTruthItem)(nil),           // 30: triage.v1.GroundTruthItem
-	(*Budget)(nil),                    // 31: triage.v1.Budget
-	(*PlanStep)(nil),                  // 32: triage.v1.PlanStep
-	(*PlanDrop)(nil),                  // 33: triage.v1.PlanDrop
+	(*JudgeCall)(nil),                 // 21: triage.v1.JudgeCall
+	(*BaselineSummary)(nil),           // 22: triage.v1.BaselineSummary
+	(*RunBaselineResponse)(nil),       // 23: triage.v1.RunBaselineResponse
+	(*CheckEndpointsRequest)(nil),     // 24: triage.v1.CheckEndpointsRequest
+	(*EndpointCheck)(nil),             // 25: triage.v1.EndpointCheck
+	(*CheckEndpointsResponse)(nil),    // 26: triage.v1.CheckEndpointsResponse
+	(*durationpb.Duration)(nil),       // 27: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil),     // 28: google.protobuf.Timestamp
+	(CostRule)(0),                     // 29: triage.v1.CostRule
+	(*VersionStamp)(nil),              // 30: triage.v1.VersionStamp
+	(*GroundTruthItem)(nil),           // 31: triage.v1.GroundTruthItem
+	(*Budget)(nil),                    // 32: triage.v1.Budget
+	(*PlanStep)(nil),                  // 33: triage.v1.PlanStep
+	(*PlanDrop)(nil),                  // 34: triage.v1.PlanDrop
 }
 var file_triage_v1_executor_proto_depIdxs = []int32{
 	0,  // 0: triage.v1.Solver.mode:type_name -> triage.v1.SolverMode
 	4,  // 1: triage.v1.GroundTruthRecord.solver:type_name -> triage.v1.Solver
-	26, // 2: triage.v1.GroundTruthRecord.latency:type_name -> google.protobuf.Duration
-	27, // 3: triage.v1.GroundTruthRecord.measured_time:type_name -> google.protobuf.Timestamp
-	28, // 4: triage.v1.GroundTruthRecord.cost_rule:type_name -> triage.v1.CostRule
+	27, // 2: triage.v1.GroundTruthRecord.latency:type_name -> google.protobuf.Duration
+	28, // 3: triage.v1.GroundTruthRecord.measured_time:type_name -> google.protobuf.Timestamp
+	29, // 4: triage.v1.GroundTruthRecord.cost_rule:type_name -> triage.v1.CostRule
 	5,  // 5: triage.v1.ImportGroundTruthRequest.records:type_name -> triage.v1.GroundTruthRecord
-	29, // 6: triage.v1.ImportGroundTruthResponse.version:type_name -> triage.v1.VersionStamp
+	30, // 6: triage.v1.ImportGroundTruthResponse.version:type_name -> triage.v1.VersionStamp
 	4,  // 7: triage.v1.ListGroundTruthRequest.solver:type_name -> triage.v1.Solver
 	5,  // 8: triage.v1.ListGroundTruthResponse.records:type_name -> triage.v1.GroundTruthRecord
-	29, // 9: triage.v1.ListGroundTruthResponse.version:type_name -> triage.v1.VersionStamp
+	30, // 9: triage.v1.ListGroundTruthResponse.version:type_name -> triage.v1.VersionStamp
 	4,  // 10: triage.v1.StoredPool.solver:type_name -> triage.v1.Solver
-	30, // 11: triage.v1.InlinePool.items:type_name -> triage.v1.GroundTruthItem
+	31, // 11: triage.v1.InlinePool.items:type_name -> triage.v1.GroundTruthItem
 	10, // 12: triage.v1.ExecutePlanRequest.stored:type_name -> triage.v1.StoredPool
 	11, // 13: triage.v1.ExecutePlanRequest.inline:type_name -> triage.v1.InlinePool
-	31, // 14: triage.v1.ExecutePlanRequest.budget:type_name -> triage.v1.Budget
-	32, // 15: triage.v1.ExecutePlanRequest.plan:type_name -> triage.v1.PlanStep
+	32, // 14: triage.v1.ExecutePlanRequest.budget:type_name -> triage.v1.Budget
+	33, // 15: triage.v1.ExecutePlanRequest.plan:type_name -> triage.v1.PlanStep
 	1,  // 16: triage.v1.ExecutePlanRequest.regimes:type_name -> triage.v1.Regime
 	2,  // 17: triage.v1.TraceStep.outcome:type_name -> triage.v1.TraceOutcome
 	1,  // 18: triage.v1.RegimeResult.regime:type_name -> triage.v1.Regime
 	13, // 19: triage.v1.RegimeResult.trace:type_name -> triage.v1.TraceStep
 	14, // 20: triage.v1.ExecutePlanResponse.results:type_name -> triage.v1.RegimeResult
-	32, // 21: triage.v1.ExecutePlanResponse.normalized_plan:type_name -> triage.v1.PlanStep
-	33, // 22: triage.v1.ExecutePlanResponse.dropped_steps:type_name -> triage.v1.PlanDrop
-	30, // 23: triage.v1.ExecutePlanResponse.pool_items:type_name -> triage.v1.GroundTruthItem
-	29, // 24: triage.v1.ExecutePlanResponse.version:type_name -> triage.v1.VersionStamp
+	33, // 21: triage.v1.ExecutePlanResponse.normalized_plan:type_name -> triage.v1.PlanStep
+	34, // 22: triage.v1.ExecutePlanResponse.dropped_steps:type_name -> triage.v1.PlanDrop
+	31, // 23: triage.v1.ExecutePlanResponse.pool_items:type_name -> triage.v1.GroundTruthItem
+	30, // 24: triage.v1.ExecutePlanResponse.version:type_name -> triage.v1.VersionStamp
 	4,  // 25: triage.v1.RunBaselineRequest.solver:type_name -> triage.v1.Solver
 	16, // 26: triage.v1.RunBaselineRequest.problems:type_name -> triage.v1.Problem
 	5,  // 27: triage.v1.BaselineItem.record:type_name -> triage.v1.GroundTruthRecord
 	3,  // 28: triage.v1.BaselineItem.outcome:type_name -> triage.v1.GradeOutcome
-	18, // 29: triage.v1.RunBaselineResponse.started:type_name -> triage.v1.BaselineStarted
-	20, // 30: triage.v1.RunBaselineResponse.item:type_name -> triage.v1.BaselineItem
-	21, // 31: triage.v1.RunBaselineResponse.summary:type_name -> triage.v1.BaselineSummary
-	19, // 32: triage.v1.RunBaselineResponse.batch:type_name -> triage.v1.BaselineBatch
-	29, // 33: triage.v1.RunBaselineResponse.version:type_name -> triage.v1.VersionStamp
-	0,  // 34: triage.v1.EndpointCheck.mode:type_name -> triage.v1.SolverMode
-	24, // 35: triage.v1.CheckEndpointsResponse.checks:type_name -> triage.v1.EndpointCheck
-	29, // 36: triage.v1.CheckEndpointsResponse.version:type_name -> triage.v1.VersionStamp
-	12, // 37: triage.v1.ExecutorService.ExecutePlan:input_type -> triage.v1.ExecutePlanRequest
-	6,  // 38: triage.v1.ExecutorService.ImportGroundTruth:input_type -> triage.v1.ImportGroundTruthRequest
-	8,  // 39: triage.v1.ExecutorService.ListGroundTruth:input_type -> triage.v1.ListGroundTruthRequest
-	17, // 40: triage.v1.ExecutorService.RunBaseline:input_type -> triage.v1.RunBaselineRequest
-	23, // 41: triage.v1.ExecutorService.CheckEndpoints:input_type -> triage.v1.CheckEndpointsRequest
-	15, // 42: triage.v1.ExecutorService.ExecutePlan:output_type -> triage.v1.ExecutePlanResponse
-	7,  // 43: triage.v1.ExecutorService.ImportGroundTruth:output_type -> triage.v1.ImportGroundTruthResponse
-	9,  // 44: triage.v1.ExecutorService.ListGroundTruth:output_type -> triage.v1.ListGroundTruthResponse
-	22, // 45: triage.v1.ExecutorService.RunBaseline:output_type -> triage.v1.RunBaselineResponse
-	25, // 46: triage.v1.ExecutorService.CheckEndpoints:output_type -> triage.v1.CheckEndpointsResponse
-	42, // [42:47] is the sub-list for method output_type
-	37, // [37:42] is the sub-list for method input_type
-	37, // [37:37] is the sub-list for extension type_name
-	37, // [37:37] is the sub-list for extension extendee
-	0,  // [0:37] is the sub-list for field type_name
+	21, // 29: triage.v1.BaselineItem.judge:type_name -> triage.v1.JudgeCall
+	18, // 30: triage.v1.RunBaselineResponse.started:type_name -> triage.v1.BaselineStarted
+	20, // 31: triage.v1.RunBaselineResponse.item:type_name -> triage.v1.BaselineItem
+	22, // 32: triage.v1.RunBaselineResponse.summary:type_name -> triage.v1.BaselineSummary
+	19, // 33: triage.v1.RunBaselineResponse.batch:type_name -> triage.v1.BaselineBatch
+	30, // 34: triage.v1.RunBaselineResponse.version:type_name -> triage.v1.VersionStamp
+	0,  // 35: triage.v1.EndpointCheck.mode:type_name -> triage.v1.SolverMode
+	25, // 36: triage.v1.CheckEndpointsResponse.checks:type_name -> triage.v1.EndpointCheck
+	30, // 37: triage.v1.CheckEndpointsResponse.version:type_name -> triage.v1.VersionStamp
+	12, // 38: triage.v1.ExecutorService.ExecutePlan:input_type -> triage.v1.ExecutePlanRequest
+	6,  // 39: triage.v1.ExecutorService.ImportGroundTruth:input_type -> triage.v1.ImportGroundTruthRequest
+	8,  // 40: triage.v1.ExecutorService.ListGroundTruth:input_type -> triage.v1.ListGroundTruthRequest
+	17, // 41: triage.v1.ExecutorService.RunBaseline:input_type -> triage.v1.RunBaselineRequest
+	24, // 42: triage.v1.ExecutorService.CheckEndpoints:input_type -> triage.v1.CheckEndpointsRequest
+	15, // 43: triage.v1.ExecutorService.ExecutePlan:output_type -> triage.v1.ExecutePlanResponse
+	7,  // 44: triage.v1.ExecutorService.ImportGroundTruth:output_type -> triage.v1.ImportGroundTruthResponse
+	9,  // 45: triage.v1.ExecutorService.ListGroundTruth:output_type -> triage.v1.ListGroundTruthResponse
+	23, // 46: triage.v1.ExecutorService.RunBaseline:output_type -> triage.v1.RunBaselineResponse
+	26, // 47: triage.v1.ExecutorService.CheckEndpoints:output_type -> triage.v1.CheckEndpointsResponse
+	43, // [43:48] is the sub-list for method output_type
+	38, // [38:43] is the sub-list for method input_type
+	38, // [38:38] is the sub-list for extension type_name
+	38, // [38:38] is the sub-list for extension extendee
+	0,  // [0:38] is the sub-list for field type_name
 }
 
 func init() { file_triage_v1_executor_proto_init() }
@@ -2662,7 +2756,7 @@ func file_triage_v1_executor_proto_init() {
 		(*ExecutePlanRequest_Stored)(nil),
 		(*ExecutePlanRequest_Inline)(nil),
 	}
-	file_triage_v1_executor_proto_msgTypes[18].OneofWrappers = []any{
+	file_triage_v1_executor_proto_msgTypes[19].OneofWrappers = []any{
 		(*RunBaselineResponse_Started)(nil),
 		(*RunBaselineResponse_Item)(nil),
 		(*RunBaselineResponse_Summary)(nil),
@@ -2674,7 +2768,7 @@ func file_triage_v1_executor_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_triage_v1_executor_proto_rawDesc), len(file_triage_v1_executor_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   22,
+			NumMessages:   23,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

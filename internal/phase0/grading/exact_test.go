@@ -64,9 +64,9 @@ type fakeJudge struct {
 	calls []string
 }
 
-func (f *fakeJudge) Equivalent(_ context.Context, question, reference, response string) (bool, string, error) {
+func (f *fakeJudge) Equivalent(_ context.Context, question, reference, response string) (Judgment, error) {
 	f.calls = append(f.calls, question+"|"+reference+"|"+response)
-	return f.same, "units differ only in spelling", f.err
+	return Judgment{Same: f.same, Why: "units differ only in spelling", Call: &JudgeCall{Endpoint: "judge", PromptTokens: 100, OutputTokens: 7}}, f.err
 }
 
 // TestGraderExactJudge: the Grader asks its judge only for a mismatch
@@ -86,12 +86,12 @@ func TestGraderExactJudge(t *testing.T) {
 	}
 
 	j = &fakeJudge{same: false}
-	if v, err := New(nil, j).Grade(ctx, spec, "q", content); err != nil || v.Outcome != OutcomeIncorrect {
+	if v, err := New(nil, j).Grade(ctx, spec, "q", content); err != nil || v.Outcome != OutcomeIncorrect || v.Judge == nil || v.Judge.PromptTokens != 100 {
 		t.Errorf("judge no: %+v, %v", v, err)
 	}
 
 	j = &fakeJudge{same: true}
-	if v, err := New(nil, j).Grade(ctx, spec, "q", "Answer: 2 moles"); err != nil || !v.Correct() || len(j.calls) != 0 {
+	if v, err := New(nil, j).Grade(ctx, spec, "q", "Answer: 2 moles"); err != nil || !v.Correct() || len(j.calls) != 0 || v.Judge != nil {
 		t.Errorf("exact match: %+v, %v, %d judge calls", v, err, len(j.calls))
 	}
 	if v, err := New(nil, j).Grade(ctx, spec, "q", ""); err != nil || v.Outcome != OutcomeNoAnswer || len(j.calls) != 0 {
@@ -99,7 +99,8 @@ func TestGraderExactJudge(t *testing.T) {
 	}
 
 	boom := errors.New("judge unreachable")
-	if _, err := New(nil, &fakeJudge{err: boom}).Grade(ctx, spec, "q", content); !errors.Is(err, boom) {
-		t.Errorf("judge error: %v", err)
+	// A call that answered without a usable verdict is billed all the same.
+	if v, err := New(nil, &fakeJudge{err: boom}).Grade(ctx, spec, "q", content); !errors.Is(err, boom) || v.Judge == nil || v.Judge.OutputTokens != 7 {
+		t.Errorf("judge error: %+v, %v", v, err)
 	}
 }

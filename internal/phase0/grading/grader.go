@@ -16,9 +16,35 @@ type CodeRunner interface {
 
 // Judge settles an exact-answer item that normalized matching could not.
 type Judge interface {
-	// Equivalent reports whether response's final answer means the same as
-	// reference for question. An error means no verdict was obtained.
-	Equivalent(ctx context.Context, question, reference, response string) (bool, string, error)
+	// Equivalent says whether response's final answer means the same as
+	// reference for question. An error means no verdict was obtained; the
+	// Judgment's Call still says what a model call that answered without a
+	// usable verdict cost.
+	Equivalent(ctx context.Context, question, reference, response string) (Judgment, error)
+}
+
+// Judgment is a judge's answer on one response.
+type Judgment struct {
+	// Same reports that the response's final answer matches the reference.
+	Same bool
+	// Why explains the decision briefly.
+	Why string
+	// Call is the model call that answered, what a run bills (SPEC §9);
+	// nil when none did.
+	Call *JudgeCall
+}
+
+// JudgeCall is a grading judge's model call as its provider reported it:
+// what a run bills for it (SPEC §9), under the judge's own endpoint.
+type JudgeCall struct {
+	// Endpoint names the judge's endpoint.
+	Endpoint string
+	// PromptTokens and OutputTokens are the usage the provider reported
+	// (output by SPEC §1's cost rule).
+	PromptTokens, OutputTokens int64
+	// Cached reports that the response cache answered: the call cost
+	// nothing.
+	Cached bool
 }
 
 // Grader grades responses of every kind.
@@ -35,6 +61,8 @@ func New(code CodeRunner, judge Judge) *Grader {
 
 // Grade grades content, the final content of a response (never its
 // reasoning), against spec. question is the problem text, for the judge.
+// On an error the verdict is zero but for Judge: what a judge's call that
+// answered without a usable verdict cost.
 func (g *Grader) Grade(ctx context.Context, spec Spec, question, content string) (Verdict, error) {
 	switch spec.Kind {
 	case KindMath:
@@ -46,14 +74,14 @@ func (g *Grader) Grade(ctx context.Context, spec Spec, question, content string)
 		if v.Correct() || g.judge == nil || v.Outcome == OutcomeNoAnswer {
 			return v, nil
 		}
-		same, why, err := g.judge.Equivalent(ctx, question, spec.Answer, content)
+		j, err := g.judge.Equivalent(ctx, question, spec.Answer, content)
 		if err != nil {
-			return Verdict{}, fmt.Errorf("judge: %w", err)
+			return Verdict{Judge: j.Call}, fmt.Errorf("judge: %w", err)
 		}
-		if same {
+		if j.Same {
 			v.Outcome = OutcomeCorrect
 		}
-		v.Detail = "judge: " + why
+		v.Detail, v.Judge = "judge: "+j.Why, j.Call
 		return v, nil
 	case KindCode:
 		if g.code == nil {

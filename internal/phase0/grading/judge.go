@@ -65,27 +65,40 @@ func (j *LLMJudge) Prompt() prompts.Template { return j.prompt }
 // Equivalent asks the model whether response's final answer matches
 // reference for question. why is "extracted <answer>: <reasoning>", the
 // reasoning cut to 500 characters.
-func (j *LLMJudge) Equivalent(ctx context.Context, question, reference, response string) (bool, string, error) {
-	resp, err := j.client.Complete(ctx, llm.Request{
-		Messages: []llm.Message{{Role: llm.RoleUser, Content: j.prompt.JudgePrompt(question, reference, response)}},
+// The Judgment's Call is the model call whenever one answered, even
+// without a usable verdict (the provider bills it all the same).
+func (j *LLMJudge) Equivalent(ctx context.Context, question, reference, response string) (Judgment, error) {
+	resp, err := j.client.Complete(ctx, JudgeRequest(j.prompt, question, reference, response))
+	if err != nil {
+		return Judgment{}, err
+	}
+	call := &JudgeCall{Endpoint: j.client.Endpoint().Name, Cached: resp.CacheHit}
+	if !resp.CacheHit {
+		call.PromptTokens, call.OutputTokens = int64(resp.PromptTokens), int64(resp.Cost)
+	}
+	if resp.Truncated {
+		return Judgment{Call: call}, fmt.Errorf("judge verdict cut at the output token limit (finish_reason %q)", resp.FinishReason)
+	}
+	v, err := ParseJudgeVerdict(resp.Content)
+	if err != nil {
+		return Judgment{Call: call}, err
+	}
+	return Judgment{Same: v.Correct == "yes", Why: fmt.Sprintf("extracted %q: %s", v.ExtractedFinalAnswer, truncateRunes(v.Reasoning, 500)), Call: call}, nil
+}
+
+// JudgeRequest is the model call a judge with template tmpl makes on
+// response: what LLMJudge sends, and what a spend cap prices before it
+// (SPEC §9).
+func JudgeRequest(tmpl prompts.Template, question, reference, response string) llm.Request {
+	return llm.Request{
+		Messages: []llm.Message{{Role: llm.RoleUser, Content: tmpl.JudgePrompt(question, reference, response)}},
 		ResponseFormat: &llm.JSONSchema{
 			Name:        JudgeSchemaName,
 			Description: "Whether a response's final answer matches the reference answer.",
 			Schema:      judgeSchema,
 			Strict:      true,
 		},
-	})
-	if err != nil {
-		return false, "", err
 	}
-	if resp.Truncated {
-		return false, "", fmt.Errorf("judge verdict cut at the output token limit (finish_reason %q)", resp.FinishReason)
-	}
-	v, err := ParseJudgeVerdict(resp.Content)
-	if err != nil {
-		return false, "", err
-	}
-	return v.Correct == "yes", fmt.Sprintf("extracted %q: %s", v.ExtractedFinalAnswer, truncateRunes(v.Reasoning, 500)), nil
 }
 
 // JudgeVerdict is the judge model's structured verdict.

@@ -53,9 +53,13 @@ func TestLLMJudgeVerdicts(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			srv := llmtest.NewServer(t, llmtest.WithScript(c.reply))
-			same, why, err := newTestJudge(t, srv).Equivalent(context.Background(), question, ref, response)
-			if err != nil || same != c.same || !strings.HasPrefix(why, "extracted ") {
-				t.Fatalf("got %v %q %v, want %v", same, why, err, c.same)
+			j, err := newTestJudge(t, srv).Equivalent(context.Background(), question, ref, response)
+			if err != nil || j.Same != c.same || !strings.HasPrefix(j.Why, "extracted ") {
+				t.Fatalf("got %+v %v, want %v", j, err, c.same)
+			}
+			// What the run bills: the provider's usage under the judge's endpoint.
+			if want := (JudgeCall{Endpoint: "judge", PromptTokens: 10, OutputTokens: 5}); j.Call == nil || *j.Call != want {
+				t.Errorf("call %+v, want %+v", j.Call, want)
 			}
 			reqs := srv.Requests()
 			if len(reqs) != 1 {
@@ -127,24 +131,30 @@ func checkJudgeRequest(t *testing.T, body []byte, question, ref, response string
 }
 
 func TestLLMJudgeErrors(t *testing.T) {
+	// billed: the provider answered, so the call is billed although it
+	// gave no verdict.
 	cases := []struct {
 		name    string
 		opts    []llmtest.Option
 		want    string
 		attempt int
+		billed  bool
 	}{
-		{"malformed verdict", []llmtest.Option{llmtest.WithScript(llmtest.OK(`{"extracted_final_answer":"x","reasoning":"y","correct":"maybe"}`))}, "malformed judge verdict", 1},
-		{"not JSON", []llmtest.Option{llmtest.WithScript(llmtest.OK("yes, they match"))}, "malformed judge verdict", 1},
-		{"cut at the token limit", []llmtest.Option{llmtest.WithScript(llmtest.OpenAI(llmtest.Completion{Content: `{"extracted_final_answer":"x","reas`, FinishReason: "length"}))}, "output token limit", 1},
-		{"server 500 after retries", []llmtest.Option{llmtest.WithHandler(func(int, llmtest.Recorded) llmtest.Reply { return llmtest.ServerError() })}, "gave up after 3 attempts", judgeAttempts},
-		{"bad request", []llmtest.Option{llmtest.WithScript(llmtest.BadRequest("response_format json_schema is not supported"))}, "400", 1},
+		{"malformed verdict", []llmtest.Option{llmtest.WithScript(llmtest.OK(`{"extracted_final_answer":"x","reasoning":"y","correct":"maybe"}`))}, "malformed judge verdict", 1, true},
+		{"not JSON", []llmtest.Option{llmtest.WithScript(llmtest.OK("yes, they match"))}, "malformed judge verdict", 1, true},
+		{"cut at the token limit", []llmtest.Option{llmtest.WithScript(llmtest.OpenAI(llmtest.Completion{Content: `{"extracted_final_answer":"x","reas`, FinishReason: "length", PromptTokens: 10, CompletionTokens: 64}))}, "output token limit", 1, true},
+		{"server 500 after retries", []llmtest.Option{llmtest.WithHandler(func(int, llmtest.Recorded) llmtest.Reply { return llmtest.ServerError() })}, "gave up after 3 attempts", judgeAttempts, false},
+		{"bad request", []llmtest.Option{llmtest.WithScript(llmtest.BadRequest("response_format json_schema is not supported"))}, "400", 1, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			srv := llmtest.NewServer(t, c.opts...)
-			same, _, err := newTestJudge(t, srv).Equivalent(context.Background(), "q", "ref", "Answer: x")
-			if err == nil || !strings.Contains(err.Error(), c.want) || same {
-				t.Fatalf("got %v, %v; want an error containing %q", same, err, c.want)
+			j, err := newTestJudge(t, srv).Equivalent(context.Background(), "q", "ref", "Answer: x")
+			if err == nil || !strings.Contains(err.Error(), c.want) || j.Same {
+				t.Fatalf("got %+v, %v; want an error containing %q", j, err, c.want)
+			}
+			if billed := j.Call != nil && j.Call.PromptTokens == 10; billed != c.billed {
+				t.Errorf("call %+v, billed %v, want %v", j.Call, billed, c.billed)
 			}
 			if n := srv.Count(); n != c.attempt {
 				t.Errorf("%d requests, want %d", n, c.attempt)
@@ -153,7 +163,7 @@ func TestLLMJudgeErrors(t *testing.T) {
 	}
 	t.Run("500 is an exhausted status error", func(t *testing.T) {
 		srv := llmtest.NewServer(t, llmtest.WithHandler(func(int, llmtest.Recorded) llmtest.Reply { return llmtest.ServerError() }))
-		_, _, err := newTestJudge(t, srv).Equivalent(context.Background(), "q", "ref", "Answer: x")
+		_, err := newTestJudge(t, srv).Equivalent(context.Background(), "q", "ref", "Answer: x")
 		var ex *llm.ExhaustedError
 		var st *llm.StatusError
 		if !errors.As(err, &ex) || !errors.As(err, &st) || st.StatusCode != 500 {

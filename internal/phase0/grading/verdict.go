@@ -30,6 +30,9 @@ type Verdict struct {
 	// Detail explains the outcome briefly, e.g. "test 3 of 12: expected 5,
 	// got 4" or "judge: equivalent".
 	Detail string
+	// Judge is the grading judge's model call, when one answered (an exact
+	// answer matching could not settle); nil otherwise.
+	Judge *JudgeCall
 }
 
 // Correct reports whether the verdict counts as solved.

@@ -39,6 +39,9 @@ type Attempt struct {
 	// CallFailed says the model call itself failed (after its retries):
 	// the endpoint, not the answer, is why the attempt is not gradeable.
 	CallFailed bool
+	// Judge is the grading judge's model call, when one answered, whether
+	// or not it gave a usable verdict: a run bills it (SPEC §9).
+	Judge *grading.JudgeCall
 	// MeasuredAt is when the response arrived (the original call's time for
 	// a cached response), or when the call failed.
 	MeasuredAt time.Time
@@ -121,6 +124,7 @@ func (s *Solver) solve(ctx context.Context, c Completer, p problems.Problem, ban
 	if ctx.Err() != nil {
 		return Attempt{}, ctx.Err()
 	}
+	a.Judge = v.Judge
 	if err != nil {
 		return s.failed(a, "grading failed: "+err.Error()), nil
 	}
@@ -136,6 +140,22 @@ func (s *Solver) solve(ctx context.Context, c Completer, p problems.Problem, ban
 func Request(p problems.Problem, bannerTokens int64, sample int) (llm.Request, error) {
 	_, _, req, err := render(p, bannerTokens, sample)
 	return req, err
+}
+
+// JudgeRequest is the call a grading judge makes on an answer to p, its
+// response left empty, and whether grading p may make one at all (an
+// exact answer, which matching may not settle): what a spend cap prices
+// before the solve, adding the answer's tokens (SPEC §9).
+func JudgeRequest(p problems.Problem) (llm.Request, bool) {
+	spec, err := grading.ParseSpec(p.Grading)
+	if err != nil || spec.Kind != grading.KindExact {
+		return llm.Request{}, false
+	}
+	tmpl, err := prompts.Judge()
+	if err != nil {
+		return llm.Request{}, false
+	}
+	return grading.JudgeRequest(tmpl, p.Text, spec.Answer, ""), true
 }
 
 // render returns p's grading spec, solver template and request, the

@@ -2,6 +2,7 @@ package budgetaware
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -195,20 +196,24 @@ func solveOne(ctx context.Context, d Deps, j job, progress *work.Progress, failu
 	if err != nil {
 		return err
 	}
-	var hold *orchestrator.Hold
+	var hold, judgeHold *orchestrator.Hold
 	if req, rerr := solving.Request(j.problem, j.item.Tokens, 0); rerr == nil {
 		// A problem without a call (an ungradeable spec) reserves nothing.
 		if hold, err = d.Spend.Reserve(ctx, orchestrator.SpendResolve, ep, j.Key(), req); err != nil {
 			return err
 		}
+		if judgeHold, err = d.Spend.ReserveJudge(ctx, orchestrator.SpendResolve, ep, j.Key(), j.problem, req, false); err != nil {
+			return errors.Join(err, d.Spend.Release(ctx, hold))
+		}
 	}
 	a, err := d.Solver.Solve(ctx, c, j.problem, j.item.Tokens)
 	if err != nil || a.CallFailed {
-		if rerr := d.Spend.Release(ctx, hold); err == nil {
+		if rerr := errors.Join(d.Spend.Release(ctx, hold), d.Spend.Release(ctx, judgeHold)); err == nil {
 			err = rerr
 		}
 	} else {
-		err = d.Spend.Settle(ctx, hold, int64(a.Response.PromptTokens), a.Cost(), a.Response.CacheHit)
+		err = errors.Join(d.Spend.Settle(ctx, hold, int64(a.Response.PromptTokens), a.Cost(), a.Response.CacheHit),
+			d.Spend.SettleJudge(ctx, judgeHold, orchestrator.SpendResolve, j.Key(), a.Judge))
 	}
 	if err != nil {
 		return err

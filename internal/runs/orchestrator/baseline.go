@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/phase0/grading"
 	"github.com/triage-eval/triage/internal/phase0/solving"
 	"github.com/triage-eval/triage/internal/platform/protoconv"
 	"github.com/triage-eval/triage/internal/runs/work"
@@ -387,8 +388,8 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 				// The record's error repeats what the tally's sentence says.
 				sum.Failures.Add(strings.TrimPrefix(it.GetRecord().GetError(), solving.CallFailedPrefix))
 			}
-			if k := holdKey(it.GetRecord().GetDataset(), it.GetRecord().GetProblemId(), int(it.GetSample())); holds[k] != nil {
-				h := holds[k]
+			k := holdKey(it.GetRecord().GetDataset(), it.GetRecord().GetProblemId(), int(it.GetSample()))
+			if h := holds[k]; h != nil {
 				delete(holds, k)
 				switch {
 				case it.GetCallFailed():
@@ -401,6 +402,12 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 				if err != nil {
 					return err
 				}
+			}
+			jh := holds[judgeHoldKey(k)]
+			delete(holds, judgeHoldKey(k))
+			unit := baselineUnit{s, &triagev1.Problem{Dataset: it.GetRecord().GetDataset(), Id: it.GetRecord().GetProblemId()}}.Key()
+			if err := opts.Spend.SettleJudge(ctx, jh, SpendBaseline, unit, judgeCallOf(it.GetJudge())); err != nil {
+				return err
 			}
 			if opts.Log != nil {
 				if err := writeLogLine(opts.Log, logMu, s, it); err != nil {
@@ -426,7 +433,7 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 // of batch (its samples), or those of pending when it is not nil; with
 // batched, for as long as a provider batch may be waited for. It returns
 // the problems reserved (those that make no call too) and their holds by
-// holdKey. When the cap cut the batch short, the error is the
+// holdKey, with the grading judge's by judgeHoldKey. When the cap cut the batch short, the error is the
 // *SpendCapError, returned with the problems whose every call was
 // reserved before.
 func reserveBatch(ctx context.Context, s Solver, batch []*triagev1.Problem, k int, batched bool, pending map[string]bool, ledger *Ledger) ([]*triagev1.Problem, map[string]*Hold, error) {
@@ -447,18 +454,27 @@ func reserveBatch(ctx context.Context, s Solver, batch []*triagev1.Problem, k in
 			if err != nil {
 				break // no call: the problem is stored not gradeable
 			}
+			key := holdKey(p.GetDataset(), p.GetId(), j)
 			h, err := reserve(ctx, SpendBaseline, s.Endpoint, baselineUnit{s, p}.Key(), req)
+			if err == nil {
+				holds[key] = h
+				var jh *Hold
+				if jh, err = ledger.ReserveJudge(ctx, SpendBaseline, s.Endpoint, baselineUnit{s, p}.Key(), problemOf(p), req, batched); jh != nil {
+					holds[judgeHoldKey(key)] = jh
+				}
+			}
 			if err != nil {
-				for j2 := 1; j2 < j; j2++ { // this problem goes unsent
+				for j2 := 1; j2 <= j; j2++ { // this problem goes unsent
 					key := holdKey(p.GetDataset(), p.GetId(), j2)
-					if rerr := ledger.Release(ctx, holds[key]); rerr != nil {
-						return nil, holds, rerr
+					for _, key := range []string{key, judgeHoldKey(key)} {
+						if rerr := ledger.Release(ctx, holds[key]); rerr != nil {
+							return nil, holds, rerr
+						}
+						delete(holds, key)
 					}
-					delete(holds, key)
 				}
 				return batch[:i], holds, err
 			}
-			holds[holdKey(p.GetDataset(), p.GetId(), j)] = h
 		}
 	}
 	return batch, holds, nil
@@ -468,6 +484,19 @@ func reserveBatch(ctx context.Context, s Solver, batch []*triagev1.Problem, k in
 // a problem.
 func holdKey(dataset, id string, j int) string {
 	return fmt.Sprintf("%s|%s|%d", dataset, id, max(j, 1))
+}
+
+// judgeHoldKey names the reservation of the grading judge's call on the
+// answer whose own reservation is key.
+func judgeHoldKey(key string) string { return "judge|" + key }
+
+// judgeCallOf is what the Executor reported of a grading judge's call;
+// nil when none answered.
+func judgeCallOf(c *triagev1.JudgeCall) *grading.JudgeCall {
+	if c == nil {
+		return nil
+	}
+	return &grading.JudgeCall{Endpoint: c.GetEndpoint(), PromptTokens: c.GetPromptTokens(), OutputTokens: c.GetOutputTokens(), Cached: c.GetCached()}
 }
 
 func writeLogLine(w io.Writer, mu *sync.Mutex, s Solver, it *triagev1.BaselineItem) error {

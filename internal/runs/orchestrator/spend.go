@@ -13,7 +13,10 @@ import (
 	"time"
 
 	"github.com/triage-eval/triage/internal/llm"
+	"github.com/triage-eval/triage/internal/phase0/grading"
+	"github.com/triage-eval/triage/internal/phase0/solving"
 	"github.com/triage-eval/triage/internal/runs/quote"
+	"github.com/triage-eval/triage/internal/store/problems"
 	"github.com/triage-eval/triage/internal/store/runstore"
 )
 
@@ -50,10 +53,13 @@ type Ledger struct {
 	cap       float64 // +Inf without a cap
 	capped    bool
 	endpoints map[string]llm.Endpoint
-	now       func() time.Time
-	file      string
-	prefix    string
-	n         atomic.Int64
+	// judge is the endpoint grading exact answers (baseline.judge_endpoint),
+	// "" for none: ReserveJudge holds its calls.
+	judge  string
+	now    func() time.Time
+	file   string
+	prefix string
+	n      atomic.Int64
 }
 
 // NewLedger returns the ledger of cfg's run over store, pricing calls with
@@ -61,7 +67,7 @@ type Ledger struct {
 // output bound, or the error lists those that lack one; without one,
 // calls on unpriced endpoints are recorded with their tokens at $0.
 func NewLedger(cfg *Config, store runstore.Store, endpoints map[string]llm.Endpoint, used []string, now func() time.Time) (*Ledger, error) {
-	l := &Ledger{store: store, cap: math.Inf(1), endpoints: endpoints, now: now, file: cfg.File()}
+	l := &Ledger{store: store, cap: math.Inf(1), endpoints: endpoints, now: now, file: cfg.File(), judge: cfg.Baseline.JudgeEndpoint}
 	if cfg.Spend.CapUSD != nil {
 		l.cap, l.capped = *cfg.Spend.CapUSD, true
 		var problems []string
@@ -119,11 +125,77 @@ func (l *Ledger) reserve(ctx context.Context, phase, endpoint, callKey string, r
 		return nil, nil
 	}
 	ep := l.endpoints[endpoint]
-	h := &Hold{id: fmt.Sprintf("%s-%d", l.prefix, l.n.Add(1)), phase: phase, endpoint: endpoint, callKey: callKey, ep: ep, reserved: l.capped}
+	return l.reserveTokens(ctx, phase, endpoint, callKey, llm.EstimateTokens(req), ep.MaxOutput(req), lease)
+}
+
+// ReserveJudge holds the pessimistic cost of the grading judge's call on
+// the answer to solveReq, the call callKey of phase on solverEndpoint
+// (SPEC §9): the judge's prompt with the problem and its reference, plus
+// the answer at the solver's output bound (an answer has no more tokens
+// than its call's output), and the judge's own output bound. It holds
+// nothing, and returns nil, when the run grades without a judge
+// (baseline.judge_endpoint) or p's answers never go to one (not an exact
+// answer); batched holds for as long as a provider batch may be waited
+// for, as ReserveBatched, since the judge grades the batch's answers.
+func (l *Ledger) ReserveJudge(ctx context.Context, phase, solverEndpoint, callKey string, p problems.Problem, solveReq llm.Request, batched bool) (*Hold, error) {
+	if l == nil || l.judge == "" {
+		return nil, nil
+	}
+	req, ok := solving.JudgeRequest(p)
+	if !ok {
+		return nil, nil
+	}
+	lease := reservationLease
+	if batched {
+		lease += llm.DefaultBatchMaxWait
+	}
+	answer := l.endpoints[solverEndpoint].MaxOutput(solveReq)
+	return l.reserveTokens(ctx, phase, l.judge, callKey, llm.EstimateTokens(req)+answer, l.endpoints[l.judge].MaxOutput(req), lease)
+}
+
+// SettleJudge settles h, the hold of a grading judge's call
+// (ReserveJudge), with call, what answered it: released when no call
+// answered (call nil). A call the run held nothing for — a judge the
+// config does not name, which a remote Executor serves with — is
+// recorded all the same, at its endpoint's price when the endpoints file
+// has one: what it cost is known, though the cap did not bound it.
+func (l *Ledger) SettleJudge(ctx context.Context, h *Hold, phase, callKey string, call *grading.JudgeCall) error {
+	if l == nil {
+		return nil
+	}
+	if call == nil {
+		return l.Release(ctx, h)
+	}
+	if h == nil || h.endpoint != call.Endpoint {
+		if err := l.Release(ctx, h); err != nil {
+			return err
+		}
+		h = l.newHold(phase, call.Endpoint, callKey, false)
+	}
+	return l.Settle(ctx, h, call.PromptTokens, call.OutputTokens, call.Cached)
+}
+
+// newHold names a call of phase on endpoint; reserved says the store
+// holds its pessimistic cost.
+func (l *Ledger) newHold(phase, endpoint, callKey string, reserved bool) *Hold {
+	return &Hold{id: fmt.Sprintf("%s-%d", l.prefix, l.n.Add(1)), phase: phase, endpoint: endpoint, callKey: callKey, ep: l.endpoints[endpoint], reserved: reserved}
+}
+
+// reserveTokens holds the pessimistic cost of a call on endpoint of
+// inputTokens (estimated) and at most outputTokens, for lease.
+func (l *Ledger) reserveTokens(ctx context.Context, phase, endpoint, callKey string, inputTokens, outputTokens int64, lease time.Duration) (*Hold, error) {
+	h := l.newHold(phase, endpoint, callKey, l.capped)
 	if !l.capped {
 		return h, nil
 	}
-	pessimistic, _ := ep.Pessimistic(req) // NewLedger checked every capped endpoint has one
+	var pessimistic float64
+	ok := h.ep.Price != nil
+	if ok {
+		pessimistic, ok = h.ep.Price.Pessimistic(inputTokens, outputTokens)
+	}
+	if !ok { // NewLedger checks the endpoints its caller said it uses
+		return nil, fmt.Errorf("spend.cap_usd: the cap cannot be enforced: endpoint %q has no price or no max_output_tokens", endpoint)
+	}
 	now := l.now()
 	held, spent, err := l.store.Reserve(ctx, runstore.Reservation{ID: h.id, Phase: phase, Endpoint: endpoint, CallKey: callKey, Dollars: pessimistic, Until: now.Add(lease)}, l.cap, now)
 	if err != nil {

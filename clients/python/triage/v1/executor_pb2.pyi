@@ -51,13 +51,14 @@ class BaselineBatch(_message.Message):
     def __init__(self, batch_ids: _Optional[_Iterable[str]] = ..., requests: _Optional[int] = ..., cached: _Optional[int] = ..., resumed: _Optional[int] = ..., submitted: _Optional[int] = ..., stored: _Optional[int] = ..., missing: _Optional[int] = ..., warning: _Optional[str] = ...) -> None: ...
 
 class BaselineItem(_message.Message):
-    __slots__ = ["batch_id", "cached", "call_failed", "done", "extracted_answer", "grade_detail", "outcome", "output_tokens", "prompt_sha256", "prompt_template", "prompt_tokens", "record", "sample"]
+    __slots__ = ["batch_id", "cached", "call_failed", "done", "extracted_answer", "grade_detail", "judge", "outcome", "output_tokens", "prompt_sha256", "prompt_template", "prompt_tokens", "record", "sample"]
     BATCH_ID_FIELD_NUMBER: _ClassVar[int]
     CACHED_FIELD_NUMBER: _ClassVar[int]
     CALL_FAILED_FIELD_NUMBER: _ClassVar[int]
     DONE_FIELD_NUMBER: _ClassVar[int]
     EXTRACTED_ANSWER_FIELD_NUMBER: _ClassVar[int]
     GRADE_DETAIL_FIELD_NUMBER: _ClassVar[int]
+    JUDGE_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     PROMPT_SHA256_FIELD_NUMBER: _ClassVar[int]
@@ -71,6 +72,7 @@ class BaselineItem(_message.Message):
     done: int
     extracted_answer: str
     grade_detail: str
+    judge: JudgeCall
     outcome: GradeOutcome
     output_tokens: int
     prompt_sha256: str
@@ -78,7 +80,7 @@ class BaselineItem(_message.Message):
     prompt_tokens: int
     record: GroundTruthRecord
     sample: int
-    def __init__(self, record: _Optional[_Union[GroundTruthRecord, _Mapping]] = ..., outcome: _Optional[_Union[GradeOutcome, str]] = ..., extracted_answer: _Optional[str] = ..., grade_detail: _Optional[str] = ..., cached: bool = ..., prompt_template: _Optional[str] = ..., prompt_sha256: _Optional[str] = ..., done: _Optional[int] = ..., call_failed: bool = ..., sample: _Optional[int] = ..., prompt_tokens: _Optional[int] = ..., batch_id: _Optional[str] = ..., output_tokens: _Optional[int] = ...) -> None: ...
+    def __init__(self, record: _Optional[_Union[GroundTruthRecord, _Mapping]] = ..., outcome: _Optional[_Union[GradeOutcome, str]] = ..., extracted_answer: _Optional[str] = ..., grade_detail: _Optional[str] = ..., cached: bool = ..., prompt_template: _Optional[str] = ..., prompt_sha256: _Optional[str] = ..., done: _Optional[int] = ..., call_failed: bool = ..., sample: _Optional[int] = ..., prompt_tokens: _Optional[int] = ..., batch_id: _Optional[str] = ..., output_tokens: _Optional[int] = ..., judge: _Optional[_Union[JudgeCall, _Mapping]] = ...) -> None: ...
 
 class BaselineStarted(_message.Message):
     __slots__ = ["pending", "skipped", "total"]
@@ -245,6 +247,18 @@ class InlinePool(_message.Message):
     ITEMS_FIELD_NUMBER: _ClassVar[int]
     items: _containers.RepeatedCompositeFieldContainer[_types_pb2.GroundTruthItem]
     def __init__(self, items: _Optional[_Iterable[_Union[_types_pb2.GroundTruthItem, _Mapping]]] = ...) -> None: ...
+
+class JudgeCall(_message.Message):
+    __slots__ = ["cached", "endpoint", "output_tokens", "prompt_tokens"]
+    CACHED_FIELD_NUMBER: _ClassVar[int]
+    ENDPOINT_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    PROMPT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    cached: bool
+    endpoint: str
+    output_tokens: int
+    prompt_tokens: int
+    def __init__(self, endpoint: _Optional[str] = ..., prompt_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ..., cached: bool = ...) -> None: ...
 
 class ListGroundTruthRequest(_message.Message):
     __slots__ = ["all_samples", "dataset", "page_size", "page_token", "solver"]

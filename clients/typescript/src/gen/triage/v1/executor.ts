@@ -671,6 +671,28 @@ export interface BaselineItem {
    * same. 0 when prompt_tokens is (a failed call, a cached answer).
    */
   outputTokens: number;
+  /**
+   * The grading judge's model call on this answer, when one answered (an
+   * exact answer matching could not settle, the Executor serving with a
+   * judge endpoint), whether or not it gave a usable verdict: a run bills
+   * it apart from the solver's call (SPEC §9). Absent otherwise.
+   */
+  judge: JudgeCall | undefined;
+}
+
+/** JudgeCall is a grading judge's model call as its provider reported it. */
+export interface JudgeCall {
+  /** The judge's endpoint, by its name in the Executor's endpoints file. */
+  endpoint: string;
+  /** Prompt tokens the provider reported (0 when cached). */
+  promptTokens: number;
+  /**
+   * Output tokens the provider reported, by SPEC §1's cost rule (0 when
+   * cached).
+   */
+  outputTokens: number;
+  /** The response cache answered: the call cost nothing. */
+  cached: boolean;
 }
 
 /** BaselineSummary closes a baseline stream. */
@@ -3232,6 +3254,7 @@ function createBaseBaselineItem(): BaselineItem {
     promptTokens: 0,
     batchId: "",
     outputTokens: 0,
+    judge: undefined,
   };
 }
 
@@ -3275,6 +3298,9 @@ export const BaselineItem: MessageFns<BaselineItem> = {
     }
     if (message.outputTokens !== 0) {
       writer.uint32(104).int64(message.outputTokens);
+    }
+    if (message.judge !== undefined) {
+      JudgeCall.encode(message.judge, writer.uint32(114).fork()).join();
     }
     return writer;
   },
@@ -3396,6 +3422,14 @@ export const BaselineItem: MessageFns<BaselineItem> = {
             message.outputTokens = longToNumber(reader.int64());
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.judge = JudgeCall.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3455,6 +3489,7 @@ export const BaselineItem: MessageFns<BaselineItem> = {
         : isSet(object.output_tokens)
         ? globalThis.Number(object.output_tokens)
         : 0,
+      judge: isSet(object.judge) ? JudgeCall.fromJSON(object.judge) : undefined,
     };
   },
 
@@ -3499,6 +3534,9 @@ export const BaselineItem: MessageFns<BaselineItem> = {
     if (message.outputTokens !== 0) {
       obj.outputTokens = Math.round(message.outputTokens);
     }
+    if (message.judge !== undefined) {
+      obj.judge = JudgeCall.toJSON(message.judge);
+    }
     return obj;
   },
 
@@ -3522,6 +3560,134 @@ export const BaselineItem: MessageFns<BaselineItem> = {
     message.promptTokens = object.promptTokens ?? 0;
     message.batchId = object.batchId ?? "";
     message.outputTokens = object.outputTokens ?? 0;
+    message.judge = (object.judge !== undefined && object.judge !== null)
+      ? JudgeCall.fromPartial(object.judge)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseJudgeCall(): JudgeCall {
+  return { endpoint: "", promptTokens: 0, outputTokens: 0, cached: false };
+}
+
+export const JudgeCall: MessageFns<JudgeCall> = {
+  encode(message: JudgeCall, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.endpoint !== "") {
+      writer.uint32(10).string(message.endpoint);
+    }
+    if (message.promptTokens !== 0) {
+      writer.uint32(16).int64(message.promptTokens);
+    }
+    if (message.outputTokens !== 0) {
+      writer.uint32(24).int64(message.outputTokens);
+    }
+    if (message.cached !== false) {
+      writer.uint32(32).bool(message.cached);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): JudgeCall {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseJudgeCall();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.endpoint = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.promptTokens = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.outputTokens = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.cached = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): JudgeCall {
+    return {
+      endpoint: isSet(object.endpoint) ? globalThis.String(object.endpoint) : "",
+      promptTokens: isSet(object.promptTokens)
+        ? globalThis.Number(object.promptTokens)
+        : isSet(object.prompt_tokens)
+        ? globalThis.Number(object.prompt_tokens)
+        : 0,
+      outputTokens: isSet(object.outputTokens)
+        ? globalThis.Number(object.outputTokens)
+        : isSet(object.output_tokens)
+        ? globalThis.Number(object.output_tokens)
+        : 0,
+      cached: isSet(object.cached) ? globalThis.Boolean(object.cached) : false,
+    };
+  },
+
+  toJSON(message: JudgeCall): unknown {
+    const obj: any = {};
+    if (message.endpoint !== "") {
+      obj.endpoint = message.endpoint;
+    }
+    if (message.promptTokens !== 0) {
+      obj.promptTokens = Math.round(message.promptTokens);
+    }
+    if (message.outputTokens !== 0) {
+      obj.outputTokens = Math.round(message.outputTokens);
+    }
+    if (message.cached !== false) {
+      obj.cached = message.cached;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<JudgeCall>, I>>(base?: I): JudgeCall {
+    return JudgeCall.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<JudgeCall>, I>>(object: I): JudgeCall {
+    const message = createBaseJudgeCall();
+    message.endpoint = object.endpoint ?? "";
+    message.promptTokens = object.promptTokens ?? 0;
+    message.outputTokens = object.outputTokens ?? 0;
+    message.cached = object.cached ?? false;
     return message;
   },
 };

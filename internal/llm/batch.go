@@ -23,6 +23,14 @@ type BatchStore interface {
 	PendingBatches(ctx context.Context, baseURL string) ([]StoredBatch, error)
 	// FinishBatch marks a batch read, with the provider's final status.
 	FinishBatch(ctx context.Context, id, state string, at time.Time) error
+	// UnreportedAnswers returns, by cache key, the batch of each request of
+	// baseURL's finished batches whose answer no call has reported yet
+	// (MarkReported): answers a process that died before reporting them
+	// left unbilled.
+	UnreportedAnswers(ctx context.Context, baseURL string) (map[string]string, error)
+	// MarkReported records that the answer to the request of cache key
+	// was reported to the run that bills it.
+	MarkReported(ctx context.Context, key string) error
 }
 
 // StoredBatch is a batch as a BatchStore keeps it.
@@ -134,8 +142,13 @@ type BatchReport struct {
 	// the batch whose answer this Prefill stored for it, or "" (cached
 	// before, left to the synchronous path, or a repeat of an earlier
 	// request). Those answers are the calls the batches were paid for
-	// (Price.Batched), once each.
+	// (Price.Batched), once each; so are the answers of finished batches
+	// no call reported (Unreported), found in the cache.
 	Answered []string
+	// Unreported counts the cached answers of finished batches that no
+	// call had reported (a process that died before it did): this one
+	// reports them, in Answered, to be billed once.
+	Unreported int
 }
 
 func (r *BatchReport) problem(format string, args ...any) {
@@ -227,6 +240,9 @@ func (c *Client) Prefill(ctx context.Context, reqs []Request, o BatchOptions) (B
 		return rep, c.wrap(err)
 	}
 	rep.Answered = make([]string, len(reqs))
+	if err := c.unreported(ctx, store, keys, missing, &rep); err != nil {
+		return rep, c.wrap(err)
+	}
 	if len(missing) == 0 {
 		return rep, nil
 	}
@@ -290,6 +306,72 @@ func (c *Client) Prefill(ctx context.Context, reqs []Request, o BatchOptions) (B
 	return rep, nil
 }
 
+// unreported sets rep.Answered for the cached requests (keys, less
+// missing) whose answer a finished batch gave and no call has reported
+// (BatchStore.UnreportedAnswers): this call reports, and so bills, them.
+func (c *Client) unreported(ctx context.Context, store BatchStore, keys []string, missing []batchItem, rep *BatchReport) error {
+	answers, err := store.UnreportedAnswers(ctx, c.baseURL)
+	if err != nil || len(answers) == 0 {
+		return err
+	}
+	uncached := make(map[string]bool, len(missing))
+	for _, it := range missing {
+		uncached[it.key] = true
+	}
+	for i, k := range keys {
+		id := answers[k]
+		if id == "" || uncached[k] {
+			continue
+		}
+		delete(answers, k) // a repeated request is answered once
+		// The cache holds the batch's answer, not one a synchronous call
+		// stored after the batch failed it (and billed apart).
+		if resp, ok, err := c.opts.cache.Get(ctx, k); err != nil {
+			return fmt.Errorf("cache lookup: %w", err)
+		} else if ok && resp.BatchID == id {
+			rep.Answered[i] = id
+			rep.Unreported++
+		}
+	}
+	return nil
+}
+
+// MarkReported records that the answer a batch gave req (BatchReport.Answered)
+// was reported to the run that bills it, so that no later call reports it
+// again.
+func (c *Client) MarkReported(ctx context.Context, req Request) error {
+	store, ok := c.opts.cache.(BatchStore)
+	if !ok {
+		return nil
+	}
+	key, _, err := c.batchKey(req)
+	if err != nil || key == "" {
+		return err
+	}
+	return store.MarkReported(ctx, key)
+}
+
+// batchKey renders req as Complete would and returns its cache key and
+// body; "" for a request Complete would refuse.
+func (c *Client) batchKey(req Request) (string, []byte, error) {
+	if req.validate() != nil {
+		return "", nil, nil
+	}
+	w, err := buildWire(c.ep, c.extraBody, req)
+	if err != nil {
+		return "", nil, nil
+	}
+	body, err := w.body()
+	if err != nil {
+		return "", nil, fmt.Errorf("request body: %w", err)
+	}
+	key, err := bodyKey(c.baseURL, body, req.Sample)
+	if err != nil {
+		return "", nil, fmt.Errorf("cache key: %w", err)
+	}
+	return key, body, nil
+}
+
 // uncached renders reqs as Complete would and returns, once each, those
 // the cache lacks, and every request's cache key ("" for one Complete
 // would refuse).
@@ -298,20 +380,12 @@ func (c *Client) uncached(ctx context.Context, reqs []Request, rep *BatchReport)
 	var out []batchItem
 	keys := make([]string, len(reqs))
 	for i, req := range reqs {
-		if req.validate() != nil {
+		key, body, err := c.batchKey(req)
+		if err != nil {
+			return nil, nil, err
+		}
+		if key == "" {
 			continue // Complete reports it
-		}
-		w, err := buildWire(c.ep, c.extraBody, req)
-		if err != nil {
-			continue
-		}
-		body, err := w.body()
-		if err != nil {
-			return nil, nil, fmt.Errorf("request body: %w", err)
-		}
-		key, err := bodyKey(c.baseURL, body, req.Sample)
-		if err != nil {
-			return nil, nil, fmt.Errorf("cache key: %w", err)
 		}
 		keys[i] = key
 		if seen[key] {

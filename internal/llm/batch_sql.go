@@ -25,7 +25,7 @@ func (c *SQLCache) SaveBatch(ctx context.Context, b StoredBatch) (err error) {
 	}
 	for _, k := range b.Keys {
 		if _, err = tx.ExecContext(ctx,
-			`INSERT INTO llm_batch_items (batch_id, key) VALUES (?, ?) ON CONFLICT (batch_id, key) DO NOTHING`, b.ID, k); err != nil {
+			`INSERT INTO llm_batch_items (batch_id, key, reported) VALUES (?, ?, 0) ON CONFLICT (batch_id, key) DO NOTHING`, b.ID, k); err != nil {
 			return fmt.Errorf("llm cache: save batch %s: %w", b.ID, err)
 		}
 	}
@@ -71,6 +71,38 @@ func (c *SQLCache) FinishBatch(ctx context.Context, id, state string, at time.Ti
 	if _, err := c.db.ExecContext(ctx, `UPDATE llm_batches SET state = ?, done_at = ? WHERE id = ?`,
 		state, at.UTC().Format(time.RFC3339Nano), id); err != nil {
 		return fmt.Errorf("llm cache: finish batch %s: %w", id, err)
+	}
+	return nil
+}
+
+// UnreportedAnswers implements BatchStore: the keys of finished batches
+// of baseURL not yet marked reported, each with its batch.
+func (c *SQLCache) UnreportedAnswers(ctx context.Context, baseURL string) (map[string]string, error) {
+	rows, err := c.db.QueryContext(ctx,
+		`SELECT i.key, i.batch_id FROM llm_batch_items i JOIN llm_batches b ON b.id = i.batch_id
+		 WHERE i.reported = 0 AND b.base_url = ? AND b.state <> ?`, baseURL, batchPending)
+	if err != nil {
+		return nil, fmt.Errorf("llm cache: unreported batch answers: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var key, id string
+		if err := rows.Scan(&key, &id); err != nil {
+			return nil, fmt.Errorf("llm cache: unreported batch answers: %w", err)
+		}
+		out[key] = id
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("llm cache: unreported batch answers: %w", err)
+	}
+	return out, nil
+}
+
+// MarkReported implements BatchStore.
+func (c *SQLCache) MarkReported(ctx context.Context, key string) error {
+	if _, err := c.db.ExecContext(ctx, `UPDATE llm_batch_items SET reported = 1 WHERE key = ? AND reported = 0`, key); err != nil {
+		return fmt.Errorf("llm cache: mark a batch answer reported: %w", err)
 	}
 	return nil
 }

@@ -38,6 +38,25 @@ func TestBatchStoreBackends(t *testing.T) {
 			if err != nil || len(got) != 1 || got[0].ID != "batch_b" {
 				t.Errorf("pending after finishing batch_a = %+v, %v", got, err)
 			}
+			// Answers are unreported once their batch is finished, for its
+			// base URL, until marked.
+			unreported := func() map[string]string {
+				t.Helper()
+				m, err := c.UnreportedAnswers(ctx, "http://x/v1")
+				if err != nil {
+					t.Fatal(err)
+				}
+				return m
+			}
+			if got, want := unreported(), map[string]string{"k1": "batch_a", "k2": "batch_a"}; !reflect.DeepEqual(got, want) {
+				t.Errorf("unreported = %v, want %v", got, want)
+			}
+			if err := c.MarkReported(ctx, "k2"); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := unreported(), map[string]string{"k1": "batch_a"}; !reflect.DeepEqual(got, want) {
+				t.Errorf("unreported after marking k2 = %v, want %v", got, want)
+			}
 		})
 	}
 }

@@ -469,3 +469,46 @@ func TestPrefillFileBound(t *testing.T) {
 		t.Errorf("report %+v", rep)
 	}
 }
+
+// TestPrefillReportsAnswersLeftUnreported: a batch's answers no call
+// marked reported — the process died after reading the batch and before
+// reporting them — are answered again, from the cache, by the next
+// Prefill (BatchReport.Answered, Unreported), until they are marked; an
+// answer a synchronous call stored after the batch failed its request is
+// never taken for the batch's.
+func TestPrefillReportsAnswersLeftUnreported(t *testing.T) {
+	ctx := context.Background()
+	s := newBatchSetup(t, llmtest.BatchBehavior{End: "expired", Answered: 3})
+	c := s.client(t, s.cache)
+	reqs := batchRequests(prompts...)
+	rep, err := c.Prefill(ctx, reqs, BatchOptions{})
+	if err != nil || rep.Stored != 3 || rep.Unreported != 0 {
+		t.Fatalf("first prefill: %+v, %v", rep, err)
+	}
+	batch := rep.Answered[0]
+	for _, r := range reqs[3:] { // the expired requests go synchronously
+		if _, err := c.Complete(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The first answer was reported before the process died.
+	if err := c.MarkReported(ctx, reqs[0]); err != nil {
+		t.Fatal(err)
+	}
+
+	rep, err = c.Prefill(ctx, reqs, BatchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"", batch, batch, "", ""}; rep.Unreported != 2 || rep.Cached != 5 || fmt.Sprint(rep.Answered) != fmt.Sprint(want) {
+		t.Errorf("after the restart: %+v, want answers %q reported again", rep, want)
+	}
+	for _, r := range reqs[1:3] {
+		if err := c.MarkReported(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if rep, err = c.Prefill(ctx, reqs, BatchOptions{}); err != nil || rep.Unreported != 0 || strings.Join(rep.Answered, "") != "" {
+		t.Errorf("once reported: %+v, %v", rep, err)
+	}
+}

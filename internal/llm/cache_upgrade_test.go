@@ -41,9 +41,10 @@ func TestCacheOpensUnversionedCaches(t *testing.T) {
 				t.Errorf("Get of the old response = %+v, %v, %v", got, ok, err)
 			}
 			applied, err := sqldb.VersionTable("llm_cache_migrations").Applied(ctx, c.db)
-			// 0001 adopts the old table; 0002 adds the batch tables.
-			if err != nil || len(applied) != 2 || applied[0].Version != 1 || applied[1].Version != 2 {
-				t.Errorf("versions recorded: %+v, %v; want 1, 2", applied, err)
+			// 0001 adopts the old table; 0002 adds the batch tables; 0003
+			// marks their items reported or not.
+			if err != nil || len(applied) != 3 || applied[0].Version != 1 || applied[1].Version != 2 || applied[2].Version != 3 {
+				t.Errorf("versions recorded: %+v, %v; want 1, 2, 3", applied, err)
 			}
 		})
 	}

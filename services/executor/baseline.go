@@ -114,7 +114,7 @@ type job struct {
 // solveAll solves jobs, concurrency at a time (errgroup), and stores
 // each result before sending it, one result at a time, so a result is
 // never reported unless it is stored.
-func (s *Service) solveAll(ctx context.Context, c solving.Completer, solver groundtruth.Solver, pending []job, concurrency int, send func(*triagev1.RunBaselineResponse) error) (*triagev1.BaselineSummary, error) {
+func (s *Service) solveAll(ctx context.Context, c *llm.Client, solver groundtruth.Solver, pending []job, concurrency int, send func(*triagev1.RunBaselineResponse) error) (*triagev1.BaselineSummary, error) {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(concurrency)
 	var mu sync.Mutex
@@ -130,7 +130,7 @@ func (s *Service) solveAll(ctx context.Context, c solving.Completer, solver grou
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			return s.report(gctx, solver, p, a, sum, send)
+			return s.report(gctx, c, solver, p, a, sum, send)
 		})
 	}
 	if err := g.Wait(); err != nil {
@@ -142,8 +142,10 @@ func (s *Service) solveAll(ctx context.Context, c solving.Completer, solver grou
 	return sum, nil
 }
 
-// report stores one attempt, counts it into sum and sends it.
-func (s *Service) report(ctx context.Context, solver groundtruth.Solver, p job, a solving.Attempt, sum *triagev1.BaselineSummary, send func(*triagev1.RunBaselineResponse) error) error {
+// report stores one attempt, counts it into sum and sends it; an answer a
+// provider batch gave is then marked reported in c's cache, so that it is
+// billed once (llm.Client.MarkReported).
+func (s *Service) report(ctx context.Context, c *llm.Client, solver groundtruth.Solver, p job, a solving.Attempt, sum *triagev1.BaselineSummary, send func(*triagev1.RunBaselineResponse) error) error {
 	rec := attemptRecord(solver, p.Problem, a)
 	if p.Sample >= 2 {
 		rec.Sample = p.Sample
@@ -179,7 +181,14 @@ func (s *Service) report(ctx context.Context, solver groundtruth.Solver, p job, 
 	}
 	item := itemProto(rec, a, sum.Solved, batch)
 	item.Sample = int32(p.Sample)
-	return send(&triagev1.RunBaselineResponse{Event: &triagev1.RunBaselineResponse_Item{Item: item}})
+	if err := send(&triagev1.RunBaselineResponse{Event: &triagev1.RunBaselineResponse_Item{Item: item}}); err != nil || batch == "" {
+		return err
+	}
+	req, err := solving.Request(p.Problem, 0, p.Sample)
+	if err != nil {
+		return nil // no request, no batch answer: not reached
+	}
+	return c.MarkReported(ctx, req)
 }
 
 // pendingJobs lists the calls to make: samples 1..k of every problem,

@@ -34,6 +34,7 @@ func (s *Service) prefill(ctx context.Context, c *llm.Client, pending []job, sen
 	return send(&triagev1.RunBaselineResponse{Event: &triagev1.RunBaselineResponse_Batch{Batch: &triagev1.BaselineBatch{
 		BatchIds: rep.Batches, Requests: int32(rep.Requests), Cached: int32(rep.Cached), Resumed: int32(rep.Resumed),
 		Submitted: int32(rep.Submitted), Stored: int32(rep.Stored), Missing: int32(rep.Missing), Warning: clip(rep.Warning(), maxExtracted),
+		Unreported: int32(rep.Unreported),
 	}}})
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/triage-eval/triage/internal/platform/server"
 	"github.com/triage-eval/triage/internal/platform/servertest"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
+	"github.com/triage-eval/triage/internal/store/problems"
 	"github.com/triage-eval/triage/services/executor"
 )
 
@@ -58,6 +59,14 @@ func boxedAnswer(_ int, r llmtest.Recorded) llmtest.Reply {
 // endpoint "q" may batch, on a fresh fake provider.
 func newBatchExecutor(t *testing.T, batch bool, cache llm.Cache) (triagev1.ExecutorServiceClient, groundtruth.Store, *llmtest.Server) {
 	t.Helper()
+	c, st, srv, _ := newBatchExecutorBaseline(t, batch, cache)
+	return c, st, srv
+}
+
+// newBatchExecutorBaseline is newBatchExecutor, with the Executor's
+// baseline (its endpoints and gateway clients).
+func newBatchExecutorBaseline(t *testing.T, batch bool, cache llm.Cache) (triagev1.ExecutorServiceClient, groundtruth.Store, *llmtest.Server, *executor.Baseline) {
+	t.Helper()
 	clock := &batchClock{t: fixedNow}
 	srv := llmtest.NewServer(t, llmtest.WithHandler(boxedAnswer), llmtest.WithClock(clock.now))
 	st, err := groundtruth.Open(context.Background(), filepath.Join(t.TempDir(), "gt.db"))
@@ -75,7 +84,80 @@ func newBatchExecutor(t *testing.T, batch bool, cache llm.Cache) (triagev1.Execu
 		Solver:    solving.New(grading.New(nil, nil), clock.now),
 	}
 	svc := server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: executor.New(st, clock.now, executor.WithBaseline(b))}
-	return triagev1.NewExecutorServiceClient(servertest.Start(t, nil, svc)), st, srv
+	return triagev1.NewExecutorServiceClient(servertest.Start(t, nil, svc)), st, srv, b
+}
+
+// TestBatchBaselineBillsAnswersLeftUnreported: a process that read its
+// batches into the cache and died before reporting any answer left them
+// unbilled; the next baseline reports each with its batch (batch_id, the
+// provider's usage: billed at the batch price) and counts them in
+// BaselineBatch.unreported, and a later rerun, which finds them reported,
+// bills none again.
+func TestBatchBaselineBillsAnswersLeftUnreported(t *testing.T) {
+	ctx := context.Background()
+	probs := []*triagev1.Problem{mathProblem("p1", "17"), mathProblem("p2", "27"), mathProblem("p3", "37")}
+	c, _, srv, b := newBatchExecutorBaseline(t, true, openCache(t))
+	client, err := b.Clients.Get("baseline/q", b.Endpoints["q"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reqs []llm.Request
+	for _, p := range probs {
+		req, err := solving.Request(problems.Problem{ID: p.GetId(), Dataset: p.GetDataset(), Text: p.GetText(), Grading: json.RawMessage(p.GetGradingJson())}, 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs = append(reqs, req)
+	}
+	// The earlier process: its batch read into the cache, then it died.
+	if rep, err := client.Prefill(ctx, reqs, llm.BatchOptions{}); err != nil || rep.Stored != len(probs) {
+		t.Fatalf("the earlier process's batch: %+v, %v", rep, err)
+	}
+	run := func(rerun bool) (*triagev1.BaselineBatch, []*triagev1.BaselineItem) {
+		t.Helper()
+		stream, err := c.RunBaseline(ctx, &triagev1.RunBaselineRequest{Solver: qwen, Endpoint: "q", Problems: probs, Batch: true, Rerun: rerun})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep *triagev1.BaselineBatch
+		var items []*triagev1.BaselineItem
+		for {
+			msg, err := stream.Recv()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b := msg.GetBatch(); b != nil {
+				rep = b
+			}
+			if it := msg.GetItem(); it != nil {
+				items = append(items, it)
+			}
+			if msg.GetSummary() != nil {
+				return rep, items
+			}
+		}
+	}
+	rep, items := run(false)
+	if rep.GetUnreported() != int32(len(probs)) || rep.GetCached() != int32(len(probs)) || rep.GetSubmitted() != 0 {
+		t.Errorf("batch report %v; want every answer cached and unreported", rep)
+	}
+	for _, it := range items {
+		if it.GetBatchId() == "" || it.GetPromptTokens() != 40 || it.GetOutputTokens() == 0 || !it.GetCached() {
+			t.Errorf("%s: %v; want it billed with its batch", it.GetRecord().GetProblemId(), it)
+		}
+	}
+	rep, items = run(true)
+	if rep.GetUnreported() != 0 || len(items) != len(probs) {
+		t.Errorf("rerun: batch report %v, %d items", rep, len(items))
+	}
+	for _, it := range items {
+		if it.GetBatchId() != "" || it.GetPromptTokens() != 0 {
+			t.Errorf("rerun, %s: %v; want a cached answer billed nothing", it.GetRecord().GetProblemId(), it)
+		}
+	}
+	if srv.Count() != 0 {
+		t.Errorf("%d synchronous calls, want none", srv.Count())
+	}
 }
 
 func openCache(t *testing.T) *llm.SQLCache {

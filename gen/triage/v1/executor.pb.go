@@ -1633,7 +1633,11 @@ type BaselineBatch struct {
 	Missing int32 `protobuf:"varint,7,opt,name=missing,proto3" json:"missing,omitempty"`
 	// One line on why requests were left to synchronous calls; empty when
 	// the batches answered every request.
-	Warning       string `protobuf:"bytes,8,opt,name=warning,proto3" json:"warning,omitempty"`
+	Warning string `protobuf:"bytes,8,opt,name=warning,proto3" json:"warning,omitempty"`
+	// Of cached: answers of finished batches that no earlier call reported
+	// (its process died first), which this call reports with their batch_id
+	// and so bills, once.
+	Unreported    int32 `protobuf:"varint,9,opt,name=unreported,proto3" json:"unreported,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1724,6 +1728,13 @@ func (x *BaselineBatch) GetWarning() string {
 	return ""
 }
 
+func (x *BaselineBatch) GetUnreported() int32 {
+	if x != nil {
+		return x.Unreported
+	}
+	return 0
+}
+
 // BaselineItem is one problem's baseline result, sent once it is stored.
 type BaselineItem struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1756,11 +1767,12 @@ type BaselineItem struct {
 	// billed (a run's spend, SPEC §9).
 	PromptTokens int64 `protobuf:"varint,11,opt,name=prompt_tokens,json=promptTokens,proto3" json:"prompt_tokens,omitempty"`
 	// The provider batch that answered this call when this RunBaseline's
-	// batches did (batch mode, SPEC §9 "Batch Phase 0"): the call is then
-	// billed at the endpoint's batch price, although cached is set (the
-	// answer reached the solver through the response cache). Empty for
-	// every other call, a batch answer an earlier call already reported
-	// included.
+	// batches did (batch mode, SPEC §9 "Batch Phase 0"), or when an earlier
+	// call's batch did and no call reported the answer (its process died
+	// first; BaselineBatch.unreported): the call is then billed at the
+	// endpoint's batch price, although cached is set (the answer reached
+	// the solver through the response cache). Empty for every other call, a
+	// batch answer an earlier call already reported included.
 	BatchId string `protobuf:"bytes,12,opt,name=batch_id,json=batchId,proto3" json:"batch_id,omitempty"`
 	// Output tokens the provider reported for this call (SPEC §1's cost
 	// rule, reasoning included), graded or not: record.cost is 0 for an
@@ -2542,7 +2554,7 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\x0fBaselineStarted\x12\x14\n" +
 	"\x05total\x18\x01 \x01(\x05R\x05total\x12\x18\n" +
 	"\askipped\x18\x02 \x01(\x05R\askipped\x12\x18\n" +
-	"\apending\x18\x03 \x01(\x05R\apending\"\xe4\x01\n" +
+	"\apending\x18\x03 \x01(\x05R\apending\"\x84\x02\n" +
 	"\rBaselineBatch\x12\x1b\n" +
 	"\tbatch_ids\x18\x01 \x03(\tR\bbatchIds\x12\x1a\n" +
 	"\brequests\x18\x02 \x01(\x05R\brequests\x12\x16\n" +
@@ -2551,7 +2563,10 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\tsubmitted\x18\x05 \x01(\x05R\tsubmitted\x12\x16\n" +
 	"\x06stored\x18\x06 \x01(\x05R\x06stored\x12\x18\n" +
 	"\amissing\x18\a \x01(\x05R\amissing\x12\x18\n" +
-	"\awarning\x18\b \x01(\tR\awarning\"\x89\x04\n" +
+	"\awarning\x18\b \x01(\tR\awarning\x12\x1e\n" +
+	"\n" +
+	"unreported\x18\t \x01(\x05R\n" +
+	"unreported\"\x89\x04\n" +
 	"\fBaselineItem\x124\n" +
 	"\x06record\x18\x01 \x01(\v2\x1c.triage.v1.GroundTruthRecordR\x06record\x121\n" +
 	"\aoutcome\x18\x02 \x01(\x0e2\x17.triage.v1.GradeOutcomeR\aoutcome\x12)\n" +

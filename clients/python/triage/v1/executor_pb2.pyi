@@ -31,7 +31,7 @@ TRACE_OUTCOME_TRUNCATED: TraceOutcome
 TRACE_OUTCOME_UNSPECIFIED: TraceOutcome
 
 class BaselineBatch(_message.Message):
-    __slots__ = ["batch_ids", "cached", "missing", "requests", "resumed", "stored", "submitted", "warning"]
+    __slots__ = ["batch_ids", "cached", "missing", "requests", "resumed", "stored", "submitted", "unreported", "warning"]
     BATCH_IDS_FIELD_NUMBER: _ClassVar[int]
     CACHED_FIELD_NUMBER: _ClassVar[int]
     MISSING_FIELD_NUMBER: _ClassVar[int]
@@ -39,6 +39,7 @@ class BaselineBatch(_message.Message):
     RESUMED_FIELD_NUMBER: _ClassVar[int]
     STORED_FIELD_NUMBER: _ClassVar[int]
     SUBMITTED_FIELD_NUMBER: _ClassVar[int]
+    UNREPORTED_FIELD_NUMBER: _ClassVar[int]
     WARNING_FIELD_NUMBER: _ClassVar[int]
     batch_ids: _containers.RepeatedScalarFieldContainer[str]
     cached: int
@@ -47,8 +48,9 @@ class BaselineBatch(_message.Message):
     resumed: int
     stored: int
     submitted: int
+    unreported: int
     warning: str
-    def __init__(self, batch_ids: _Optional[_Iterable[str]] = ..., requests: _Optional[int] = ..., cached: _Optional[int] = ..., resumed: _Optional[int] = ..., submitted: _Optional[int] = ..., stored: _Optional[int] = ..., missing: _Optional[int] = ..., warning: _Optional[str] = ...) -> None: ...
+    def __init__(self, batch_ids: _Optional[_Iterable[str]] = ..., requests: _Optional[int] = ..., cached: _Optional[int] = ..., resumed: _Optional[int] = ..., submitted: _Optional[int] = ..., stored: _Optional[int] = ..., missing: _Optional[int] = ..., warning: _Optional[str] = ..., unreported: _Optional[int] = ...) -> None: ...
 
 class BaselineItem(_message.Message):
     __slots__ = ["batch_id", "cached", "call_failed", "done", "extracted_answer", "grade_detail", "judge", "outcome", "output_tokens", "prompt_sha256", "prompt_template", "prompt_tokens", "record", "sample"]

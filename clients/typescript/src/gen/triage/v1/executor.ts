@@ -613,6 +613,12 @@ export interface BaselineBatch {
    * the batches answered every request.
    */
   warning: string;
+  /**
+   * Of cached: answers of finished batches that no earlier call reported
+   * (its process died first), which this call reports with their batch_id
+   * and so bills, once.
+   */
+  unreported: number;
 }
 
 /** BaselineItem is one problem's baseline result, sent once it is stored. */
@@ -657,11 +663,12 @@ export interface BaselineItem {
   promptTokens: number;
   /**
    * The provider batch that answered this call when this RunBaseline's
-   * batches did (batch mode, SPEC §9 "Batch Phase 0"): the call is then
-   * billed at the endpoint's batch price, although cached is set (the
-   * answer reached the solver through the response cache). Empty for
-   * every other call, a batch answer an earlier call already reported
-   * included.
+   * batches did (batch mode, SPEC §9 "Batch Phase 0"), or when an earlier
+   * call's batch did and no call reported the answer (its process died
+   * first; BaselineBatch.unreported): the call is then billed at the
+   * endpoint's batch price, although cached is set (the answer reached
+   * the solver through the response cache). Empty for every other call, a
+   * batch answer an earlier call already reported included.
    */
   batchId: string;
   /**
@@ -3055,7 +3062,17 @@ export const BaselineStarted: MessageFns<BaselineStarted> = {
 };
 
 function createBaseBaselineBatch(): BaselineBatch {
-  return { batchIds: [], requests: 0, cached: 0, resumed: 0, submitted: 0, stored: 0, missing: 0, warning: "" };
+  return {
+    batchIds: [],
+    requests: 0,
+    cached: 0,
+    resumed: 0,
+    submitted: 0,
+    stored: 0,
+    missing: 0,
+    warning: "",
+    unreported: 0,
+  };
 }
 
 export const BaselineBatch: MessageFns<BaselineBatch> = {
@@ -3083,6 +3100,9 @@ export const BaselineBatch: MessageFns<BaselineBatch> = {
     }
     if (message.warning !== "") {
       writer.uint32(66).string(message.warning);
+    }
+    if (message.unreported !== 0) {
+      writer.uint32(72).int32(message.unreported);
     }
     return writer;
   },
@@ -3164,6 +3184,14 @@ export const BaselineBatch: MessageFns<BaselineBatch> = {
             message.warning = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.unreported = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3190,6 +3218,7 @@ export const BaselineBatch: MessageFns<BaselineBatch> = {
       stored: isSet(object.stored) ? globalThis.Number(object.stored) : 0,
       missing: isSet(object.missing) ? globalThis.Number(object.missing) : 0,
       warning: isSet(object.warning) ? globalThis.String(object.warning) : "",
+      unreported: isSet(object.unreported) ? globalThis.Number(object.unreported) : 0,
     };
   },
 
@@ -3219,6 +3248,9 @@ export const BaselineBatch: MessageFns<BaselineBatch> = {
     if (message.warning !== "") {
       obj.warning = message.warning;
     }
+    if (message.unreported !== 0) {
+      obj.unreported = Math.round(message.unreported);
+    }
     return obj;
   },
 
@@ -3235,6 +3267,7 @@ export const BaselineBatch: MessageFns<BaselineBatch> = {
     message.stored = object.stored ?? 0;
     message.missing = object.missing ?? 0;
     message.warning = object.warning ?? "";
+    message.unreported = object.unreported ?? 0;
     return message;
   },
 };

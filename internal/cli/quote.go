@@ -236,10 +236,19 @@ func baselineCalls(ctx context.Context, d quoteDeps) ([]quote.Call, []string, er
 	if d.cfg.Baseline.Batch && len(calls) > 0 {
 		notes = append(notes, "baseline.batch: Phase 0 goes through the endpoints' Batch API, priced at their batch price (price × batch_factor, default 0.5)")
 	}
-	if d.cfg.Baseline.JudgeEndpoint != "" && mayJudge > 0 {
-		notes = append(notes, fmt.Sprintf("judge calls (%s) are not quoted: at most %d, one per exact answer above that matching cannot settle, known only after solving; a spend cap holds each at its bound and the spend record counts them", d.cfg.Baseline.JudgeEndpoint, mayJudge))
+	if note := judgeNote(d.cfg, "Phase 0", mayJudge); note != "" {
+		notes = append(notes, note)
 	}
 	return calls, notes, nil
+}
+
+// judgeNote says how many judge calls a phase's n exact-answer calls may
+// bring, which the quote does not count; "" when none may.
+func judgeNote(cfg *orchestrator.Config, phase string, n int) string {
+	if cfg.Baseline.JudgeEndpoint == "" || n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("judge calls (%s) of %s are not quoted: at most %d, one per exact answer matching cannot settle, known only after solving; a spend cap holds each at its bound and the spend record counts them", cfg.Baseline.JudgeEndpoint, phase, n)
 }
 
 // resolveCalls are the budget-aware re-solve's calls, each expecting its
@@ -262,6 +271,7 @@ func resolveCalls(ctx context.Context, d quoteDeps) ([]quote.Call, []string, err
 	type key struct{ model, mode, dataset string }
 	truth := map[key]map[string]*triagev1.GroundTruthRecord{}
 	var calls []quote.Call
+	mayJudge := 0 // calls whose answer may go to the grading judge
 	for _, p := range pending {
 		it := p.Item
 		k := key{it.Solver.Model, it.Solver.Mode, it.Dataset}
@@ -279,6 +289,12 @@ func resolveCalls(ctx context.Context, d quoteDeps) ([]quote.Call, []string, err
 			c.Expected, c.HasExpected = rec.GetCost(), true
 		}
 		calls = append(calls, c)
+		if _, judged := solving.JudgeRequest(p.Problem); judged {
+			mayJudge++
+		}
+	}
+	if note := judgeNote(d.cfg, "the re-solves", mayJudge); note != "" {
+		notes = append(notes, note)
 	}
 	return calls, notes, nil
 }

@@ -17,9 +17,10 @@ import (
 	"github.com/triage-eval/triage/internal/testkit/step"
 )
 
-// The judged study's prices and usage: every solve answers "two moles"
-// (which matching cannot settle against "2 moles", so every answer goes
-// to the judge) with 200 prompt and 1,000 output tokens on q; every
+// The judged study's prices and usage: every solve but the last answers
+// "two moles" (which matching cannot settle against "2 moles", so the
+// answer goes to the judge) with 200 prompt and 1,000 output tokens on q;
+// every
 // verdict costs 300 prompt and 50 output tokens on j, whose output is
 // dear, so that a judge's hold (its 100-token bound) outweighs a solve's.
 const (
@@ -47,7 +48,14 @@ func judgedStudy(t *testing.T, capUSD float64) *quoteStudy {
 		// The explanation echoes the prompt's length, so that a re-solve's
 		// answer (its prompt has a banner) is not the baseline's, and its
 		// judge call not the baseline's cached one.
-		content := fmt.Sprintf("Explanation: read %d bytes; 2 H2 + O2 -> 2 H2O.\nAnswer: two moles\nConfidence: 90%%", len(fakemodel.Parse(r).Prompt()))
+		// The last problem is answered in the reference's words: matching
+		// settles it, no judge is asked, and its judge's hold is released.
+		prompt := fakemodel.Parse(r).Prompt()
+		answer := "two moles"
+		if strings.Contains(prompt, fmt.Sprintf("(variant %d)", judgedProblems-1)) {
+			answer = "2 moles"
+		}
+		content := fmt.Sprintf("Explanation: read %d bytes; 2 H2 + O2 -> 2 H2O.\nAnswer: %s\nConfidence: 90%%", len(prompt), answer)
 		return llmtest.OpenAI(llmtest.Completion{Content: content, PromptTokens: 200, CompletionTokens: 1000})
 	}))
 	var probs strings.Builder
@@ -101,7 +109,7 @@ func TestSpendCapCountsTheJudge(t *testing.T) {
 		if err := Run(context.Background(), []string{"quote", s.cfg}, env); err != nil {
 			t.Fatalf("quote: %v\n%s", err, logs)
 		}
-		if want := fmt.Sprintf("judge calls (j) are not quoted: at most %d", judgedProblems); !strings.Contains(out.String(), want) {
+		if want := fmt.Sprintf("judge calls (j) of Phase 0 are not quoted: at most %d", judgedProblems); !strings.Contains(out.String(), want) {
 			t.Errorf("quote lacks %q:\n%s", want, out)
 		}
 	})
@@ -112,10 +120,13 @@ func TestSpendCapCountsTheJudge(t *testing.T) {
 		if !errors.As(err, &capErr) || capErr.Endpoint != "j" || capErr.Phase != string(quote.Baseline) {
 			t.Fatalf("baseline under the cap: %v (%+v), want the judge's hold refused\n%s", err, capErr, logs)
 		}
-		if n := groundTruthCount(t, filepath.Join(s.dir, "gt.db")); n != 1 {
-			t.Errorf("%d records stored, want 1", n)
+		// One judged problem fits, and the one matching settles if it came
+		// first (its judge's hold released, nearly nothing spent).
+		n := groundTruthCount(t, filepath.Join(s.dir, "gt.db"))
+		if n != 1 && n != 2 {
+			t.Errorf("%d records stored, want 1, or 2 with the matched one", n)
 		}
-		checkJudgedSpend(t, s, 1)
+		checkJudgedSpend(t, s, int64(n), 1)
 	})
 	step.Run(t, "raised, the cap lets every problem and its judge through", func(t *testing.T) {
 		s.setJudgedCap(t, 1)
@@ -123,7 +134,7 @@ func TestSpendCapCountsTheJudge(t *testing.T) {
 		if err := Run(context.Background(), []string{"baseline", "--progress", "off", s.cfg}, env); err != nil {
 			t.Fatalf("baseline: %v\n%s", err, logs)
 		}
-		checkJudgedSpend(t, s, judgedProblems)
+		checkJudgedSpend(t, s, judgedProblems, judgedProblems-1)
 	})
 	step.Run(t, "budget-aware re-solves bill their judge calls too", func(t *testing.T) {
 		env, _, logs := testEnv(map[string]string{"Q_KEY": "k"})
@@ -142,17 +153,18 @@ func TestSpendCapCountsTheJudge(t *testing.T) {
 				}
 			}
 		}
-		// The α = 1 plan attempts all four problems: four re-solves, each
-		// answer judged.
-		if calls["q"] != judgedProblems || calls["j"] != judgedProblems {
-			t.Errorf("re-solve calls billed %v, want %d on q and %d on j", calls, judgedProblems, judgedProblems)
+		// The α = 1 plan attempts all four problems: four re-solves, every
+		// answer but the last judged.
+		if calls["q"] != judgedProblems || calls["j"] != judgedProblems-1 {
+			t.Errorf("re-solve calls billed %v, want %d on q and %d on j", calls, judgedProblems, judgedProblems-1)
 		}
 	})
 }
 
-// checkJudgedSpend checks that n solves and n judge calls were billed,
-// each at its usage, and nothing past the cap of the first step.
-func checkJudgedSpend(t *testing.T, s *quoteStudy, n int64) {
+// checkJudgedSpend checks that n solves and judged judge calls were
+// billed in Phase 0, each at its usage, and nothing past the cap of the
+// first step.
+func checkJudgedSpend(t *testing.T, s *quoteStudy, n, judged int64) {
 	t.Helper()
 	rows := map[string]int64{}
 	var dollars float64
@@ -167,10 +179,10 @@ func checkJudgedSpend(t *testing.T, s *quoteStudy, n int64) {
 			t.Errorf("endpoint %s: %d calls billed $%v, want $%v each", r.Endpoint, r.Calls, r.Dollars, want)
 		}
 	}
-	if rows["q"] != n || rows["j"] != n {
-		t.Errorf("calls billed %v, want %d solves (q) and %d judge calls (j)", rows, n, n)
+	if rows["q"] != n || rows["j"] != judged {
+		t.Errorf("calls billed %v, want %d solves (q) and %d judge calls (j)", rows, n, judged)
 	}
-	if n == 1 && dollars > 0.12 {
+	if judged == 1 && dollars > 0.12 {
 		t.Errorf("spent $%v past the $0.12 cap", dollars)
 	}
 }

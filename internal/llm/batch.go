@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,13 +24,14 @@ type BatchStore interface {
 	PendingBatches(ctx context.Context, baseURL string) ([]StoredBatch, error)
 	// FinishBatch marks a batch read, with the provider's final status.
 	FinishBatch(ctx context.Context, id, state string, at time.Time) error
-	// UnreportedAnswers returns, by cache key, the batch of each request of
-	// baseURL's finished batches whose answer no call has reported yet
-	// (MarkReported): answers a process that died before reporting them
-	// left unbilled.
-	UnreportedAnswers(ctx context.Context, baseURL string) (map[string]string, error)
-	// MarkReported records that the answer to the request of cache key
-	// was reported to the run that bills it.
+	// UnreportedAnswers returns, by cache key, the finished batches of
+	// baseURL that held the request and that no call has marked reported
+	// (MarkReported): among them, the batch whose answer a process that
+	// died before reporting it left unbilled.
+	UnreportedAnswers(ctx context.Context, baseURL string) (map[string][]string, error)
+	// MarkReported records that the request of cache key needs no more
+	// reporting, in every batch that held it: its answer was reported to
+	// the run that bills it, or no batch answered it.
 	MarkReported(ctx context.Context, key string) error
 }
 
@@ -319,19 +321,26 @@ func (c *Client) unreported(ctx context.Context, store BatchStore, keys []string
 		uncached[it.key] = true
 	}
 	for i, k := range keys {
-		id := answers[k]
-		if id == "" || uncached[k] {
+		ids := answers[k]
+		if len(ids) == 0 || uncached[k] {
 			continue
 		}
 		delete(answers, k) // a repeated request is answered once
-		// The cache holds the batch's answer, not one a synchronous call
-		// stored after the batch failed it (and billed apart).
-		if resp, ok, err := c.opts.cache.Get(ctx, k); err != nil {
+		resp, _, err := c.opts.cache.Get(ctx, k)
+		if err != nil {
 			return fmt.Errorf("cache lookup: %w", err)
-		} else if ok && resp.BatchID == id {
-			rep.Answered[i] = id
-			rep.Unreported++
 		}
+		// The answer is a batch's only if the cache holds that batch's, not
+		// one a synchronous call stored after the batches failed the
+		// request (and billed apart); such a request needs no reporting.
+		if !slices.Contains(ids, resp.BatchID) {
+			if err := store.MarkReported(ctx, k); err != nil {
+				return err
+			}
+			continue
+		}
+		rep.Answered[i] = resp.BatchID
+		rep.Unreported++
 	}
 	return nil
 }

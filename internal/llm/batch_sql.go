@@ -76,22 +76,22 @@ func (c *SQLCache) FinishBatch(ctx context.Context, id, state string, at time.Ti
 }
 
 // UnreportedAnswers implements BatchStore: the keys of finished batches
-// of baseURL not yet marked reported, each with its batch.
-func (c *SQLCache) UnreportedAnswers(ctx context.Context, baseURL string) (map[string]string, error) {
+// of baseURL not yet marked reported, each with its batches.
+func (c *SQLCache) UnreportedAnswers(ctx context.Context, baseURL string) (map[string][]string, error) {
 	rows, err := c.db.QueryContext(ctx,
 		`SELECT i.key, i.batch_id FROM llm_batch_items i JOIN llm_batches b ON b.id = i.batch_id
-		 WHERE i.reported = 0 AND b.base_url = ? AND b.state <> ?`, baseURL, batchPending)
+		 WHERE i.reported = 0 AND b.base_url = ? AND b.state <> ? ORDER BY i.key, i.batch_id`, baseURL, batchPending)
 	if err != nil {
 		return nil, fmt.Errorf("llm cache: unreported batch answers: %w", err)
 	}
 	defer rows.Close()
-	out := map[string]string{}
+	out := map[string][]string{}
 	for rows.Next() {
 		var key, id string
 		if err := rows.Scan(&key, &id); err != nil {
 			return nil, fmt.Errorf("llm cache: unreported batch answers: %w", err)
 		}
-		out[key] = id
+		out[key] = append(out[key], id)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("llm cache: unreported batch answers: %w", err)

@@ -40,7 +40,7 @@ func TestBatchStoreBackends(t *testing.T) {
 			}
 			// Answers are unreported once their batch is finished, for its
 			// base URL, until marked.
-			unreported := func() map[string]string {
+			unreported := func() map[string][]string {
 				t.Helper()
 				m, err := c.UnreportedAnswers(ctx, "http://x/v1")
 				if err != nil {
@@ -48,14 +48,29 @@ func TestBatchStoreBackends(t *testing.T) {
 				}
 				return m
 			}
-			if got, want := unreported(), map[string]string{"k1": "batch_a", "k2": "batch_a"}; !reflect.DeepEqual(got, want) {
+			if got, want := unreported(), map[string][]string{"k1": {"batch_a"}, "k2": {"batch_a"}}; !reflect.DeepEqual(got, want) {
 				t.Errorf("unreported = %v, want %v", got, want)
 			}
 			if err := c.MarkReported(ctx, "k2"); err != nil {
 				t.Fatal(err)
 			}
-			if got, want := unreported(), map[string]string{"k1": "batch_a"}; !reflect.DeepEqual(got, want) {
+			// A request two finished batches held (the first did not
+			// answer it, a later one did) is listed with both.
+			again := StoredBatch{ID: "batch_0", BaseURL: "http://x/v1", CreatedAt: testNow.Add(2 * time.Second), Keys: []string{"k1"}}
+			if err := c.SaveBatch(ctx, again); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.FinishBatch(ctx, "batch_0", BatchCompleted, testNow); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := unreported(), map[string][]string{"k1": {"batch_0", "batch_a"}}; !reflect.DeepEqual(got, want) {
 				t.Errorf("unreported after marking k2 = %v, want %v", got, want)
+			}
+			if err := c.MarkReported(ctx, "k1"); err != nil {
+				t.Fatal(err)
+			}
+			if got := unreported(); len(got) != 0 {
+				t.Errorf("unreported after marking k1 = %v, want none", got)
 			}
 		})
 	}

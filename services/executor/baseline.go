@@ -143,8 +143,8 @@ func (s *Service) solveAll(ctx context.Context, c *llm.Client, solver groundtrut
 }
 
 // report stores one attempt, counts it into sum and sends it; an answer a
-// provider batch gave is then marked reported in c's cache, so that it is
-// billed once (llm.Client.MarkReported).
+// provider batch gave is first marked reported in c's cache, so that no
+// later call bills it again (llm.Client.MarkReported).
 func (s *Service) report(ctx context.Context, c *llm.Client, solver groundtruth.Solver, p job, a solving.Attempt, sum *triagev1.BaselineSummary, send func(*triagev1.RunBaselineResponse) error) error {
 	rec := attemptRecord(solver, p.Problem, a)
 	if p.Sample >= 2 {
@@ -179,16 +179,19 @@ func (s *Service) report(ctx context.Context, c *llm.Client, solver groundtruth.
 	if a.Response.CacheHit && a.Response.BatchID == p.batch {
 		batch = p.batch
 	}
+	if batch != "" {
+		// Marked before it is sent, even as the call ends: an answer is
+		// billed at most once — lost if the process dies in between,
+		// never billed again by a later call.
+		if req, err := solving.Request(p.Problem, 0, p.Sample); err == nil {
+			if err := c.MarkReported(context.WithoutCancel(ctx), req); err != nil {
+				return err
+			}
+		}
+	}
 	item := itemProto(rec, a, sum.Solved, batch)
 	item.Sample = int32(p.Sample)
-	if err := send(&triagev1.RunBaselineResponse{Event: &triagev1.RunBaselineResponse_Item{Item: item}}); err != nil || batch == "" {
-		return err
-	}
-	req, err := solving.Request(p.Problem, 0, p.Sample)
-	if err != nil {
-		return nil // no request, no batch answer: not reached
-	}
-	return c.MarkReported(ctx, req)
+	return send(&triagev1.RunBaselineResponse{Event: &triagev1.RunBaselineResponse_Item{Item: item}})
 }
 
 // pendingJobs lists the calls to make: samples 1..k of every problem,

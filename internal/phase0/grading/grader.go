@@ -71,7 +71,7 @@ func (g *Grader) Grade(ctx context.Context, spec Spec, question, content string)
 		return GradeChoice(spec, content), nil
 	case KindExact:
 		v := GradeExact(spec, content)
-		if v.Correct() || g.judge == nil || v.Outcome == OutcomeNoAnswer {
+		if v.Correct() || g.judge == nil || v.Outcome == OutcomeNoAnswer || !spec.MayGoToJudge() {
 			return v, nil
 		}
 		j, err := g.judge.Equivalent(ctx, question, spec.Answer, content)

@@ -143,3 +143,8 @@ func (s Spec) Validate() error {
 	}
 	return nil
 }
+
+// MayGoToJudge reports whether an answer graded by s may go to a grading
+// judge (a Grader's Judge): an exact answer normalized matching cannot
+// settle. The one rule for which answers a run may pay a judge for.
+func (s Spec) MayGoToJudge() bool { return s.Kind == KindExact }

@@ -82,7 +82,8 @@ const MaxSamples = 20
 
 // Solve prompts c with p and grades the answer. bannerTokens > 0 prepends
 // the budget-aware banner stating that many tokens. The error is non-nil
-// only when ctx ended: every other failure is an attempt that is not
+// only when ctx ended (the attempt then holds only Judge, a judge's call
+// that answered before): every other failure is an attempt that is not
 // gradeable.
 func (s *Solver) Solve(ctx context.Context, c Completer, p problems.Problem, bannerTokens int64) (Attempt, error) {
 	return s.solve(ctx, c, p, bannerTokens, 0)
@@ -122,7 +123,9 @@ func (s *Solver) solve(ctx context.Context, c Completer, p problems.Problem, ban
 	}
 	v, err := s.grader.Grade(ctx, spec, p.Text, grading.StripThinking(resp.Content))
 	if ctx.Err() != nil {
-		return Attempt{}, ctx.Err()
+		// The attempt is not reported; its judge's call, if one answered,
+		// is the caller's to bill.
+		return Attempt{Judge: v.Judge}, ctx.Err()
 	}
 	a.Judge = v.Judge
 	if err != nil {
@@ -148,7 +151,7 @@ func Request(p problems.Problem, bannerTokens int64, sample int) (llm.Request, e
 // before the solve, adding the answer's tokens (SPEC §9).
 func JudgeRequest(p problems.Problem) (llm.Request, bool) {
 	spec, err := grading.ParseSpec(p.Grading)
-	if err != nil || spec.Kind != grading.KindExact {
+	if err != nil || !spec.MayGoToJudge() {
 		return llm.Request{}, false
 	}
 	tmpl, err := prompts.Judge()

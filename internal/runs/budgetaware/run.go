@@ -207,13 +207,15 @@ func solveOne(ctx context.Context, d Deps, j job, progress *work.Progress, failu
 		}
 	}
 	a, err := d.Solver.Solve(ctx, c, j.problem, j.item.Tokens)
+	// A judge that answered is billed even when the re-solve is not
+	// stored (the run stopping).
+	judged := d.Spend.SettleJudge(ctx, judgeHold, orchestrator.SpendResolve, j.Key(), a.Judge)
 	if err != nil || a.CallFailed {
-		if rerr := errors.Join(d.Spend.Release(ctx, hold), d.Spend.Release(ctx, judgeHold)); err == nil {
+		if rerr := errors.Join(d.Spend.Release(ctx, hold), judged); err == nil {
 			err = rerr
 		}
 	} else {
-		err = errors.Join(d.Spend.Settle(ctx, hold, int64(a.Response.PromptTokens), a.Cost(), a.Response.CacheHit),
-			d.Spend.SettleJudge(ctx, judgeHold, orchestrator.SpendResolve, j.Key(), a.Judge))
+		err = errors.Join(d.Spend.Settle(ctx, hold, int64(a.Response.PromptTokens), a.Cost(), a.Response.CacheHit), judged)
 	}
 	if err != nil {
 		return err

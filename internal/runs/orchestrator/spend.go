@@ -108,7 +108,7 @@ type Hold struct {
 // callKey of phase; a *SpendCapError when it would cross the cap. Without a
 // cap nothing is held: the Hold only names the call for Settle.
 func (l *Ledger) Reserve(ctx context.Context, phase, endpoint, callKey string, req llm.Request) (*Hold, error) {
-	return l.reserve(ctx, phase, endpoint, callKey, req, reservationLease)
+	return l.reserve(ctx, phase, endpoint, callKey, req, leaseFor(false))
 }
 
 // ReserveBatched is Reserve for a call sent through the endpoint's Batch
@@ -116,7 +116,17 @@ func (l *Ledger) Reserve(ctx context.Context, phase, endpoint, callKey string, r
 // (llm.DefaultBatchMaxWait) and then reservationLease, so that no other
 // call takes its room while the provider works on it.
 func (l *Ledger) ReserveBatched(ctx context.Context, phase, endpoint, callKey string, req llm.Request) (*Hold, error) {
-	return l.reserve(ctx, phase, endpoint, callKey, req, llm.DefaultBatchMaxWait+reservationLease)
+	return l.reserve(ctx, phase, endpoint, callKey, req, leaseFor(true))
+}
+
+// leaseFor is how long a hold lasts: reservationLease, and for a call
+// sent through a Batch API (or graded after one) as long as its batch may
+// be waited for before.
+func leaseFor(batched bool) time.Duration {
+	if batched {
+		return llm.DefaultBatchMaxWait + reservationLease
+	}
+	return reservationLease
 }
 
 // reserve is Reserve with the hold's lease.
@@ -145,20 +155,22 @@ func (l *Ledger) ReserveJudge(ctx context.Context, phase, solverEndpoint, callKe
 	if !ok {
 		return nil, nil
 	}
-	lease := reservationLease
-	if batched {
-		lease += llm.DefaultBatchMaxWait
-	}
 	answer := l.endpoints[solverEndpoint].MaxOutput(solveReq)
-	return l.reserveTokens(ctx, phase, l.judge, callKey, llm.EstimateTokens(req)+answer, l.endpoints[l.judge].MaxOutput(req), lease)
+	return l.reserveTokens(ctx, phase, l.judge, judgeCallKey(callKey), llm.EstimateTokens(req)+answer, l.endpoints[l.judge].MaxOutput(req), leaseFor(batched))
 }
 
+// judgeCallKey is the call key of the grading judge's call on the answer
+// of call callKey: apart from the solver's, so that the spend record
+// tells them apart even on one endpoint.
+func judgeCallKey(callKey string) string { return "judge|" + callKey }
+
 // SettleJudge settles h, the hold of a grading judge's call
-// (ReserveJudge), with call, what answered it: released when no call
-// answered (call nil). A call the run held nothing for — a judge the
-// config does not name, which a remote Executor serves with — is
-// recorded all the same, at its endpoint's price when the endpoints file
-// has one: what it cost is known, though the cap did not bound it.
+// (ReserveJudge) on the answer of call callKey, with call, what answered
+// it: released when no call answered (call nil). A call the run held
+// nothing for — a judge the config does not name, which a remote
+// Executor serves with — is recorded all the same, at its endpoint's
+// price when the endpoints file has one; under a cap it is then a
+// *JudgeNotCappedError, which stops the run: the cap could not bound it.
 func (l *Ledger) SettleJudge(ctx context.Context, h *Hold, phase, callKey string, call *grading.JudgeCall) error {
 	if l == nil {
 		return nil
@@ -166,13 +178,33 @@ func (l *Ledger) SettleJudge(ctx context.Context, h *Hold, phase, callKey string
 	if call == nil {
 		return l.Release(ctx, h)
 	}
-	if h == nil || h.endpoint != call.Endpoint {
-		if err := l.Release(ctx, h); err != nil {
-			return err
-		}
-		h = l.newHold(phase, call.Endpoint, callKey, false)
+	if h != nil && h.endpoint == call.Endpoint {
+		return l.Settle(ctx, h, call.PromptTokens, call.OutputTokens, call.Cached)
 	}
-	return l.Settle(ctx, h, call.PromptTokens, call.OutputTokens, call.Cached)
+	if err := l.Release(ctx, h); err != nil {
+		return err
+	}
+	unheld := l.newHold(phase, call.Endpoint, judgeCallKey(callKey), false)
+	if err := l.Settle(ctx, unheld, call.PromptTokens, call.OutputTokens, call.Cached); err != nil || !l.capped || call.Cached {
+		return err
+	}
+	return &JudgeNotCappedError{Endpoint: call.Endpoint, Named: l.judge, File: l.file}
+}
+
+// JudgeNotCappedError says a grading judge the run's config does not
+// name answered under a spend cap: the cap held nothing for its calls.
+type JudgeNotCappedError struct {
+	// Endpoint is the judge that answered; Named the config's
+	// baseline.judge_endpoint ("" for none); File the config file.
+	Endpoint, Named, File string
+}
+
+func (e *JudgeNotCappedError) Error() string {
+	named := "names none"
+	if e.Named != "" {
+		named = fmt.Sprintf("names %q", e.Named)
+	}
+	return fmt.Sprintf("spend cap: the Executor graded with judge endpoint %q, but baseline.judge_endpoint in %s %s, so the cap held nothing for its calls (this one is recorded); name %q there, with a price and max_output_tokens in the endpoints file, and run the same command again", e.Endpoint, e.File, named, e.Endpoint)
 }
 
 // newHold names a call of phase on endpoint; reserved says the store

@@ -247,8 +247,29 @@ export async function* scorePlans(
   }
 }
 
-/** Returns the ScorePlanRequest r describes. */
+/**
+ * Throws a RangeError naming field unless v is a whole number JavaScript
+ * holds exactly (|v| ≤ 2^53 − 1): a 64-bit integer of the request that is
+ * not one would be rounded, or fail to encode with an error naming no
+ * field. The server checks every bound of its own and names the field.
+ */
+function safeInteger(field: string, v: number): number {
+  if (!Number.isSafeInteger(v)) {
+    throw new RangeError(`${field}: must be a whole number of tokens within ±(2^53 − 1), got ${v}`);
+  }
+  return v;
+}
+
+/**
+ * Returns the ScorePlanRequest r describes; a RangeError names a token
+ * count or cost that is not a safe integer (safeInteger).
+ */
 export function toProto(r: ScoreRequest): ScorePlanRequest {
+  if (Array.isArray(r.pool)) {
+    r.pool.forEach((it, i) => safeInteger(`pool[${i}].cost`, it.cost));
+  }
+  r.plan.forEach((s, i) => safeInteger(`plan[${i}].tokens`, s.tokens));
+  r.budgets.forEach((b, i) => b.tokens !== undefined && safeInteger(`budgets[${i}].tokens`, b.tokens));
   const pool = Array.isArray(r.pool)
     ? { inline: { items: r.pool } }
     : {

@@ -141,6 +141,20 @@ test("a stored pool and the exact method", () => {
   assert.equal(req.unsolvable, undefined);
 });
 
+test("a cost or token count JavaScript cannot hold exactly is refused by name", () => {
+  const { toProto } = require("../dist/scoring.js");
+  const pool = [{ id: "p1", cost: 1200, correct: true }];
+  const cases = [
+    [{ pool: [{ id: "p1", cost: 1.5, correct: true }], plan: [], budgets: [{ alpha: 1 }] }, /pool\[0\]\.cost: .*got 1\.5/],
+    [{ pool, plan: [{ id: "p1", tokens: 2 ** 60 }], budgets: [{ alpha: 1 }] }, /plan\[0\]\.tokens: /],
+    [{ pool, plan: [], budgets: [{ alpha: 1 }, { tokens: NaN }] }, /budgets\[1\]\.tokens: .*got NaN/],
+  ];
+  for (const [request, message] of cases) {
+    assert.throws(() => toProto(request), { name: "RangeError", message });
+  }
+  assert.doesNotThrow(() => toProto({ pool, plan: [{ id: "p1", tokens: 2 ** 53 - 1 }], budgets: [{ tokens: 0 }] }));
+});
+
 test("scorePlan returns a typed result", async () => {
   const got = await scorePlan(clients.scoring, { pool: [], plan: [], budgets: [{ alpha: 0.5 }] });
   assert.deepEqual(got, {

@@ -14,7 +14,8 @@
 //     there to read), print enums by name and 64-bit integers as strings.
 //   - Requests may name fields either way ("problemIds" or "problem_ids").
 //     An unknown field is an error (HTTP 400), not silently dropped, and so
-//     is an unknown query parameter of a GET.
+//     is an unknown query parameter (strictQueryParser), or any parameter of
+//     a route whose request is its body or has no field (unboundQuery).
 //   - Errors are google.rpc.Status objects: {"code": 3, "message": …,
 //     "details": [{"@type": "type.googleapis.com/google.rpc.BadRequest",
 //     "fieldViolations": [{"field": …, "description": …}]}]}, with the HTTP

@@ -57,7 +57,8 @@ type Options struct {
 func New(ctx context.Context, conn grpc.ClientConnInterface, opts Options) (*runtime.ServeMux, error) {
 	queryParserOnce.Do(func() { runtime.NewServeMux(runtime.SetQueryParameterParser(strictQueryParser{})) })
 	var auth *authorization
-	middlewares := []runtime.Middleware{trackBodies}
+	query := &unboundQuery{routes: queryless()}
+	middlewares := []runtime.Middleware{query.middleware, trackBodies}
 	if opts.Authorize != nil {
 		auth = &authorization{auth: opts.Authorize, routes: routes()}
 		middlewares = append([]runtime.Middleware{auth.middleware}, middlewares...)
@@ -71,6 +72,7 @@ func New(ctx context.Context, conn grpc.ClientConnInterface, opts Options) (*run
 	if auth != nil {
 		auth.mux = mux
 	}
+	query.mux = mux
 	if err := mux.HandlePath(http.MethodGet, OpenAPIPath, serveOpenAPI); err != nil {
 		return nil, fmt.Errorf("gateway: %s: %w", OpenAPIPath, err)
 	}

@@ -227,6 +227,10 @@ func TestFieldNames(t *testing.T) {
 		{"malformed JSON", http.MethodPost, repairPath, `{"rawOutput": `, http.StatusBadRequest, codes.InvalidArgument, ""},
 		{"unknown query parameter", http.MethodGet, "/v1/ground-truth?solver.model=m&colour=red", "", http.StatusBadRequest, codes.InvalidArgument, "colour"},
 		{"unknown nested query parameter", http.MethodGet, "/v1/ground-truth?solver.colour=red", "", http.StatusBadRequest, codes.InvalidArgument, "solver.colour"},
+		// Routes whose handler reads no query (body "*", or a request
+		// without fields) refuse any parameter too.
+		{"query parameter on a body route", http.MethodPost, repairPath + "?rawOutput=x", `{"rawOutput": "[]"}`, http.StatusBadRequest, codes.InvalidArgument, "rawOutput"},
+		{"query parameter on a route without fields", http.MethodGet, "/v1/planner/endpoints?colour=red", "", http.StatusBadRequest, codes.InvalidArgument, "colour"},
 		// Known parameters, either name, reach the Executor, which has no
 		// store here: FailedPrecondition, not InvalidArgument.
 		{"query parameters", http.MethodGet, "/v1/ground-truth?solver.model=m&solver.mode=SOLVER_MODE_STANDARD&dataset=aime&pageSize=5&page_token=", "", http.StatusBadRequest, codes.FailedPrecondition, "store"},
@@ -416,3 +420,4 @@ func TestUnreadableBodyNamesTheField(t *testing.T) {
 		})
 	}
 }
+

@@ -88,3 +88,18 @@ func longMethods(t *testing.T) []string {
 	}
 	return out
 }
+
+// TestQueryless: every route with a JSON body, and the one whose request
+// has no field, reads no query parameter; the listing of ground truth,
+// whose filters are its query, is left to strictQueryParser.
+func TestQueryless(t *testing.T) {
+	q := queryless()
+	for route := range routes() {
+		if strings.HasPrefix(route, http.MethodPost+" ") && !q[route] {
+			t.Errorf("%s takes its request as the body but is not queryless", route)
+		}
+	}
+	if !q["GET /v1/planner/endpoints"] || q["GET /v1/ground-truth"] {
+		t.Errorf("queryless = %v", q)
+	}
+}

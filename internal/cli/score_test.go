@@ -53,7 +53,7 @@ func TestScoreReadsStdin(t *testing.T) {
 		t.Error("stdin and file give different results")
 	}
 	env, _, _ = testEnv(nil)
-	env.Stdin = strings.NewReader(`{"items":[],"budget":-1,"plan":[]}`)
+	env.Stdin = strings.NewReader(`{"items":[{"id":"a","cost":5,"correct":true}],"budget":-1,"plan":[]}`)
 	err = Run(context.Background(), []string{"score", "-"}, env)
 	if err == nil || err.Error() != "-:1: budget: must be ≥ 0, got -1" {
 		t.Errorf("stdin error = %v", err)

@@ -273,6 +273,10 @@ var hostile = []struct {
 	field string
 }{
 	{"no pool", func(r *triagev1.ScorePlanRequest) { r.Pool = nil }, "pool"},
+	{"empty pool", func(r *triagev1.ScorePlanRequest) { r.GetInline().Items = nil }, "inline.items"},
+	{"empty stored pool", func(r *triagev1.ScorePlanRequest) {
+		r.Pool = &triagev1.ScorePlanRequest_Stored{Stored: &triagev1.StoredPool{Solver: &triagev1.Solver{Model: "m"}, Dataset: "d"}}
+	}, "stored.problem_ids"},
 	{"no budget", func(r *triagev1.ScorePlanRequest) { r.Budgets = nil }, "budgets"},
 	{"too many budgets", func(r *triagev1.ScorePlanRequest) {
 		r.Budgets = slices.Repeat([]*triagev1.Budget{alpha(0.5)}, scoring.MaxBudgets+1)

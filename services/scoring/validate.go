@@ -28,8 +28,14 @@ func validateScorePlan(req *triagev1.ScorePlanRequest) error {
 	var v apperr.Violations
 	switch p := req.GetPool().(type) {
 	case *triagev1.ScorePlanRequest_Inline:
+		if len(p.Inline.GetItems()) == 0 {
+			v.Add("inline.items", "must hold at least one item: an empty pool has nothing to triage")
+		}
 		protoconv.ValidateItems(&v, "inline.items", p.Inline.GetItems())
 	case *triagev1.ScorePlanRequest_Stored:
+		if len(p.Stored.GetProblemIds()) == 0 {
+			v.Add("stored.problem_ids", "must name at least one problem: an empty pool has nothing to triage")
+		}
 	case nil:
 		v.Add("pool", "set either stored or inline")
 	default:

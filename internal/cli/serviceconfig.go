@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"google.golang.org/grpc"
@@ -103,8 +104,20 @@ func awaitService(cc grpc.ClientConnInterface, timeout time.Duration) error {
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return fmt.Errorf("does not answer within %v: %s", timeout, why)
+			return fmt.Errorf("does not answer within %v: %s%s", timeout, why, transportHint(why))
 		case <-t.C:
 		}
 	}
+}
+
+// transportHint says what a connection error most likely means when its
+// text is that of a client and a server that disagree on TLS; "" else.
+func transportHint(why string) string {
+	switch {
+	case strings.Contains(why, "error reading server preface"):
+		return " (the server closed the connection before speaking HTTP/2, as a TLS server does to a plaintext client: if it serves TLS, dial with --tls or --tls-ca)"
+	case strings.Contains(why, "first record does not look like a TLS handshake"):
+		return " (the server answered in plaintext: if it serves no TLS, dial without the --tls flags)"
+	}
+	return ""
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/triage-eval/triage/internal/platform/server"
 	"github.com/triage-eval/triage/internal/platform/servertest"
 	"github.com/triage-eval/triage/internal/platform/telemetry"
+	"github.com/triage-eval/triage/internal/platform/transport/transporttest"
 	"github.com/triage-eval/triage/services/oracle"
 	"github.com/triage-eval/triage/services/planner"
 )
@@ -208,4 +209,19 @@ func TestResourceExhaustedRetries(t *testing.T) {
 			t.Errorf("the Oracle computed the call %d times, want once", n)
 		}
 	})
+}
+
+// TestAwaitServiceHintsAtTLS: a plaintext client of a TLS server is told,
+// besides the connection's error, to dial with TLS.
+func TestAwaitServiceHintsAtTLS(t *testing.T) {
+	pki := transporttest.New(t)
+	srv := startServeHTTP(t, "--tls-cert", pki.ServerCert, "--tls-key", pki.ServerKey)
+	cc, err := grpc.NewClient(srv.grpcAddr, append(resilientOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cc.Close()
+	if err := awaitService(cc, 2*time.Second); err == nil || !strings.Contains(err.Error(), "dial with --tls or --tls-ca") {
+		t.Errorf("plaintext to a TLS server: %v, want a hint at --tls", err)
+	}
 }

@@ -126,7 +126,7 @@ func ParseInput(file string, data []byte) (*Input, error) {
 	if dec.More() {
 		return nil, fail(Problem{Line: jsonloc.LineAt(data, dec.InputOffset()), Reason: "unexpected data after the JSON document"})
 	}
-	var problems []Problem
+	problems := strictProblems(data)
 	if len(in.Items) > protoconv.MaxItems {
 		// The services would refuse it too; say so before sending it.
 		problems = append(problems, Problem{Line: lines.Line("items"), Field: "items", Reason: fmt.Sprintf("at most %d items per request, got %d", protoconv.MaxItems, len(in.Items))})

@@ -231,6 +231,7 @@ func TestFieldNames(t *testing.T) {
 		// without fields) refuse any parameter too.
 		{"query parameter on a body route", http.MethodPost, repairPath + "?rawOutput=x", `{"rawOutput": "[]"}`, http.StatusBadRequest, codes.InvalidArgument, "rawOutput"},
 		{"query parameter on a route without fields", http.MethodGet, "/v1/planner/endpoints?colour=red", "", http.StatusBadRequest, codes.InvalidArgument, "colour"},
+		{"a route's path with another method", http.MethodGet, repairPath, "", http.StatusMethodNotAllowed, codes.Unimplemented, "allowed: POST"},
 		// Known parameters, either name, reach the Executor, which has no
 		// store here: FailedPrecondition, not InvalidArgument.
 		{"query parameters", http.MethodGet, "/v1/ground-truth?solver.model=m&solver.mode=SOLVER_MODE_STANDARD&dataset=aime&pageSize=5&page_token=", "", http.StatusBadRequest, codes.FailedPrecondition, "store"},

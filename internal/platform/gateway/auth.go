@@ -45,22 +45,29 @@ func routes() map[string]string {
 	for k, v := range extraRouteRules {
 		out[k] = v
 	}
+	eachRoute(func(route string, md protoreflect.MethodDescriptor, _ *annotations.HttpRule) {
+		out[route] = "/" + string(md.Parent().FullName()) + "/" + string(md.Name())
+	})
+	return out
+}
+
+// eachRoute calls fn with every route of the served files' google.api.http
+// rules ("POST /v1/oracle:computeReferences"), its method and its rule.
+func eachRoute(fn func(route string, md protoreflect.MethodDescriptor, rule *annotations.HttpRule)) {
 	for _, fd := range servedFiles {
 		for i := range fd.Services().Len() {
 			sd := fd.Services().Get(i)
 			for j := range sd.Methods().Len() {
 				md := sd.Methods().Get(j)
 				rule, _ := proto.GetExtension(md.Options(), annotations.E_Http).(*annotations.HttpRule)
-				full := "/" + string(sd.FullName()) + "/" + string(md.Name())
 				for _, r := range append([]*annotations.HttpRule{rule}, rule.GetAdditionalBindings()...) {
 					if method, path := ruleRoute(r); path != "" {
-						out[method+" "+path] = full
+						fn(method+" "+path, md, r)
 					}
 				}
 			}
 		}
 	}
-	return out
 }
 
 // ruleRoute returns the HTTP method and path template of an HTTP rule.

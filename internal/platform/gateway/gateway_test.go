@@ -421,4 +421,3 @@ func TestUnreadableBodyNamesTheField(t *testing.T) {
 		})
 	}
 }
-

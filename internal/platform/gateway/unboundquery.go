@@ -6,7 +6,7 @@ import (
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"google.golang.org/genproto/googleapis/api/annotations"
-	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/triage-eval/triage/internal/platform/apperr"
 	"github.com/triage-eval/triage/internal/platform/grpcerr"
@@ -20,20 +20,11 @@ import (
 // silently dropped there.
 func queryless() map[string]bool {
 	out := map[string]bool{}
-	for _, fd := range servedFiles {
-		for i := range fd.Services().Len() {
-			sd := fd.Services().Get(i)
-			for j := range sd.Methods().Len() {
-				md := sd.Methods().Get(j)
-				rule, _ := proto.GetExtension(md.Options(), annotations.E_Http).(*annotations.HttpRule)
-				for _, r := range append([]*annotations.HttpRule{rule}, rule.GetAdditionalBindings()...) {
-					if method, path := ruleRoute(r); path != "" && (r.GetBody() == "*" || md.Input().Fields().Len() == 0) {
-						out[method+" "+path] = true
-					}
-				}
-			}
+	eachRoute(func(route string, md protoreflect.MethodDescriptor, rule *annotations.HttpRule) {
+		if rule.GetBody() == "*" || md.Input().Fields().Len() == 0 {
+			out[route] = true
 		}
-	}
+	})
 	return out
 }
 
@@ -67,4 +58,3 @@ func (q *unboundQuery) middleware(next runtime.HandlerFunc) runtime.HandlerFunc 
 		errorHandler(r.Context(), q.mux, out, w, r, grpcerr.ToStatus(v.Err()))
 	}
 }
-

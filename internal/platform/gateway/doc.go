@@ -14,8 +14,9 @@
 //     there to read), print enums by name and 64-bit integers as strings.
 //   - Requests may name fields either way ("problemIds" or "problem_ids").
 //     An unknown field is an error (HTTP 400), not silently dropped, and so
-//     is an unknown query parameter (strictQueryParser), or any parameter of
-//     a route whose request is its body or has no field (unboundQuery).
+//     is a query parameter that names no field the route reads (any, on a
+//     route whose request is its body or has no field), with a
+//     google.rpc.BadRequest naming it (unboundQuery).
 //   - Errors are google.rpc.Status objects: {"code": 3, "message": …,
 //     "details": [{"@type": "type.googleapis.com/google.rpc.BadRequest",
 //     "fieldViolations": [{"field": …, "description": …}]}]}, with the HTTP

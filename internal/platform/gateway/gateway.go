@@ -57,7 +57,7 @@ type Options struct {
 func New(ctx context.Context, conn grpc.ClientConnInterface, opts Options) (*runtime.ServeMux, error) {
 	queryParserOnce.Do(func() { runtime.NewServeMux(runtime.SetQueryParameterParser(strictQueryParser{})) })
 	var auth *authorization
-	query := &unboundQuery{routes: queryless()}
+	query := &unboundQuery{routes: queryFields()}
 	middlewares := []runtime.Middleware{query.middleware, trackBodies}
 	if opts.Authorize != nil {
 		auth = &authorization{auth: opts.Authorize, routes: routes()}

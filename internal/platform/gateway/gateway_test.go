@@ -252,6 +252,17 @@ func TestFieldNames(t *testing.T) {
 			if codes.Code(st.GetCode()) != tt.wantCode || !strings.Contains(st.GetMessage(), tt.wantText) {
 				t.Errorf("status = %v, want %v mentioning %q", st, tt.wantCode, tt.wantText)
 			}
+			if tt.wantCode != codes.InvalidArgument || tt.wantText == "" {
+				return
+			}
+			// The field is named in a BadRequest, not only in the text.
+			named := false
+			for _, fv := range grpcerr.FieldViolations(status.ErrorProto(st)) {
+				named = named || strings.HasSuffix(fv.GetField(), tt.wantText)
+			}
+			if !named {
+				t.Errorf("status %v: no field violation names %q", st, tt.wantText)
+			}
 		})
 	}
 }

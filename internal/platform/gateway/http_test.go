@@ -89,17 +89,20 @@ func longMethods(t *testing.T) []string {
 	return out
 }
 
-// TestQueryless: every route with a JSON body, and the one whose request
-// has no field, reads no query parameter; the listing of ground truth,
-// whose filters are its query, is left to strictQueryParser.
-func TestQueryless(t *testing.T) {
-	q := queryless()
+// TestQueryFields: every route with a JSON body, and the one whose request
+// has no field, reads no query parameter; the listing of ground truth
+// reads its request's fields there.
+func TestQueryFields(t *testing.T) {
+	q := queryFields()
 	for route := range routes() {
-		if strings.HasPrefix(route, http.MethodPost+" ") && !q[route] {
-			t.Errorf("%s takes its request as the body but is not queryless", route)
+		if fields, ok := q[route]; strings.HasPrefix(route, http.MethodPost+" ") && (!ok || fields != nil) {
+			t.Errorf("%s takes its request as the body but reads a query", route)
 		}
 	}
-	if !q["GET /v1/planner/endpoints"] || q["GET /v1/ground-truth"] {
-		t.Errorf("queryless = %v", q)
+	if fields, ok := q["GET /v1/planner/endpoints"]; !ok || fields != nil {
+		t.Errorf("GET /v1/planner/endpoints reads query fields %v", fields)
+	}
+	if fields := q["GET /v1/ground-truth"]; fields == nil || fields.FullName() != "triage.v1.ListGroundTruthRequest" {
+		t.Errorf("GET /v1/ground-truth reads query fields %v", fields)
 	}
 }

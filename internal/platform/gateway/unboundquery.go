@@ -3,6 +3,7 @@ package gateway
 import (
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"google.golang.org/genproto/googleapis/api/annotations"
@@ -12,27 +13,31 @@ import (
 	"github.com/triage-eval/triage/internal/platform/grpcerr"
 )
 
-// queryless lists the routes ("POST /v1/scoring:scorePlan", as
-// authorization's routes) whose handler reads no query parameter: those
-// whose body is the whole request ("*") and those whose request has no
-// field. The generated handlers of those routes never call the query
-// parser (strictQueryParser), so without this check a parameter would be
-// silently dropped there.
-func queryless() map[string]bool {
-	out := map[string]bool{}
+// queryFields maps each route ("POST /v1/scoring:scorePlan", as
+// authorization's routes) to the message whose fields its query may name:
+// nil for the routes whose handler reads no query parameter — those whose
+// body is the whole request ("*") and those whose request has no field —
+// and the request itself for the others (none binds a field by its path).
+func queryFields() map[string]protoreflect.MessageDescriptor {
+	out := map[string]protoreflect.MessageDescriptor{}
 	eachRoute(func(route string, md protoreflect.MethodDescriptor, rule *annotations.HttpRule) {
 		if rule.GetBody() == "*" || md.Input().Fields().Len() == 0 {
-			out[route] = true
+			out[route] = nil
+		} else {
+			out[route] = md.Input()
 		}
 	})
 	return out
 }
 
-// unboundQuery refuses a query parameter on a queryless route with
-// InvalidArgument naming it (HTTP 400 with a google.rpc.BadRequest), as
-// strictQueryParser does on the others: never silently dropped.
+// unboundQuery refuses every query parameter that names no field the
+// route reads with InvalidArgument and a google.rpc.BadRequest naming it
+// (HTTP 400): never silently dropped. The generated handlers of routes
+// without query fields never call the query parser, and the parser's own
+// refusal (strictQueryParser, kept as a backstop) reaches the client
+// without the field.
 type unboundQuery struct {
-	routes map[string]bool
+	routes map[string]protoreflect.MessageDescriptor
 	mux    *runtime.ServeMux // set once New has built it
 }
 
@@ -41,7 +46,11 @@ func (q *unboundQuery) middleware(next runtime.HandlerFunc) runtime.HandlerFunc 
 	return func(w http.ResponseWriter, r *http.Request, params map[string]string) {
 		pat, ok := runtime.HTTPPattern(r.Context())
 		query := r.URL.Query()
-		if !ok || len(query) == 0 || !q.routes[r.Method+" "+pat.String()] {
+		var fields protoreflect.MessageDescriptor
+		if ok {
+			fields, ok = q.routes[r.Method+" "+pat.String()]
+		}
+		if !ok || len(query) == 0 {
 			next(w, r, params)
 			return
 		}
@@ -52,7 +61,16 @@ func (q *unboundQuery) middleware(next runtime.HandlerFunc) runtime.HandlerFunc 
 		slices.Sort(keys)
 		var v apperr.Violations
 		for _, k := range keys {
-			v.Add(k, "unknown query parameter: %s %s takes no query parameters (its request is the JSON body)", r.Method, pat.String())
+			switch {
+			case fields == nil:
+				v.Add(k, "unknown query parameter: %s %s takes no query parameters", r.Method, pat.String())
+			case !fieldPathExists(fields, strings.Split(k, ".")):
+				v.Add(k, "unknown query parameter: not a field of %s", fields.FullName())
+			}
+		}
+		if v.Len() == 0 {
+			next(w, r, params)
+			return
 		}
 		_, out := runtime.MarshalerForRequest(q.mux, r)
 		errorHandler(r.Context(), q.mux, out, w, r, grpcerr.ToStatus(v.Err()))

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"testing"
+	"time"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
@@ -106,17 +107,22 @@ func TestScoreIsOneTrace(t *testing.T) {
 			}
 			for service, spans := range served {
 				method := map[string]string{"scoring": "triage.v1.ScoringService/ScorePlan", "executor": "triage.v1.ExecutorService/ExecutePlan", "oracle": "triage.v1.OracleService/ComputeReferences"}[service]
-				found := false
-				for _, s := range spans.GetSpans() {
-					if s.Name == method && s.SpanKind == trace.SpanKindServer {
-						found = true
-						if s.SpanContext.TraceID() != want {
-							t.Errorf("%s's span is in trace %v, the command's is %v", service, s.SpanContext.TraceID(), want)
+				// A server ends its span after it has sent the answer, so a
+				// remote one may end just after the command returns: wait
+				// for it (the bound only catches a span that never comes).
+				var found *tracetest.SpanStub
+				for deadline := time.Now().Add(time.Minute); found == nil && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+					for _, s := range spans.GetSpans() {
+						if s.Name == method && s.SpanKind == trace.SpanKindServer {
+							found = &s
 						}
 					}
 				}
-				if !found {
+				switch {
+				case found == nil:
 					t.Errorf("no server span of %s among %v", method, spanTraces(spans.GetSpans()))
+				case found.SpanContext.TraceID() != want:
+					t.Errorf("%s's span is in trace %v, the command's is %v", service, found.SpanContext.TraceID(), want)
 				}
 			}
 		})

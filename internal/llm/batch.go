@@ -330,10 +330,7 @@ func (c *Client) unreported(ctx context.Context, store BatchStore, keys []string
 		if err != nil {
 			return fmt.Errorf("cache lookup: %w", err)
 		}
-		// The answer is a batch's only if the cache holds that batch's, not
-		// one a synchronous call stored after the batches failed the
-		// request (and billed apart); such a request needs no reporting.
-		if !slices.Contains(ids, resp.BatchID) {
+		if !batchAnswer(resp, ids) {
 			if err := store.MarkReported(ctx, k); err != nil {
 				return err
 			}
@@ -413,6 +410,61 @@ func (c *Client) uncached(ctx context.Context, reqs []Request, rep *BatchReport)
 		out = append(out, batchItem{key: key, body: body})
 	}
 	return out, keys, nil
+}
+
+// batchAnswer reports whether resp, the cached answer of a request that the
+// finished batches ids answered, is one of theirs: not when a synchronous
+// call stored it after the batches failed the request (and was billed
+// apart), so that the request needs no reporting.
+func batchAnswer(resp Response, ids []string) bool {
+	return slices.Contains(ids, resp.BatchID)
+}
+
+// Unreported is what the cached answers of finished batches that no call
+// reported (an earlier process stopped first) add to the bill when a
+// Prefill reports them: the provider was paid for them already.
+type Unreported struct {
+	// Answers counts them; PromptTokens and OutputTokens (output cost c of
+	// SPEC §1, as billed) are their usage.
+	Answers                    int
+	PromptTokens, OutputTokens int64
+}
+
+// Unreported returns what the next Prefill of reqs would report of the
+// answers of finished batches no call reported (see Prefill), without
+// reporting them: each request once, only answers the cache holds from
+// those batches. Zero without a cache that records batches.
+func (c *Client) Unreported(ctx context.Context, reqs []Request) (Unreported, error) {
+	var out Unreported
+	store, ok := c.opts.cache.(BatchStore)
+	if !ok || len(reqs) == 0 {
+		return out, nil
+	}
+	answers, err := store.UnreportedAnswers(ctx, c.baseURL)
+	if err != nil || len(answers) == 0 {
+		return out, err
+	}
+	for _, req := range reqs {
+		key, _, err := c.batchKey(req)
+		if err != nil {
+			return out, c.wrap(err)
+		}
+		ids := answers[key]
+		if len(ids) == 0 {
+			continue
+		}
+		delete(answers, key) // a repeated request is reported once
+		resp, hit, err := c.opts.cache.Get(ctx, key)
+		if err != nil {
+			return out, c.wrap(fmt.Errorf("cache lookup: %w", err))
+		}
+		if hit && batchAnswer(resp, ids) {
+			out.Answers++
+			out.PromptTokens += int64(resp.PromptTokens)
+			out.OutputTokens += int64(resp.Cost)
+		}
+	}
+	return out, nil
 }
 
 // batchLine is one line of a batch input file.

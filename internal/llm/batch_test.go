@@ -495,6 +495,24 @@ func TestPrefillReportsAnswersLeftUnreported(t *testing.T) {
 	if err := c.MarkReported(ctx, reqs[0]); err != nil {
 		t.Fatal(err)
 	}
+	// What the restart will report, as a quote reads it, reporting nothing.
+	var want Unreported
+	for _, r := range reqs[1:3] {
+		key, _, err := c.batchKey(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, _, err := s.cache.Get(ctx, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want.Answers++
+		want.PromptTokens += int64(resp.PromptTokens)
+		want.OutputTokens += int64(resp.Cost)
+	}
+	if got, err := c.Unreported(ctx, append(reqs, reqs[1])); err != nil || got != want || want.OutputTokens == 0 {
+		t.Errorf("Unreported = %+v, %v; want %+v (each request once)", got, err, want)
+	}
 
 	rep, err = c.Prefill(ctx, reqs, BatchOptions{})
 	if err != nil {
@@ -510,5 +528,8 @@ func TestPrefillReportsAnswersLeftUnreported(t *testing.T) {
 	}
 	if rep, err = c.Prefill(ctx, reqs, BatchOptions{}); err != nil || rep.Unreported != 0 || strings.Join(rep.Answered, "") != "" {
 		t.Errorf("once reported: %+v, %v", rep, err)
+	}
+	if got, err := c.Unreported(ctx, reqs); err != nil || got != (Unreported{}) {
+		t.Errorf("Unreported once reported = %+v, %v; want none", got, err)
 	}
 }

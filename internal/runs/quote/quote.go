@@ -51,10 +51,13 @@ type Call struct {
 }
 
 // Model is what a quote asks of the client that would send a call: which
-// of its calls the cache answers and their output bound (*llm.Client).
+// of its calls the cache answers, their output bound, and what the cached
+// answers of finished batches no call reported will add to the spend
+// record (*llm.Client).
 type Model interface {
 	CachedAll(ctx context.Context, reqs []llm.Request) ([]bool, error)
 	MaxOutput(req llm.Request) int64
+	Unreported(ctx context.Context, reqs []llm.Request) (llm.Unreported, error)
 }
 
 // Endpoint is a call's endpoint as a quote sees it: its client and its
@@ -104,6 +107,27 @@ type Quote struct {
 	// Spent is what the run's calls have cost so far, per phase and
 	// endpoint (from the run store's spend ledger).
 	Spent []Spent `json:"spent,omitempty"`
+	// Unrecorded are batched calls the cache answers (counted Cached)
+	// whose answers came from finished batches that no call reported, an
+	// earlier process having stopped first: the provider was paid, the
+	// spend record does not have them yet, and the next batch baseline
+	// records them there (where a spend cap counts them). Per phase and
+	// endpoint, priced at the batch price.
+	Unrecorded []Unrecorded `json:"unrecorded,omitempty"`
+}
+
+// Unrecorded is what one (phase, endpoint)'s unreported batch answers add
+// to the spend record when they are reported.
+type Unrecorded struct {
+	Phase    Phase  `json:"phase"`
+	Endpoint string `json:"endpoint"`
+	// Answers counts them; InputTokens and OutputTokens are their usage
+	// as the provider reported it (output: cost c of SPEC §1).
+	Answers      int64 `json:"answers"`
+	InputTokens  int64 `json:"input_tokens"`
+	OutputTokens int64 `json:"output_tokens"`
+	// Dollars prices them at the endpoint's batch price; nil without one.
+	Dollars *float64 `json:"dollars,omitempty"`
 }
 
 // Spent is the settled spend of one (phase, endpoint).
@@ -134,6 +158,10 @@ func Make(ctx context.Context, calls []Call, endpoint func(name string) (Endpoin
 		}
 	}
 	looked, err := lookUp(ctx, calls, eps)
+	if err != nil {
+		return Quote{}, err
+	}
+	unrecorded, err := lookUpUnrecorded(ctx, calls, looked, eps)
 	if err != nil {
 		return Quote{}, err
 	}
@@ -170,7 +198,7 @@ func Make(ctx context.Context, calls []Call, endpoint func(name string) (Endpoin
 		}
 		row.ExpectedOutputTokens += expected
 	}
-	out := Quote{}
+	out := Quote{Unrecorded: unrecorded}
 	for _, row := range rows {
 		row.HasExpected = row.expectedMissing == 0
 		if !row.HasExpected {
@@ -193,6 +221,43 @@ func Make(ctx context.Context, calls []Call, endpoint func(name string) (Endpoin
 		out.Rows = append(out.Rows, *row)
 	}
 	slices.SortFunc(out.Rows, func(a, b Row) int {
+		return cmp.Or(cmp.Compare(a.Phase.order(), b.Phase.order()), cmp.Compare(a.Endpoint, b.Endpoint))
+	})
+	return out, nil
+}
+
+// lookUpUnrecorded asks each (phase, endpoint) of batched calls the cache
+// answers what their unreported batch answers will add to the spend
+// record, in phase and then endpoint order.
+func lookUpUnrecorded(ctx context.Context, calls []Call, looked []looked, eps map[string]Endpoint) ([]Unrecorded, error) {
+	type key struct {
+		phase    Phase
+		endpoint string
+	}
+	reqs := map[key][]llm.Request{}
+	for i, c := range calls {
+		if c.Batched && looked[i].cached {
+			k := key{c.Phase, c.Endpoint}
+			reqs[k] = append(reqs[k], c.Request)
+		}
+	}
+	var out []Unrecorded
+	for k, rs := range reqs {
+		u, err := eps[k.endpoint].Model.Unreported(ctx, rs)
+		if err != nil {
+			return nil, fmt.Errorf("looking up unreported batch answers of %s: %w", k.endpoint, err)
+		}
+		if u.Answers == 0 {
+			continue
+		}
+		row := Unrecorded{Phase: k.phase, Endpoint: k.endpoint, Answers: int64(u.Answers), InputTokens: u.PromptTokens, OutputTokens: u.OutputTokens}
+		if p := eps[k.endpoint].Price; p != nil {
+			d := p.Batched().Dollars(u.PromptTokens, u.OutputTokens)
+			row.Dollars = &d
+		}
+		out = append(out, row)
+	}
+	slices.SortFunc(out, func(a, b Unrecorded) int {
 		return cmp.Or(cmp.Compare(a.Phase.order(), b.Phase.order()), cmp.Compare(a.Endpoint, b.Endpoint))
 	})
 	return out, nil

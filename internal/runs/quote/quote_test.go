@@ -10,10 +10,25 @@ import (
 	"github.com/triage-eval/triage/internal/llm"
 )
 
-// fakeModel caches the prompts in cached and bounds output at bound.
+// fakeModel caches the prompts in cached and bounds output at bound; the
+// cached answers of prompts in unreported came from finished batches no
+// call reported, each with 100 input and 40 output tokens.
 type fakeModel struct {
-	cached map[string]bool
-	bound  int64
+	cached     map[string]bool
+	unreported map[string]bool
+	bound      int64
+}
+
+func (m fakeModel) Unreported(_ context.Context, reqs []llm.Request) (llm.Unreported, error) {
+	var out llm.Unreported
+	for _, r := range reqs {
+		if m.unreported[r.Messages[0].Content] {
+			out.Answers++
+			out.PromptTokens += 100
+			out.OutputTokens += 40
+		}
+	}
+	return out, nil
 }
 
 func (m fakeModel) CachedAll(_ context.Context, reqs []llm.Request) ([]bool, error) {
@@ -134,5 +149,43 @@ func TestText(t *testing.T) {
 	total := strings.Fields(strings.Split(strings.TrimSpace(out), "\n")[3])
 	if want := []string{"total", "4", "0", "39", "unbounded", "—", "—", "—"}; strings.Join(total, " ") != strings.Join(want, " ") {
 		t.Errorf("total line = %q, want %q\n%s", total, want, out)
+	}
+}
+
+// TestMakeUnrecorded: batched calls the cache answers from batches no call
+// reported are cached in the rows and listed apart, priced at the batch
+// price; synchronous cached calls and unpriced endpoints are not priced.
+func TestMakeUnrecorded(t *testing.T) {
+	model := fakeModel{cached: map[string]bool{"left": true, "done": true}, unreported: map[string]bool{"left": true}, bound: 1000}
+	eps := map[string]Endpoint{
+		"priced": {Model: model, Price: &llm.Price{InputPerMTok: 1, OutputPerMTok: 10}},
+		"free":   {Model: model},
+	}
+	batched := func(ep, prompt string) Call { c := call(Baseline, ep, prompt); c.Batched = true; return c }
+	calls := []Call{
+		batched("priced", "left"), batched("priced", "left"), batched("priced", "done"), batched("priced", "new"),
+		call(Baseline, "free", "left"), batched("free", "left"),
+	}
+	q, err := Make(context.Background(), calls, func(name string) (Endpoint, error) { return eps[name], nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(q.Unrecorded) != 2 {
+		t.Fatalf("unrecorded = %+v, want free's and priced's", q.Unrecorded)
+	}
+	free, priced := q.Unrecorded[0], q.Unrecorded[1]
+	if free.Endpoint != "free" || free.Answers != 1 || free.Dollars != nil {
+		t.Errorf("free = %+v, want 1 unpriced answer (its synchronous call is no batch's)", free)
+	}
+	want := (2*100 + 2*40*10) / 2 / 1e6 // the batch price
+	if priced.Endpoint != "priced" || priced.Phase != Baseline || priced.Answers != 2 || priced.InputTokens != 200 || priced.OutputTokens != 80 || !sameDollars(priced.Dollars, &want) {
+		t.Errorf("priced = %+v (dollars %v), want 2 answers, 200 and 80 tokens, $%v", priced, deref(priced.Dollars), want)
+	}
+	var buf bytes.Buffer
+	if err := Text(&buf, q); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "not yet recorded: phase0_baseline priced: 2 answers") || !strings.Contains(buf.String(), "free: 1 answers of finished batches that no call reported (a process stopped first), 100 input and 40 output tokens, unpriced") {
+		t.Errorf("text lacks the unrecorded answers:\n%s", buf.String())
 	}
 }

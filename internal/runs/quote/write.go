@@ -62,6 +62,16 @@ func Text(w io.Writer, q Quote) error {
 			return err
 		}
 	}
+	for _, u := range q.Unrecorded {
+		price := "unpriced"
+		if u.Dollars != nil {
+			price = "$" + dollars(u.Dollars) + " at the batch price"
+		}
+		if _, err := fmt.Fprintf(w, "not yet recorded: %s %s: %d answers of finished batches that no call reported (a process stopped first), %d input and %d output tokens, %s: the provider was paid; the next batch baseline records them in the spend record, where spend.cap_usd counts them\n",
+			u.Phase, u.Endpoint, u.Answers, u.InputTokens, u.OutputTokens, price); err != nil {
+			return err
+		}
+	}
 	for _, n := range q.Notes {
 		if _, err := fmt.Fprintln(w, "note:", n); err != nil {
 			return err

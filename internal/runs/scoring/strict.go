@@ -12,7 +12,9 @@ import (
 // strictProblems finds what encoding/json lets through but the services
 // refuse over HTTP/JSON (protojson does): bytes that are not UTF-8, which
 // encoding/json replaces with U+FFFD (two distinct ids could become one),
-// and a key repeated in one object, of which it keeps the last silently.
+// a key repeated in one object, of which it keeps the last silently, and
+// null as an element of a list (an item or a step), which it reads as an
+// element of empty fields.
 // data has decoded without error, so it is JSON nested at most 10,000
 // levels deep (encoding/json's bound), which bounds the recursion.
 func strictProblems(data []byte) []Problem {
@@ -29,11 +31,15 @@ func strictProblems(data []byte) []Problem {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var problems []Problem
-	var walk func(path string) bool
-	walk = func(path string) bool {
+	var walk func(path string, element bool) bool
+	walk = func(path string, element bool) bool {
 		tok, err := dec.Token()
 		if err != nil {
 			return false
+		}
+		if tok == nil && element {
+			problems = append(problems, Problem{Line: jsonloc.LineAt(data, dec.InputOffset()), Field: path, Reason: "null: each element must be an object"})
+			return true
 		}
 		switch tok {
 		case json.Delim('{'):
@@ -52,7 +58,7 @@ func strictProblems(data []byte) []Problem {
 					problems = append(problems, Problem{Line: jsonloc.LineAt(data, dec.InputOffset()), Field: field, Reason: "duplicate key"})
 				}
 				seen[key] = true
-				if !walk(field) {
+				if !walk(field, false) {
 					return false
 				}
 			}
@@ -60,7 +66,7 @@ func strictProblems(data []byte) []Problem {
 			return err == nil
 		case json.Delim('['):
 			for i := 0; dec.More(); i++ {
-				if !walk(path + "[" + strconv.Itoa(i) + "]") {
+				if !walk(path+"["+strconv.Itoa(i)+"]", true) {
 					return false
 				}
 			}
@@ -69,6 +75,6 @@ func strictProblems(data []byte) []Problem {
 		}
 		return true
 	}
-	walk("")
+	walk("", false)
 	return problems
 }

@@ -433,9 +433,9 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 // of batch (its samples), or those of pending when it is not nil; with
 // batched, for as long as a provider batch may be waited for. It returns
 // the problems reserved (those that make no call too) and their holds by
-// holdKey, with the grading judge's by judgeHoldKey. When the cap cut the batch short, the error is the
-// *SpendCapError, returned with the problems whose every call was
-// reserved before.
+// holdKey, with the grading judge's by judgeHoldKey. When the cap cut the
+// batch short, the error is the *SpendCapError, returned with the problems
+// whose every call was reserved before.
 func reserveBatch(ctx context.Context, s Solver, batch []*triagev1.Problem, k int, batched bool, pending map[string]bool, ledger *Ledger) ([]*triagev1.Problem, map[string]*Hold, error) {
 	if ledger == nil {
 		return batch, nil, nil

@@ -242,7 +242,7 @@ func (c *Client) Prefill(ctx context.Context, reqs []Request, o BatchOptions) (B
 		return rep, c.wrap(err)
 	}
 	rep.Answered = make([]string, len(reqs))
-	if err := c.unreported(ctx, store, keys, missing, &rep); err != nil {
+	if err := c.unreported(ctx, store, keys, &rep); err != nil {
 		return rep, c.wrap(err)
 	}
 	if len(missing) == 0 {
@@ -308,36 +308,50 @@ func (c *Client) Prefill(ctx context.Context, reqs []Request, o BatchOptions) (B
 	return rep, nil
 }
 
-// unreported sets rep.Answered for the cached requests (keys, less
-// missing) whose answer a finished batch gave and no call has reported
-// (BatchStore.UnreportedAnswers): this call reports, and so bills, them.
-func (c *Client) unreported(ctx context.Context, store BatchStore, keys []string, missing []batchItem, rep *BatchReport) error {
+// unreported sets rep.Answered for the cached requests (keys) whose answer
+// a finished batch gave and no call has reported: this call reports, and
+// so bills, them. A cached answer that is not the batches' needs no
+// reporting and is marked so.
+func (c *Client) unreported(ctx context.Context, store BatchStore, keys []string, rep *BatchReport) error {
+	return c.eachUnreported(ctx, store, keys, func(i int, key string, resp Response, ofBatch bool) error {
+		if !ofBatch {
+			return store.MarkReported(ctx, key)
+		}
+		rep.Answered[i] = resp.BatchID
+		rep.Unreported++
+		return nil
+	})
+}
+
+// eachUnreported calls yield, in order and once per key ("" never), for
+// each of keys whose answer the cache holds and finished batches of this
+// client's base URL gave without a call reporting it
+// (BatchStore.UnreportedAnswers), with the cached response and whether it
+// is one of those batches' answers: not when a synchronous call stored it
+// after the batches failed the request (and was billed apart). The one
+// rule for what a Prefill reports (unreported) and what a quote says it
+// will (Unreported).
+func (c *Client) eachUnreported(ctx context.Context, store BatchStore, keys []string, yield func(i int, key string, resp Response, ofBatch bool) error) error {
 	answers, err := store.UnreportedAnswers(ctx, c.baseURL)
 	if err != nil || len(answers) == 0 {
 		return err
 	}
-	uncached := make(map[string]bool, len(missing))
-	for _, it := range missing {
-		uncached[it.key] = true
-	}
 	for i, k := range keys {
 		ids := answers[k]
-		if len(ids) == 0 || uncached[k] {
+		if len(ids) == 0 {
 			continue
 		}
-		delete(answers, k) // a repeated request is answered once
-		resp, _, err := c.opts.cache.Get(ctx, k)
+		resp, hit, err := c.opts.cache.Get(ctx, k)
 		if err != nil {
 			return fmt.Errorf("cache lookup: %w", err)
 		}
-		if !batchAnswer(resp, ids) {
-			if err := store.MarkReported(ctx, k); err != nil {
-				return err
-			}
-			continue
+		if !hit {
+			continue // not cached: a batch of this Prefill answers it
 		}
-		rep.Answered[i] = resp.BatchID
-		rep.Unreported++
+		delete(answers, k) // a repeated request is answered once
+		if err := yield(i, k, resp, slices.Contains(ids, resp.BatchID)); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -412,14 +426,6 @@ func (c *Client) uncached(ctx context.Context, reqs []Request, rep *BatchReport)
 	return out, keys, nil
 }
 
-// batchAnswer reports whether resp, the cached answer of a request that the
-// finished batches ids answered, is one of theirs: not when a synchronous
-// call stored it after the batches failed the request (and was billed
-// apart), so that the request needs no reporting.
-func batchAnswer(resp Response, ids []string) bool {
-	return slices.Contains(ids, resp.BatchID)
-}
-
 // Unreported is what the cached answers of finished batches that no call
 // reported (an earlier process stopped first) add to the bill when a
 // Prefill reports them: the provider was paid for them already.
@@ -440,29 +446,24 @@ func (c *Client) Unreported(ctx context.Context, reqs []Request) (Unreported, er
 	if !ok || len(reqs) == 0 {
 		return out, nil
 	}
-	answers, err := store.UnreportedAnswers(ctx, c.baseURL)
-	if err != nil || len(answers) == 0 {
-		return out, err
-	}
-	for _, req := range reqs {
+	keys := make([]string, len(reqs))
+	for i, req := range reqs {
 		key, _, err := c.batchKey(req)
 		if err != nil {
 			return out, c.wrap(err)
 		}
-		ids := answers[key]
-		if len(ids) == 0 {
-			continue
-		}
-		delete(answers, key) // a repeated request is reported once
-		resp, hit, err := c.opts.cache.Get(ctx, key)
-		if err != nil {
-			return out, c.wrap(fmt.Errorf("cache lookup: %w", err))
-		}
-		if hit && batchAnswer(resp, ids) {
+		keys[i] = key
+	}
+	err := c.eachUnreported(ctx, store, keys, func(_ int, _ string, resp Response, ofBatch bool) error {
+		if ofBatch {
 			out.Answers++
 			out.PromptTokens += int64(resp.PromptTokens)
 			out.OutputTokens += int64(resp.Cost)
 		}
+		return nil
+	})
+	if err != nil {
+		return Unreported{}, c.wrap(err)
 	}
 	return out, nil
 }

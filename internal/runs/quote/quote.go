@@ -140,13 +140,21 @@ type Spent struct {
 	Dollars      float64 `json:"dollars"`
 }
 
+// key is a (phase, endpoint): a row of a quote.
+type key struct {
+	phase    Phase
+	endpoint string
+}
+
+// compare orders keys by phase, in the order a study runs them, then
+// endpoint.
+func (k key) compare(o key) int {
+	return cmp.Or(cmp.Compare(k.phase.order(), o.phase.order()), cmp.Compare(k.endpoint, o.endpoint))
+}
+
 // Make adds up calls per (phase, endpoint). endpoint resolves a call's
 // endpoint; its error (an unknown endpoint) stops the quote.
 func Make(ctx context.Context, calls []Call, endpoint func(name string) (Endpoint, error)) (Quote, error) {
-	type key struct {
-		phase    Phase
-		endpoint string
-	}
 	eps := map[string]Endpoint{}
 	for _, c := range calls {
 		if _, ok := eps[c.Endpoint]; !ok {
@@ -220,9 +228,7 @@ func Make(ctx context.Context, calls []Call, endpoint func(name string) (Endpoin
 		}
 		out.Rows = append(out.Rows, *row)
 	}
-	slices.SortFunc(out.Rows, func(a, b Row) int {
-		return cmp.Or(cmp.Compare(a.Phase.order(), b.Phase.order()), cmp.Compare(a.Endpoint, b.Endpoint))
-	})
+	slices.SortFunc(out.Rows, func(a, b Row) int { return key{a.Phase, a.Endpoint}.compare(key{b.Phase, b.Endpoint}) })
 	return out, nil
 }
 
@@ -230,10 +236,6 @@ func Make(ctx context.Context, calls []Call, endpoint func(name string) (Endpoin
 // answers what their unreported batch answers will add to the spend
 // record, in phase and then endpoint order.
 func lookUpUnrecorded(ctx context.Context, calls []Call, looked []looked, eps map[string]Endpoint) ([]Unrecorded, error) {
-	type key struct {
-		phase    Phase
-		endpoint string
-	}
 	reqs := map[key][]llm.Request{}
 	for i, c := range calls {
 		if c.Batched && looked[i].cached {
@@ -257,9 +259,7 @@ func lookUpUnrecorded(ctx context.Context, calls []Call, looked []looked, eps ma
 		}
 		out = append(out, row)
 	}
-	slices.SortFunc(out, func(a, b Unrecorded) int {
-		return cmp.Or(cmp.Compare(a.Phase.order(), b.Phase.order()), cmp.Compare(a.Endpoint, b.Endpoint))
-	})
+	slices.SortFunc(out, func(a, b Unrecorded) int { return key{a.Phase, a.Endpoint}.compare(key{b.Phase, b.Endpoint}) })
 	return out, nil
 }
 

@@ -21,8 +21,11 @@ type fakeModel struct {
 
 func (m fakeModel) Unreported(_ context.Context, reqs []llm.Request) (llm.Unreported, error) {
 	var out llm.Unreported
+	seen := map[string]bool{}
 	for _, r := range reqs {
-		if m.unreported[r.Messages[0].Content] {
+		prompt := r.Messages[0].Content
+		if m.unreported[prompt] && !seen[prompt] { // each request once, as llm.Client
+			seen[prompt] = true
 			out.Answers++
 			out.PromptTokens += 100
 			out.OutputTokens += 40
@@ -156,14 +159,14 @@ func TestText(t *testing.T) {
 // reported are cached in the rows and listed apart, priced at the batch
 // price; synchronous cached calls and unpriced endpoints are not priced.
 func TestMakeUnrecorded(t *testing.T) {
-	model := fakeModel{cached: map[string]bool{"left": true, "done": true}, unreported: map[string]bool{"left": true}, bound: 1000}
+	model := fakeModel{cached: map[string]bool{"left": true, "left2": true, "done": true}, unreported: map[string]bool{"left": true, "left2": true}, bound: 1000}
 	eps := map[string]Endpoint{
 		"priced": {Model: model, Price: &llm.Price{InputPerMTok: 1, OutputPerMTok: 10}},
 		"free":   {Model: model},
 	}
 	batched := func(ep, prompt string) Call { c := call(Baseline, ep, prompt); c.Batched = true; return c }
 	calls := []Call{
-		batched("priced", "left"), batched("priced", "left"), batched("priced", "done"), batched("priced", "new"),
+		batched("priced", "left"), batched("priced", "left2"), batched("priced", "done"), batched("priced", "new"),
 		call(Baseline, "free", "left"), batched("free", "left"),
 	}
 	q, err := Make(context.Background(), calls, func(name string) (Endpoint, error) { return eps[name], nil })
@@ -185,7 +188,7 @@ func TestMakeUnrecorded(t *testing.T) {
 	if err := Text(&buf, q); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(buf.String(), "not yet recorded: phase0_baseline priced: 2 answers") || !strings.Contains(buf.String(), "free: 1 answers of finished batches that no call reported (a process stopped first), 100 input and 40 output tokens, unpriced") {
+	if !strings.Contains(buf.String(), "not yet recorded: phase0_baseline priced: 2 answers") || !strings.Contains(buf.String(), "free: 1 answer of finished batches that no call reported (a process stopped first),\n  100 input and 40 output tokens, unpriced") {
 		t.Errorf("text lacks the unrecorded answers:\n%s", buf.String())
 	}
 }

@@ -67,8 +67,13 @@ func Text(w io.Writer, q Quote) error {
 		if u.Dollars != nil {
 			price = "$" + dollars(u.Dollars) + " at the batch price"
 		}
-		if _, err := fmt.Fprintf(w, "not yet recorded: %s %s: %d answers of finished batches that no call reported (a process stopped first), %d input and %d output tokens, %s: the provider was paid; the next batch baseline records them in the spend record, where spend.cap_usd counts them\n",
-			u.Phase, u.Endpoint, u.Answers, u.InputTokens, u.OutputTokens, price); err != nil {
+		answers := "answers"
+		if u.Answers == 1 {
+			answers = "answer"
+		}
+		if _, err := fmt.Fprintf(w, "not yet recorded: %s %s: %d %s of finished batches that no call reported (a process stopped first),\n"+
+			"  %d input and %d output tokens, %s: paid to the provider; the next batch baseline records them in the spend record, where a spend cap counts them\n",
+			u.Phase, u.Endpoint, u.Answers, answers, u.InputTokens, u.OutputTokens, price); err != nil {
 			return err
 		}
 	}

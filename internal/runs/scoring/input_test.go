@@ -72,3 +72,30 @@ func oversizedInputs() []oversizedInput {
 		{"160 KB of nested arrays", []byte(strings.Repeat("[", 160_000)), "big.json:1: invalid JSON: "},
 	}
 }
+
+// TestParseInputNulls: null as an element of a list is a problem with its
+// line and path, as protojson refuses it over HTTP/JSON; null as the value
+// of a key reads as the key unset, as protojson reads it.
+func TestParseInputNulls(t *testing.T) {
+	item := `{"id": "p1", "cost": 10, "correct": true}`
+	tests := []struct {
+		name, doc, want string // want "" means accepted
+	}{
+		{"null item", "{\"alpha\": 0.5, \"plan\": [],\n\"items\": [\n" + item + ",\nnull]}", "in.json:4: items[1]: null is not allowed in a list"},
+		{"null step", "{\"alpha\": 0.5, \"items\": [" + item + "],\n\"plan\": [null,\n{\"id\": \"p1\", \"tokens\": 5}]}", "in.json:2: plan[0]: null is not allowed in a list"},
+		{"null before a comma on the next line", "{\"alpha\": 0.5, \"items\": [" + item + "], \"plan\": [\nnull\n, {\"id\": \"p1\", \"tokens\": 5}]}", "in.json:2: plan[0]: null is not allowed in a list"},
+		{"null values", `{"alpha": null, "budget": 5, "random": null, "items": [{"id": "p1", "cost": 10, "correct": true, "value": null}], "plan": []}`, ""},
+		{"null plan", `{"alpha": 0.5, "items": [` + item + `], "plan": null}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := scoring.ParseInput("in.json", []byte(tt.doc))
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tt.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tt.want)):
+				t.Errorf("err = %v, want it to start %q", err, tt.want)
+			}
+		})
+	}
+}

@@ -38,7 +38,7 @@ func strictProblems(data []byte) []Problem {
 			return false
 		}
 		if tok == nil && element {
-			problems = append(problems, Problem{Line: jsonloc.LineAt(data, dec.InputOffset()), Field: path, Reason: "null: each element must be an object"})
+			problems = append(problems, Problem{Line: jsonloc.LineAt(data, dec.InputOffset()), Field: path, Reason: "null is not allowed in a list: write an object"})
 			return true
 		}
 		switch tok {

@@ -19,11 +19,12 @@ import (
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/runs/report"
 	"github.com/triage-eval/triage/internal/store/runstore"
+	"github.com/triage-eval/triage/internal/store/sqldb"
 )
 
 func runReport(ctx context.Context, args []string, env Env) error {
 	fs := newFlagSet("report", env.Stderr)
-	out := fs.String("out", "", "directory for the report files; default: RUN_STORE.report")
+	out := fs.String("out", "", "directory for the report files; default: RUN_STORE.report, or NAME.report beside the config for a PostgreSQL run store")
 	seed := fs.Uint64("bootstrap-seed", 0, "seed of the bootstrap confidence intervals (recorded in cells.json)")
 	alpha := fs.Float64("alpha", report.HeadlineAlpha, "budget fraction of the summary and the bar figures")
 	dial := addDialFlags(fs)
@@ -41,22 +42,31 @@ func runReport(ctx context.Context, args []string, env Env) error {
 	if len(rest) != 1 {
 		return fmt.Errorf("%w: triage report needs the run's config (YAML) or its run store", ErrUsage)
 	}
-	path, cfg, err := runStoreOf(rest[0])
+	if !(*alpha > 0 && *alpha <= 1) {
+		return fmt.Errorf("%w: --alpha: must be in (0, 1], got %v", ErrUsage, *alpha)
+	}
+	path, cfg, err := runStoreOf(ctx, rest[0])
 	if err != nil {
 		return err
 	}
 	dir := *out
 	if dir == "" {
-		dir = path + ".report"
+		if dir = reportDir(cfg, path); dir == "" {
+			return fmt.Errorf("%w: --out is required with a PostgreSQL run store given by its URL (or give the run's config: the report goes beside it)", ErrUsage)
+		}
 	}
 	return writeReport(ctx, path, dir, reportOptions{Bootstrap: metrics.Bootstrap{Seed: *seed}, Alpha: *alpha, Noise: true, Config: cfg, Dial: dial}, env)
 }
 
 // runStoreOf returns the run store a report argument names: the file
-// itself when it is a SQLite database, the config's run_store when it is a
-// config (then the config too; nil for a run store). A run store that does
-// not exist is an error, never created.
-func runStoreOf(arg string) (string, *orchestrator.Config, error) {
+// itself when it is a SQLite database, the URL itself when it is a
+// PostgreSQL one, the config's run_store when it is a config (then the
+// config too; nil for a run store). A run store that does not exist is an
+// error, never created.
+func runStoreOf(ctx context.Context, arg string) (string, *orchestrator.Config, error) {
+	if sqldb.IsPostgres(arg) {
+		return arg, nil, postgresRunStore(ctx, arg, "")
+	}
 	kind, err := sniff(arg)
 	if err != nil {
 		return "", nil, err
@@ -74,10 +84,44 @@ func runStoreOf(arg string) (string, *orchestrator.Config, error) {
 		return "", nil, fmt.Errorf("%w (triage report expects the run's config or its run store)", err)
 	}
 	path := cfg.Path(cfg.RunStore)
+	if sqldb.IsPostgres(path) {
+		return path, cfg, postgresRunStore(ctx, path, arg)
+	}
 	if kind, err := sniff(path); err != nil || kind == kindMissing {
 		return "", nil, fmt.Errorf("%s: the config's run_store %s does not exist yet (triage run %s first)", arg, path, arg)
 	}
 	return path, cfg, nil
+}
+
+// reportDir is where a run's report files go by default: beside a SQLite
+// run store (RUN_STORE.report), or beside the config for a PostgreSQL one
+// (NAME.report in the config's folder, NAME its name, "run" without one);
+// "" for a PostgreSQL run store without its config.
+func reportDir(cfg *orchestrator.Config, runStore string) string {
+	switch {
+	case !sqldb.IsPostgres(runStore):
+		return runStore + ".report"
+	case cfg == nil:
+		return ""
+	case cfg.Name != "":
+		return cfg.Path(cfg.Name + ".report")
+	}
+	return cfg.Path("run.report")
+}
+
+// postgresRunStore checks that the PostgreSQL database at url holds a run
+// store; config, when not "", is the config that names it.
+func postgresRunStore(ctx context.Context, url, config string) error {
+	ok, err := runstore.Exists(ctx, url)
+	switch {
+	case err != nil:
+		return err
+	case ok:
+		return nil
+	case config != "":
+		return fmt.Errorf("%s: the config's run_store %s holds no run yet (triage run %s first)", config, sqldb.Redact(url), config)
+	}
+	return fmt.Errorf("%s holds no run store (triage run with it as run_store first)", sqldb.Redact(url))
 }
 
 // reportOptions adjust writeReport.

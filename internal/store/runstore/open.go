@@ -48,6 +48,23 @@ func Open(ctx context.Context, location string) (Store, error) {
 	return s, nil
 }
 
+// Exists reports whether location holds a run store (its manifest table),
+// without creating or migrating anything: for a caller that only reads, as
+// a report, and must not make an empty store of a mistyped location. A
+// location that cannot be reached is an error.
+func Exists(ctx context.Context, location string) (bool, error) {
+	db, err := sqldb.Open(ctx, location, sqldb.Options{OneConnection: true})
+	if err != nil {
+		return false, fmt.Errorf("run store %w", err)
+	}
+	defer func() { _ = db.Close() }() // only read
+	ok, err := sqldb.TableExists(ctx, db, db.Dialect, "manifest")
+	if err != nil {
+		return false, fmt.Errorf("run store %s: %w", db.Location, err)
+	}
+	return ok, nil
+}
+
 // Close implements Store.
 func (s *sqlStore) Close() error {
 	var claimsErr error

@@ -44,7 +44,7 @@ func runBaseline(ctx context.Context, args []string, env Env) (err error) {
 	defer closeInto(&err, closeStore)
 	deps := serviceDeps{now: time.Now, store: st, tel: env.Telemetry}
 	if st != nil {
-		llmCfg, closeCache, perr := plannerConfig(ctx, cfg.Path(cfg.Endpoints), cfg.Path(cfg.LLMCache), env)
+		llmCfg, closeCache, perr := plannerConfig(ctx, configSources(cfg), env)
 		if perr != nil {
 			return perr
 		}

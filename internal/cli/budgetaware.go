@@ -30,7 +30,7 @@ func runBudgetAware(ctx context.Context, args []string, env Env) (err error) {
 		return err
 	}
 	defer closeInto(&err, rs.Close)
-	llmCfg, closeCache, err := plannerConfig(ctx, cfg.Path(cfg.Endpoints), cfg.Path(cfg.LLMCache), env)
+	llmCfg, closeCache, err := plannerConfig(ctx, configSources(cfg), env)
 	if err != nil {
 		return err
 	}

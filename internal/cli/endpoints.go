@@ -5,13 +5,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"maps"
 	"os"
+	"reflect"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/triage-eval/triage/internal/llm"
 	"github.com/triage-eval/triage/internal/platform/apperr"
 	"github.com/triage-eval/triage/internal/platform/jsonloc"
+	"github.com/triage-eval/triage/internal/runs/orchestrator"
 )
 
 // endpointFile is one entry of an endpoints file: a JSON object mapping
@@ -47,8 +52,65 @@ type priceFile struct {
 	BatchFactor   *float64 `json:"batch_factor"`
 }
 
+// llmSources are the endpoints file and the response cache plannerConfig
+// reads, and how to name them in its errors.
+type llmSources struct {
+	endpoints, cache string
+	// where names a setting, "endpoints" or "llm_cache", as the user gave
+	// it: a flag of triage serve, or a config's key with its file and line.
+	where func(setting string) string
+	// flags says they are triage serve's flags: an endpoints file that
+	// cannot be used is a usage error.
+	flags bool
+}
+
+// configSources are cfg's endpoints file and response cache.
+func configSources(cfg *orchestrator.Config) llmSources {
+	return llmSources{endpoints: cfg.Path(cfg.Endpoints), cache: cfg.Path(cfg.LLMCache), where: cfg.Where}
+}
+
+// flagSources are triage serve's --endpoints and --llm-cache.
+func flagSources(endpoints, cache string) llmSources {
+	names := map[string]string{"endpoints": "--endpoints", "llm_cache": "--llm-cache"}
+	return llmSources{endpoints: endpoints, cache: cache, where: func(s string) string { return names[s] }, flags: true}
+}
+
+// loadEndpoints loads the endpoints file, a file it cannot read named by
+// its setting.
+func (src llmSources) loadEndpoints() (map[string]llm.Endpoint, error) {
+	eps, err := loadEndpoints(src.endpoints)
+	if pathErr := (*fs.PathError)(nil); errors.As(err, &pathErr) {
+		err = fmt.Errorf("%s: %w", src.where("endpoints"), err)
+	}
+	if err != nil && src.flags {
+		err = fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	return eps, err
+}
+
+// endpointKeys and priceKeys are the keys an endpoint and its price may
+// have.
+var (
+	endpointKeys = jsonKeys(endpointFile{})
+	priceKeys    = jsonKeys(priceFile{})
+)
+
+// jsonKeys returns the JSON keys of a struct's fields.
+func jsonKeys(v any) map[string]bool {
+	out := map[string]bool{}
+	t := reflect.TypeOf(v)
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" {
+			out[name] = true
+		}
+	}
+	return out
+}
+
 // loadEndpoints reads an endpoints file; problems are reported as
-// file:line: name.field: reason. An empty path means no endpoints.
+// file:line: name.field: reason. An empty path means no endpoints. A file
+// that cannot be read is its *fs.PathError, for the caller to say which
+// setting named it.
 func loadEndpoints(path string) (map[string]llm.Endpoint, error) {
 	out := map[string]llm.Endpoint{}
 	if path == "" {
@@ -56,14 +118,29 @@ func loadEndpoints(path string) (map[string]llm.Endpoint, error) {
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("--endpoints: %w", err)
+		return nil, err
 	}
-	lines := jsonloc.Build(data)
+	lines, offsets := jsonloc.BuildOffsets(data)
+	located := func(field, reason string) error {
+		if field == "" {
+			return fmt.Errorf("%s:%d: %s", path, lines.Line(""), reason)
+		}
+		return fmt.Errorf("%s:%d: %s: %s", path, lines.Line(field), field, reason)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var raw map[string]endpointFile
 	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		line, field, reason := jsonloc.DescribeDecodeError(data, offsets, err)
+		if field != "" {
+			field = endpointField(lines, field, line)
+		}
+		if field == "" {
+			return nil, fmt.Errorf("%s:%d: %s", path, line, reason)
+		}
+		return nil, fmt.Errorf("%s:%d: %s: %s", path, line, field, reason)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%s:%d: unexpected data after the JSON document", path, jsonloc.LineAt(data, dec.InputOffset()))
 	}
 	names := make([]string, 0, len(raw))
 	for name := range raw {
@@ -71,6 +148,9 @@ func loadEndpoints(path string) (map[string]llm.Endpoint, error) {
 	}
 	slices.Sort(names)
 	var problems []error
+	for _, key := range unknownEndpointKeys(data, names) {
+		problems = append(problems, located(key, "unknown key"))
+	}
 	for _, name := range names {
 		e := raw[name]
 		ep := llm.Endpoint{
@@ -107,4 +187,43 @@ func loadEndpoints(path string) (map[string]llm.Endpoint, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// endpointField completes the path encoding/json gives a value of an
+// endpoint ("concurrency": it leaves out the map's key) with the name of
+// the endpoint whose value is on line.
+func endpointField(lines jsonloc.Index, field string, line int) string {
+	for path, l := range lines {
+		if l == line && strings.HasSuffix(path, "."+field) {
+			return path
+		}
+	}
+	return field
+}
+
+// unknownEndpointKeys returns, by endpoint in names' order, the paths
+// ("NAME.key", "NAME.price.key") of keys an endpoint or its price does not
+// have; data has decoded as a map of endpoints. extra_body is free.
+func unknownEndpointKeys(data []byte, names []string) []string {
+	var objects map[string]map[string]json.RawMessage
+	if json.Unmarshal(data, &objects) != nil {
+		return nil
+	}
+	var out []string
+	for _, name := range names {
+		for _, k := range slices.Sorted(maps.Keys(objects[name])) {
+			if !endpointKeys[k] {
+				out = append(out, name+"."+k)
+			}
+		}
+		var price map[string]json.RawMessage
+		if json.Unmarshal(objects[name]["price"], &price) == nil {
+			for _, k := range slices.Sorted(maps.Keys(price)) {
+				if !priceKeys[k] {
+					out = append(out, name+".price."+k)
+				}
+			}
+		}
+	}
+	return out
 }

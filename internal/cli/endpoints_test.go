@@ -39,7 +39,11 @@ func TestLoadEndpointsErrors(t *testing.T) {
 }`, []string{":3: bad.base_url", ":3: bad.model", ":3: bad.mode"}},
 		{"bad timeout", `{"x": {"base_url": "http://h/v1", "model": "m", "mode": "standard",
   "timeout": "soon"}}`, []string{":2: x.timeout"}},
-		{"unknown key", `{"x": {"colour": "red"}}`, []string{"unknown field \"colour\""}},
+		{"unknown key", `{"x": {"base_url": "http://h/v1", "model": "m", "mode": "standard",
+  "base_ulr": "http://h/v1"}}`, []string{"endpoints.json:2: x.base_ulr: unknown key"}},
+		{"syntax", "{\"x\": {\"base_url\": \"http://h/v1\",\n  \"model\" \"m\"}}", []string{"endpoints.json:2: invalid JSON"}},
+		{"wrong type", "{\"x\": {\"base_url\": \"http://h/v1\", \"model\": \"m\", \"mode\": \"standard\",\n  \"concurrency\": \"four\"}}", []string{"endpoints.json:2: x.concurrency: must be an integer"}},
+		{"trailing data", "{}\n{}", []string{"endpoints.json:2: unexpected data"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -97,7 +101,7 @@ func TestLoadEndpointsPriceErrors(t *testing.T) {
 		{"not a number", `{"x": {"base_url": "http://h/v1", "model": "m", "mode": "standard",
   "price": {"input_per_mtok": "cheap"}}}`, []string{"input_per_mtok"}},
 		{"unknown field", `{"x": {"base_url": "http://h/v1", "model": "m", "mode": "standard",
-  "price": {"per_token": 1}}}`, []string{`unknown field "per_token"`}},
+  "price": {"per_token": 1}}}`, []string{`endpoints.json:2: x.price.per_token: unknown key`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

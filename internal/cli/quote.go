@@ -47,7 +47,7 @@ func runQuote(ctx context.Context, args []string, env Env) (err error) {
 	}
 	defer func() { _ = os.RemoveAll(scratch) }() // only empty stores a quote made: nothing to report
 	absentAsEmpty(cfg, scratch)
-	llmCfg, closeCache, err := plannerConfig(ctx, cfg.Path(cfg.Endpoints), cfg.Path(cfg.LLMCache), env)
+	llmCfg, closeCache, err := plannerConfig(ctx, configSources(cfg), env)
 	if err != nil {
 		return err
 	}

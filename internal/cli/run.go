@@ -52,7 +52,7 @@ func runGrid(ctx context.Context, command string, cfg *orchestrator.Config, prog
 	defer closeInto(&err, closeStore)
 	deps := serviceDeps{now: time.Now, store: st, tel: env.Telemetry}
 	if cfg.Services.Planner == "" {
-		pc, closeCache, perr := plannerConfig(ctx, cfg.Path(cfg.Endpoints), cfg.Path(cfg.LLMCache), env)
+		pc, closeCache, perr := plannerConfig(ctx, configSources(cfg), env)
 		if perr != nil {
 			return perr
 		}

@@ -91,7 +91,7 @@ func runServe(ctx context.Context, args []string, env Env) (err error) {
 	defer closeUpstream()
 	deps.upstream = upstream
 	if slices.Contains(names, "planner") || slices.Contains(names, "executor") {
-		pc, closeCache, perr := plannerConfig(ctx, *endpoints, *llmCache, env)
+		pc, closeCache, perr := plannerConfig(ctx, flagSources(*endpoints, *llmCache), env)
 		if perr != nil {
 			return perr
 		}
@@ -167,18 +167,18 @@ func flushTelemetry(tel *telemetry.Telemetry, warn func(string, ...any)) {
 // plannerConfig loads the endpoints and opens the response cache, returning
 // the cache's Close; model calls read API keys and record metrics through
 // env.
-func plannerConfig(ctx context.Context, endpointsPath, cachePath string, env Env) (planner.Config, func() error, error) {
-	eps, err := loadEndpoints(endpointsPath)
+func plannerConfig(ctx context.Context, src llmSources, env Env) (planner.Config, func() error, error) {
+	eps, err := src.loadEndpoints()
 	if err != nil {
-		return planner.Config{}, nil, fmt.Errorf("%w: %v", ErrUsage, err)
+		return planner.Config{}, nil, err
 	}
 	cfg := planner.Config{Endpoints: eps, Getenv: env.Getenv, Now: time.Now, MeterProvider: env.meterProvider()}
-	if cachePath == "off" || cachePath == "" {
+	if src.cache == "off" || src.cache == "" {
 		return cfg, func() error { return nil }, nil
 	}
-	cache, err := llm.OpenCache(ctx, cachePath)
+	cache, err := llm.OpenCache(ctx, src.cache)
 	if err != nil {
-		return planner.Config{}, nil, fmt.Errorf("--llm-cache: %w", err)
+		return planner.Config{}, nil, fmt.Errorf("%s: %w", src.where("llm_cache"), err)
 	}
 	cfg.Cache = cache
 	return cfg, cache.Close, nil

@@ -2,8 +2,29 @@ package jsonloc
 
 import (
 	"encoding/json"
+	"errors"
+	"io"
 	"reflect"
 )
+
+// DescribeDecodeError locates an error of encoding/json decoding data,
+// indexed by offsets (BuildOffsets): its 1-based line, the path of the
+// offending value when known ("" otherwise) and what is wrong with it.
+func DescribeDecodeError(data []byte, offsets Offsets, err error) (line int, field, reason string) {
+	var (
+		syntax  *json.SyntaxError
+		typeErr *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &syntax):
+		return LineAt(data, syntax.Offset), "", "invalid JSON: " + syntax.Error()
+	case errors.As(err, &typeErr):
+		return LineAt(data, typeErr.Offset), offsets.PathAt(typeErr.Field, typeErr.Offset), DescribeTypeError(typeErr)
+	case errors.Is(err, io.EOF):
+		return 1, "", "empty document"
+	}
+	return LineAt(data, int64(len(data))), "", "invalid JSON: " + err.Error()
+}
 
 // DescribeTypeError says, in JSON terms, what a value should have been:
 // "must be an integer, got string".

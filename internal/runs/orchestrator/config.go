@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/triage-eval/triage/internal/phase0/solving"
+	"github.com/triage-eval/triage/internal/platform/yamlloc"
 	"github.com/triage-eval/triage/internal/protocol/injection"
 	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/store/problems"
@@ -76,6 +78,8 @@ type Config struct {
 
 	dir  string
 	file string
+	// lines locates the settings of the file (nil when built in code).
+	lines yamlloc.Index
 }
 
 // Injection is one unsolvable-injection experiment: the pools of Base, at
@@ -158,17 +162,31 @@ func LoadConfig(path string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	lines := yamlloc.Build(data)
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var c Config
 	if err := dec.Decode(&c); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, lines.DecodeError(path, err)
 	}
-	c.dir, c.file = filepath.Dir(path), path
+	c.dir, c.file, c.lines = filepath.Dir(path), path, lines
 	if err := c.finish(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	return &c, nil
+}
+
+// Where names a setting for a message about it: "run.yaml:7: alphas[1]"
+// with the file and the line it is on (the file alone when the line is not
+// known), the bare path for a config built in code.
+func (c *Config) Where(path string) string {
+	switch {
+	case c.file == "":
+		return path
+	case c.lines.Line(path) == 0:
+		return c.file + ": " + path
+	}
+	return fmt.Sprintf("%s:%d: %s", c.file, c.lines.Line(path), path)
 }
 
 // Prepare applies defaults to a config built in code and checks it;
@@ -259,7 +277,7 @@ func (b *BaselineConfig) validate(bad func(field, format string, args ...any)) {
 // validate reports every invalid setting, each naming its field.
 func (c *Config) validate() error {
 	var errs []error
-	bad := func(field, format string, args ...any) { errs = append(errs, fmt.Errorf(field+": "+format, args...)) }
+	bad := func(field, format string, args ...any) { errs = append(errs, fmt.Errorf(c.Where(field)+": "+format, args...)) }
 	if c.RunStore == "" {
 		bad("run_store", "required")
 	}
@@ -287,18 +305,21 @@ func (c *Config) validate() error {
 		bad("pool_size", "must be ≥ 1, got %d", c.PoolSize)
 	}
 	for i, a := range c.Alphas {
-		if !(a > 0 && a <= 1) {
-			bad(fmt.Sprintf("alphas[%d]", i), "must be in (0, 1], got %v", a)
+		if !(a > 0 && a <= 1) || slices.Index(c.Alphas, a) != i {
+			bad(fmt.Sprintf("alphas[%d]", i), "must be in (0, 1], each once, got %v", a)
 		}
 	}
 	for i, v := range c.Variants {
-		if !v.Valid() {
-			bad(fmt.Sprintf("variants[%d]", i), "must be default, A, B or C, got %q", v)
+		if !v.Valid() || slices.Index(c.Variants, v) != i {
+			bad(fmt.Sprintf("variants[%d]", i), "must be default, A, B or C, each once, got %q", v)
 		}
 	}
 	for i, s := range c.Strategies {
-		if !s.Valid() {
+		switch {
+		case !s.Valid():
 			bad(fmt.Sprintf("strategies[%d]", i), "unknown strategy %q", s)
+		case slices.Index(c.Strategies, s) != i:
+			bad(fmt.Sprintf("strategies[%d]", i), "repeats %q", s)
 		}
 	}
 	for i, r := range c.Regimes {
@@ -355,8 +376,11 @@ func (c *Config) Path(p string) string {
 // repeated in a later file replaces the earlier one.
 func (c *Config) LoadProblems() (map[string]map[string]problems.Problem, error) {
 	out := map[string]map[string]problems.Problem{}
-	for _, f := range c.Problems {
+	for i, f := range c.Problems {
 		ps, err := problems.ReadFile(c.Path(f))
+		if pathErr := (*fs.PathError)(nil); errors.As(err, &pathErr) {
+			return nil, fmt.Errorf("%s: %w", c.Where(fmt.Sprintf("problems[%d]", i)), err)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -57,8 +57,12 @@ func TestConfigErrors(t *testing.T) {
 		name, body string
 		want       []string
 	}{
-		{"unknown key", "run_store: r.db\ncolour: red\n", []string{"line 2", "colour"}},
-		{"wrong type", "pool_size: lots\n", []string{"line 1", "lots"}},
+		{"unknown key", "run_store: r.db\ncolour: red\n", []string{"run.yaml:2: colour: unknown key"}},
+		{"unknown nested key", "run_store: r.db\nbaseline:\n  concurrency: 2\n  batc: true\n", []string{"run.yaml:4: baseline.batc: unknown key"}},
+		{"wrong type", "pool_size: lots\n", []string{"run.yaml:1: cannot unmarshal", "lots"}},
+		{"syntax", "run_store: r.db\nalphas: [0.5\n", []string{"run.yaml:"}},
+		{"repeated", "run_store: r.db\nground_truth_store: gt.db\nproblems: [p.jsonl]\nsolvers: [{model: m, mode: standard}]\nalphas: [0.5, 1, 0.5]\nvariants: [A, A]\nstrategies: [llm, random, llm]\n",
+			[]string{"run.yaml:5: alphas[2]: must be in (0, 1], each once, got 0.5", "run.yaml:6: variants[1]", "run.yaml:7: strategies[2]: repeats \"llm\""}},
 		{"everything wrong", `problems: []
 solvers: [{model: "", mode: fast}]
 alphas: [0, 1.5]
@@ -69,7 +73,8 @@ random: {method: magic}
 concurrency: -1
 pool_size: -3
 baseline: {concurrency: 1000, code_concurrency: -2, budget_aware_variant: Z, samples: 21}
-`, []string{"baseline.concurrency", "baseline.code_concurrency", "baseline.samples", "baseline.budget_aware_variant", "run_store: required", "ground_truth_store: required", "problems: at least one", "solvers[0].model: required",
+`, []string{"run.yaml:3: alphas[0]", "run.yaml:3: alphas[1]", "run.yaml:2: solvers[0].mode", "run.yaml:9: pool_size", "run.yaml:10: baseline.samples",
+			"baseline.concurrency", "baseline.code_concurrency", "baseline.samples", "baseline.budget_aware_variant", "run_store: required", "ground_truth_store: required", "problems: at least one", "solvers[0].model: required",
 			"solvers[0].mode", "solvers[0].endpoint", "alphas[0]", "alphas[1]", "variants[0]", "regimes[1]", "regimes[2]",
 			"strategies[1]", "random.method", "concurrency", "pool_size"}},
 		{"injection", `run_store: r.db

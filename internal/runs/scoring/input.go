@@ -3,9 +3,7 @@ package scoring
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -121,7 +119,8 @@ func ParseInput(file string, data []byte) (*Input, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	in := &Input{lines: lines}
 	if err := dec.Decode(in); err != nil {
-		return nil, fail(decodeProblem(data, offsets, err))
+		line, field, reason := jsonloc.DescribeDecodeError(data, offsets, err)
+		return nil, fail(Problem{Line: line, Field: field, Reason: reason})
 	}
 	if dec.More() {
 		return nil, fail(Problem{Line: jsonloc.LineAt(data, dec.InputOffset()), Reason: "unexpected data after the JSON document"})
@@ -150,21 +149,4 @@ func ParseInput(file string, data []byte) (*Input, error) {
 		return nil, fail(problems...)
 	}
 	return in, nil
-}
-
-// decodeProblem locates a decoding error.
-func decodeProblem(data []byte, offsets jsonloc.Offsets, err error) Problem {
-	var (
-		syntax  *json.SyntaxError
-		typeErr *json.UnmarshalTypeError
-	)
-	switch {
-	case errors.As(err, &syntax):
-		return Problem{Line: jsonloc.LineAt(data, syntax.Offset), Reason: "invalid JSON: " + syntax.Error()}
-	case errors.As(err, &typeErr):
-		return Problem{Line: jsonloc.LineAt(data, typeErr.Offset), Field: offsets.PathAt(typeErr.Field, typeErr.Offset), Reason: jsonloc.DescribeTypeError(typeErr)}
-	case errors.Is(err, io.EOF):
-		return Problem{Line: 1, Reason: "empty document"}
-	}
-	return Problem{Line: jsonloc.LineAt(data, int64(len(data))), Reason: "invalid JSON: " + err.Error()}
 }

@@ -1,0 +1,130 @@
+package yamlloc
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Index maps paths to 1-based lines: a mapping's key to its key's line, a
+// sequence's element to the element's.
+type Index map[string]int
+
+// Build indexes data, a YAML document; a document that does not parse
+// gives an empty index (its decoding reports the error).
+func Build(data []byte) Index {
+	ix := Index{}
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+		return ix
+	}
+	ix.walk(doc.Content[0], "", 0)
+	return ix
+}
+
+// maxDepth bounds the walk: a setting nested deeper is not located.
+const maxDepth = 64
+
+func (ix Index) walk(n *yaml.Node, path string, depth int) {
+	if depth > maxDepth {
+		return
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			p := k.Value
+			if path != "" {
+				p = path + "." + k.Value
+			}
+			if _, seen := ix[p]; !seen {
+				ix[p] = k.Line
+			}
+			ix.walk(v, p, depth+1)
+		}
+	case yaml.SequenceNode:
+		for i, v := range n.Content {
+			p := path + "[" + strconv.Itoa(i) + "]"
+			ix[p] = v.Line
+			ix.walk(v, p, depth+1)
+		}
+	case yaml.AliasNode:
+		// An alias repeats its anchor's lines; it is not walked again.
+	}
+}
+
+// Line returns the line of path, or of its nearest ancestor that has one;
+// 0 when none has.
+func (ix Index) Line(path string) int {
+	for p := path; p != ""; p = parent(p) {
+		if l, ok := ix[p]; ok {
+			return l
+		}
+	}
+	return 0
+}
+
+// parent is path less its last step: "a.b[2]" → "a.b", "a.b" → "a".
+func parent(path string) string {
+	i := strings.LastIndexAny(path, ".[")
+	if i < 0 {
+		return ""
+	}
+	return path[:i]
+}
+
+// At returns the path of the key on line whose name is key, "" when none
+// is (the decoder names a key it refuses, not its path).
+func (ix Index) At(line int, key string) string {
+	best := ""
+	for p, l := range ix {
+		if l == line && (p == key || strings.HasSuffix(p, "."+key)) && (best == "" || p < best) {
+			best = p
+		}
+	}
+	return best
+}
+
+// unknownField is how the decoder words a key of no field (KnownFields).
+var unknownField = regexp.MustCompile(`^line (\d+): field (.+) not found in type .+$`)
+
+// lineMessage is the decoder's "line N: reason".
+var lineMessage = regexp.MustCompile(`^line (\d+): (.+)$`)
+
+// DecodeError rewrites err, from decoding file's data (indexed by ix), as
+// one "file:line: path: reason" line per problem: a key no setting has is
+// "unknown key" (the decoder names the Go type it was not found in), other
+// problems keep the decoder's reason. An error of another kind is returned
+// as "file: err".
+func (ix Index) DecodeError(file string, err error) error {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		if m := lineMessage.FindStringSubmatch(msg); m != nil {
+			return fmt.Errorf("%s:%s: %s", file, m[1], m[2])
+		}
+		return fmt.Errorf("%s: %s", file, msg)
+	}
+	lines := make([]string, 0, len(te.Errors))
+	for _, e := range te.Errors {
+		if m := unknownField.FindStringSubmatch(e); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			path := ix.At(line, m[2])
+			if path == "" {
+				path = m[2]
+			}
+			lines = append(lines, fmt.Sprintf("%s:%d: %s: unknown key", file, line, path))
+			continue
+		}
+		if m := lineMessage.FindStringSubmatch(e); m != nil {
+			lines = append(lines, fmt.Sprintf("%s:%s: %s", file, m[1], m[2]))
+			continue
+		}
+		lines = append(lines, file+": "+e)
+	}
+	return errors.New(strings.Join(lines, "\n"))
+}

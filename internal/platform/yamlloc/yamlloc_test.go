@@ -1,0 +1,59 @@
+package yamlloc
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+func TestLine(t *testing.T) {
+	ix := Build([]byte("name: x\nsolvers:\n  - model: m\n    mode: fast\n  - {model: n}\nalphas: [0.5,\n  2]\nbaseline:\n  batch: true\n"))
+	for path, want := range map[string]int{
+		"name": 1, "solvers": 2, "solvers[0]": 3, "solvers[0].mode": 4, "solvers[1].model": 5,
+		"alphas[0]": 6, "alphas[1]": 7, "baseline.batch": 9,
+		"baseline.samples": 8, // not written: its parent's line
+		"nothing":          0,
+	} {
+		if got := ix.Line(path); got != want {
+			t.Errorf("Line(%q) = %d, want %d", path, got, want)
+		}
+	}
+	if got := ix.At(9, "batch"); got != "baseline.batch" {
+		t.Errorf("At(9, batch) = %q", got)
+	}
+	if len(Build([]byte("a: [1"))) != 0 {
+		t.Error("a document that does not parse was indexed")
+	}
+}
+
+func TestDecodeError(t *testing.T) {
+	type inner struct {
+		Batch bool `yaml:"batch"`
+	}
+	type cfg struct {
+		Name     string `yaml:"name"`
+		Size     int    `yaml:"size"`
+		Baseline inner  `yaml:"baseline"`
+	}
+	tests := []struct{ doc, want string }{
+		{"name: x\ncolour: red\n", "run.yaml:2: colour: unknown key"},
+		{"baseline:\n  batc: true\n", "run.yaml:2: baseline.batc: unknown key"},
+		{"size: lots\n", "run.yaml:1: cannot unmarshal !!str `lots` into int"},
+		{"name: [x\n", "run.yaml:"},
+	}
+	for _, tt := range tests {
+		dec := yaml.NewDecoder(bytes.NewReader([]byte(tt.doc)))
+		dec.KnownFields(true)
+		var c cfg
+		err := dec.Decode(&c)
+		if err == nil {
+			t.Fatalf("%q decoded", tt.doc)
+		}
+		got := Build([]byte(tt.doc)).DecodeError("run.yaml", err).Error()
+		if !strings.HasPrefix(got, tt.want) || strings.Contains(got, "yamlloc.") {
+			t.Errorf("%q: %q, want it to start %q and name no Go type", tt.doc, got, tt.want)
+		}
+	}
+}

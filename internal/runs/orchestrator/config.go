@@ -277,7 +277,9 @@ func (b *BaselineConfig) validate(bad func(field, format string, args ...any)) {
 // validate reports every invalid setting, each naming its field.
 func (c *Config) validate() error {
 	var errs []error
-	bad := func(field, format string, args ...any) { errs = append(errs, fmt.Errorf(c.Where(field)+": "+format, args...)) }
+	bad := func(field, format string, args ...any) {
+		errs = append(errs, fmt.Errorf(c.Where(field)+": "+format, args...))
+	}
 	if c.RunStore == "" {
 		bad("run_store", "required")
 	}
@@ -304,6 +306,24 @@ func (c *Config) validate() error {
 	if c.PoolSize < 1 {
 		bad("pool_size", "must be ≥ 1, got %d", c.PoolSize)
 	}
+	c.validateLists(bad)
+	if c.Random.Method != "monte_carlo" && c.Random.Method != "exact" {
+		bad("random.method", "must be monte_carlo or exact, got %q", c.Random.Method)
+	}
+	if c.Concurrency < 1 {
+		bad("concurrency", "must be ≥ 1, got %d", c.Concurrency)
+	}
+	c.Baseline.validate(bad)
+	if c := c.Spend.CapUSD; c != nil && (math.IsNaN(*c) || math.IsInf(*c, 0) || *c < 0) {
+		bad("spend.cap_usd", "must be a finite number of dollars ≥ 0, got %v", *c)
+	}
+	c.validateInjection(bad)
+	return errors.Join(errs...)
+}
+
+// validateLists reports the invalid or repeated entries of the grid's
+// lists: α, variants, strategies and regimes.
+func (c *Config) validateLists(bad func(field, format string, args ...any)) {
 	for i, a := range c.Alphas {
 		if !(a > 0 && a <= 1) || slices.Index(c.Alphas, a) != i {
 			bad(fmt.Sprintf("alphas[%d]", i), "must be in (0, 1], each once, got %v", a)
@@ -327,16 +347,10 @@ func (c *Config) validate() error {
 			bad(fmt.Sprintf("regimes[%d]", i), "must be U or E, each once, got %q", r)
 		}
 	}
-	if c.Random.Method != "monte_carlo" && c.Random.Method != "exact" {
-		bad("random.method", "must be monte_carlo or exact, got %q", c.Random.Method)
-	}
-	if c.Concurrency < 1 {
-		bad("concurrency", "must be ≥ 1, got %d", c.Concurrency)
-	}
-	c.Baseline.validate(bad)
-	if c := c.Spend.CapUSD; c != nil && (math.IsNaN(*c) || math.IsInf(*c, 0) || *c < 0) {
-		bad("spend.cap_usd", "must be a finite number of dollars ≥ 0, got %v", *c)
-	}
+}
+
+// validateInjection reports invalid injection experiments.
+func (c *Config) validateInjection(bad func(field, format string, args ...any)) {
 	seen := map[[2]string]int{}
 	for i, in := range c.Injection {
 		field := fmt.Sprintf("injection[%d]", i)
@@ -358,7 +372,6 @@ func (c *Config) validate() error {
 			}
 		}
 	}
-	return errors.Join(errs...)
 }
 
 // File is the path the config was loaded from ("" when built in code).

@@ -79,7 +79,14 @@ func runBaseline(ctx context.Context, args []string, env Env) (err error) {
 	err = opts.Spend.Final(ctx, err)
 	close(stop)
 	<-reported
-	printBaselineSummaries(env.Stderr, sums)
+	if ctx.Err() != nil {
+		// The solvers' summaries come at the end of their streams: a
+		// stopped baseline has none, or some, and the counters say more.
+		fmt.Fprintf(env.Stderr, "baseline stopped: %s %d of %d done, %d of them stored before this run\n",
+			p.Unit, p.Done.Load(), p.Total.Load(), p.Skipped.Load())
+	} else {
+		printBaselineSummaries(env.Stderr, sums)
+	}
 	if err != nil {
 		return err
 	}

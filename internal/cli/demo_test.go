@@ -92,6 +92,7 @@ func TestDemoOutput(t *testing.T) {
 			"The random strategy is not the random reference: it is one seeded random plan per pool",
 			"over many seeded shuffles (1,000 by default)",
 			"D = 0 for the reference strategies (random, shortest_first, all_in_order)",
+			"the run's results come from 1 build(s) of triage", // one build ran every command
 		} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("the summary lacks %q:\n%s", want, stdout)

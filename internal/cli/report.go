@@ -164,9 +164,12 @@ func writeReport(ctx context.Context, path, dir string, opts reportOptions, env 
 		return err
 	}
 	rep.Version = version.Current()
+	distinct := map[string]bool{}
 	for _, b := range builds {
 		rep.Builds = append(rep.Builds, b.String())
+		distinct[b.Build.String()] = true
 	}
+	rep.DistinctBuilds = len(distinct)
 	if err := rep.WriteDir(dir); err != nil {
 		return err
 	}
@@ -269,7 +272,7 @@ func printSummary(w io.Writer, rep report.Report, rows []budgetaware.Row, spend 
 		fmt.Fprint(w, warnings)
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "Written by triage %s; the run's results come from %d build(s) of triage, listed in cells.json.\n", rep.Version, len(rep.Builds))
+	fmt.Fprintf(w, "Written by triage %s; the run's results come from %d build(s) of triage, listed with the commands they ran in cells.json.\n", rep.Version, rep.DistinctBuilds)
 	fmt.Fprintf(w, "Every table, figure and number is in %s:\n", dir)
 	for _, e := range reportListing {
 		if !containsAll(written, e.files) || (e.holds != nil && !e.holds(rep)) {

@@ -84,9 +84,11 @@ type Report struct {
 	// Version is the build that wrote the report; the zero value leaves it
 	// out of cells.json.
 	Version version.Info
-	// Builds are the builds that touched the run, one line each (first
-	// used first); nil leaves them out of cells.json.
-	Builds []string
+	// Builds are the builds that touched the run, one line per build and
+	// command (first used first); nil leaves them out of cells.json.
+	// DistinctBuilds counts the builds among them.
+	Builds         []string
+	DistinctBuilds int
 	// Noise is the measurement noise of the run's Phase 0 (SPEC §9): nil
 	// unless Options.Noise gave some item more than one sample, and every
 	// output leaves it (and the cells' noise-aware intervals) out then.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/triage-eval/triage/internal/llm/llmtest"
 	"github.com/triage-eval/triage/internal/platform/version"
@@ -63,6 +64,10 @@ func TestBuildIsRecorded(t *testing.T) {
 		t.Errorf("the build %+v does not name the protocol and its SPEC revision", build)
 	}
 	res, err := rs.Results(context.Background())
+	// The same build ran another command on the run: still one build.
+	if err := rs.RecordBuild(context.Background(), build, "budget-aware", time.Now()); err != nil {
+		t.Fatal(err)
+	}
 	rs.Close()
 	if err != nil || len(res.Records) == 0 {
 		t.Fatalf("results: %d records, %v", len(res.Records), err)
@@ -89,8 +94,8 @@ func TestBuildIsRecorded(t *testing.T) {
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Version != build || len(doc.Builds) != 1 || doc.Builds[0] != builds[0].String() {
-		t.Errorf("cells.json: version %+v, builds %q; want %+v and %q", doc.Version, doc.Builds, build, builds[0])
+	if doc.Version != build || len(doc.Builds) != 2 || doc.Builds[0] != builds[0].String() || !strings.HasPrefix(doc.Builds[1], "budget-aware by "+build.String()) {
+		t.Errorf("cells.json: version %+v, builds %q; want %+v, %q and its budget-aware", doc.Version, doc.Builds, build, builds[0])
 	}
 	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
 	if err != nil {

@@ -251,3 +251,34 @@ func TestStoppedSaysWhy(t *testing.T) {
 		t.Error("stopped(nil) is not nil")
 	}
 }
+
+// TestRunStopsBeforeAnEndpointWithoutItsKey: a run whose solver's
+// endpoint has its API key variable unset stops before its first call,
+// saying so, and stores nothing; with nothing left to plan there it runs.
+func TestRunStopsBeforeAnEndpointWithoutItsKey(t *testing.T) {
+	srv := llmtest.NewServer(t) // answers "ok": unparseable plans, not failed calls
+	config := failureConfig(t, srv.URL(), "q", "extended")
+	f, err := os.OpenFile(config, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("ground_truth: [gt.jsonl]\n")
+	f.Close()
+	env, _, logs := testEnv(nil) // no Q_API_KEY
+	err = Run(context.Background(), []string{"run", "--progress", "off", config}, env)
+	var pre *orchestrator.PreflightError
+	if !errors.As(err, &pre) || !strings.Contains(err.Error(), `the planner cannot call endpoint "q": its API key is missing`) {
+		t.Fatalf("run without the key: %v, want a preflight error naming the endpoint\n%s", err, logs)
+	}
+	if n := srv.Count(); n != 0 {
+		t.Errorf("%d requests reached the model", n)
+	}
+	env, _, logs = testEnv(map[string]string{"Q_API_KEY": "k"})
+	if err := Run(context.Background(), []string{"run", "--progress", "off", config}, env); err != nil {
+		t.Fatalf("run with the key: %v\n%s", err, logs)
+	}
+	env, _, logs = testEnv(nil)
+	if err := Run(context.Background(), []string{"run", "--progress", "off", config}, env); err != nil {
+		t.Errorf("a finished run, again without the key: %v, want nothing to do\n%s", err, logs)
+	}
+}

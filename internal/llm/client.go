@@ -25,6 +25,31 @@ type Client struct {
 	metrics   *metrics
 }
 
+// apiKey reads ep's API key with getenv: "" when ep names no variable, an
+// *apperr.PreconditionError naming the variable when it is unset or empty.
+func (ep Endpoint) apiKey(getenv func(string) string) (string, error) {
+	if ep.APIKeyEnv == "" {
+		return "", nil
+	}
+	if key := getenv(ep.APIKeyEnv); key != "" {
+		return key, nil
+	}
+	return "", &apperr.PreconditionError{Reason: fmt.Sprintf(
+		"llm endpoint %q: environment variable %s is unset or empty; it must hold the API key", ep.Name, ep.APIKeyEnv)}
+}
+
+// Unusable says why every call to ep fails before reaching the model in a
+// process whose environment getenv reads — the variable that must hold its
+// API key unset or empty — or "" when nothing does: what a run checks
+// before its first call, rather than failing every call. The reason names
+// no variable (a service tells its callers, not only its operator).
+func (ep Endpoint) Unusable(getenv func(string) string) string {
+	if _, err := ep.apiKey(getenv); err != nil {
+		return "its API key is missing: the environment variable its api_key_env names is unset or empty where the planner runs"
+	}
+	return ""
+}
+
 // New validates ep (an *apperr.InvalidArgumentError lists every bad
 // field), reads the API key from the variable ep.APIKeyEnv names (an
 // *apperr.PreconditionError names the variable when it is unset or
@@ -42,12 +67,9 @@ func New(ep Endpoint, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, apperr.Invalid("extra_body", "cannot be encoded as JSON: %v", err)
 	}
-	var key string
-	if ep.APIKeyEnv != "" {
-		if key = o.getenv(ep.APIKeyEnv); key == "" {
-			return nil, &apperr.PreconditionError{Reason: fmt.Sprintf(
-				"llm endpoint %q: environment variable %s is unset or empty; it must hold the API key", ep.Name, ep.APIKeyEnv)}
-		}
+	key, err := ep.apiKey(o.getenv)
+	if err != nil {
+		return nil, err
 	}
 	c := &Client{
 		ep:        ep,

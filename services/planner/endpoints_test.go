@@ -32,8 +32,11 @@ func TestListEndpoints(t *testing.T) {
 			"gpt": {BaseURL: "https://api.openai.com/v1", APIKeyEnv: "OPENAI_API_KEY", Model: "o4-mini",
 				Mode: llm.ModeStandard, Family: llm.FamilyOpenAI},
 			"local": {BaseURL: "http://127.0.0.1:11434/v1", Model: "llama3", Mode: llm.ModeStandard, MaxOutputTokens: 2048},
-		}, "gpt o4-mini SOLVER_MODE_STANDARD openai 0; local llama3 SOLVER_MODE_STANDARD generic 2048; " +
-			"qwen3-think Qwen/Qwen3-32B SOLVER_MODE_EXTENDED qwen 32768"},
+		}, "gpt o4-mini SOLVER_MODE_STANDARD openai 0 ; local llama3 SOLVER_MODE_STANDARD generic 2048 ; " +
+			"qwen3-think Qwen/Qwen3-32B SOLVER_MODE_EXTENDED qwen 32768 "},
+		{"a key unset", map[string]llm.Endpoint{
+			"keyless": {BaseURL: "https://h/v1", APIKeyEnv: "UNSET_API_KEY", Model: "m", Mode: llm.ModeStandard},
+		}, "keyless m SOLVER_MODE_STANDARD generic 0 its API key is missing: the environment variable its api_key_env names is unset or empty where the planner runs"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -46,7 +49,7 @@ func TestListEndpoints(t *testing.T) {
 			}
 			var got []string
 			for _, e := range resp.GetEndpoints() {
-				got = append(got, fmt.Sprintf("%s %s %v %s %d", e.GetName(), e.GetModel(), e.GetMode(), e.GetFamily(), e.GetMaxOutputTokens()))
+				got = append(got, fmt.Sprintf("%s %s %v %s %d %s", e.GetName(), e.GetModel(), e.GetMode(), e.GetFamily(), e.GetMaxOutputTokens(), e.GetUnusable()))
 			}
 			if strings.Join(got, "; ") != tt.want {
 				t.Errorf("endpoints:\n%s\nwant\n%s", strings.Join(got, "; "), tt.want)
@@ -55,7 +58,7 @@ func TestListEndpoints(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, secret := range []string{"sk-secret", "API_KEY", "QWEN_KEY", "http", "10.0.0.7"} {
+			for _, secret := range []string{"sk-secret", "API_KEY", "QWEN_KEY", "http", "10.0.0.7", "UNSET"} {
 				if strings.Contains(string(wire), secret) {
 					t.Errorf("the response reveals %q: %s", secret, wire)
 				}

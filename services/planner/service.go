@@ -2,6 +2,7 @@ package planner
 
 import (
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -36,6 +37,7 @@ type Config struct {
 type Service struct {
 	triagev1.UnimplementedPlannerServiceServer
 	cfg     Config
+	getenv  func(string) string
 	clients *llm.Clients
 	// inline holds the clients of inline endpoints, which never follow a
 	// redirect away from the host that was allowed.
@@ -44,12 +46,16 @@ type Service struct {
 
 // New returns a Planner.
 func New(cfg Config) *Service {
-	opts := []llm.Option{llm.WithGetenv(cfg.Getenv), llm.WithClock(cfg.Now), llm.WithMeterProvider(cfg.MeterProvider)}
+	getenv := cfg.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	opts := []llm.Option{llm.WithGetenv(getenv), llm.WithClock(cfg.Now), llm.WithMeterProvider(cfg.MeterProvider)}
 	if cfg.Cache != nil {
 		opts = append(opts, llm.WithCache(cfg.Cache))
 	}
 	inlineOpts := append(slices.Clone(opts), llm.WithHTTPClient(&http.Client{CheckRedirect: noRedirects}))
-	return &Service{cfg: cfg, clients: llm.NewClients(opts...), inline: llm.NewClients(inlineOpts...)}
+	return &Service{cfg: cfg, getenv: getenv, clients: llm.NewClients(opts...), inline: llm.NewClients(inlineOpts...)}
 }
 
 // LongRunning reports the methods that wait on a model (CreatePlan), which

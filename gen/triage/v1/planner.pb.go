@@ -1223,8 +1223,13 @@ type ConfiguredEndpoint struct {
 	// extra body fields), without revealing them: results record it, so that a
 	// changed setting makes them stale.
 	SettingsSha256 string `protobuf:"bytes,6,opt,name=settings_sha256,json=settingsSha256,proto3" json:"settings_sha256,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Why every call to the endpoint would fail before reaching the model in
+	// this server — the environment variable that must hold its API key unset
+	// or empty — or empty when nothing here stops them. A run checks it before
+	// its first call.
+	Unusable      string `protobuf:"bytes,7,opt,name=unusable,proto3" json:"unusable,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ConfiguredEndpoint) Reset() {
@@ -1295,6 +1300,13 @@ func (x *ConfiguredEndpoint) GetMaxOutputTokens() int32 {
 func (x *ConfiguredEndpoint) GetSettingsSha256() string {
 	if x != nil {
 		return x.SettingsSha256
+	}
+	return ""
+}
+
+func (x *ConfiguredEndpoint) GetUnusable() string {
+	if x != nil {
+		return x.Unusable
 	}
 	return ""
 }
@@ -1445,14 +1457,15 @@ const file_triage_v1_planner_proto_rawDesc = "" +
 	"\vplanner_ids\x18\x02 \x03(\v2\x14.triage.v1.PlannerIdR\n" +
 	"plannerIds\x121\n" +
 	"\aversion\x18\x03 \x01(\v2\x17.triage.v1.VersionStampR\aversion\"\x16\n" +
-	"\x14ListEndpointsRequest\"\xd6\x01\n" +
+	"\x14ListEndpointsRequest\"\xf2\x01\n" +
 	"\x12ConfiguredEndpoint\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05model\x18\x02 \x01(\tR\x05model\x12)\n" +
 	"\x04mode\x18\x03 \x01(\x0e2\x15.triage.v1.SolverModeR\x04mode\x12\x16\n" +
 	"\x06family\x18\x04 \x01(\tR\x06family\x12*\n" +
 	"\x11max_output_tokens\x18\x05 \x01(\x05R\x0fmaxOutputTokens\x12'\n" +
-	"\x0fsettings_sha256\x18\x06 \x01(\tR\x0esettingsSha256\"\x87\x01\n" +
+	"\x0fsettings_sha256\x18\x06 \x01(\tR\x0esettingsSha256\x12\x1a\n" +
+	"\bunusable\x18\a \x01(\tR\bunusable\"\x87\x01\n" +
 	"\x15ListEndpointsResponse\x12;\n" +
 	"\tendpoints\x18\x01 \x03(\v2\x1d.triage.v1.ConfiguredEndpointR\tendpoints\x121\n" +
 	"\aversion\x18\x02 \x01(\v2\x17.triage.v1.VersionStampR\aversion*\xb2\x01\n" +

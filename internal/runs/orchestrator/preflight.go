@@ -108,6 +108,7 @@ func (r *Runner) checkEndpoints(ctx context.Context) (map[string]EndpointInfo, [
 	if !slices.Contains(r.cfg.Strategies, vocab.LLM) {
 		return nil, nil, nil
 	}
+	r.unusable = map[string]string{}
 	resp, err := r.clients.Planner.ListEndpoints(ctx, &triagev1.ListEndpointsRequest{})
 	if err != nil {
 		return nil, nil, fmt.Errorf("planner service: list endpoints: %w", err)
@@ -115,6 +116,9 @@ func (r *Runner) checkEndpoints(ctx context.Context) (map[string]EndpointInfo, [
 	known := map[string]EndpointInfo{}
 	for _, ep := range resp.GetEndpoints() {
 		known[ep.GetName()] = EndpointInfo{Name: ep.GetName(), Model: ep.GetModel(), Mode: modeName(ep.GetMode()), Settings: ep.GetSettingsSha256()}
+		if why := ep.GetUnusable(); why != "" {
+			r.unusable[ep.GetName()] = why
+		}
 	}
 	names := slices.Sorted(maps.Keys(known))
 	var problems []string
@@ -128,6 +132,25 @@ func (r *Runner) checkEndpoints(ctx context.Context) (map[string]EndpointInfo, [
 		}
 	}
 	return known, problems, nil
+}
+
+// unusableEndpoints are the problems of the llm cells of todo whose
+// solver's endpoint the Planner cannot call (ListEndpoints' unusable: its
+// API key unset, say), one per solver: a run that would call it stops
+// before its first call instead of failing every one; a run with nothing
+// to plan there goes on.
+func (r *Runner) unusableEndpoints(todo []cell) []string {
+	var problems []string
+	for i, s := range r.cfg.Solvers {
+		why := r.unusable[s.Endpoint]
+		if why == "" {
+			continue
+		}
+		if slices.ContainsFunc(todo, func(c cell) bool { return c.strategy == vocab.LLM && c.g.solver == s }) {
+			problems = append(problems, fmt.Sprintf("solvers[%d] (%s/%s): the planner cannot call endpoint %q: %s", i, s.Model, s.Mode, s.Endpoint, why))
+		}
+	}
+	return problems
 }
 
 // modeName is the config's name of a solver mode.

@@ -42,6 +42,9 @@ type Runner struct {
 	progress *work.Progress
 	opts     Options
 	leases   *work.Leases
+	// unusable says why the Planner cannot call an endpoint, by name
+	// (checkEndpoints; ListEndpoints' unusable).
+	unusable map[string]string
 	// saves stores the cells' outcomes in the background, in groups
 	// (work.Group); set by runCells.
 	saves   *work.Group[*cellSave]
@@ -125,7 +128,11 @@ func (r *Runner) Run(ctx context.Context) error {
 	if in.storedErr != nil {
 		return in.storedErr
 	}
-	if err := r.runCells(ctx, r.schedule(g.cells, in.stored)); err != nil {
+	todo := r.schedule(g.cells, in.stored)
+	if problems := r.unusableEndpoints(todo); len(problems) > 0 {
+		return &PreflightError{Problems: problems}
+	}
+	if err := r.runCells(ctx, todo); err != nil {
 		return err
 	}
 	_, err = r.plannerFailures.Outcome("planner calls", int(r.plannerCalls.Load()), "")

@@ -26,20 +26,22 @@ PROMPT_VARIANT_NEUTRAL: PromptVariant
 PROMPT_VARIANT_UNSPECIFIED: PromptVariant
 
 class ConfiguredEndpoint(_message.Message):
-    __slots__ = ["family", "max_output_tokens", "mode", "model", "name", "settings_sha256"]
+    __slots__ = ["family", "max_output_tokens", "mode", "model", "name", "settings_sha256", "unusable"]
     FAMILY_FIELD_NUMBER: _ClassVar[int]
     MAX_OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     MODEL_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     SETTINGS_SHA256_FIELD_NUMBER: _ClassVar[int]
+    UNUSABLE_FIELD_NUMBER: _ClassVar[int]
     family: str
     max_output_tokens: int
     mode: _executor_pb2.SolverMode
     model: str
     name: str
     settings_sha256: str
-    def __init__(self, name: _Optional[str] = ..., model: _Optional[str] = ..., mode: _Optional[_Union[_executor_pb2.SolverMode, str]] = ..., family: _Optional[str] = ..., max_output_tokens: _Optional[int] = ..., settings_sha256: _Optional[str] = ...) -> None: ...
+    unusable: str
+    def __init__(self, name: _Optional[str] = ..., model: _Optional[str] = ..., mode: _Optional[_Union[_executor_pb2.SolverMode, str]] = ..., family: _Optional[str] = ..., max_output_tokens: _Optional[int] = ..., settings_sha256: _Optional[str] = ..., unusable: _Optional[str] = ...) -> None: ...
 
 class CreatePlanRequest(_message.Message):
     __slots__ = ["budget", "domain", "endpoint_name", "inline_endpoint", "problems", "seed", "strategy", "structured_output", "variant"]

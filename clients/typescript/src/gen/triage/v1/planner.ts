@@ -460,6 +460,13 @@ export interface ConfiguredEndpoint {
    * changed setting makes them stale.
    */
   settingsSha256: string;
+  /**
+   * Why every call to the endpoint would fail before reaching the model in
+   * this server — the environment variable that must hold its API key unset
+   * or empty — or empty when nothing here stops them. A run checks it before
+   * its first call.
+   */
+  unusable: string;
 }
 
 /** ListEndpointsResponse lists the configured endpoints. */
@@ -2159,7 +2166,7 @@ export const ListEndpointsRequest: MessageFns<ListEndpointsRequest> = {
 };
 
 function createBaseConfiguredEndpoint(): ConfiguredEndpoint {
-  return { name: "", model: "", mode: 0, family: "", maxOutputTokens: 0, settingsSha256: "" };
+  return { name: "", model: "", mode: 0, family: "", maxOutputTokens: 0, settingsSha256: "", unusable: "" };
 }
 
 export const ConfiguredEndpoint: MessageFns<ConfiguredEndpoint> = {
@@ -2181,6 +2188,9 @@ export const ConfiguredEndpoint: MessageFns<ConfiguredEndpoint> = {
     }
     if (message.settingsSha256 !== "") {
       writer.uint32(50).string(message.settingsSha256);
+    }
+    if (message.unusable !== "") {
+      writer.uint32(58).string(message.unusable);
     }
     return writer;
   },
@@ -2246,6 +2256,14 @@ export const ConfiguredEndpoint: MessageFns<ConfiguredEndpoint> = {
             message.settingsSha256 = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.unusable = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2274,6 +2292,7 @@ export const ConfiguredEndpoint: MessageFns<ConfiguredEndpoint> = {
         : isSet(object.settings_sha256)
         ? globalThis.String(object.settings_sha256)
         : "",
+      unusable: isSet(object.unusable) ? globalThis.String(object.unusable) : "",
     };
   },
 
@@ -2297,6 +2316,9 @@ export const ConfiguredEndpoint: MessageFns<ConfiguredEndpoint> = {
     if (message.settingsSha256 !== "") {
       obj.settingsSha256 = message.settingsSha256;
     }
+    if (message.unusable !== "") {
+      obj.unusable = message.unusable;
+    }
     return obj;
   },
 
@@ -2311,6 +2333,7 @@ export const ConfiguredEndpoint: MessageFns<ConfiguredEndpoint> = {
     message.family = object.family ?? "";
     message.maxOutputTokens = object.maxOutputTokens ?? 0;
     message.settingsSha256 = object.settingsSha256 ?? "";
+    message.unusable = object.unusable ?? "";
     return message;
   },
 };

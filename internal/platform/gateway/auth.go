@@ -102,6 +102,17 @@ type authorization struct {
 	mux    *runtime.ServeMux // set once New has built it
 }
 
+// closeAfter spares the server a request's unread body: on HTTP/1.x the
+// connection closes after the answer (the server would otherwise read up
+// to 256 KiB of it to reuse the connection). HTTP/2 resets the stream's
+// unread body by itself; a "Connection: close" there makes the server end
+// the whole connection, which may cut off the answer's body in flight.
+func closeAfter(w http.ResponseWriter, r *http.Request) {
+	if r.ProtoMajor < 2 {
+		w.Header().Set("Connection", "close")
+	}
+}
+
 // middleware is the runtime.Middleware.
 func (a *authorization) middleware(next runtime.HandlerFunc) runtime.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, params map[string]string) {
@@ -114,10 +125,7 @@ func (a *authorization) middleware(next runtime.HandlerFunc) runtime.HandlerFunc
 			next(w, r, params)
 			return
 		}
-		// Nothing waits for the unread body either: the connection closes
-		// after the answer (on HTTP/1.1 the server would otherwise read up to
-		// 256 KiB of it to reuse the connection).
-		w.Header().Set("Connection", "close")
+		closeAfter(w, r)
 		_, out := runtime.MarshalerForRequest(a.mux, r)
 		errorHandler(r.Context(), a.mux, out, w, r, err)
 	}

@@ -2,7 +2,10 @@ package gateway
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"crypto/tls"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -14,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
 	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
@@ -159,5 +164,79 @@ func TestRefusedRequestDoesNotWaitForItsBody(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("HTTP %d, want 401", resp.StatusCode)
+	}
+}
+
+// TestRefusedHTTP2AnswerPrecedesTheReset reads the frames of a refused
+// HTTP/2 request whose body is still coming: the answer's body (DATA)
+// comes before the stream's reset, which curl otherwise reports as a
+// partial transfer ("Connection: close" also ended the whole connection).
+func TestRefusedHTTP2AnswerPrecedesTheReset(t *testing.T) {
+	refuse := func(metadata.MD, string) error { return &apperr.UnauthenticatedError{Reason: "no token"} }
+	mux, err := New(context.Background(), failingConn{t}, Options{Authorize: refuse})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(mux)
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	defer srv.Close()
+	for range 20 {
+		if got := refusedFrames(t, srv.Listener.Addr().String()); got != "HEADERS DATA" && !strings.HasPrefix(got, "HEADERS DATA ") {
+			t.Fatalf("frames of the refused stream: %q; want its HEADERS, then its DATA", got)
+		}
+	}
+}
+
+// refusedFrames sends the headers and 16 KiB of a 1 MB body on a new
+// HTTP/2 connection to addr and returns the frames of its stream, up to
+// the end of the stream, its reset or the connection's GOAWAY.
+func refusedFrames(t *testing.T, addr string) string {
+	t.Helper()
+	conn, err := tls.Dial("tcp", addr, &tls.Config{InsecureSkipVerify: true, NextProtos: []string{"h2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(time.Minute)) // a hang bound only
+	if _, err := io.WriteString(conn, http2.ClientPreface); err != nil {
+		t.Fatal(err)
+	}
+	fr := http2.NewFramer(conn, conn)
+	var hb bytes.Buffer
+	enc := hpack.NewEncoder(&hb)
+	for _, f := range [][2]string{{":method", "POST"}, {":scheme", "https"}, {":authority", addr}, {":path", "/v1/oracle:computeReferences"},
+		{"content-type", "application/json"}, {"content-length", "1000000"}} {
+		_ = enc.WriteField(hpack.HeaderField{Name: f[0], Value: f[1]})
+	}
+	if err := errors.Join(fr.WriteSettings(), fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: hb.Bytes(), EndHeaders: true}),
+		fr.WriteData(1, false, make([]byte, 16384))); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for {
+		f, err := fr.ReadFrame()
+		if err != nil {
+			return strings.Join(append(got, "error: "+err.Error()), " ")
+		}
+		switch f := f.(type) {
+		case *http2.SettingsFrame:
+			if !f.IsAck() {
+				_ = fr.WriteSettingsAck()
+			}
+		case *http2.GoAwayFrame:
+			return strings.Join(append(got, "GOAWAY"), " ")
+		case *http2.HeadersFrame:
+			got = append(got, "HEADERS")
+		case *http2.DataFrame:
+			if len(f.Data()) > 0 {
+				got = append(got, "DATA")
+			}
+			if f.StreamEnded() {
+				return strings.Join(got, " ")
+			}
+		case *http2.RSTStreamFrame:
+			return strings.Join(append(got, "RST_STREAM"), " ")
+		}
 	}
 }

@@ -124,7 +124,7 @@ func trackBodies(next runtime.HandlerFunc) runtime.HandlerFunc {
 	}
 }
 
-// errorHandler is grpc-gateway's default error handler, except for a body
+// errorHandler is grpc-gateway's default error handler, flushed, except for a body
 // the gateway could not decode. Slower than its pace: HTTP 408 with a
 // google.rpc.Status of code DEADLINE_EXCEEDED saying so. Over its cap: HTTP 413 with a
 // google.rpc.Status of code RESOURCE_EXHAUSTED (what the gRPC server answers
@@ -136,7 +136,7 @@ func errorHandler(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshale
 	if body, ok := r.Context().Value(cappedBodyKey{}).(*cappedBody); ok {
 		switch {
 		case body.pace != nil && body.pace.slow:
-			w.Header().Set("Connection", "close")
+			closeAfter(w, r)
 			err = &runtime.HTTPStatusError{
 				HTTPStatus: http.StatusRequestTimeout,
 				Err:        status.Error(codes.DeadlineExceeded, body.pace.tooSlow()),
@@ -151,4 +151,10 @@ func errorHandler(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshale
 		}
 	}
 	runtime.DefaultHTTPErrorHandler(ctx, mux, m, w, r, err)
+	// The answer goes out now, before the handler returns: over HTTP/2 the
+	// server then resets a stream whose body is unread, and a reset sent
+	// ahead of the buffered answer cuts it off (curl: "partial file").
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
 }

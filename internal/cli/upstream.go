@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"time"
 
 	"google.golang.org/grpc"
 
@@ -20,11 +21,14 @@ type upstreamFlags struct {
 	executorAddr, oracleAddr string
 	ca, tokenFile            string
 	plaintextToken           bool
+	// readyWait bounds a call's wait for an upstream's connection
+	// (upstreamInterceptor); upstreamReadyWait unless a test sets it.
+	readyWait time.Duration
 }
 
 // addUpstreamFlags registers the upstream flags on fs.
 func addUpstreamFlags(fs *flag.FlagSet) *upstreamFlags {
-	u := &upstreamFlags{}
+	u := &upstreamFlags{readyWait: upstreamReadyWait}
 	fs.StringVar(&u.executorAddr, "executor-addr", "", "the Executor the scoring service calls (host:port); empty: the one of this process")
 	fs.StringVar(&u.oracleAddr, "oracle-addr", "", "the Oracle the scoring service calls (host:port); empty: the one of this process")
 	fs.StringVar(&u.ca, "upstream-ca", "", "PEM file of the CA(s) the certificates of --executor-addr and --oracle-addr must chain to (TLS); empty: plaintext")
@@ -64,8 +68,10 @@ func (u *upstreamFlags) dial(names []string, tel *telemetry.Telemetry) (up upstr
 			closeAll()
 			return upstream{}, nil, fmt.Errorf("--%s-addr %s: %w", t.name, t.addr, err)
 		}
-		// No wait for the service: calls wait for it (resilientOptions), so
-		// the services may start in any order.
+		// No wait for the service: calls wait for it (resilientOptions), a
+		// while (upstreamInterceptor), so the services may start in any
+		// order and restart one at a time.
+		opts = append(opts, grpc.WithChainUnaryInterceptor(upstreamInterceptor(t.name, u.readyWait)))
 		cc, err := grpc.NewClient(t.addr, append(append(resilientOptions(), serviceDeps{tel: tel}.telemetry().ClientOption()), opts...)...)
 		if err != nil {
 			closeAll()

@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/connectivity"
+	"google.golang.org/grpc/status"
+)
+
+// upstreamReadyWait is how long a call of the Scoring service to an
+// upstream service waits for a connection to it when there is none: long
+// enough to ride through the upstream's rolling restart, short enough that
+// the Scoring service's caller learns promptly that it is down, instead of
+// waiting out its deadline (calls wait for ready, resilientOptions).
+const upstreamReadyWait = 10 * time.Second
+
+// upstreamInterceptor bounds the wait of each call to the upstream service
+// name for a connection to wait, and answers an upstream that cannot be
+// reached, or that failed the call as unavailable, with Unavailable naming
+// the service, never its address (which the Scoring service's callers,
+// outside the deployment, have no use for).
+func upstreamInterceptor(name string, wait time.Duration) grpc.UnaryClientInterceptor {
+	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+		if err := awaitReady(ctx, cc, wait); err != nil {
+			if ctx.Err() != nil {
+				return status.FromContextError(ctx.Err()).Err()
+			}
+			return status.Errorf(codes.Unavailable, "the %s service is unreachable: no connection to it within %v; retry later", name, wait)
+		}
+		err := invoker(ctx, method, req, reply, cc, opts...)
+		if status.Code(err) == codes.Unavailable && ctx.Err() == nil {
+			return status.Errorf(codes.Unavailable, "the %s service is unavailable; retry later", name)
+		}
+		return err
+	}
+}
+
+// errNotReady is awaitReady's error when wait ends first.
+var errNotReady = errors.New("no connection")
+
+// awaitReady returns once cc is connected, or errNotReady after wait (ctx's
+// error if it ends first).
+func awaitReady(ctx context.Context, cc *grpc.ClientConn, wait time.Duration) error {
+	bounded, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	for {
+		s := cc.GetState()
+		switch s {
+		case connectivity.Ready:
+			return nil
+		case connectivity.Idle:
+			cc.Connect()
+		}
+		if !cc.WaitForStateChange(bounded, s) {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return errNotReady
+		}
+	}
+}

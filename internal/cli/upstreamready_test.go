@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/status"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/platform/server"
+	"github.com/triage-eval/triage/internal/platform/servertest"
+	"github.com/triage-eval/triage/internal/platform/telemetry"
+	"github.com/triage-eval/triage/services/oracle"
+)
+
+// TestUpstreamCallsDoNotWaitForADownService: a call to an upstream that
+// does not answer fails Unavailable after the upstream wait, not at the
+// caller's deadline, naming the service and not its address; a call to one
+// that answers goes through.
+func TestUpstreamCallsDoNotWaitForADownService(t *testing.T) {
+	dial := func(addr string) *grpc.ClientConn {
+		cc, err := grpc.NewClient(addr, append(resilientOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()),
+			grpc.WithChainUnaryInterceptor(upstreamInterceptor("oracle", 200*time.Millisecond)))...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cc.Close() })
+		return cc
+	}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := lis.Addr().String()
+	lis.Close() // nothing listens there now
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a hang bound only
+	defer cancel()
+	_, err = healthpb.NewHealthClient(dial(down)).Check(ctx, &healthpb.HealthCheckRequest{})
+	if status.Code(err) != codes.Unavailable || !strings.Contains(err.Error(), "the oracle service is unreachable") || strings.Contains(err.Error(), "127.0.0.1") {
+		t.Errorf("call to a down upstream: %v; want Unavailable naming the oracle, not its address", err)
+	}
+
+	cfg := server.DefaultConfig()
+	cfg.Drain = 0
+	srv, err := server.New(cfg, slog.New(slog.DiscardHandler), telemetry.Disabled(), []server.Service{
+		{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := servertest.ServeTCP(t, srv)
+	if _, err := healthpb.NewHealthClient(dial(up)).Check(ctx, &healthpb.HealthCheckRequest{}); err != nil {
+		t.Errorf("call to an upstream that answers: %v", err)
+	}
+}

@@ -99,7 +99,7 @@ func TestAuthorizationBeforeTheBody(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, wantAuth, wantHeader := http.StatusUnauthorized, "no token", ""
+			want, wantAuth, wantHeader := http.StatusUnauthorized, `Bearer realm="triage"`, ""
 			if token != "" {
 				wantHeader = "Bearer " + token
 				req.Header.Set("Authorization", "Bearer "+token)

@@ -124,7 +124,37 @@ func trackBodies(next runtime.HandlerFunc) runtime.HandlerFunc {
 	}
 }
 
-// errorHandler is grpc-gateway's default error handler, flushed, except for a body
+// bearerChallenge is a 401's WWW-Authenticate (RFC 6750): the scheme and
+// realm, and invalid_token when the request carried a token.
+func bearerChallenge(r *http.Request) string {
+	if r.Header.Get("Authorization") == "" {
+		return `Bearer realm="triage"`
+	}
+	return `Bearer realm="triage", error="invalid_token"`
+}
+
+// challenging writes challenge as the WWW-Authenticate of its answer, where
+// grpc-gateway's default error handler writes the status's message.
+type challenging struct {
+	http.ResponseWriter
+	challenge string
+}
+
+// WriteHeader sets the challenge, then writes the status.
+func (c challenging) WriteHeader(code int) {
+	c.Header().Set("WWW-Authenticate", c.challenge)
+	c.ResponseWriter.WriteHeader(code)
+}
+
+// Flush flushes the answer (the default handler's writer is flushed after).
+func (c challenging) Flush() {
+	if f, ok := c.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// errorHandler is grpc-gateway's default error handler, flushed, with an
+// RFC 6750 challenge on a 401, except for a body
 // the gateway could not decode. Slower than its pace: HTTP 408 with a
 // google.rpc.Status of code DEADLINE_EXCEEDED saying so. Over its cap: HTTP 413 with a
 // google.rpc.Status of code RESOURCE_EXHAUSTED (what the gRPC server answers
@@ -149,6 +179,9 @@ func errorHandler(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshale
 		case body.unreadable != nil && status.Code(err) == codes.InvalidArgument:
 			err = grpcerr.ToStatus(body.unreadable)
 		}
+	}
+	if status.Code(err) == codes.Unauthenticated {
+		w = challenging{ResponseWriter: w, challenge: bearerChallenge(r)}
 	}
 	runtime.DefaultHTTPErrorHandler(ctx, mux, m, w, r, err)
 	// The answer goes out now, before the handler returns: over HTTP/2 the

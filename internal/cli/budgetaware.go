@@ -14,7 +14,7 @@ import (
 func runBudgetAware(ctx context.Context, args []string, env Env) (err error) {
 	fs := newFlagSet("budget-aware", env.Stderr)
 	progressMode := fs.String("progress", "auto", "progress display: auto (live on a terminal, log lines otherwise), plain or off")
-	out := fs.String("out", "", "directory for budget_aware.{md,csv,json}; default: RUN_STORE.report, or NAME.report beside the config for a PostgreSQL run store")
+	out := fs.String("out", "", "directory for budget_aware.{md,csv,json}; default: RUN_STORE.report, or CONFIG.report beside the config (run.yaml → run.report) for a PostgreSQL run store")
 	shared := addSharedFlags(fs)
 	dial := addDialFlags(fs)
 	fs.Usage = func() {

@@ -75,9 +75,9 @@ func flagSources(endpoints, cache string) llmSources {
 	return llmSources{endpoints: endpoints, cache: cache, where: func(s string) string { return names[s] }, flags: true}
 }
 
-// loadEndpoints loads the endpoints file, a file it cannot read named by
-// its setting.
-func (src llmSources) loadEndpoints() (map[string]llm.Endpoint, error) {
+// endpointsFile loads the endpoints file (loadEndpoints), a file it cannot
+// read named by its setting.
+func (src llmSources) endpointsFile() (map[string]llm.Endpoint, error) {
 	eps, err := loadEndpoints(src.endpoints)
 	if pathErr := (*fs.PathError)(nil); errors.As(err, &pathErr) {
 		err = fmt.Errorf("%s: %w", src.where("endpoints"), err)
@@ -131,8 +131,8 @@ func loadEndpoints(path string) (map[string]llm.Endpoint, error) {
 	var raw map[string]endpointFile
 	if err := dec.Decode(&raw); err != nil {
 		line, field, reason := jsonloc.DescribeDecodeError(data, offsets, err)
-		if field != "" {
-			field = endpointField(lines, field, line)
+		if typeErr := (*json.UnmarshalTypeError)(nil); field != "" && errors.As(err, &typeErr) {
+			field = endpointField(offsets, field, typeErr.Offset)
 		}
 		if field == "" {
 			return nil, fmt.Errorf("%s:%d: %s", path, line, reason)
@@ -191,14 +191,16 @@ func loadEndpoints(path string) (map[string]llm.Endpoint, error) {
 
 // endpointField completes the path encoding/json gives a value of an
 // endpoint ("concurrency": it leaves out the map's key) with the name of
-// the endpoint whose value is on line.
-func endpointField(lines jsonloc.Index, field string, line int) string {
-	for path, l := range lines {
-		if l == line && strings.HasSuffix(path, "."+field) {
-			return path
+// the endpoint whose value that is: the path ending so that starts last at
+// or before the error's offset.
+func endpointField(offsets jsonloc.Offsets, field string, offset int64) string {
+	best, bestOff := field, int64(-1)
+	for path, off := range offsets {
+		if off <= offset && off > bestOff && strings.HasSuffix(path, "."+field) {
+			best, bestOff = path, off
 		}
 	}
-	return field
+	return best
 }
 
 // unknownEndpointKeys returns, by endpoint in names' order, the paths

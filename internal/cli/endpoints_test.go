@@ -44,6 +44,8 @@ func TestLoadEndpointsErrors(t *testing.T) {
 		{"syntax", "{\"x\": {\"base_url\": \"http://h/v1\",\n  \"model\" \"m\"}}", []string{"endpoints.json:2: invalid JSON"}},
 		{"wrong type", "{\"x\": {\"base_url\": \"http://h/v1\", \"model\": \"m\", \"mode\": \"standard\",\n  \"concurrency\": \"four\"}}", []string{"endpoints.json:2: x.concurrency: must be an integer"}},
 		{"trailing data", "{}\n{}", []string{"endpoints.json:2: unexpected data"}},
+		{"wrong type, one line", `{"a": {"base_url": "http://h/v1", "model": "m", "mode": "standard", "concurrency": 2}, "b": {"base_url": "http://h/v1", "model": "m", "mode": "standard", "concurrency": "four"}}`,
+			[]string{"endpoints.json:1: b.concurrency: must be an integer"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

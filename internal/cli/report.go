@@ -24,7 +24,7 @@ import (
 
 func runReport(ctx context.Context, args []string, env Env) error {
 	fs := newFlagSet("report", env.Stderr)
-	out := fs.String("out", "", "directory for the report files; default: RUN_STORE.report, or NAME.report beside the config for a PostgreSQL run store")
+	out := fs.String("out", "", "directory for the report files; default: RUN_STORE.report, or CONFIG.report beside the config (run.yaml → run.report) for a PostgreSQL run store")
 	seed := fs.Uint64("bootstrap-seed", 0, "seed of the bootstrap confidence intervals (recorded in cells.json)")
 	alpha := fs.Float64("alpha", report.HeadlineAlpha, "budget fraction of the summary and the bar figures")
 	dial := addDialFlags(fs)
@@ -95,18 +95,16 @@ func runStoreOf(ctx context.Context, arg string) (string, *orchestrator.Config, 
 
 // reportDir is where a run's report files go by default: beside a SQLite
 // run store (RUN_STORE.report), or beside the config for a PostgreSQL one
-// (NAME.report in the config's folder, NAME its name, "run" without one);
-// "" for a PostgreSQL run store without its config.
+// (run.yaml → run.report); "" for a PostgreSQL run store without its
+// config file.
 func reportDir(cfg *orchestrator.Config, runStore string) string {
 	switch {
 	case !sqldb.IsPostgres(runStore):
 		return runStore + ".report"
-	case cfg == nil:
+	case cfg == nil || cfg.File() == "":
 		return ""
-	case cfg.Name != "":
-		return cfg.Path(cfg.Name + ".report")
 	}
-	return cfg.Path("run.report")
+	return strings.TrimSuffix(cfg.File(), filepath.Ext(cfg.File())) + ".report"
 }
 
 // postgresRunStore checks that the PostgreSQL database at url holds a run

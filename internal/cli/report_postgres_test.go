@@ -41,7 +41,7 @@ func TestReportReadsAPostgresRunStore(t *testing.T) {
 	if out, err := run("report", config); err != nil {
 		t.Fatalf("report CONFIG: %v\n%s", err, out)
 	}
-	beside := filepath.Join(dir, "resume.report") // the config's name
+	beside := filepath.Join(dir, "run.report") // beside run.yaml
 	if _, err := os.Stat(filepath.Join(beside, "report.html")); err != nil {
 		t.Errorf("the report is not beside the config: %v", err)
 	}

@@ -168,7 +168,7 @@ func flushTelemetry(tel *telemetry.Telemetry, warn func(string, ...any)) {
 // the cache's Close; model calls read API keys and record metrics through
 // env.
 func plannerConfig(ctx context.Context, src llmSources, env Env) (planner.Config, func() error, error) {
-	eps, err := src.loadEndpoints()
+	eps, err := src.endpointsFile()
 	if err != nil {
 		return planner.Config{}, nil, err
 	}

@@ -12,7 +12,7 @@ import (
 // bounds from the config's endpoints file, checked (with a cap) for the
 // endpoints used.
 func spendLedger(cfg *orchestrator.Config, rs runstore.Store, used []string) (*orchestrator.Ledger, error) {
-	eps, err := configSources(cfg).loadEndpoints()
+	eps, err := configSources(cfg).endpointsFile()
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,10 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/connectivity"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+
+	"github.com/triage-eval/triage/internal/platform/grpcerr"
 )
 
 // upstreamReadyWait is how long a call of the Scoring service to an
@@ -20,8 +23,8 @@ const upstreamReadyWait = 10 * time.Second
 
 // upstreamInterceptor bounds the wait of each call to the upstream service
 // name for a connection to wait, and answers an upstream that cannot be
-// reached, or that failed the call as unavailable, with Unavailable naming
-// the service, never its address (which the Scoring service's callers,
+// reached, or whose transport failed the call, with Unavailable naming the
+// service, never its address (which the Scoring service's callers,
 // outside the deployment, have no use for).
 func upstreamInterceptor(name string, wait time.Duration) grpc.UnaryClientInterceptor {
 	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
@@ -31,8 +34,11 @@ func upstreamInterceptor(name string, wait time.Duration) grpc.UnaryClientInterc
 			}
 			return status.Errorf(codes.Unavailable, "the %s service is unreachable: no connection to it within %v; retry later", name, wait)
 		}
-		err := invoker(ctx, method, req, reply, cc, opts...)
-		if status.Code(err) == codes.Unavailable && ctx.Err() == nil {
+		var trailer metadata.MD
+		err := invoker(ctx, method, req, reply, cc, append(opts, grpc.Trailer(&trailer))...)
+		if status.Code(err) == codes.Unavailable && ctx.Err() == nil && len(trailer.Get(grpcerr.RetryPushbackKey)) == 0 {
+			// The transport's, not the service's own answer (which carries
+			// its retry pushback, and is passed on as it is).
 			return status.Errorf(codes.Unavailable, "the %s service is unavailable; retry later", name)
 		}
 		return err
@@ -54,6 +60,8 @@ func awaitReady(ctx context.Context, cc *grpc.ClientConn, wait time.Duration) er
 			return nil
 		case connectivity.Idle:
 			cc.Connect()
+		case connectivity.Shutdown:
+			return errNotReady
 		}
 		if !cc.WaitForStateChange(bounded, s) {
 			if ctx.Err() != nil {

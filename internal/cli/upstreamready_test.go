@@ -12,9 +12,11 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/platform/grpcerr"
 	"github.com/triage-eval/triage/internal/platform/server"
 	"github.com/triage-eval/triage/internal/platform/servertest"
 	"github.com/triage-eval/triage/internal/platform/telemetry"
@@ -60,4 +62,30 @@ func TestUpstreamCallsDoNotWaitForADownService(t *testing.T) {
 	if _, err := healthpb.NewHealthClient(dial(up)).Check(ctx, &healthpb.HealthCheckRequest{}); err != nil {
 		t.Errorf("call to an upstream that answers: %v", err)
 	}
+
+	// An Unavailable the upstream answers itself (with its retry pushback)
+	// reaches the caller as it is.
+	own := grpc.NewServer()
+	healthpb.RegisterHealthServer(own, unavailableHealth{})
+	ownLis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = own.Serve(ownLis) }()
+	t.Cleanup(own.Stop)
+	_, err = healthpb.NewHealthClient(dial(ownLis.Addr().String())).Check(ctx, &healthpb.HealthCheckRequest{})
+	if status.Code(err) != codes.Unavailable || !strings.Contains(err.Error(), "the model endpoint is down") {
+		t.Errorf("the upstream's own Unavailable: %v; want it passed on", err)
+	}
+}
+
+// unavailableHealth answers every check Unavailable, with the no-retry
+// pushback, as a service does when it cannot serve the call itself.
+type unavailableHealth struct {
+	healthpb.UnimplementedHealthServer
+}
+
+func (unavailableHealth) Check(ctx context.Context, _ *healthpb.HealthCheckRequest) (*healthpb.HealthCheckResponse, error) {
+	_ = grpc.SetTrailer(ctx, metadata.Pairs(grpcerr.RetryPushbackKey, "-1"))
+	return nil, status.Error(codes.Unavailable, "the model endpoint is down")
 }

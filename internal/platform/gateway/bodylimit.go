@@ -187,7 +187,7 @@ func errorHandler(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshale
 	// The answer goes out now, before the handler returns: over HTTP/2 the
 	// server then resets a stream whose body is unread, and a reset sent
 	// ahead of the buffered answer cuts it off (curl: "partial file").
-	if f, ok := w.(http.Flusher); ok {
-		f.Flush()
+	if f, ok := w.(http.Flusher); ok && r.ProtoMajor >= 2 {
+		f.Flush() // on HTTP/1.x it would make the answer chunked, without its length
 	}
 }

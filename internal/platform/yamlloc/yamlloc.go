@@ -77,6 +77,75 @@ func parent(path string) string {
 	return path[:i]
 }
 
+// cannotUnmarshal is how the decoder words a value of the wrong kind.
+var cannotUnmarshal = regexp.MustCompile("^cannot unmarshal (!!\\w+)(?: `(.*)`)? into (.+)$")
+
+// describe rewrites the decoder's reason about a value on line in YAML's
+// terms, with the value's path: "solvers: must be a list, got !!str
+// `fast`" for "cannot unmarshal !!str `fast` into []orchestrator.Solver".
+func (ix Index) describe(line int, reason string) string {
+	m := cannotUnmarshal.FindStringSubmatch(reason)
+	if m == nil {
+		return reason
+	}
+	got := m[1]
+	if m[2] != "" {
+		got += " `" + m[2] + "`"
+	}
+	out := "must be " + kindOf(m[3], m[1]) + ", got " + got
+	if path := ix.deepestOn(line); path != "" {
+		out = path + ": " + out
+	}
+	return out
+}
+
+// kindOf names, in YAML's terms, what a Go type the decoder names holds;
+// tag is what the document gave. A type of the program's own (a struct, or
+// a string type such as a vocabulary's) given a collection wants a single
+// value, given a scalar a mapping.
+func kindOf(goType, tag string) string {
+	switch {
+	case strings.HasPrefix(goType, "[]"):
+		return "a list"
+	case strings.HasPrefix(goType, "map["):
+		return "a mapping"
+	case strings.HasPrefix(goType, "int") || strings.HasPrefix(goType, "uint"):
+		return "an integer"
+	case strings.HasPrefix(goType, "float"):
+		return "a number"
+	case goType == "bool":
+		return "true or false"
+	case goType == "string":
+		return "a string"
+	case tag == "!!map" || tag == "!!seq":
+		return "a single value"
+	}
+	return "a mapping"
+}
+
+// deepestOn returns the longest key path on line — a list's element only
+// when no key is on it — or "" when nothing is: the decoder names a line,
+// not a column, and the value of the wrong kind is most often a key's.
+func (ix Index) deepestOn(line int) string {
+	best, bestElement := "", ""
+	for p, l := range ix {
+		if l != line {
+			continue
+		}
+		b := &best
+		if strings.HasSuffix(p, "]") {
+			b = &bestElement
+		}
+		if len(p) > len(*b) || len(p) == len(*b) && p < *b {
+			*b = p
+		}
+	}
+	if best == "" {
+		return bestElement
+	}
+	return best
+}
+
 // At returns the path of the key on line whose name is key, "" when none
 // is (the decoder names a key it refuses, not its path).
 func (ix Index) At(line int, key string) string {
@@ -121,7 +190,8 @@ func (ix Index) DecodeError(file string, err error) error {
 			continue
 		}
 		if m := lineMessage.FindStringSubmatch(e); m != nil {
-			lines = append(lines, fmt.Sprintf("%s:%s: %s", file, m[1], m[2]))
+			line, _ := strconv.Atoi(m[1])
+			lines = append(lines, fmt.Sprintf("%s:%d: %s", file, line, ix.describe(line, m[2])))
 			continue
 		}
 		lines = append(lines, file+": "+e)

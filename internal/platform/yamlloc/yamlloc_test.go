@@ -40,8 +40,10 @@ func TestDecodeError(t *testing.T) {
 	tests := []struct{ doc, want string }{
 		{"name: x\ncolour: red\n", "run.yaml:2: colour: unknown key"},
 		{"baseline:\n  batc: true\n", "run.yaml:2: baseline.batc: unknown key"},
-		{"size: lots\n", "run.yaml:1: cannot unmarshal !!str `lots` into int"},
-		{"name: [x\n", "run.yaml:"},
+		{"size: lots\n", "run.yaml:1: size: must be an integer, got !!str `lots`"},
+		{"name: x\nbaseline: fast\n", "run.yaml:2: baseline: must be a mapping, got !!str `fast`"},
+		{"name: [x]\n", "run.yaml:1: name: must be a string, got !!seq"},
+		{"name: x\nsize: [1\n", "run.yaml:1: did not find expected"},
 	}
 	for _, tt := range tests {
 		dec := yaml.NewDecoder(bytes.NewReader([]byte(tt.doc)))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -166,8 +167,13 @@ func LoadConfig(path string) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var c Config
-	if err := dec.Decode(&c); err != nil {
+	if err := dec.Decode(&c); errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: empty document: a run config needs at least run_store, problems and solvers", path)
+	} else if err != nil {
 		return nil, lines.DecodeError(path, err)
+	}
+	if err := dec.Decode(new(yaml.Node)); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: a second YAML document (after ---): a run config is one document", path)
 	}
 	c.dir, c.file, c.lines = filepath.Dir(path), path, lines
 	if err := c.finish(); err != nil {
@@ -278,7 +284,7 @@ func (b *BaselineConfig) validate(bad func(field, format string, args ...any)) {
 func (c *Config) validate() error {
 	var errs []error
 	bad := func(field, format string, args ...any) {
-		errs = append(errs, fmt.Errorf(c.Where(field)+": "+format, args...))
+		errs = append(errs, fmt.Errorf("%s: "+format, append([]any{c.Where(field)}, args...)...))
 	}
 	if c.RunStore == "" {
 		bad("run_store", "required")
@@ -325,13 +331,19 @@ func (c *Config) validate() error {
 // lists: α, variants, strategies and regimes.
 func (c *Config) validateLists(bad func(field, format string, args ...any)) {
 	for i, a := range c.Alphas {
-		if !(a > 0 && a <= 1) || slices.Index(c.Alphas, a) != i {
-			bad(fmt.Sprintf("alphas[%d]", i), "must be in (0, 1], each once, got %v", a)
+		switch {
+		case !(a > 0 && a <= 1):
+			bad(fmt.Sprintf("alphas[%d]", i), "must be in (0, 1], got %v", a)
+		case slices.Index(c.Alphas, a) != i:
+			bad(fmt.Sprintf("alphas[%d]", i), "repeats %v", a)
 		}
 	}
 	for i, v := range c.Variants {
-		if !v.Valid() || slices.Index(c.Variants, v) != i {
-			bad(fmt.Sprintf("variants[%d]", i), "must be default, A, B or C, each once, got %q", v)
+		switch {
+		case !v.Valid():
+			bad(fmt.Sprintf("variants[%d]", i), "must be default, A, B or C, got %q", v)
+		case slices.Index(c.Variants, v) != i:
+			bad(fmt.Sprintf("variants[%d]", i), "repeats %q", v)
 		}
 	}
 	for i, s := range c.Strategies {

@@ -59,10 +59,14 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		{"unknown key", "run_store: r.db\ncolour: red\n", []string{"run.yaml:2: colour: unknown key"}},
 		{"unknown nested key", "run_store: r.db\nbaseline:\n  concurrency: 2\n  batc: true\n", []string{"run.yaml:4: baseline.batc: unknown key"}},
-		{"wrong type", "pool_size: lots\n", []string{"run.yaml:1: cannot unmarshal", "lots"}},
-		{"syntax", "run_store: r.db\nalphas: [0.5\n", []string{"run.yaml:"}},
+		{"wrong type", "pool_size: lots\n", []string{"run.yaml:1: pool_size: must be an integer, got !!str `lots`"}},
+		{"wrong kind", "run_store: r.db\nsolvers: fast\n", []string{"run.yaml:2: solvers: must be a list, got !!str `fast`"}},
+		{"syntax", "run_store: r.db\nalphas: [0.5\n", []string{"run.yaml:1: did not find expected"}},
+		{"empty", "", []string{"run.yaml: empty document"}},
+		{"two documents", "run_store: r.db\n---\nrun_store: s.db\n", []string{"run.yaml: a second YAML document"}},
 		{"repeated", "run_store: r.db\nground_truth_store: gt.db\nproblems: [p.jsonl]\nsolvers: [{model: m, mode: standard}]\nalphas: [0.5, 1, 0.5]\nvariants: [A, A]\nstrategies: [llm, random, llm]\n",
-			[]string{"run.yaml:5: alphas[2]: must be in (0, 1], each once, got 0.5", "run.yaml:6: variants[1]", "run.yaml:7: strategies[2]: repeats \"llm\""}},
+			[]string{"run.yaml:5: alphas[2]: repeats 0.5", "run.yaml:6: variants[1]: repeats \"A\"", "run.yaml:7: strategies[2]: repeats \"llm\""}},
+		{"a path with a verb", "pool_size: -1\n", []string{"run.yaml:1: pool_size: must be ≥ 1, got -1"}},
 		{"everything wrong", `problems: []
 solvers: [{model: "", mode: fast}]
 alphas: [0, 1.5]

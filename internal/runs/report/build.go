@@ -86,8 +86,9 @@ type Report struct {
 	Version version.Info
 	// Builds are the builds that touched the run, one line per build and
 	// command (first used first); nil leaves them out of cells.json.
-	// DistinctBuilds counts the builds among them.
-	Builds         []string
+	Builds []string
+	// DistinctBuilds is how many builds Builds names (a build that ran
+	// several commands counts once).
 	DistinctBuilds int
 	// Noise is the measurement noise of the run's Phase 0 (SPEC §9): nil
 	// unless Options.Noise gave some item more than one sample, and every

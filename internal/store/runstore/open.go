@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/triage-eval/triage/internal/store/sqldb"
@@ -53,6 +56,12 @@ func Open(ctx context.Context, location string) (Store, error) {
 // a report, and must not make an empty store of a mistyped location. A
 // location that cannot be reached is an error.
 func Exists(ctx context.Context, location string) (bool, error) {
+	if !sqldb.IsPostgres(location) {
+		// Opening a SQLite file that is not there would create it.
+		if _, err := os.Stat(strings.TrimPrefix(location, "sqlite:")); errors.Is(err, fs.ErrNotExist) {
+			return false, nil
+		}
+	}
 	db, err := sqldb.Open(ctx, location, sqldb.Options{OneConnection: true})
 	if err != nil {
 		return false, fmt.Errorf("run store %w", err)

@@ -231,12 +231,27 @@ func (d Dialect) Rebind(query string) string {
 	return b.String()
 }
 
-// Redact returns location with any URL password masked, for messages.
+// Redact returns location with any password masked — the user's in the
+// URL, or a password or sslpassword parameter — for messages.
 func Redact(location string) string {
 	u, err := url.Parse(location)
 	if err == nil {
+		q := u.Query()
+		masked := false
+		for _, k := range []string{"password", "sslpassword"} {
+			if q.Has(k) {
+				q.Set(k, "xxxxx")
+				masked = true
+			}
+		}
+		if masked {
+			u.RawQuery = q.Encode()
+		}
 		if _, has := u.User.Password(); has {
 			return u.Redacted()
+		}
+		if masked {
+			return u.String()
 		}
 		return location
 	}

@@ -25,10 +25,12 @@ func TestRebind(t *testing.T) {
 
 func TestRedact(t *testing.T) {
 	for in, want := range map[string]string{
-		"postgres://u:secret@h/db":  "postgres://u:xxxxx@h/db",
-		"postgres://u@h/db":         "postgres://u@h/db",
-		"runs/main.db":              "runs/main.db",
-		"postgres://u:p%zz@host/db": "postgres://xxxxx@host/db",
+		"postgres://u:secret@h/db":                          "postgres://u:xxxxx@h/db",
+		"postgres://u@h/db":                                 "postgres://u@h/db",
+		"runs/main.db":                                      "runs/main.db",
+		"postgres://u:p%zz@host/db":                         "postgres://xxxxx@host/db",
+		"postgres://u@h/db?password=secret&sslmode=disable": "postgres://u@h/db?password=xxxxx&sslmode=disable",
+		"postgres://u:secret@h/db?sslpassword=secret&x=1":   "postgres://u:xxxxx@h/db?sslpassword=xxxxx&x=1",
 	} {
 		if got := Redact(in); got != want || strings.Contains(got, "secret") {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)

@@ -256,16 +256,9 @@ func TestStoppedSaysWhy(t *testing.T) {
 // endpoint has its API key variable unset stops before its first call,
 // saying so, and stores nothing; with nothing left to plan there it runs.
 func TestRunStopsBeforeAnEndpointWithoutItsKey(t *testing.T) {
-	srv := llmtest.NewServer(t) // answers "ok": unparseable plans, not failed calls
-	config := failureConfig(t, srv.URL(), "q", "extended")
-	f, err := os.OpenFile(config, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString("ground_truth: [gt.jsonl]\n")
-	f.Close()
+	srv, config := unparseableRun(t)
 	env, _, logs := testEnv(nil) // no Q_API_KEY
-	err = Run(context.Background(), []string{"run", "--progress", "off", config}, env)
+	err := Run(context.Background(), []string{"run", "--progress", "off", config}, env)
 	var pre *orchestrator.PreflightError
 	if !errors.As(err, &pre) || !strings.Contains(err.Error(), `the planner cannot call endpoint "q": its API key is missing`) {
 		t.Fatalf("run without the key: %v, want a preflight error naming the endpoint\n%s", err, logs)
@@ -281,4 +274,22 @@ func TestRunStopsBeforeAnEndpointWithoutItsKey(t *testing.T) {
 	if err := Run(context.Background(), []string{"run", "--progress", "off", config}, env); err != nil {
 		t.Errorf("a finished run, again without the key: %v, want nothing to do\n%s", err, logs)
 	}
+}
+
+// unparseableRun is failureConfig's run (endpoint q, extended, its API key
+// in Q_API_KEY) with its ground truth imported by the run, on a test model
+// that answers "ok": every plan unparseable, no call failed.
+func unparseableRun(t *testing.T) (*llmtest.Server, string) {
+	t.Helper()
+	srv := llmtest.NewServer(t)
+	config := failureConfig(t, srv.URL(), "q", "extended")
+	f, err := os.OpenFile(config, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString("ground_truth: [gt.jsonl]\n"); err != nil {
+		t.Fatal(err)
+	}
+	return srv, config
 }

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/triage-eval/triage/internal/llm/llmtest"
 	"github.com/triage-eval/triage/internal/platform/version"
 	"github.com/triage-eval/triage/internal/store/runstore"
 )
@@ -36,14 +35,7 @@ func TestVersion(t *testing.T) {
 // the build that wrote it and those that touched the run (cells.json,
 // report.html's footer, the printed summary).
 func TestBuildIsRecorded(t *testing.T) {
-	srv := llmtest.NewServer(t) // answers "ok": unparseable plans, not failed calls
-	config := failureConfig(t, srv.URL(), "q", "extended")
-	f, err := os.OpenFile(config, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString("ground_truth: [gt.jsonl]\n")
-	f.Close()
+	_, config := unparseableRun(t)
 	build := version.Current()
 	env, _, logs := testEnv(map[string]string{"Q_API_KEY": "k"})
 	if err := Run(context.Background(), []string{"run", "--progress", "off", config}, env); err != nil {

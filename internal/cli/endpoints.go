@@ -122,9 +122,6 @@ func loadEndpoints(path string) (map[string]llm.Endpoint, error) {
 	}
 	lines, offsets := jsonloc.BuildOffsets(data)
 	located := func(field, reason string) error {
-		if field == "" {
-			return fmt.Errorf("%s:%d: %s", path, lines.Line(""), reason)
-		}
 		return fmt.Errorf("%s:%d: %s: %s", path, lines.Line(field), field, reason)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))

@@ -18,7 +18,7 @@ func (s *Service) ListEndpoints(context.Context, *triagev1.ListEndpointsRequest)
 	out := &triagev1.ListEndpointsResponse{Endpoints: make([]*triagev1.ConfiguredEndpoint, len(names))}
 	for i, name := range names {
 		out.Endpoints[i] = configured(name, s.cfg.Endpoints[name])
-		out.Endpoints[i].Unusable = s.cfg.Endpoints[name].Unusable(s.getenv)
+		out.Endpoints[i].Unusable = s.cfg.Endpoints[name].Unusable(s.cfg.Getenv)
 	}
 	return out, nil
 }

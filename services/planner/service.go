@@ -37,7 +37,6 @@ type Config struct {
 type Service struct {
 	triagev1.UnimplementedPlannerServiceServer
 	cfg     Config
-	getenv  func(string) string
 	clients *llm.Clients
 	// inline holds the clients of inline endpoints, which never follow a
 	// redirect away from the host that was allowed.
@@ -46,16 +45,15 @@ type Service struct {
 
 // New returns a Planner.
 func New(cfg Config) *Service {
-	getenv := cfg.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
+	if cfg.Getenv == nil {
+		cfg.Getenv = os.Getenv
 	}
-	opts := []llm.Option{llm.WithGetenv(getenv), llm.WithClock(cfg.Now), llm.WithMeterProvider(cfg.MeterProvider)}
+	opts := []llm.Option{llm.WithGetenv(cfg.Getenv), llm.WithClock(cfg.Now), llm.WithMeterProvider(cfg.MeterProvider)}
 	if cfg.Cache != nil {
 		opts = append(opts, llm.WithCache(cfg.Cache))
 	}
 	inlineOpts := append(slices.Clone(opts), llm.WithHTTPClient(&http.Client{CheckRedirect: noRedirects}))
-	return &Service{cfg: cfg, getenv: getenv, clients: llm.NewClients(opts...), inline: llm.NewClients(inlineOpts...)}
+	return &Service{cfg: cfg, clients: llm.NewClients(opts...), inline: llm.NewClients(inlineOpts...)}
 }
 
 // LongRunning reports the methods that wait on a model (CreatePlan), which

@@ -8,16 +8,19 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/triage-eval/triage/internal/platform/jsonloc"
 )
 
 // Index maps paths to 1-based lines: a mapping's key to its key's line, a
-// sequence's element to the element's.
-type Index map[string]int
+// sequence's element to the element's. Its paths are jsonloc's, and so is
+// Line (a path's line, or its nearest indexed ancestor's).
+type Index struct{ jsonloc.Index }
 
 // Build indexes data, a YAML document; a document that does not parse
 // gives an empty index (its decoding reports the error).
 func Build(data []byte) Index {
-	ix := Index{}
+	ix := Index{jsonloc.Index{}}
 	var doc yaml.Node
 	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
 		return ix
@@ -41,40 +44,20 @@ func (ix Index) walk(n *yaml.Node, path string, depth int) {
 			if path != "" {
 				p = path + "." + k.Value
 			}
-			if _, seen := ix[p]; !seen {
-				ix[p] = k.Line
+			if _, seen := ix.Index[p]; !seen {
+				ix.Index[p] = k.Line
 			}
 			ix.walk(v, p, depth+1)
 		}
 	case yaml.SequenceNode:
 		for i, v := range n.Content {
 			p := path + "[" + strconv.Itoa(i) + "]"
-			ix[p] = v.Line
+			ix.Index[p] = v.Line
 			ix.walk(v, p, depth+1)
 		}
 	case yaml.AliasNode:
 		// An alias repeats its anchor's lines; it is not walked again.
 	}
-}
-
-// Line returns the line of path, or of its nearest ancestor that has one;
-// 0 when none has.
-func (ix Index) Line(path string) int {
-	for p := path; p != ""; p = parent(p) {
-		if l, ok := ix[p]; ok {
-			return l
-		}
-	}
-	return 0
-}
-
-// parent is path less its last step: "a.b[2]" → "a.b", "a.b" → "a".
-func parent(path string) string {
-	i := strings.LastIndexAny(path, ".[")
-	if i < 0 {
-		return ""
-	}
-	return path[:i]
 }
 
 // cannotUnmarshal is how the decoder words a value of the wrong kind.
@@ -128,7 +111,7 @@ func kindOf(goType, tag string) string {
 // not a column, and the value of the wrong kind is most often a key's.
 func (ix Index) deepestOn(line int) string {
 	best, bestElement := "", ""
-	for p, l := range ix {
+	for p, l := range ix.Index {
 		if l != line {
 			continue
 		}
@@ -150,7 +133,7 @@ func (ix Index) deepestOn(line int) string {
 // is (the decoder names a key it refuses, not its path).
 func (ix Index) At(line int, key string) string {
 	best := ""
-	for p, l := range ix {
+	for p, l := range ix.Index {
 		if l == line && (p == key || strings.HasSuffix(p, "."+key)) && (best == "" || p < best) {
 			best = p
 		}

@@ -186,13 +186,13 @@ func LoadConfig(path string) (*Config, error) {
 // with the file and the line it is on (the file alone when the line is not
 // known), the bare path for a config built in code.
 func (c *Config) Where(path string) string {
-	switch {
-	case c.file == "":
+	if c.file == "" {
 		return path
-	case c.lines.Line(path) == 0:
-		return c.file + ": " + path
 	}
-	return fmt.Sprintf("%s:%d: %s", c.file, c.lines.Line(path), path)
+	if line := c.lines.Line(path); line > 0 {
+		return fmt.Sprintf("%s:%d: %s", c.file, line, path)
+	}
+	return c.file + ": " + path
 }
 
 // Prepare applies defaults to a config built in code and checks it;

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/triage-eval/triage/internal/store/sqldb"
@@ -58,7 +57,7 @@ func Open(ctx context.Context, location string) (Store, error) {
 func Exists(ctx context.Context, location string) (bool, error) {
 	if !sqldb.IsPostgres(location) {
 		// Opening a SQLite file that is not there would create it.
-		if _, err := os.Stat(strings.TrimPrefix(location, "sqlite:")); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(sqldb.SQLitePath(location)); errors.Is(err, fs.ErrNotExist) {
 			return false, nil
 		}
 	}

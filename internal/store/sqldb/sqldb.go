@@ -59,6 +59,10 @@ func IsPostgres(location string) bool {
 	return strings.HasPrefix(location, "postgres://") || strings.HasPrefix(location, "postgresql://")
 }
 
+// SQLitePath is the file of a SQLite location: PATH for sqlite:PATH or a
+// file path.
+func SQLitePath(location string) string { return strings.TrimPrefix(location, "sqlite:") }
+
 // Open opens the database at location: a postgres:// or postgresql:// URL,
 // sqlite:PATH or a file path (created if missing).
 func Open(ctx context.Context, location string, opts Options) (*DB, error) {
@@ -88,7 +92,7 @@ func Open(ctx context.Context, location string, opts Options) (*DB, error) {
 	case strings.Contains(location, "://"):
 		return nil, fmt.Errorf("location %q: unsupported scheme (want postgres://, postgresql://, sqlite:PATH or a file path)", Redact(location))
 	default:
-		db, err = sql.Open("sqlite", sqlitedsn.DSN(strings.TrimPrefix(location, "sqlite:"), opts.SQLite))
+		db, err = sql.Open("sqlite", sqlitedsn.DSN(SQLitePath(location), opts.SQLite))
 		if err == nil && opts.OneConnection {
 			db.SetMaxOpenConns(1)
 		}
@@ -244,16 +248,14 @@ func Redact(location string) string {
 				masked = true
 			}
 		}
+		_, hasPassword := u.User.Password()
+		if !masked && !hasPassword {
+			return location
+		}
 		if masked {
 			u.RawQuery = q.Encode()
 		}
-		if _, has := u.User.Password(); has {
-			return u.Redacted()
-		}
-		if masked {
-			return u.String()
-		}
-		return location
+		return u.Redacted()
 	}
 	// Unparsable: hide whatever credentials sit between "://" and "@".
 	scheme, rest, ok := strings.Cut(location, "://")

@@ -20,6 +20,16 @@ const (
 	hatchStep   = 3.0  // points between hatch lines
 )
 
+// minBarHeight is the shortest bar drawn, in points. A defined mean whose
+// bar would be shorter — a mean of exactly 0 among them — is drawn as a
+// tick this tall on the zero line (on the side of its sign) and labelled
+// with its value, so that a measured 0 never reads as a missing bar; an
+// undefined mean is marked "n/a" and gets no tick.
+const minBarHeight = vg.Length(3)
+
+// shortBarNote is the captions' sentence on minBarHeight's ticks.
+const shortBarNote = "A mean too close to 0 to show as a bar (0 itself included) is drawn as a flat tick on the zero line and labelled with its value."
+
 // barSlots returns the width of each of n bars side by side in a group and
 // the distance between their centres: a pair is barWidth wide, barOffset
 // either side of the group centre, and n bars share the pair's span.
@@ -52,7 +62,9 @@ type barValue struct {
 
 // barPanel is a plot.Plotter drawing one panel's groups, x = group index.
 // Bars reach from 0 to the mean; a mean below floor is cut at floor and
-// its value printed there. An undefined mean is marked "n/a".
+// its value printed there; a mean whose bar would be shorter than
+// minBarHeight is a labelled tick (barEnds). An undefined mean is marked
+// "n/a".
 type barPanel struct {
 	groups      []barGroup
 	floor, ceil float64
@@ -82,7 +94,8 @@ func (b barPanel) Plot(c draw.Canvas, p *plot.Plot) {
 				continue
 			}
 			v := bv.mean.Value
-			lo, hi := trY(clamp(min(v, 0))), trY(clamp(max(v, 0)))
+			base := trY(clamp(0))
+			lo, hi, short := barEnds(base, trY(clamp(v)))
 			fillBar(&c, vg.Rectangle{Min: vg.Point{X: left, Y: lo}, Max: vg.Point{X: right, Y: hi}}, bv.colour, bv.hatched)
 			if v < b.floor {
 				boxedText(&c, note, vg.Point{X: trX(centre), Y: trY(b.floor) + 3}, report.FormatNumber(v))
@@ -90,11 +103,37 @@ func (b barPanel) Plot(c draw.Canvas, p *plot.Plot) {
 			if bv.ci.Defined {
 				drawWhisker(&c, trX(centre), trY(clamp(bv.ci.Lo)), trY(clamp(bv.ci.Hi)), (right-left)/3)
 			}
+			if short {
+				labelTick(&c, trX(centre), base, lo, hi, v)
+			}
 		}
 		if grp.accuracy.Defined {
 			c.StrokeLine2(accuracyStyle(), trX(x-accMarkHalf), trY(grp.accuracy.Value), trX(x+accMarkHalf), trY(grp.accuracy.Value))
 		}
 	}
+}
+
+// barEnds returns the bottom and top, in points, of a bar from the zero
+// line base to y. A bar shorter than minBarHeight (short) becomes a tick
+// minBarHeight tall on base: above it, or below when y is below it.
+func barEnds(base, y vg.Length) (lo, hi vg.Length, short bool) {
+	switch {
+	case y-base >= minBarHeight || base-y >= minBarHeight:
+		return min(base, y), max(base, y), false
+	case y < base:
+		return base - minBarHeight, base, true
+	}
+	return base, base + minBarHeight, true
+}
+
+// labelTick prints v on a white box beside the tick from lo to hi at x:
+// above it, or below it when the tick hangs below the zero line base.
+func labelTick(c *draw.Canvas, x, base, lo, hi vg.Length, v float64) {
+	if lo < base {
+		boxedText(c, textStyle(6, false, draw.XCenter, draw.YTop), vg.Point{X: x, Y: lo - 3}, report.FormatNumber(v))
+		return
+	}
+	boxedText(c, textStyle(6, false, draw.XCenter, draw.YBottom), vg.Point{X: x, Y: hi + 3}, report.FormatNumber(v))
 }
 
 // boxedText prints txt at pt on a white box, so that it reads over bars

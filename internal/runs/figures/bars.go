@@ -134,6 +134,7 @@ func barFigure(rep report.Report, sv report.StrategyVariant, alpha float64, m ba
 		"Whiskers are "+intervalPhrase(rep.Bootstrap)+"; the red dashed mark is the solver's base accuracy on the dataset.",
 		m.meaning,
 		modePhrase(modes),
+		shortBarNote,
 		"n/a: no pool with a scored plan (undefined mean); an empty slot: no records.",
 		clippedNote(extent.clipped),
 		m.degenerate(degenerate),

@@ -48,6 +48,13 @@
 //     reference has a defined η_U; without a KnowledgeScope, the
 //     references alone (as the report's self-knowledge table).
 //
+// In the bar figures (1, 2, 6 and 7) a measured value never looks like a
+// missing one: an undefined mean is marked "n/a" and drawn as nothing, and
+// a defined mean whose bar would be shorter than minBarHeight —
+// a mean of exactly 0 among them — is a tick that tall on the zero line,
+// labelled with its value (figure 6: an outlined tick, labelled with the
+// sum of the losses, when every loss of the bar is that close to 0).
+//
 // Figures 1–3 are drawn for Report.FigureScopes and figure 4 for
 // Report.InjectionFigureScopes: the llm strategy's variants when the
 // report has llm cells, otherwise every reference strategy, in vocab's

@@ -68,7 +68,9 @@ type lossSegment struct {
 
 // lossPanel is a plot.Plotter drawing one dataset's stacked bars, x =
 // solver index, with the R̃ marks; a bar without a decomposition is marked
-// "n/a".
+// "n/a", and a decomposed bar shorter than minBarHeight (every loss 0, or
+// nearly) is an outlined tick on the zero line labelled with the sum of
+// its losses (barEnds).
 type lossPanel struct {
 	bars        []lossBar
 	floor, ceil float64
@@ -92,8 +94,22 @@ func (l lossPanel) Plot(c draw.Canvas, p *plot.Plot) {
 		if !b.selection.Defined {
 			c.FillText(note, vg.Point{X: trX(x), Y: trY(0) + 1.5}, "n/a")
 		}
+		base := trY(0)
+		top, bottom := base, base
 		for _, s := range b.segments() {
 			fillBar(&c, vg.Rectangle{Min: vg.Point{X: left, Y: trY(s.lo)}, Max: vg.Point{X: right, Y: trY(s.hi)}}, s.colour, false)
+			top, bottom = max(top, trY(s.hi)), min(bottom, trY(s.lo))
+		}
+		total, decomposed := b.total()
+		var lo, hi vg.Length
+		short := false
+		if decomposed && top-bottom < minBarHeight {
+			lo, hi, short = barEnds(base, trY(total))
+			r := vg.Rectangle{Min: vg.Point{X: left, Y: lo}, Max: vg.Point{X: right, Y: hi}}
+			c.SetColor(white)
+			c.Fill(r.Path())
+			c.SetLineStyle(draw.LineStyle{Color: black, Width: vg.Points(0.8)})
+			c.Stroke(r.Path())
 		}
 		for _, m := range []struct {
 			mean metrics.Mean
@@ -103,7 +119,19 @@ func (l lossPanel) Plot(c draw.Canvas, p *plot.Plot) {
 				m.mark.draw(&c, trX(x-lossMarkHalf), trX(x+lossMarkHalf), trY(m.mean.Value))
 			}
 		}
+		if short {
+			labelTick(&c, trX(x), base, lo, hi, total)
+		}
 	}
+}
+
+// total is the sum of the bar's three losses (the mean R̃_E of its
+// decomposed pools), ok false when the decomposition is undefined.
+func (b lossBar) total() (sum float64, ok bool) {
+	if !b.selection.Defined || !b.order.Defined || !b.enforcement.Defined {
+		return 0, false
+	}
+	return b.selection.Value + b.order.Value + b.enforcement.Value, true
 }
 
 // lossMark is how figure 6 marks a mean R̃ on a bar: a horizontal line
@@ -255,6 +283,7 @@ func lossFigure(rep report.Report, sv report.StrategyVariant, alpha float64) (dr
 		"Lower is better: 0 loses nothing (grey line at 0), 1 loses all the oracle's value (dashed grey line).",
 		undecomposedNote(undecomposed, regretPools, lacking),
 		mismatchNote(mismatched),
+		"A bar whose losses are all 0, or too close to 0 to show, is drawn as an outlined tick on the zero line labelled with the sum of its losses.",
 		"n/a: no pool with a decomposition (V_oracle = 0 or no scored plan); an empty slot: no records.",
 	)
 	legend := []legendItem{

@@ -110,6 +110,7 @@ func selfKnowledgeFigure(rep report.Report, alpha float64) (drawing, bool) {
 		fmt.Sprintf("Each bar averages %s (%s pools per bar); whiskers are %s.", m.over, extent.counts, intervalPhrase(rep.Bootstrap)),
 		m.meaning,
 		modeNote,
+		shortBarNote,
 		"n/a: no pool with a scored plan (undefined mean), or, for a reference, none with a population to learn from (no_population); an empty slot: no records.",
 		clippedNote(extent.clipped),
 		degenerate.sentence("the bars"),

@@ -127,7 +127,7 @@ func (r Report) ComparisonTables() []Table {
 			})
 		}
 		if len(t.Rows) > 0 {
-			out = append(out, t)
+			out = append(out, withFewPoolsNote(t))
 		}
 	}
 	return out

@@ -160,6 +160,14 @@
 //     an undefined mean as "—"; CSV and JSON use full precision
 //     (round-trip), an empty field or null for undefined. α is written
 //     shortest ("0.5", "1").
+//   - Markdown, LaTeX and the HTML page mark an interval over fewer than
+//     fewPools pools with "†" ("0.512 [0.401, 0.613]†"; LaTeX
+//     \textdagger{}), and every table holding one says in a note that so
+//     few pools make the percentile bootstrap under-cover (over 2 pools it
+//     is the range of the two): the numbers stay SPEC §5's. CSV and JSON
+//     carry no mark: cells.json gives every mean's n, cells.csv and
+//     comparisons.csv an n column beside each interval (injection.csv
+//     counts a cell's records; cells.json has its n).
 //   - Markdown: a "## title" per table stating metric, α, strategy, variant
 //     or regime, notes, then a pipe table padded to aligned columns
 //     (numbers right-aligned); "|", "*" and "\" in text are escaped.

@@ -104,7 +104,7 @@ func (r Report) InjectionTables() []Table {
 			dw.Rows = append(dw.Rows, append(dwRow, strings.Join(dwExcl, "; ")))
 			eta.Rows = append(eta.Rows, append(etaRow, strings.Join(etaExcl, "; ")))
 		}
-		out = append(out, dw, eta)
+		out = append(out, withFewPoolsNote(dw), withFewPoolsNote(eta))
 	}
 	return out
 }

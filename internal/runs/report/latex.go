@@ -105,12 +105,13 @@ var texRunes = map[rune]string{
 	'≥':  `$\geq$`,
 	'≤':  `$\leq$`,
 	'×':  `$\times$`,
+	'†':  `\textdagger{}`,
 }
 
 // TeXEscape renders plain table text as LaTeX text: the characters special
 // to TeX (\ { } $ & # % _ ~ ^) and those that print wrongly in text mode
 // (< > |) are escaped; the report's symbols (η_U, η_E, R̃_U, R̃_E, R̃, τ_b,
-// V_oracle, η, α, τ, —, –, −, ≥, ≤, ×) become their LaTeX forms; a hyphen that
+// V_oracle, η, α, τ, —, –, −, ≥, ≤, ×, †) become their LaTeX forms; a hyphen that
 // starts a number ("-0.130" at the start of a word) becomes a math minus; a
 // hyphen followed by another is split ("-{}-") so it stays a hyphen; "{}"
 // separates two adjacent math pieces so they never form "$$". Other

@@ -99,7 +99,7 @@ func (r Report) lossTable(ix *Index, sv StrategyVariant, keep func(Cell) bool) T
 	if singles := singlePoolText(r.Macros, keep); singles != "" {
 		t.Notes = append(t.Notes, singles)
 	}
-	return t
+	return withFewPoolsNote(t)
 }
 
 // poolMeanText is a PoolMean with its interval, "0.120 [0.050, 0.200]".
@@ -179,5 +179,5 @@ func (r Report) SelfKnowledgeTable() (t Table, ok bool) {
 			t.Rows = append(t.Rows, append(row, strings.Join(excl, "; ")))
 		}
 	}
-	return t, true
+	return withFewPoolsNote(t), true
 }

@@ -3,8 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-
-	"github.com/triage-eval/triage/internal/protocol/metrics"
 )
 
 // NoiseTable is the "Measurement noise" table (SPEC §9): one row per
@@ -99,12 +97,4 @@ func noiseCI(r Report, c Cell) *[]float64 {
 	}
 	ci := interval(c.EtaNoiseCI)
 	return &ci
-}
-
-// noiseCIText is "[lo, hi]" with 3 decimals, "—" when undefined.
-func noiseCIText(ci metrics.Interval) string {
-	if !ci.Defined {
-		return undefined
-	}
-	return "[" + fmt3(ci.Lo) + ", " + fmt3(ci.Hi) + "]"
 }

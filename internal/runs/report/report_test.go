@@ -283,6 +283,7 @@ func TestTeXEscape(t *testing.T) {
 		{"ηα", `$\eta${}$\alpha$`},
 		{"$η", `\${}$\eta$`},
 		{"— (n=0)", "--- (n=0)"},
+		{"0.5 [0.1, 0.9]†", `0.5 [0.1, 0.9]\textdagger{}`},
 		{"variant -", "variant -"},
 		{"line\nbreak", "line break"},
 	} {

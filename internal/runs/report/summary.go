@@ -125,7 +125,7 @@ func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 			cells[5] += " (" + strings.Join(without, "; ") + ")"
 		}
 		if r.Noise != nil {
-			cells = append(cells, noiseCIText(row.EtaUNoiseCI)+" / "+noiseCIText(row.EtaENoiseCI))
+			cells = append(cells, ciText(row.EtaUNoiseCI, row.EtaU.N)+" / "+ciText(row.EtaENoiseCI, row.EtaE.N))
 		}
 		if withDegenerate {
 			informative := withCI(row.InformativeU, row.InformativeUCI) + " / " + withCI(row.InformativeE, row.InformativeECI)
@@ -150,7 +150,7 @@ func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 		}
 		t.Rows = append(t.Rows, cells)
 	}
-	return t
+	return withFewPoolsNote(t)
 }
 
 // noteDominantLoss explains the summary's column of DominantLoss.

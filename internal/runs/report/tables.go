@@ -69,7 +69,7 @@ func (r Report) solverDatasetTable(ix *Index, alpha float64, strategy vocab.Stra
 		}
 		t.Rows = append(t.Rows, append(row, strings.Join(excl, "; ")))
 	}
-	return t
+	return withFewPoolsNote(t)
 }
 
 // MainTableTitle is the title of the η table (R̃ when regret is set) at one
@@ -159,7 +159,7 @@ func (r Report) alphaTable(ix *Index, dataset string, strategy vocab.Strategy, v
 		}
 		t.Rows = append(t.Rows, append(row, strings.Join(excl, "; ")))
 	}
-	return t
+	return withFewPoolsNote(t)
 }
 
 // pairEntry formats the U and E cells of one solver as "u / e (n=…)" and
@@ -190,7 +190,7 @@ func noisePairText(u, e Cell) string {
 	if !u.EtaNoiseCI.Defined && !e.EtaNoiseCI.Defined {
 		return ""
 	}
-	return "; noise-aware " + noiseCIText(u.EtaNoiseCI) + " / " + noiseCIText(e.EtaNoiseCI)
+	return "; noise-aware " + ciText(u.EtaNoiseCI, u.Eta.N) + " / " + ciText(e.EtaNoiseCI, e.Eta.N)
 }
 
 // withoutText names the datasets a macro pair leaves out ("; without
@@ -331,7 +331,7 @@ func (r Report) CellsTable() Table {
 			pairCount(c.Precision.Mean.N, c.Recall.Mean.N) + " / " + pairCount(c.CostForecast.Mean.N, c.UnderAllocation.Mean.N),
 		}, noise...))
 	}
-	return t
+	return withFewPoolsNote(t)
 }
 
 // rangeTable shows prompt sensitivity of η in one (strategy, regime,

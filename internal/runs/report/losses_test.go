@@ -3,6 +3,7 @@ package report
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
@@ -173,5 +174,70 @@ func TestDominantLoss(t *testing.T) {
 				t.Errorf("DominantLoss() = %q, %v, %v; want %q, %v, %v", loss, share, ok, tt.wantLoss, tt.wantShare, tt.wantOK)
 			}
 		})
+	}
+}
+
+// TestDominantLossText checks the summary's "where value is lost" entry:
+// every loss with its value and signed share of R̃_E, the largest first;
+// a negative enforcement loss is shown as it is (its share negative, the
+// others above 100% together) and reported, never clamped or rescaled.
+func TestDominantLossText(t *testing.T) {
+	mean := func(x float64) PoolMean { return PoolMean{Mean: metrics.Mean{Value: x, N: 3, Defined: true}} }
+	tests := []struct {
+		name         string
+		row          HeadlineRow
+		want         string
+		wantNegative bool
+	}{
+		{"all positive", HeadlineRow{Selection: mean(0.3), Order: mean(0.1), Enforcement: mean(0.1)},
+			"selection 0.300 (60%), order 0.100 (20%), enforcement 0.100 (20%) of R̃_E 0.500", false},
+		{"negative enforcement", HeadlineRow{Selection: mean(0.1), Order: mean(0.2), Enforcement: mean(-0.1)},
+			"order 0.200 (100%), selection 0.100 (50%), enforcement -0.100 (-50%) of R̃_E 0.200", true},
+		{"enforcement offsets order", HeadlineRow{Selection: mean(0), Order: mean(0.2), Enforcement: mean(-0.2)},
+			"nothing lost (R̃_E 0.000: selection 0.000, order 0.200, enforcement -0.200)", true},
+		{"nothing lost", HeadlineRow{Selection: mean(0), Order: mean(0), Enforcement: mean(0)},
+			"nothing lost (R̃_E 0.000)", false},
+		{"a hair below 0 shows as 0", HeadlineRow{Selection: mean(0.3), Order: mean(0.2), Enforcement: mean(-0.0001)},
+			"selection 0.300 (60%), order 0.200 (40%), enforcement 0.000 (0%) of R̃_E 0.500", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, negative := dominantLossText(tt.row)
+			if got != tt.want || negative != tt.wantNegative {
+				t.Errorf("dominantLossText() = %q, %v; want %q, %v", got, negative, tt.want, tt.wantNegative)
+			}
+		})
+	}
+}
+
+// TestSummaryExplainsNegativeLoss: a run whose enforced allocations
+// recover value (V_E > V_U) shows the negative enforcement loss and its
+// share in the summary, the others summing to 200%, and the summary's
+// notes explain it; a run without one does not carry that note.
+func TestSummaryExplainsNegativeLoss(t *testing.T) {
+	var helped, hurt []ScoreRecord
+	for pool := range 3 {
+		// V_oracle 4, V_S 3, V_U 2, V_E 3: selection = order = 0.25,
+		// enforcement = -0.25, R̃_E = 0.25.
+		helped = append(helped, planRecords("d", pool, planPool{oracle: 4, vs: 3, vu: 2, ve: 3, decomposed: true})...)
+		hurt = append(hurt, planRecords("d", pool, planPool{oracle: 4, vs: 3, vu: 2, ve: 0, decomposed: true})...)
+	}
+	sum := Build(helped, nil).SummaryTable(nil)
+	col := slices.Index(sum.Header, "where value is lost (regime E)")
+	if col < 0 || len(sum.Rows) != 1 {
+		t.Fatalf("summary: header %q, %d rows", sum.Header, len(sum.Rows))
+	}
+	if got, want := sum.Rows[0][col], "selection 0.250 (100%), order 0.250 (100%), enforcement -0.250 (-100%) of R̃_E 0.250"; got != want {
+		t.Errorf("where value is lost: %q, want %q", got, want)
+	}
+	if !strings.Contains(sum.Notes[0], noteNegativeLoss) {
+		t.Errorf("the notes do not explain the negative share: %q", sum.Notes[0])
+	}
+	sum = Build(hurt, nil).SummaryTable(nil)
+	if got, want := sum.Rows[0][col], "enforcement 0.500 (50%), selection 0.250 (25%), order 0.250 (25%) of R̃_E 1.000"; got != want {
+		t.Errorf("without a negative loss: %q, want %q", got, want)
+	}
+	if strings.Contains(strings.Join(sum.Notes, " "), noteNegativeLoss) {
+		t.Error("a summary without a negative loss explains one")
 	}
 }

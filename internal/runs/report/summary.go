@@ -39,7 +39,7 @@ func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 		t.Notes = []string{"The run store holds no scored cell yet."}
 		return t
 	}
-	var withInjection, withDegenerate, withRandom, withReference, withLosses bool
+	var withInjection, withDegenerate, withRandom, withReference, withLosses, negativeLoss bool
 	var degenerate metrics.DegenerateCounts
 	var pools int
 	var singles, zeros []string
@@ -138,7 +138,9 @@ func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 			cells = append(cells, fixed3(row.Detection)+" / "+fixed3(row.Waste))
 		}
 		if withLosses {
-			cells = append(cells, dominantLossText(row))
+			text, negative := dominantLossText(row)
+			cells = append(cells, text)
+			negativeLoss = negativeLoss || negative
 		}
 		if len(ba) > 0 {
 			if b, ok := baOf[Solver{row.Model, row.Mode}]; ok && b.N > 0 {
@@ -150,39 +152,59 @@ func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 		}
 		t.Rows = append(t.Rows, cells)
 	}
+	if negativeLoss {
+		t.Notes[0] += " " + noteNegativeLoss
+	}
 	return withFewPoolsNote(t)
 }
 
 // noteDominantLoss explains the summary's column of DominantLoss.
-const noteDominantLoss = "Where value is lost: the regret decomposition of SPEC §5, means over datasets of the means over pools with V_oracle > 0 — selection (the planned set could not reach the oracle), order (the order and the early stop lost value the set could have had) and enforcement (binding the plan's own allocations; negative when that helped) — each as a share of their sum, the mean R̃_E of those pools; the largest share is named first. The \"Why plans lose value\" table has them per dataset with their intervals."
+const noteDominantLoss = "Where value is lost: the regret decomposition of SPEC §5, means over datasets of the means over pools with V_oracle > 0 — selection (the planned set could not reach the oracle), order (the order and the early stop lost value the set could have had) and enforcement (binding the plan's own allocations) — each as its value and, in parentheses, its share of their sum, the mean R̃_E of those pools (shares rounded to whole percents); the largest share is named first. The \"Why plans lose value\" table has them per dataset with their intervals."
 
-// dominantLossText is a summary row's DominantLoss: "selection 62% of R̃_E
-// 0.300 (order 30%, enforcement 8%)", or why there is none.
-func dominantLossText(row HeadlineRow) string {
+// noteNegativeLoss explains a negative loss in the summary's column of
+// DominantLoss; the summary adds it when a row shows one.
+const noteNegativeLoss = "Enforcement is signed: a negative enforcement loss, and share, means binding the plan's allocations recovered value that regime U had lost (V_E > V_U), so R̃_E is below R̃_U = selection + order and the other shares add up to more than 100%. The values are SPEC §5's, neither clamped nor rescaled: the shares still sum to 100% (up to rounding), and the smaller R̃_E, the larger they are."
+
+// dominantLossText is a summary row's DominantLoss: each loss's value and
+// signed share of their sum, the largest first, "selection 0.456 (62%),
+// order 0.132 (18%), enforcement 0.147 (20%) of R̃_E 0.735", or why there
+// is none; negative is true when a shown loss is below 0.
+func dominantLossText(row HeadlineRow) (text string, negative bool) {
 	loss, _, ok := row.DominantLoss()
 	sel, ord, enf := row.Selection.Mean, row.Order.Mean, row.Enforcement.Mean
-	var text string
+	losses := []struct {
+		loss Loss
+		mean float64
+	}{{SelectionLoss, sel.Value}, {OrderLoss, ord.Value}, {EnforcementLoss, enf.Value}}
 	switch {
 	case ok:
 		total := sel.Value + ord.Value + enf.Value
-		var others []string
-		for _, l := range []struct {
-			loss Loss
-			mean float64
-		}{{SelectionLoss, sel.Value}, {OrderLoss, ord.Value}, {EnforcementLoss, enf.Value}} {
+		var parts []string
+		for _, l := range losses {
+			part := fmt.Sprintf("%s %s (%s)", l.loss, fmt3(l.mean), percent(l.mean/total))
 			if l.loss == loss {
-				text = fmt.Sprintf("%s %s of R̃_E %s", loss, percent(l.mean/total), fmt3(total))
-				continue
+				parts = append([]string{part}, parts...)
+			} else {
+				parts = append(parts, part)
 			}
-			others = append(others, fmt.Sprintf("%s %s", l.loss, percent(l.mean/total)))
+			negative = negative || strings.HasPrefix(fmt3(l.mean), "-")
 		}
-		text += " (" + strings.Join(others, ", ") + ")"
+		text = strings.Join(parts, ", ") + " of R̃_E " + fmt3(total)
 	case sel.Defined && ord.Defined && enf.Defined:
-		text = "nothing lost (R̃_E " + fmt3(sel.Value+ord.Value+enf.Value) + ")"
+		text = "nothing lost (R̃_E " + fmt3(sel.Value+ord.Value+enf.Value)
+		if fmt3(sel.Value) != fmt3(0) || fmt3(ord.Value) != fmt3(0) || fmt3(enf.Value) != fmt3(0) { // offsetting losses
+			var parts []string
+			for _, l := range losses {
+				parts = append(parts, fmt.Sprintf("%s %s", l.loss, fmt3(l.mean)))
+				negative = negative || strings.HasPrefix(fmt3(l.mean), "-")
+			}
+			text += ": " + strings.Join(parts, ", ")
+		}
+		text += ")"
 	case row.Undecomposed > 0:
-		return fmt.Sprintf("%s (%s stored without a decomposition)", undefined, pools(row.Undecomposed))
+		return fmt.Sprintf("%s (%s stored without a decomposition)", undefined, pools(row.Undecomposed)), false
 	default:
-		return undefined + " (no pool with V_oracle > 0)"
+		return undefined + " (no pool with V_oracle > 0)", false
 	}
 	if missing := row.Selection.Missing; len(missing) > 0 {
 		text += "; without " + strings.Join(missing, ", ")
@@ -190,7 +212,7 @@ func dominantLossText(row HeadlineRow) string {
 	if row.Undecomposed > 0 {
 		text += fmt.Sprintf("; %s without a decomposition", pools(row.Undecomposed))
 	}
-	return text
+	return text, negative
 }
 
 // pools is "1 pool" or "k pools".
@@ -201,8 +223,15 @@ func pools(k int) string {
 	return strconv.Itoa(k) + " pools"
 }
 
-// percent formats a share as a whole percentage ("62%").
-func percent(x float64) string { return strconv.FormatFloat(100*x, 'f', 0, 64) + "%" }
+// percent formats a share as a whole percentage ("62%", "-28%"), without
+// a negative zero.
+func percent(x float64) string {
+	p := strconv.FormatFloat(100*x, 'f', 0, 64)
+	if p == "-0" {
+		p = "0"
+	}
+	return p + "%"
+}
 
 // degenerateCount shows a U / E pair's degenerate pools out of the pools
 // averaged: "D2:3 of 6", "D1:1, D2:2 of 12", "0 of 6"; counts are "u/e"

@@ -6,16 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/triage-eval/triage/internal/cli"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx)
-	stop()
+	stop, abandon, release := cli.Interrupts()
+	err := run(abandon, stop)
+	release()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "triage:", err)
 		if errors.Is(err, cli.ErrUsage) {
@@ -25,11 +23,12 @@ func main() {
 	}
 }
 
-func run(ctx context.Context) error {
+func run(ctx, stop context.Context) error {
 	return cli.Run(ctx, os.Args[1:], cli.Env{
 		Stdin:  os.Stdin,
 		Stdout: os.Stdout,
 		Stderr: os.Stderr,
 		Getenv: os.Getenv,
+		Stop:   stop,
 	})
 }

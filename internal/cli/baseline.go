@@ -28,7 +28,7 @@ func runBaseline(ctx context.Context, args []string, env Env) (err error) {
 	if cfg == nil || err != nil {
 		return err
 	}
-	opts := orchestrator.BaselineOptions{Rerun: *rerun, KeepUngradeable: *keep}
+	opts := orchestrator.BaselineOptions{Rerun: *rerun, KeepUngradeable: *keep, Stop: env.stopChan()}
 	if *logPath != "" {
 		f, ferr := os.OpenFile(*logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 		if ferr != nil {
@@ -52,6 +52,7 @@ func runBaseline(ctx context.Context, args []string, env Env) (err error) {
 		if deps.baseline, err = newBaseline(llmCfg, solveOptionsOf(cfg), func(msg string) { fmt.Fprintln(env.Stderr, "warning:", msg) }); err != nil {
 			return err
 		}
+		deps.baseline.Stop = opts.Stop
 	}
 	conns, err := connect([]string{"executor"}, map[string]string{"executor": cfg.Services.Executor}, dial, deps, env.Stderr)
 	if err != nil {
@@ -79,7 +80,7 @@ func runBaseline(ctx context.Context, args []string, env Env) (err error) {
 	err = opts.Spend.Final(ctx, err)
 	close(stop)
 	<-reported
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || (err != nil && env.stopAsked()) {
 		// The solvers' summaries come at the end of their streams: a
 		// stopped baseline has none, or some, and the counters say more.
 		fmt.Fprintf(env.Stderr, "baseline stopped: %s %d of %d done, %d of them stored before this run\n",

@@ -62,7 +62,7 @@ func runBudgetAware(ctx context.Context, args []string, env Env) (err error) {
 	sel, err := budgetaware.Run(ctx, budgetaware.Deps{
 		Config: cfg, RunStore: rs, Executor: triagev1.NewExecutorServiceClient(conns.conns["executor"]),
 		Endpoints: llmCfg.Endpoints, Clients: clients, Solver: solver, Worker: shared.worker, Lease: shared.lease,
-		Version: version.Current().Stamp(), Spend: ledger,
+		Version: version.Current().Stamp(), Spend: ledger, Stop: env.stopChan(),
 	}, p)
 	err = ledger.Final(ctx, err)
 	close(stop)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/triage-eval/triage/internal/platform/telemetry"
 	"github.com/triage-eval/triage/internal/platform/version"
+	"github.com/triage-eval/triage/internal/runs/work"
 )
 
 // Env is what a command may use of its process.
@@ -27,6 +28,25 @@ type Env struct {
 	// when nil, Run sets it up from the OTEL_* environment (export is off
 	// unless asked for) and flushes it when the command ends.
 	Telemetry *telemetry.Telemetry
+	// Stop ends, with its cause, when the user asks the command to stop
+	// (the first interrupt). A command that makes model calls (run,
+	// baseline, budget-aware) then drains: it starts no more calls, lets
+	// those in flight be answered and stored, and returns; the others stop
+	// at once, as when the context given to Run ends. That context ending
+	// (the second interrupt) abandons the calls in flight. Nil: only the
+	// context stops a command.
+	Stop context.Context
+}
+
+// stopAsked reports whether Stop has ended.
+func (e Env) stopAsked() bool { return e.Stop != nil && e.Stop.Err() != nil }
+
+// stopChan is the channel that closes when Stop ends; nil never does.
+func (e Env) stopChan() <-chan struct{} {
+	if e.Stop == nil {
+		return nil
+	}
+	return e.Stop.Done()
 }
 
 // command is one subcommand.
@@ -40,14 +60,17 @@ type command struct {
 	// quiet marks a command that does no work, which does not start by
 	// saying which build runs.
 	quiet bool
+	// drains marks a command that, asked to stop (Env.Stop), finishes the
+	// model calls in flight and stores them before it returns.
+	drains bool
 }
 
 func commands() map[string]command {
 	return map[string]command{
 		"serve":               {summary: "run TRIAGE services (gRPC, and HTTP/JSON with --http-listen)", run: runServe, server: true},
-		"baseline":            {summary: "run Phase 0: solve and grade every problem, store the ground truth", run: runBaseline},
-		"budget-aware":        {summary: "re-solve the α = 1 plans' picks with the budget banner and compare", run: runBudgetAware},
-		"run":                 {summary: "run or resume the grid a config describes", run: runRun},
+		"baseline":            {summary: "run Phase 0: solve and grade every problem, store the ground truth", run: runBaseline, drains: true},
+		"budget-aware":        {summary: "re-solve the α = 1 plans' picks with the budget banner and compare", run: runBudgetAware, drains: true},
+		"run":                 {summary: "run or resume the grid a config describes", run: runRun, drains: true},
 		"quote":               {summary: "state what a config's study still costs before any model call: calls, tokens, dollars per phase and endpoint", run: runQuote},
 		"report":              {summary: "write a run's report: summary, report.html, figures, tables (Markdown, CSV, JSON, LaTeX)", run: runReport},
 		"demo":                {summary: "run the bundled synthetic sample end to end", run: runDemo},
@@ -90,6 +113,16 @@ func Run(ctx context.Context, args []string, env Env) error {
 		usage(env.Stderr, cmds)
 		return fmt.Errorf("%w: unknown command %q", ErrUsage, args[0])
 	}
+	if env.Stop != nil {
+		if cmd.drains {
+			defer context.AfterFunc(env.Stop, func() { fmt.Fprintln(env.Stderr, drainNotice) })()
+		} else {
+			var cancel context.CancelCauseFunc
+			ctx, cancel = context.WithCancelCause(ctx)
+			defer cancel(nil)
+			defer context.AfterFunc(env.Stop, func() { cancel(context.Cause(env.Stop)) })()
+		}
+	}
 	if env.Telemetry == nil {
 		tel, err := telemetry.Setup(ctx, "triage", env.Getenv)
 		if err != nil {
@@ -105,13 +138,24 @@ func Run(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintln(env.Stderr, "triage", version.Current())
 	}
 	err := traced(ctx, "triage "+args[0], env, func(ctx context.Context) error { return cmd.run(ctx, args[1:], env) })
-	return stopped(ctx, err)
+	return stopped(ctx, env, err)
 }
 
-// stopped says why a command that failed after ctx ended stopped: ctx's
-// cause (e.g. "interrupt signal received"), not only the "context
-// canceled" its calls report, and that what was stored is kept.
-func stopped(ctx context.Context, err error) error {
+// drainNotice is what a draining command says when asked to stop.
+const drainNotice = "stopping: no new model call starts; the calls in flight finish and are stored (interrupt again to abandon them: they would be asked again)"
+
+// stopped says why a command that failed after ctx ended, or after it
+// drained (Env.Stop), stopped: the cause (e.g. "interrupt signal
+// received"), not only the "context canceled" its calls report, and that
+// what was stored is kept.
+func stopped(ctx context.Context, env Env, err error) error {
+	if err != nil && ctx.Err() == nil && env.stopAsked() {
+		cause := context.Cause(env.Stop)
+		if errors.Is(err, work.ErrStopped) || status.Code(err) == codes.Canceled || errors.Is(err, context.Canceled) {
+			return fmt.Errorf("stopped: %w; the model calls in flight were answered and stored, and the same command resumes", cause)
+		}
+		return fmt.Errorf("stopped (%v): %w", cause, err)
+	}
 	if err == nil || ctx.Err() == nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/triage-eval/triage/internal/llm"
 	"github.com/triage-eval/triage/internal/llm/llmtest"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/work"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/testkit/fakemodel"
 )
@@ -242,13 +243,36 @@ func TestStoppedSaysWhy(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := stopped(tt.ctx, tt.err); got == nil || got.Error() != tt.want {
+			if got := stopped(tt.ctx, Env{}, tt.err); got == nil || got.Error() != tt.want {
 				t.Errorf("stopped = %v, want %q", got, tt.want)
 			}
 		})
 	}
-	if stopped(ctx, nil) != nil {
+	if stopped(ctx, Env{}, nil) != nil {
 		t.Error("stopped(nil) is not nil")
+	}
+	// Drained (Env.Stop ended, the context alive): the calls in flight
+	// were answered and stored.
+	drained := Env{Stop: ctx}
+	live := context.Background()
+	drains := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"drained run", fmt.Errorf("cells: %w", work.ErrStopped), "stopped: interrupt signal received; the model calls in flight were answered and stored, and the same command resumes"},
+		{"drained executor", status.Error(codes.Canceled, "the baseline was stopped"), "stopped: interrupt signal received; the model calls in flight were answered and stored, and the same command resumes"},
+		{"another error while draining", errors.New("disk full"), "stopped (interrupt signal received): disk full"},
+	}
+	for _, tt := range drains {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := stopped(live, drained, tt.err); got == nil || got.Error() != tt.want {
+				t.Errorf("stopped = %v, want %q", got, tt.want)
+			}
+		})
+	}
+	if stopped(live, drained, nil) != nil {
+		t.Error("a command that finished while draining did not succeed")
 	}
 }
 

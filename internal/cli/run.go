@@ -73,6 +73,7 @@ func runGrid(ctx context.Context, command string, cfg *orchestrator.Config, prog
 		return err
 	}
 	p := &work.Progress{}
+	opts.Stop = env.stopChan()
 	runner := orchestrator.NewRunner(cfg, orchestrator.Clients{
 		Planner:  triagev1.NewPlannerServiceClient(conns.conns["planner"]),
 		Executor: triagev1.NewExecutorServiceClient(conns.conns["executor"]),

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 	"google.golang.org/grpc"
@@ -31,6 +32,25 @@ type Baseline struct {
 	// Batch bounds the batches of requests that ask for them (their
 	// zero fields take llm's defaults).
 	Batch llm.BatchOptions
+	// Stop, when it closes, drains every baseline: no model call starts
+	// after it, the calls in flight are answered, stored and reported, a
+	// provider batch being waited for is left to the next call (it stays
+	// recorded), and the stream ends with errStopped. Nil never stops.
+	Stop <-chan struct{}
+}
+
+// errStopped ends a baseline drained by Baseline.Stop (Canceled: the
+// caller stopped it, and the next call resumes it).
+var errStopped = fmt.Errorf("the baseline was stopped before every call was made; what was answered is stored, and the next call resumes: %w", context.Canceled)
+
+// stopped reports whether stop has closed.
+func stopped(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // Baseline limits.
@@ -90,6 +110,9 @@ func (s *Service) RunBaseline(req *triagev1.RunBaselineRequest, stream grpc.Serv
 		if err := s.prefill(ctx, client, pending, stream.Send); err != nil {
 			return err
 		}
+		if stopped(s.baseline.Stop) {
+			return errStopped
+		}
 	}
 	concurrency := int(req.GetConcurrency())
 	if concurrency == 0 {
@@ -117,13 +140,22 @@ type job struct {
 func (s *Service) solveAll(ctx context.Context, c *llm.Client, solver groundtruth.Solver, pending []job, concurrency int, send func(*triagev1.RunBaselineResponse) error) (*triagev1.BaselineSummary, error) {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(concurrency)
-	var mu sync.Mutex
+	var (
+		mu   sync.Mutex
+		left atomic.Bool // a job not started because Stop closed
+	)
 	sum := &triagev1.BaselineSummary{}
 	for _, p := range pending {
 		if gctx.Err() != nil {
 			break
 		}
 		g.Go(func() error {
+			// Checked here, not before g.Go: g.Go waits for a free slot,
+			// and Stop may close meanwhile.
+			if stopped(s.baseline.Stop) {
+				left.Store(true)
+				return nil
+			}
 			a, err := s.baseline.Solver.SolveSample(gctx, c, p.Problem, p.Sample)
 			if err != nil {
 				return err
@@ -138,6 +170,9 @@ func (s *Service) solveAll(ctx context.Context, c *llm.Client, solver groundtrut
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if left.Load() {
+		return nil, errStopped
 	}
 	return sum, nil
 }

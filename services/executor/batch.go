@@ -24,7 +24,21 @@ func (s *Service) prefill(ctx context.Context, c *llm.Client, pending []job, sen
 			of = append(of, i)
 		}
 	}
-	rep, err := c.Prefill(ctx, reqs, s.baseline.Batch)
+	// A drain (Baseline.Stop) stops the wait for the batches, which stay
+	// recorded for the next call; RunBaseline then ends with errStopped.
+	waitCtx, stopWaiting := context.WithCancel(ctx)
+	defer stopWaiting()
+	go func() {
+		select {
+		case <-s.baseline.Stop:
+			stopWaiting()
+		case <-waitCtx.Done():
+		}
+	}()
+	rep, err := c.Prefill(waitCtx, reqs, s.baseline.Batch)
+	if err != nil && stopped(s.baseline.Stop) && ctx.Err() == nil {
+		return errStopped
+	}
 	if err != nil {
 		return batchError(ctx, err)
 	}

@@ -40,6 +40,10 @@ type Deps struct {
 	// Version is the stamp stored with every result (SPEC §10); the zero
 	// value stores none.
 	Version version.Stamp
+	// Stop, when it closes, drains the re-solves: those started finish and
+	// are stored, no other starts, and Run returns work.ErrStopped. Nil
+	// never stops.
+	Stop <-chan struct{}
 }
 
 // Run re-solves every selected item not yet stored fresh and gradeable —
@@ -180,6 +184,7 @@ func solveAll(ctx context.Context, d Deps, todo []job, progress *work.Progress, 
 		Concurrency: d.Config.Baseline.Concurrency * len(d.Config.Solvers),
 		Leases:      work.NewLeases(store, d.Worker, d.Lease, time.Now),
 		Progress:    progress,
+		Stop:        d.Stop,
 	}
 	return work.Run(ctx, opts, todo, func(ctx context.Context, batch []job) error {
 		return solveOne(ctx, d, batch[0], progress, failures)

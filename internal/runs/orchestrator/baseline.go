@@ -46,6 +46,11 @@ type BaselineOptions struct {
 	// problems whose ground truth is kept are left out first, so that
 	// reservations are the calls under way).
 	Spend *Ledger
+	// Stop, when it closes, drains the baseline: no chunk of problems is
+	// sent after it and the calls sent finish (work.Options.Stop); an
+	// Executor of this process stops within its chunk too
+	// (executor.Baseline.Stop). Nil never stops.
+	Stop <-chan struct{}
 }
 
 // BaselineSummary is one solver's Phase 0 outcome.
@@ -261,7 +266,7 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 	for i, p := range list {
 		units[i] = baselineUnit{s, p}
 	}
-	wo := work.Options{Batch: len(list)}
+	wo := work.Options{Batch: len(list), Stop: opts.Stop}
 	if opts.Store != nil {
 		now := opts.Now
 		if now == nil {
@@ -273,7 +278,7 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 			// many small batches, each waited for in turn.
 			chunk = max(maxBatchCalls/max(cfg.Baseline.Samples, 1), 1)
 		}
-		wo = work.Options{Batch: chunk, Leases: work.NewLeases(Units(opts.Store, nil), opts.Worker, opts.Lease, now)}
+		wo = work.Options{Batch: chunk, Leases: work.NewLeases(Units(opts.Store, nil), opts.Worker, opts.Lease, now), Stop: opts.Stop}
 	}
 	var pending map[string]bool // with a cap: the calls to reserve, by holdKey
 	if opts.Spend.Capped() {

@@ -46,7 +46,7 @@ func (r *Runner) runCells(ctx context.Context, cells []cell) error {
 	r.saves = work.NewGroup(runstore.CompleteEvenIfStopping(ctx), r.cfg.Concurrency, linger, func(ctx context.Context, saves []*cellSave) error {
 		return r.storeCells(ctx, saver, saves)
 	})
-	opts := work.Options{Concurrency: r.cfg.Concurrency, Leases: r.leases, Progress: r.progress, StoringReleases: true, Ahead: r.prepare}
+	opts := work.Options{Concurrency: r.cfg.Concurrency, Leases: r.leases, Progress: r.progress, StoringReleases: true, Ahead: r.prepare, Stop: r.opts.Stop}
 	err = work.Run(ctx, opts, cells, func(ctx context.Context, batch []cell) error {
 		return r.runCell(ctx, batch[0])
 	})

@@ -75,6 +75,10 @@ type Options struct {
 	// Version is the stamp stored with every record (SPEC §10: protocol,
 	// SPEC revision, build); the zero value stores none.
 	Version version.Stamp
+	// Stop, when it closes, drains the run: the cells started finish and
+	// are stored, no other cell starts, and Run returns work.ErrStopped
+	// (work.Options.Stop). Nil never stops.
+	Stop <-chan struct{}
 }
 
 // NewRunner returns a runner; progress may be nil.

@@ -8,7 +8,10 @@
 // (errgroup), renews this worker's leases in one statement while it works,
 // gives back what it claimed but did not finish, and looks again at the
 // units other workers held (at once, then after backing-off pauses) until
-// each is stored fresh or taken over. The first error stops the loop. A
+// each is stored fresh or taken over. The first error stops the loop;
+// closing Options.Stop drains it (the work started finishes and is stored,
+// nothing else starts, Run returns ErrStopped), while ending the context
+// abandons the work in progress. A
 // source of units brings three things: its units (Unit: a key and a
 // fingerprint), the function that does and stores one of them or a batch
 // (Options.Batch), and a Store that answers claim, done and fresh for

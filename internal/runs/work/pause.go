@@ -16,9 +16,9 @@ type pause struct {
 func (l *Leases) newPause() *pause { return &pause{leases: l} }
 
 // wait waits PollAfter of the looks since the worker last did a unit, or
-// until ctx ends. did says that it did one since the previous look, which
-// makes this wait short again.
-func (p *pause) wait(ctx context.Context, did bool) error {
+// until ctx ends (its error) or stop closes (ErrStopped). did says that it
+// did one since the previous look, which makes this wait short again.
+func (p *pause) wait(ctx context.Context, stop <-chan struct{}, did bool) error {
 	if did {
 		p.round = 0
 	}
@@ -30,5 +30,7 @@ func (p *pause) wait(ctx context.Context, did bool) error {
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	case <-stop:
+		return ErrStopped
 	}
 }

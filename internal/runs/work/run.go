@@ -2,9 +2,16 @@ package work
 
 import (
 	"context"
+	"errors"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 )
+
+// ErrStopped is what Run returns when Options.Stop closed before every
+// unit was done: the units in progress then finished and were stored, the
+// others were left for the next run.
+var ErrStopped = errors.New("stopped before every unit was done")
 
 // Unit is one piece of resumable work.
 type Unit interface {
@@ -44,6 +51,22 @@ type Options struct {
 	// and stores nothing: what fails in it, the work meets and reports.
 	// Run returns after it does.
 	Ahead func(ctx context.Context, units []Unit)
+	// Stop, when it closes, drains the run: no unit starts after it, the
+	// calls of work already started finish (their context does not end)
+	// and store what they did, claimed units not started are given back,
+	// and Run returns ErrStopped. Ending ctx instead abandons the work in
+	// progress. Nil never stops.
+	Stop <-chan struct{}
+}
+
+// stopping reports whether stop has closed.
+func stopping(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // Run does units, each once, with opts.Concurrency calls of work at once:
@@ -64,6 +87,9 @@ func Run[U Unit](ctx context.Context, opts Options, units []U, work func(context
 		_, err := pass(ctx, opts, units, work)
 		return err
 	}
+	if stopping(opts.Stop) {
+		return ErrStopped
+	}
 	stop := l.keepAlive(ctx)
 	defer stop()
 	waiting, err := pass(ctx, opts, rotate(l, units), work)
@@ -72,8 +98,11 @@ func Run[U Unit](ctx context.Context, opts Options, units []U, work func(context
 	// the run's wall time.
 	pause, took := l.newPause(), false
 	for look := 0; err == nil && len(waiting) > 0; look++ {
+		if stopping(opts.Stop) {
+			return ErrStopped
+		}
 		if look > 0 {
-			if err = pause.wait(ctx, took); err != nil {
+			if err = pause.wait(ctx, opts.Stop, took); err != nil {
 				break
 			}
 		}
@@ -129,9 +158,15 @@ func pass[U Unit](ctx context.Context, opts Options, units []U, work func(contex
 	defer stopWork()
 	g, gctx := errgroup.WithContext(feedCtx)
 	jobs := make(chan []U, (opts.Claim-1)/opts.Batch)
+	var left atomic.Bool // units left undone because Stop closed
 	for range opts.Concurrency {
 		g.Go(func() error {
 			for batch := range jobs {
+				if stopping(opts.Stop) {
+					left.Store(true)
+					giveBack(ctx, l, batch)
+					continue
+				}
 				if err := doClaimed(gctx, opts, batch, work); err != nil {
 					return err
 				}
@@ -145,6 +180,10 @@ func pass[U Unit](ctx context.Context, opts Options, units []U, work func(contex
 	)
 feed:
 	for start := 0; start < len(units); start += opts.Claim {
+		if stopping(opts.Stop) {
+			left.Store(true)
+			break
+		}
 		part := units[start:min(start+opts.Claim, len(units))]
 		mine := part
 		if l != nil {
@@ -182,6 +221,10 @@ feed:
 			case <-gctx.Done():
 				giveBack(ctx, l, mine[b:])
 				break feed
+			case <-opts.Stop:
+				left.Store(true)
+				giveBack(ctx, l, mine[b:])
+				break feed
 			}
 		}
 	}
@@ -196,7 +239,13 @@ feed:
 	if err != nil {
 		return nil, err
 	}
-	return waiting, ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if left.Load() {
+		return nil, ErrStopped
+	}
+	return waiting, nil
 }
 
 // doClaimed does a batch this worker claimed and gives its claims up: a

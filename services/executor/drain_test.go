@@ -1,0 +1,87 @@
+package executor_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/llm"
+	"github.com/triage-eval/triage/internal/llm/llmtest"
+	"github.com/triage-eval/triage/internal/phase0/grading"
+	"github.com/triage-eval/triage/internal/phase0/solving"
+	"github.com/triage-eval/triage/internal/platform/server"
+	"github.com/triage-eval/triage/internal/platform/servertest"
+	"github.com/triage-eval/triage/internal/store/groundtruth"
+	"github.com/triage-eval/triage/services/executor"
+)
+
+// TestRunBaselineDrainsOnStop: when Baseline.Stop closes with calls in
+// flight, those calls are answered, stored and reported, no other call
+// starts, and the stream ends with Canceled, so that the next call
+// resumes with the problems not started.
+func TestRunBaselineDrainsOnStop(t *testing.T) {
+	const concurrency = 2
+	var (
+		mu       sync.Mutex
+		received int
+		release  = make(chan struct{})
+		inFlight sync.WaitGroup
+	)
+	inFlight.Add(concurrency)
+	srv := llmtest.NewServer(t, llmtest.WithHandler(func(int, llmtest.Recorded) llmtest.Reply {
+		mu.Lock()
+		received++
+		first := received <= concurrency
+		mu.Unlock()
+		if first {
+			inFlight.Done()
+			<-release
+		}
+		return llmtest.OpenAI(llmtest.Completion{Content: "Answer: 42", CompletionTokens: 50})
+	}))
+	st, err := groundtruth.Open(context.Background(), filepath.Join(t.TempDir(), "gt.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	now := func() time.Time { return fixedNow }
+	stop := make(chan struct{})
+	b := &executor.Baseline{
+		Endpoints: map[string]llm.Endpoint{"q": {Name: "q", BaseURL: srv.URL(), Model: "qwen3-32b", Mode: "extended", MaxAttempts: 1, Timeout: 5 * time.Second}},
+		Clients:   llm.NewClients(llm.WithClock(now)),
+		Solver:    solving.New(grading.New(nil, nil), now),
+		Stop:      stop,
+	}
+	svc := server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: executor.New(st, now, executor.WithBaseline(b))}
+	c := triagev1.NewExecutorServiceClient(servertest.Start(t, nil, svc))
+	var probs []*triagev1.Problem
+	for i := range 10 {
+		probs = append(probs, mathProblem(fmt.Sprint("p", i), "42"))
+	}
+	go func() {
+		inFlight.Wait()
+		close(stop)
+		close(release)
+	}()
+	_, items, sum, err := collect(t, c, &triagev1.RunBaselineRequest{Solver: qwen, Endpoint: "q", Problems: probs, Concurrency: concurrency})
+	if status.Code(err) != codes.Canceled || sum != nil {
+		t.Fatalf("the drained stream ended with %v (summary %v), want Canceled and no summary", err, sum)
+	}
+	if len(items) != concurrency || srv.Count() != concurrency {
+		t.Errorf("%d items reported, %d calls made; want the %d in flight, and no other", len(items), srv.Count(), concurrency)
+	}
+	for _, it := range items {
+		id := it.GetRecord().GetProblemId()
+		got, err := st.Get(context.Background(), groundtruth.Solver{Model: "qwen3-32b", Mode: "extended"}, "aime", []string{id})
+		if err != nil || got[id].Cost != 50 {
+			t.Errorf("%s, answered while draining, stored as %+v, %v", id, got[id], err)
+		}
+	}
+}

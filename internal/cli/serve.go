@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/triage-eval/triage/internal/llm"
+	"github.com/triage-eval/triage/internal/platform/apperr"
 	"github.com/triage-eval/triage/internal/platform/gateway"
 	"github.com/triage-eval/triage/internal/platform/server"
 	"github.com/triage-eval/triage/internal/platform/telemetry"
@@ -103,6 +104,10 @@ func runServe(ctx context.Context, args []string, env Env) (err error) {
 			if deps.baseline, err = newBaseline(pc, solve, func(msg string) { logger.Warn(msg) }); err != nil {
 				return err
 			}
+			// Shutting down (SIGTERM: a rolling update), the Executor makes
+			// no new model call; its baselines' calls in flight are answered
+			// and stored within the shutdown grace, so none is paid twice.
+			deps.baseline.Stop, deps.baseline.StopError = ctx.Done(), errShuttingDown
 		}
 	}
 	if needStore(names, deps) {
@@ -183,3 +188,7 @@ func plannerConfig(ctx context.Context, src llmSources, env Env) (planner.Config
 	cfg.Cache = cache
 	return cfg, cache.Close, nil
 }
+
+// errShuttingDown ends the baseline streams of a served Executor that is
+// shutting down (executor.Baseline.StopError).
+var errShuttingDown = &apperr.UnavailableError{Reason: "the executor is shutting down: the model calls it made are stored; send the rest again (to another replica, or to this one once it is back)"}

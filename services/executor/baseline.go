@@ -35,8 +35,20 @@ type Baseline struct {
 	// Stop, when it closes, drains every baseline: no model call starts
 	// after it, the calls in flight are answered, stored and reported, a
 	// provider batch being waited for is left to the next call (it stays
-	// recorded), and the stream ends with errStopped. Nil never stops.
+	// recorded), and the stream ends with StopError. Nil never stops.
 	Stop <-chan struct{}
+	// StopError ends a drained baseline's stream: errStopped (Canceled:
+	// the caller stopped it, as triage baseline's first interrupt does)
+	// when nil; a served Executor shutting down gives Unavailable.
+	StopError error
+}
+
+// stopError is the error a drained baseline ends with (StopError).
+func (b *Baseline) stopError() error {
+	if b.StopError != nil {
+		return b.StopError
+	}
+	return errStopped
 }
 
 // errStopped ends a baseline drained by Baseline.Stop (Canceled: the
@@ -111,7 +123,7 @@ func (s *Service) RunBaseline(req *triagev1.RunBaselineRequest, stream grpc.Serv
 			return err
 		}
 		if stopped(s.baseline.Stop) {
-			return errStopped
+			return s.baseline.stopError()
 		}
 	}
 	concurrency := int(req.GetConcurrency())
@@ -172,7 +184,7 @@ func (s *Service) solveAll(ctx context.Context, c *llm.Client, solver groundtrut
 		return nil, err
 	}
 	if left.Load() {
-		return nil, errStopped
+		return nil, s.baseline.stopError()
 	}
 	return sum, nil
 }

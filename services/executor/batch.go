@@ -25,7 +25,7 @@ func (s *Service) prefill(ctx context.Context, c *llm.Client, pending []job, sen
 		}
 	}
 	// A drain (Baseline.Stop) stops the wait for the batches, which stay
-	// recorded for the next call; RunBaseline then ends with errStopped.
+	// recorded for the next call; RunBaseline then ends with StopError.
 	waitCtx, stopWaiting := context.WithCancel(ctx)
 	defer stopWaiting()
 	go func() {
@@ -37,7 +37,7 @@ func (s *Service) prefill(ctx context.Context, c *llm.Client, pending []job, sen
 	}()
 	rep, err := c.Prefill(waitCtx, reqs, s.baseline.Batch)
 	if err != nil && stopped(s.baseline.Stop) && ctx.Err() == nil {
-		return errStopped
+		return s.baseline.stopError()
 	}
 	if err != nil {
 		return batchError(ctx, err)

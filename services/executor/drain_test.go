@@ -16,6 +16,7 @@ import (
 	"github.com/triage-eval/triage/internal/llm/llmtest"
 	"github.com/triage-eval/triage/internal/phase0/grading"
 	"github.com/triage-eval/triage/internal/phase0/solving"
+	"github.com/triage-eval/triage/internal/platform/apperr"
 	"github.com/triage-eval/triage/internal/platform/server"
 	"github.com/triage-eval/triage/internal/platform/servertest"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
@@ -24,9 +25,25 @@ import (
 
 // TestRunBaselineDrainsOnStop: when Baseline.Stop closes with calls in
 // flight, those calls are answered, stored and reported, no other call
-// starts, and the stream ends with Canceled, so that the next call
-// resumes with the problems not started.
+// starts, and the stream ends with Baseline.StopError — Canceled by
+// default (the caller stopped it), Unavailable from a served Executor
+// shutting down — so that the next call resumes with the problems not
+// started.
 func TestRunBaselineDrainsOnStop(t *testing.T) {
+	tests := []struct {
+		name    string
+		stopErr error
+		want    codes.Code
+	}{
+		{"stopped by its caller", nil, codes.Canceled},
+		{"served, shutting down", &apperr.UnavailableError{Reason: "shutting down"}, codes.Unavailable},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { testDrain(t, tt.stopErr, tt.want) })
+	}
+}
+
+func testDrain(t *testing.T, stopErr error, want codes.Code) {
 	const concurrency = 2
 	var (
 		mu       sync.Mutex
@@ -58,6 +75,7 @@ func TestRunBaselineDrainsOnStop(t *testing.T) {
 		Clients:   llm.NewClients(llm.WithClock(now)),
 		Solver:    solving.New(grading.New(nil, nil), now),
 		Stop:      stop,
+		StopError: stopErr,
 	}
 	svc := server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: executor.New(st, now, executor.WithBaseline(b))}
 	c := triagev1.NewExecutorServiceClient(servertest.Start(t, nil, svc))
@@ -71,8 +89,8 @@ func TestRunBaselineDrainsOnStop(t *testing.T) {
 		close(release)
 	}()
 	_, items, sum, err := collect(t, c, &triagev1.RunBaselineRequest{Solver: qwen, Endpoint: "q", Problems: probs, Concurrency: concurrency})
-	if status.Code(err) != codes.Canceled || sum != nil {
-		t.Fatalf("the drained stream ended with %v (summary %v), want Canceled and no summary", err, sum)
+	if status.Code(err) != want || sum != nil {
+		t.Fatalf("the drained stream ended with %v (summary %v), want %v and no summary", err, sum, want)
 	}
 	if len(items) != concurrency || srv.Count() != concurrency {
 		t.Errorf("%d items reported, %d calls made; want the %d in flight, and no other", len(items), srv.Count(), concurrency)

@@ -100,11 +100,14 @@ func (b barPanel) Plot(c draw.Canvas, p *plot.Plot) {
 			if v < b.floor {
 				boxedText(&c, note, vg.Point{X: trX(centre), Y: trY(b.floor) + 3}, report.FormatNumber(v))
 			}
+			tick := tickMark{x: trX(centre), lo: lo, hi: hi, reachLo: lo, reachHi: hi, halfWidth: (right - left) / 2, down: lo < base}
 			if bv.ci.Defined {
-				drawWhisker(&c, trX(centre), trY(clamp(bv.ci.Lo)), trY(clamp(bv.ci.Hi)), (right-left)/3)
+				wlo, whi := trY(clamp(bv.ci.Lo)), trY(clamp(bv.ci.Hi))
+				drawWhisker(&c, trX(centre), wlo, whi, (right-left)/3)
+				tick.reachLo, tick.reachHi = min(lo, wlo, whi), max(hi, wlo, whi)
 			}
 			if short {
-				labelTick(&c, trX(centre), base, lo, hi, v)
+				labelTick(&c, tick, v)
 			}
 		}
 		if grp.accuracy.Defined {
@@ -126,26 +129,74 @@ func barEnds(base, y vg.Length) (lo, hi vg.Length, short bool) {
 	return base, base + minBarHeight, true
 }
 
-// labelTick prints v on a white box beside the tick from lo to hi at x:
-// above it, or below it when the tick hangs below the zero line base.
-func labelTick(c *draw.Canvas, x, base, lo, hi vg.Length, v float64) {
-	if lo < base {
-		boxedText(c, textStyle(6, false, draw.XCenter, draw.YTop), vg.Point{X: x, Y: lo - 3}, report.FormatNumber(v))
-		return
-	}
-	boxedText(c, textStyle(6, false, draw.XCenter, draw.YBottom), vg.Point{X: x, Y: hi + 3}, report.FormatNumber(v))
+// labelGap is the room, in points, between a tick's label and what it
+// labels or keeps clear of.
+const labelGap = vg.Length(3)
+
+// tickMark is a short bar's tick (barEnds) as its label must see it: x
+// its centre, [lo, hi] the tick, down whether it hangs below the zero
+// line, [reachLo, reachHi] what the tick and the bar's whisker span
+// together (the tick alone without a whisker), halfWidth half the bar's
+// width (a whisker's caps are narrower).
+type tickMark struct {
+	x, lo, hi        vg.Length
+	down             bool
+	reachLo, reachHi vg.Length
+	halfWidth        vg.Length
 }
 
-// boxedText prints txt at pt on a white box, so that it reads over bars
-// and hatching.
+// labelTick prints v on a white box by the tick m, where tickLabel puts
+// it: clear of the tick and of its whisker.
+func labelTick(c *draw.Canvas, m tickMark, v float64) {
+	txt := report.FormatNumber(v)
+	sty, pt := m.tickLabel(c.Rectangle, txt)
+	boxedText(c, sty, pt, txt)
+}
+
+// tickLabel returns the style and point at which labelTick prints txt
+// within area: beyond the far end of the tick and its whisker on the side
+// of the tick (below a tick that hangs below the zero line, above one that
+// stands on it), so that the label's box never covers a whisker cap; when
+// that leaves the area, beyond the other end; when neither fits, beside
+// the bar on its right, level with the tick.
+func (m tickMark) tickLabel(area vg.Rectangle, txt string) (text.Style, vg.Point) {
+	below := textStyle(6, false, draw.XCenter, draw.YTop)
+	above := textStyle(6, false, draw.XCenter, draw.YBottom)
+	type place struct {
+		sty text.Style
+		pt  vg.Point
+	}
+	places := []place{
+		{below, vg.Point{X: m.x, Y: m.reachLo - labelGap}},
+		{above, vg.Point{X: m.x, Y: m.reachHi + labelGap}},
+	}
+	if !m.down {
+		places[0], places[1] = places[1], places[0]
+	}
+	for _, p := range places {
+		if box := labelBox(p.sty, p.pt, txt); box.Min.Y >= area.Min.Y && box.Max.Y <= area.Max.Y {
+			return p.sty, p.pt
+		}
+	}
+	return textStyle(6, false, draw.XLeft, draw.YCenter), vg.Point{X: m.x + m.halfWidth + labelGap, Y: (m.lo + m.hi) / 2}
+}
+
+// boxedText prints txt at pt on a white box (labelBox), so that it reads
+// over bars and hatching.
 func boxedText(c *draw.Canvas, sty text.Style, pt vg.Point, txt string) {
+	c.SetColor(white)
+	c.Fill(labelBox(sty, pt, txt).Path())
+	c.FillText(sty, pt, txt)
+}
+
+// labelBox is the white box boxedText draws behind txt at pt: the text's
+// extent and a margin.
+func labelBox(sty text.Style, pt vg.Point, txt string) vg.Rectangle {
 	r := sty.Rectangle(txt)
 	r.Min, r.Max = r.Min.Add(pt), r.Max.Add(pt)
 	r.Min.X, r.Max.X = r.Min.X-1.5, r.Max.X+1.5
 	r.Min.Y, r.Max.Y = r.Min.Y-1, r.Max.Y+0.5
-	c.SetColor(white)
-	c.Fill(r.Path())
-	c.FillText(sty, pt, txt)
+	return r
 }
 
 // accuracyStyle is the red dashed base-accuracy mark.

@@ -53,7 +53,11 @@
 // a defined mean whose bar would be shorter than minBarHeight —
 // a mean of exactly 0 among them — is a tick that tall on the zero line,
 // labelled with its value (figure 6: an outlined tick, labelled with the
-// sum of the losses, when every loss of the bar is that close to 0).
+// sum of the losses, when every loss of the bar is that close to 0). The
+// label stands beyond the far end of the tick and its whisker (below a
+// tick under the zero line, above one on it; the other end, or beside
+// the bar, when the panel has no room there), so that it never hides a
+// whisker cap.
 //
 // Figures 1–3 are drawn for Report.FigureScopes and figure 4 for
 // Report.InjectionFigureScopes: the llm strategy's variants when the

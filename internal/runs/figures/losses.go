@@ -120,7 +120,7 @@ func (l lossPanel) Plot(c draw.Canvas, p *plot.Plot) {
 			}
 		}
 		if short {
-			labelTick(&c, trX(x), base, lo, hi, total)
+			labelTick(&c, tickMark{x: trX(x), lo: lo, hi: hi, down: lo < base, reachLo: lo, reachHi: hi, halfWidth: (right - left) / 2}, total)
 		}
 	}
 }

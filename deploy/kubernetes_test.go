@@ -329,10 +329,14 @@ func TestSelection(t *testing.T) {
 			if err != nil || !sel.Matches(tmpl) {
 				t.Errorf("%s: its selector does not match its pods (%v)", where, err)
 			}
-			var svcs, pdbs, hpas int
+			var svcs, headless, pdbs, hpas int
 			for _, s := range o.services {
 				if len(s.Spec.Selector) > 0 && labels.SelectorFromSet(s.Spec.Selector).Matches(tmpl) {
-					svcs++
+					if s.Spec.ClusterIP == corev1.ClusterIPNone {
+						headless++ // its pods by name, for balancing clients
+					} else {
+						svcs++
+					}
 					for _, p := range s.Spec.Ports {
 						if !targetsContainer(p.TargetPort, d.Spec.Template.Spec.Containers) {
 							t.Errorf("%s: Service %s port %s targets %s, no container port", where, s.Name, p.Name, p.TargetPort.String())
@@ -361,8 +365,8 @@ func TestSelection(t *testing.T) {
 					}
 				}
 			}
-			if svcs != 1 || pdbs != 1 || hpas != 1 {
-				t.Errorf("%s: selected by %d Services, %d PDBs, scaled by %d HPAs; want one each", where, svcs, pdbs, hpas)
+			if svcs != 1 || headless > 1 || pdbs != 1 || hpas != 1 {
+				t.Errorf("%s: selected by %d Services (and %d headless), %d PDBs, scaled by %d HPAs; want one each (and at most one headless)", where, svcs, headless, pdbs, hpas)
 			}
 			if d.Spec.Replicas != nil {
 				t.Errorf("%s: sets replicas, which its HPA owns", where)

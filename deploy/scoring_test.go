@@ -51,6 +51,11 @@ func TestScoringService(t *testing.T) {
 			if dst.labels[componentLabel] != comp {
 				t.Errorf("%s: --%s=%s reaches %s", where, flag, addr, dst.labels[componentLabel])
 			}
+			// A cluster IP would pin each Scoring pod's one connection to
+			// one upstream pod: its round_robin needs every pod's address.
+			if host, _, _ := net.SplitHostPort(addr); !headless(o, d.Namespace, host) {
+				t.Errorf("%s: --%s=%s is not a headless Service: Scoring's calls would not be balanced over its pods", where, flag, addr)
+			}
 			if _, port, _ := net.SplitHostPort(addr); !v.allowed(src, dst, corev1.ProtocolTCP, atoi32(port)) {
 				t.Errorf("%s: the NetworkPolicies close its call to %s", where, addr)
 			}
@@ -97,6 +102,18 @@ func serviceAt(o *objects, from, addr string) (endpoint, bool) {
 		}
 	}
 	return endpoint{}, false
+}
+
+// headless reports whether host, dialled from namespace, names a headless
+// Service of the build (clusterIP None: DNS gives its pods' addresses).
+func headless(o *objects, from, host string) bool {
+	name, ns := host, from
+	if parts := strings.Split(host, "."); len(parts) > 1 {
+		name, ns = parts[0], parts[1]
+	}
+	return slices.ContainsFunc(o.services, func(s *corev1.Service) bool {
+		return s.Name == name && s.Namespace == ns && s.Spec.ClusterIP == corev1.ClusterIPNone
+	})
 }
 
 func matchesSet(sel, l map[string]string) bool {

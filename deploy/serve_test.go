@@ -70,7 +70,7 @@ func TestServeManifests(t *testing.T) {
 	token := "deploy-test-token"
 	sum := sha256.Sum256([]byte(token))
 	tlsFiles := testCertificates(t, []string{"triage-oracle", "triage-planner", "triage-scoring", "triage-executor",
-		"triage-executor.triage-sandbox.svc", "oracle", "planner", "scoring", "executor", "localhost"})
+		"triage-executor.triage-sandbox.svc", "triage-oracle-pods", "triage-executor-pods.triage-sandbox.svc", "oracle", "planner", "scoring", "executor", "localhost"})
 	endpoints := `{"stub": {"base_url": "http://127.0.0.1:9/v1", "model": "stub", "mode": "standard"}}`
 	secrets := map[string]map[string]string{
 		"triage-auth":      {"tokens": hex.EncodeToString(sum[:]) + " * deploy-test\n"},

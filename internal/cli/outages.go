@@ -43,7 +43,7 @@ func watchOutages(cc *grpc.ClientConn, what string, w io.Writer, after time.Dura
 		cancel()
 		if !changed {
 			warned = true
-			fmt.Fprintf(w, "%swarning: %s has not answered for %v; calls wait for it to come back (interrupt to stop)\n", eraseLine, what, after)
+			fmt.Fprintf(w, "%swarning: %s has not answered for %v; calls wait for it to come back (interrupt to stop: twice for run, baseline and budget-aware, whose first interrupt waits for the calls in flight)\n", eraseLine, what, after)
 		}
 	}
 }

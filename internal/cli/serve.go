@@ -34,6 +34,7 @@ func runServe(ctx context.Context, args []string, env Env) (err error) {
 	def := server.DefaultConfig()
 	cfg := def
 	cfg.Limits, cfg.Deadlines = server.DefaultLimits(), server.DefaultDeadlines()
+	cfg.MaxConnectionAge = server.DefaultMaxConnectionAge
 	fs := newFlagSet("serve", env.Stderr)
 	listen := fs.String("listen", DefaultListen, "address to listen on (host:port)")
 	httpListen := fs.String("http-listen", "", "also serve the HTTP/JSON gateway on this address (host:port), with the same TLS, tokens and limits; empty: off")
@@ -53,6 +54,7 @@ func runServe(ctx context.Context, args []string, env Env) (err error) {
 	fs.DurationVar(&cfg.Drain, "drain", def.Drain, "on shutdown, health says NOT_SERVING this long while calls are still served, before the graceful stop (0 disables)")
 	fs.DurationVar(&cfg.KeepaliveTime, "keepalive-time", def.KeepaliveTime, "ping an idle connection this often")
 	fs.DurationVar(&cfg.KeepaliveTimeout, "keepalive-timeout", def.KeepaliveTimeout, "close a connection whose ping goes unanswered this long")
+	fs.DurationVar(&cfg.MaxConnectionAge, "max-connection-age", server.DefaultMaxConnectionAge, "ask a client to move to a new connection after this long (calls under way finish), so that clients balancing over the service's pods find new ones; 0: never")
 	security := addServeSecurityFlags(fs, &cfg)
 	logFormat := fs.String("log-format", "json", "log format: json or text")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")

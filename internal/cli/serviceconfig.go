@@ -14,7 +14,13 @@ import (
 )
 
 // serviceConfig is the gRPC service config of every client this binary
-// dials, for every method ("name": [{}]):
+// dials. Its calls are balanced over every address the service's name
+// resolves to (round_robin): one address for a host or a ClusterIP
+// Service, each pod for a headless one, re-resolved when a server ends a
+// connection (server.Config.MaxConnectionAge) or one fails, so that the
+// Scoring service and a grid's workers spread their calls over every
+// replica of the services they call, new ones included. For every method
+// ("name": [{}]):
 //
 //   - waitForReady: a call made while its service is unreachable — restarting,
 //     say — waits for it to come back instead of failing at once; the call's
@@ -42,6 +48,7 @@ import (
 // fails every call in flight at once, which is exactly when retries must go
 // on.
 const serviceConfig = `{
+  "loadBalancingConfig": [{"round_robin": {}}],
   "methodConfig": [{
     "name": [{}],
     "waitForReady": true,

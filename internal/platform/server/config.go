@@ -27,6 +27,14 @@ type Config struct {
 	// MinClientPingInterval is the most often a client may ping; clients that
 	// ping more often are disconnected.
 	MinClientPingInterval time.Duration
+	// MaxConnectionAge, when > 0, is how long a client connection lives
+	// before the server asks the client to move (GOAWAY, grpc adding ±10%):
+	// calls under way finish on it, however long, and the client's next
+	// calls go on a new connection, for which it resolves the service's
+	// name again — so clients balancing over a headless Service's pods
+	// (round_robin, see cli's serviceConfig) find the pods added since. 0
+	// keeps connections for ever (in-process services).
+	MaxConnectionAge time.Duration
 	// TLS, when set, serves TLS (mutual TLS when it requires client
 	// certificates; see package transport); nil serves plaintext.
 	TLS *tls.Config
@@ -49,6 +57,11 @@ type Config struct {
 	// version.Current().Stamp().
 	Version version.Stamp
 }
+
+// DefaultMaxConnectionAge is triage serve's MaxConnectionAge: a client
+// balancing over a Service's pods reaches one added by an autoscaler
+// within about this long (plus its DNS re-resolution's 30 s floor).
+const DefaultMaxConnectionAge = 2 * time.Minute
 
 // DefaultConfig returns the settings used when nothing is configured:
 // plaintext, no tokens, no limits and no default deadlines, as suits
@@ -79,6 +92,9 @@ func (c Config) Validate() error {
 	}
 	if c.KeepaliveTime <= 0 || c.KeepaliveTimeout <= 0 || c.MinClientPingInterval <= 0 {
 		errs = append(errs, errors.New("keepalive durations must be > 0"))
+	}
+	if c.MaxConnectionAge < 0 {
+		errs = append(errs, fmt.Errorf("max connection age must be ≥ 0, got %v", c.MaxConnectionAge))
 	}
 	errs = append(errs, c.Limits.validate(), c.Deadlines.validate())
 	return errors.Join(errs...)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"time"
 
@@ -67,7 +68,7 @@ func New(cfg Config, logger *slog.Logger, tel *telemetry.Telemetry, services []S
 		grpc.ChainStreamInterceptor(append(streamChain(logger, guards), readingStreamInterceptor(codec), idleStreamInterceptor, stamps.stream)...),
 		grpc.MaxRecvMsgSize(cfg.MaxMessageBytes),
 		grpc.MaxSendMsgSize(cfg.MaxMessageBytes),
-		grpc.KeepaliveParams(keepalive.ServerParameters{Time: cfg.KeepaliveTime, Timeout: cfg.KeepaliveTimeout}),
+		grpc.KeepaliveParams(keepalive.ServerParameters{Time: cfg.KeepaliveTime, Timeout: cfg.KeepaliveTimeout, MaxConnectionAge: maxConnectionAge(cfg.MaxConnectionAge)}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: cfg.MinClientPingInterval, PermitWithoutStream: true}),
 	)
 	hs := newHealthService()
@@ -141,4 +142,13 @@ func (s *Server) stop() {
 		s.grpc.Stop()
 		<-done
 	}
+}
+
+// maxConnectionAge is Config.MaxConnectionAge as grpc takes it: 0 there
+// means grpc's own default, for ever (math.MaxInt64).
+func maxConnectionAge(d time.Duration) time.Duration {
+	if d == 0 {
+		return math.MaxInt64
+	}
+	return d
 }

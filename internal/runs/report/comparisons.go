@@ -123,7 +123,7 @@ func (r Report) ComparisonTables() []Table {
 			}
 			t.Rows = append(t.Rows, []string{
 				c.Dataset, alphaText(c.Alpha), string(c.Regime), solverName(c.ModelA, c.ModeA), solverName(c.ModelB, c.ModeB),
-				withCI(c.Diff, c.CI), itoa(c.Diff.N), mddText(c.Power), poolsNeededText(c.Power),
+				withCI(c.Diff, c.CI, c.Diff.N), itoa(c.Diff.N), mddText(c.Power), poolsNeededText(c.Power),
 			})
 		}
 		if len(t.Rows) > 0 {

@@ -162,9 +162,12 @@
 //     shortest ("0.5", "1").
 //   - Markdown, LaTeX and the HTML page mark an interval over fewer than
 //     fewPools pools with "†" ("0.512 [0.401, 0.613]†"; LaTeX
-//     \textdagger{}), and every table holding one says in a note that so
-//     few pools make the percentile bootstrap under-cover (over 2 pools it
-//     is the range of the two): the numbers stay SPEC §5's. CSV and JSON
+//     \textdagger{}) — for a mean over datasets, one whose stratified
+//     interval resamples a dataset of fewer than fewPools pools, whatever
+//     its pools in total (ciPools) — and every table holding one says in
+//     a note that so few pools make the percentile bootstrap under-cover
+//     (over 2 pools it is the range of the two): the numbers stay SPEC
+//     §5's. CSV and JSON
 //     carry no mark: cells.json gives every mean's n, cells.csv and
 //     comparisons.csv an n column beside each interval (injection.csv
 //     counts a cell's records; cells.json has its n).

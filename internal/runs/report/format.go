@@ -21,32 +21,78 @@ func fixed3(m metrics.Mean) string {
 }
 
 // withCI formats a mean with 3 decimals followed by its interval,
-// "0.512 [0.401, 0.613]"; the interval is left out when undefined. An
-// interval over fewer than fewPools pools (m.N, the pools the mean and its
-// interval are over; for a mean over datasets, their pools in total) is
-// marked: "0.512 [0.401, 0.613]†".
-func withCI(m metrics.Mean, ci metrics.Interval) string {
+// "0.512 [0.401, 0.613]"; the interval is left out when undefined. pools
+// decides the mark (ciPools): an interval over fewer than fewPools is
+// "0.512 [0.401, 0.613]†".
+func withCI(m metrics.Mean, ci metrics.Interval, pools int) string {
 	if !m.Defined || !ci.Defined {
 		return fixed3(m)
 	}
-	return fmt3(m.Value) + " " + ciText(ci, m.N)
+	return fmt3(m.Value) + " " + ciText(ci, pools)
 }
 
-// ciText formats an interval over n pools as "[lo, hi]" with 3 decimals,
-// followed by fewPoolsMark when n < fewPools; "—" when undefined.
-func ciText(ci metrics.Interval, n int) string {
+// ciText formats an interval as "[lo, hi]" with 3 decimals, followed by
+// fewPoolsMark when pools (ciPools) is below fewPools; "—" when undefined.
+func ciText(ci metrics.Interval, pools int) string {
 	if !ci.Defined {
 		return undefined
 	}
 	text := "[" + fmt3(ci.Lo) + ", " + fmt3(ci.Hi) + "]"
-	if n < fewPools {
+	if pools < fewPools {
 		text += fewPoolsMark
 	}
 	return text
 }
 
+// ciPools is the number of pools that decides whether an interval is
+// marked (ciText): for a mean over one dataset's pools, n, their number;
+// for a mean over datasets, whose stratified interval
+// (metrics.StratifiedMeanCI) resamples each dataset of two or more pools
+// over its own pools alone, the fewest pools of a dataset it resamples —
+// 3 datasets of 2 pools are n = 6 pools but each resampled over 2, and
+// the interval under-covers as one over 2 pools does — or 1 when it
+// resamples none (every dataset one pool: the interval is a point).
+// strata are the datasets' values, nil for a mean over one dataset; a
+// dataset of one pool enters every resample as it is and the tables name
+// it (singlePoolText).
+func ciPools(n int, strata [][]float64) int {
+	if strata == nil {
+		return n
+	}
+	fewest := 0
+	for _, s := range strata {
+		if len(s) >= 2 && (fewest == 0 || len(s) < fewest) {
+			fewest = len(s)
+		}
+	}
+	return max(fewest, 1)
+}
+
+// etaCIPools, informativeCIPools, regretCIPools and lossCIPools are the
+// ciPools of the cell's intervals of η (EtaCI and EtaNoiseCI, over the
+// same pools), informative η, R̃ and a loss of the decomposition.
+func (c *Cell) etaCIPools() int { return ciPools(c.Eta.N, c.perPool.etaStrata) }
+
+func (c *Cell) informativeCIPools() int {
+	return ciPools(c.Informative.N, c.perPool.informativeStrata)
+}
+
+func (c *Cell) regretCIPools() int { return ciPools(c.Regret.N, c.perPool.regretStrata) }
+
+func (c *Cell) lossCIPools(m planMetric) int {
+	return ciPools(c.planMeans()[m].Mean.N, c.perPool.planStrata[m])
+}
+
+// lossText is a loss of the cell's decomposition with its interval,
+// "0.120 [0.050, 0.200]".
+func (c *Cell) lossText(m planMetric) string {
+	pm := c.planMeans()[m]
+	return withCI(pm.Mean, pm.CI, c.lossCIPools(m))
+}
+
 // fewPools is the number of pools below which the tables mark a bootstrap
-// interval with fewPoolsMark (SPEC §5 defines it from 2 pools). A
+// interval with fewPoolsMark (SPEC §5 defines it from 2 pools); for a mean
+// over datasets, the pools of the smallest dataset it resamples (ciPools). A
 // percentile bootstrap interval over so few pools under-covers badly: over
 // 2 pools every resample mean lies between the two values and a quarter of
 // the resamples sit on each, so the interval is exactly [min, max] of the
@@ -67,7 +113,7 @@ const fewPoolsMark = "†"
 
 // noteFewPools is the note of every table with an interval marked
 // fewPoolsMark (withFewPoolsNote).
-var noteFewPools = fmt.Sprintf("%s = fewer than %d pools: a percentile bootstrap interval over so few pools under-covers (over 2 pools it is exactly the range [min, max] of their two values), so read it as the range of the pools, not as a confidence interval at its nominal level.", fewPoolsMark, fewPools)
+var noteFewPools = fmt.Sprintf("%s = fewer than %d pools (for a mean over datasets: in one of the datasets it resamples): a percentile bootstrap interval over so few pools under-covers (over 2 pools it is exactly the range [min, max] of their two values), so read it as the range of the pools, not as a confidence interval at its nominal level.", fewPoolsMark, fewPools)
 
 // withFewPoolsNote adds noteFewPools to t's notes when one of its cells
 // holds an interval marked fewPoolsMark.

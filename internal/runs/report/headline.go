@@ -57,6 +57,10 @@ type HeadlineRow struct {
 	// DominantLoss.
 	Selection, Order, Enforcement PoolMean
 	Undecomposed                  int
+
+	// ciPools are the ciPools of the macro cells' η and informative η
+	// intervals (the noise-aware η intervals are over the same pools).
+	ciPools struct{ etaU, etaE, informativeU, informativeE int }
 }
 
 // Headline returns the summary rows at the headline α (Report.Alpha): one
@@ -90,6 +94,8 @@ func (r Report) Headline() []HeadlineRow {
 				InformativeUCI: u.InformativeCI, InformativeECI: e.InformativeCI,
 				InformativeMissing: mergeMissing(u.InformativeMissing, e.InformativeMissing),
 			}
+			row.ciPools.etaU, row.ciPools.etaE = u.etaCIPools(), e.etaCIPools()
+			row.ciPools.informativeU, row.ciPools.informativeE = u.informativeCIPools(), e.informativeCIPools()
 			loss := e // the decomposition is the plan's: U and E cells agree
 			if !eok || (uok && !e.Selection.Mean.Defined) {
 				loss = u

@@ -91,8 +91,8 @@ func (r Report) InjectionTables() []Table {
 					dwRow, etaRow = append(dwRow, ""), append(etaRow, "")
 					continue
 				default:
-					dwRow = append(dwRow, fmt.Sprintf("%s / %s (n=%d)", withCI(plan.Detection, plan.DetectionCI), withCI(plan.Waste, plan.WasteCI), plan.Waste.N))
-					etaRow = append(etaRow, fmt.Sprintf("%s / %s (n=%s%s)", withCI(u.Eta, u.EtaCI), withCI(e.Eta, e.EtaCI), pairCount(u.Eta.N, e.Eta.N), degenerateText(u, e)))
+					dwRow = append(dwRow, fmt.Sprintf("%s / %s (n=%d)", withCI(plan.Detection, plan.DetectionCI, plan.Detection.N), withCI(plan.Waste, plan.WasteCI, plan.Waste.N), plan.Waste.N))
+					etaRow = append(etaRow, fmt.Sprintf("%s / %s (n=%s%s)", withCI(u.Eta, u.EtaCI, u.etaCIPools()), withCI(e.Eta, e.EtaCI, e.etaCIPools()), pairCount(u.Eta.N, e.Eta.N), degenerateText(u, e)))
 				}
 				if ex := reasonsText(plan.Excluded, ", "); ex != "" {
 					dwExcl = append(dwExcl, "r="+alphaText(ratio)+": "+ex)

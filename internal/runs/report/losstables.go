@@ -77,7 +77,7 @@ func (r Report) lossTable(ix *Index, sv StrategyVariant, keep func(Cell) bool) T
 				n += fmt.Sprintf(" (+%d without)", plan.Undecomposed)
 			}
 			row := []string{s.Model, s.Mode, datasetLabel(d),
-				poolMeanText(plan.Selection), poolMeanText(plan.Order), poolMeanText(plan.Enforcement), n,
+				plan.lossText(selectionLoss), plan.lossText(orderLoss), plan.lossText(enforcementLoss), n,
 				regretText(u, uok), regretText(e, eok),
 				diagnosticText(plan.Precision), diagnosticText(plan.Recall), diagnosticText(plan.CostForecast), diagnosticText(plan.UnderAllocation),
 			}
@@ -102,9 +102,6 @@ func (r Report) lossTable(ix *Index, sv StrategyVariant, keep func(Cell) bool) T
 	return withFewPoolsNote(t)
 }
 
-// poolMeanText is a PoolMean with its interval, "0.120 [0.050, 0.200]".
-func poolMeanText(m PoolMean) string { return withCI(m.Mean, m.CI) }
-
 // diagnosticText is a diagnostic's mean with its n, "0.800 (n=5)".
 func diagnosticText(m PoolMean) string {
 	return fmt.Sprintf("%s (n=%d)", fixed3(m.Mean), m.Mean.N)
@@ -115,7 +112,7 @@ func regretText(c Cell, ok bool) string {
 	if !ok {
 		return ""
 	}
-	return withCI(c.Regret, c.RegretCI)
+	return withCI(c.Regret, c.RegretCI, c.regretCIPools())
 }
 
 // SelfKnowledgeTable sets, at the headline α, each solver's η_U under
@@ -171,7 +168,7 @@ func (r Report) SelfKnowledgeTable() (t Table, ok bool) {
 					row = append(row, "")
 					continue
 				}
-				row = append(row, fmt.Sprintf("%s (n=%d)", withCI(c.Eta, c.EtaCI), c.Eta.N))
+				row = append(row, fmt.Sprintf("%s (n=%d)", withCI(c.Eta, c.EtaCI, c.etaCIPools()), c.Eta.N))
 				if len(c.Excluded) > 0 {
 					excl = append(excl, string(sv.Strategy)+": "+reasonsText(c.Excluded, ", "))
 				}

@@ -246,7 +246,7 @@ func TestDegeneratePoolsCountedEverywhere(t *testing.T) {
 	if err := rep.Markdown(&md); err != nil {
 		t.Fatal(err)
 	}
-	inform := withCI(c.Informative, c.InformativeCI)
+	inform := withCI(c.Informative, c.InformativeCI, c.informativeCIPools())
 	if want := "(n=6; degenerate D1:1, D2:2; informative " + inform + " / " + inform + ", n=3)"; !strings.Contains(md.String(), want) {
 		t.Errorf("tables lack %q:\n%s", want, md.String())
 	}

@@ -113,7 +113,7 @@ func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 		if row.Variant != vocab.NoVariant {
 			strategy += " (" + string(row.Variant) + ")"
 		}
-		cells := []string{row.Model, row.Mode, strategy, fixed3(row.Accuracy), withCI(row.EtaU, row.EtaUCI), withCI(row.EtaE, row.EtaECI)}
+		cells := []string{row.Model, row.Mode, strategy, fixed3(row.Accuracy), withCI(row.EtaU, row.EtaUCI, row.ciPools.etaU), withCI(row.EtaE, row.EtaECI, row.ciPools.etaE)}
 		var without []string
 		if len(row.Missing) > 0 {
 			without = append(without, "without "+strings.Join(row.Missing, ", "))
@@ -125,10 +125,10 @@ func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 			cells[5] += " (" + strings.Join(without, "; ") + ")"
 		}
 		if r.Noise != nil {
-			cells = append(cells, ciText(row.EtaUNoiseCI, row.EtaU.N)+" / "+ciText(row.EtaENoiseCI, row.EtaE.N))
+			cells = append(cells, ciText(row.EtaUNoiseCI, row.ciPools.etaU)+" / "+ciText(row.EtaENoiseCI, row.ciPools.etaE))
 		}
 		if withDegenerate {
-			informative := withCI(row.InformativeU, row.InformativeUCI) + " / " + withCI(row.InformativeE, row.InformativeECI)
+			informative := withCI(row.InformativeU, row.InformativeUCI, row.ciPools.informativeU) + " / " + withCI(row.InformativeE, row.InformativeECI, row.ciPools.informativeE)
 			if len(row.InformativeMissing) > 0 {
 				informative += " (without " + strings.Join(row.InformativeMissing, ", ") + ")"
 			}

@@ -171,11 +171,11 @@ func pairEntry(ix *Index, s Solver, dataset string, alpha float64, variant vocab
 	if !uok && !eok {
 		return "", ""
 	}
-	mu, me, cu, ce := u.Eta, e.Eta, u.EtaCI, e.EtaCI
+	mu, me, cu, ce, pu, pe := u.Eta, e.Eta, u.EtaCI, e.EtaCI, u.etaCIPools(), e.etaCIPools()
 	if regret {
-		mu, me, cu, ce = u.Regret, e.Regret, u.RegretCI, e.RegretCI
+		mu, me, cu, ce, pu, pe = u.Regret, e.Regret, u.RegretCI, e.RegretCI, u.regretCIPools(), e.regretCIPools()
 	}
-	text = fmt.Sprintf("%s / %s (n=%s%s", withCI(mu, cu), withCI(me, ce), pairCount(mu.N, me.N), withoutText(u, e, regret))
+	text = fmt.Sprintf("%s / %s (n=%s%s", withCI(mu, cu, pu), withCI(me, ce, pe), pairCount(mu.N, me.N), withoutText(u, e, regret))
 	if !regret {
 		text += degenerateText(u, e) + noisePairText(u, e)
 	}
@@ -190,7 +190,7 @@ func noisePairText(u, e Cell) string {
 	if !u.EtaNoiseCI.Defined && !e.EtaNoiseCI.Defined {
 		return ""
 	}
-	return "; noise-aware " + ciText(u.EtaNoiseCI, u.Eta.N) + " / " + ciText(e.EtaNoiseCI, e.Eta.N)
+	return "; noise-aware " + ciText(u.EtaNoiseCI, u.etaCIPools()) + " / " + ciText(e.EtaNoiseCI, e.etaCIPools())
 }
 
 // withoutText names the datasets a macro pair leaves out ("; without
@@ -238,7 +238,7 @@ func degenerateText(u, e Cell) string {
 	if !u.Informative.Defined && !e.Informative.Defined {
 		return "; degenerate " + kinds + ", no informative pool"
 	}
-	informative := fmt.Sprintf("%s / %s, n=%s", withCI(u.Informative, u.InformativeCI), withCI(e.Informative, e.InformativeCI), pairCount(u.Informative.N, e.Informative.N))
+	informative := fmt.Sprintf("%s / %s, n=%s", withCI(u.Informative, u.InformativeCI, u.informativeCIPools()), withCI(e.Informative, e.InformativeCI, e.informativeCIPools()), pairCount(u.Informative.N, e.Informative.N))
 	if missing := mergeMissing(u.InformativeMissing, e.InformativeMissing); len(missing) > 0 {
 		informative += ", without " + strings.Join(missing, ", ")
 	}
@@ -316,13 +316,13 @@ func (r Report) CellsTable() Table {
 	for _, c := range r.Cells {
 		var noise []string
 		if r.Noise != nil {
-			noise = []string{withCI(c.Eta, c.EtaNoiseCI), fmt.Sprint(c.NoiseUnmatched)}
+			noise = []string{withCI(c.Eta, c.EtaNoiseCI, c.etaCIPools()), fmt.Sprint(c.NoiseUnmatched)}
 		}
 		t.Rows = append(t.Rows, append([]string{
 			c.Model, c.Mode, c.Dataset, alphaText(c.Alpha), string(c.Variant), string(c.Strategy), string(c.Regime),
-			fmt.Sprint(c.Pools), withCI(c.Eta, c.EtaCI), fmt.Sprint(c.Eta.N),
-			fmt.Sprintf("%d / %d", c.Degenerate.NoValue, c.Degenerate.Collapse), withCI(c.Informative, c.InformativeCI), fmt.Sprint(c.Informative.N),
-			withCI(c.Regret, c.RegretCI), fmt.Sprint(c.Regret.N),
+			fmt.Sprint(c.Pools), withCI(c.Eta, c.EtaCI, c.etaCIPools()), fmt.Sprint(c.Eta.N),
+			fmt.Sprintf("%d / %d", c.Degenerate.NoValue, c.Degenerate.Collapse), withCI(c.Informative, c.InformativeCI, c.informativeCIPools()), fmt.Sprint(c.Informative.N),
+			withCI(c.Regret, c.RegretCI, c.regretCIPools()), fmt.Sprint(c.Regret.N),
 			fmt.Sprint(c.RegretUndefined), reasonsText(c.Excluded, ", "), fixed3(c.BaseAccuracy), fmt.Sprint(c.StoredMismatch),
 			fmt.Sprint(c.ShortPools), fmt.Sprint(c.Dropped), fixed3(c.RandomSEMax),
 			fixed3(c.Selection.Mean) + " / " + fixed3(c.Order.Mean) + " / " + fixed3(c.Enforcement.Mean), fmt.Sprint(c.Selection.Mean.N),

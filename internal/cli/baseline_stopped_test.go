@@ -2,11 +2,16 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/triage-eval/triage/internal/llm/llmtest"
 	"github.com/triage-eval/triage/internal/testkit/fakemodel"
@@ -61,10 +66,13 @@ func TestDrainedBaselineKeepsItsCallsInFlight(t *testing.T) {
 	defer stopWith(nil)
 	var solves atomic.Int32
 	srv := llmtest.NewServer(t, llmtest.WithHandler(func(i int, r llmtest.Recorded) llmtest.Reply {
-		if !fakemodel.Parse(r).IsProbe() && solves.Add(1) == 6 {
+		if fakemodel.Parse(r).IsProbe() {
+			return aime.reply(i, r)
+		}
+		if solves.Add(1) == 6 {
 			stopWith(errors.New("interrupt signal received"))
 		}
-		return aime.reply(i, r)
+		return rightAnswer(aime, r)
 	}))
 	s.write(t, "endpoints.json", fmt.Sprintf(`{"q": {"base_url": "%s", "model": "qwen3-8b", "mode": "extended", "family": "qwen",
   "max_attempts": 1, "timeout": "5s", "max_output_tokens": 4000}}`, srv.URL()))
@@ -88,4 +96,81 @@ func TestDrainedBaselineKeepsItsCallsInFlight(t *testing.T) {
 	if again := int(solves.Load()) - asked; again != len(s.probs)-asked {
 		t.Errorf("the resumed baseline asked %d calls, want the %d not asked before (every answered call was stored)", again, len(s.probs)-asked)
 	}
+}
+
+// TestDrainedBaselineOfTwoSolvers: asked to stop while a slow solver's call
+// is in flight, a baseline of two solvers lets that call be answered and
+// stored even though the fast solver drains first (its drain does not cut
+// the other solver off), and the next baseline asks no call again.
+func TestDrainedBaselineOfTwoSolvers(t *testing.T) {
+	s := newQuoteStudy(t)
+	aime := &aimeModel{answers: map[string]string{}, order: map[string]int{}, solves: map[string]int{}}
+	for text, a := range quoteAnswers(s) {
+		aime.answers[text], aime.order[text] = a[0], len(aime.order)+1
+	}
+	stop, stopWith := context.WithCancelCause(context.Background())
+	defer stopWith(nil)
+	var (
+		mu    sync.Mutex
+		asked = map[string]int{} // model + prompt → calls
+	)
+	srv := llmtest.NewServer(t, llmtest.WithHandler(func(i int, r llmtest.Recorded) llmtest.Reply {
+		q := fakemodel.Parse(r)
+		if q.IsProbe() {
+			return aime.reply(i, r)
+		}
+		var body struct{ Model string }
+		_ = json.Unmarshal(r.Body, &body)
+		mu.Lock()
+		asked[body.Model+"\x00"+q.Prompt()]++
+		mu.Unlock()
+		reply := rightAnswer(aime, r)
+		if body.Model == "slow-model" {
+			stopWith(errors.New("interrupt signal received")) // with this call in flight
+			reply.Delay = 500 * time.Millisecond
+		}
+		return reply
+	}))
+	s.write(t, "endpoints.json", fmt.Sprintf(`{
+  "q": {"base_url": "%[1]s", "model": "qwen3-8b", "mode": "extended", "family": "qwen", "max_attempts": 1, "timeout": "5s", "max_output_tokens": 4000},
+  "s": {"base_url": "%[1]s", "model": "slow-model", "mode": "standard", "family": "qwen", "max_attempts": 1, "timeout": "5s", "max_output_tokens": 4000}}`, srv.URL()))
+	cfg, err := os.ReadFile(s.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.write(t, "run.yaml", strings.Replace(string(cfg), "solvers: [{model: qwen3-8b, mode: extended, endpoint: q}]",
+		"solvers: [{model: qwen3-8b, mode: extended, endpoint: q}, {model: slow-model, mode: standard, endpoint: s}]", 1))
+	env, _, logs := testEnv(nil)
+	env.Stop = stop
+	err = Run(context.Background(), []string{"baseline", "--progress", "off", s.cfg}, env)
+	if err == nil || !strings.Contains(err.Error(), "stopped: interrupt signal received; the model calls in flight were answered and stored") {
+		t.Fatalf("baseline: %v, want it drained\n%s", err, logs)
+	}
+	mu.Lock()
+	first := maps.Clone(asked)
+	mu.Unlock()
+	env, _, logs = testEnv(nil)
+	if err := Run(context.Background(), []string{"baseline", "--progress", "off", s.cfg}, env); err != nil {
+		t.Fatalf("resumed baseline: %v\n%s", err, logs)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for k, n := range asked {
+		if first[k] > 0 && n > first[k] {
+			t.Errorf("a call asked before the stop was asked again (model %s)", strings.SplitN(k, "\x00", 2)[0])
+		}
+	}
+}
+
+// rightAnswer answers r's problem right and in full: nothing is stored as
+// a failed call or not gradeable, which the next baseline would rightly
+// ask again (aimeModel.reply fails some on purpose).
+func rightAnswer(aime *aimeModel, r llmtest.Recorded) llmtest.Reply {
+	prompt := fakemodel.Parse(r).Prompt()
+	for text, answer := range aime.answers {
+		if strings.Contains(prompt, text) {
+			return llmtest.VLLM(llmtest.Completion{Content: `\boxed{` + answer + `}`, PromptTokens: 200, CompletionTokens: 100})
+		}
+	}
+	return llmtest.BadRequest("unknown problem")
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -17,8 +18,7 @@ import (
 // run starts no new call, every call the model received is answered and
 // not abandoned, the run exits non-zero saying it stopped, and the next
 // run finds every answered cell stored and asks the model nothing it was
-// asked before. A second interrupt abandons the calls (not tested here:
-// that is today's SIGKILL case, TestResumeAfterKill).
+// asked before. TestSecondInterruptAbandons covers the second interrupt.
 func TestInterruptDrainsTheCallsInFlight(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts triage processes")
@@ -85,4 +85,70 @@ func TestInterruptDrainsTheCallsInFlight(t *testing.T) {
 		t.Errorf("the resumed run found %d cells stored, want at least the %d whose calls were answered\n%s", fresh, len(answeredBefore), resumed)
 	}
 	t.Logf("stopped after %d answered calls (%d received); the resumed run made %d calls", len(answeredBefore), len(receivedBefore), len(received)-len(receivedBefore))
+}
+
+// TestSecondInterruptAbandons: a second interrupt while a run drains
+// abandons the calls in flight (a model that takes a minute a call would
+// otherwise be waited for) and says so; the run exits 1.
+func TestSecondInterruptAbandons(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts triage processes")
+	}
+	ms := newModelServer(t, time.Minute)
+	config := writeGrid(t, t.TempDir(), ms.URL)
+	cmd := triageProcess(config)
+	out := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Minute) // only catches a hang
+	waitFor := func(what string, done func() bool) {
+		t.Helper()
+		for !done() {
+			if time.Now().After(deadline) {
+				_ = cmd.Process.Kill()
+				t.Fatalf("no %s\n%s", what, out.String())
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+	waitFor("call in flight", func() bool { received, _ := ms.snapshot(); return len(received) > 0 })
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("drain notice", func() bool { return strings.Contains(out.String(), drainNotice) })
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Errorf("the run ended with %v, want exit status 1\n%s", err, out.String())
+	}
+	if want := "stopped: interrupt signal received again; what was stored is kept, and the same command resumes"; !strings.Contains(out.String(), want) {
+		t.Errorf("the run did not say %q:\n%s", want, out.String())
+	}
+	if _, answered := ms.snapshot(); len(answered) != 0 {
+		t.Errorf("%d calls answered; the model takes a minute, so the second interrupt did not abandon them", len(answered))
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for a process's output and a test
+// reading it meanwhile.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

@@ -12,8 +12,8 @@ import (
 // (SIGINT or SIGTERM) of the process end, each with the signal as its
 // cause: the first asks the command to stop (Env.Stop: a command making
 // model calls lets those in flight be answered and stored), the second
-// abandons them (the context given to Run). release stops catching the
-// signals.
+// abandons them (the context given to Run); a third kills the process.
+// release stops catching the signals.
 func Interrupts() (stop, abandon context.Context, release func()) {
 	stop, stopWith := context.WithCancelCause(context.Background())
 	abandon, abandonWith := context.WithCancelCause(context.Background())
@@ -28,6 +28,9 @@ func Interrupts() (stop, abandon context.Context, release func()) {
 					stopWith(fmt.Errorf("%v signal received", s))
 				} else {
 					abandonWith(fmt.Errorf("%v signal received again", s))
+					// A third interrupt kills the process, as without
+					// a handler.
+					signal.Stop(sigs)
 				}
 			case <-done:
 				return

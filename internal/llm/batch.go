@@ -90,6 +90,11 @@ type BatchOptions struct {
 	MaxLineBytes int
 	// MaxFileBytes bounds the bytes read of one output or error file.
 	MaxFileBytes int64
+	// Stop, when it closes, ends the wait for the batches — not their
+	// submission, which would leave a batch created at the provider and
+	// recorded nowhere: Prefill returns a *BatchWaitError (the batches
+	// stay recorded, and the next call resumes them). Nil waits on.
+	Stop <-chan struct{}
 }
 
 func (o BatchOptions) withDefaults() BatchOptions {
@@ -586,7 +591,7 @@ func (c *Client) awaitBatches(ctx context.Context, store BatchStore, waits []*tr
 		// or when the next poll would outlive the context's deadline (a
 		// served Executor's long-call deadline is shorter than MaxWait).
 		dl, hasDeadline := ctx.Deadline()
-		if waited := now.Sub(start); waited >= o.MaxWait || (hasDeadline && !now.Add(delay+deadlineMargin).Before(dl)) {
+		if waited := now.Sub(start); waited >= o.MaxWait || (hasDeadline && !now.Add(delay+deadlineMargin).Before(dl)) || closed(o.Stop) {
 			e := &BatchWaitError{Waited: waited}
 			for _, t := range waits {
 				if !t.done {
@@ -595,9 +600,41 @@ func (c *Client) awaitBatches(ctx context.Context, store BatchStore, waits []*tr
 			}
 			return e
 		}
-		if err := c.opts.sleep(ctx, delay); err != nil {
+		if err := c.sleepUnless(ctx, o.Stop, delay); err != nil {
 			return err
 		}
+	}
+}
+
+// sleepUnless sleeps d through the client's clock, ending early, without
+// an error, when stop closes (the next round then sees it).
+func (c *Client) sleepUnless(ctx context.Context, stop <-chan struct{}, d time.Duration) error {
+	if stop == nil {
+		return c.opts.sleep(ctx, d)
+	}
+	sleepCtx, wake := context.WithCancel(ctx)
+	defer wake()
+	go func() {
+		select {
+		case <-stop:
+			wake()
+		case <-sleepCtx.Done():
+		}
+	}()
+	err := c.opts.sleep(sleepCtx, d)
+	if err != nil && ctx.Err() == nil && closed(stop) {
+		return nil
+	}
+	return err
+}
+
+// closed reports whether stop has closed (a nil stop never does).
+func closed(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
 	}
 }
 

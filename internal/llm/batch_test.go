@@ -533,3 +533,31 @@ func TestPrefillReportsAnswersLeftUnreported(t *testing.T) {
 		t.Errorf("Unreported once reported = %+v, %v; want none", got, err)
 	}
 }
+
+// TestPrefillStopEndsTheWaitNotTheSubmission: with BatchOptions.Stop
+// closed, Prefill still submits (and records) its batch — cutting a
+// submission off could leave a batch the provider created and nobody
+// recorded, paid twice by the next call — then stops waiting at once with
+// the resumable BatchWaitError, and the batch stays pending for the next
+// call.
+func TestPrefillStopEndsTheWaitNotTheSubmission(t *testing.T) {
+	ctx := context.Background()
+	s := newBatchSetup(t, llmtest.BatchBehavior{InProgress: 48 * time.Hour})
+	c := s.client(t, s.cache)
+	stop := make(chan struct{})
+	close(stop)
+	rep, err := c.Prefill(ctx, batchRequests(prompts...), BatchOptions{MaxWait: time.Hour, Stop: stop})
+	var we *BatchWaitError
+	if !errors.As(err, &we) || len(we.Pending) != 1 || we.Waited >= time.Hour {
+		t.Fatalf("error %v, want a BatchWaitError before MaxWait", err)
+	}
+	if rep.Submitted != len(prompts) {
+		t.Errorf("%d requests submitted, want %d: a stop does not cut the submission", rep.Submitted, len(prompts))
+	}
+	if pending, _ := s.cache.PendingBatches(ctx, s.ep.BaseURL); len(pending) != 1 {
+		t.Errorf("pending batches %+v, want the one submitted, for the next call", pending)
+	}
+	if len(s.clock.sleeps) != 0 {
+		t.Errorf("slept %v after the stop", s.clock.sleeps)
+	}
+}

@@ -24,18 +24,12 @@ func (s *Service) prefill(ctx context.Context, c *llm.Client, pending []job, sen
 			of = append(of, i)
 		}
 	}
-	// A drain (Baseline.Stop) stops the wait for the batches, which stay
-	// recorded for the next call; RunBaseline then ends with StopError.
-	waitCtx, stopWaiting := context.WithCancel(ctx)
-	defer stopWaiting()
-	go func() {
-		select {
-		case <-s.baseline.Stop:
-			stopWaiting()
-		case <-waitCtx.Done():
-		}
-	}()
-	rep, err := c.Prefill(waitCtx, reqs, s.baseline.Batch)
+	// A drain (Baseline.Stop) ends the wait for the batches, not their
+	// submission; they stay recorded for the next call, and RunBaseline
+	// ends with StopError.
+	o := s.baseline.Batch
+	o.Stop = s.baseline.Stop
+	rep, err := c.Prefill(ctx, reqs, o)
 	if err != nil && stopped(s.baseline.Stop) && ctx.Err() == nil {
 		return s.baseline.stopError()
 	}

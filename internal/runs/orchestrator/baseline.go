@@ -9,9 +9,12 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
@@ -144,10 +147,17 @@ func RunBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 	var logMu sync.Mutex
 	g, gctx := errgroup.WithContext(ctx)
 	capped := make([]error, len(cfg.Solvers))
+	var drained atomic.Bool
 	for i, s := range cfg.Solvers {
 		g.Go(func() error {
 			var err error
 			if out[i], err = baselineOne(gctx, cfg, exec, s, list, opts, progress, &logMu); err != nil {
+				if drainedBy(opts.Stop, gctx, err) {
+					// This solver drained; the others finish their calls
+					// in flight too instead of being cut off by it.
+					drained.Store(true)
+					return nil
+				}
 				err = fmt.Errorf("baseline of %s/%s: %w", s.Model, s.Mode, err)
 				if _, ok := errors.AsType[*SpendCapError](err); ok {
 					// The cap stops this solver before its next call; the
@@ -169,6 +179,9 @@ func RunBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 	}
 	if err != nil {
 		return out, err
+	}
+	if drained.Load() {
+		return out, work.ErrStopped
 	}
 	if err := errors.Join(capped...); err != nil {
 		return out, err
@@ -320,6 +333,9 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 			probs[i] = u.problem
 		}
 		for _, batch := range batches(probs, cfg.Baseline.Samples) {
+			if work.Stopping(opts.Stop) {
+				return work.ErrStopped // no RunBaseline starts after Stop
+			}
 			if err := baselineBatch(ctx, cfg, exec, s, batch, pending, opts, progress, logMu, &sum); err != nil {
 				return err
 			}
@@ -535,4 +551,14 @@ func problemOf(p *triagev1.Problem) problems.Problem {
 // problemProto converts a canonical problem for the Executor.
 func problemProto(p problems.Problem) *triagev1.Problem {
 	return &triagev1.Problem{Id: p.ID, Dataset: p.Dataset, Text: p.Text, GradingJson: string(p.Grading), Unsolvable: p.Unsolvable}
+}
+
+// drainedBy reports whether err ended a solver's baseline because stop
+// closed (BaselineOptions.Stop) while ctx lives: work.Run's ErrStopped, or
+// the Canceled an Executor of this process ends a drained stream with.
+func drainedBy(stop <-chan struct{}, ctx context.Context, err error) bool {
+	if !work.Stopping(stop) || ctx.Err() != nil {
+		return false
+	}
+	return errors.Is(err, work.ErrStopped) || status.Code(err) == codes.Canceled || errors.Is(err, context.Canceled)
 }

@@ -59,8 +59,8 @@ type Options struct {
 	Stop <-chan struct{}
 }
 
-// stopping reports whether stop has closed.
-func stopping(stop <-chan struct{}) bool {
+// Stopping reports whether stop (Options.Stop) has closed.
+func Stopping(stop <-chan struct{}) bool {
 	select {
 	case <-stop:
 		return true
@@ -87,9 +87,6 @@ func Run[U Unit](ctx context.Context, opts Options, units []U, work func(context
 		_, err := pass(ctx, opts, units, work)
 		return err
 	}
-	if stopping(opts.Stop) {
-		return ErrStopped
-	}
 	stop := l.keepAlive(ctx)
 	defer stop()
 	waiting, err := pass(ctx, opts, rotate(l, units), work)
@@ -98,7 +95,7 @@ func Run[U Unit](ctx context.Context, opts Options, units []U, work func(context
 	// the run's wall time.
 	pause, took := l.newPause(), false
 	for look := 0; err == nil && len(waiting) > 0; look++ {
-		if stopping(opts.Stop) {
+		if Stopping(opts.Stop) {
 			return ErrStopped
 		}
 		if look > 0 {
@@ -162,7 +159,7 @@ func pass[U Unit](ctx context.Context, opts Options, units []U, work func(contex
 	for range opts.Concurrency {
 		g.Go(func() error {
 			for batch := range jobs {
-				if stopping(opts.Stop) {
+				if Stopping(opts.Stop) {
 					left.Store(true)
 					giveBack(ctx, l, batch)
 					continue
@@ -180,7 +177,7 @@ func pass[U Unit](ctx context.Context, opts Options, units []U, work func(contex
 	)
 feed:
 	for start := 0; start < len(units); start += opts.Claim {
-		if stopping(opts.Stop) {
+		if Stopping(opts.Stop) {
 			left.Store(true)
 			break
 		}

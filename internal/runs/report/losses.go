@@ -1,7 +1,10 @@
 package report
 
 import (
+	"cmp"
 	"math"
+	"slices"
+	"strconv"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
 	"github.com/triage-eval/triage/internal/protocol/vocab"
@@ -143,29 +146,56 @@ const (
 // DominantLoss returns the loss with the largest mean share of the value
 // the solver's plans lost under regime E at the headline α — each of
 // Selection, Order and Enforcement divided by their sum, the mean R̃_E of
-// the decomposed pools — and that share. ok is false when the
-// decomposition is undefined (no pool with V_oracle > 0 carries one) or
-// nothing was lost (the sum is not positive).
+// the decomposed pools — and that share: the first of rankedLosses. ok is
+// false when the decomposition is undefined (no pool with V_oracle > 0
+// carries one) or nothing was lost at the tables' precision (the sum
+// rounds to 0.000, or is below 0: a share of it would be any loss divided
+// by almost nothing).
 func (row HeadlineRow) DominantLoss() (loss Loss, share float64, ok bool) {
+	ranked, total, defined := row.rankedLosses()
+	if !defined || !sharesDefined(total) {
+		return "", 0, false
+	}
+	return ranked[0].loss, ranked[0].value / total, true
+}
+
+// lossValue is one mean loss of a HeadlineRow's regret decomposition.
+type lossValue struct {
+	loss  Loss
+	value float64
+}
+
+// rankedLosses returns the row's three mean losses, the largest first, and
+// their sum R̃_E; ok is false when one is undefined. Losses are compared as
+// the tables print them (3 decimals), and those that print alike keep
+// SPEC §5's order: selection, order, enforcement. This is the one place
+// that order is decided: the summary lists the losses in it and
+// DominantLoss names the first.
+func (row HeadlineRow) rankedLosses() (ranked []lossValue, total float64, ok bool) {
 	ms := []struct {
 		loss Loss
 		mean metrics.Mean
 	}{{SelectionLoss, row.Selection.Mean}, {OrderLoss, row.Order.Mean}, {EnforcementLoss, row.Enforcement.Mean}}
-	var total float64
 	for _, m := range ms {
 		if !m.mean.Defined {
-			return "", 0, false
+			return nil, 0, false
 		}
+		ranked = append(ranked, lossValue{m.loss, m.mean.Value})
 		total += m.mean.Value
 	}
-	if total <= 0 {
-		return "", 0, false
-	}
-	best := ms[0]
-	for _, m := range ms[1:] {
-		if m.mean.Value > best.mean.Value {
-			best = m
-		}
-	}
-	return best.loss, best.mean.Value / total, true
+	slices.SortStableFunc(ranked, func(a, b lossValue) int { return cmp.Compare(shown(b.value), shown(a.value)) })
+	return ranked, total, true
+}
+
+// sharesDefined reports whether losses can be shown as shares of their sum
+// total (R̃_E): when it is above 0 at the tables' precision. A sum that
+// prints as 0.000 would give shares of thousands of percent to losses
+// that print as 0.000 too.
+func sharesDefined(total float64) bool { return total > 0 && fmt3(total) != fmt3(0) }
+
+// shown is x as the tables print it (fmt3), for comparisons that must
+// agree with what the reader sees.
+func shown(x float64) float64 {
+	v, _ := strconv.ParseFloat(fmt3(x), 64) // fmt3 prints a number ("NaN" and "±Inf" included)
+	return v
 }

@@ -165,6 +165,8 @@ func TestDominantLoss(t *testing.T) {
 		{"enforcement", HeadlineRow{Selection: mean(0.1), Order: mean(0.1), Enforcement: mean(0.3)}, EnforcementLoss, 0.6, true},
 		{"negative enforcement", HeadlineRow{Selection: mean(0.1), Order: mean(0.2), Enforcement: mean(-0.1)}, OrderLoss, 1, true},
 		{"nothing lost", HeadlineRow{Selection: mean(0), Order: mean(0), Enforcement: mean(0)}, "", 0, false},
+		{"a sum that rounds to 0", HeadlineRow{Selection: mean(0.3), Order: mean(0.2), Enforcement: mean(-0.4996)}, "", 0, false},
+		{"ties: the first in SPEC order", HeadlineRow{Selection: mean(0.1), Order: mean(0.3), Enforcement: mean(0.3)}, OrderLoss, 3.0 / 7, true},
 		{"undefined", HeadlineRow{Selection: mean(0.1), Order: mean(0.2)}, "", 0, false},
 	}
 	for _, tt := range tests {
@@ -178,35 +180,86 @@ func TestDominantLoss(t *testing.T) {
 }
 
 // TestDominantLossText checks the summary's "where value is lost" entry:
-// every loss with its value and signed share of R̃_E, the largest first;
-// a negative enforcement loss is shown as it is (its share negative, the
-// others above 100% together) and reported, never clamped or rescaled.
+// every loss with its value and signed share of R̃_E, all of them largest
+// first (those that print alike in SPEC order: selection, order,
+// enforcement); a negative enforcement loss is shown as it is (its share
+// negative, the others above 100% together) and reported, never clamped
+// or rescaled; an R̃_E that rounds to 0.000 gives no shares.
 func TestDominantLossText(t *testing.T) {
 	mean := func(x float64) PoolMean { return PoolMean{Mean: metrics.Mean{Value: x, N: 3, Defined: true}} }
+	row := func(sel, ord, enf float64) HeadlineRow {
+		return HeadlineRow{Selection: mean(sel), Order: mean(ord), Enforcement: mean(enf)}
+	}
 	tests := []struct {
-		name         string
-		row          HeadlineRow
-		want         string
-		wantNegative bool
+		name      string
+		row       HeadlineRow
+		want      string
+		wantFlags lossTextFlags
 	}{
-		{"all positive", HeadlineRow{Selection: mean(0.3), Order: mean(0.1), Enforcement: mean(0.1)},
-			"selection 0.300 (60%), order 0.100 (20%), enforcement 0.100 (20%) of R̃_E 0.500", false},
-		{"negative enforcement", HeadlineRow{Selection: mean(0.1), Order: mean(0.2), Enforcement: mean(-0.1)},
-			"order 0.200 (100%), selection 0.100 (50%), enforcement -0.100 (-50%) of R̃_E 0.200", true},
-		{"enforcement offsets order", HeadlineRow{Selection: mean(0), Order: mean(0.2), Enforcement: mean(-0.2)},
-			"nothing lost (R̃_E 0.000: selection 0.000, order 0.200, enforcement -0.200)", true},
-		{"nothing lost", HeadlineRow{Selection: mean(0), Order: mean(0), Enforcement: mean(0)},
-			"nothing lost (R̃_E 0.000)", false},
-		{"a hair below 0 shows as 0", HeadlineRow{Selection: mean(0.3), Order: mean(0.2), Enforcement: mean(-0.0001)},
-			"selection 0.300 (60%), order 0.200 (40%), enforcement 0.000 (0%) of R̃_E 0.500", false},
+		{"all positive", row(0.3, 0.1, 0.1),
+			"selection 0.300 (60%), order 0.100 (20%), enforcement 0.100 (20%) of R̃_E 0.500", lossTextFlags{}},
+		{"the demo's: order, enforcement, selection", row(0, 0.541, 0.374),
+			"order 0.541 (59%), enforcement 0.374 (41%), selection 0.000 (0%) of R̃_E 0.915", lossTextFlags{}},
+		{"in reverse SPEC order", row(0.1, 0.2, 0.3),
+			"enforcement 0.300 (50%), order 0.200 (33%), selection 0.100 (17%) of R̃_E 0.600", lossTextFlags{}},
+		{"ties in SPEC order", row(0.2, 0.2, 0.2),
+			"selection 0.200 (33%), order 0.200 (33%), enforcement 0.200 (33%) of R̃_E 0.600", lossTextFlags{}},
+		{"alike at 3 decimals: SPEC order", row(0.1996, 0.2004, 0),
+			"selection 0.200 (50%), order 0.200 (50%), enforcement 0.000 (0%) of R̃_E 0.400", lossTextFlags{}},
+		{"negative enforcement", row(0.1, 0.2, -0.1),
+			"order 0.200 (100%), selection 0.100 (50%), enforcement -0.100 (-50%) of R̃_E 0.200", lossTextFlags{negative: true}},
+		{"enforcement offsets order", row(0, 0.2, -0.2),
+			"nothing lost (R̃_E 0.000: order 0.200, selection 0.000, enforcement -0.200)", lossTextFlags{negative: true, noShares: true}},
+		{"R̃_E 0.0004 from offsetting losses: no shares", row(0.3, 0.2, -0.4996),
+			"nothing lost (R̃_E 0.000: selection 0.300, order 0.200, enforcement -0.500)", lossTextFlags{negative: true, noShares: true}},
+		{"R̃_E 0.0003, every loss 0.000", row(0.0002, 0.0001, 0),
+			"nothing lost (R̃_E 0.000)", lossTextFlags{}},
+		{"R̃_E 0.0006 prints 0.001: shares", row(0.0006, 0, 0),
+			"selection 0.001 (100%), order 0.000 (0%), enforcement 0.000 (0%) of R̃_E 0.001", lossTextFlags{}},
+		{"nothing lost", row(0, 0, 0),
+			"nothing lost (R̃_E 0.000)", lossTextFlags{}},
+		{"a hair below 0 shows as 0", row(0.3, 0.2, -0.0001),
+			"selection 0.300 (60%), order 0.200 (40%), enforcement 0.000 (0%) of R̃_E 0.500", lossTextFlags{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, negative := dominantLossText(tt.row)
-			if got != tt.want || negative != tt.wantNegative {
-				t.Errorf("dominantLossText() = %q, %v; want %q, %v", got, negative, tt.want, tt.wantNegative)
+			got, flags := dominantLossText(tt.row)
+			if got != tt.want || flags != tt.wantFlags {
+				t.Errorf("dominantLossText() = %q, %+v; want %q, %+v", got, flags, tt.want, tt.wantFlags)
 			}
 		})
+	}
+}
+
+// TestSummaryLossesWithoutShares: a run whose R̃_E is 0.00001 (V_E a hair
+// below V_oracle, enforcement offsetting selection and order) shows its
+// losses without shares, which would be 1,000,000%, and its notes say
+// why; a run with an R̃_E above 0.000 does not carry that note.
+func TestSummaryLossesWithoutShares(t *testing.T) {
+	var tiny, plain []ScoreRecord
+	for pool := range 3 {
+		// V_oracle 10000, V_S 9000, V_U 8000: selection = order = 0.1;
+		// V_E 9999.9: enforcement = -0.19999, R̃_E = 0.00001.
+		tiny = append(tiny, planRecords("d", pool, planPool{oracle: 10000, vs: 9000, vu: 8000, ve: 9999.9, decomposed: true})...)
+		plain = append(plain, planRecords("d", pool, planPool{oracle: 4, vs: 3, vu: 2, ve: 1, decomposed: true})...)
+	}
+	sum := Build(tiny, nil).SummaryTable(nil)
+	col := slices.Index(sum.Header, "where value is lost (regime E)")
+	if col < 0 || len(sum.Rows) != 1 {
+		t.Fatalf("summary: header %q, %d rows", sum.Header, len(sum.Rows))
+	}
+	if got, want := sum.Rows[0][col], "nothing lost (R̃_E 0.000: selection 0.100, order 0.100, enforcement -0.200)"; got != want {
+		t.Errorf("where value is lost: %q, want %q", got, want)
+	}
+	if !strings.Contains(sum.Notes[0], noteNoShares) {
+		t.Errorf("the notes do not say why there are no shares: %q", sum.Notes[0])
+	}
+	sum = Build(plain, nil).SummaryTable(nil)
+	if got, want := sum.Rows[0][col], "selection 0.250 (33%), order 0.250 (33%), enforcement 0.250 (33%) of R̃_E 0.750"; got != want {
+		t.Errorf("with R̃_E 0.750: %q, want %q", got, want)
+	}
+	if strings.Contains(strings.Join(sum.Notes, " "), noteNoShares) {
+		t.Error("a summary with every share shown explains their absence")
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,7 +40,8 @@ func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 		t.Notes = []string{"The run store holds no scored cell yet."}
 		return t
 	}
-	var withInjection, withDegenerate, withRandom, withReference, withLosses, negativeLoss bool
+	var withInjection, withDegenerate, withRandom, withReference, withLosses bool
+	var lossFlags lossTextFlags
 	var degenerate metrics.DegenerateCounts
 	var pools int
 	var singles, zeros []string
@@ -138,9 +140,9 @@ func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 			cells = append(cells, fixed3(row.Detection)+" / "+fixed3(row.Waste))
 		}
 		if withLosses {
-			text, negative := dominantLossText(row)
+			text, flags := dominantLossText(row)
 			cells = append(cells, text)
-			negativeLoss = negativeLoss || negative
+			lossFlags.add(flags)
 		}
 		if len(ba) > 0 {
 			if b, ok := baOf[Solver{row.Model, row.Mode}]; ok && b.N > 0 {
@@ -152,59 +154,85 @@ func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 		}
 		t.Rows = append(t.Rows, cells)
 	}
-	if negativeLoss {
-		t.Notes[0] += " " + noteNegativeLoss
+	if withLosses {
+		t.Notes[0] += lossFlags.notes()
 	}
 	return withFewPoolsNote(t)
 }
 
 // noteDominantLoss explains the summary's column of DominantLoss.
-const noteDominantLoss = "Where value is lost: the regret decomposition of SPEC §5, means over datasets of the means over pools with V_oracle > 0 — selection (the planned set could not reach the oracle), order (the order and the early stop lost value the set could have had) and enforcement (binding the plan's own allocations) — each as its value and, in parentheses, its share of their sum, the mean R̃_E of those pools (shares rounded to whole percents); the largest share is named first. The \"Why plans lose value\" table has them per dataset with their intervals."
+const noteDominantLoss = "Where value is lost: the regret decomposition of SPEC §5, means over datasets of the means over pools with V_oracle > 0 — selection (the planned set could not reach the oracle), order (the order and the early stop lost value the set could have had) and enforcement (binding the plan's own allocations) — each as its value and, in parentheses, its share of their sum, the mean R̃_E of those pools (shares rounded to whole percents), the largest first (losses that print alike in that order: selection, order, enforcement). The \"Why plans lose value\" table has them per dataset with their intervals."
 
 // noteNegativeLoss explains a negative loss in the summary's column of
 // DominantLoss; the summary adds it when a row shows one.
 const noteNegativeLoss = "Enforcement is signed: a negative enforcement loss, and share, means binding the plan's allocations recovered value that regime U had lost (V_E > V_U), so R̃_E is below R̃_U = selection + order and the other shares add up to more than 100%. The values are SPEC §5's, neither clamped nor rescaled: the shares still sum to 100% (up to rounding), and the smaller R̃_E, the larger they are."
 
+// noteNoShares explains a row of the summary's column of DominantLoss
+// whose R̃_E rounds to 0.000; the summary adds it when a row shows one.
+const noteNoShares = "\"nothing lost\": R̃_E rounds to 0.000, so the losses are given as values alone, without shares — a share of a sum that small would be a loss divided by almost nothing (thousands of percent)."
+
+// lossTextFlags say what a summary row's DominantLoss entry shows, for the
+// notes that explain it.
+type lossTextFlags struct {
+	// negative: a loss below 0 (noteNegativeLoss).
+	negative bool
+	// noShares: R̃_E rounds to 0.000 and a loss is listed without a share
+	// (noteNoShares).
+	noShares bool
+}
+
+// add takes another row's flags into f.
+func (f *lossTextFlags) add(g lossTextFlags) {
+	f.negative = f.negative || g.negative
+	f.noShares = f.noShares || g.noShares
+}
+
+// notes is what the summary's first note adds for the rows flagged: the
+// notes on a negative loss and on losses without shares, each after a
+// space, or "".
+func (f lossTextFlags) notes() string {
+	var out string
+	if f.negative {
+		out += " " + noteNegativeLoss
+	}
+	if f.noShares {
+		out += " " + noteNoShares
+	}
+	return out
+}
+
 // dominantLossText is a summary row's DominantLoss: each loss's value and
-// signed share of their sum, the largest first, "selection 0.456 (62%),
-// order 0.132 (18%), enforcement 0.147 (20%) of R̃_E 0.735", or why there
-// is none; negative is true when a shown loss is below 0.
-func dominantLossText(row HeadlineRow) (text string, negative bool) {
-	loss, _, ok := row.DominantLoss()
-	sel, ord, enf := row.Selection.Mean, row.Order.Mean, row.Enforcement.Mean
-	losses := []struct {
-		loss Loss
-		mean float64
-	}{{SelectionLoss, sel.Value}, {OrderLoss, ord.Value}, {EnforcementLoss, enf.Value}}
+// signed share of their sum, the largest first (rankedLosses),
+// "selection 0.456 (62%), order 0.147 (20%), enforcement 0.132 (18%) of
+// R̃_E 0.735"; "nothing lost (R̃_E 0.000)" when the sum rounds to 0,
+// with the values alone, in the same order, when one of them does not
+// ("nothing lost (R̃_E 0.000: order 0.200, selection 0.000, enforcement
+// -0.200)"); or why there is none.
+func dominantLossText(row HeadlineRow) (text string, flags lossTextFlags) {
+	ranked, total, ok := row.rankedLosses()
+	var parts []string
 	switch {
-	case ok:
-		total := sel.Value + ord.Value + enf.Value
-		var parts []string
-		for _, l := range losses {
-			part := fmt.Sprintf("%s %s (%s)", l.loss, fmt3(l.mean), percent(l.mean/total))
-			if l.loss == loss {
-				parts = append([]string{part}, parts...)
-			} else {
-				parts = append(parts, part)
-			}
-			negative = negative || strings.HasPrefix(fmt3(l.mean), "-")
+	case ok && sharesDefined(total):
+		for _, l := range ranked {
+			parts = append(parts, fmt.Sprintf("%s %s (%s)", l.loss, fmt3(l.value), percent(l.value/total)))
+			flags.negative = flags.negative || strings.HasPrefix(fmt3(l.value), "-")
 		}
 		text = strings.Join(parts, ", ") + " of R̃_E " + fmt3(total)
-	case sel.Defined && ord.Defined && enf.Defined:
-		text = "nothing lost (R̃_E " + fmt3(sel.Value+ord.Value+enf.Value)
-		if fmt3(sel.Value) != fmt3(0) || fmt3(ord.Value) != fmt3(0) || fmt3(enf.Value) != fmt3(0) { // offsetting losses
-			var parts []string
-			for _, l := range losses {
-				parts = append(parts, fmt.Sprintf("%s %s", l.loss, fmt3(l.mean)))
-				negative = negative || strings.HasPrefix(fmt3(l.mean), "-")
+	case ok:
+		text = "nothing lost (R̃_E " + fmt3(total)
+		if slices.ContainsFunc(ranked, func(l lossValue) bool { return fmt3(l.value) != fmt3(0) }) { // offsetting losses
+			for _, l := range ranked {
+				parts = append(parts, fmt.Sprintf("%s %s", l.loss, fmt3(l.value)))
+				flags.negative = flags.negative || strings.HasPrefix(fmt3(l.value), "-")
 			}
 			text += ": " + strings.Join(parts, ", ")
+			flags.noShares = true
 		}
 		text += ")"
 	case row.Undecomposed > 0:
-		return fmt.Sprintf("%s (%s stored without a decomposition)", undefined, pools(row.Undecomposed)), false
+		return fmt.Sprintf("%s (%s stored without a decomposition)", undefined, pools(row.Undecomposed)), flags
 	default:
-		return undefined + " (no pool with V_oracle > 0)", false
+		return undefined + " (no pool with V_oracle > 0)", flags
 	}
 	if missing := row.Selection.Missing; len(missing) > 0 {
 		text += "; without " + strings.Join(missing, ", ")
@@ -212,7 +240,7 @@ func dominantLossText(row HeadlineRow) (text string, negative bool) {
 	if row.Undecomposed > 0 {
 		text += fmt.Sprintf("; %s without a decomposition", pools(row.Undecomposed))
 	}
-	return text, negative
+	return text, flags
 }
 
 // pools is "1 pool" or "k pools".

@@ -132,6 +132,7 @@ func barFigure(rep report.Report, sv report.StrategyVariant, alpha float64, m ba
 		fmt.Sprintf("%s at budget fraction α = %s, %s.", m.title, report.FormatAlpha(alpha), report.ScopePhrase(sv.Strategy, sv.Variant)),
 		fmt.Sprintf("One panel per dataset, one group of bars per solver: the solid bar is the mean %s_U (regime U, advisory allocations), the hatched bar the mean %s_E (regime E, enforced allocations), each over %s (%s pools per bar).", m.symbol, m.symbol, m.over, extent.counts),
 		"Whiskers are "+intervalPhrase(rep.Bootstrap)+"; the red dashed mark is the solver's base accuracy on the dataset.",
+		extent.whiskers.sentence(),
 		m.meaning,
 		modePhrase(modes),
 		shortBarNote,
@@ -148,7 +149,7 @@ func barFigure(rep report.Report, sv report.StrategyVariant, alpha float64, m ba
 	}
 	legend = append(legend,
 		legendItem{"base accuracy", lineThumb(accuracyStyle())},
-		legendItem{"95% CI", whiskerThumb{}},
+		legendItem{extent.whiskers.legend(rep.Bootstrap), whiskerThumb{}},
 	)
 	return drawing{
 		fig: Figure{
@@ -187,12 +188,13 @@ func layoutGroups(solvers []report.Solver, perGroup vg.Length) groupLayout {
 }
 
 // barExtent gathers what the bars of a figure span: the pools behind its
-// means, their lowest and highest values and interval ends, and whether a
-// mean lies below etaFloor.
+// means, their lowest and highest values and interval ends, whether a
+// mean lies below etaFloor, and its whiskers.
 type barExtent struct {
 	counts          countRange
 	lowest, highest float64
 	clipped         bool
+	whiskers        whiskerTally
 }
 
 // add takes one bar into the extent; an undefined mean is not counted.
@@ -204,6 +206,7 @@ func (x *barExtent) add(bv barValue) {
 	x.lowest, x.highest = min(x.lowest, bv.mean.Value), max(x.highest, bv.mean.Value)
 	if bv.ci.Defined {
 		x.lowest, x.highest = min(x.lowest, bv.ci.Lo), max(x.highest, bv.ci.Hi)
+		x.whiskers.add(bv.mean.N)
 	}
 	x.clipped = x.clipped || bv.mean.Value < etaFloor
 }

@@ -18,6 +18,55 @@ func intervalPhrase(b metrics.Bootstrap) string {
 		level, report.FormatCount(b.Resamples), b.Seed)
 }
 
+// whiskerTally counts a bar figure's whiskers: all of them, and the few
+// over fewer than report.FewPools pools, which the report's tables mark
+// report.FewPoolsMark. The bar figures draw cells of one dataset, whose
+// intervals are over their n pools (a mean over datasets would count by
+// its smallest dataset, as the tables do).
+type whiskerTally struct{ all, few int }
+
+// add counts the whisker of a mean over n pools.
+func (w *whiskerTally) add(n int) {
+	w.all++
+	if n < report.FewPools {
+		w.few++
+	}
+}
+
+// sentence is the caption's warning on the whiskers over fewer than
+// report.FewPools pools, in the words of the tables' note
+// (report.FewPoolsCaveat); "" when there are none.
+func (w whiskerTally) sentence() string {
+	var which string
+	switch {
+	case w.few == 0:
+		return ""
+	case w.few == w.all && w.all == 1:
+		which = "The whisker is"
+	case w.few == w.all:
+		which = "Every whisker is"
+	case w.few == 1:
+		which = fmt.Sprintf("1 of the %d whiskers is", w.all)
+	default:
+		which = fmt.Sprintf("%d of the %d whiskers are", w.few, w.all)
+	}
+	return fmt.Sprintf("%s over fewer than %d pools (%s in the report's tables): %s.", which, report.FewPools, report.FewPoolsMark, report.FewPoolsCaveat)
+}
+
+// legend is the whiskers' legend entry: "95% CI" (the report's level);
+// "range of the pools (n < 5)" when every whisker is over fewer than
+// report.FewPools pools, "95% CI (range if n < 5)" when some are.
+func (w whiskerTally) legend(b metrics.Bootstrap) string {
+	ci := strconv.FormatFloat(b.LevelPercent(), 'f', -1, 64) + "% CI"
+	switch w.few {
+	case 0:
+		return ci
+	case w.all:
+		return fmt.Sprintf("range of the pools (n < %d)", report.FewPools)
+	}
+	return fmt.Sprintf("%s (range if n < %d)", ci, report.FewPools)
+}
+
 // modePhrase names the bar colours of the modes present.
 func modePhrase(modes []string) string {
 	var parts []string

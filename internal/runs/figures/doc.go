@@ -48,6 +48,13 @@
 //     reference has a defined η_U; without a KnowledgeScope, the
 //     references alone (as the report's self-knowledge table).
 //
+// The whiskers of figures 1, 2 and 7 are the report's intervals. Where
+// some are over fewer than report.FewPools pools — those the tables mark
+// report.FewPoolsMark — the caption says how many, in the tables' words
+// (report.FewPoolsCaveat: read them as the range of the pools, not as
+// confidence intervals), and the legend calls them that range rather than
+// a 95% CI (whiskerTally).
+//
 // In the bar figures (1, 2, 6 and 7) a measured value never looks like a
 // missing one: an undefined mean is marked "n/a" and drawn as nothing, and
 // a defined mean whose bar would be shorter than minBarHeight —

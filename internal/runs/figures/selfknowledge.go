@@ -108,6 +108,7 @@ func selfKnowledgeFigure(rep report.Report, alpha float64) (drawing, bool) {
 		"The population reference (grey) knows only the items: the other models' success rates and median costs (leave-model-out), scaled to the solver's total verbosity; self_feasibility (orange) knows which items the solver itself solves, but only the population's costs; self_cost (sky blue) knows the solver's own costs, but only the population's success rates.",
 		"A planner above population knows more than what is known about the items; self_feasibility and self_cost show what knowing its own accuracy or its own costs alone would be worth.",
 		fmt.Sprintf("Each bar averages %s (%s pools per bar); whiskers are %s.", m.over, extent.counts, intervalPhrase(rep.Bootstrap)),
+		extent.whiskers.sentence(),
 		m.meaning,
 		modeNote,
 		shortBarNote,
@@ -122,7 +123,7 @@ func selfKnowledgeFigure(rep report.Report, alpha float64) (drawing, bool) {
 	for _, s := range vocab.PartialReferences() {
 		legend = append(legend, legendItem{string(s), swatchThumb{referenceColour(s)}})
 	}
-	legend = append(legend, legendItem{"95% CI", whiskerThumb{}})
+	legend = append(legend, legendItem{extent.whiskers.legend(rep.Bootstrap), whiskerThumb{}})
 	name := []string{string(KindSelfKnowledge)}
 	if planner {
 		name = append(name, stem(sv)...)

@@ -161,9 +161,9 @@
 //     (round-trip), an empty field or null for undefined. α is written
 //     shortest ("0.5", "1").
 //   - Markdown, LaTeX and the HTML page mark an interval over fewer than
-//     fewPools pools with "†" ("0.512 [0.401, 0.613]†"; LaTeX
+//     FewPools pools with "†" ("0.512 [0.401, 0.613]†"; LaTeX
 //     \textdagger{}) — for a mean over datasets, one whose stratified
-//     interval resamples a dataset of fewer than fewPools pools, whatever
+//     interval resamples a dataset of fewer than FewPools pools, whatever
 //     its pools in total (ciPools) — and every table holding one says in
 //     a note that so few pools make the percentile bootstrap under-cover
 //     (over 2 pools it is the range of the two): the numbers stay SPEC

@@ -25,15 +25,15 @@ func fewPoolsRecords(model, d string, pools int) []ScoreRecord {
 // intervalText matches a formatted interval, with its mark if any.
 var intervalText = regexp.MustCompile(`\[-?\d+\.\d{3}, -?\d+\.\d{3}\](†?)`)
 
-// TestFewPoolsMark: every table's interval over fewer than fewPools pools
-// is marked "†" and the table carries noteFewPools; over fewPools pools or
+// TestFewPoolsMark: every table's interval over fewer than FewPools pools
+// is marked "†" and the table carries noteFewPools; over FewPools pools or
 // more, neither. Two solvers on one dataset give every table with an
 // interval: the main, per-α, loss, summary, comparison and cells tables.
 func TestFewPoolsMark(t *testing.T) {
 	for _, tc := range []struct {
 		pools  int
 		marked bool
-	}{{2, true}, {4, true}, {fewPools, false}, {8, false}} {
+	}{{2, true}, {4, true}, {FewPools, false}, {8, false}} {
 		rep := Build(append(fewPoolsRecords("m", "d", tc.pools), fewPoolsRecords("n", "d", tc.pools)...), nil)
 		tables := append(rep.Tables(), rep.SummaryTable(nil), rep.CellsTable())
 		intervals := 0
@@ -133,7 +133,7 @@ func TestCIPools(t *testing.T) {
 }
 
 // TestFewPoolsMarkOverDatasets: a mean over datasets is marked when a
-// dataset it resamples has fewer than fewPools pools, whatever its pools
+// dataset it resamples has fewer than FewPools pools, whatever its pools
 // in total — 3 datasets of 2 pools (n = 6) are marked, 3 of 5 (n = 15)
 // are not, 2 and 8 pools (n = 10) are, a single-pool dataset beside two of
 // 6 pools (n = 13) is not (it is not resampled) — in the summary, the "Why
@@ -160,7 +160,7 @@ func TestFewPoolsMarkOverDatasets(t *testing.T) {
 		check := func(where string, cells []string) {
 			t.Helper()
 			for _, cell := range cells {
-				if got := strings.Contains(cell, "]"+fewPoolsMark); got != tc.marked {
+				if got := strings.Contains(cell, "]"+FewPoolsMark); got != tc.marked {
 					t.Errorf("%s, %s: %q marked %v, want %v", tc.name, where, cell, got, tc.marked)
 				}
 			}

@@ -22,7 +22,7 @@ func fixed3(m metrics.Mean) string {
 
 // withCI formats a mean with 3 decimals followed by its interval,
 // "0.512 [0.401, 0.613]"; the interval is left out when undefined. pools
-// decides the mark (ciPools): an interval over fewer than fewPools is
+// decides the mark (ciPools): an interval over fewer than FewPools is
 // "0.512 [0.401, 0.613]†".
 func withCI(m metrics.Mean, ci metrics.Interval, pools int) string {
 	if !m.Defined || !ci.Defined {
@@ -32,14 +32,14 @@ func withCI(m metrics.Mean, ci metrics.Interval, pools int) string {
 }
 
 // ciText formats an interval as "[lo, hi]" with 3 decimals, followed by
-// fewPoolsMark when pools (ciPools) is below fewPools; "—" when undefined.
+// FewPoolsMark when pools (ciPools) is below FewPools; "—" when undefined.
 func ciText(ci metrics.Interval, pools int) string {
 	if !ci.Defined {
 		return undefined
 	}
 	text := "[" + fmt3(ci.Lo) + ", " + fmt3(ci.Hi) + "]"
-	if pools < fewPools {
-		text += fewPoolsMark
+	if pools < FewPools {
+		text += FewPoolsMark
 	}
 	return text
 }
@@ -90,8 +90,8 @@ func (c *Cell) lossText(m planMetric) string {
 	return withCI(pm.Mean, pm.CI, c.lossCIPools(m))
 }
 
-// fewPools is the number of pools below which the tables mark a bootstrap
-// interval with fewPoolsMark (SPEC §5 defines it from 2 pools); for a mean
+// FewPools is the number of pools below which the tables mark a bootstrap
+// interval with FewPoolsMark (SPEC §5 defines it from 2 pools); for a mean
 // over datasets, the pools of the smallest dataset it resamples (ciPools). A
 // percentile bootstrap interval over so few pools under-covers badly: over
 // 2 pools every resample mean lies between the two values and a quarter of
@@ -104,23 +104,29 @@ func (c *Cell) lossText(m planMetric) string {
 // interval is the range of the pools more than an interval; from 5 on it
 // is the usual, if still optimistic, small-sample interval. The numbers
 // are kept as SPEC §5 defines them; the mark and noteFewPools tell the
-// reader how to read them. This constant is the only place the threshold
-// is set.
-const fewPools = 5
+// reader how to read them, and the figures' captions say it of their
+// whiskers (package figures). This constant is the only place the
+// threshold is set.
+const FewPools = 5
 
-// fewPoolsMark follows an interval over fewer than fewPools pools.
-const fewPoolsMark = "†"
+// FewPoolsMark follows an interval over fewer than FewPools pools.
+const FewPoolsMark = "†"
+
+// FewPoolsCaveat is how to read an interval over fewer than FewPools
+// pools: the tables' note (noteFewPools) and the figures' captions say it
+// in these words.
+const FewPoolsCaveat = "a percentile bootstrap interval over so few pools under-covers (over 2 pools it is exactly the range [min, max] of their two values), so read it as the range of the pools, not as a confidence interval at its nominal level"
 
 // noteFewPools is the note of every table with an interval marked
-// fewPoolsMark (withFewPoolsNote).
-var noteFewPools = fmt.Sprintf("%s = fewer than %d pools (for a mean over datasets: in one of the datasets it resamples): a percentile bootstrap interval over so few pools under-covers (over 2 pools it is exactly the range [min, max] of their two values), so read it as the range of the pools, not as a confidence interval at its nominal level.", fewPoolsMark, fewPools)
+// FewPoolsMark (withFewPoolsNote).
+var noteFewPools = fmt.Sprintf("%s = fewer than %d pools (for a mean over datasets: in one of the datasets it resamples): %s.", FewPoolsMark, FewPools, FewPoolsCaveat)
 
 // withFewPoolsNote adds noteFewPools to t's notes when one of its cells
-// holds an interval marked fewPoolsMark.
+// holds an interval marked FewPoolsMark.
 func withFewPoolsNote(t Table) Table {
 	for _, row := range t.Rows {
 		for _, cell := range row {
-			if strings.Contains(cell, "]"+fewPoolsMark) {
+			if strings.Contains(cell, "]"+FewPoolsMark) {
 				t.Notes = append(t.Notes, noteFewPools)
 				return t
 			}

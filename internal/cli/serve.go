@@ -193,4 +193,4 @@ func plannerConfig(ctx context.Context, src llmSources, env Env) (planner.Config
 
 // errShuttingDown ends the baseline streams of a served Executor that is
 // shutting down (executor.Baseline.StopError).
-var errShuttingDown = &apperr.UnavailableError{Reason: "the executor is shutting down: the model calls it made are stored; send the rest again (to another replica, or to this one once it is back)"}
+var errShuttingDown = &apperr.UnavailableError{Retry: true, Reason: "the executor is shutting down: the model calls it made are stored; send the rest again (to another replica, or to this one once it is back)"}

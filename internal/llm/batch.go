@@ -90,10 +90,12 @@ type BatchOptions struct {
 	MaxLineBytes int
 	// MaxFileBytes bounds the bytes read of one output or error file.
 	MaxFileBytes int64
-	// Stop, when it closes, ends the wait for the batches — not their
-	// submission, which would leave a batch created at the provider and
-	// recorded nowhere: Prefill returns a *BatchWaitError (the batches
-	// stay recorded, and the next call resumes them). Nil waits on.
+	// Stop, when it closes, submits no further batch and ends the wait for
+	// those submitted — never a submission under way, which would leave a
+	// batch created at the provider and recorded nowhere: Prefill returns
+	// a *BatchWaitError for the batches still running (they stay recorded,
+	// and the next call resumes them); requests not submitted count as
+	// Missing. Nil waits on.
 	Stop <-chan struct{}
 }
 
@@ -284,6 +286,9 @@ func (c *Client) Prefill(ctx context.Context, reqs []Request, o BatchOptions) (B
 		}
 	}
 	for _, chunk := range splitBatch(send, o, &rep) {
+		if closed(o.Stop) {
+			break // no batch starts after Stop; the requests stay missing
+		}
 		t, err := c.submitBatch(ctx, store, chunk)
 		if err != nil {
 			return rep, c.wrap(err)

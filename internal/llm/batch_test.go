@@ -534,30 +534,48 @@ func TestPrefillReportsAnswersLeftUnreported(t *testing.T) {
 	}
 }
 
-// TestPrefillStopEndsTheWaitNotTheSubmission: with BatchOptions.Stop
-// closed, Prefill still submits (and records) its batch — cutting a
-// submission off could leave a batch the provider created and nobody
-// recorded, paid twice by the next call — then stops waiting at once with
-// the resumable BatchWaitError, and the batch stays pending for the next
-// call.
-func TestPrefillStopEndsTheWaitNotTheSubmission(t *testing.T) {
+// TestPrefillStop: BatchOptions.Stop closed before Prefill submits no
+// batch (its requests count as missing); closing while Prefill waits ends
+// the wait at its next round with the resumable BatchWaitError, the batch
+// submitted and recorded (pending for the next call) — a submission under
+// way is never cut off, which could leave a batch created at the provider
+// and recorded nowhere.
+func TestPrefillStop(t *testing.T) {
 	ctx := context.Background()
-	s := newBatchSetup(t, llmtest.BatchBehavior{InProgress: 48 * time.Hour})
-	c := s.client(t, s.cache)
-	stop := make(chan struct{})
-	close(stop)
-	rep, err := c.Prefill(ctx, batchRequests(prompts...), BatchOptions{MaxWait: time.Hour, Stop: stop})
-	var we *BatchWaitError
-	if !errors.As(err, &we) || len(we.Pending) != 1 || we.Waited >= time.Hour {
-		t.Fatalf("error %v, want a BatchWaitError before MaxWait", err)
-	}
-	if rep.Submitted != len(prompts) {
-		t.Errorf("%d requests submitted, want %d: a stop does not cut the submission", rep.Submitted, len(prompts))
-	}
-	if pending, _ := s.cache.PendingBatches(ctx, s.ep.BaseURL); len(pending) != 1 {
-		t.Errorf("pending batches %+v, want the one submitted, for the next call", pending)
-	}
-	if len(s.clock.sleeps) != 0 {
-		t.Errorf("slept %v after the stop", s.clock.sleeps)
-	}
+	t.Run("before", func(t *testing.T) {
+		s := newBatchSetup(t, llmtest.BatchBehavior{InProgress: 48 * time.Hour})
+		stop := make(chan struct{})
+		close(stop)
+		rep, err := s.client(t, s.cache).Prefill(ctx, batchRequests(prompts...), BatchOptions{MaxWait: time.Hour, Stop: stop})
+		if err != nil || rep.Submitted != 0 || rep.Missing != len(prompts) {
+			t.Errorf("Prefill = %+v, %v; want nothing submitted, every request missing", rep, err)
+		}
+		if pending, _ := s.cache.PendingBatches(ctx, s.ep.BaseURL); len(pending) != 0 {
+			t.Errorf("pending batches %+v after a stop before any", pending)
+		}
+	})
+	t.Run("while waiting", func(t *testing.T) {
+		s := newBatchSetup(t, llmtest.BatchBehavior{InProgress: 48 * time.Hour})
+		stop := make(chan struct{})
+		s.clock.onSleep = func(n int) error {
+			if n == 1 {
+				close(stop)
+			}
+			return nil
+		}
+		rep, err := s.client(t, s.cache).Prefill(ctx, batchRequests(prompts...), BatchOptions{MaxWait: time.Hour, Stop: stop})
+		var we *BatchWaitError
+		if !errors.As(err, &we) || len(we.Pending) != 1 || we.Waited >= time.Hour {
+			t.Fatalf("error %v, want a BatchWaitError before MaxWait", err)
+		}
+		if rep.Submitted != len(prompts) {
+			t.Errorf("%d requests submitted, want %d", rep.Submitted, len(prompts))
+		}
+		if pending, _ := s.cache.PendingBatches(ctx, s.ep.BaseURL); len(pending) != 1 {
+			t.Errorf("pending batches %+v, want the one submitted, for the next call", pending)
+		}
+		if len(s.clock.sleeps) != 1 {
+			t.Errorf("slept %v; want the one sleep the stop came in", s.clock.sleeps)
+		}
+	})
 }

@@ -107,6 +107,9 @@ func (s *Service) RunBaseline(req *triagev1.RunBaselineRequest, stream grpc.Serv
 	if err != nil {
 		return err
 	}
+	if stopped(s.baseline.Stop) {
+		return s.baseline.stopError() // before any event: the caller may send it again elsewhere
+	}
 	k := max(int(req.GetSamples()), 1)
 	pending, err := s.pendingJobs(ctx, solver, probs, k, req)
 	if err != nil {

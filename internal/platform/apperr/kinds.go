@@ -33,6 +33,11 @@ func (e *PreconditionError) Error() string { return e.Reason }
 type UnavailableError struct {
 	// Reason says what failed.
 	Reason string
+	// Retry says that the call may be sent again at once — to another
+	// replica, or to this one once it is back: the server is going away,
+	// not its dependency (whose outage the server's own retries met
+	// already). On the wire it is an errdetails.RetryInfo of 0.
+	Retry bool
 }
 
 // Error returns the reason.

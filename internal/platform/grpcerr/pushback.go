@@ -23,7 +23,9 @@ const RetryPushbackKey = "grpc-retry-pushback-ms"
 //     the service itself answers it, it is about a dependency that stays
 //     down after the service's own retries (a model endpoint after the LLM
 //     gateway's attempts), and retrying the whole call would only multiply
-//     them.
+//     them — unless it carries an errdetails.RetryInfo
+//     (apperr.UnavailableError.Retry: the server itself is going away), which
+//     gets no pushback, so that the client's policy retries it.
 //   - ResourceExhausted with an errdetails.RetryInfo (a caller's rate or
 //     queue limit): after its delay, when the caller's limit has room.
 //   - ResourceExhausted without one (a response over the size limit): never,
@@ -31,6 +33,9 @@ const RetryPushbackKey = "grpc-retry-pushback-ms"
 func pushbackOf(err error) metadata.MD {
 	switch status.Code(err) {
 	case codes.Unavailable:
+		if _, ok := RetryDelay(err); ok {
+			return nil // a server going away: try again, elsewhere
+		}
 		return metadata.Pairs(RetryPushbackKey, "-1")
 	case codes.ResourceExhausted:
 		if d, ok := RetryDelay(err); ok {

@@ -18,6 +18,7 @@ func TestPushbackOf(t *testing.T) {
 		want string // "" for no trailer
 	}{
 		{"service unavailable", status.Error(codes.Unavailable, "model down"), "-1"},
+		{"server going away", ToStatus(&apperr.UnavailableError{Reason: "shutting down", Retry: true}), ""},
 		{"rate limit", ToStatus(&apperr.ResourceExhaustedError{Reason: "rate", RetryAfter: 1500 * time.Millisecond}), "1500"},
 		{"sub-millisecond delay", ToStatus(&apperr.ResourceExhaustedError{Reason: "rate", RetryAfter: time.Microsecond}), "1"},
 		{"too large", status.Error(codes.ResourceExhausted, "grpc: trying to send message larger than max"), "-1"},

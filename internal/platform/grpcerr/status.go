@@ -39,7 +39,7 @@ func ToStatus(err error) error {
 	case errors.As(err, &precondition):
 		return status.Error(codes.FailedPrecondition, precondition.Reason)
 	case errors.As(err, &unavailable):
-		return status.Error(codes.Unavailable, unavailable.Reason)
+		return unavailableStatus(unavailable)
 	case errors.As(err, &unauthentic):
 		return status.Error(codes.Unauthenticated, unauthentic.Reason)
 	case errors.As(err, &denied):
@@ -83,6 +83,17 @@ func notFoundStatus(e *apperr.NotFoundError) error {
 }
 
 // resourceExhausted carries when to retry as an errdetails.RetryInfo.
+func unavailableStatus(e *apperr.UnavailableError) error {
+	if !e.Retry {
+		return status.Error(codes.Unavailable, e.Reason)
+	}
+	st, err := status.New(codes.Unavailable, e.Reason).WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(0)})
+	if err != nil {
+		return status.Error(codes.Unavailable, e.Reason)
+	}
+	return st.Err()
+}
+
 func resourceExhausted(e *apperr.ResourceExhaustedError) error {
 	st, err := status.New(codes.ResourceExhausted, e.Reason).WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(e.RetryAfter)})
 	if err != nil {

@@ -75,6 +75,19 @@ func TestToStatus(t *testing.T) {
 	}
 }
 
+// TestUnavailableCarriesRetryInfoOnlyWhenRetryable: a server going away
+// (UnavailableError.Retry) says so with a RetryInfo, which a dependency's
+// outage does not carry.
+func TestUnavailableCarriesRetryInfoOnlyWhenRetryable(t *testing.T) {
+	if _, ok := RetryDelay(ToStatus(&apperr.UnavailableError{Reason: "model down"})); ok {
+		t.Error("a dependency's outage carries a RetryInfo")
+	}
+	err := ToStatus(fmt.Errorf("baseline: %w", &apperr.UnavailableError{Reason: "shutting down", Retry: true}))
+	if d, ok := RetryDelay(err); !ok || d != 0 || status.Code(err) != codes.Unavailable || status.Convert(err).Message() != "shutting down" {
+		t.Errorf("ToStatus = %v (retry info %v, %v); want Unavailable, its reason, and a RetryInfo of 0", err, d, ok)
+	}
+}
+
 func TestResourceExhaustedCarriesRetryInfo(t *testing.T) {
 	err := ToStatus(fmt.Errorf("limits: %w", &apperr.ResourceExhaustedError{Reason: "over the rate", RetryAfter: 1500 * time.Millisecond}))
 	if d, ok := RetryDelay(err); !ok || d != 1500*time.Millisecond {

@@ -20,6 +20,7 @@ import (
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/phase0/grading"
 	"github.com/triage-eval/triage/internal/phase0/solving"
+	"github.com/triage-eval/triage/internal/platform/grpcerr"
 	"github.com/triage-eval/triage/internal/platform/protoconv"
 	"github.com/triage-eval/triage/internal/runs/work"
 	"github.com/triage-eval/triage/internal/store/problems"
@@ -336,7 +337,7 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 			if work.Stopping(opts.Stop) {
 				return work.ErrStopped // no RunBaseline starts after Stop
 			}
-			if err := baselineBatch(ctx, cfg, exec, s, batch, pending, opts, progress, logMu, &sum); err != nil {
+			if err := sendBaselineBatch(ctx, cfg, exec, s, batch, pending, opts, progress, logMu, &sum); err != nil {
 				return err
 			}
 		}
@@ -345,9 +346,40 @@ func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 	return sum, err
 }
 
+// Sending a batch again to an Executor replica after the one answering it
+// shut down (sendBaselineBatch).
+const (
+	maxBatchResends = 10
+	resendPause     = time.Second
+)
+
+// sendBaselineBatch runs one batch (baselineBatch) and, while the Executor
+// answering it shuts down (a rolling update: Unavailable with a RetryInfo,
+// once the calls it made are stored — executor.Baseline.StopError), sends
+// it again: another replica, or the same one once back, skips what is
+// stored and solves the rest. Other errors, and the last resend's, are
+// returned.
+func sendBaselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, s Solver, batch []*triagev1.Problem, pending map[string]bool, opts BaselineOptions, progress *work.Progress, logMu *sync.Mutex, sum *BaselineSummary) error {
+	for resend := 0; ; resend++ {
+		err := baselineBatch(ctx, cfg, exec, s, batch, pending, opts, progress, logMu, sum, resend > 0)
+		if _, leaving := grpcerr.RetryDelay(err); err == nil || status.Code(err) != codes.Unavailable || !leaving || resend == maxBatchResends || work.Stopping(opts.Stop) {
+			return err
+		}
+		t := time.NewTimer(resendPause) // the leaving replica's address goes meanwhile
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return context.Cause(ctx)
+		case <-t.C:
+		}
+	}
+}
+
 // baselineBatch runs one RunBaseline call and consumes its stream into sum;
 // with a spend cap, it first reserves the calls of pending (reserveBatch).
-func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, s Solver, batch []*triagev1.Problem, pending map[string]bool, opts BaselineOptions, progress *work.Progress, logMu *sync.Mutex, sum *BaselineSummary) (err error) {
+// resent says the batch was sent before: what its Started event counts was
+// counted then (the problems stored since are the ones its items reported).
+func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, s Solver, batch []*triagev1.Problem, pending map[string]bool, opts BaselineOptions, progress *work.Progress, logMu *sync.Mutex, sum *BaselineSummary, resent bool) (err error) {
 	batch, holds, err := reserveBatch(ctx, s, batch, max(cfg.Baseline.Samples, 1), cfg.Baseline.Batch, pending, opts.Spend)
 	var capErr *SpendCapError
 	if errors.As(err, &capErr) {
@@ -385,6 +417,9 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 		}
 		switch ev := msg.GetEvent().(type) {
 		case *triagev1.RunBaselineResponse_Started:
+			if resent {
+				continue
+			}
 			sum.Total += int(ev.Started.GetTotal())
 			sum.Skipped += int(ev.Started.GetSkipped())
 			progress.Done.Add(int64(ev.Started.GetSkipped()))

@@ -23,10 +23,7 @@ import (
 // printed "0 already stored; solved 0").
 func TestStoppedBaselineSaysWhatWasDone(t *testing.T) {
 	s := newQuoteStudy(t)
-	aime := &aimeModel{answers: map[string]string{}, order: map[string]int{}, solves: map[string]int{}}
-	for text, a := range quoteAnswers(s) {
-		aime.answers[text], aime.order[text] = a[0], len(aime.order)+1
-	}
+	aime := studyModel(s)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	var solves atomic.Int32
@@ -58,10 +55,7 @@ func TestStoppedBaselineSaysWhatWasDone(t *testing.T) {
 // baseline asks the model nothing it answered.
 func TestDrainedBaselineKeepsItsCallsInFlight(t *testing.T) {
 	s := newQuoteStudy(t)
-	aime := &aimeModel{answers: map[string]string{}, order: map[string]int{}, solves: map[string]int{}}
-	for text, a := range quoteAnswers(s) {
-		aime.answers[text], aime.order[text] = a[0], len(aime.order)+1
-	}
+	aime := studyModel(s)
 	stop, stopWith := context.WithCancelCause(context.Background())
 	defer stopWith(nil)
 	var solves atomic.Int32
@@ -104,10 +98,7 @@ func TestDrainedBaselineKeepsItsCallsInFlight(t *testing.T) {
 // the other solver off), and the next baseline asks no call again.
 func TestDrainedBaselineOfTwoSolvers(t *testing.T) {
 	s := newQuoteStudy(t)
-	aime := &aimeModel{answers: map[string]string{}, order: map[string]int{}, solves: map[string]int{}}
-	for text, a := range quoteAnswers(s) {
-		aime.answers[text], aime.order[text] = a[0], len(aime.order)+1
-	}
+	aime := studyModel(s)
 	stop, stopWith := context.WithCancelCause(context.Background())
 	defer stopWith(nil)
 	var (

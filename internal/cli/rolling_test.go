@@ -25,10 +25,7 @@ import (
 // skips what is stored, and no call is asked twice.
 func TestBaselineRidesARollingUpdateOfItsExecutor(t *testing.T) {
 	s := newQuoteStudy(t)
-	aime := &aimeModel{answers: map[string]string{}, order: map[string]int{}, solves: map[string]int{}}
-	for text, a := range quoteAnswers(s) {
-		aime.answers[text], aime.order[text] = a[0], len(aime.order)+1
-	}
+	aime := studyModel(s)
 	var (
 		mu    sync.Mutex
 		asked = map[string]int{}

@@ -41,10 +41,7 @@ func cappedStudy(t *testing.T) *quoteStudy { return newCappedStudy(t, false) }
 func newCappedStudy(t *testing.T, batch bool) *quoteStudy {
 	s := newQuoteStudy(t)
 	s.batch = batch
-	aime := &aimeModel{answers: map[string]string{}, order: map[string]int{}, solves: map[string]int{}}
-	for text, order := range quoteAnswers(s) {
-		aime.answers[text], aime.order[text] = order[0], len(aime.order)+1
-	}
+	aime := studyModel(s)
 	opts := []llmtest.Option{llmtest.WithHandler(func(i int, r llmtest.Recorded) llmtest.Reply {
 		q := fakemodel.Parse(r)
 		if q.IsProbe() || len(fakemodel.PlannerIDs(q.Prompt())) > 0 {
@@ -76,6 +73,16 @@ func quoteAnswers(s *quoteStudy) map[string][1]string {
 		out[p.Text] = [1]string{g.Answer}
 	}
 	return out
+}
+
+// studyModel is an aimeModel knowing the study's answers, in the order
+// quoteAnswers gives them.
+func studyModel(s *quoteStudy) *aimeModel {
+	aime := &aimeModel{answers: map[string]string{}, order: map[string]int{}, solves: map[string]int{}}
+	for text, a := range quoteAnswers(s) {
+		aime.answers[text], aime.order[text] = a[0], len(aime.order)+1
+	}
+	return aime
 }
 
 func (s *quoteStudy) write(t *testing.T, name, content string) {

@@ -231,66 +231,68 @@ func TestDominantLossText(t *testing.T) {
 	}
 }
 
-// TestSummaryLossesWithoutShares: a run whose R̃_E is 0.00001 (V_E a hair
-// below V_oracle, enforcement offsetting selection and order) shows its
-// losses without shares, which would be 1,000,000%, and its notes say
-// why; a run with an R̃_E above 0.000 does not carry that note.
-func TestSummaryLossesWithoutShares(t *testing.T) {
-	var tiny, plain []ScoreRecord
-	for pool := range 3 {
-		// V_oracle 10000, V_S 9000, V_U 8000: selection = order = 0.1;
-		// V_E 9999.9: enforcement = -0.19999, R̃_E = 0.00001.
-		tiny = append(tiny, planRecords("d", pool, planPool{oracle: 10000, vs: 9000, vu: 8000, ve: 9999.9, decomposed: true})...)
-		plain = append(plain, planRecords("d", pool, planPool{oracle: 4, vs: 3, vu: 2, ve: 1, decomposed: true})...)
+// TestSummaryLossNotes: the summary's loss column and the note that
+// explains it, each on a run that needs the note and on one that does not.
+//   - A run whose R̃_E is 0.00001 (V_E a hair below V_oracle, enforcement
+//     offsetting selection and order) shows its losses without shares,
+//     which would be 1,000,000%, and says why.
+//   - A run whose enforced allocations recover value (V_E > V_U) shows the
+//     negative enforcement loss and its share, the others summing to 200%,
+//     and explains it.
+func TestSummaryLossNotes(t *testing.T) {
+	tests := []struct {
+		name              string
+		special, ordinary planPool
+		wantSpecial       string
+		wantOrdinary      string
+		note              string
+	}{
+		{
+			name: "no shares of a 0.000",
+			// V_oracle 10000, V_S 9000, V_U 8000: selection = order = 0.1;
+			// V_E 9999.9: enforcement = -0.19999, R̃_E = 0.00001.
+			special:      planPool{oracle: 10000, vs: 9000, vu: 8000, ve: 9999.9, decomposed: true},
+			ordinary:     planPool{oracle: 4, vs: 3, vu: 2, ve: 1, decomposed: true},
+			wantSpecial:  "nothing lost (R̃_E 0.000: selection 0.100, order 0.100, enforcement -0.200)",
+			wantOrdinary: "selection 0.250 (33%), order 0.250 (33%), enforcement 0.250 (33%) of R̃_E 0.750",
+			note:         noteNoShares,
+		},
+		{
+			name: "a negative loss",
+			// V_oracle 4, V_S 3, V_U 2, V_E 3: selection = order = 0.25,
+			// enforcement = -0.25, R̃_E = 0.25.
+			special:      planPool{oracle: 4, vs: 3, vu: 2, ve: 3, decomposed: true},
+			ordinary:     planPool{oracle: 4, vs: 3, vu: 2, ve: 0, decomposed: true},
+			wantSpecial:  "selection 0.250 (100%), order 0.250 (100%), enforcement -0.250 (-100%) of R̃_E 0.250",
+			wantOrdinary: "enforcement 0.500 (50%), selection 0.250 (25%), order 0.250 (25%) of R̃_E 1.000",
+			note:         noteNegativeLoss,
+		},
 	}
-	sum := Build(tiny, nil).SummaryTable(nil)
-	col := slices.Index(sum.Header, "where value is lost (regime E)")
-	if col < 0 || len(sum.Rows) != 1 {
-		t.Fatalf("summary: header %q, %d rows", sum.Header, len(sum.Rows))
-	}
-	if got, want := sum.Rows[0][col], "nothing lost (R̃_E 0.000: selection 0.100, order 0.100, enforcement -0.200)"; got != want {
-		t.Errorf("where value is lost: %q, want %q", got, want)
-	}
-	if !strings.Contains(sum.Notes[0], noteNoShares) {
-		t.Errorf("the notes do not say why there are no shares: %q", sum.Notes[0])
-	}
-	sum = Build(plain, nil).SummaryTable(nil)
-	if got, want := sum.Rows[0][col], "selection 0.250 (33%), order 0.250 (33%), enforcement 0.250 (33%) of R̃_E 0.750"; got != want {
-		t.Errorf("with R̃_E 0.750: %q, want %q", got, want)
-	}
-	if strings.Contains(strings.Join(sum.Notes, " "), noteNoShares) {
-		t.Error("a summary with every share shown explains their absence")
-	}
-}
-
-// TestSummaryExplainsNegativeLoss: a run whose enforced allocations
-// recover value (V_E > V_U) shows the negative enforcement loss and its
-// share in the summary, the others summing to 200%, and the summary's
-// notes explain it; a run without one does not carry that note.
-func TestSummaryExplainsNegativeLoss(t *testing.T) {
-	var helped, hurt []ScoreRecord
-	for pool := range 3 {
-		// V_oracle 4, V_S 3, V_U 2, V_E 3: selection = order = 0.25,
-		// enforcement = -0.25, R̃_E = 0.25.
-		helped = append(helped, planRecords("d", pool, planPool{oracle: 4, vs: 3, vu: 2, ve: 3, decomposed: true})...)
-		hurt = append(hurt, planRecords("d", pool, planPool{oracle: 4, vs: 3, vu: 2, ve: 0, decomposed: true})...)
-	}
-	sum := Build(helped, nil).SummaryTable(nil)
-	col := slices.Index(sum.Header, "where value is lost (regime E)")
-	if col < 0 || len(sum.Rows) != 1 {
-		t.Fatalf("summary: header %q, %d rows", sum.Header, len(sum.Rows))
-	}
-	if got, want := sum.Rows[0][col], "selection 0.250 (100%), order 0.250 (100%), enforcement -0.250 (-100%) of R̃_E 0.250"; got != want {
-		t.Errorf("where value is lost: %q, want %q", got, want)
-	}
-	if !strings.Contains(sum.Notes[0], noteNegativeLoss) {
-		t.Errorf("the notes do not explain the negative share: %q", sum.Notes[0])
-	}
-	sum = Build(hurt, nil).SummaryTable(nil)
-	if got, want := sum.Rows[0][col], "enforcement 0.500 (50%), selection 0.250 (25%), order 0.250 (25%) of R̃_E 1.000"; got != want {
-		t.Errorf("without a negative loss: %q, want %q", got, want)
-	}
-	if strings.Contains(strings.Join(sum.Notes, " "), noteNegativeLoss) {
-		t.Error("a summary without a negative loss explains one")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var special, ordinary []ScoreRecord
+			for pool := range 3 {
+				special = append(special, planRecords("d", pool, tt.special)...)
+				ordinary = append(ordinary, planRecords("d", pool, tt.ordinary)...)
+			}
+			sum := Build(special, nil).SummaryTable(nil)
+			col := slices.Index(sum.Header, "where value is lost (regime E)")
+			if col < 0 || len(sum.Rows) != 1 {
+				t.Fatalf("summary: header %q, %d rows", sum.Header, len(sum.Rows))
+			}
+			if got := sum.Rows[0][col]; got != tt.wantSpecial {
+				t.Errorf("where value is lost: %q, want %q", got, tt.wantSpecial)
+			}
+			if !strings.Contains(sum.Notes[0], tt.note) {
+				t.Errorf("the notes do not explain it: %q", sum.Notes[0])
+			}
+			sum = Build(ordinary, nil).SummaryTable(nil)
+			if got := sum.Rows[0][col]; got != tt.wantOrdinary {
+				t.Errorf("the ordinary run: %q, want %q", got, tt.wantOrdinary)
+			}
+			if strings.Contains(strings.Join(sum.Notes, " "), tt.note) {
+				t.Error("a summary that does not need the note carries it")
+			}
+		})
 	}
 }

@@ -9,12 +9,10 @@ import (
 
 	otelcodes "go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	"github.com/triage-eval/triage/internal/platform/telemetry"
 	"github.com/triage-eval/triage/internal/platform/version"
-	"github.com/triage-eval/triage/internal/runs/work"
+	"github.com/triage-eval/triage/internal/runs/orchestrator"
 )
 
 // Env is what a command may use of its process.
@@ -151,7 +149,7 @@ const drainNotice = "stopping: no new model call starts (a remote executor finis
 func stopped(ctx context.Context, env Env, err error) error {
 	if err != nil && ctx.Err() == nil && env.stopAsked() {
 		cause := context.Cause(env.Stop)
-		if errors.Is(err, work.ErrStopped) || status.Code(err) == codes.Canceled || errors.Is(err, context.Canceled) {
+		if orchestrator.StopOutcome(err) {
 			return fmt.Errorf("stopped: %w; the model calls in flight were answered and stored, and the same command resumes", cause)
 		}
 		return fmt.Errorf("stopped (%v): %w", cause, err)
@@ -160,7 +158,7 @@ func stopped(ctx context.Context, env Env, err error) error {
 		return err
 	}
 	cause := context.Cause(ctx)
-	if errors.Is(err, cause) || status.Code(err) == codes.Canceled || errors.Is(err, context.Canceled) {
+	if errors.Is(err, cause) || orchestrator.StopOutcome(err) {
 		return fmt.Errorf("stopped: %w; what was stored is kept, and the same command resumes", cause)
 	}
 	return fmt.Errorf("stopped (%v): %w", cause, err)

@@ -589,11 +589,15 @@ func problemProto(p problems.Problem) *triagev1.Problem {
 }
 
 // drainedBy reports whether err ended a solver's baseline because stop
-// closed (BaselineOptions.Stop) while ctx lives: work.Run's ErrStopped, or
-// the Canceled an Executor of this process ends a drained stream with.
+// closed (BaselineOptions.Stop) while ctx lives (StopOutcome).
 func drainedBy(stop <-chan struct{}, ctx context.Context, err error) bool {
-	if !work.Stopping(stop) || ctx.Err() != nil {
-		return false
-	}
+	return work.Stopping(stop) && ctx.Err() == nil && StopOutcome(err)
+}
+
+// StopOutcome reports whether err is how work ends when it is stopped
+// rather than failing: work.Run's ErrStopped, a cancelled context, or the
+// Canceled status of a call it cancelled or of an in-process Executor that
+// drained (executor.Baseline.StopError's default).
+func StopOutcome(err error) bool {
 	return errors.Is(err, work.ErrStopped) || status.Code(err) == codes.Canceled || errors.Is(err, context.Canceled)
 }

@@ -39,19 +39,9 @@ func TestScoringBalancesOverItsUpstreamsReplicas(t *testing.T) {
 	r.InitialState(resolver.State{Addresses: addrs})
 	resolver.Register(r)
 
-	env, _, logs := testEnv(map[string]string{"TRIAGE_LISTEN": "127.0.0.1:0", "TRIAGE_DRAIN": "0s"})
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() {
-		served <- Run(ctx, []string{"serve", "--services", "scoring", "--oracle-addr", "triagetestreplicas:///oracles", "--store", filepath.Join(t.TempDir(), "gt.db")}, env)
-	}()
-	defer func() {
-		cancel()
-		if err := <-served; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	}()
-	conn, err := grpc.NewClient(waitForAddr(t, logs), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	addr, stop := serveInTest(t, nil, "--services", "scoring", "--oracle-addr", "triagetestreplicas:///oracles", "--store", filepath.Join(t.TempDir(), "gt.db"))
+	defer stop()
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		t.Fatal(err)
 	}

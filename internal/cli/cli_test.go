@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -167,5 +169,33 @@ func TestUsageListsEveryCommandAligned(t *testing.T) {
 			t.Errorf("line %q: summary at column %d, others at %d", line, at, column)
 		}
 		column = at
+	}
+}
+
+// serveInTest runs triage serve with args in process on a free loopback
+// port (TRIAGE_LISTEN 127.0.0.1:0, TRIAGE_DRAIN 0s, and vars) and returns
+// its address and stop, which shuts it down as SIGTERM would and fails the
+// test if serve fails or does not stop (a hang-catching minute).
+func serveInTest(t *testing.T, vars map[string]string, args ...string) (addr string, stop func()) {
+	t.Helper()
+	env := map[string]string{"TRIAGE_LISTEN": "127.0.0.1:0", "TRIAGE_DRAIN": "0s"}
+	maps.Copy(env, vars)
+	e, _, logs := testEnv(env)
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- Run(ctx, append([]string{"serve"}, args...), e) }()
+	var once sync.Once
+	return waitForAddr(t, logs), func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case err := <-served:
+				if err != nil {
+					t.Errorf("serve: %v", err)
+				}
+			case <-time.After(time.Minute): // only catches a hang
+				t.Error("serve did not stop")
+			}
+		})
 	}
 }

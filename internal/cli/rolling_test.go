@@ -48,18 +48,7 @@ func TestBaselineRidesARollingUpdateOfItsExecutor(t *testing.T) {
 	// its database.
 	store := filepath.Join(s.dir, "served-gt.db")
 	serve := func() (addr string, stop func()) {
-		env, _, logs := testEnv(map[string]string{"TRIAGE_LISTEN": "127.0.0.1:0", "TRIAGE_DRAIN": "0s", "TRIAGE_SHUTDOWN_GRACE": "30s"})
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() {
-			done <- Run(ctx, []string{"serve", "--services", "executor", "--endpoints", endpoints, "--store", store, "--llm-cache", "off"}, env)
-		}()
-		return waitForAddr(t, logs), func() {
-			cancel()
-			if err := <-done; err != nil {
-				t.Errorf("serve: %v", err)
-			}
-		}
+		return serveInTest(t, map[string]string{"TRIAGE_SHUTDOWN_GRACE": "30s"}, "--services", "executor", "--endpoints", endpoints, "--store", store, "--llm-cache", "off")
 	}
 	oldAddr, stopOld := serve()
 	newAddr, stopNew := serve()

@@ -29,8 +29,9 @@ import (
 	"github.com/triage-eval/triage/services/executor"
 )
 
-// newBaselineClient serves an Executor that runs baselines against srv.
-func newBaselineClient(t *testing.T, srv *llmtest.Server, g *grading.Grader) (triagev1.ExecutorServiceClient, groundtruth.Store) {
+// newBaselineClient serves an Executor that runs baselines against srv;
+// each of with may set more of its Baseline.
+func newBaselineClient(t *testing.T, srv *llmtest.Server, g *grading.Grader, with ...func(*executor.Baseline)) (triagev1.ExecutorServiceClient, groundtruth.Store) {
 	t.Helper()
 	st, err := groundtruth.Open(context.Background(), filepath.Join(t.TempDir(), "gt.db"))
 	if err != nil {
@@ -42,6 +43,9 @@ func newBaselineClient(t *testing.T, srv *llmtest.Server, g *grading.Grader) (tr
 		Endpoints: map[string]llm.Endpoint{"q": {Name: "q", BaseURL: srv.URL(), Model: "qwen3-32b", Mode: "extended", MaxAttempts: 1, Timeout: 5 * time.Second}},
 		Clients:   llm.NewClients(llm.WithClock(now)),
 		Solver:    solving.New(g, now),
+	}
+	for _, f := range with {
+		f(b)
 	}
 	svc := server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: executor.New(st, now, executor.WithBaseline(b))}
 	return triagev1.NewExecutorServiceClient(servertest.Start(t, nil, svc)), st

@@ -3,22 +3,16 @@ package executor_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"testing"
-	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/llm"
 	"github.com/triage-eval/triage/internal/llm/llmtest"
 	"github.com/triage-eval/triage/internal/phase0/grading"
-	"github.com/triage-eval/triage/internal/phase0/solving"
 	"github.com/triage-eval/triage/internal/platform/apperr"
-	"github.com/triage-eval/triage/internal/platform/server"
-	"github.com/triage-eval/triage/internal/platform/servertest"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/services/executor"
 )
@@ -63,22 +57,8 @@ func testDrain(t *testing.T, stopErr error, want codes.Code) {
 		}
 		return llmtest.OpenAI(llmtest.Completion{Content: "Answer: 42", CompletionTokens: 50})
 	}))
-	st, err := groundtruth.Open(context.Background(), filepath.Join(t.TempDir(), "gt.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	now := func() time.Time { return fixedNow }
 	stop := make(chan struct{})
-	b := &executor.Baseline{
-		Endpoints: map[string]llm.Endpoint{"q": {Name: "q", BaseURL: srv.URL(), Model: "qwen3-32b", Mode: "extended", MaxAttempts: 1, Timeout: 5 * time.Second}},
-		Clients:   llm.NewClients(llm.WithClock(now)),
-		Solver:    solving.New(grading.New(nil, nil), now),
-		Stop:      stop,
-		StopError: stopErr,
-	}
-	svc := server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: executor.New(st, now, executor.WithBaseline(b))}
-	c := triagev1.NewExecutorServiceClient(servertest.Start(t, nil, svc))
+	c, st := newBaselineClient(t, srv, grading.New(nil, nil), func(b *executor.Baseline) { b.Stop, b.StopError = stop, stopErr })
 	var probs []*triagev1.Problem
 	for i := range 10 {
 		probs = append(probs, mathProblem(fmt.Sprint("p", i), "42"))

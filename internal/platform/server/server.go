@@ -63,7 +63,7 @@ func New(cfg Config, logger *slog.Logger, tel *telemetry.Telemetry, services []S
 		grpc.Creds(serverCredentials{transportCredentials(cfg.TLS)}),
 		grpc.InTapHandle(admission.admit),
 		grpc.ForceServerCodecV2(codec),
-		grpc.StatsHandler(tel.ServerHandler()),
+		grpc.StatsHandler(stackGrowingHandler{tel.ServerHandler()}),
 		grpc.ChainUnaryInterceptor(append(unaryChain(logger, guards), sendLimitUnaryInterceptor(cfg.MaxMessageBytes), stamps.unary)...),
 		grpc.ChainStreamInterceptor(append(streamChain(logger, guards), readingStreamInterceptor(codec), idleStreamInterceptor, stamps.stream)...),
 		grpc.MaxRecvMsgSize(cfg.MaxMessageBytes),

@@ -127,7 +127,8 @@ FUZZ_TARGETS := \
 	FuzzNormalizeAndRun:./internal/protocol/execution/ \
 	FuzzRepair:./internal/planning/repair/ \
 	FuzzGraders:./internal/phase0/grading/ \
-	FuzzDescribeDecodeError:./internal/platform/gateway/
+	FuzzDescribeDecodeError:./internal/platform/gateway/ \
+	FuzzUnmarshal:./internal/platform/wiredecode/
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  name=$${t%%:*}; pkg=$${t#*:}; \

@@ -19,8 +19,11 @@
 // Config.TLS serves TLS or mutual TLS. OpenTelemetry is attached as a stats
 // handler with health checks filtered out.
 //
-// A request that cannot be decoded is the caller's fault and is answered
-// InvalidArgument (see readingCodec), and a unary response over the size
+// A call's goroutine gets the stack a call through the whole chain needs in
+// one growth, before the stats handler runs (stack.go). Requests carrying a
+// pool and a plan are decoded by package wiredecode, the others by
+// proto.Unmarshal. A request that cannot be decoded is the caller's fault and
+// is answered InvalidArgument (see readingCodec), and a unary response over the size
 // limit fails inside the chain, so its log line carries the
 // ResourceExhausted the caller gets.
 //

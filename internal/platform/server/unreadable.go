@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/triage-eval/triage/internal/platform/grpcerr"
+	"github.com/triage-eval/triage/internal/platform/wiredecode"
 )
 
 // A request grpc cannot decode is answered Internal, written to the caller
@@ -46,10 +47,13 @@ func (c *readingCodec) Marshal(v any) (mem.BufferSlice, error) { return c.base.M
 // Unmarshal decodes data into v; when that fails it resets v, keeps the
 // error for take and reports success to grpc.
 func (c *readingCodec) Unmarshal(data mem.BufferSlice, v any) error {
-	err := c.base.Unmarshal(data, v)
 	m, ok := v.(proto.Message)
-	if err == nil || !ok {
-		return err
+	if !ok {
+		return c.base.Unmarshal(data, v)
+	}
+	err := decode(data, m)
+	if err == nil {
+		return nil
 	}
 	proto.Reset(m)
 	c.mu.Lock()
@@ -57,6 +61,17 @@ func (c *readingCodec) Unmarshal(data mem.BufferSlice, v any) error {
 	c.pending.Add(1)
 	c.mu.Unlock()
 	return nil
+}
+
+// decode decodes data into m as the proto codec does (one contiguous copy of
+// data, then proto.Unmarshal), by wiredecode when that knows m.
+func decode(data mem.BufferSlice, m proto.Message) error {
+	buf := data.MaterializeToBuffer(mem.DefaultBufferPool())
+	defer buf.Free()
+	if wiredecode.Unmarshal(buf.ReadOnlyData(), m) {
+		return nil
+	}
+	return proto.Unmarshal(buf.ReadOnlyData(), m)
 }
 
 // Name is the proto codec's name.

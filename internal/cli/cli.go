@@ -150,7 +150,8 @@ func stopped(ctx context.Context, env Env, err error) error {
 	if err != nil && ctx.Err() == nil && env.stopAsked() {
 		cause := context.Cause(env.Stop)
 		if orchestrator.StopOutcome(err) {
-			return fmt.Errorf("stopped: %w; the model calls in flight were answered and stored, and the same command resumes", cause)
+			drained := fmt.Errorf("stopped: %w; the model calls in flight were answered and stored, and the same command resumes", cause)
+			return errors.Join(append([]error{drained}, besidesStop(err)...)...)
 		}
 		return fmt.Errorf("stopped (%v): %w", cause, err)
 	}
@@ -162,6 +163,23 @@ func stopped(ctx context.Context, env Env, err error) error {
 		return fmt.Errorf("stopped: %w; what was stored is kept, and the same command resumes", cause)
 	}
 	return fmt.Errorf("stopped (%v): %w", cause, err)
+}
+
+// besidesStop are the errors joined with a drained command's stop outcome
+// that are not themselves how stopped work ends: a solver its spend cap
+// stopped before the drain, say.
+func besidesStop(err error) []error {
+	joined, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return nil
+	}
+	var out []error
+	for _, e := range joined.Unwrap() {
+		if !orchestrator.StopOutcome(e) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // meterProvider is where the command's metrics go; nil records nothing.

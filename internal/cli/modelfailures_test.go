@@ -263,6 +263,8 @@ func TestStoppedSaysWhy(t *testing.T) {
 		{"drained run", fmt.Errorf("cells: %w", work.ErrStopped), "stopped: interrupt signal received; the model calls in flight were answered and stored, and the same command resumes"},
 		{"drained executor", status.Error(codes.Canceled, "the baseline was stopped"), "stopped: interrupt signal received; the model calls in flight were answered and stored, and the same command resumes"},
 		{"another error while draining", errors.New("disk full"), "stopped (interrupt signal received): disk full"},
+		{"a solver capped before the drain", errors.Join(work.ErrStopped, errors.New("baseline of m/standard: spend cap $1 reached")),
+			"stopped: interrupt signal received; the model calls in flight were answered and stored, and the same command resumes\nbaseline of m/standard: spend cap $1 reached"},
 	}
 	for _, tt := range drains {
 		t.Run(tt.name, func(t *testing.T) {

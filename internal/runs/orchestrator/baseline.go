@@ -182,7 +182,8 @@ func RunBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 		return out, err
 	}
 	if drained.Load() {
-		return out, work.ErrStopped
+		// A solver the cap stopped before the drain says so too.
+		return out, errors.Join(append([]error{work.ErrStopped}, capped...)...)
 	}
 	if err := errors.Join(capped...); err != nil {
 		return out, err

@@ -97,9 +97,6 @@ func (b barPanel) Plot(c draw.Canvas, p *plot.Plot) {
 			base := trY(clamp(0))
 			lo, hi, short := barEnds(base, trY(clamp(v)))
 			fillBar(&c, vg.Rectangle{Min: vg.Point{X: left, Y: lo}, Max: vg.Point{X: right, Y: hi}}, bv.colour, bv.hatched)
-			if v < b.floor {
-				boxedText(&c, note, vg.Point{X: trX(centre), Y: trY(b.floor) + 3}, report.FormatNumber(v))
-			}
 			tick := tickMark{x: trX(centre), lo: lo, hi: hi, reachLo: lo, reachHi: hi, halfWidth: (right - left) / 2, down: lo < base}
 			if bv.ci.Defined {
 				wlo, whi := trY(clamp(bv.ci.Lo)), trY(clamp(bv.ci.Hi))
@@ -108,6 +105,10 @@ func (b barPanel) Plot(c draw.Canvas, p *plot.Plot) {
 			}
 			if short {
 				labelTick(&c, tick, v)
+			}
+			if v < b.floor {
+				// After the whisker, so that its stem runs under the label's box.
+				boxedText(&c, note, vg.Point{X: trX(centre), Y: trY(b.floor) + 3}, report.FormatNumber(v))
 			}
 		}
 		if grp.accuracy.Defined {

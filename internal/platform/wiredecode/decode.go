@@ -71,16 +71,20 @@ type decoded struct {
 
 // scorePlanRequest decodes a ScorePlanRequest with an inline pool or none.
 func scorePlanRequest(data []byte, m *triagev1.ScorePlanRequest) bool {
-	return decode(data, m, poolAndPlan, func(d *decoded) {
-		if d.pool != nil {
-			m.Pool = &triagev1.ScorePlanRequest_Inline{Inline: d.pool}
-		}
-		m.Plan = d.plan
-	})
+	return decode(data, m, poolAndPlan, func(d *decoded) { setScorePlan(m, d) })
+}
+
+// setScorePlan stores a ScorePlanRequest's own fields.
+func setScorePlan(m *triagev1.ScorePlanRequest, d *decoded) {
+	if d.pool != nil {
+		m.Pool = &triagev1.ScorePlanRequest_Inline{Inline: d.pool}
+	}
+	m.Plan = d.plan
 }
 
 // decode decodes data into m, whose fields of layout l set stores, or
-// reports false with m left as it was (empty).
+// reports false with m left as it was (empty). Once scan passed it, only
+// proto.Unmarshal of the other fields' runs can still decline.
 func decode(data []byte, m proto.Message, l layout, set func(*decoded)) bool {
 	s := shape{layout: l}
 	if !s.scan(data) {
@@ -108,9 +112,11 @@ type shape struct {
 	itemCount int
 	values    int // items with a value
 	stepCount int
-	idBytes   int // the ids' bytes, items' and steps' together
-	runs      [maxRuns]span
-	runCount  int
+	// itemIDBytes and stepIDBytes count the bytes of each element's
+	// last id, the one it keeps: the ids' slabs hold no other.
+	itemIDBytes, stepIDBytes int
+	runs                     [maxRuns]span
+	runCount                 int
 }
 
 // scan checks that data is a request this package decodes and measures it:
@@ -205,7 +211,7 @@ func (s *shape) scanInline(data []byte) bool {
 
 // scanItem checks a GroundTruthItem's bytes.
 func (s *shape) scanItem(data []byte) bool {
-	hasValue := false
+	hasValue, idBytes := false, 0
 	for at := 0; at < len(data); {
 		num, typ, n := protowire.ConsumeTag(data[at:])
 		if n < 0 {
@@ -214,7 +220,7 @@ func (s *shape) scanItem(data []byte) bool {
 		var m int
 		switch {
 		case num == itemID && typ == protowire.BytesType:
-			m = s.scanID(data[at+n:])
+			m, idBytes = scanID(data[at+n:])
 		case (num == itemCost || num == itemCorrect) && typ == protowire.VarintType:
 			_, m = protowire.ConsumeVarint(data[at+n:])
 		case num == itemValue && typ == protowire.Fixed64Type:
@@ -231,11 +237,13 @@ func (s *shape) scanItem(data []byte) bool {
 	if hasValue {
 		s.values++
 	}
+	s.itemIDBytes += idBytes
 	return true
 }
 
 // scanStep checks a PlanStep's bytes.
 func (s *shape) scanStep(data []byte) bool {
+	idBytes := 0
 	for at := 0; at < len(data); {
 		num, typ, n := protowire.ConsumeTag(data[at:])
 		if n < 0 {
@@ -244,7 +252,7 @@ func (s *shape) scanStep(data []byte) bool {
 		var m int
 		switch {
 		case num == stepID && typ == protowire.BytesType:
-			m = s.scanID(data[at+n:])
+			m, idBytes = scanID(data[at+n:])
 		case num == stepTokens && typ == protowire.VarintType:
 			_, m = protowire.ConsumeVarint(data[at+n:])
 		default:
@@ -255,24 +263,26 @@ func (s *shape) scanStep(data []byte) bool {
 		}
 		at += n + m
 	}
+	s.stepIDBytes += idBytes
 	return true
 }
 
-// scanID checks and counts an id at the start of data and returns its
-// length on the wire, or -1 if it is malformed or not UTF-8.
-func (s *shape) scanID(data []byte) int {
-	id, m := protowire.ConsumeBytes(data)
-	if m < 0 || !utf8.Valid(id) {
-		return -1
+// scanID checks an id at the start of data and returns its length on the
+// wire (-1 if it is malformed or not UTF-8) and its own.
+func scanID(data []byte) (wire, id int) {
+	b, m := protowire.ConsumeBytes(data)
+	if m < 0 || !utf8.Valid(b) {
+		return -1, 0
 	}
-	s.idBytes += len(id)
-	return m
+	return m, len(b)
 }
 
 // fill decodes what scan measured into d: the items and steps each in one
-// slice, their ids in one string. The bytes were checked, so nothing fails.
+// slice, the items' ids in one string and the steps' in another (a
+// reference kept to an item's id, as a cache of references may keep, holds
+// the items' ids alone). The bytes were checked, so nothing fails.
 func (s *shape) fill(data []byte, d *decoded) {
-	sl := slabs{ids: make([]byte, s.idBytes)}
+	sl := slabs{itemIDs: make([]byte, s.itemIDBytes), stepIDs: make([]byte, s.stepIDBytes)}
 	if s.values > 0 {
 		sl.values = make([]float64, s.values)
 	}
@@ -317,17 +327,19 @@ type slabs struct {
 	items  []triagev1.GroundTruthItem
 	steps  []triagev1.PlanStep
 	values []float64
-	ids    []byte // exactly the ids' bytes; each id is a string over its part
+	// itemIDs and stepIDs are exactly the bytes of the ids kept; each id
+	// is a string over its part.
+	itemIDs, stepIDs []byte
 }
 
-// id copies b into the ids' slab and returns it as a string over that part,
-// which nothing writes to again.
-func (sl *slabs) id(b []byte) string {
+// cutID copies b into the front of *slab and returns it as a string over
+// that part, which nothing writes to again.
+func cutID(slab *[]byte, b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
-	part := sl.ids[:len(b):len(b)]
-	sl.ids = sl.ids[len(b):]
+	part := (*slab)[:len(b):len(b)]
+	*slab = (*slab)[len(b):]
 	copy(part, b)
 	return unsafe.String(&part[0], len(part))
 }
@@ -337,15 +349,14 @@ func (sl *slabs) id(b []byte) string {
 func (sl *slabs) item(data []byte) *triagev1.GroundTruthItem {
 	it := &sl.items[0]
 	sl.items = sl.items[1:]
+	var id []byte
 	for at := 0; at < len(data); {
 		num, _, n := protowire.ConsumeTag(data[at:])
 		at += n
 		var m int
 		switch num {
 		case itemID:
-			var b []byte
-			b, m = protowire.ConsumeBytes(data[at:])
-			it.Id = sl.id(b)
+			id, m = protowire.ConsumeBytes(data[at:])
 		case itemCost:
 			var v uint64
 			v, m = protowire.ConsumeVarint(data[at:])
@@ -365,6 +376,7 @@ func (sl *slabs) item(data []byte) *triagev1.GroundTruthItem {
 		}
 		at += m
 	}
+	it.Id = cutID(&sl.itemIDs, id)
 	return it
 }
 
@@ -372,15 +384,14 @@ func (sl *slabs) item(data []byte) *triagev1.GroundTruthItem {
 func (sl *slabs) step(data []byte) *triagev1.PlanStep {
 	st := &sl.steps[0]
 	sl.steps = sl.steps[1:]
+	var id []byte
 	for at := 0; at < len(data); {
 		num, _, n := protowire.ConsumeTag(data[at:])
 		at += n
 		var m int
 		switch num {
 		case stepID:
-			var b []byte
-			b, m = protowire.ConsumeBytes(data[at:])
-			st.Id = sl.id(b)
+			id, m = protowire.ConsumeBytes(data[at:])
 		case stepTokens:
 			var v uint64
 			v, m = protowire.ConsumeVarint(data[at:])
@@ -388,11 +399,15 @@ func (sl *slabs) step(data []byte) *triagev1.PlanStep {
 		}
 		at += m
 	}
+	st.Id = cutID(&sl.stepIDs, id)
 	return st
 }
 
 // scorePlansRequest decodes a batch whose every request scorePlanRequest
-// decodes, or reports false with m untouched.
+// decodes, or reports false with m untouched. Every request is scanned
+// before any is decoded, so a batch declined for its last request costs a
+// scan, not a decoding, before proto.Unmarshal decodes it; a request the
+// scan passed can still be declined by proto.Unmarshal of its other fields.
 func scorePlansRequest(data []byte, m *triagev1.ScorePlansRequest) bool {
 	count := 0
 	for at := 0; at < len(data); {
@@ -409,6 +424,16 @@ func scorePlansRequest(data []byte, m *triagev1.ScorePlansRequest) bool {
 	}
 	if count == 0 {
 		return true
+	}
+	// The first pass keeps no shape per request: a batch of many tiny
+	// requests would cost more in shapes than in requests.
+	for at := 0; at < len(data); {
+		_, _, n := protowire.ConsumeTag(data[at:])
+		body, k := protowire.ConsumeBytes(data[at+n:])
+		if s := (shape{layout: poolAndPlan}); !s.scan(body) {
+			return false
+		}
+		at += n + k
 	}
 	reqs := make([]triagev1.ScorePlanRequest, count)
 	ptrs := make([]*triagev1.ScorePlanRequest, count)

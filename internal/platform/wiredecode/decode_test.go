@@ -89,19 +89,20 @@ func decoded(t testing.TB) map[string]encoded {
 		Budgets: everything.Budgets, Random: &triagev1.RandomReferenceOptions{Samples: 10, Seed: 3},
 	}
 	return map[string]encoded{
-		"paper's call":                sp(marshal(t, paperRequest(30))),
-		"items with values":           sp(marshal(t, withValues)),
-		"every other field":           sp(marshal(t, everything)),
-		"ids beyond ASCII":            sp(marshal(t, unicode)),
-		"empty ids":                   sp(marshal(t, emptyIDs)),
-		"empty pool":                  sp(marshal(t, &triagev1.ScorePlanRequest{Pool: &triagev1.ScorePlanRequest_Inline{Inline: &triagev1.InlinePool{}}})),
-		"plan without a pool":         sp(marshal(t, &triagev1.ScorePlanRequest{Plan: paperRequest(2).Plan})),
-		"nothing":                     sp(nil),
-		"another order":               sp(shuffled),
-		"paper's call and a trailing": sp(append(paper, marshal(t, &triagev1.ScorePlanRequest{Regimes: []triagev1.Regime{1, 2}})...)),
-		"an execution":                {&triagev1.ExecutePlanRequest{}, marshal(t, execute)},
-		"references":                  {&triagev1.ComputeReferencesRequest{}, marshal(t, refs)},
-		"references without items":    {&triagev1.ComputeReferencesRequest{}, marshal(t, &triagev1.ComputeReferencesRequest{Budgets: everything.Budgets})},
+		"paper's call":                     sp(marshal(t, paperRequest(30))),
+		"items with values":                sp(marshal(t, withValues)),
+		"every other field":                sp(marshal(t, everything)),
+		"ids beyond ASCII":                 sp(marshal(t, unicode)),
+		"empty ids":                        sp(marshal(t, emptyIDs)),
+		"empty pool":                       sp(marshal(t, &triagev1.ScorePlanRequest{Pool: &triagev1.ScorePlanRequest_Inline{Inline: &triagev1.InlinePool{}}})),
+		"plan without a pool":              sp(marshal(t, &triagev1.ScorePlanRequest{Plan: paperRequest(2).Plan})),
+		"nothing":                          sp(nil),
+		"another order":                    sp(shuffled),
+		"paper's call and a trailing":      sp(append(paper, marshal(t, &triagev1.ScorePlanRequest{Regimes: []triagev1.Regime{1, 2}})...)),
+		"an execution":                     {&triagev1.ExecutePlanRequest{}, marshal(t, execute)},
+		"references":                       {&triagev1.ComputeReferencesRequest{}, marshal(t, refs)},
+		"references without items":         {&triagev1.ComputeReferencesRequest{}, marshal(t, &triagev1.ComputeReferencesRequest{Budgets: everything.Budgets})},
+		"a field this build does not know": sp(protowire.AppendVarint(protowire.AppendTag(marshal(t, paperRequest(2)), 99, protowire.VarintType), 7)),
 	}
 }
 
@@ -160,15 +161,17 @@ func TestUnmarshalMatchesProto(t *testing.T) {
 
 func TestUnmarshalLeavesTheRestToProto(t *testing.T) {
 	for name, data := range notDecoded(t) {
-		t.Run(name, func(t *testing.T) {
-			got := &triagev1.ScorePlanRequest{}
-			if wiredecode.Unmarshal(data, got) {
-				t.Fatalf("Unmarshal decoded it: %v", got)
-			}
-			if proto.Size(got) != 0 {
-				t.Errorf("Unmarshal left %v, want an empty message", got)
-			}
-		})
+		// ExecutePlanRequest has ScorePlanRequest's pool and plan fields.
+		for _, got := range []proto.Message{&triagev1.ScorePlanRequest{}, &triagev1.ExecutePlanRequest{}} {
+			t.Run(fmt.Sprintf("%s/%T", name, got), func(t *testing.T) {
+				if wiredecode.Unmarshal(data, got) {
+					t.Fatalf("Unmarshal decoded it: %v", got)
+				}
+				if proto.Size(got) != 0 {
+					t.Errorf("Unmarshal left %v, want an empty message", got)
+				}
+			})
+		}
 	}
 	t.Run("message not empty", func(t *testing.T) {
 		got := &triagev1.ScorePlanRequest{Regimes: []triagev1.Regime{1}}
@@ -225,14 +228,21 @@ func TestUnmarshalBatch(t *testing.T) {
 }
 
 // FuzzUnmarshal holds Unmarshal to its contract on any bytes: whatever it
-// decodes, proto.Unmarshal decodes without error to an equal message, and
-// whatever it leaves, it leaves empty.
+// decodes, proto.Unmarshal decodes without error to an equal message (and
+// still equal once the bytes are cleared), and whatever it leaves, it
+// leaves empty.
 func FuzzUnmarshal(f *testing.F) {
 	for _, e := range decoded(f) {
 		f.Add(e.data)
 	}
+	var batch []byte
 	for _, data := range notDecoded(f) {
 		f.Add(data)
+		batch = field(batch, 1, data)
+	}
+	for _, e := range decoded(f) {
+		batch = field(batch, 1, e.data)
+		f.Add(batch)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, pair := range []struct{ got, want proto.Message }{
@@ -241,12 +251,14 @@ func FuzzUnmarshal(f *testing.F) {
 			{&triagev1.ExecutePlanRequest{}, &triagev1.ExecutePlanRequest{}},
 			{&triagev1.ComputeReferencesRequest{}, &triagev1.ComputeReferencesRequest{}},
 		} {
-			if !wiredecode.Unmarshal(data, pair.got) {
+			own := append([]byte(nil), data...)
+			if !wiredecode.Unmarshal(own, pair.got) {
 				if proto.Size(pair.got) != 0 {
 					t.Fatalf("left %v, want an empty message", pair.got)
 				}
 				continue
 			}
+			clear(own) // nothing decoded may refer to the bytes
 			if err := proto.Unmarshal(data, pair.want); err != nil {
 				t.Fatalf("decoded what proto.Unmarshal rejects (%v): %v", err, pair.got)
 			}

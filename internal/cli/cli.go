@@ -151,7 +151,7 @@ func stopped(ctx context.Context, env Env, err error) error {
 		cause := context.Cause(env.Stop)
 		if orchestrator.StopOutcome(err) {
 			drained := fmt.Errorf("stopped: %w; the model calls in flight were answered and stored, and the same command resumes", cause)
-			return errors.Join(append([]error{drained}, besidesStop(err)...)...)
+			return errors.Join(append([]error{drained}, besidesStop(err, cause)...)...)
 		}
 		return fmt.Errorf("stopped (%v): %w", cause, err)
 	}
@@ -160,26 +160,30 @@ func stopped(ctx context.Context, env Env, err error) error {
 	}
 	cause := context.Cause(ctx)
 	if errors.Is(err, cause) || orchestrator.StopOutcome(err) {
-		return fmt.Errorf("stopped: %w; what was stored is kept, and the same command resumes", cause)
+		stopped := fmt.Errorf("stopped: %w; what was stored is kept, and the same command resumes", cause)
+		return errors.Join(append([]error{stopped}, besidesStop(err, cause)...)...)
 	}
 	return fmt.Errorf("stopped (%v): %w", cause, err)
 }
 
-// besidesStop are the errors joined with a drained command's stop outcome
-// that are not themselves how stopped work ends: a solver its spend cap
-// stopped before the drain, say.
-func besidesStop(err error) []error {
-	joined, ok := err.(interface{ Unwrap() []error })
-	if !ok {
-		return nil
-	}
-	var out []error
-	for _, e := range joined.Unwrap() {
-		if !orchestrator.StopOutcome(e) {
-			out = append(out, e)
+// besidesStop are the errors joined (at any depth, wrapped or not) with a
+// stopped command's stop outcome or cause that are not themselves how
+// stopped work ends: a solver its spend cap stopped before the stop, say.
+func besidesStop(err, cause error) []error {
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range joined.Unwrap() {
+			out = append(out, besidesStop(e, cause)...)
 		}
+		return out
 	}
-	return out
+	if !orchestrator.StopOutcome(err) && !errors.Is(err, cause) {
+		return []error{err}
+	}
+	if inner := errors.Unwrap(err); inner != nil {
+		return besidesStop(inner, cause)
+	}
+	return nil
 }
 
 // meterProvider is where the command's metrics go; nil records nothing.

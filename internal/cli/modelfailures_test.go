@@ -227,6 +227,7 @@ func TestDemoWithADeadEndpoint(t *testing.T) {
 // command resumes; other errors keep their text.
 func TestStoppedSaysWhy(t *testing.T) {
 	signal := errors.New("interrupt signal received")
+	capped := errors.New("baseline of m/standard: spend cap $1 reached")
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(signal)
 	tests := []struct {
@@ -239,6 +240,7 @@ func TestStoppedSaysWhy(t *testing.T) {
 		{"context error", ctx, fmt.Errorf("baseline: %w", context.Canceled), "stopped: interrupt signal received; what was stored is kept, and the same command resumes"},
 		{"the cause itself", ctx, signal, "stopped: interrupt signal received; what was stored is kept, and the same command resumes"},
 		{"another error", ctx, errors.New("disk full"), "stopped (interrupt signal received): disk full"},
+		{"a solver capped before", ctx, errors.Join(signal, capped), "stopped: interrupt signal received; what was stored is kept, and the same command resumes\nbaseline of m/standard: spend cap $1 reached"},
 		{"not stopped", context.Background(), errors.New("disk full"), "disk full"},
 	}
 	for _, tt := range tests {
@@ -263,8 +265,10 @@ func TestStoppedSaysWhy(t *testing.T) {
 		{"drained run", fmt.Errorf("cells: %w", work.ErrStopped), "stopped: interrupt signal received; the model calls in flight were answered and stored, and the same command resumes"},
 		{"drained executor", status.Error(codes.Canceled, "the baseline was stopped"), "stopped: interrupt signal received; the model calls in flight were answered and stored, and the same command resumes"},
 		{"another error while draining", errors.New("disk full"), "stopped (interrupt signal received): disk full"},
-		{"a solver capped before the drain", errors.Join(work.ErrStopped, errors.New("baseline of m/standard: spend cap $1 reached")),
+		{"a solver capped before the drain", errors.Join(work.ErrStopped, capped),
 			"stopped: interrupt signal received; the model calls in flight were answered and stored, and the same command resumes\nbaseline of m/standard: spend cap $1 reached"},
+		{"and a store that failed to close", errors.Join(fmt.Errorf("baseline: %w", errors.Join(work.ErrStopped, capped)), errors.New("closing gt.db: disk full")),
+			"stopped: interrupt signal received; the model calls in flight were answered and stored, and the same command resumes\nbaseline of m/standard: spend cap $1 reached\nclosing gt.db: disk full"},
 	}
 	for _, tt := range drains {
 		t.Run(tt.name, func(t *testing.T) {

@@ -118,7 +118,9 @@ type logLine struct {
 // check call (one small call each), and returns a *PreflightError listing
 // every problem found. When a solver fails, the others stop and the error
 // is that solver's, not the cancellation it caused; when the caller's
-// context ends, the error is its cause. When every model call of a solver
+// context ends, the error is its cause; when it drained (opts.Stop), it is
+// work.ErrStopped. Each of these is joined with the *SpendCapError of every
+// solver the cap stopped before, as is no error. When every model call of a solver
 // failed, the error is a *CallsFailedError (joined, one per such solver):
 // nothing was measured.
 func RunBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, opts BaselineOptions, progress *work.Progress) ([]BaselineSummary, error) {
@@ -175,15 +177,17 @@ func RunBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorService
 		})
 	}
 	err = g.Wait()
+	// However the baseline ends, a solver the cap stopped says so too: the
+	// same command would meet the cap again.
+	withCapped := func(err error) error { return errors.Join(append([]error{err}, capped...)...) }
 	if ctx.Err() != nil {
-		return out, context.Cause(ctx)
+		return out, withCapped(context.Cause(ctx))
 	}
 	if err != nil {
-		return out, err
+		return out, withCapped(err)
 	}
 	if drained.Load() {
-		// A solver the cap stopped before the drain says so too.
-		return out, errors.Join(append([]error{work.ErrStopped}, capped...)...)
+		return out, withCapped(work.ErrStopped)
 	}
 	if err := errors.Join(capped...); err != nil {
 		return out, err

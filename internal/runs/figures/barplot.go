@@ -80,6 +80,7 @@ func (b barPanel) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	clamp := func(y float64) float64 { return min(max(y, b.floor), b.ceil) }
 	note := textStyle(6, false, draw.XCenter, draw.YBottom)
+	var cut []cutLabel
 	for g, grp := range b.groups {
 		if !grp.present {
 			continue
@@ -107,14 +108,51 @@ func (b barPanel) Plot(c draw.Canvas, p *plot.Plot) {
 				labelTick(&c, tick, v)
 			}
 			if v < b.floor {
-				// After the whisker, so that its stem runs under the label's box.
-				boxedText(&c, note, vg.Point{X: trX(centre), Y: trY(b.floor) + 3}, report.FormatNumber(v))
+				cut = append(cut, cutLabel{vg.Point{X: trX(centre), Y: trY(b.floor) + 3}, report.FormatNumber(v)})
 			}
 		}
 		if grp.accuracy.Defined {
 			c.StrokeLine2(accuracyStyle(), trX(x-accMarkHalf), trY(grp.accuracy.Value), trX(x+accMarkHalf), trY(grp.accuracy.Value))
 		}
 	}
+	// After every bar and whisker, so that none is drawn over them.
+	for _, l := range placeCutLabels(note, cut) {
+		boxedText(&c, note, l.at, l.txt)
+	}
+}
+
+// cutLabel is the value printed on a bar cut at the floor, at the bar's
+// centre just above the cut.
+type cutLabel struct {
+	at  vg.Point
+	txt string
+}
+
+// placeCutLabels returns labels (in bar order, left to right) each raised
+// above the earlier ones whose boxes it would overlap: the labels of
+// adjacent cut bars are wider than the bars.
+func placeCutLabels(sty text.Style, labels []cutLabel) []cutLabel {
+	out := make([]cutLabel, 0, len(labels))
+	for _, l := range labels {
+		for moved := true; moved; {
+			moved = false
+			box := labelBox(sty, l.at, l.txt)
+			for _, p := range out {
+				if other := labelBox(sty, p.at, p.txt); overlaps(box, other) {
+					l.at.Y = other.Max.Y + (l.at.Y - box.Min.Y) + 1
+					moved = true
+					break
+				}
+			}
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// overlaps reports whether two rectangles share more than an edge.
+func overlaps(a, b vg.Rectangle) bool {
+	return a.Min.X < b.Max.X && b.Min.X < a.Max.X && a.Min.Y < b.Max.Y && b.Min.Y < a.Max.Y
 }
 
 // barEnds returns the bottom and top, in points, of a bar from the zero

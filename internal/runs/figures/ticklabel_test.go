@@ -10,11 +10,6 @@ import (
 	"github.com/triage-eval/triage/internal/runs/report"
 )
 
-// overlaps reports whether two rectangles share more than an edge.
-func overlaps(a, b vg.Rectangle) bool {
-	return a.Min.X < b.Max.X && b.Min.X < a.Max.X && a.Min.Y < b.Max.Y && b.Min.Y < a.Max.Y
-}
-
 // TestTickLabelClearsWhisker places the label of a short bar's tick in a
 // panel 100 points tall, the zero line at 50: beyond the far end of the
 // tick and its whisker on the tick's side, else beyond the other end, else

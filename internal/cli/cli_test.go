@@ -60,21 +60,34 @@ func TestServeAnswersHealthAndStopsOnCancel(t *testing.T) {
 	}
 }
 
+// waitUntil polls done until it holds. limit only catches a hang: past it
+// the test fails with what was awaited and failed's account of the state.
+func waitUntil(t *testing.T, limit time.Duration, what string, done func() bool, failed func() string) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !done() {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s\n%s", what, failed())
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
 // waitForAddr reads the "serving" log line for the address bound to port 0.
 func waitForAddr(t *testing.T, logs *servertest.LogBuffer) string {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute) // only catches a hang
-	for time.Now().Before(deadline) {
+	var addr string
+	waitUntil(t, 2*time.Minute, "serving log line with the server's address", func() bool {
 		for _, line := range strings.Split(logs.String(), "\n") {
 			var rec struct{ Msg, Addr string }
 			if json.Unmarshal([]byte(line), &rec) == nil && rec.Msg == "serving" {
-				return rec.Addr
+				addr = rec.Addr
+				return true
 			}
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("server never logged its address:\n%s", logs)
-	return ""
+		return false
+	}, logs.String)
+	return addr
 }
 
 func TestUsageErrors(t *testing.T) {

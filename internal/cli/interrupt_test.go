@@ -1,16 +1,16 @@
 package cli
 
 import (
-	"bytes"
 	"errors"
 	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/triage-eval/triage/internal/platform/servertest"
 )
 
 // TestInterruptDrainsTheCallsInFlight interrupts a real triage run (SIGINT)
@@ -26,24 +26,11 @@ func TestInterruptDrainsTheCallsInFlight(t *testing.T) {
 	const llmCells = 2 * 4 * 4 * 3 // solvers × pools × α × variants
 	ms := newModelServer(t, 300*time.Millisecond)
 	config := writeGrid(t, t.TempDir(), ms.URL)
-	cmd := triageProcess(config)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(5 * time.Minute) // only catches a hang
-	for {
+	cmd, out := startTriage(t, config)
+	waitUntil(t, 5*time.Minute, "progress with calls in flight", func() bool {
 		received, answered := ms.snapshot()
-		if len(answered) >= llmCells/4 && len(received) > len(answered) {
-			break // calls are in flight
-		}
-		if time.Now().After(deadline) {
-			_ = cmd.Process.Kill()
-			t.Fatalf("the run made no progress\n%s", out.String())
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+		return len(answered) >= llmCells/4 && len(received) > len(answered)
+	}, out.String)
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
@@ -96,28 +83,12 @@ func TestSecondInterruptAbandons(t *testing.T) {
 	}
 	ms := newModelServer(t, time.Minute)
 	config := writeGrid(t, t.TempDir(), ms.URL)
-	cmd := triageProcess(config)
-	out := &lockedBuffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(5 * time.Minute) // only catches a hang
-	waitFor := func(what string, done func() bool) {
-		t.Helper()
-		for !done() {
-			if time.Now().After(deadline) {
-				_ = cmd.Process.Kill()
-				t.Fatalf("no %s\n%s", what, out.String())
-			}
-			time.Sleep(2 * time.Millisecond)
-		}
-	}
-	waitFor("call in flight", func() bool { received, _ := ms.snapshot(); return len(received) > 0 })
+	cmd, out := startTriage(t, config)
+	waitUntil(t, 5*time.Minute, "call in flight", func() bool { received, _ := ms.snapshot(); return len(received) > 0 }, out.String)
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	waitFor("drain notice", func() bool { return strings.Contains(out.String(), drainNotice) })
+	waitUntil(t, 5*time.Minute, "drain notice", func() bool { return strings.Contains(out.String(), drainNotice) }, out.String)
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
@@ -134,21 +105,17 @@ func TestSecondInterruptAbandons(t *testing.T) {
 	}
 }
 
-// lockedBuffer is a bytes.Buffer safe for a process's output and a test
-// reading it meanwhile.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+// startTriage starts a triage run of config in a process of its own, its
+// output collected as it comes, and kills it when the test ends (a no-op
+// once it has exited).
+func startTriage(t *testing.T, config string) (*exec.Cmd, *servertest.LogBuffer) {
+	t.Helper()
+	cmd := triageProcess(config)
+	out := &servertest.LogBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	return cmd, out
 }

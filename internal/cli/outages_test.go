@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"net"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -48,13 +49,7 @@ func TestWatchOutagesReportsAServiceThatStaysDown(t *testing.T) {
 	}()
 	waitFor := func(what string) {
 		t.Helper()
-		deadline := time.Now().Add(time.Minute) // only catches a hang
-		for !strings.Contains(out.String(), what) {
-			if time.Now().After(deadline) {
-				t.Fatalf("no %q in %q", what, out)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+		waitUntil(t, time.Minute, strconv.Quote(what), func() bool { return strings.Contains(out.String(), what) }, out.String)
 	}
 
 	time.Sleep(500 * time.Millisecond)

@@ -65,19 +65,11 @@ func TestBaselineRidesARollingUpdateOfItsExecutor(t *testing.T) {
 	env, _, logs := testEnv(nil)
 	done := make(chan error, 1)
 	go func() { done <- Run(context.Background(), []string{"baseline", "--progress", "off", s.cfg}, env) }()
-	deadline := time.Now().Add(time.Minute) // only catches a hang
-	for {
+	waitUntil(t, time.Minute, "six problems asked", func() bool {
 		mu.Lock()
-		n := len(asked)
-		mu.Unlock()
-		if n >= 6 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the model was asked %d calls\n%s", n, logs)
-		}
-		time.Sleep(time.Millisecond)
-	}
+		defer mu.Unlock()
+		return len(asked) >= 6
+	}, logs.String)
 	// The rolling update: the old pod is told to stop, and the Service's
 	// name resolves to the new one only.
 	r.UpdateState(resolver.State{Addresses: []resolver.Address{{Addr: newAddr}}})

@@ -9,8 +9,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/triage-eval/triage/internal/platform/servertest"
 )
 
 // TestInterruptDrainsTheCallsInFlight interrupts a real triage run (SIGINT)
@@ -103,19 +101,4 @@ func TestSecondInterruptAbandons(t *testing.T) {
 	if _, answered := ms.snapshot(); len(answered) != 0 {
 		t.Errorf("%d calls answered; the model takes a minute, so the second interrupt did not abandon them", len(answered))
 	}
-}
-
-// startTriage starts a triage run of config in a process of its own, its
-// output collected as it comes, and kills it when the test ends (a no-op
-// once it has exited).
-func startTriage(t *testing.T, config string) (*exec.Cmd, *servertest.LogBuffer) {
-	t.Helper()
-	cmd := triageProcess(config)
-	out := &servertest.LogBuffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	return cmd, out
 }

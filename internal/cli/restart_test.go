@@ -141,12 +141,7 @@ func TestRunSurvivesServiceRestarts(t *testing.T) {
 	fmt.Fprintf(f, "services: {oracle: %q, executor: %q, planner: %q}\n", oracle.addr, executor.addr, planner.addr)
 	f.Close()
 
-	run := triageProcess(config)
-	runOut := &servertest.LogBuffer{}
-	run.Stdout, run.Stderr = runOut, runOut
-	if err := run.Start(); err != nil {
-		t.Fatal(err)
-	}
+	run, runOut := startTriage(t, config)
 	var runErr error
 	ran := make(chan struct{}) // closed when the run has exited, with runErr
 	go func() { runErr = run.Wait(); close(ran) }()

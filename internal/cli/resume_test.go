@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/triage-eval/triage/internal/platform/servertest"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/store/runstore"
 	"github.com/triage-eval/triage/internal/testkit/fakemodel"
@@ -136,6 +137,21 @@ llm_cache: llm-cache.db
 
 func triageProcess(config string) *exec.Cmd {
 	return triageCommand("run", "--progress", "off", config)
+}
+
+// startTriage starts a triage run of config in a process of its own, its
+// output collected as it comes, and kills it when the test ends (a no-op
+// once it has exited).
+func startTriage(t *testing.T, config string) (*exec.Cmd, *servertest.LogBuffer) {
+	t.Helper()
+	cmd := triageProcess(config)
+	out := &servertest.LogBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	return cmd, out
 }
 
 // triageCommand is the command running this test binary as `triage` with

@@ -25,9 +25,16 @@ VULNDB  := bin/vulndb
 
 all: test build
 
+# BUILDVCS stamps the binary with its VCS revision (SPEC §10: every response,
+# stored result and report carries it) when git can read this checkout, and
+# leaves it unstamped otherwise: `go run` never stamps unless told to, and the
+# go command's own -buildvcs=auto fails the build in a checkout git refuses to
+# read (files of another user, as in a container's mounted volume).
+BUILDVCS = $(shell git rev-parse --is-inside-work-tree >/dev/null 2>&1 && echo true || echo false)
+
 ## demo: the main job — the α sweep on the bundled synthetic sample, zero configuration
 demo:
-	$(GO) run ./cmd/triage demo
+	$(GO) run -buildvcs=$(BUILDVCS) ./cmd/triage demo
 
 ## generate: regenerate gen/ (Go, gRPC, grpc-gateway) and api/openapi/ from proto/
 generate:
@@ -142,10 +149,10 @@ breaking:
 	$(GO) tool buf breaking --against '.git#branch=main'
 
 ## build: build the triage binary into bin/, stamped with its VCS revision
-## when built from a git clone (-buildvcs=auto overrides a GOFLAGS that turns
-## stamping off; triage version reads it)
+## when built from a git clone git can read (BUILDVCS; it overrides a GOFLAGS
+## that turns stamping off; triage version reads it)
 build:
-	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/triage
+	$(GO) build -buildvcs=$(BUILDVCS) -o $(BIN) ./cmd/triage
 
 ## load: ghz (pinned) on LOAD_SERVICE's paper call (oracle: ComputeReferences;
 ## scoring: ScorePlan) against triage serve, plaintext versus TLS with tokens,

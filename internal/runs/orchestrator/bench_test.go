@@ -144,12 +144,14 @@ func BenchmarkLatencyBoundGrid(b *testing.B) {
 
 // BenchmarkSharedWorkers runs one latency-bound grid (2,304 planned cells,
 // a test model answering in 100 ms) on a PostgreSQL run store, LLM cache
-// and ground-truth store, with one worker and with three workers at
+// and ground-truth store, with one worker and then with three workers at
 // concurrency 16 each, every worker with its own services as separate
-// processes would have (bar, issue 22: three workers give ≥ 2.9× the
-// cells per second of one). The ground truth is imported before the clock starts, as
-// a baseline would have stored it. Needs TRIAGE_TEST_POSTGRES_DSN; run with
-// -benchtime 1x.
+// processes would have, and reports both rates and their ratio, measured
+// back to back in each iteration (bar, issue 22: three workers give ≥ 2.9×
+// the cells per second of one). The ground truth is imported before the
+// clock starts, as a baseline would have stored it. Needs
+// TRIAGE_TEST_POSTGRES_DSN; run with -benchtime 1x (and -count for
+// medians).
 func BenchmarkSharedWorkers(b *testing.B) {
 	g := gridShape{solvers: 4, datasets: 3, pools: 16, alphas: 4, variants: 3}
 	latency := 100 * time.Millisecond
@@ -157,17 +159,17 @@ func BenchmarkSharedWorkers(b *testing.B) {
 		latency, _ = time.ParseDuration(v)
 	}
 	srv := llmtest.NewServer(b, llmtest.WithHandler(planningModel), llmtest.WithLatency(latency), llmtest.WithoutLog())
-	for _, workers := range []int{1, 3} {
-		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
-			for b.Loop() {
-				location := pgtest.Location(b)
-				cfg, eps := benchGrid(b, b.TempDir(), srv.URL(), g, 16)
-				cfg.RunStore, cfg.GroundTruthStore, cfg.LLMCache = location, location, location
-				wall := runWorkers(b, cfg, eps, workers)
-				b.ReportMetric(float64(g.cells())/wall.Seconds(), "cells/s")
-				b.ReportMetric(wall.Seconds(), "wall-s")
-			}
-		})
+	for b.Loop() {
+		var rates [2]float64
+		for i, workers := range []int{1, 3} {
+			location := pgtest.Location(b)
+			cfg, eps := benchGrid(b, b.TempDir(), srv.URL(), g, 16)
+			cfg.RunStore, cfg.GroundTruthStore, cfg.LLMCache = location, location, location
+			rates[i] = float64(g.cells()) / runWorkers(b, cfg, eps, workers).Seconds()
+		}
+		b.ReportMetric(rates[0], "one-cells/s")
+		b.ReportMetric(rates[1], "three-cells/s")
+		b.ReportMetric(rates[1]/rates[0], "three/one")
 	}
 }
 

@@ -151,7 +151,7 @@ func stopped(ctx context.Context, env Env, err error) error {
 		cause := context.Cause(env.Stop)
 		if orchestrator.StopOutcome(err) {
 			drained := fmt.Errorf("stopped: %w; the model calls in flight were answered and stored, and the same command resumes", cause)
-			return errors.Join(append([]error{drained}, besidesStop(err, cause)...)...)
+			return withBesidesStop(drained, err, cause)
 		}
 		return fmt.Errorf("stopped (%v): %w", cause, err)
 	}
@@ -161,9 +161,15 @@ func stopped(ctx context.Context, env Env, err error) error {
 	cause := context.Cause(ctx)
 	if errors.Is(err, cause) || orchestrator.StopOutcome(err) {
 		stopped := fmt.Errorf("stopped: %w; what was stored is kept, and the same command resumes", cause)
-		return errors.Join(append([]error{stopped}, besidesStop(err, cause)...)...)
+		return withBesidesStop(stopped, err, cause)
 	}
 	return fmt.Errorf("stopped (%v): %w", cause, err)
+}
+
+// withBesidesStop joins stop, what a stopped command says, with the errors
+// of err besides how it stopped (besidesStop).
+func withBesidesStop(stop, err, cause error) error {
+	return errors.Join(append([]error{stop}, besidesStop(err, cause)...)...)
 }
 
 // besidesStop are the errors joined (at any depth, wrapped or not) with a

@@ -49,6 +49,7 @@ func runBaseline(ctx context.Context, args []string, env Env) (err error) {
 			return perr
 		}
 		defer closeInto(&err, closeCache)
+		llmCfg.Drain = opts.Stop // the first interrupt: no model call is sent after it
 		if deps.baseline, err = newBaseline(llmCfg, solveOptionsOf(cfg), func(msg string) { fmt.Fprintln(env.Stderr, "warning:", msg) }); err != nil {
 			return err
 		}

@@ -165,3 +165,49 @@ func rightAnswer(aime *aimeModel, r llmtest.Recorded) llmtest.Reply {
 	}
 	return llmtest.BadRequest("unknown problem")
 }
+
+// TestDrainedBaselineSendsNoQueuedCall: with the endpoint's concurrency
+// (1) below the baseline's, the calls queued for the endpoint's slot when
+// the baseline is asked to stop are not sent — a stopping baseline once
+// sent them one after another — and the next baseline asks each of them
+// once.
+func TestDrainedBaselineSendsNoQueuedCall(t *testing.T) {
+	s := newQuoteStudy(t)
+	aime := studyModel(s)
+	stop, stopWith := context.WithCancelCause(context.Background())
+	defer stopWith(nil)
+	var solves, late atomic.Int32
+	srv := llmtest.NewServer(t, llmtest.WithHandler(func(i int, r llmtest.Recorded) llmtest.Reply {
+		if fakemodel.Parse(r).IsProbe() {
+			return aime.reply(i, r)
+		}
+		if stop.Err() != nil {
+			late.Add(1)
+		}
+		if solves.Add(1) == 3 {
+			stopWith(errors.New("interrupt signal received"))
+		}
+		reply := rightAnswer(aime, r)
+		reply.Delay = 50 * time.Millisecond // the others queue meanwhile
+		return reply
+	}))
+	s.write(t, "endpoints.json", fmt.Sprintf(`{"q": {"base_url": "%s", "model": "qwen3-8b", "mode": "extended", "family": "qwen",
+  "max_attempts": 1, "timeout": "5s", "max_output_tokens": 4000, "concurrency": 1}}`, srv.URL()))
+	env, _, logs := testEnv(nil)
+	env.Stop = stop
+	err := Run(context.Background(), []string{"baseline", "--progress", "off", s.cfg}, env)
+	if err == nil || !strings.Contains(err.Error(), "stopped: interrupt signal received; the model calls in flight were answered and stored") {
+		t.Fatalf("baseline: %v, want it drained\n%s", err, logs)
+	}
+	if n := late.Load(); n != 0 {
+		t.Errorf("%d solve calls reached the model after the stop, want 0 (the endpoint's one slot was taken by the call in flight)", n)
+	}
+	asked := int(solves.Load())
+	env, _, logs = testEnv(nil)
+	if err := Run(context.Background(), []string{"baseline", "--progress", "off", s.cfg}, env); err != nil {
+		t.Fatalf("resumed baseline: %v\n%s", err, logs)
+	}
+	if again := int(solves.Load()) - asked; again != len(s.probs)-asked {
+		t.Errorf("the resumed baseline asked %d calls, want the %d not asked before", again, len(s.probs)-asked)
+	}
+}

@@ -35,6 +35,7 @@ func runBudgetAware(ctx context.Context, args []string, env Env) (err error) {
 		return err
 	}
 	defer closeInto(&err, closeCache)
+	llmCfg.Drain = env.stopChan() // the first interrupt: no re-solve is sent after it
 	solver, clients, err := newSolver(llmCfg, solveOptionsOf(cfg), func(msg string) { fmt.Fprintln(env.Stderr, "warning:", msg) })
 	if err != nil {
 		return err

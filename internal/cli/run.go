@@ -57,6 +57,7 @@ func runGrid(ctx context.Context, command string, cfg *orchestrator.Config, prog
 			return perr
 		}
 		defer closeInto(&err, closeCache)
+		pc.Drain = env.stopChan() // the first interrupt: no planner call is sent after it
 		deps.planner = pc
 	}
 	conns, err := connect([]string{"executor", "oracle", "planner"},

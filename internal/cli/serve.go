@@ -103,12 +103,15 @@ func runServe(ctx context.Context, args []string, env Env) (err error) {
 		deps.planner = pc
 		if slices.Contains(names, "executor") && len(pc.Endpoints) > 0 {
 			solve.info = func(msg string) { logger.Info(msg) }
-			if deps.baseline, err = newBaseline(pc, solve, func(msg string) { logger.Warn(msg) }); err != nil {
+			// Shutting down (SIGTERM: a rolling update), the Executor makes
+			// no new model call, not even one queued for a concurrency slot
+			// (Drain); its baselines' calls in flight are answered and
+			// stored within the shutdown grace, so none is paid twice.
+			bc := pc
+			bc.Drain = ctx.Done()
+			if deps.baseline, err = newBaseline(bc, solve, func(msg string) { logger.Warn(msg) }); err != nil {
 				return err
 			}
-			// Shutting down (SIGTERM: a rolling update), the Executor makes
-			// no new model call; its baselines' calls in flight are answered
-			// and stored within the shutdown grace, so none is paid twice.
 			deps.baseline.Stop, deps.baseline.StopError = ctx.Done(), errShuttingDown
 		}
 	}

@@ -35,22 +35,20 @@ func (u unavailableRunner) RunTests(context.Context, string, *grading.CodeSpec) 
 }
 
 // newSolver builds the grader and solver; the endpoints, response cache and
-// getenv of llmCfg are shared with the Planner. A sandbox that cannot start
+// getenv of llmCfg are shared with the Planner. The solvers' clients drain
+// with llmCfg.Drain; the judge's do not, since a judge grades an answer
+// already paid for, which a drain lets finish. A sandbox that cannot start
 // does not stop the process: code items become not gradeable, and warn says
 // why.
 func newSolver(llmCfg planner.Config, o solveOptions, warn func(string)) (*solving.Solver, *llm.Clients, error) {
-	opts := []llm.Option{llm.WithGetenv(llmCfg.Getenv), llm.WithClock(llmCfg.Now), llm.WithMeterProvider(llmCfg.MeterProvider)}
-	if llmCfg.Cache != nil {
-		opts = append(opts, llm.WithCache(llmCfg.Cache))
-	}
-	clients := llm.NewClients(opts...)
+	clients := llm.NewClients(append(llmCfg.GatewayOptions(), llm.WithDrain(llmCfg.Drain))...)
 	var judge grading.Judge
 	if o.judgeEndpoint != "" {
 		ep, ok := llmCfg.Endpoints[o.judgeEndpoint]
 		if !ok {
 			return nil, nil, fmt.Errorf("%w: judge endpoint %q is not in the endpoints file", ErrUsage, o.judgeEndpoint)
 		}
-		c, err := clients.Get("judge/"+o.judgeEndpoint, ep)
+		c, err := llm.NewClients(llmCfg.GatewayOptions()...).Get("judge/"+o.judgeEndpoint, ep)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -39,7 +39,9 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 	}
 	r, err := c.sendWithin(ctx, &w, c.ep.TotalTimeout)
 	if err != nil {
-		c.metrics.call(ctx, outcomeFailed, nil)
+		if !errors.Is(err, ErrNotSent) { // a drained call is neither answered nor failed
+			c.metrics.call(ctx, outcomeFailed, nil)
+		}
 		return Response{}, c.wrap(err)
 	}
 	c.metrics.call(ctx, outcomeAnswered, &r)
@@ -172,10 +174,16 @@ func (e *retryWaitError) Unwrap() error { return e.err }
 
 // send makes up to Endpoint.MaxAttempts attempts, holding a concurrency
 // slot only while a request is in flight, and waiting between attempts as
-// Retry-After says or with jittered exponential backoff.
+// Retry-After says or with jittered exponential backoff. Once the Client
+// drains (WithDrain) it sends nothing more: a call waiting for a slot or
+// for its retry ends with ErrNotSent.
 func (c *Client) send(ctx context.Context, w *wireRequest) (Response, error) {
+	var last error // the failed attempt before this one
 	for n := 1; ; n++ {
-		if err := c.sem.acquire(ctx); err != nil {
+		if err := c.sem.acquire(ctx, c.opts.drain); err != nil {
+			if errors.Is(err, ErrNotSent) && last != nil {
+				return Response{}, &NotSentError{Attempts: n - 1, Last: last}
+			}
 			return Response{}, fmt.Errorf("waiting for a concurrency slot: %w", err)
 		}
 		o := c.attempt(ctx, w)
@@ -194,9 +202,13 @@ func (c *Client) send(ctx context.Context, w *wireRequest) (Response, error) {
 		if !o.hasWait {
 			wait = c.backoff.delay(n)
 		}
-		if err := c.opts.sleep(ctx, wait); err != nil {
+		if err := c.sleepUnlessDrained(ctx, wait); err != nil {
+			if ctx.Err() == nil && draining(c.opts.drain) {
+				return Response{}, &NotSentError{Attempts: n, Last: o.err}
+			}
 			return Response{}, &retryWaitError{wait: wait, attempt: n, last: o.err, err: err}
 		}
+		last = o.err
 		c.metrics.retry(ctx, o.err)
 	}
 }
@@ -204,4 +216,22 @@ func (c *Client) send(ctx context.Context, w *wireRequest) (Response, error) {
 // wrap names the endpoint in err.
 func (c *Client) wrap(err error) error {
 	return &EndpointError{Endpoint: c.ep.Name, Err: err}
+}
+
+// sleepUnlessDrained waits d before a retry, as the Client's sleep does,
+// ending early when the Client drains (WithDrain).
+func (c *Client) sleepUnlessDrained(ctx context.Context, d time.Duration) error {
+	if c.opts.drain == nil {
+		return c.opts.sleep(ctx, d)
+	}
+	sctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go func() {
+		select {
+		case <-c.opts.drain:
+			cancel(ErrNotSent)
+		case <-sctx.Done():
+		}
+	}()
+	return c.opts.sleep(sctx, d)
 }

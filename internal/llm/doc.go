@@ -129,7 +129,9 @@
 // beyond that wait for a slot (or their context). A slot is held only
 // during an attempt, not during the wait before a retry. The default HTTP
 // transport keeps Concurrency idle connections per host, so a busy Client
-// reuses its connections.
+// reuses its connections. A Client made WithDrain sends nothing once its
+// drain closes: calls waiting for a slot, or to retry, end with ErrNotSent
+// (a context.Canceled), and the requests in flight are answered.
 //
 // # Cache
 //

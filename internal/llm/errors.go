@@ -114,6 +114,30 @@ func (e *ExhaustedError) Error() string {
 // Unwrap returns the last attempt's error.
 func (e *ExhaustedError) Unwrap() error { return e.Last }
 
+// ErrNotSent ends a call that its Client, draining (WithDrain), did not
+// send: it wraps context.Canceled, as a call its caller stopped, so that
+// the caller leaves the work for the next run rather than recording a
+// failure.
+var ErrNotSent = fmt.Errorf("not sent: the client is draining (asked to stop): %w", context.Canceled)
+
+// NotSentError is ErrNotSent for a call whose earlier attempt failed and
+// was not retried because the Client was draining.
+type NotSentError struct {
+	// Attempts is how many attempts were made before the drain.
+	Attempts int
+	// Last is the error of the last attempt.
+	Last error
+}
+
+// Error says that the retry was not sent, and why the attempt before it
+// failed.
+func (e *NotSentError) Error() string {
+	return fmt.Sprintf("retry not sent: the client is draining (asked to stop); attempt %d failed: %v", e.Attempts, e.Last)
+}
+
+// Unwrap returns ErrNotSent.
+func (e *NotSentError) Unwrap() error { return ErrNotSent }
+
 // EndpointError names the endpoint an error of Complete comes from.
 type EndpointError struct {
 	// Endpoint is Endpoint.Name.

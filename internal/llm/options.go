@@ -23,6 +23,7 @@ type options struct {
 	rand       func() float64
 	backoff    struct{ base, max time.Duration }
 	meter      metric.MeterProvider
+	drain      <-chan struct{}
 }
 
 // defaultOptions returns the production dependencies: no cache, a tuned
@@ -70,6 +71,14 @@ func WithRand(rand func() float64) Option { return func(o *options) { o.rand = r
 // WithMeterProvider records the gateway's metrics (calls by outcome,
 // tokens, retries; see metrics.go) with mp. The default records nothing.
 func WithMeterProvider(mp metric.MeterProvider) Option { return func(o *options) { o.meter = mp } }
+
+// WithDrain makes the Client send nothing once drain closes: a call
+// waiting for a concurrency slot, or to retry after a failed attempt, then
+// ends with ErrNotSent, and the requests already sent are answered as
+// usual. It is how a command's first interrupt keeps its promise that no
+// model call starts after it, whatever the endpoint's concurrency queues.
+// Nil (the default) never drains.
+func WithDrain(drain <-chan struct{}) Option { return func(o *options) { o.drain = drain } }
 
 // sleepContext waits d, or until ctx ends.
 func sleepContext(ctx context.Context, d time.Duration) error {

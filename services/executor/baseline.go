@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -172,6 +173,10 @@ func (s *Service) solveAll(ctx context.Context, c *llm.Client, solver groundtrut
 				return nil
 			}
 			a, err := s.baseline.Solver.SolveSample(gctx, c, p.Problem, p.Sample)
+			if errors.Is(err, llm.ErrNotSent) {
+				left.Store(true) // queued for a slot when Stop closed: not sent
+				return nil
+			}
 			if err != nil {
 				return err
 			}

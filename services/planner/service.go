@@ -29,6 +29,22 @@ type Config struct {
 	// MeterProvider records the gateway's metrics (llm.WithMeterProvider);
 	// nil records nothing.
 	MeterProvider metric.MeterProvider
+	// Drain, when it closes, makes the gateway send nothing more
+	// (llm.WithDrain): a call waiting for a concurrency slot or for a
+	// retry ends with llm.ErrNotSent (Canceled). A command's first
+	// interrupt closes it; nil never drains.
+	Drain <-chan struct{}
+}
+
+// GatewayOptions are the gateway options every model client of the
+// process shares: its environment, clock, metrics and response cache
+// (not Drain, which each caller decides).
+func (cfg Config) GatewayOptions() []llm.Option {
+	opts := []llm.Option{llm.WithGetenv(cfg.Getenv), llm.WithClock(cfg.Now), llm.WithMeterProvider(cfg.MeterProvider)}
+	if cfg.Cache != nil {
+		opts = append(opts, llm.WithCache(cfg.Cache))
+	}
+	return opts
 }
 
 // Service implements triagev1.PlannerServiceServer. It keeps one gateway
@@ -48,10 +64,7 @@ func New(cfg Config) *Service {
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}
-	opts := []llm.Option{llm.WithGetenv(cfg.Getenv), llm.WithClock(cfg.Now), llm.WithMeterProvider(cfg.MeterProvider)}
-	if cfg.Cache != nil {
-		opts = append(opts, llm.WithCache(cfg.Cache))
-	}
+	opts := append(cfg.GatewayOptions(), llm.WithDrain(cfg.Drain))
 	inlineOpts := append(slices.Clone(opts), llm.WithHTTPClient(&http.Client{CheckRedirect: noRedirects}))
 	return &Service{cfg: cfg, clients: llm.NewClients(opts...), inline: llm.NewClients(inlineOpts...)}
 }

@@ -83,8 +83,9 @@ const MaxSamples = 20
 // Solve prompts c with p and grades the answer. bannerTokens > 0 prepends
 // the budget-aware banner stating that many tokens. The error is non-nil
 // only when ctx ended (the attempt then holds only Judge, a judge's call
-// that answered before): every other failure is an attempt that is not
-// gradeable.
+// that answered before) or when c drained before sending the call (an
+// error wrapping llm.ErrNotSent): every other failure is an attempt that
+// is not gradeable.
 func (s *Solver) Solve(ctx context.Context, c Completer, p problems.Problem, bannerTokens int64) (Attempt, error) {
 	return s.solve(ctx, c, p, bannerTokens, 0)
 }
@@ -107,6 +108,11 @@ func (s *Solver) solve(ctx context.Context, c Completer, p problems.Problem, ban
 	resp, err := c.Complete(ctx, req)
 	if ctx.Err() != nil {
 		return Attempt{}, ctx.Err()
+	}
+	if errors.Is(err, llm.ErrNotSent) {
+		// Not an attempt: its client drains (the caller stopping), and the
+		// next run makes the call.
+		return Attempt{}, err
 	}
 	if err != nil {
 		a.CallFailed = true

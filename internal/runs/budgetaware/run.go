@@ -222,6 +222,11 @@ func solveOne(ctx context.Context, d Deps, j job, progress *work.Progress, failu
 	} else {
 		err = errors.Join(d.Spend.Settle(ctx, hold, int64(a.Response.PromptTokens), a.Cost(), a.Response.CacheHit), judged)
 	}
+	if errors.Is(err, llm.ErrNotSent) {
+		// Queued for a slot when the run was asked to stop: not sent, and
+		// left for the next run as a re-solve not started.
+		return fmt.Errorf("re-solving %s: %w (%w)", j.Key(), work.ErrStopped, err)
+	}
 	if err != nil {
 		return err
 	}

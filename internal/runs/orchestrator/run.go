@@ -314,6 +314,12 @@ func (r *Runner) runCell(ctx context.Context, c cell) error {
 	if err := r.settlePlan(ctx, hold, plan, err); err != nil {
 		return err
 	}
+	if err != nil && ctx.Err() == nil && work.Stopping(r.opts.Stop) && StopOutcome(err) {
+		// Queued for its endpoint's concurrency slot when the run was asked
+		// to stop, the call was not sent (planner.Config.Drain): the cell
+		// is left for the next run, as one not started.
+		return fmt.Errorf("%s: %w", c.key(), work.ErrStopped)
+	}
 	if c.strategy == vocab.LLM && ctx.Err() == nil {
 		r.plannerCalls.Add(1)
 		if err != nil {

@@ -54,8 +54,11 @@ type Options struct {
 	// Stop, when it closes, drains the run: no unit starts after it, the
 	// calls of work already started finish (their context does not end)
 	// and store what they did, claimed units not started are given back,
-	// and Run returns ErrStopped. Ending ctx instead abandons the work in
-	// progress. Nil never stops.
+	// and Run returns ErrStopped. Work that finds, once Stop has closed,
+	// that it cannot do its unit after all (its model call was queued and
+	// is not sent) returns an error wrapping ErrStopped: the unit is then
+	// given back like one not started, and the run goes on draining.
+	// Ending ctx instead abandons the work in progress. Nil never stops.
 	Stop <-chan struct{}
 }
 
@@ -165,6 +168,10 @@ func pass[U Unit](ctx context.Context, opts Options, units []U, work func(contex
 					continue
 				}
 				if err := doClaimed(gctx, opts, batch, work); err != nil {
+					if errors.Is(err, ErrStopped) && Stopping(opts.Stop) {
+						left.Store(true) // not done after all; its claims are given back
+						continue
+					}
 					return err
 				}
 			}

@@ -15,6 +15,7 @@ type Endpoint struct {
 	Timeout     string  `json:"timeout,omitempty"`
 	Temperature float64 `json:"temperature,omitempty"`
 	Batch       bool    `json:"batch,omitempty"`
+	Concurrency int     `json:"concurrency,omitempty"`
 }
 
 // EndpointsFile returns the content of an endpoints file that defines eps

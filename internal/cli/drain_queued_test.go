@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/triage-eval/triage/internal/testkit/fakemodel"
+)
+
+// TestDrainSendsNoQueuedPlannerCall: a run whose concurrency (8) exceeds
+// its endpoint's (1), asked to stop (Env.Stop, the first interrupt) while a
+// planner call is in flight, sends no call after the stop — not even those
+// queued for the endpoint's slot, which a stopping run once sent one after
+// another — and the next run asks each remaining cell once: no call is
+// asked twice.
+func TestDrainSendsNoQueuedPlannerCall(t *testing.T) {
+	ms := newModelServer(t, 100*time.Millisecond)
+	stop, stopWith := context.WithCancelCause(context.Background())
+	defer stopWith(nil)
+	var received, late atomic.Int32
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if stop.Err() != nil {
+			late.Add(1)
+		}
+		if received.Add(1) == 3 {
+			stopWith(errors.New("interrupt signal received")) // with this call in flight, others queued
+		}
+		ms.Config.Handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	dir := t.TempDir()
+	config := writeGrid(t, dir, front.URL)
+	write := func(name, old, new string) {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), old) {
+			t.Fatalf("%s has no %q", name, old)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("run.yaml", "  - {model: m, mode: extended, endpoint: m-ext}\n", "")
+	write("run.yaml", "concurrency: 3", "concurrency: 8")
+	if err := os.WriteFile(filepath.Join(dir, "endpoints.json"), []byte(fakemodel.EndpointsFile(map[string]fakemodel.Endpoint{
+		"m-std": {BaseURL: front.URL + "/v1", Model: "m-std", Mode: "standard", Timeout: "10s", Concurrency: 1},
+	})), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	env, _, logs := testEnv(nil)
+	env.Stop = stop
+	err := Run(context.Background(), []string{"run", "--progress", "off", config}, env)
+	if err == nil || !strings.Contains(err.Error(), "stopped: interrupt signal received") {
+		t.Fatalf("run: %v, want it drained\n%s", err, logs)
+	}
+	if n := late.Load(); n != 0 {
+		t.Errorf("%d planner calls reached the model after the stop, want 0 (the endpoint's one slot was taken by the call in flight)", n)
+	}
+	asked := received.Load()
+	env, _, logs = testEnv(nil)
+	if err := Run(context.Background(), []string{"run", "--progress", "off", config}, env); err != nil {
+		t.Fatalf("resumed run: %v\n%s", err, logs)
+	}
+	sums, _ := ms.snapshot()
+	seen := map[string]bool{}
+	for _, s := range sums {
+		if seen[s] {
+			t.Errorf("a planner call was asked twice (%s…)", s[:12])
+		}
+		seen[s] = true
+	}
+	const llmCells = 4 * 4 * 3 // pools × α × variants
+	if len(sums) != llmCells {
+		t.Errorf("the two runs asked %d calls, want the grid's %d once each", len(sums), llmCells)
+	}
+	t.Logf("stopped after %d calls; the resumed run asked %d", asked, len(sums)-int(asked))
+}

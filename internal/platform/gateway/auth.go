@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"google.golang.org/genproto/googleapis/api/annotations"
@@ -103,13 +104,18 @@ type authorization struct {
 }
 
 // closeAfter spares the server a request's unread body: on HTTP/1.x the
-// connection closes after the answer (the server would otherwise read up
-// to 256 KiB of it to reuse the connection). HTTP/2 resets the stream's
-// unread body by itself; a "Connection: close" there makes the server end
-// the whole connection, which may cut off the answer's body in flight.
+// connection closes after the answer, and its read deadline is moved to
+// now, because net/http, closing the request's body when the call ends,
+// still reads up to 256 KiB of it, waiting for bytes a client may never
+// send (such a connection was held until its read timeout: a client
+// without a token could hold them all). The answer, a write, is not
+// affected. HTTP/2 resets the stream's unread body by itself; a
+// "Connection: close" there makes the server end the whole connection,
+// which may cut off the answer's body in flight.
 func closeAfter(w http.ResponseWriter, r *http.Request) {
 	if r.ProtoMajor < 2 {
 		w.Header().Set("Connection", "close")
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now()) // a writer without deadlines keeps the read timeout
 	}
 }
 

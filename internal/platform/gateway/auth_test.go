@@ -140,8 +140,11 @@ func (c failingConn) NewStream(context.Context, *grpc.StreamDesc, string, ...grp
 }
 
 // TestRefusedRequestDoesNotWaitForItsBody: a client that sends its headers
-// and a little of a small body, then nothing, gets its 401 at once; the
-// server does not wait for the rest (to reuse the connection).
+// and a little of a small body, then nothing, gets its 401 at once, and the
+// server closes the connection: it does not wait for the rest (net/http
+// reads up to 256 KiB of an unread body when the call ends, which held such
+// a connection open until its read timeout, so that clients without a
+// token could hold every file descriptor of the server).
 func TestRefusedRequestDoesNotWaitForItsBody(t *testing.T) {
 	refuse := func(metadata.MD, string) error { return &apperr.UnauthenticatedError{Reason: "no token"} }
 	mux, err := New(context.Background(), failingConn{t}, Options{Authorize: refuse})
@@ -157,13 +160,18 @@ func TestRefusedRequestDoesNotWaitForItsBody(t *testing.T) {
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(time.Minute)) // a hang bound only
 	fmt.Fprintf(conn, "POST /v1/oracle:computeReferences HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{\"items\":")
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	br := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(br, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("HTTP %d, want 401", resp.StatusCode)
+	}
+	if _, err := br.ReadByte(); !errors.Is(err, io.EOF) {
+		t.Errorf("after the 401 the connection gave %v, want it closed by the server (EOF)", err)
 	}
 }
 

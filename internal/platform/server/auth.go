@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/auth"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/metadata"
 	reflectionv1 "google.golang.org/grpc/reflection/grpc_reflection_v1"
 	reflectionv1alpha "google.golang.org/grpc/reflection/grpc_reflection_v1alpha"
@@ -48,14 +49,25 @@ var reflectionServices = map[string]bool{
 	reflectionv1alpha.ServerReflection_ServiceDesc.ServiceName: true,
 }
 
+// isOpenHealth reports whether fullMethod is a health check every caller
+// may make without a token and outside its limits: the unary Check and
+// List that probes send (the kubelet's gRPC probe, grpc_health_probe).
+// Watch, a stream its caller may hold open as long as it likes, needs a
+// valid token, any of them, as reflection does, and counts against its
+// caller's calls admitted, so that no caller can fill the server's memory
+// with streams (60,000 anonymous Watch streams took 1.7 GB).
+func isOpenHealth(fullMethod string) bool {
+	return fullMethod == healthpb.Health_Check_FullMethodName || fullMethod == healthpb.Health_List_FullMethodName
+}
+
 // authorize checks the bearer token of md (the "authorization" metadata)
-// for a call of fullMethod and returns the token's name. Health checks need
-// no token (name ""); a missing or unknown token is an
+// for a call of fullMethod and returns the token's name. Health checks
+// (isOpenHealth) need no token (name ""); a missing or unknown token is an
 // apperr.UnauthenticatedError, a service the token does not grant an
 // apperr.PermissionDeniedError. Errors never quote the token nor its hash.
 func (a *authenticator) authorize(md metadata.MD, fullMethod string) (string, error) {
 	service := serviceOf(fullMethod)
-	if isHealth(service) {
+	if isOpenHealth(fullMethod) {
 		return "", nil
 	}
 	token, err := auth.AuthFromMD(metadata.NewIncomingContext(context.Background(), md), "bearer")
@@ -68,7 +80,7 @@ func (a *authenticator) authorize(md metadata.MD, fullMethod string) (string, er
 	}
 	short, ok := a.services[service]
 	switch {
-	case entry.all, reflectionServices[service], ok && entry.allows(short):
+	case entry.all, reflectionServices[service], isHealth(service), ok && entry.allows(short):
 		return entry.name, nil
 	case ok:
 		return "", &apperr.PermissionDeniedError{Reason: fmt.Sprintf("token %s may not call the %s service", entry.name, short)}
@@ -81,7 +93,7 @@ func (a *authenticator) authorize(md metadata.MD, fullMethod string) (string, er
 // (the HTTP/JSON gateway) that is about to make the call over DialInternal:
 // it can then refuse a request from its headers alone, before reading its
 // body, exactly as the server would refuse the call. Health checks are
-// open; reflection needs any valid token. It returns nil on a server
+// open (isOpenHealth); reflection needs any valid token. It returns nil on a server
 // without tokens, else nil or the call's error (an
 // apperr.UnauthenticatedError or apperr.PermissionDeniedError, for
 // grpcerr.ToStatus).

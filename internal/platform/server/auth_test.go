@@ -119,10 +119,29 @@ func TestTokens(t *testing.T) {
 		})
 	}
 
-	// Health stays open to probes, without a token.
+	// Health checks stay open to probes, without a token; a Watch, a
+	// stream its caller holds, needs a valid token, any of them.
 	resp, err := healthpb.NewHealthClient(conn).Check(ctx, &healthpb.HealthCheckRequest{})
 	if err != nil || resp.GetStatus() != healthpb.HealthCheckResponse_SERVING {
 		t.Errorf("health without a token: %v, %v", resp, err)
+	}
+	for _, w := range []struct {
+		name     string
+		ctx      context.Context
+		wantCode codes.Code
+	}{
+		{name: "Watch without a token", ctx: ctx, wantCode: codes.Unauthenticated},
+		{name: "Watch with a token for another service", ctx: bearer(ctx, otherToken), wantCode: codes.OK},
+	} {
+		wctx, cancel := context.WithCancel(w.ctx)
+		stream, err := healthpb.NewHealthClient(conn).Watch(wctx, &healthpb.HealthCheckRequest{})
+		if err == nil {
+			_, err = stream.Recv()
+		}
+		cancel()
+		if status.Code(err) != w.wantCode {
+			t.Errorf("%s: %v, want %v", w.name, err, w.wantCode)
+		}
 	}
 
 	// Reflection follows the tokens: any valid token lists the services,

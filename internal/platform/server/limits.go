@@ -20,7 +20,9 @@ import (
 
 // Limits bound what each caller may ask of a server: each token, or, on a
 // server without tokens, each peer address (peers.go), so that one process
-// cannot take the slots of everyone else. Health checks are never limited.
+// cannot take the slots of everyone else. Health checks (isOpenHealth) are
+// never limited; a health Watch counts against its caller's calls admitted
+// but takes no slot.
 // The zero value limits nothing.
 type Limits struct {
 	// Rate is how many calls per second a caller may start, sustained; 0

@@ -145,3 +145,33 @@ func first(vals []string) string {
 	}
 	return vals[0]
 }
+
+// TestWatchCountsAgainstItsCaller: health Watch streams count against their
+// caller's calls admitted (5 × MaxConcurrent), so that no caller can hold
+// the server's memory with them, while Check, what probes send, is never
+// limited.
+func TestWatchCountsAgainstItsCaller(t *testing.T) {
+	cfg := server.DefaultConfig()
+	cfg.Limits = server.Limits{MaxConcurrent: 1}
+	_, svc := newProbe()
+	conn := dial(t, serve(t, cfg, nil, nil, svc))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	health := healthpb.NewHealthClient(conn)
+	most := (1 + server.QueuedPerSlot) * cfg.Limits.MaxConcurrent
+	for i := range most + 1 {
+		stream, err := health.Watch(ctx, &healthpb.HealthCheckRequest{})
+		if err == nil {
+			_, err = stream.Recv()
+		}
+		switch {
+		case i < most && err != nil:
+			t.Fatalf("Watch %d of the %d a caller may hold: %v", i+1, most, err)
+		case i == most && status.Code(err) != codes.ResourceExhausted:
+			t.Fatalf("Watch %d, beyond the caller's %d: %v, want ResourceExhausted", i+1, most, err)
+		}
+	}
+	if resp, err := health.Check(ctx, &healthpb.HealthCheckRequest{}); err != nil || resp.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+		t.Errorf("Check with the caller's Watch streams all held: %v, %v, want SERVING", resp, err)
+	}
+}

@@ -43,7 +43,7 @@ func (a *admission) admit(ctx context.Context, info *tap.Info) (context.Context,
 		}
 		caller = name
 	}
-	if a.limiter != nil && !isHealth(serviceOf(info.FullMethodName)) {
+	if a.limiter != nil && !isOpenHealth(info.FullMethodName) {
 		if caller == "" {
 			caller = peerName(ctx, info.Header)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
@@ -53,11 +54,25 @@ func (s *Service) ScorePlans(req *triagev1.ScorePlansRequest, stream grpc.Server
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		if err := stream.Send(resp); err != nil {
+		if err := send(stream, resp); err != nil {
 			return err
 		}
 	}
 	return ctx.Err()
+}
+
+// send sends an outcome of a batch. A result over the server's message
+// limit, which grpc refuses to send (ResourceExhausted) without ending the
+// stream, is replaced by an error outcome saying so, so that one large
+// result does not end the batch; the caller can ask for it again with less.
+func send(stream grpc.ServerStreamingServer[triagev1.ScorePlansResponse], resp *triagev1.ScorePlansResponse) error {
+	err := stream.Send(resp)
+	if status.Code(err) != codes.ResourceExhausted || resp.GetResult() == nil {
+		return err
+	}
+	tooLarge := status.Newf(codes.ResourceExhausted, "requests[%d]: its result cannot be sent (%s): ask for fewer budgets, or leave out options.include_trace and options.include_oracle_plan",
+		resp.GetIndex(), status.Convert(err).Message())
+	return stream.Send(&triagev1.ScorePlansResponse{Index: resp.GetIndex(), Outcome: &triagev1.ScorePlansResponse_Error{Error: tooLarge.Proto()}})
 }
 
 // scoreOne is the outcome of the index-th request of a batch.

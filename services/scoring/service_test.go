@@ -3,7 +3,9 @@ package scoring_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"path/filepath"
 	"slices"
@@ -18,8 +20,10 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/grpcerr"
+	"github.com/triage-eval/triage/internal/platform/inproc"
 	"github.com/triage-eval/triage/internal/platform/server"
 	"github.com/triage-eval/triage/internal/platform/servertest"
+	"github.com/triage-eval/triage/internal/platform/telemetry"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/services/executor"
 	"github.com/triage-eval/triage/services/oracle"
@@ -444,4 +448,52 @@ func ids(plan []*triagev1.PlanStep) []string {
 		out[i] = st.GetId()
 	}
 	return out
+}
+
+// TestScorePlansOversizedResult: a result over the server's message limit
+// becomes that pair's own ResourceExhausted outcome, saying what to leave
+// out, and the pairs after it are still scored; it once ended the whole
+// batch with grpc's error, the later pairs never scored.
+func TestScorePlansOversizedResult(t *testing.T) {
+	cfg := server.DefaultConfig()
+	cfg.MaxMessageBytes = 128 << 10
+	exec := executor.New(nil, time.Now)
+	conn, err := inproc.Start(cfg, slog.New(slog.DiscardHandler), telemetry.Disabled(), []server.Service{{
+		Name: "scoring", Desc: &triagev1.ScoringService_ServiceDesc,
+		Impl: scoring.New(scoring.LocalExecutor(exec), scoring.LocalOracle(oracle.NewService()), scoring.Options{Workers: 2, CacheEntries: 16}),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	big := validRequest()
+	var items []*triagev1.GroundTruthItem
+	var plan []any
+	for i := range 1000 {
+		id := fmt.Sprintf("item-%04d", i)
+		items = append(items, item(id, int64(100+i), i%2 == 0))
+		plan = append(plan, id, 100+i)
+	}
+	big.Pool, big.Plan = inline(items...), steps(plan...)
+	big.Budgets = []*triagev1.Budget{alpha(0.25), alpha(0.5), alpha(0.75), alpha(1)}
+	big.Options = &triagev1.ScoringOptions{IncludeTrace: true, IncludeOraclePlan: true}
+	if proto.Size(big) > cfg.MaxMessageBytes/2 {
+		t.Fatalf("the request is %d bytes: the test needs one well within the limit", proto.Size(big))
+	}
+	got := scoreBatch(t, triagev1.NewScoringServiceClient(conn), []*triagev1.ScorePlanRequest{validRequest(), big, validRequest()})
+	if len(got) != 3 {
+		t.Fatalf("%d outcomes for 3 pairs: %v", len(got), got)
+	}
+	for _, i := range []int{0, 2} {
+		if got[i].GetResult() == nil {
+			t.Errorf("pair %d: %v, want its result", i, got[i])
+		}
+	}
+	st := status.FromProto(got[1].GetError())
+	if st.Code() != codes.ResourceExhausted || !strings.Contains(st.Message(), "requests[1]") || !strings.Contains(st.Message(), "options.include_trace") {
+		t.Errorf("the oversized pair's outcome: %v, want ResourceExhausted naming requests[1] and what to leave out", st)
+	}
+	if got[1].GetVersion() == nil {
+		t.Error("the oversized pair's outcome has no version stamp")
+	}
 }

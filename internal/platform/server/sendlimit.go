@@ -33,6 +33,35 @@ func sendLimitUnaryInterceptor(maxBytes int) grpc.UnaryServerInterceptor {
 	}
 }
 
+// sendLimitStreamInterceptor refuses, before grpc does, a stream message
+// over maxBytes: grpc's own refusal ends the stream (it writes the status),
+// while this one returns grpc's error to the handler with the stream still
+// open, so that a handler sending many messages (a batch's outcomes) can
+// send another in its place. A handler that returns the error ends the
+// stream with it, as before.
+func sendLimitStreamInterceptor(maxBytes int) grpc.StreamServerInterceptor {
+	return func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+		return handler(srv, sendLimitedStream{ServerStream: ss, maxBytes: maxBytes})
+	}
+}
+
+// sendLimitedStream is a stream whose SendMsg refuses messages over
+// maxBytes without sending them.
+type sendLimitedStream struct {
+	grpc.ServerStream
+	maxBytes int
+}
+
+// SendMsg sends m, or refuses it when it is over the limit.
+func (s sendLimitedStream) SendMsg(m any) error {
+	if pm, ok := m.(proto.Message); ok {
+		if n := sentBytes(s.Context(), pm, s.maxBytes); n > s.maxBytes {
+			return status.Errorf(codes.ResourceExhausted, "grpc: trying to send message larger than max (%d vs. %d)", n, s.maxBytes)
+		}
+	}
+	return s.ServerStream.SendMsg(m)
+}
+
 // sentBytes returns the size of m on the wire as grpc checks it: the
 // encoded size, or, when the response is compressed (grpc answers in the
 // request's compression), the compressed size. Compression is measured only

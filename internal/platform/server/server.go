@@ -65,7 +65,7 @@ func New(cfg Config, logger *slog.Logger, tel *telemetry.Telemetry, services []S
 		grpc.ForceServerCodecV2(codec),
 		grpc.StatsHandler(stackGrowingHandler{tel.ServerHandler()}),
 		grpc.ChainUnaryInterceptor(append(unaryChain(logger, guards), sendLimitUnaryInterceptor(cfg.MaxMessageBytes), stamps.unary)...),
-		grpc.ChainStreamInterceptor(append(streamChain(logger, guards), readingStreamInterceptor(codec), idleStreamInterceptor, stamps.stream)...),
+		grpc.ChainStreamInterceptor(append(streamChain(logger, guards), readingStreamInterceptor(codec), idleStreamInterceptor, sendLimitStreamInterceptor(cfg.MaxMessageBytes), stamps.stream)...),
 		grpc.MaxRecvMsgSize(cfg.MaxMessageBytes),
 		grpc.MaxSendMsgSize(cfg.MaxMessageBytes),
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: cfg.KeepaliveTime, Timeout: cfg.KeepaliveTimeout, MaxConnectionAge: maxConnectionAge(cfg.MaxConnectionAge)}),

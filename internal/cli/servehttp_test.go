@@ -381,6 +381,27 @@ func TestServeHTTPSecurity(t *testing.T) {
 	if logs := srv.logs.String(); strings.Contains(logs, token) || strings.Contains(logs, hash(token)) {
 		t.Error("the log holds the token or its hash")
 	}
+	// Every request refused for its token is logged, as on the gRPC port,
+	// and every line names the HTTP client, not the gateway's in-memory
+	// connection (neither was so before).
+	refused, served := 0, 0
+	for line := range strings.Lines(srv.logs.String()) {
+		if strings.Contains(line, `"peer.address":"bufconn"`) {
+			t.Errorf("a log line names the in-memory connection, not the HTTP client: %s", line)
+		}
+		if !strings.Contains(line, `"peer.address":"127.0.0.1`) {
+			continue
+		}
+		switch {
+		case strings.Contains(line, `"protocol":"http"`) && strings.Contains(line, `"refused_before_read":true`):
+			refused++
+		case strings.Contains(line, `"grpc.method":"ComputeReferences"`) && strings.Contains(line, `"grpc.code":"OK"`):
+			served++
+		}
+	}
+	if refused != 5 || served == 0 {
+		t.Errorf("the log has %d refused HTTP requests naming their client (want 5) and %d served ComputeReferences calls naming it (want some):\n%s", refused, served, srv.logs)
+	}
 
 	t.Run("drain", func(t *testing.T) {
 		stopped := make(chan error, 1)

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -8,6 +9,7 @@ import (
 	"google.golang.org/genproto/googleapis/api/annotations"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/peer"
 	reflectionv1 "google.golang.org/grpc/reflection/grpc_reflection_v1"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -19,8 +21,9 @@ import (
 // Authorizer applies the gRPC server's token rule to a call of fullMethod
 // ("/pkg.Service/Method") with the metadata md the call would carry, from
 // the request's headers alone: nil, or the error the call would get (see
-// server.Server.Authorize).
-type Authorizer func(md metadata.MD, fullMethod string) error
+// server.Server.Authorize, which also logs it). ctx carries the HTTP
+// client as its peer (peer.FromContext).
+type Authorizer func(ctx context.Context, md metadata.MD, fullMethod string) error
 
 // Paths the mux serves besides the RPCs, and the gRPC method whose rule
 // each follows: the health endpoint is open, as health checks are, and the
@@ -119,6 +122,15 @@ func closeAfter(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// remoteAddr is an HTTP request's RemoteAddr as a net.Addr.
+type remoteAddr string
+
+// Network is the HTTP connection's network.
+func (remoteAddr) Network() string { return "tcp" }
+
+// String is the address, "host:port".
+func (a remoteAddr) String() string { return string(a) }
+
 // middleware is the runtime.Middleware.
 func (a *authorization) middleware(next runtime.HandlerFunc) runtime.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, params map[string]string) {
@@ -126,7 +138,8 @@ func (a *authorization) middleware(next runtime.HandlerFunc) runtime.HandlerFunc
 		if pat, ok := runtime.HTTPPattern(r.Context()); ok {
 			fullMethod = a.routes[r.Method+" "+pat.String()]
 		}
-		err := grpcerr.ToStatus(a.auth(metadata.MD{"authorization": r.Header.Values("Authorization")}, fullMethod))
+		ctx := peer.NewContext(r.Context(), &peer.Peer{Addr: remoteAddr(r.RemoteAddr)})
+		err := grpcerr.ToStatus(a.auth(ctx, metadata.MD{"authorization": r.Header.Values("Authorization")}, fullMethod))
 		if err == nil {
 			next(w, r, params)
 			return

@@ -12,6 +12,7 @@ import (
 	reflectionv1alpha "google.golang.org/grpc/reflection/grpc_reflection_v1alpha"
 
 	"github.com/triage-eval/triage/internal/platform/apperr"
+	"github.com/triage-eval/triage/internal/platform/grpcerr"
 )
 
 // callerKey is the context key of the caller's name.
@@ -93,15 +94,19 @@ func (a *authenticator) authorize(md metadata.MD, fullMethod string) (string, er
 // (the HTTP/JSON gateway) that is about to make the call over DialInternal:
 // it can then refuse a request from its headers alone, before reading its
 // body, exactly as the server would refuse the call. Health checks are
-// open (isOpenHealth); reflection needs any valid token. It returns nil on a server
-// without tokens, else nil or the call's error (an
+// open (isOpenHealth); reflection needs any valid token. It returns nil on
+// a server without tokens, else nil or the call's error (an
 // apperr.UnauthenticatedError or apperr.PermissionDeniedError, for
-// grpcerr.ToStatus).
-func (s *Server) Authorize(md metadata.MD, fullMethod string) error {
+// grpcerr.ToStatus), and logs a refusal as the server logs those of its
+// own port (protocol "http", the peer of ctx: the HTTP client's).
+func (s *Server) Authorize(ctx context.Context, md metadata.MD, fullMethod string) error {
 	if s.auth == nil {
 		return nil
 	}
 	_, err := s.auth.authorize(md, fullMethod)
+	if err != nil {
+		logRefused(ctx, s.logger, "http", fullMethod, grpcerr.ToStatus(err))
+	}
 	return err
 }
 

@@ -35,14 +35,56 @@ func peerName(ctx context.Context, md metadata.MD) string {
 		return "peer unknown"
 	}
 	addr := p.Addr.String()
-	if _, internal := p.AuthInfo.(internalAuthInfo); internal {
-		if fwd := md.Get(forwardedFor); len(fwd) > 0 {
-			last := fwd[len(fwd)-1]
-			addr = strings.TrimSpace(last[strings.LastIndex(last, ",")+1:])
-		}
+	if fwd, ok := forwardedClient(p, md); ok {
+		addr = fwd
 	}
 	return "peer " + ipKey(addr)
 }
+
+// forwardedClient returns, for a call on an in-process connection made by
+// DialInternal (the HTTP/JSON gateway), the HTTP client's address: the last
+// address of md's x-forwarded-for, which the gateway wrote. ok is false on
+// any other connection, whose metadata is the client's to write.
+func forwardedClient(p *peer.Peer, md metadata.MD) (addr string, ok bool) {
+	if _, internal := p.AuthInfo.(internalAuthInfo); !internal {
+		return "", false
+	}
+	fwd := md.Get(forwardedFor)
+	if len(fwd) == 0 {
+		return "", false
+	}
+	last := fwd[len(fwd)-1]
+	return strings.TrimSpace(last[strings.LastIndex(last, ",")+1:]), true
+}
+
+// withHTTPClientPeer returns ctx whose peer, for a call the HTTP/JSON
+// gateway forwards (forwardedClient), is the HTTP client rather than the
+// in-memory connection, so that the call's log line and span name the
+// client ("peer.address", not "bufconn"); the peer's AuthInfo stays, so the
+// call is still known to come from the gateway; viaHTTP says it was
+// replaced. Other calls' ctx is returned as it is.
+func withHTTPClientPeer(ctx context.Context, md metadata.MD) (_ context.Context, viaHTTP bool) {
+	p, ok := peer.FromContext(ctx)
+	if !ok {
+		return ctx, false
+	}
+	addr, ok := forwardedClient(p, md)
+	if !ok {
+		return ctx, false
+	}
+	client := *p
+	client.Addr = clientAddr(addr)
+	return peer.NewContext(ctx, &client), true
+}
+
+// clientAddr is an HTTP client's address as the gateway forwarded it.
+type clientAddr string
+
+// Network is the HTTP connection's network.
+func (clientAddr) Network() string { return "tcp" }
+
+// String is the address, "host:port".
+func (a clientAddr) String() string { return string(a) }
 
 // ipKey returns the IP of addr ("host:port" or a bare address) as a peer
 // is counted, or addr itself when it holds no IP (an in-memory address).

@@ -33,12 +33,17 @@ type admission struct {
 // admit is the tap.ServerInHandle. It must not block: it runs in the
 // connection's reader.
 func (a *admission) admit(ctx context.Context, info *tap.Info) (context.Context, error) {
+	ctx, viaHTTP := withHTTPClientPeer(ctx, info.Header)
+	protocol := "grpc"
+	if viaHTTP {
+		protocol = "http"
+	}
 	caller := ""
 	if a.auth != nil {
 		name, err := a.auth.authorize(info.Header, info.FullMethodName)
 		if err != nil {
 			err = grpcerr.ToStatus(err)
-			a.refused(ctx, info.FullMethodName, err)
+			logRefused(ctx, a.logger, protocol, info.FullMethodName, err)
 			return nil, err
 		}
 		caller = name
@@ -51,7 +56,7 @@ func (a *admission) admit(ctx context.Context, info *tap.Info) (context.Context,
 		c, leave, err := a.limiter.enter(caller)
 		if err != nil {
 			err = grpcerr.ToStatus(err)
-			a.refused(ctx, info.FullMethodName, err)
+			logRefused(ctx, a.logger, protocol, info.FullMethodName, err)
 			return nil, err
 		}
 		ctx = withCallerLimits(ctx, c)
@@ -65,10 +70,11 @@ func (a *admission) admit(ctx context.Context, info *tap.Info) (context.Context,
 	return ctx, nil
 }
 
-// refused logs a call the tap refused as the logging interceptor logs the
-// calls it sees — one "finished call" line with the service, the method,
-// the code and the peer — marked refused_before_read.
-func (a *admission) refused(ctx context.Context, fullMethod string, err error) {
+// logRefused logs a call refused before its body was read (by the tap, or
+// by the HTTP/JSON gateway: protocol "grpc" or "http") as the logging
+// interceptor logs the calls it sees — one "finished call" line with the
+// service, the method, the code and the peer — marked refused_before_read.
+func logRefused(ctx context.Context, logger *slog.Logger, protocol, fullMethod string, err error) {
 	st := status.Convert(err)
 	level := slog.LevelInfo
 	if st.Code() != codes.Unauthenticated {
@@ -76,7 +82,7 @@ func (a *admission) refused(ctx context.Context, fullMethod string, err error) {
 	}
 	service, method := splitMethod(fullMethod)
 	attrs := []slog.Attr{
-		slog.String("protocol", "grpc"),
+		slog.String("protocol", protocol),
 		slog.String("grpc.component", "server"),
 		slog.String("grpc.service", service),
 		slog.String("grpc.method", method),
@@ -87,5 +93,5 @@ func (a *admission) refused(ctx context.Context, fullMethod string, err error) {
 		attrs = append(attrs, slog.String("peer.address", p.Addr.String()))
 	}
 	attrs = append(attrs, slog.Bool("refused_before_read", true))
-	a.logger.LogAttrs(ctx, level, "finished call", attrs...)
+	logger.LogAttrs(ctx, level, "finished call", attrs...)
 }

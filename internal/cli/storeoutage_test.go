@@ -36,7 +36,7 @@ func TestRunStopsOnAStoreOutageAndResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	out, err := triageCommand("run", "--progress", "off", "--lease", "2s", "--store-outage", "300ms", config).CombinedOutput()
+	out, err := triageCommand("run", "--progress", "off", "--lease", "5s", "--store-outage", "300ms", config).CombinedOutput()
 	if err == nil {
 		t.Fatalf("triage run without its store exited 0:\n%s", out)
 	}
@@ -52,7 +52,7 @@ func TestRunStopsOnAStoreOutageAndResumes(t *testing.T) {
 	}
 
 	proxy.Restore()
-	out, err = triageCommand("run", "--progress", "off", "--lease", "2s", config).CombinedOutput()
+	out, err = triageCommand("run", "--progress", "off", "--lease", "5s", config).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "run complete") {
 		t.Fatalf("the same command again: %v\n%s", err, out)
 	}

@@ -27,9 +27,33 @@ type sharedFlags struct {
 func addSharedFlags(fs *flag.FlagSet) *sharedFlags {
 	s := &sharedFlags{}
 	fs.StringVar(&s.worker, "worker", "", "this worker's name in a run shared by several processes (default: host/pid/random)")
-	fs.DurationVar(&s.lease, "lease", work.DefaultLease, "how long a worker holds a unit without renewing it; a dead worker's units are taken over after it")
+	s.lease = work.DefaultLease
+	fs.Var(leaseValue{&s.lease}, "lease", fmt.Sprintf("how long a worker holds a unit without renewing it; a dead worker's units are taken over after it (at least %v)", work.MinLease))
 	fs.DurationVar(&s.storeOutage, "store-outage", runstore.DefaultOutage, "how long to keep trying a run store that stopped answering (connection refused, reset or cut) before stopping; the same command then resumes (0: stop at once)")
 	return s
+}
+
+// leaseValue is the --lease flag: a duration of at least work.MinLease,
+// checked as the flag is parsed.
+type leaseValue struct{ d *time.Duration }
+
+func (v leaseValue) String() string {
+	if v.d == nil {
+		return ""
+	}
+	return v.d.String()
+}
+
+func (v leaseValue) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return errors.New("want a duration like 1m or 90s")
+	}
+	if err := work.CheckLease(d); err != nil {
+		return err
+	}
+	*v.d = d
+	return nil
 }
 
 // openRunStore opens the run store at location for a command: it rides

@@ -17,7 +17,7 @@ import (
 // workerProcess starts `triage run` on config as one worker of a shared run.
 func workerProcess(t *testing.T, config, name string) *exec.Cmd {
 	t.Helper()
-	cmd := triageCommand("run", "--progress", "off", "--worker", name, "--lease", "2s", config)
+	cmd := triageCommand("run", "--progress", "off", "--worker", name, "--lease", "5s", config)
 	out := &strings.Builder{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
@@ -143,4 +143,23 @@ func resultsOf(t *testing.T, rs runstore.Store) string {
 	}
 	out, _ := json.Marshal(res.Records)
 	return string(out)
+}
+
+// TestLeaseFlag: --lease takes a duration of at least work.MinLease; 0, a
+// negative or a too short lease is refused as the flag is parsed (they were
+// once taken as the default, and a 50 ms lease let workers take over each
+// other's units in progress).
+func TestLeaseFlag(t *testing.T) {
+	for in, want := range map[string]time.Duration{"5s": 5 * time.Second, "90s": 90 * time.Second, "1h": time.Hour} {
+		var got time.Duration
+		if err := (leaseValue{&got}).Set(in); err != nil || got != want {
+			t.Errorf("Set(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"0", "-1s", "50ms", "4s", "soon"} {
+		var got time.Duration
+		if err := (leaseValue{&got}).Set(in); err == nil {
+			t.Errorf("Set(%q) accepted: %v", in, got)
+		}
+	}
 }

@@ -15,6 +15,21 @@ import (
 // dead worker's units wait this long before another worker takes them.
 const DefaultLease = time.Minute
 
+// MinLease is the shortest lease a worker may take. A worker renews its
+// leases every third of one, a store round trip each; much shorter, a
+// renewal late on a busy machine or a slow store lets another worker take
+// over a unit still in progress, and the unit is done twice (a 50 ms
+// lease did so with three workers).
+const MinLease = 5 * time.Second
+
+// CheckLease says why d cannot be a lease (NewLeases), or nil.
+func CheckLease(d time.Duration) error {
+	if d < MinLease {
+		return fmt.Errorf("a lease must be at least %v (renewed every third of it, through the store), got %v", MinLease, d)
+	}
+	return nil
+}
+
 // Leases is one worker's side of a shared run: its identity and how it
 // claims, renews and gives up units in a Store.
 type Leases struct {

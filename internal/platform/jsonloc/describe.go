@@ -3,8 +3,13 @@ package jsonloc
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"math"
+	"math/big"
 	"reflect"
+	"strconv"
+	"strings"
 )
 
 // DescribeDecodeError locates an error of encoding/json decoding data,
@@ -27,12 +32,17 @@ func DescribeDecodeError(data []byte, offsets Offsets, err error) (line int, fie
 }
 
 // DescribeTypeError says, in JSON terms, what a value should have been:
-// "must be an integer, got string".
+// "must be an integer, got string"; for a number an integer field cannot
+// hold, whether it is a fraction or out of the field's range ("must be an
+// integer from 0 to 18446744073709551615, got -1").
 func DescribeTypeError(e *json.UnmarshalTypeError) string {
 	want := e.Type.String()
 	switch e.Type.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if n, ok := strings.CutPrefix(e.Value, "number "); ok {
+			return describeNumber(e.Type, n)
+		}
 		want = "an integer"
 	case reflect.Float32, reflect.Float64:
 		want = "a number"
@@ -46,4 +56,19 @@ func DescribeTypeError(e *json.UnmarshalTypeError) string {
 		want = "an object"
 	}
 	return "must be " + want + ", got " + e.Value
+}
+
+// describeNumber says why the JSON number n does not fit the integer type
+// t: a fraction, or a whole number out of t's range.
+func describeNumber(t reflect.Type, n string) string {
+	f, _, err := big.ParseFloat(n, 10, 0, big.ToNearestEven)
+	if err != nil || !f.IsInt() {
+		return "must be a whole number, got " + n
+	}
+	lo, hi := "0", strconv.FormatUint(math.MaxUint64>>(64-t.Bits()), 10)
+	if t.Kind() >= reflect.Int && t.Kind() <= reflect.Int64 {
+		lo = strconv.FormatInt(math.MinInt64>>(64-t.Bits()), 10)
+		hi = strconv.FormatInt(math.MaxInt64>>(64-t.Bits()), 10)
+	}
+	return fmt.Sprintf("must be an integer from %s to %s, got %s", lo, hi, n)
 }

@@ -83,18 +83,25 @@ func TestPathAt(t *testing.T) {
 func TestDescribeTypeError(t *testing.T) {
 	var v struct {
 		N int64   `json:"n"`
+		I int32   `json:"i"`
+		U uint64  `json:"u"`
 		F float64 `json:"f"`
 		B bool    `json:"b"`
 		S string  `json:"s"`
 		L []int   `json:"l"`
 	}
 	tests := map[string]string{
-		`{"n":"x"}`:  "must be an integer, got string",
-		`{"n":1.5}`:  "must be an integer, got number 1.5",
-		`{"f":true}`: "must be a number, got bool",
-		`{"b":1}`:    "must be true or false, got number",
-		`{"s":[]}`:   "must be a string, got array",
-		`{"l":{}}`:   "must be an array, got object",
+		`{"n":"x"}`:                        "must be an integer, got string",
+		`{"n":1.5}`:                        "must be a whole number, got 1.5",
+		`{"n":99999999999999999999999999}`: "must be an integer from -9223372036854775808 to 9223372036854775807, got 99999999999999999999999999",
+		`{"i":100000000000}`:               "must be an integer from -2147483648 to 2147483647, got 100000000000",
+		`{"u":-1}`:                         "must be an integer from 0 to 18446744073709551615, got -1",
+		`{"i":1e20}`:                       "must be an integer from -2147483648 to 2147483647, got 1e20",
+		`{"i":1e-3}`:                       "must be a whole number, got 1e-3",
+		`{"f":true}`:                       "must be a number, got bool",
+		`{"b":1}`:                          "must be true or false, got number",
+		`{"s":[]}`:                         "must be a string, got array",
+		`{"l":{}}`:                         "must be an array, got object",
 	}
 	for doc, want := range tests {
 		err := json.Unmarshal([]byte(doc), &v)

@@ -67,7 +67,7 @@ func (r Report) InjectionTables() []Table {
 		eta := Table{
 			Title: "η_U / η_E by injection ratio — " + what,
 			Notes: []string{
-				"Rows: solvers (model, mode); columns: injection ratio r. Each cell: mean η over the pools with a scored plan, regime U / regime E; unsolvable items count as never solved (SPEC §1), so at r = 1 the oracle is 0 and only the empty plan reaches it.",
+				"Rows: solvers (model, mode); columns: injection ratio r. Each cell: mean η over the pools with a scored plan, regime U / regime E; unsolvable items count as never solved (SPEC §1), so at r = 1 the oracle is 0, every plan reaches it, even one spending every token on unsolvable items, and its η is 1 by convention (a D1 pool, marked): there, read the plan's detection D and waste W above, not η.",
 				noteCounts, noteExcl,
 			},
 			Header: append(slices.Clone(header), "excluded"),

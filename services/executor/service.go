@@ -26,6 +26,9 @@ func WithBaseline(b *Baseline) Option { return func(s *Service) { s.baseline = b
 // only scores inline pools. now stamps imported records that carry no
 // measurement time.
 func New(st groundtruth.Store, now func() time.Time, opts ...Option) *Service {
+	if st != nil {
+		st = outageAware{st}
+	}
 	s := &Service{store: st, now: now}
 	for _, o := range opts {
 		o(s)

@@ -38,6 +38,9 @@ type UnavailableError struct {
 	// not its dependency (whose outage the server's own retries met
 	// already). On the wire it is an errdetails.RetryInfo of 0.
 	Retry bool
+	// Cause, when set, is the failure behind Reason (a store's driver
+	// error, say), for the server's log line: it is never sent.
+	Cause error
 }
 
 // Error returns the reason.

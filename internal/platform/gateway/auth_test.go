@@ -146,7 +146,9 @@ func (c failingConn) NewStream(context.Context, *grpc.StreamDesc, string, ...grp
 // a connection open until its read timeout, so that clients without a
 // token could hold every file descriptor of the server).
 func TestRefusedRequestDoesNotWaitForItsBody(t *testing.T) {
-	refuse := func(context.Context, metadata.MD, string) error { return &apperr.UnauthenticatedError{Reason: "no token"} }
+	refuse := func(context.Context, metadata.MD, string) error {
+		return &apperr.UnauthenticatedError{Reason: "no token"}
+	}
 	mux, err := New(context.Background(), failingConn{t}, Options{Authorize: refuse})
 	if err != nil {
 		t.Fatal(err)
@@ -180,7 +182,9 @@ func TestRefusedRequestDoesNotWaitForItsBody(t *testing.T) {
 // comes before the stream's reset, which curl otherwise reports as a
 // partial transfer ("Connection: close" also ended the whole connection).
 func TestRefusedHTTP2AnswerPrecedesTheReset(t *testing.T) {
-	refuse := func(context.Context, metadata.MD, string) error { return &apperr.UnauthenticatedError{Reason: "no token"} }
+	refuse := func(context.Context, metadata.MD, string) error {
+		return &apperr.UnauthenticatedError{Reason: "no token"}
+	}
 	mux, err := New(context.Background(), failingConn{t}, Options{Authorize: refuse})
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package grpcerr
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
@@ -51,9 +52,36 @@ func ToStatus(err error) error {
 	case errors.Is(err, context.DeadlineExceeded):
 		return status.Error(codes.DeadlineExceeded, err.Error())
 	default:
-		return status.Error(codes.Internal, "internal error")
+		return withCause(status.New(codes.Internal, "internal error"), err)
 	}
 }
+
+// causedStatus is a status error that keeps the error behind it: the caller
+// gets the status alone (grpc sends GRPCStatus), while Error, which the
+// server's log line records, adds the cause, so that an operator can see
+// why a call failed without the caller seeing it (a path, a store's
+// address).
+type causedStatus struct {
+	st    *status.Status
+	cause error
+}
+
+// withCause returns st as an error that logs cause; st's own error when
+// cause is nil.
+func withCause(st *status.Status, cause error) error {
+	if cause == nil {
+		return st.Err()
+	}
+	return &causedStatus{st: st, cause: cause}
+}
+
+// Error is the status, then the cause, marked as not sent.
+func (e *causedStatus) Error() string {
+	return fmt.Sprintf("rpc error: code = %s desc = %s (cause, not sent to the caller: %v)", e.st.Code(), e.st.Message(), e.cause)
+}
+
+// GRPCStatus is the status the caller gets.
+func (e *causedStatus) GRPCStatus() *status.Status { return e.st }
 
 func invalidArgument(e *apperr.InvalidArgumentError) error {
 	br := &errdetails.BadRequest{}
@@ -84,14 +112,13 @@ func notFoundStatus(e *apperr.NotFoundError) error {
 
 // resourceExhausted carries when to retry as an errdetails.RetryInfo.
 func unavailableStatus(e *apperr.UnavailableError) error {
-	if !e.Retry {
-		return status.Error(codes.Unavailable, e.Reason)
+	st := status.New(codes.Unavailable, e.Reason)
+	if e.Retry {
+		if withRetry, err := st.WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(0)}); err == nil {
+			st = withRetry
+		}
 	}
-	st, err := status.New(codes.Unavailable, e.Reason).WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(0)})
-	if err != nil {
-		return status.Error(codes.Unavailable, e.Reason)
-	}
-	return st.Err()
+	return withCause(st, e.Cause)
 }
 
 func resourceExhausted(e *apperr.ResourceExhaustedError) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,6 +46,7 @@ func TestToStatus(t *testing.T) {
 		{name: "not found", err: &apperr.NotFoundError{Kind: "problem", Keys: []string{"aime/p3"}}, wantCode: codes.NotFound, wantMsg: "problem not found: aime/p3"},
 		{name: "precondition", err: fmt.Errorf("x: %w", &apperr.PreconditionError{Reason: "no store"}), wantCode: codes.FailedPrecondition, wantMsg: "no store"},
 		{name: "unavailable", err: fmt.Errorf("plan: %w", &apperr.UnavailableError{Reason: "model down"}), wantCode: codes.Unavailable, wantMsg: "model down"},
+		{name: "unavailable with a cause not sent", err: &apperr.UnavailableError{Reason: "store down", Cause: errors.New("dial tcp 10.0.0.7:5432: refused")}, wantCode: codes.Unavailable, wantMsg: "store down"},
 		{name: "unauthenticated", err: &apperr.UnauthenticatedError{Reason: "no token"}, wantCode: codes.Unauthenticated, wantMsg: "no token"},
 		{name: "permission denied", err: fmt.Errorf("auth: %w", &apperr.PermissionDeniedError{Reason: "not granted"}), wantCode: codes.PermissionDenied, wantMsg: "not granted"},
 		{name: "resource exhausted", err: &apperr.ResourceExhaustedError{Reason: "slow down", RetryAfter: time.Second}, wantCode: codes.ResourceExhausted, wantMsg: "slow down"},
@@ -56,6 +58,9 @@ func TestToStatus(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := ToStatus(tt.err)
+			if tt.wantCode == codes.Internal && !strings.Contains(got.Error(), "disk on fire") {
+				t.Errorf("Error() = %q: the server's log would not say why the call failed", got.Error())
+			}
 			if code := status.Code(got); code != tt.wantCode {
 				t.Fatalf("code = %v, want %v", code, tt.wantCode)
 			}

@@ -60,6 +60,7 @@ func newHTTPFront(ctx context.Context, srv *server.Server, cfg server.Config, ma
 		TLS:             cfg.TLS,
 		MaxBodyBytes:    int64(cfg.MaxMessageBytes),
 		MaxImportBytes:  maxImport,
+		ErrorDetail:     srv.Stamp(),
 		CallTimeout:     cfg.Deadlines.Default,
 		LongCallTimeout: cfg.Deadlines.Long,
 		MinBodyRate:     minBodyRate,

@@ -260,8 +260,9 @@ func TestReadmeCurlExamples(t *testing.T) {
 					Code    int
 					Details []json.RawMessage
 				}
-				if err := json.Unmarshal([]byte(got), &httpStatus); err != nil || len(httpStatus.Details) != 1 {
-					t.Fatalf("HTTP error %s is not a google.rpc.Status with one detail: %v", got, err)
+				// The BadRequest, then the server's version stamp.
+				if err := json.Unmarshal([]byte(got), &httpStatus); err != nil || len(httpStatus.Details) != 2 || !strings.Contains(string(httpStatus.Details[1]), "triage.v1.VersionStamp") {
+					t.Fatalf("HTTP error %s is not a google.rpc.Status with a BadRequest and a version stamp: %v", got, err)
 				}
 				br := &errdetails.BadRequest{}
 				var detail map[string]json.RawMessage
@@ -272,7 +273,7 @@ func TestReadmeCurlExamples(t *testing.T) {
 					t.Fatalf("detail %s: %v", httpStatus.Details[0], err)
 				}
 				st := status.Convert(grpcErr)
-				if httpStatus.Code != int(st.Code()) || len(st.Details()) != 1 {
+				if httpStatus.Code != int(st.Code()) || len(st.Details()) != 2 {
 					t.Fatalf("HTTP code %d vs gRPC %v with %d details", httpStatus.Code, st.Code(), len(st.Details()))
 				}
 				if diff := cmp.Diff(st.Details()[0], br, protocmp.Transform()); diff != "" {
@@ -359,6 +360,11 @@ func TestServeHTTPSecurity(t *testing.T) {
 			code, body := do(t, withCert, tc.method, tc.path, tc.bearer, tc.body)
 			if code != tc.wantCode || !strings.Contains(strings.Join(strings.Fields(body), ""), strings.Join(strings.Fields(tc.wantIn), "")) {
 				t.Errorf("HTTP %d %.300s, want %d with %s", code, body, tc.wantCode, tc.wantIn)
+			}
+			// Every error carries the server's version stamp (SPEC §10),
+			// those the gateway answers itself (401, 403, 413) included.
+			if code >= 400 && !strings.Contains(body, `"@type":"type.googleapis.com/triage.v1.VersionStamp"`) {
+				t.Errorf("HTTP %d %.300s has no version stamp", code, body)
 			}
 		})
 	}

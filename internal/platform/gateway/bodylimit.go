@@ -12,6 +12,7 @@ import (
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/protoadapt"
 
 	"github.com/triage-eval/triage/internal/platform/grpcerr"
 )
@@ -180,6 +181,9 @@ func errorHandler(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshale
 			err = grpcerr.ToStatus(body.unreadable)
 		}
 	}
+	if d, ok := r.Context().Value(errorDetailKey{}).(protoadapt.MessageV1); ok {
+		err = withDetail(err, d)
+	}
 	if status.Code(err) == codes.Unauthenticated {
 		w = challenging{ResponseWriter: w, challenge: bearerChallenge(r)}
 	}
@@ -190,4 +194,17 @@ func errorHandler(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshale
 	if f, ok := w.(http.Flusher); ok && r.ProtoMajor >= 2 {
 		f.Flush() // on HTTP/1.x it would make the answer chunked, without its length
 	}
+}
+
+// errorDetailKey is the context key of ServerConfig.ErrorDetail.
+type errorDetailKey struct{}
+
+// withDetail is grpcerr.WithDetail, also inside the *runtime.HTTPStatusError
+// by which the gateway gives its own errors their HTTP status.
+func withDetail(err error, d protoadapt.MessageV1) error {
+	var hs *runtime.HTTPStatusError
+	if errors.As(err, &hs) {
+		return &runtime.HTTPStatusError{HTTPStatus: hs.HTTPStatus, Err: grpcerr.WithDetail(grpcerr.ToStatus(hs.Err), d)}
+	}
+	return grpcerr.WithDetail(err, d)
 }

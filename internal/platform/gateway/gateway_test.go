@@ -202,8 +202,11 @@ func TestBadRequestHasFieldViolations(t *testing.T) {
 	if err := json.Unmarshal(raw, &plain); err != nil {
 		t.Fatal(err)
 	}
-	if len(plain.Details) != 1 || plain.Details[0].Type != "type.googleapis.com/google.rpc.BadRequest" ||
-		len(plain.Details[0].FieldViolations) != len(want) || plain.Details[0].FieldViolations[0].Field != want[0].GetField() {
+	// The BadRequest, then the server's version stamp (SPEC §10), which
+	// every error carries.
+	if len(plain.Details) != 2 || plain.Details[0].Type != "type.googleapis.com/google.rpc.BadRequest" ||
+		len(plain.Details[0].FieldViolations) != len(want) || plain.Details[0].FieldViolations[0].Field != want[0].GetField() ||
+		plain.Details[1].Type != "type.googleapis.com/triage.v1.VersionStamp" {
 		t.Errorf("error JSON = %s", raw)
 	}
 }

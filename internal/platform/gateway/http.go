@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"google.golang.org/protobuf/protoadapt"
 )
 
 // Paths whose calls may run long (streams, and CreatePlan, which waits on a
@@ -52,6 +54,12 @@ type ServerConfig struct {
 	Drain, Grace time.Duration
 	// Logger receives the server's own errors (bad TLS handshakes, …).
 	Logger *slog.Logger
+	// ErrorDetail, when set, is added to the google.rpc.Status of every
+	// error the gateway answers itself (a body over its cap or too slow,
+	// one it cannot decode, a route or method it does not serve): the
+	// server's version stamp (SPEC §10), which the errors relayed from the
+	// gRPC server carry already.
+	ErrorDetail protoadapt.MessageV1
 }
 
 // deadlineSlack is added to the call deadlines for writing the answer.
@@ -88,7 +96,11 @@ func (c ServerConfig) bound(next http.Handler) http.Handler {
 		if c.MinBodyRate > 0 {
 			p = &pace{rc: rc, start: now, grace: c.BodyGrace, rate: c.MinBodyRate, until: until}
 		}
-		next.ServeHTTP(w, capBody(w, r, limit, p))
+		r = capBody(w, r, limit, p)
+		if c.ErrorDetail != nil {
+			r = r.WithContext(context.WithValue(r.Context(), errorDetailKey{}, c.ErrorDetail))
+		}
+		next.ServeHTTP(w, r)
 	})
 }
 

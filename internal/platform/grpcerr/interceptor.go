@@ -4,24 +4,26 @@ import (
 	"context"
 
 	"google.golang.org/grpc"
+	"google.golang.org/protobuf/protoadapt"
 )
 
-// UnaryServerInterceptor maps every handler error with ToStatus; an
-// Unavailable or ResourceExhausted answer carries the trailer that tells
-// clients whether and when to retry it (see pushbackOf).
-func UnaryServerInterceptor() grpc.UnaryServerInterceptor {
+// UnaryServerInterceptor maps every handler error with ToStatus, adds
+// detail to it (WithDetail: the server's version stamp; nil adds none),
+// and makes an Unavailable or ResourceExhausted answer carry the trailer
+// that tells clients whether and when to retry it (see pushbackOf).
+func UnaryServerInterceptor(detail protoadapt.MessageV1) grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		resp, err := handler(ctx, req)
-		err = ToStatus(err)
+		err = WithDetail(ToStatus(err), detail)
 		trailUnary(ctx, err)
 		return resp, err
 	}
 }
 
 // StreamServerInterceptor mirrors UnaryServerInterceptor for streams.
-func StreamServerInterceptor() grpc.StreamServerInterceptor {
+func StreamServerInterceptor(detail protoadapt.MessageV1) grpc.StreamServerInterceptor {
 	return func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
-		err := ToStatus(handler(srv, ss))
+		err := WithDetail(ToStatus(handler(srv, ss)), detail)
 		trailStream(ss, err)
 		return err
 	}

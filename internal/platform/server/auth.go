@@ -11,6 +11,7 @@ import (
 	reflectionv1 "google.golang.org/grpc/reflection/grpc_reflection_v1"
 	reflectionv1alpha "google.golang.org/grpc/reflection/grpc_reflection_v1alpha"
 
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/apperr"
 	"github.com/triage-eval/triage/internal/platform/grpcerr"
 )
@@ -105,10 +106,16 @@ func (s *Server) Authorize(ctx context.Context, md metadata.MD, fullMethod strin
 	}
 	_, err := s.auth.authorize(md, fullMethod)
 	if err != nil {
-		logRefused(ctx, s.logger, "http", fullMethod, grpcerr.ToStatus(err))
+		err = grpcerr.WithDetail(grpcerr.ToStatus(err), s.stamp)
+		logRefused(ctx, s.logger, "http", fullMethod, err)
 	}
 	return err
 }
+
+// Stamp is the version stamp (SPEC §10) the server puts in every response
+// and every error; a front end of this process (the HTTP/JSON gateway)
+// adds it to the errors it answers itself.
+func (s *Server) Stamp() *triagev1.VersionStamp { return s.stamp }
 
 // serviceOf returns the service of a full method name: "/a.B/C" gives "a.B".
 func serviceOf(fullMethod string) string {

@@ -14,6 +14,7 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
 
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/grpcerr"
 )
 
@@ -28,13 +29,13 @@ import (
 // before the handler, and recovery is last so a panicking handler becomes
 // Internal and is still logged. Authentication is not in the chain: the
 // tap (tap.go) did it before the request was read.
-func unaryChain(logger *slog.Logger, g guards) []grpc.UnaryServerInterceptor {
+func unaryChain(logger *slog.Logger, g guards, stamp *triagev1.VersionStamp) []grpc.UnaryServerInterceptor {
 	idle, _ := idleInterceptors()
 	chain := []grpc.UnaryServerInterceptor{
 		selector.UnaryServerInterceptor(
 			logging.UnaryServerInterceptor(rpcLogger(logger), loggingOptions()...),
 			selector.MatchFunc(notHealth)),
-		grpcerr.UnaryServerInterceptor(),
+		grpcerr.UnaryServerInterceptor(stamp),
 		idle,
 	}
 	chain = append(chain, g.unary...)
@@ -45,13 +46,13 @@ func unaryChain(logger *slog.Logger, g guards) []grpc.UnaryServerInterceptor {
 }
 
 // streamChain mirrors unaryChain for streaming RPCs.
-func streamChain(logger *slog.Logger, g guards) []grpc.StreamServerInterceptor {
+func streamChain(logger *slog.Logger, g guards, stamp *triagev1.VersionStamp) []grpc.StreamServerInterceptor {
 	_, idle := idleInterceptors()
 	chain := []grpc.StreamServerInterceptor{
 		selector.StreamServerInterceptor(
 			logging.StreamServerInterceptor(rpcLogger(logger), loggingOptions()...),
 			selector.MatchFunc(notHealth)),
-		grpcerr.StreamServerInterceptor(),
+		grpcerr.StreamServerInterceptor(stamp),
 		idle,
 	}
 	chain = append(chain, g.stream...)

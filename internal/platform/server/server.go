@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
 
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/protoconv"
 	"github.com/triage-eval/triage/internal/platform/telemetry"
 	"github.com/triage-eval/triage/internal/platform/version"
@@ -42,6 +43,8 @@ type Server struct {
 	drainTimer func(time.Duration) <-chan time.Time
 	services   []Service
 	internal   *internalListener // set by DialInternal
+	// stamp is the version stamp (SPEC §10) of every response and error.
+	stamp *triagev1.VersionStamp
 }
 
 // New builds a server for services. tel may be telemetry.Disabled().
@@ -55,8 +58,10 @@ func New(cfg Config, logger *slog.Logger, tel *telemetry.Telemetry, services []S
 	if cfg.Version == (version.Stamp{}) {
 		cfg.Version = version.Current().Stamp()
 	}
-	stamps := newStamper(protoconv.VersionStamp(cfg.Version))
+	stamp := protoconv.VersionStamp(cfg.Version)
+	stamps := newStamper(stamp)
 	admission, limiter := newAdmission(cfg, services, logger)
+	admission.stamp = stamp
 	guards := newGuards(cfg, limiter)
 	codec := newReadingCodec()
 	g := grpc.NewServer(
@@ -64,8 +69,8 @@ func New(cfg Config, logger *slog.Logger, tel *telemetry.Telemetry, services []S
 		grpc.InTapHandle(admission.admit),
 		grpc.ForceServerCodecV2(codec),
 		grpc.StatsHandler(stackGrowingHandler{tel.ServerHandler()}),
-		grpc.ChainUnaryInterceptor(append(unaryChain(logger, guards), sendLimitUnaryInterceptor(cfg.MaxMessageBytes), stamps.unary)...),
-		grpc.ChainStreamInterceptor(append(streamChain(logger, guards), readingStreamInterceptor(codec), idleStreamInterceptor, sendLimitStreamInterceptor(cfg.MaxMessageBytes), stamps.stream)...),
+		grpc.ChainUnaryInterceptor(append(unaryChain(logger, guards, stamp), sendLimitUnaryInterceptor(cfg.MaxMessageBytes), stamps.unary)...),
+		grpc.ChainStreamInterceptor(append(streamChain(logger, guards, stamp), readingStreamInterceptor(codec), idleStreamInterceptor, sendLimitStreamInterceptor(cfg.MaxMessageBytes), stamps.stream)...),
 		grpc.MaxRecvMsgSize(cfg.MaxMessageBytes),
 		grpc.MaxSendMsgSize(cfg.MaxMessageBytes),
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: cfg.KeepaliveTime, Timeout: cfg.KeepaliveTimeout, MaxConnectionAge: maxConnectionAge(cfg.MaxConnectionAge)}),
@@ -84,7 +89,7 @@ func New(cfg Config, logger *slog.Logger, tel *telemetry.Telemetry, services []S
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	g.RegisterService(readingUnary(&healthpb.Health_ServiceDesc, codec), hs)
 	reflection.Register(g)
-	return &Server{grpc: g, health: hs, auth: admission.auth, logger: logger, grace: cfg.ShutdownGrace, drainPeriod: cfg.Drain, drainTimer: time.After, services: services}, nil
+	return &Server{grpc: g, health: hs, auth: admission.auth, logger: logger, grace: cfg.ShutdownGrace, drainPeriod: cfg.Drain, drainTimer: time.After, services: services, stamp: stamp}, nil
 }
 
 // Serve accepts connections on lis until ctx ends, then shuts down: health

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
@@ -86,5 +88,52 @@ func TestDefaultStampIsTheBinarys(t *testing.T) {
 	cur := version.Current().Stamp()
 	if v := refs.GetVersion(); v.GetProtocol() != "triage.v1" || v.GetSpecRevision() != version.SpecRevision || v.GetBinaryVersion() != cur.BinaryVersion || v.GetVcsRevision() != cur.VCSRevision {
 		t.Errorf("stamp %v, want the binary's %+v", v, cur)
+	}
+}
+
+// Every error carries the server's version stamp too, as a status detail:
+// one the tap refuses (no token), one validation refuses, one a stream's
+// handler returns (a batch too large) and a panic's Internal; none did.
+func TestErrorsAreStamped(t *testing.T) {
+	cfg := server.DefaultConfig()
+	cfg.Version = version.Stamp{Protocol: version.Protocol, SpecRevision: version.SpecRevision, BinaryVersion: "v9.9.9", VCSRevision: "abc"}
+	cfg.Tokens = tokenTable(t)
+	_, svc := newProbe()
+	orc := oracle.NewService()
+	conn := dial(t, serve(t, cfg, nil, nil, svc,
+		server.Service{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: orc},
+		server.Service{Name: "scoring", Desc: &triagev1.ScoringService_ServiceDesc, Impl: scoring.New(scoring.LocalExecutor(executor.New(nil, time.Now)), scoring.LocalOracle(orc), scoring.Options{Workers: 1})}))
+	ctx := bearer(context.Background(), allToken)
+	stream := func() error {
+		s, err := triagev1.NewScoringServiceClient(conn).ScorePlans(ctx, &triagev1.ScorePlansRequest{})
+		if err != nil {
+			return err
+		}
+		_, err = s.Recv()
+		return err
+	}
+	for name, call := range map[string]func() error{
+		"refused by the tap": func() error { _, err := call(context.Background(), conn, "hello"); return err },
+		"invalid request": func() error {
+			_, err := triagev1.NewOracleServiceClient(conn).ComputeReferences(ctx, &triagev1.ComputeReferencesRequest{})
+			return err
+		},
+		"stream handler's error": stream,
+		"panic":                  func() error { _, err := call(ctx, conn, "panic"); return err },
+	} {
+		err := call()
+		st := status.Convert(err)
+		if st.Code() == codes.OK {
+			t.Fatalf("%s: no error", name)
+		}
+		stamped := false
+		for _, d := range st.Details() {
+			if v, ok := d.(*triagev1.VersionStamp); ok && v.GetBinaryVersion() == "v9.9.9" {
+				stamped = true
+			}
+		}
+		if !stamped {
+			t.Errorf("%s: %v has no version stamp among its details %v", name, err, st.Details())
+		}
 	}
 }

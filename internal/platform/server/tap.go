@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/grpc/tap"
 
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/grpcerr"
 )
 
@@ -28,6 +29,7 @@ type admission struct {
 	idle      time.Duration  // 0: no idle bound
 	afterFunc func(time.Duration, func()) func() bool
 	logger    *slog.Logger
+	stamp     *triagev1.VersionStamp // on every refusal (SPEC §10)
 }
 
 // admit is the tap.ServerInHandle. It must not block: it runs in the
@@ -42,7 +44,7 @@ func (a *admission) admit(ctx context.Context, info *tap.Info) (context.Context,
 	if a.auth != nil {
 		name, err := a.auth.authorize(info.Header, info.FullMethodName)
 		if err != nil {
-			err = grpcerr.ToStatus(err)
+			err = grpcerr.WithDetail(grpcerr.ToStatus(err), a.stamp)
 			logRefused(ctx, a.logger, protocol, info.FullMethodName, err)
 			return nil, err
 		}
@@ -55,7 +57,7 @@ func (a *admission) admit(ctx context.Context, info *tap.Info) (context.Context,
 		ctx = withCaller(ctx, caller)
 		c, leave, err := a.limiter.enter(caller)
 		if err != nil {
-			err = grpcerr.ToStatus(err)
+			err = grpcerr.WithDetail(grpcerr.ToStatus(err), a.stamp)
 			logRefused(ctx, a.logger, protocol, info.FullMethodName, err)
 			return nil, err
 		}

@@ -93,6 +93,9 @@ func runGrid(ctx context.Context, command string, cfg *orchestrator.Config, prog
 	if warning := runner.PlannerWarning(retryHint); warning != "" {
 		fmt.Fprintln(env.Stderr, "warning:", warning)
 	}
+	if warning := runner.PlanWarning(); warning != "" {
+		fmt.Fprintln(env.Stderr, "warning:", warning)
+	}
 	fmt.Fprintf(env.Stderr, "run complete: %d cells (%d fresh from before, %d stale recomputed, %d failed retried, %d planner errors now); results in %s (triage report %s)\n",
 		p.Total.Load(), p.Skipped.Load(), p.Stale.Load(), p.Retried.Load(), p.Errors.Load(), cfg.Path(cfg.RunStore), cfg.Path(cfg.RunStore))
 	return nil

@@ -53,6 +53,9 @@ type Runner struct {
 	// process, plannerFailures those that failed.
 	plannerCalls    atomic.Int64
 	plannerFailures CallFailures
+	// plans counts the plans of those calls that could not be scored as
+	// the model meant them (PlanWarning).
+	plans planOutcomes
 }
 
 // Options adjust how a run resumes and shares its work.
@@ -334,6 +337,7 @@ func (r *Runner) runCell(ctx context.Context, c cell) error {
 		return r.save(ctx, c, nil, string(metrics.ExcludedError), err.Error(), base)
 	}
 	if c.strategy == vocab.LLM {
+		r.plans.answered.Add(1)
 		r.progress.LLMCalls.Add(1)
 		if plan.GetCacheHit() {
 			r.progress.CacheHits.Add(1)
@@ -342,10 +346,15 @@ func (r *Runner) runCell(ctx context.Context, c cell) error {
 	}
 	if plan.GetParsed().GetStatus() == triagev1.ParseStatus_PARSE_STATUS_UNPARSEABLE {
 		reason := "unparseable"
+		r.plans.unparseable.Add(1)
 		if plan.GetTruncated() {
 			reason = "truncated_unparseable"
+			r.plans.truncated.Add(1)
 		}
 		return r.save(ctx, c, plan, reason, plan.GetParsed().GetParseError(), base)
+	}
+	if c.strategy == vocab.LLM && len(plan.GetParsed().GetPlan()) == 0 && len(plan.GetParsed().GetDroppedSteps()) > 0 {
+		r.plans.emptied.Add(1)
 	}
 	return r.executeAndScore(ctx, c, ref, plan.GetParsed().GetPlan(), plan, base)
 }

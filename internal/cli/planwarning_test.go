@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/triage-eval/triage/internal/llm/llmtest"
+	"github.com/triage-eval/triage/internal/testkit/fakemodel"
+)
+
+// TestRunWarnsOfPlansItCouldNotScore: a model that answers some plans in
+// prose and some with unknown ids only makes a run that says so at its end
+// — how many of its plans were unparseable (left out of every mean) and
+// how many had every step dropped (scored as empty plans) — where it once
+// said only "run complete, 0 planner errors".
+func TestRunWarnsOfPlansItCouldNotScore(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.WithHandler(func(n int, r llmtest.Recorded) llmtest.Reply {
+		ids := fakemodel.PlannerIDs(fakemodel.Parse(r).Prompt())
+		switch n % 4 {
+		case 0:
+			return llmtest.OK("I would rather not plan this pool.")
+		case 1:
+			return llmtest.OK(fakemodel.Plan([]string{"no-such-id", "nor-this"}, 700))
+		}
+		return llmtest.OK(fakemodel.Plan(fakemodel.FirstHalf(ids), 700))
+	}))
+	config := writeGrid(t, t.TempDir(), strings.TrimSuffix(srv.URL(), "/v1"))
+	env, _, logs := testEnv(nil)
+	if err := Run(context.Background(), []string{"run", "--progress", "off", config}, env); err != nil {
+		t.Fatalf("run: %v\n%s", err, logs)
+	}
+	m := regexp.MustCompile(`warning: of the (\d+) plans the model answered this run, (\d+) unparseable \(no JSON plan in the answer\), left out of every mean, and (\d+) with every step dropped by normalization`).FindStringSubmatch(logs.String())
+	if m == nil {
+		t.Fatalf("no warning of the plans that could not be scored:\n%s", logs)
+	}
+	if m[1] != "96" || m[2] == "0" || m[3] == "0" {
+		t.Errorf("warning counts %s answered, %s unparseable, %s emptied; want 96 answered and some of each:\n%s", m[1], m[2], m[3], logs)
+	}
+}

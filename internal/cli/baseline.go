@@ -10,6 +10,7 @@ import (
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/runs/work"
+	"github.com/triage-eval/triage/internal/store/sqldb"
 )
 
 func runBaseline(ctx context.Context, args []string, env Env) (err error) {
@@ -109,12 +110,12 @@ func runBaseline(ctx context.Context, args []string, env Env) (err error) {
 // failed.
 const retryHint = "the same command"
 
-// where names the store the ground truth went to.
+// where names the store the ground truth went to, its password masked.
 func where(cfg *orchestrator.Config) string {
 	if cfg.Services.Executor != "" {
 		return "the executor at " + cfg.Services.Executor
 	}
-	return cfg.Path(cfg.GroundTruthStore)
+	return sqldb.Redact(cfg.Path(cfg.GroundTruthStore))
 }
 
 // printBaselineSummaries writes one line per solver.

@@ -11,6 +11,7 @@ import (
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/gtfile"
+	"github.com/triage-eval/triage/internal/store/sqldb"
 )
 
 func runGroundTruth(ctx context.Context, args []string, env Env) (err error) {
@@ -72,7 +73,7 @@ func openExecutor(ctx context.Context, storeLoc, addr, config string, dial *dial
 			}
 		}
 		if st, err = groundtruth.Open(ctx, storeLoc); err != nil {
-			return nil, nil, fmt.Errorf("ground-truth store %s: %w", storeLoc, err)
+			return nil, nil, fmt.Errorf("ground-truth store %s: %w", sqldb.Redact(storeLoc), err)
 		}
 		closeStore = st.Close
 		st = groundtruth.Instrument(st, env.meterProvider())

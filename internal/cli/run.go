@@ -15,6 +15,7 @@ import (
 	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/runs/work"
+	"github.com/triage-eval/triage/internal/store/sqldb"
 )
 
 func runRun(ctx context.Context, args []string, env Env) error {
@@ -97,8 +98,19 @@ func runGrid(ctx context.Context, command string, cfg *orchestrator.Config, prog
 		fmt.Fprintln(env.Stderr, "warning:", warning)
 	}
 	fmt.Fprintf(env.Stderr, "run complete: %d cells (%d fresh from before, %d stale recomputed, %d failed retried, %d planner errors now); results in %s (triage report %s)\n",
-		p.Total.Load(), p.Skipped.Load(), p.Stale.Load(), p.Retried.Load(), p.Errors.Load(), cfg.Path(cfg.RunStore), cfg.Path(cfg.RunStore))
+		p.Total.Load(), p.Skipped.Load(), p.Stale.Load(), p.Retried.Load(), p.Errors.Load(), sqldb.Redact(cfg.Path(cfg.RunStore)), reportArg(cfg))
 	return nil
+}
+
+// reportArg is what to give triage report for cfg's run: its run store, or
+// its config file when the run store is a PostgreSQL URL — the URL alone
+// needs --out, and may hold a password, which no message shows.
+func reportArg(cfg *orchestrator.Config) string {
+	store := cfg.Path(cfg.RunStore)
+	if sqldb.IsPostgres(store) && cfg.File() != "" {
+		return cfg.File()
+	}
+	return sqldb.Redact(store)
 }
 
 func isTerminal(w io.Writer) bool {

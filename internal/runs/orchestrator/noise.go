@@ -16,6 +16,7 @@ import (
 	"github.com/triage-eval/triage/internal/runs/report"
 	"github.com/triage-eval/triage/internal/store/problems"
 	"github.com/triage-eval/triage/internal/store/runstore"
+	"github.com/triage-eval/triage/internal/store/sqldb"
 )
 
 // NoiseInput returns what a report's measurement-noise part is computed
@@ -194,7 +195,9 @@ func planSteps(raw []byte, partial bool) ([]*triagev1.PlanStep, error) {
 // store's path, which is the config's run_store under that folder. When
 // the folder cannot be found (the run store was moved or given as another
 // path) and a path the Executor or the problems need is relative, it
-// returns an error saying so: the config itself must then be given.
+// returns an error saying so: the config itself must then be given. So it
+// does when the Executor's ground_truth_store is a URL whose password the
+// manifest masked (recordedConfig): it is not tried with the mask.
 func ManifestConfig(raw []byte, runStore string) (*Config, error) {
 	if len(raw) == 0 {
 		return nil, fmt.Errorf("the run store records no config")
@@ -215,8 +218,12 @@ func ManifestConfig(raw []byte, runStore string) (*Config, error) {
 			}
 		}
 		if len(relative) > 0 {
-			return nil, fmt.Errorf("the run store's config names %s relative to a folder the run store %s is not in", strings.Join(relative, ", "), runStore)
+			return nil, fmt.Errorf("the run store's config names %s relative to a folder the run store %s is not in", strings.Join(relative, ", "), sqldb.Redact(runStore))
 		}
+	}
+	if c.Services.Executor == "" && sqldb.IsRedacted(c.GroundTruthStore) {
+		// Connecting would send the mask as the password.
+		return nil, fmt.Errorf("the run store's config records ground_truth_store %s without its password (masked)", c.GroundTruthStore)
 	}
 	if err := c.Prepare(dir); err != nil {
 		return nil, fmt.Errorf("the run store's config: %w", err)

@@ -24,6 +24,7 @@ import (
 	"github.com/triage-eval/triage/internal/runs/work"
 	"github.com/triage-eval/triage/internal/store/problems"
 	"github.com/triage-eval/triage/internal/store/runstore"
+	"github.com/triage-eval/triage/internal/store/sqldb"
 )
 
 // Clients are the services a run composes.
@@ -120,7 +121,7 @@ func (r *Runner) Run(ctx context.Context) error {
 	if problems := append(in.problems, g.problems...); len(problems) > 0 {
 		return &PreflightError{Problems: problems}
 	}
-	cfgJSON, _ := json.Marshal(r.cfg)
+	cfgJSON, _ := json.Marshal(recordedConfig(r.cfg))
 	poolsJSON, _ := json.Marshal(runstore.Manifest{Partitions: g.partitions, Injected: g.injected})
 	if err := r.store.SaveManifest(ctx, cfgJSON, poolsJSON); err != nil {
 		return err
@@ -533,4 +534,17 @@ func valueOf(p problems.Problem) *float64 {
 	}
 	v := p.Value
 	return &v
+}
+
+// recordedConfig is cfg as the run store's manifest records it: a copy
+// whose stores (run_store, ground_truth_store, llm_cache) have their
+// passwords masked (sqldb.Redact), since whoever reads the run store would
+// read them there. The run itself goes on with cfg's locations as given.
+// Nothing compares the recorded config with a later run's (SaveManifest
+// replaces it, and no cell's fingerprint holds a store), so a manifest
+// written unmasked by an older build resumes the same.
+func recordedConfig(cfg *Config) *Config {
+	c := *cfg
+	c.RunStore, c.GroundTruthStore, c.LLMCache = sqldb.Redact(c.RunStore), sqldb.Redact(c.GroundTruthStore), sqldb.Redact(c.LLMCache)
+	return &c
 }

@@ -235,16 +235,25 @@ func (d Dialect) Rebind(query string) string {
 	return b.String()
 }
 
+// mask is what Redact writes in place of a password.
+const mask = "xxxxx"
+
+// passwordParams are the query parameters of a PostgreSQL URL that hold a
+// password.
+var passwordParams = []string{"password", "sslpassword"}
+
 // Redact returns location with any password masked — the user's in the
-// URL, or a password or sslpassword parameter — for messages.
+// URL, or a password or sslpassword parameter — for messages and for
+// whatever records a location where others read it (a run's manifest).
+// Only a copy is masked: a store is opened at the location as given.
 func Redact(location string) string {
 	u, err := url.Parse(location)
 	if err == nil {
 		q := u.Query()
 		masked := false
-		for _, k := range []string{"password", "sslpassword"} {
+		for _, k := range passwordParams {
 			if q.Has(k) {
-				q.Set(k, "xxxxx")
+				q.Set(k, mask)
 				masked = true
 			}
 		}
@@ -260,7 +269,29 @@ func Redact(location string) string {
 	// Unparsable: hide whatever credentials sit between "://" and "@".
 	scheme, rest, ok := strings.Cut(location, "://")
 	if at := strings.LastIndex(rest, "@"); ok && at >= 0 {
-		return scheme + "://xxxxx@" + rest[at+1:]
+		return scheme + "://" + mask + "@" + rest[at+1:]
 	}
 	return location
+}
+
+// IsRedacted reports whether location is one Redact masked a password of:
+// it holds the mask in place of the password, so connecting with it would
+// send the mask, not the password.
+func IsRedacted(location string) bool {
+	u, err := url.Parse(location)
+	if err != nil {
+		return false
+	}
+	// The password masked, or an unparsable location's credentials masked
+	// whole (the mask as the user).
+	if p, ok := u.User.Password(); ok && p == mask || !ok && u.User.Username() == mask {
+		return true
+	}
+	q := u.Query()
+	for _, k := range passwordParams {
+		if q.Has(k) && q.Get(k) == mask {
+			return true
+		}
+	}
+	return false
 }

@@ -35,6 +35,36 @@ func TestRedact(t *testing.T) {
 		if got := Redact(in); got != want || strings.Contains(got, "secret") {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
 		}
+		if again := Redact(want); again != want {
+			t.Errorf("Redact(%q) = %q: masking a masked location must change nothing", want, again)
+		}
+	}
+}
+
+// TestIsRedacted: a location Redact masked a password of is told from one
+// that carries its password, and from one that never had one.
+func TestIsRedacted(t *testing.T) {
+	for in, want := range map[string]bool{
+		"postgres://u:xxxxx@h/db":                          true,
+		"postgres://xxxxx@host/db":                         true, // an unparsable one, masked whole
+		"postgres://u@h/db?password=xxxxx&sslmode=disable": true,
+		"postgres://u@h/db?sslpassword=xxxxx":              true,
+		"postgres://u:secret@h/db":                         false,
+		"postgres://u@h/db?password=secret":                false,
+		"postgres://u@h/db":                                false,
+		"postgres:///":                                     false,
+		"runs/main.db":                                     false,
+		"sqlite:runs/xxxxx.db":                             false,
+		"":                                                 false,
+	} {
+		if got := IsRedacted(in); got != want {
+			t.Errorf("IsRedacted(%q) = %v, want %v", in, got, want)
+		}
+	}
+	for _, in := range []string{"postgres://u:secret@h/db", "postgres://u:p%zz@host/db", "postgres://u@h/db?password=secret"} {
+		if !IsRedacted(Redact(in)) {
+			t.Errorf("IsRedacted(Redact(%q)) = false", in)
+		}
 	}
 }
 

@@ -118,7 +118,8 @@ func where(cfg *orchestrator.Config) string {
 	return sqldb.Redact(cfg.Path(cfg.GroundTruthStore))
 }
 
-// printBaselineSummaries writes one line per solver.
+// printBaselineSummaries writes one line per solver, and one more saying
+// why when some of its problems are not gradeable.
 func printBaselineSummaries(w io.Writer, sums []orchestrator.BaselineSummary) {
 	for _, s := range sums {
 		if s.Summary == nil {
@@ -135,6 +136,9 @@ func printBaselineSummaries(w io.Writer, sums []orchestrator.BaselineSummary) {
 		}
 		fmt.Fprintf(w, "%s/%s: %s, %d already stored; solved %d: %d correct, %d incorrect%s (%d cut at the token limit), %d not gradeable (%d failed model calls), %d from cache\n",
 			s.Solver.Model, s.Solver.Mode, asked, s.Skipped, m.GetSolved(), m.GetCorrect(), m.GetGradeable()-m.GetCorrect(), lucky, m.GetTruncated(), m.GetNotGradeable(), m.GetFailedCalls(), m.GetCached())
+		if why := s.Ungradeable.Reasons(); m.GetNotGradeable() > 0 && why != "" {
+			fmt.Fprintf(w, "%s/%s: %d not gradeable: %s\n", s.Solver.Model, s.Solver.Mode, m.GetNotGradeable(), why)
+		}
 	}
 }
 

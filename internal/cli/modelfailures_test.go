@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"google.golang.org/grpc/codes"
@@ -182,6 +183,94 @@ func TestBaselineWhoseCallsAllFail(t *testing.T) {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("logs lack %q:\n%s", want, logs)
 		}
+	}
+}
+
+// TestBaselineWithoutUsage: a provider whose answers report no usage
+// measures nothing. The baseline stores the problems as not gradeable,
+// says why on the console and, with none gradeable, fails; the answers are
+// not cached, so once the provider reports usage the same command asks it
+// again and measures them. A baseline with some problems gradeable says
+// why the others are not, and completes.
+func TestBaselineWithoutUsage(t *testing.T) {
+	answer := llmtest.Completion{Content: `\boxed{1}`, PromptTokens: 20, CompletionTokens: 9}
+	tests := []struct {
+		name    string
+		replies []func(call int) llmtest.Reply // one per run of the command
+		wantErr []string                       // per run: the error, "" for none
+		want    [][]string                     // per run: lines of the console
+		calls   []int                          // per run: model calls, probe excluded
+	}{
+		{
+			name: "no usage, then fixed",
+			replies: []func(int) llmtest.Reply{
+				func(int) llmtest.Reply { return llmtest.NoUsage(answer) },
+				func(int) llmtest.Reply { return llmtest.OpenAI(answer) },
+			},
+			wantErr: []string{"none of the 3 problems of m/extended solved is gradeable: 3× the provider reported no output tokens", ""},
+			want: [][]string{
+				{"3 not gradeable (0 failed model calls), 0 from cache", "m/extended: 3 not gradeable: 3× the provider reported no output tokens"},
+				{"solved 3: 1 correct, 2 incorrect", "0 from cache", "baseline complete"},
+			},
+			calls: []int{3, 3},
+		},
+		{
+			name: "some without usage",
+			replies: []func(int) llmtest.Reply{func(call int) llmtest.Reply {
+				if call == 1 {
+					return llmtest.NoUsage(answer)
+				}
+				return llmtest.OpenAI(answer)
+			}},
+			wantErr: []string{""},
+			want:    [][]string{{"1 not gradeable (0 failed model calls)", "m/extended: 1 not gradeable: 1× the provider reported no output tokens", "baseline complete"}},
+			calls:   []int{3},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			run, calls := 0, 0
+			srv := llmtest.NewServer(t, llmtest.WithHandler(func(_ int, r llmtest.Recorded) llmtest.Reply {
+				if fakemodel.Parse(r).IsProbe() {
+					return llmtest.OK("OK")
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				calls++
+				return tc.replies[run](calls)
+			}))
+			config := failureConfig(t, srv.URL(), "q", "extended")
+			for i := range tc.replies {
+				mu.Lock()
+				run, calls = i, 0
+				mu.Unlock()
+				env, _, logs := testEnv(map[string]string{"Q_API_KEY": "k"})
+				err := Run(context.Background(), []string{"baseline", "--progress", "off", config}, env)
+				if tc.wantErr[i] == "" && err != nil {
+					t.Fatalf("run %d: %v\n%s", i+1, err, logs)
+				}
+				if tc.wantErr[i] != "" {
+					var none *orchestrator.NothingGradeableError
+					if !errors.As(err, &none) || err.Error() != tc.wantErr[i] {
+						t.Fatalf("run %d: err = %v\nwant %s", i+1, err, tc.wantErr[i])
+					}
+					if strings.Contains(logs.String(), "baseline complete") {
+						t.Errorf("run %d: a baseline with nothing gradeable says it is complete:\n%s", i+1, logs)
+					}
+				}
+				for _, want := range tc.want[i] {
+					if !strings.Contains(logs.String(), want) {
+						t.Errorf("run %d: console lacks %q:\n%s", i+1, want, logs)
+					}
+				}
+				mu.Lock()
+				if calls != tc.calls[i] {
+					t.Errorf("run %d: %d model calls, want %d", i+1, calls, tc.calls[i])
+				}
+				mu.Unlock()
+			}
+		})
 	}
 }
 

@@ -100,6 +100,9 @@ func runServe(ctx context.Context, args []string, env Env) (err error) {
 		}
 		defer closeInto(&err, closeCache)
 		pc.InlineHosts = security.inlineHosts
+		pc.CacheStoreFailed = func(ctx context.Context, err error) {
+			logger.WarnContext(ctx, llm.CacheStoreFailedMessage, "err", err)
+		}
 		deps.planner = pc
 		if slices.Contains(names, "executor") && len(pc.Endpoints) > 0 {
 			solve.info = func(msg string) { logger.Info(msg) }
@@ -176,13 +179,17 @@ func flushTelemetry(tel *telemetry.Telemetry, warn func(string, ...any)) {
 
 // plannerConfig loads the endpoints and opens the response cache, returning
 // the cache's Close; model calls read API keys and record metrics through
-// env.
+// env, and an answer the cache could not store is a warning on env.Stderr
+// (the answer is used: llm.WithCacheStoreFailed; serve logs it instead).
 func plannerConfig(ctx context.Context, src llmSources, env Env) (planner.Config, func() error, error) {
 	eps, err := src.endpointsFile()
 	if err != nil {
 		return planner.Config{}, nil, err
 	}
-	cfg := planner.Config{Endpoints: eps, Getenv: env.Getenv, Now: time.Now, MeterProvider: env.meterProvider()}
+	cfg := planner.Config{Endpoints: eps, Getenv: env.Getenv, Now: time.Now, MeterProvider: env.meterProvider(),
+		CacheStoreFailed: func(_ context.Context, err error) {
+			fmt.Fprintf(env.Stderr, "warning: %v: %s\n", err, llm.CacheStoreFailedMessage)
+		}}
 	if src.cache == "off" || src.cache == "" {
 		return cfg, func() error { return nil }, nil
 	}

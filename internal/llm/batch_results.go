@@ -142,6 +142,11 @@ func (r *resultReader) line(ctx context.Context, where string, raw []byte) error
 		r.rep.problem("%s: request %s: %v", where, l.CustomID, err)
 		return nil
 	}
+	if !resp.Measured() {
+		// Not cached (Response.Measured): the synchronous path asks again.
+		r.rep.problem("%s: request %s: the provider reported no output tokens", where, l.CustomID)
+		return nil
+	}
 	resp.Attempts, resp.ObtainedAt, resp.BatchID = 1, r.at, r.t.id
 	if err := r.c.opts.cache.Put(ctx, l.CustomID, resp); err != nil {
 		return fmt.Errorf("cache store: %w", err)

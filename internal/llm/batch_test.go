@@ -579,3 +579,30 @@ func TestPrefillStop(t *testing.T) {
 		}
 	})
 }
+
+// TestPrefillLeavesUnmeasuredAnswersUncached: a batch line whose answer
+// reports no usage measures nothing (Response.Measured): it is not cached
+// but left to the synchronous path, and the report says why.
+func TestPrefillLeavesUnmeasuredAnswersUncached(t *testing.T) {
+	ctx := context.Background()
+	noUsage := func(n int, r llmtest.Recorded) llmtest.Reply {
+		if strings.Contains(string(r.Body), "two") {
+			return llmtest.NoUsage(llmtest.Completion{Content: "answer to two"})
+		}
+		return echoHandler(n, r)
+	}
+	s := newBatchSetup(t, llmtest.BatchBehavior{}, llmtest.WithHandler(noUsage))
+	rep, err := s.client(t, s.cache).Prefill(ctx, batchRequests("one", "two", "three"), BatchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Stored != 2 || rep.Missing != 1 || rep.ProblemCount != 1 || !strings.Contains(rep.Problems[0], "the provider reported no output tokens") {
+		t.Errorf("report %+v; want two stored, and one missing for want of usage", rep)
+	}
+	if rep.Answered[1] != "" {
+		t.Errorf("Answered = %q: the unmeasured answer is not one of the batch's", rep.Answered)
+	}
+	if ok, err := s.client(t, s.cache).Cached(ctx, userRequest("two")); ok || err != nil {
+		t.Errorf("Cached(two) = %v, %v; want not cached", ok, err)
+	}
+}

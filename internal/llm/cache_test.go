@@ -1,10 +1,12 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -385,12 +387,101 @@ func TestCacheErrorsSurface(t *testing.T) {
 	}
 }
 
+// TestCachePutFailureKeepsResponse: a cache that fails to store a fresh
+// response costs the caller nothing: Complete returns the response with no
+// error, and the failure goes to WithCacheStoreFailed, or, by default, to
+// the slog default logger as a warning — never dropped silently.
 func TestCachePutFailureKeepsResponse(t *testing.T) {
-	srv := llmtest.NewServer(t)
-	c := newTestClient(t, testEndpoint(srv), &sleeps{}, WithCache(putFailingCache{}))
-	r, err := c.Complete(context.Background(), userRequest("hi"))
-	if err == nil || r.Content != "ok" {
-		t.Errorf("Complete = %q, %v; want the response and the cache error", r.Content, err)
+	tests := []struct {
+		name string
+		hook bool // WithCacheStoreFailed set; else the default logger
+	}{
+		{"reported to the hook", true},
+		{"logged by default", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.NewServer(t)
+			var reported []error
+			var logged bytes.Buffer
+			opts := []Option{WithCache(putFailingCache{})}
+			if tc.hook {
+				opts = append(opts, WithCacheStoreFailed(func(_ context.Context, err error) { reported = append(reported, err) }))
+			} else {
+				prev := slog.Default()
+				slog.SetDefault(slog.New(slog.NewTextHandler(&logged, nil)))
+				t.Cleanup(func() { slog.SetDefault(prev) })
+			}
+			c := newTestClient(t, testEndpoint(srv), &sleeps{}, opts...)
+			r, err := c.Complete(context.Background(), userRequest("hi"))
+			if err != nil || r.Content != "ok" || r.Cost != 5 {
+				t.Fatalf("Complete = %+v, %v; want the response and no error", r, err)
+			}
+			var got string
+			if tc.hook {
+				if len(reported) != 1 {
+					t.Fatalf("reported %v, want one error", reported)
+				}
+				var named *EndpointError
+				if !errors.As(reported[0], &named) || named.Endpoint != "test" {
+					t.Errorf("reported %v, want an *EndpointError naming the endpoint", reported[0])
+				}
+				got = reported[0].Error()
+			} else {
+				got = logged.String()
+				if !strings.Contains(got, "level=WARN") || !strings.Contains(got, CacheStoreFailedMessage) {
+					t.Errorf("log %q, want a warning", got)
+				}
+			}
+			if !strings.Contains(got, "cache store: read-only") {
+				t.Errorf("report %q lacks the cache's error", got)
+			}
+		})
+	}
+}
+
+// TestCacheKeepsOnlyMeasuredResponses: a response whose usage gives no
+// output cost (no usage at all, or 0 output tokens) is returned but not
+// cached, so the same call asks the provider again — once the provider
+// reports usage, the answer is measured and cached; a measured response
+// is cached as always.
+func TestCacheKeepsOnlyMeasuredResponses(t *testing.T) {
+	tests := []struct {
+		name     string
+		reply    llmtest.Reply
+		measured bool
+	}{
+		{"no usage", llmtest.NoUsage(llmtest.Completion{Content: "4"}), false},
+		{"zero output tokens", llmtest.OpenAI(llmtest.Completion{Content: "4", PromptTokens: 12}), false},
+		{"reasoning only", llmtest.ReasoningApart(llmtest.Completion{Content: "4", PromptTokens: 12, ReasoningTokens: 30}), true},
+		{"usage", llmtest.OpenAI(llmtest.Completion{Content: "4", PromptTokens: 12, CompletionTokens: 3}), true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			measured := llmtest.OpenAI(llmtest.Completion{Content: "4", PromptTokens: 12, CompletionTokens: 3})
+			srv := llmtest.NewServer(t, llmtest.WithScript(tc.reply, measured, measured))
+			cache := openTestCache(t, filepath.Join(t.TempDir(), "cache.db"))
+			c := newTestClient(t, testEndpoint(srv), &sleeps{}, WithCache(cache))
+			ctx := context.Background()
+			first, err := c.Complete(ctx, userRequest("What is 2+2?"))
+			if err != nil || first.Content != "4" || first.Measured() != tc.measured {
+				t.Fatalf("first call = %+v, %v; want content 4, measured %v", first, err, tc.measured)
+			}
+			second, err := c.Complete(ctx, userRequest("What is 2+2?"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantCalls := 1
+			if !tc.measured {
+				wantCalls = 2 // asked again, and this time measured
+			}
+			if srv.Count() != wantCalls || second.CacheHit != tc.measured || !second.Measured() {
+				t.Errorf("second call: %d server calls, CacheHit %v, cost %d; want %d calls, CacheHit %v", srv.Count(), second.CacheHit, second.Cost, wantCalls, tc.measured)
+			}
+			if n, err := cache.Len(ctx); n != 1 || err != nil {
+				t.Errorf("cache holds %d entries (%v), want 1: the measured answer", n, err)
+			}
+		})
 	}
 }
 

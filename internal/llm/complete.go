@@ -11,9 +11,11 @@ import (
 // failures (see the package documentation). Errors are *EndpointError
 // wrapping one of: *apperr.InvalidArgumentError for a bad req, a
 // non-retryable *StatusError, an *ExhaustedError whose Last is the final
-// transient error, the context's error, or a cache error. When storing a
-// fresh response in the cache fails, Complete returns the response
-// together with the error.
+// transient error, the context's error, or a failed cache lookup. A
+// fresh response is stored in the cache only when it is Measured; when
+// storing it fails, Complete returns it all the same with a nil error,
+// since the provider answered (and was paid), and reports the failure
+// through WithCacheStoreFailed.
 func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 	if err := req.validate(); err != nil {
 		return Response{}, c.wrap(err)
@@ -45,12 +47,23 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 		return Response{}, c.wrap(err)
 	}
 	c.metrics.call(ctx, outcomeAnswered, &r)
-	if c.opts.cache != nil {
-		if err := c.opts.cache.Put(ctx, key, r); err != nil {
-			return r, c.wrap(fmt.Errorf("cache store: %w", err))
-		}
-	}
+	c.store(ctx, key, r)
 	return r, nil
+}
+
+// store keeps the fresh response r under key when the client has a cache
+// and r is Measured: a response that measures nothing is not kept, so the
+// next identical call asks the provider again instead of replaying it. A
+// failure to store is reported (WithCacheStoreFailed), not returned: the
+// caller uses the answer it paid for, and only a later identical call
+// asks again.
+func (c *Client) store(ctx context.Context, key string, r Response) {
+	if c.opts.cache == nil || !r.Measured() {
+		return
+	}
+	if err := c.opts.cache.Put(ctx, key, r); err != nil {
+		c.opts.cacheStoreFailed(ctx, c.wrap(fmt.Errorf("cache store: %w", err)))
+	}
 }
 
 // wire builds req's body and, when the client has a cache, its cache key.

@@ -144,10 +144,22 @@
 // own, while the first sample keeps the key calls always had. A hit
 // returns the stored Response with CacheHit set and its original
 // ObtainedAt, Latency and Attempts, without any HTTP request. Only
-// successful responses are stored, truncated ones included: at
-// temperature 0 a cut answer is the measurement (SPEC §1 cost and
-// correctness of that configuration), and re-asking would only pay for
-// it again. Concurrent identical calls are not coalesced: each misses and
+// successful responses that measure something are stored, truncated ones
+// included: at temperature 0 a cut answer is the measurement (SPEC §1
+// cost and correctness of that configuration), and re-asking would only
+// pay for it again. A response that measures nothing — no usage, or no
+// output tokens reported, so no SPEC §1 cost (Response.Measured, the one
+// place this is decided) — is returned but never stored, by Complete or
+// by Prefill: a provider that leaves usage out would otherwise have its
+// unusable answers replayed from the cache after it is fixed, and the next
+// identical call asks it again instead. Storing is not part of the call's
+// success: when the cache fails to store a fresh response (its database
+// briefly unreachable), Complete returns the response with a nil error —
+// the provider answered and was paid, and the caller uses the answer — and
+// reports the failure through WithCacheStoreFailed (by default a warning
+// on log/slog's default logger), so it is neither lost nor silent; only a
+// later identical call asks again. A failed lookup, which comes before any
+// provider call, is Complete's error. Concurrent identical calls are not coalesced: each misses and
 // goes to the server, and the first response stored stays. Without
 // WithCache, or with WithCache(nil), there is no caching. OpenCache opens
 // the durable SQLite implementation.
@@ -175,8 +187,8 @@
 // Client's clock, sleep and rand; the input is split at OpenAI's limits
 // (50,000 requests, 200 MB); output and error files are read line by line
 // within bounds. A line that is not a successful chat completion of a
-// request of its batch leaves that request uncached, and BatchReport says
-// why. Prefill needs the cache (a precondition error without one). Batch
+// request of its batch, or whose answer measures nothing, leaves that
+// request uncached, and BatchReport says why. Prefill needs the cache (a precondition error without one). Batch
 // API POSTs are retried only on a status (429, 5xx), never on a lost
 // connection, after which the file or batch may exist.
 package llm

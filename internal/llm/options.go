@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -24,6 +25,8 @@ type options struct {
 	backoff    struct{ base, max time.Duration }
 	meter      metric.MeterProvider
 	drain      <-chan struct{}
+	// cacheStoreFailed reports a fresh response the cache did not store.
+	cacheStoreFailed func(context.Context, error)
 }
 
 // defaultOptions returns the production dependencies: no cache, a tuned
@@ -35,6 +38,9 @@ func defaultOptions() options {
 		sleep:  sleepContext,
 		getenv: os.Getenv,
 		rand:   rand.Float64,
+		// A failure to store is never silent, even for a caller that
+		// did not say where it goes.
+		cacheStoreFailed: logCacheStoreFailed,
 	}
 	o.backoff.base, o.backoff.max = DefaultBackoffBase, DefaultBackoffMax
 	return o
@@ -79,6 +85,33 @@ func WithMeterProvider(mp metric.MeterProvider) Option { return func(o *options)
 // model call starts after it, whatever the endpoint's concurrency queues.
 // Nil (the default) never drains.
 func WithDrain(drain <-chan struct{}) Option { return func(o *options) { o.drain = drain } }
+
+// WithCacheStoreFailed makes f report each fresh response that Complete
+// could not store in the cache (its database unreachable, say): err, an
+// *EndpointError naming the endpoint, says why. Complete returns such a
+// response with a nil error all the same — the provider answered and was
+// paid, and the caller uses the answer — so f is how the failure is seen;
+// only the next identical call asks the provider again. f is called from
+// concurrent calls and must be safe for that. Nil (the default) logs a
+// warning with log/slog's default logger.
+func WithCacheStoreFailed(f func(ctx context.Context, err error)) Option {
+	return func(o *options) {
+		if f == nil {
+			f = logCacheStoreFailed
+		}
+		o.cacheStoreFailed = f
+	}
+}
+
+// logCacheStoreFailed is the default of WithCacheStoreFailed.
+func logCacheStoreFailed(ctx context.Context, err error) {
+	slog.WarnContext(ctx, CacheStoreFailedMessage, "err", err)
+}
+
+// CacheStoreFailedMessage says what a cache store failure reported by
+// WithCacheStoreFailed means for the call: its answer is used, and only
+// the cache misses it.
+const CacheStoreFailedMessage = "a model's answer could not be stored in the LLM cache; it is used all the same, and the next identical call asks the model again"
 
 // sleepContext waits d, or until ctx ends.
 func sleepContext(ctx context.Context, d time.Duration) error {

@@ -70,6 +70,14 @@ func (r *Response) setCost() {
 	r.Cost, r.CostRule = int(min(c, math.MaxInt)), rule
 }
 
+// Measured reports whether r's usage gives an output cost (SPEC §1: c > 0,
+// reasoning included). A response without usage, or reporting no output
+// tokens, measures nothing: it is not gradeable ground truth, and the
+// gateway does not cache it (Client.Complete, Client.Prefill), so that the
+// same request asks the provider again once it reports its usage. This is
+// the one place that rule is decided.
+func (r Response) Measured() bool { return r.Cost > 0 }
+
 // rawReasoning is the part of a response body go-openai does not read.
 type rawReasoning struct {
 	Choices []struct {

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"context"
 	"net/http"
 	"os"
 	"slices"
@@ -34,13 +35,19 @@ type Config struct {
 	// retry ends with llm.ErrNotSent (Canceled). A command's first
 	// interrupt closes it; nil never drains.
 	Drain <-chan struct{}
+	// CacheStoreFailed reports a fresh model answer the cache could not
+	// store (llm.WithCacheStoreFailed): the answer is used all the same,
+	// and only a later identical call asks the model again. Nil logs a
+	// warning with log/slog's default logger.
+	CacheStoreFailed func(ctx context.Context, err error)
 }
 
 // GatewayOptions are the gateway options every model client of the
-// process shares: its environment, clock, metrics and response cache
-// (not Drain, which each caller decides).
+// process shares: its environment, clock, metrics, response cache and
+// where a failure to store in it goes (not Drain, which each caller
+// decides).
 func (cfg Config) GatewayOptions() []llm.Option {
-	opts := []llm.Option{llm.WithGetenv(cfg.Getenv), llm.WithClock(cfg.Now), llm.WithMeterProvider(cfg.MeterProvider)}
+	opts := []llm.Option{llm.WithGetenv(cfg.Getenv), llm.WithClock(cfg.Now), llm.WithMeterProvider(cfg.MeterProvider), llm.WithCacheStoreFailed(cfg.CacheStoreFailed)}
 	if cfg.Cache != nil {
 		opts = append(opts, llm.WithCache(cfg.Cache))
 	}

@@ -3,9 +3,11 @@ package planner_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -34,7 +36,19 @@ func problems(n int) []*triagev1.PlannerProblem {
 // srv, whose key is in the (fake) environment variable QWEN_KEY.
 func newPlanner(t *testing.T, srv *llmtest.Server, cache llm.Cache) triagev1.PlannerServiceClient {
 	t.Helper()
-	cfg := planner.Config{
+	return servePlanner(t, plannerConfig(srv, cache))
+}
+
+// servePlanner serves a Planner with cfg.
+func servePlanner(t *testing.T, cfg planner.Config) triagev1.PlannerServiceClient {
+	t.Helper()
+	svc := server.Service{Name: "planner", Desc: &triagev1.PlannerService_ServiceDesc, Impl: planner.New(cfg)}
+	return triagev1.NewPlannerServiceClient(servertest.Start(t, nil, svc))
+}
+
+// plannerConfig is newPlanner's configuration.
+func plannerConfig(srv *llmtest.Server, cache llm.Cache) planner.Config {
+	return planner.Config{
 		Endpoints: map[string]llm.Endpoint{"qwen": {
 			Name: "qwen", BaseURL: srv.URL(), APIKeyEnv: "QWEN_KEY", Model: "Qwen/Qwen3-32B",
 			Mode: llm.ModeExtended, Family: llm.FamilyQwen, MaxOutputTokens: 4096, MaxAttempts: 3,
@@ -44,8 +58,6 @@ func newPlanner(t *testing.T, srv *llmtest.Server, cache llm.Cache) triagev1.Pla
 		Getenv: func(k string) string { return map[string]string{"QWEN_KEY": "sk-test"}[k] },
 		Now:    func() time.Time { return time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC) },
 	}
-	svc := server.Service{Name: "planner", Desc: &triagev1.PlannerService_ServiceDesc, Impl: planner.New(cfg)}
-	return triagev1.NewPlannerServiceClient(servertest.Start(t, nil, svc))
 }
 
 const messyAnswer = "Let me think about which problems are short.\n" +
@@ -142,6 +154,62 @@ func TestCreatePlanModelFailures(t *testing.T) {
 			})
 			if status.Code(err) != tt.code || status.Convert(err).Message() != tt.want {
 				t.Errorf("err = %v, want %v: %s", err, tt.code, tt.want)
+			}
+		})
+	}
+}
+
+// putFailingCache misses every lookup and fails every store, as a cache
+// whose database is briefly unreachable after the lookup.
+type putFailingCache struct{}
+
+func (putFailingCache) Get(context.Context, string) (llm.Response, bool, error) {
+	return llm.Response{}, false, nil
+}
+
+func (putFailingCache) Put(context.Context, string, llm.Response) error {
+	return errors.New("connection refused")
+}
+
+// TestCreatePlanKeepsAnAnswerTheCacheCannotStore: when the cache cannot
+// store the model's answer, CreatePlan still returns the plan with its
+// usage (the call was paid for, and its spend is recorded from it), and
+// the failure is reported, not dropped.
+func TestCreatePlanKeepsAnAnswerTheCacheCannotStore(t *testing.T) {
+	tests := []struct {
+		name  string
+		cache llm.Cache
+		fails int // cache failures reported
+	}{
+		{"store fails", putFailingCache{}, 1},
+		{"no cache", nil, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.NewServer(t, llmtest.WithAPIKey("sk-test"), llmtest.WithScript(llmtest.OpenAI(llmtest.Completion{
+				Content: `{"plan": [{"id": "p1", "tokens": 30}]}`, PromptTokens: 200, CompletionTokens: 40,
+			})))
+			cfg := plannerConfig(srv, tc.cache)
+			var mu sync.Mutex
+			var reported []error
+			cfg.CacheStoreFailed = func(_ context.Context, err error) {
+				mu.Lock()
+				defer mu.Unlock()
+				reported = append(reported, err)
+			}
+			resp, err := servePlanner(t, cfg).CreatePlan(context.Background(), &triagev1.CreatePlanRequest{
+				Endpoint: &triagev1.CreatePlanRequest_EndpointName{EndpointName: "qwen"}, Problems: problems(2), Budget: 100,
+			})
+			if err != nil {
+				t.Fatalf("CreatePlan: %v; want the plan", err)
+			}
+			if got := resp.GetParsed().GetPlan(); len(got) != 1 || got[0].GetId() != "p1" || resp.GetUsage().GetOutputTokens() != 40 || resp.GetUsage().GetPromptTokens() != 200 {
+				t.Errorf("plan %v usage %v; want p1:30 and the call's usage", got, resp.GetUsage())
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(reported) != tc.fails || (tc.fails > 0 && !strings.Contains(reported[0].Error(), "connection refused")) {
+				t.Errorf("reported %v; want %d cache failure(s)", reported, tc.fails)
 			}
 		})
 	}

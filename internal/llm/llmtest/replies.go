@@ -87,6 +87,18 @@ func OpenAI(c Completion) Reply {
 	})
 }
 
+// NoUsage renders c in OpenAI's shape without its "usage" object, as some
+// compatibility layers and proxies answer: the call succeeds, but reports
+// no tokens, so it measures no SPEC §1 cost (c's token counts are ignored).
+func NoUsage(c Completion) Reply {
+	var body map[string]any
+	if err := json.Unmarshal(OpenAI(c).Body, &body); err != nil {
+		panic(err) // OpenAI's body is JSON
+	}
+	delete(body, "usage")
+	return JSON(http.StatusOK, body)
+}
+
 // ReasoningApart renders c as a provider that counts reasoning tokens
 // only in usage.completion_tokens_details.reasoning_tokens: completion_tokens
 // is the visible answer alone and total_tokens is prompt + completion, so

@@ -120,7 +120,7 @@ func (s *Solver) solve(ctx context.Context, c Completer, p problems.Problem, ban
 	}
 	a.Response = resp
 	a.MeasuredAt = resp.ObtainedAt
-	if resp.Cost <= 0 {
+	if !resp.Measured() { // no SPEC §1 cost: not ground truth (nor cached, package llm)
 		return s.failed(a, "the provider reported no output tokens"), nil
 	}
 	if resp.Truncated {

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/triage-eval/triage/internal/llm"
+	"github.com/triage-eval/triage/internal/llm/llmtest"
 	"github.com/triage-eval/triage/internal/phase0/grading"
 	"github.com/triage-eval/triage/internal/store/problems"
 )
@@ -99,5 +101,97 @@ func TestRequestIsWhatSolveSends(t *testing.T) {
 	}
 	if _, err := Request(problems.Problem{ID: "x", Dataset: "d", Text: "t", Grading: []byte(`{"kind":"essay"}`)}, 0, 0); err == nil {
 		t.Error("a problem that cannot be prompted gave a request")
+	}
+}
+
+// putFailingCache misses every lookup and fails every store, as a cache
+// whose database is briefly unreachable.
+type putFailingCache struct{}
+
+func (putFailingCache) Get(context.Context, string) (llm.Response, bool, error) {
+	return llm.Response{}, false, nil
+}
+
+func (putFailingCache) Put(context.Context, string, llm.Response) error {
+	return errors.New("connection refused")
+}
+
+// memCache is an in-memory llm.Cache.
+type memCache struct {
+	mu sync.Mutex
+	m  map[string]llm.Response
+}
+
+func (c *memCache) Get(_ context.Context, k string) (llm.Response, bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.m[k]
+	return r, ok, nil
+}
+
+func (c *memCache) Put(_ context.Context, k string, r llm.Response) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]llm.Response{}
+	}
+	c.m[k] = r
+	return nil
+}
+
+// TestSolveThroughTheGateway: with a real gateway client, an answer the
+// cache cannot store is graded and its cost kept (it was paid for; the
+// failure is reported, not returned), and an answer without usage is not
+// gradeable and not cached, so solving the problem again asks the model.
+func TestSolveThroughTheGateway(t *testing.T) {
+	aime := problems.Problem{ID: "2024-I-1", Dataset: "aime", Text: "Find x.", Grading: []byte(`{"kind":"math","answer":"204","integer":true}`)}
+	answer := llmtest.Completion{Content: `\boxed{204}`, PromptTokens: 30, CompletionTokens: 50}
+	tests := []struct {
+		name      string
+		reply     llmtest.Reply
+		cache     llm.Cache
+		gradeable bool
+		cost      int64
+		errPart   string
+		reported  int // cache store failures reported
+		calls     int // model calls after solving twice
+	}{
+		{"cache store fails", llmtest.OpenAI(answer), putFailingCache{}, true, 50, "", 2, 2},
+		{"cached", llmtest.OpenAI(answer), &memCache{}, true, 50, "", 0, 1},
+		{"no usage", llmtest.NoUsage(answer), &memCache{}, false, 0, "the provider reported no output tokens", 0, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.NewServer(t, llmtest.WithHandler(func(int, llmtest.Recorded) llmtest.Reply { return tc.reply }))
+			var mu sync.Mutex
+			reported := 0
+			c, err := llm.New(llm.Endpoint{Name: "q", BaseURL: srv.URL(), Model: "m", Mode: llm.ModeStandard, Timeout: 5 * time.Second},
+				llm.WithCache(tc.cache), llm.WithCacheStoreFailed(func(_ context.Context, err error) {
+					mu.Lock()
+					defer mu.Unlock()
+					if strings.Contains(err.Error(), "connection refused") {
+						reported++
+					}
+				}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := New(grading.New(nil, nil), time.Now)
+			for range 2 {
+				a, err := s.Solve(context.Background(), c, aime, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if a.Gradeable != tc.gradeable || a.Correct() != tc.gradeable || a.Cost() != tc.cost || a.CallFailed || !strings.Contains(a.Error, tc.errPart) {
+					t.Errorf("attempt gradeable %v correct %v cost %d error %q; want gradeable %v cost %d error %q",
+						a.Gradeable, a.Correct(), a.Cost(), a.Error, tc.gradeable, tc.cost, tc.errPart)
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if srv.Count() != tc.calls || reported != tc.reported {
+				t.Errorf("%d model calls, %d cache failures reported; want %d, %d", srv.Count(), reported, tc.calls, tc.reported)
+			}
+		})
 	}
 }

@@ -70,6 +70,10 @@ type BaselineSummary struct {
 	Summary *triagev1.BaselineSummary
 	// Failures are the model calls that failed, by reason.
 	Failures *CallFailures
+	// Ungradeable are the calls this call stored as not gradeable, by
+	// the reason stored with them (a failed model call's included): what
+	// the summary says of Summary.NotGradeable.
+	Ungradeable *CallFailures
 	// Batches are the provider's batch ids of a batch Phase 0
 	// (Baseline.Batch), and BatchWarnings what they left to synchronous
 	// calls, one line per RunBaseline call that left any.
@@ -78,10 +82,32 @@ type BaselineSummary struct {
 }
 
 // Outcome judges the solver's model calls (CallFailures.Outcome): a
-// *CallsFailedError when every call failed, a warning when some did.
+// *CallsFailedError when every call failed, a warning when some did; and
+// a *NothingGradeableError when the calls did not all fail but none was
+// gradeable, and none was stored before: nothing was measured.
 func (s BaselineSummary) Outcome(retry string) (warning string, err error) {
 	what := fmt.Sprintf("model calls of %s/%s", s.Solver.Model, s.Solver.Mode)
-	return s.Failures.Outcome(what, int(s.Summary.GetSolved()), retry)
+	warning, err = s.Failures.Outcome(what, int(s.Summary.GetSolved()), retry)
+	if err == nil && s.Summary.GetSolved() > 0 && s.Summary.GetGradeable() == 0 && s.Skipped == 0 {
+		return "", &NothingGradeableError{Solver: s.Solver, Solved: int(s.Summary.GetSolved()), Reasons: s.Ungradeable.Reasons()}
+	}
+	return warning, err
+}
+
+// NothingGradeableError says that a solver's baseline stored every problem
+// it solved as not gradeable, with none stored before: the solver has no
+// ground truth, and no run can use it.
+type NothingGradeableError struct {
+	// Solver is the solver.
+	Solver Solver
+	// Solved is how many calls were made and stored.
+	Solved int
+	// Reasons is why they are not gradeable (CallFailures.Reasons).
+	Reasons string
+}
+
+func (e *NothingGradeableError) Error() string {
+	return fmt.Sprintf("none of the %d problems of %s/%s solved is gradeable: %s", e.Solved, e.Solver.Model, e.Solver.Mode, e.Reasons)
 }
 
 // logLine is one line of the baseline log.
@@ -121,8 +147,9 @@ type logLine struct {
 // context ends, the error is its cause; when it drained (opts.Stop), it is
 // work.ErrStopped. Each of these is joined with the *SpendCapError of every
 // solver the cap stopped before, as is no error. When every model call of a solver
-// failed, the error is a *CallsFailedError (joined, one per such solver):
-// nothing was measured.
+// failed, the error is a *CallsFailedError, and when none of a solver's
+// problems is gradeable otherwise, a *NothingGradeableError (joined, one
+// per such solver): nothing was measured.
 func RunBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, opts BaselineOptions, progress *work.Progress) ([]BaselineSummary, error) {
 	var missing []error
 	for i, s := range cfg.Solvers {
@@ -280,7 +307,7 @@ func (baselineUnit) Fingerprint() string { return "" }
 // skips those stored meanwhile, so no model is asked twice), until every
 // problem went through this worker or was stored.
 func baselineOne(ctx context.Context, cfg *Config, exec triagev1.ExecutorServiceClient, s Solver, list []*triagev1.Problem, opts BaselineOptions, progress *work.Progress, logMu *sync.Mutex) (BaselineSummary, error) {
-	sum := BaselineSummary{Solver: s, Samples: max(cfg.Baseline.Samples, 1), Summary: &triagev1.BaselineSummary{}, Failures: &CallFailures{}}
+	sum := BaselineSummary{Solver: s, Samples: max(cfg.Baseline.Samples, 1), Summary: &triagev1.BaselineSummary{}, Failures: &CallFailures{}, Ungradeable: &CallFailures{}}
 	units := make([]baselineUnit, len(list))
 	for i, p := range list {
 		units[i] = baselineUnit{s, p}
@@ -444,6 +471,7 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 			progress.OutputTokens.Add(it.GetRecord().GetCost())
 			if !it.GetRecord().GetGradeable() {
 				progress.Errors.Add(1)
+				sum.Ungradeable.Add(it.GetRecord().GetError())
 			}
 			if it.GetCallFailed() {
 				// The record's error repeats what the tally's sentence says.

@@ -9,8 +9,9 @@ import (
 	"sync"
 )
 
-// CallFailures tallies the model calls that failed, by reason. It is safe
-// for concurrent use; the zero value is empty.
+// CallFailures tallies the model calls that failed, by reason (or, as
+// BaselineSummary.Ungradeable, the calls stored as not gradeable). It is
+// safe for concurrent use; the zero value is empty.
 type CallFailures struct {
 	mu      sync.Mutex
 	reasons map[string]int
@@ -23,6 +24,9 @@ func (f *CallFailures) Add(reason string) {
 	defer f.mu.Unlock()
 	if f.reasons == nil {
 		f.reasons = map[string]int{}
+	}
+	if reason == "" {
+		reason = "no reason given"
 	}
 	f.reasons[reason]++
 	f.n++
@@ -42,8 +46,11 @@ func (f *CallFailures) Count() int {
 const shownReasons = 3
 
 // Reasons lists the most frequent reasons first ("30× HTTP 401…"), at most
-// three, then how many others there were.
+// three, then how many others there were; "" for a nil tally.
 func (f *CallFailures) Reasons() string {
+	if f == nil {
+		return ""
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	keys := slices.SortedFunc(maps.Keys(f.reasons), func(a, b string) int {

@@ -156,8 +156,9 @@ type Cell struct {
 	// listed in Missing.
 	OracleZero []string
 	// SinglePool, for a macro cell, names the datasets of Eta with a single
-	// pool: EtaCI's stratified resampling takes that pool as is.
-	SinglePool []string
+	// pool with a value, and the pools of each left out of its mean: EtaCI's
+	// stratified resampling takes that pool as is.
+	SinglePool []SinglePoolDataset
 	// Detection is the mean D over the pools in Eta whose U is non-empty,
 	// Waste the mean W over the pools in Eta (injection cells; SPEC §5).
 	Detection, Waste metrics.Mean
@@ -211,6 +212,16 @@ type Cell struct {
 	// perPool holds the values averaged, by pool, for intervals and paired
 	// comparisons.
 	perPool perPool
+}
+
+// SinglePoolDataset is a dataset of a mean over datasets (a macro cell)
+// where the solver has a single pool with a value, which the stratified
+// interval takes as it is (it has no spread to resample). The dataset may
+// have had more pools: Excluded counts, by reason, those left out of its
+// mean (the dataset cell's Excluded; empty when its only pool is the one).
+type SinglePoolDataset struct {
+	Dataset  string
+	Excluded []metrics.ReasonCount
 }
 
 // perPool is what a cell averaged, pool by pool, in pool order.

@@ -65,8 +65,11 @@
 //     whose scored pools are all D1 for a solver is named (OracleZero) and
 //     left out of that solver's mean over datasets.
 //   - Means over datasets get a stratified interval from two pools in
-//     total; a dataset with one pool enters every resample as it is
-//     (SinglePool), and the notes name it.
+//     total; a dataset with one pool with a value enters every resample
+//     as it is (SinglePool), and the notes name it with what is left of it
+//     when its other pools were excluded (singlePoolPhrases).
+//   - The summary gives every η mean some of whose pools were excluded as
+//     "n=k of m; j excluded: reason" (HeadlineRow.ExcludedU, ExcludedE).
 //   - RandomSEMax is undefined (an empty field, null) when no pool was
 //     averaged; 0 means every averaged reference is exact.
 //   - Strategies without a prompt (variant vocab.NoVariant, "-") are named

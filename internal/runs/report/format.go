@@ -193,6 +193,125 @@ func reasonsText(rcs []metrics.ReasonCount, sep string) string {
 	return strings.Join(parts, sep)
 }
 
+// excludedCount is the number of pools rcs counts.
+func excludedCount(rcs []metrics.ReasonCount) int {
+	var n int
+	for _, rc := range rcs {
+		n += rc.Count
+	}
+	return n
+}
+
+// excludedText names the pools left out of a mean, by reason: "2
+// excluded: error", "3 excluded: error:2, unparseable:1"; "" when none.
+func excludedText(rcs []metrics.ReasonCount) string {
+	switch k := excludedCount(rcs); {
+	case k == 0:
+		return ""
+	case len(rcs) == 1:
+		return fmt.Sprintf("%d excluded: %s", k, rcs[0].Reason)
+	default:
+		return fmt.Sprintf("%d excluded: %s", k, reasonsText(rcs, ", "))
+	}
+}
+
+// poolsOfText says how many pools a mean over n pools averages when
+// others were left out of it (rcs, by reason): "n=1 of 3; 2 excluded:
+// error"; "" when none was, the mean then standing for every pool.
+func poolsOfText(n int, rcs []metrics.ReasonCount) string {
+	k := excludedCount(rcs)
+	if k == 0 {
+		return ""
+	}
+	return fmt.Sprintf("n=%d of %d; %s", n, n+k, excludedText(rcs))
+}
+
+// singlePoolDetail says what is left of a SinglePoolDataset: "1 of 3
+// pools with a value; 2 excluded: error", or "" when its single pool is
+// all it had.
+func singlePoolDetail(s SinglePoolDataset) string {
+	k := excludedCount(s.Excluded)
+	if k == 0 {
+		return ""
+	}
+	return fmt.Sprintf("1 of %d pools with a value; %s", 1+k, excludedText(s.Excluded))
+}
+
+// singlePoolPhrase names one dataset that a solver's means over datasets
+// take with a single pool with a value: text is the dataset alone when
+// that pool is all it had (plain), else the dataset with what is left of
+// it.
+type singlePoolPhrase struct {
+	text  string
+	plain bool
+}
+
+// singlePoolPhrases names the datasets that a solver's η_U and η_E means
+// over datasets (u, e: their cells' SinglePool) each take with a single
+// pool with a value, in dataset order: the dataset alone when that pool
+// is all it had in both regimes ("aime"), else with what is left of it,
+// "aime (1 of 3 pools with a value; 2 excluded: error)", each regime's
+// when they differ: "aime (U: 1 of 3 pools with a value; 2 excluded:
+// error / E: its only pool)", a regime's alone when only it has a single
+// pool left by exclusions ("aime (E: 1 of 2 pools with a value; 1
+// excluded: missing)"). This is the one wording of single-pool
+// datasets: the summary's notes and the tables' say it alike.
+func singlePoolPhrases(u, e []SinglePoolDataset) []singlePoolPhrase {
+	byDataset := map[string][2]*SinglePoolDataset{}
+	var datasets []string
+	for i, list := range [][]SinglePoolDataset{u, e} {
+		for j := range list {
+			s := &list[j]
+			pair, seen := byDataset[s.Dataset]
+			if !seen {
+				datasets = append(datasets, s.Dataset)
+			}
+			pair[i] = s
+			byDataset[s.Dataset] = pair
+		}
+	}
+	slices.Sort(datasets)
+	var out []singlePoolPhrase
+	for _, d := range datasets {
+		pair := byDataset[d]
+		var detail string
+		switch {
+		case pair[0] != nil && pair[1] != nil && singlePoolDetail(*pair[0]) == singlePoolDetail(*pair[1]):
+			detail = singlePoolDetail(*pair[0])
+		case pair[0] == nil && singlePoolDetail(*pair[1]) == "", pair[1] == nil && singlePoolDetail(*pair[0]) == "":
+			// A single pool in all under the one regime that has a single pool.
+		default:
+			var parts []string
+			for i, s := range pair {
+				if s == nil {
+					continue
+				}
+				text := singlePoolDetail(*s)
+				if text == "" {
+					text = "its only pool"
+				}
+				parts = append(parts, []string{"U", "E"}[i]+": "+text)
+			}
+			detail = strings.Join(parts, " / ")
+		}
+		if detail == "" {
+			out = append(out, singlePoolPhrase{text: d, plain: true})
+		} else {
+			out = append(out, singlePoolPhrase{text: d + " (" + detail + ")"})
+		}
+	}
+	return out
+}
+
+// singlePoolTexts joins the texts of phrases with ", ".
+func singlePoolTexts(phrases []singlePoolPhrase) string {
+	texts := make([]string, len(phrases))
+	for i, p := range phrases {
+		texts[i] = p.text
+	}
+	return strings.Join(texts, ", ")
+}
+
 // pairCount shows a U count and an E count: once when equal, else "u/e".
 func pairCount(u, e int) string {
 	if u == e {

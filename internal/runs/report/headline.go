@@ -25,15 +25,21 @@ type HeadlineRow struct {
 	// without a mean, left out.
 	EtaU, EtaE     metrics.Mean
 	EtaUCI, EtaECI metrics.Interval
+	// ExcludedU and ExcludedE count, by reason, the pools left out of EtaU
+	// and EtaE (the macro cells' Excluded, summed over the datasets):
+	// EtaU.N pools were averaged of EtaU.N plus these.
+	ExcludedU, ExcludedE []metrics.ReasonCount
 	// EtaUNoiseCI and EtaENoiseCI are the macro cells' noise-aware
 	// intervals (Cell.EtaNoiseCI; undefined without a noise part).
 	EtaUNoiseCI, EtaENoiseCI metrics.Interval
 	Missing                  []string
 	// OracleZero names the datasets left out of both means because every
-	// pool of the solver there has V_oracle = 0 (SPEC §5); SinglePool the
-	// datasets in the means with a single pool, which the stratified
-	// intervals take as is.
-	OracleZero, SinglePool []string
+	// pool of the solver there has V_oracle = 0 (SPEC §5).
+	OracleZero []string
+	// SinglePoolU and SinglePoolE are the datasets of EtaU and EtaE with a
+	// single pool with a value, which the stratified intervals take as is,
+	// each with the pools excluded there (the macro cells' SinglePool).
+	SinglePoolU, SinglePoolE []SinglePoolDataset
 	// DegenerateU and DegenerateE count the degenerate pools inside EtaU
 	// and EtaE; InformativeU and InformativeE are the means over datasets
 	// of the informative pools alone, with their intervals, and
@@ -82,13 +88,14 @@ func (r Report) Headline() []HeadlineRow {
 			row := HeadlineRow{
 				Model: s.Model, Mode: s.Mode, Strategy: sv.Strategy, Variant: sv.Variant, Alpha: alpha,
 				EtaU: u.Eta, EtaE: e.Eta, Missing: mergeMissing(u.Missing, e.Missing),
-				EtaUCI:      u.EtaCI,
-				EtaECI:      e.EtaCI,
+				EtaUCI:    u.EtaCI,
+				EtaECI:    e.EtaCI,
+				ExcludedU: u.Excluded, ExcludedE: e.Excluded,
 				EtaUNoiseCI: u.EtaNoiseCI, EtaENoiseCI: e.EtaNoiseCI,
 				Accuracy: r.pooledAccuracy(s, ix, alpha, sv),
 				Ratio:    ratio,
 
-				OracleZero: mergeMissing(u.OracleZero, e.OracleZero), SinglePool: mergeMissing(u.SinglePool, e.SinglePool),
+				OracleZero: mergeMissing(u.OracleZero, e.OracleZero), SinglePoolU: u.SinglePool, SinglePoolE: e.SinglePool,
 				DegenerateU: u.Degenerate, DegenerateE: e.Degenerate,
 				InformativeU: u.Informative, InformativeE: e.Informative,
 				InformativeUCI: u.InformativeCI, InformativeECI: e.InformativeCI,

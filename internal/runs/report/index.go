@@ -186,7 +186,7 @@ func (ix *Index) macro(model, mode string, alpha float64, variant vocab.Variant,
 			out.perPool.etaDatasets = append(out.perPool.etaDatasets, d)
 			out.Degenerate = out.Degenerate.Add(c.Degenerate)
 			if c.Eta.N == 1 {
-				out.SinglePool = append(out.SinglePool, d)
+				out.SinglePool = append(out.SinglePool, SinglePoolDataset{Dataset: d, Excluded: c.Excluded})
 			}
 			if c.Informative.Defined {
 				informative = append(informative, c.Informative)

@@ -100,7 +100,7 @@ func TestMacroIntervalWithASinglePoolDataset(t *testing.T) {
 		if c.EtaCI != want {
 			t.Errorf("seed %d: macro interval %+v, want %+v", seed, c.EtaCI, want)
 		}
-		if !slices.Equal(c.SinglePool, []string{"d1"}) || len(c.Missing) > 0 {
+		if len(c.SinglePool) != 1 || c.SinglePool[0].Dataset != "d1" || len(c.SinglePool[0].Excluded) > 0 || len(c.Missing) > 0 {
 			t.Errorf("seed %d: single-pool datasets %v, missing %v", seed, c.SinglePool, c.Missing)
 		}
 		if !(c.EtaCI.Lo <= c.Eta.Value && c.Eta.Value <= c.EtaCI.Hi) {
@@ -117,7 +117,7 @@ func TestMacroIntervalWithASinglePoolDataset(t *testing.T) {
 	if !strings.Contains(notes, "A dataset with a single pool enters every resample") || !strings.Contains(notes, "m s at α = 0.5: d1") {
 		t.Errorf("the per-α table over datasets does not name the single-pool dataset: %q", notes)
 	}
-	if row := rep.Headline()[0]; !row.EtaUCI.Defined || !slices.Equal(row.SinglePool, []string{"d1"}) {
+	if row := rep.Headline()[0]; !row.EtaUCI.Defined || len(row.SinglePoolU) != 1 || row.SinglePoolU[0].Dataset != "d1" {
 		t.Errorf("headline %+v: want an interval and d1 named", row)
 	}
 	if notes := strings.Join(rep.SummaryTable(nil).Notes, " "); !strings.Contains(notes, "A dataset with a single pool (d1)") {

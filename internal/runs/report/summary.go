@@ -30,9 +30,11 @@ type BudgetAwareHeadline struct {
 // When a headline mean includes degenerate pools (SPEC §5), two columns
 // say how many and give the mean over the informative pools alone. Columns
 // without data anywhere are left out. The notes say what the numbers are
-// over: the prompt variant, left-out datasets, single-pool strata,
-// degenerate pools and, when reference strategies are shown, how they
-// differ from the references of η.
+// over: the prompt variant, left-out datasets, excluded pools (each η
+// mean says "n=k of m" and why when some of its pools were excluded),
+// single-pool strata (what is left of them), degenerate pools and, when
+// reference strategies are shown, how they differ from the references of
+// η.
 func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 	rows := r.Headline()
 	t := Table{Title: "Summary"}
@@ -44,7 +46,9 @@ func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 	var lossFlags lossTextFlags
 	var degenerate metrics.DegenerateCounts
 	var pools int
-	var singles, zeros []string
+	var zeros []string
+	var singles singlePoolNotes
+	var reasons []metrics.ReasonCount
 	for _, row := range rows {
 		withInjection = withInjection || row.Detection.Defined || row.Waste.Defined
 		withDegenerate = withDegenerate || row.DegenerateU.Total() > 0 || row.DegenerateE.Total() > 0
@@ -53,7 +57,8 @@ func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 		withLosses = withLosses || row.Selection.Mean.Defined || row.Undecomposed > 0
 		degenerate = degenerate.Add(row.DegenerateU)
 		pools += row.EtaU.N
-		singles = mergeMissing(singles, row.SinglePool)
+		singles.add(row)
+		reasons = mergeReasons(slices.Concat(reasons, row.ExcludedU, row.ExcludedE))
 		for _, d := range row.OracleZero {
 			zeros = append(zeros, solverName(row.Model, row.Mode)+" on "+d)
 		}
@@ -76,9 +81,10 @@ func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 	if len(zeros) > 0 {
 		t.Notes = append(t.Notes, "Left out of the η means (SPEC §5), because every pool there has V_oracle = 0 (nothing solvable fits the budget, so η would be 1 by convention alone): "+strings.Join(zeros, "; ")+".")
 	}
-	if len(singles) > 0 {
-		t.Notes = append(t.Notes, "A dataset with a single pool ("+strings.Join(singles, ", ")+") enters every resample of the interval as it is: the interval reflects the other datasets' pools only.")
+	if len(reasons) > 0 {
+		t.Notes = append(t.Notes, noteExcludedPools(reasons))
 	}
+	t.Notes = append(t.Notes, singles.notes()...)
 	if r.Noise != nil {
 		t.Header = append(t.Header, "noise-aware η_U / η_E [95% CI]")
 		t.Align += "r"
@@ -116,15 +122,21 @@ func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 			strategy += " (" + string(row.Variant) + ")"
 		}
 		cells := []string{row.Model, row.Mode, strategy, fixed3(row.Accuracy), withCI(row.EtaU, row.EtaUCI, row.ciPools.etaU), withCI(row.EtaE, row.EtaECI, row.ciPools.etaE)}
-		var without []string
+		var eNotes []string // η_E's parenthesis: its pools, then the datasets left out of both means
+		if n := poolsOfText(row.EtaU.N, row.ExcludedU); n != "" {
+			cells[4] += " (" + n + ")"
+		}
+		if n := poolsOfText(row.EtaE.N, row.ExcludedE); n != "" {
+			eNotes = append(eNotes, n)
+		}
 		if len(row.Missing) > 0 {
-			without = append(without, "without "+strings.Join(row.Missing, ", "))
+			eNotes = append(eNotes, "without "+strings.Join(row.Missing, ", "))
 		}
 		if len(row.OracleZero) > 0 {
-			without = append(without, "without "+strings.Join(row.OracleZero, ", ")+": V_oracle = 0")
+			eNotes = append(eNotes, "without "+strings.Join(row.OracleZero, ", ")+": V_oracle = 0")
 		}
-		if len(without) > 0 {
-			cells[5] += " (" + strings.Join(without, "; ") + ")"
+		if len(eNotes) > 0 {
+			cells[5] += " (" + strings.Join(eNotes, "; ") + ")"
 		}
 		if r.Noise != nil {
 			cells = append(cells, ciText(row.EtaUNoiseCI, row.ciPools.etaU)+" / "+ciText(row.EtaENoiseCI, row.ciPools.etaE))
@@ -158,6 +170,92 @@ func (r Report) SummaryTable(ba []BudgetAwareHeadline) Table {
 		t.Notes[0] += lossFlags.notes()
 	}
 	return withFewPoolsNote(t)
+}
+
+// noteExcludedPools explains the summary's "n=k of m" for the reasons
+// its rows exclude pools for, with what each reason means when it is one
+// of the run's (reasonMeaning).
+func noteExcludedPools(reasons []metrics.ReasonCount) string {
+	var meanings []string
+	for _, rc := range reasons {
+		if m, ok := reasonMeaning[rc.Reason]; ok {
+			meanings = append(meanings, string(rc.Reason)+" — "+m)
+		}
+	}
+	note := "n=k of m: the η mean averages k of the solver's m pools; the other m − k have no η (SPEC §5: an excluded pool is left out of the means, never counted as 0), and the row's other η and loss columns leave them out too. \"m − k excluded: reason\" says why (\"reason:count\" when several)"
+	if len(meanings) > 0 {
+		note += ": " + strings.Join(meanings, "; ")
+	}
+	return note + ". pools.csv lists each excluded pool with its reason."
+}
+
+// reasonMeaning says what the exclusion reasons a run writes mean, for
+// the summary's note on excluded pools.
+var reasonMeaning = map[metrics.Reason]string{
+	metrics.ExcludedError:        "the planner's model call failed after its retries",
+	metrics.ExcludedUnparseable:  "no plan could be read from the planner's output",
+	"truncated_unparseable":      "the planner's output was cut off before a plan could be read",
+	metrics.ExcludedMissing:      "no plan is recorded for the pool",
+	"empty_pool":                 "the pool has no gradeable problem, so no plan was asked for",
+	metrics.ExcludedNoPopulation: "no solver of another model graded the pool, so the partial-information reference has nothing to learn from",
+	metrics.ExcludedInvalid:      "the stored numbers are unusable (not finite, or inconsistent)",
+	ExcludedDuplicate:            "the record repeats another of the same pool",
+	"stale":                      "the record's inputs changed since it was scored",
+}
+
+// singlePoolNotes gathers the summary rows' datasets with a single pool
+// with a value, for the notes that say what their intervals are.
+type singlePoolNotes struct {
+	// plain are the datasets whose single pool is all they had (merged
+	// over the rows, which share the datasets' pools), excluded the
+	// "solver on dataset (…)" phrases of those left with one pool by
+	// exclusions: both enter every resample of a row's interval as they
+	// are. noInterval are the "solver on dataset" phrases of the rows
+	// whose means have a single pool with a value in all, and so no
+	// interval.
+	plain, excluded, noInterval []string
+}
+
+// add takes in one summary row's single-pool datasets.
+func (s *singlePoolNotes) add(row HeadlineRow) {
+	phrases := singlePoolPhrases(row.SinglePoolU, row.SinglePoolE)
+	if len(phrases) == 0 {
+		return
+	}
+	solver := solverName(row.Model, row.Mode)
+	if !row.EtaUCI.Defined && !row.EtaECI.Defined {
+		s.noInterval = append(s.noInterval, solver+" on "+singlePoolTexts(phrases))
+		return
+	}
+	for _, p := range phrases {
+		if p.plain {
+			s.plain = mergeMissing(s.plain, []string{p.text})
+		} else {
+			s.excluded = append(s.excluded, solver+" on "+p.text)
+		}
+	}
+}
+
+// notes are the summary's notes on single-pool datasets: the one a run
+// without exclusions has always had, naming the datasets of one pool,
+// the solvers' datasets left with one pool by exclusions, and the rows
+// without an interval.
+func (s singlePoolNotes) notes() []string {
+	var out []string
+	const lead = "A dataset with a single pool"
+	const excluded = "a dataset where a solver has a single pool with a value, the others excluded"
+	switch {
+	case len(s.plain) > 0 && len(s.excluded) > 0:
+		out = append(out, lead+" ("+strings.Join(s.plain, ", ")+") enters every resample of the interval as it is: the interval reflects the other datasets' pools only. So does "+excluded+": "+strings.Join(s.excluded, "; ")+".")
+	case len(s.plain) > 0:
+		out = append(out, lead+" ("+strings.Join(s.plain, ", ")+") enters every resample of the interval as it is: the interval reflects the other datasets' pools only.")
+	case len(s.excluded) > 0:
+		out = append(out, "A"+excluded[1:]+", enters every resample of that solver's interval as it is, which then reflects the other datasets' pools only: "+strings.Join(s.excluded, "; ")+".")
+	}
+	if len(s.noInterval) > 0 {
+		out = append(out, "No interval where a mean has a single pool with a value in all (SPEC §5: none below 2 pools): "+strings.Join(s.noInterval, "; ")+".")
+	}
+	return out
 }
 
 // noteDominantLoss explains the summary's column of DominantLoss.

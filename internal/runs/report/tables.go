@@ -86,19 +86,51 @@ func MainTableTitle(regret bool, alpha float64, strategy vocab.Strategy, variant
 const noteDegenerate = "Degenerate pools (SPEC §5) are counted in each mean as \"degenerate D1:k, D2:m\": D1 has V_oracle = 0 (nothing solvable fits the budget; η = 1 for any plan), D2 has V_oracle = V_random > 0 (every order reaches the oracle, as at α = 1; η = 1 or 0). Their η is set by convention, not measured; the means include them, as the paper's do, and \"informative\" gives the mean over the other pools alone, with its interval and n (\"no informative pool\" when every pool is degenerate)."
 
 // singlePoolText is the note that names the datasets a stratified interval
-// takes as they are, because the solver has a single pool there (SPEC §5),
-// among the macro cells keep accepts ("" when there are none).
+// takes as they are, because the solver has a single pool with a value
+// there (SPEC §5), among the macro cells keep accepts ("" when there are
+// none), with what is left of a dataset whose other pools were excluded
+// (singlePoolPhrases).
 func singlePoolText(macros []Cell, keep func(Cell) bool) string {
-	var parts []string
+	type key struct {
+		solver   string // "model mode at α = a"
+		variant  vocab.Variant
+		strategy vocab.Strategy
+	}
+	var keys []key
+	byKey := map[key][2][]SinglePoolDataset{}
 	for _, c := range macros {
-		if keep(c) && len(c.SinglePool) > 0 {
-			parts = appendNew(parts, fmt.Sprintf("%s at α = %s: %s", solverName(c.Model, c.Mode), alphaText(c.Alpha), strings.Join(c.SinglePool, ", ")))
+		if !keep(c) || len(c.SinglePool) == 0 {
+			continue
 		}
+		k := key{solverName(c.Model, c.Mode) + " at α = " + alphaText(c.Alpha), c.Variant, c.Strategy}
+		pair, seen := byKey[k]
+		if !seen {
+			keys = append(keys, k)
+		}
+		if c.Regime == vocab.Enforced {
+			pair[1] = c.SinglePool
+		} else {
+			pair[0] = c.SinglePool
+		}
+		byKey[k] = pair
+	}
+	var parts []string
+	plain := true
+	for _, k := range keys {
+		pair := byKey[k]
+		phrases := singlePoolPhrases(pair[0], pair[1])
+		for _, p := range phrases {
+			plain = plain && p.plain
+		}
+		parts = appendNew(parts, k.solver+": "+singlePoolTexts(phrases))
 	}
 	if len(parts) == 0 {
 		return ""
 	}
-	return "A dataset with a single pool enters every resample of the interval over datasets as it is (it has no spread to resample), so that interval reflects the other datasets' pools only: " + strings.Join(parts, "; ") + "."
+	if plain {
+		return "A dataset with a single pool enters every resample of the interval over datasets as it is (it has no spread to resample), so that interval reflects the other datasets' pools only: " + strings.Join(parts, "; ") + "."
+	}
+	return "A dataset with a single pool with a value (its only pool, or the one left when the others were excluded) enters every resample of the interval over datasets as it is (it has no spread to resample), so that interval reflects the other datasets' pools only: " + strings.Join(parts, "; ") + "."
 }
 
 // anyDegenerate reports whether a cell that keep accepts has a degenerate

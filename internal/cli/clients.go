@@ -50,6 +50,9 @@ func connect(names []string, addrs map[string]string, dial *dialFlags, deps serv
 		if err := awaitService(cc, readyTimeout); err != nil {
 			return nil, errors.Join(fmt.Errorf("%s service at %s %w", name, addr, err), c.Close())
 		}
+		if err := checkServes(cc, availableServices()[name].desc.ServiceName, readyTimeout); err != nil {
+			return nil, errors.Join(fmt.Errorf("--%s-addr %s %w", name, addr, err), c.Close())
+		}
 		go watchOutages(cc, fmt.Sprintf("%s service at %s", name, addr), logOut, outageWarnAfter, time.Now)
 	}
 	if len(local) > 0 {

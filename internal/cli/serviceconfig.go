@@ -117,6 +117,21 @@ func awaitService(cc grpc.ClientConnInterface, timeout time.Duration) error {
 	}
 }
 
+// checkServes returns nil when the server behind cc, which answers, serves
+// the gRPC service named service (its health knows the name, whatever the
+// status) or has no health service; else why not, as when an address is
+// that of another of the services (a server answers NotFound for a
+// service it does not serve).
+func checkServes(cc grpc.ClientConnInterface, service string, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	_, err := healthpb.NewHealthClient(cc).Check(ctx, &healthpb.HealthCheckRequest{Service: service})
+	if status.Code(err) == codes.NotFound {
+		return fmt.Errorf("answers but does not serve %s: is it the address of another service?", service)
+	}
+	return nil
+}
+
 // transportHint says what a connection error most likely means when its
 // text is that of a client and a server that disagree on TLS; "" else.
 func transportHint(why string) string {

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"google.golang.org/grpc"
+
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/server"
 	"github.com/triage-eval/triage/internal/platform/telemetry"
@@ -73,32 +75,36 @@ func (d serviceDeps) telemetry() *telemetry.Telemetry {
 
 // serviceSpec describes one service this binary can serve.
 type serviceSpec struct {
+	// desc is the service's gRPC description: its full name is what a
+	// server of it answers health checks for.
+	desc *grpc.ServiceDesc
 	// needsStore reports whether the service wants a ground-truth store;
 	// nil means it does not.
 	needsStore func(serviceDeps) bool
-	build      func(serviceDeps) server.Service
+	// impl builds the service's implementation.
+	impl func(serviceDeps) any
+}
+
+// build returns the service named name, built with d.
+func (s serviceSpec) build(name string, d serviceDeps) server.Service {
+	return server.Service{Name: name, Desc: s.desc, Impl: s.impl(d)}
 }
 
 // availableServices lists every service this binary can serve, by the name
 // operators pick it with.
 func availableServices() map[string]serviceSpec {
 	return map[string]serviceSpec{
-		"oracle": {build: func(d serviceDeps) server.Service {
-			return server.Service{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: d.local.oracle()}
-		}},
-		"planner": {build: func(d serviceDeps) server.Service {
-			return server.Service{Name: "planner", Desc: &triagev1.PlannerService_ServiceDesc, Impl: planner.New(d.planner)}
-		}},
-		"executor": {needsStore: always, build: func(d serviceDeps) server.Service {
-			return server.Service{Name: "executor", Desc: &triagev1.ExecutorService_ServiceDesc, Impl: d.local.executor()}
-		}},
+		"oracle":   {desc: &triagev1.OracleService_ServiceDesc, impl: func(d serviceDeps) any { return d.local.oracle() }},
+		"planner":  {desc: &triagev1.PlannerService_ServiceDesc, impl: func(d serviceDeps) any { return planner.New(d.planner) }},
+		"executor": {desc: &triagev1.ExecutorService_ServiceDesc, needsStore: always, impl: func(d serviceDeps) any { return d.local.executor() }},
 		// The Scoring service composes the Executor and the Oracle: remote
 		// ones when d.upstream names them, else this process's (the same
 		// instances when they are served too), so it needs the store when
 		// its Executor is local.
 		"scoring": {
+			desc:       &triagev1.ScoringService_ServiceDesc,
 			needsStore: func(d serviceDeps) bool { return d.upstream.executor == nil },
-			build: func(d serviceDeps) server.Service {
+			impl: func(d serviceDeps) any {
 				exec, orc := d.upstream.executor, d.upstream.oracle
 				if exec == nil {
 					exec = scoring.LocalExecutor(d.local.executor())
@@ -106,7 +112,7 @@ func availableServices() map[string]serviceSpec {
 				if orc == nil {
 					orc = scoring.LocalOracle(d.local.oracle())
 				}
-				return server.Service{Name: "scoring", Desc: &triagev1.ScoringService_ServiceDesc, Impl: scoring.New(exec, orc, scoring.Options{Workers: runtime.GOMAXPROCS(0), CacheEntries: scoring.DefaultCacheEntries})}
+				return scoring.New(exec, orc, scoring.Options{Workers: runtime.GOMAXPROCS(0), CacheEntries: scoring.DefaultCacheEntries})
 			},
 		},
 	}
@@ -157,7 +163,7 @@ func buildServices(names []string, deps serviceDeps) []server.Service {
 	deps.local = newLocalServices(deps)
 	out := make([]server.Service, len(names))
 	for i, n := range names {
-		out[i] = avail[n].build(deps)
+		out[i] = avail[n].build(n, deps)
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"google.golang.org/grpc"
@@ -36,6 +37,11 @@ func upstreamInterceptor(name string, wait time.Duration) grpc.UnaryClientInterc
 		}
 		var trailer metadata.MD
 		err := invoker(ctx, method, req, reply, cc, append(opts, grpc.Trailer(&trailer))...)
+		if st := status.Convert(err); st.Code() == codes.Unimplemented && strings.HasPrefix(st.Message(), "unknown service") {
+			// The address reaches a server of another service: a deployment
+			// to fix, not a call to retry.
+			return status.Errorf(codes.Internal, "this service is mis-configured: its --%[1]s-addr reaches a server that does not serve the %[1]s service (%[2]s)", name, st.Message())
+		}
 		if status.Code(err) == codes.Unavailable && ctx.Err() == nil && len(trailer.Get(grpcerr.RetryPushbackKey)) == 0 {
 			// The transport's, not the service's own answer (which carries
 			// its retry pushback, and is passed on as it is).

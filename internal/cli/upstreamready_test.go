@@ -89,3 +89,36 @@ func (unavailableHealth) Check(ctx context.Context, _ *healthpb.HealthCheckReque
 	_ = grpc.SetTrailer(ctx, metadata.Pairs(grpcerr.RetryPushbackKey, "-1"))
 	return nil, status.Error(codes.Unavailable, "the model endpoint is down")
 }
+
+// TestMisWiredUpstream: an address that reaches another service's server
+// (the Oracle's given as --executor-addr) is found by a command as it
+// starts (checkServes), and a served Scoring service's calls through it
+// say the service is mis-configured (Internal) instead of passing on
+// grpc's "unknown service" as Unimplemented, HTTP 501, which blamed the
+// caller's request.
+func TestMisWiredUpstream(t *testing.T) {
+	cfg := server.DefaultConfig()
+	cfg.Drain = 0
+	srv, err := server.New(cfg, slog.New(slog.DiscardHandler), telemetry.Disabled(), []server.Service{
+		{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := servertest.ServeTCP(t, srv)
+	cc, err := grpc.NewClient(addr, append(resilientOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithChainUnaryInterceptor(upstreamInterceptor("executor", time.Minute)))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cc.Close() })
+	if err := checkServes(cc, triagev1.OracleService_ServiceDesc.ServiceName, time.Minute); err != nil {
+		t.Errorf("the Oracle's own address: %v", err)
+	}
+	if err := checkServes(cc, triagev1.ExecutorService_ServiceDesc.ServiceName, time.Minute); err == nil || !strings.Contains(err.Error(), "does not serve triage.v1.ExecutorService") {
+		t.Errorf("the Oracle's address as the Executor's: %v, want it found", err)
+	}
+	_, err = triagev1.NewExecutorServiceClient(cc).ExecutePlan(context.Background(), &triagev1.ExecutePlanRequest{})
+	if st := status.Convert(err); st.Code() != codes.Internal || !strings.Contains(st.Message(), "mis-configured: its --executor-addr reaches a server that does not serve the executor service") {
+		t.Errorf("a call through the mis-wired upstream: %v, want Internal saying so", err)
+	}
+}

@@ -181,6 +181,9 @@ func errorHandler(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshale
 			err = grpcerr.ToStatus(body.unreadable)
 		}
 	}
+	if errors.Is(context.Cause(r.Context()), errShuttingDown) {
+		err = &runtime.HTTPStatusError{HTTPStatus: http.StatusServiceUnavailable, Err: status.Error(codes.Unavailable, errShuttingDown.Error()+"; retry the call")}
+	}
 	if d, ok := r.Context().Value(errorDetailKey{}).(protoadapt.MessageV1); ok {
 		err = withDetail(err, d)
 	}

@@ -104,11 +104,25 @@ func (c ServerConfig) bound(next http.Handler) http.Handler {
 	})
 }
 
+// answerSlack is how long, once the grace period is over, the requests
+// still in flight get to answer 503 (their calls ended) before their
+// connections are closed.
+const answerSlack = 2 * time.Second
+
+// errShuttingDown ends the requests still in flight when the grace period
+// is over; errorHandler answers them 503.
+var errShuttingDown = errors.New("the server is shutting down and its grace period for calls in flight is over")
+
 // Serve serves h on lis until ctx ends, then keeps serving for the drain
-// period, stops accepting, gives requests in flight the grace period and
-// closes what is left. It returns nil after a shutdown ctx asked for.
+// period, stops accepting, gives requests in flight the grace period, then
+// ends them, each answered 503 (errShuttingDown) within answerSlack, and
+// closes what is left: a caller cut off gets an answer it can retry, not an
+// empty reply. It returns nil after a shutdown ctx asked for.
 func Serve(ctx context.Context, lis net.Listener, h http.Handler, cfg ServerConfig) error {
+	base, endInFlight := context.WithCancelCause(context.Background())
+	defer endInFlight(nil)
 	srv := &http.Server{
+		BaseContext:       func(net.Listener) context.Context { return base },
 		Handler:           cfg.bound(h),
 		ReadHeaderTimeout: readHeaderTimeout,
 		IdleTimeout:       idleTimeout,
@@ -140,8 +154,13 @@ func Serve(ctx context.Context, lis net.Listener, h http.Handler, cfg ServerConf
 	stopCtx, cancel := context.WithTimeout(context.Background(), cfg.Grace)
 	defer cancel()
 	if err := srv.Shutdown(stopCtx); err != nil {
-		cfg.Logger.Warn("HTTP grace period over; closing connections in flight")
-		_ = srv.Close()
+		cfg.Logger.Warn("HTTP grace period over; ending the requests in flight (503) and closing their connections")
+		endInFlight(errShuttingDown)
+		answerCtx, cancelAnswer := context.WithTimeout(context.Background(), answerSlack)
+		defer cancelAnswer()
+		if srv.Shutdown(answerCtx) != nil {
+			_ = srv.Close()
+		}
 	}
 	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err

@@ -1,13 +1,19 @@
 package gateway
 
 import (
+	"context"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"google.golang.org/genproto/googleapis/api/annotations"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/triage-eval/triage/services/planner"
@@ -104,5 +110,53 @@ func TestQueryFields(t *testing.T) {
 	}
 	if fields := q["GET /v1/ground-truth"]; fields == nil || fields.FullName() != "triage.v1.ListGroundTruthRequest" {
 		t.Errorf("GET /v1/ground-truth reads query fields %v", fields)
+	}
+}
+
+// TestGraceEndAnswers503: a request still in flight when the grace period
+// is over is answered 503, which its caller can retry, before its
+// connection is closed; it got an empty reply ("curl: (52) Empty reply
+// from server").
+func TestGraceEndAnswers503(t *testing.T) {
+	mux, err := New(context.Background(), failingConn{t}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan struct{})
+	slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		<-r.Context().Done() // a call that outlives the grace period
+		_, out := runtime.MarshalerForRequest(mux, r)
+		errorHandler(r.Context(), mux, out, w, r, status.FromContextError(r.Context().Err()).Err())
+	})
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() {
+		served <- Serve(ctx, lis, slow, ServerConfig{Grace: 50 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
+	}()
+	answered := make(chan *http.Response, 1)
+	go func() {
+		resp, err := http.Get("http://" + lis.Addr().String() + "/v1/oracle:slow")
+		if err != nil {
+			t.Errorf("the request in flight got no answer: %v", err)
+		}
+		answered <- resp
+	}()
+	<-started
+	stop()
+	resp := <-answered
+	if resp != nil {
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "shutting down") {
+			t.Errorf("HTTP %d %s, want 503 saying the server is shutting down", resp.StatusCode, body)
+		}
+	}
+	if err := <-served; err != nil {
+		t.Errorf("Serve: %v", err)
 	}
 }

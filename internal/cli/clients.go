@@ -56,7 +56,11 @@ func connect(names []string, addrs map[string]string, dial *dialFlags, deps serv
 		go watchOutages(cc, fmt.Sprintf("%s service at %s", name, addr), logOut, outageWarnAfter, time.Now)
 	}
 	if len(local) > 0 {
-		logger := slog.New(telemetry.LogHandler(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: slog.LevelWarn})))
+		// Errors only: a failed call is the command's to report (it says
+		// how many failed and why); the services' own lines, one WARN per
+		// failed cell, only buried that. A bug's Internal and a panic still
+		// show.
+		logger := slog.New(telemetry.LogHandler(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: slog.LevelError})))
 		if deps.now == nil {
 			deps.now = time.Now
 		}

@@ -295,6 +295,11 @@ func TestRunWithADeadPlanner(t *testing.T) {
 	if strings.Contains(logs.String(), "run complete") {
 		t.Errorf("the run says it is complete:\n%s", logs)
 	}
+	// The command says what failed; the in-process services' call log
+	// lines, one per failed cell, only buried it.
+	if strings.Contains(logs.String(), "finished call") {
+		t.Errorf("the in-process services logged their calls on the command's output:\n%s", logs)
+	}
 }
 
 // TestDemoWithADeadEndpoint: the demo with an LLM endpoint that refuses

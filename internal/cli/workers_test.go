@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -161,5 +162,43 @@ func TestLeaseFlag(t *testing.T) {
 		if err := (leaseValue{&got}).Set(in); err == nil {
 			t.Errorf("Set(%q) accepted: %v", in, got)
 		}
+	}
+}
+
+// TestWorkersWithAnotherConfigAreRefused: a worker started on a run store
+// that another live worker is running with a different config (here its
+// random seed) is refused, naming that worker, and the running one
+// finishes as if alone; two such workers once both ran, overwrote each
+// other's grid and mixed their cells.
+func TestWorkersWithAnotherConfigAreRefused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts triage processes")
+	}
+	ms := newModelServer(t, 500*time.Millisecond)
+	dir := t.TempDir()
+	config := writeGrid(t, dir, ms.URL)
+	raw, err := os.ReadFile(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other.yaml")
+	if err := os.WriteFile(other, []byte(strings.Replace(string(raw), "random: {samples: 100, seed: 1}", "random: {samples: 100, seed: 2}", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := workerProcess(t, config, "A")
+	deadline := time.Now().Add(5 * time.Minute) // only catches a hang
+	for received, _ := ms.snapshot(); len(received) == 0; received, _ = ms.snapshot() {
+		if time.Now().After(deadline) {
+			t.Fatal("worker A made no call")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	env, _, logs := testEnv(nil)
+	err = Run(context.Background(), []string{"run", "--progress", "off", "--worker", "B", other}, env)
+	if err == nil || !strings.Contains(err.Error(), "worker A is running it with another config") {
+		t.Errorf("worker B with another config: %v, want it refused naming A\n%s", err, logs)
+	}
+	if err := a.Wait(); err != nil {
+		t.Errorf("worker A: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package orchestrator
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -121,16 +122,18 @@ func (r *Runner) Run(ctx context.Context) error {
 	if problems := append(in.problems, g.problems...); len(problems) > 0 {
 		return &PreflightError{Problems: problems}
 	}
-	cfgJSON, _ := json.Marshal(recordedConfig(r.cfg))
-	poolsJSON, _ := json.Marshal(runstore.Manifest{Partitions: g.partitions, Injected: g.injected})
-	if err := r.store.SaveManifest(ctx, cfgJSON, poolsJSON); err != nil {
-		return err
-	}
+	// The grid first: it is refused, before anything is written, while
+	// another worker runs the store with another config.
 	fingerprints := make(map[string]string, len(g.cells))
 	for _, c := range g.cells {
 		fingerprints[c.key()] = c.fingerprint
 	}
-	if err := r.store.SaveGrid(ctx, fingerprints, g.accuracy); err != nil {
+	if err := r.saveGrid(ctx, fingerprints, g.accuracy); err != nil {
+		return err
+	}
+	cfgJSON, _ := json.Marshal(recordedConfig(r.cfg))
+	poolsJSON, _ := json.Marshal(runstore.Manifest{Partitions: g.partitions, Injected: g.injected})
+	if err := r.store.SaveManifest(ctx, cfgJSON, poolsJSON); err != nil {
 		return err
 	}
 	if in.storedErr != nil {
@@ -547,4 +550,27 @@ func recordedConfig(cfg *Config) *Config {
 	c := *cfg
 	c.RunStore, c.GroundTruthStore, c.LLMCache = sqldb.Redact(c.RunStore), sqldb.Redact(c.GroundTruthStore), sqldb.Redact(c.LLMCache)
 	return &c
+}
+
+// saveGrid records the grid (runstore.Store.SaveGrid). Refused because
+// another worker holds cells of another grid, it waits once for that
+// worker's claims to lapse — a dead worker's do, a live one renews them —
+// and tries again, so that a run restarted with a changed config after a
+// crash goes on, while two live workers with different configs do not.
+func (r *Runner) saveGrid(ctx context.Context, fingerprints map[string]string, accuracy []runstore.Accuracy) error {
+	err := r.store.SaveGrid(ctx, fingerprints, accuracy, runstore.GridSaver{Worker: r.leases.Worker(), Now: r.now()})
+	var inUse *runstore.GridInUseError
+	if !errors.As(err, &inUse) {
+		return err
+	}
+	t := time.NewTimer(inUse.Until.Sub(r.now()) + 100*time.Millisecond)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-r.opts.Stop:
+		return err
+	}
+	return r.store.SaveGrid(ctx, fingerprints, accuracy, runstore.GridSaver{Worker: r.leases.Worker(), Now: r.now()})
 }

@@ -3,9 +3,12 @@ package runstore
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/triage-eval/triage/internal/protocol/metrics"
 	"github.com/triage-eval/triage/internal/store/sqldb"
@@ -21,7 +24,7 @@ func (s *sqlStore) SaveManifest(ctx context.Context, config, pools []byte) error
 }
 
 // SaveGrid implements Store.
-func (s *sqlStore) SaveGrid(ctx context.Context, fingerprints map[string]string, accuracy []Accuracy) error {
+func (s *sqlStore) SaveGrid(ctx context.Context, fingerprints map[string]string, accuracy []Accuracy, by GridSaver) error {
 	return retryErr(ctx, s, "saving the grid", func() error {
 		tx, err := s.db.BeginTx(ctx)
 		if err != nil {
@@ -33,6 +36,9 @@ func (s *sqlStore) SaveGrid(ctx context.Context, fingerprints map[string]string,
 		}
 		stored, err := pairsOf(ctx, tx, `SELECT key, fingerprint FROM grid_cells`)
 		if err != nil {
+			return err
+		}
+		if err := s.checkGridOwner(ctx, tx, stored, fingerprints, by); err != nil {
 			return err
 		}
 		var gone []any
@@ -234,4 +240,67 @@ func (s *sqlStore) saveCellOneTrip(ctx context.Context, key, fingerprint, worker
 		return false, err
 	}
 	return n == 1, nil
+}
+
+// GridSaver is who saves a grid (SaveGrid): a worker of a run at a time. Its
+// zero value checks nothing.
+type GridSaver struct {
+	// Worker is the saving worker's name, as it claims units.
+	Worker string
+	// Now is when it saves, to tell live claims from expired ones.
+	Now time.Time
+}
+
+// GridInUseError is SaveGrid's refusal: another worker is running the run
+// store with a grid this one's differs from.
+type GridInUseError struct {
+	// Location is the store's (its password masked).
+	Location string
+	// Worker holds a live claim; Until is when its last lease ends.
+	Worker string
+	Until  time.Time
+	// Differing counts the cells whose fingerprints differ between the two
+	// grids, or that only one of them has.
+	Differing int
+}
+
+// Error says who runs the store, and what to do.
+func (e *GridInUseError) Error() string {
+	return fmt.Sprintf("run store %s: worker %s is running it with another config (%d cells of the grid it recorded differ from this config's) and holds cells until %s at least: every worker of a run must have the same config; wait for it to finish, or give this config another run store",
+		e.Location, e.Worker, e.Differing, e.Until.UTC().Format(time.RFC3339))
+}
+
+// checkGridOwner refuses a grid (fingerprints) that differs from the one
+// stored while another worker than by.Worker holds a live claim.
+func (s *sqlStore) checkGridOwner(ctx context.Context, tx *sqldb.Tx, stored, fingerprints map[string]string, by GridSaver) error {
+	if by.Worker == "" || len(stored) == 0 {
+		return nil
+	}
+	differing := 0
+	for k, fp := range fingerprints {
+		if stored[k] != fp {
+			differing++
+		}
+	}
+	for k := range stored {
+		if _, ok := fingerprints[k]; !ok {
+			differing++
+		}
+	}
+	if differing == 0 {
+		return nil
+	}
+	var (
+		worker string
+		until  int64
+	)
+	err := tx.QueryRowContext(ctx, `SELECT worker, MAX(expires_at) FROM claims WHERE worker <> ? AND expires_at > ? GROUP BY worker ORDER BY MAX(expires_at) DESC LIMIT 1`,
+		by.Worker, by.Now.UnixMicro()).Scan(&worker, &until)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil // no one else is running it: this run replaces the grid
+	}
+	if err != nil {
+		return err
+	}
+	return &GridInUseError{Location: s.Location(), Worker: worker, Until: time.UnixMicro(until), Differing: differing}
 }

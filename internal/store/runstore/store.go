@@ -25,8 +25,13 @@ type Store interface {
 	// base accuracies it was laid out from. Both replace what an earlier run
 	// recorded, so that a report describes the latest grid. Workers of one run
 	// record the same grid, so the rows are upserted (never deleted and
-	// inserted again) and concurrent saves agree.
-	SaveGrid(ctx context.Context, fingerprints map[string]string, accuracy []Accuracy) error
+	// inserted again) and concurrent saves agree. Saved by a named worker
+	// (by.Worker), it is refused with a *GridInUseError, and nothing is
+	// written, when the grid stored differs while another worker holds a
+	// claim that has not expired at by.Now: workers of one run must share
+	// its config, or they would overwrite each other's grid and mix their
+	// cells. A grid recorded by a run that has ended is replaced.
+	SaveGrid(ctx context.Context, fingerprints map[string]string, accuracy []Accuracy, by GridSaver) error
 
 	// Manifest returns the pools the latest run recorded. Runs stored before
 	// injection recorded the partition alone; it is read as such.

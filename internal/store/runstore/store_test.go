@@ -79,7 +79,7 @@ func TestResultsExcludeStaleCells(t *testing.T) {
 		for key, fp := range map[string]string{"fresh": "a", "stale": "b", "outside": "c"} {
 			saveOne(t, rs, key, fp, "w", "", scored(key, 0.5))
 		}
-		if err := rs.SaveGrid(ctx, map[string]string{"fresh": "a", "stale": "b2", "pending": "d"}, nil); err != nil {
+		if err := rs.SaveGrid(ctx, map[string]string{"fresh": "a", "stale": "b2", "pending": "d"}, nil, GridSaver{}); err != nil {
 			t.Fatal(err)
 		}
 		res, err := rs.Results(ctx)
@@ -220,7 +220,7 @@ func TestWorkersOpenAndSaveTogether(t *testing.T) {
 				if err := rs.SaveManifest(ctx, []byte(`{}`), []byte(`{}`)); err != nil {
 					errs <- err
 				}
-				if err := rs.SaveGrid(ctx, grid, acc); err != nil {
+				if err := rs.SaveGrid(ctx, grid, acc, GridSaver{}); err != nil {
 					errs <- err
 				}
 			})
@@ -396,17 +396,17 @@ func TestSaveGridInBatches(t *testing.T) {
 			}
 		}
 		first := grid(2*batchRows+37, 0, "a")
-		if err := rs.SaveGrid(ctx, first, nil); err != nil {
+		if err := rs.SaveGrid(ctx, first, nil, GridSaver{}); err != nil {
 			t.Fatal(err)
 		}
 		check(first)
 		second := grid(batchRows+11, batchRows, "b") // drops the first batchRows cells, changes the rest
 		maps.Copy(second, grid(3, 5000, "c"))
-		if err := rs.SaveGrid(ctx, second, nil); err != nil {
+		if err := rs.SaveGrid(ctx, second, nil, GridSaver{}); err != nil {
 			t.Fatal(err)
 		}
 		check(second)
-		if err := rs.SaveGrid(ctx, second, nil); err != nil { // a second worker: nothing changes
+		if err := rs.SaveGrid(ctx, second, nil, GridSaver{}); err != nil { // a second worker: nothing changes
 			t.Fatal(err)
 		}
 		check(second)
@@ -534,4 +534,44 @@ func TestStoppingRunDoesNotWaitOutAnOutage(t *testing.T) {
 	case <-time.After(2 * time.Minute): // a hang bound only
 		t.Fatal("the save waited out the outage although the run stopped")
 	}
+}
+
+// TestSaveGridRefusesAnotherLiveConfig: a worker whose grid differs from
+// the one stored is refused while another worker holds a live claim (two
+// configs on one run store would overwrite each other's grid and mix their
+// cells), and nothing is written; the same grid joins, a lapsed claim or an
+// unnamed saver replaces it.
+func TestSaveGridRefusesAnotherLiveConfig(t *testing.T) {
+	backends(t, func(t *testing.T, location string) {
+		ctx := context.Background()
+		rs := openTest(t, location)
+		now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+		mine := map[string]string{"k1": "a", "k2": "a"}
+		other := map[string]string{"k1": "b", "k3": "b"}
+		if err := rs.SaveGrid(ctx, mine, nil, GridSaver{Worker: "w1", Now: now}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := rs.ClaimCells(ctx, []string{"k1"}, []string{"a"}, "w1", now, now.Add(time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		err := rs.SaveGrid(ctx, other, nil, GridSaver{Worker: "w2", Now: now.Add(time.Second)})
+		var inUse *GridInUseError
+		if !errors.As(err, &inUse) || inUse.Worker != "w1" || inUse.Differing != 3 {
+			t.Fatalf("another config while w1 holds a cell: %v, want a GridInUseError naming w1 and 3 differing cells", err)
+		}
+		for _, tc := range []struct {
+			name string
+			grid map[string]string
+			by   GridSaver
+		}{
+			{"the same config joins", mine, GridSaver{Worker: "w2", Now: now.Add(time.Second)}},
+			{"the holder itself", other, GridSaver{Worker: "w1", Now: now.Add(time.Second)}},
+			{"once the claim has lapsed", mine, GridSaver{Worker: "w3", Now: now.Add(2 * time.Minute)}},
+			{"an unnamed saver", other, GridSaver{}},
+		} {
+			if err := rs.SaveGrid(ctx, tc.grid, nil, tc.by); err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+		}
+	})
 }

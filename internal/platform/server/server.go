@@ -47,6 +47,13 @@ type Server struct {
 	stamp *triagev1.VersionStamp
 }
 
+// handshakeTimeout bounds a new connection's setup: its TLS handshake and
+// the client's HTTP/2 preface. grpc's default, 120 s, let a client that
+// opened connections and sent nothing hold each (a descriptor and a
+// goroutine) for two minutes; the HTTP/JSON port gives a request's headers
+// 10 s, and so does this one.
+const handshakeTimeout = 10 * time.Second
+
 // New builds a server for services. tel may be telemetry.Disabled().
 func New(cfg Config, logger *slog.Logger, tel *telemetry.Telemetry, services []Service) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
@@ -73,6 +80,7 @@ func New(cfg Config, logger *slog.Logger, tel *telemetry.Telemetry, services []S
 		grpc.ChainStreamInterceptor(append(streamChain(logger, guards, stamp), readingStreamInterceptor(codec), idleStreamInterceptor, sendLimitStreamInterceptor(cfg.MaxMessageBytes), stamps.stream)...),
 		grpc.MaxRecvMsgSize(cfg.MaxMessageBytes),
 		grpc.MaxSendMsgSize(cfg.MaxMessageBytes),
+		grpc.ConnectionTimeout(handshakeTimeout),
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: cfg.KeepaliveTime, Timeout: cfg.KeepaliveTimeout, MaxConnectionAge: maxConnectionAge(cfg.MaxConnectionAge)}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: cfg.MinClientPingInterval, PermitWithoutStream: true}),
 	)

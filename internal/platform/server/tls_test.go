@@ -2,6 +2,8 @@ package server_test
 
 import (
 	"context"
+	"io"
+	"net"
 	"testing"
 	"time"
 
@@ -68,4 +70,24 @@ func TestTLS(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSilentConnectionIsClosed: a connection that never starts its TLS
+// handshake (nor, in plaintext, its HTTP/2 preface) is closed after the
+// handshake bound, not held for grpc's default two minutes.
+func TestSilentConnectionIsClosed(t *testing.T) {
+	_, svc := newProbe()
+	addr := serve(t, server.DefaultConfig(), nil, nil, svc)
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	start := time.Now()
+	_ = conn.SetReadDeadline(start.Add(time.Minute)) // grpc's default held it 120 s
+	_, err = io.Copy(io.Discard, conn)
+	if err != nil {
+		t.Fatalf("the silent connection was not closed within a minute: %v", err)
+	}
+	t.Logf("closed after %v", time.Since(start).Round(time.Millisecond))
 }

@@ -84,6 +84,9 @@ func runServe(ctx context.Context, args []string, env Env) (err error) {
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
+	if solve.codeConcurrency < 1 {
+		return fmt.Errorf("%w: --code-concurrency must be ≥ 1, got %d", ErrUsage, solve.codeConcurrency)
+	}
 	tel := env.Telemetry
 	defer flushTelemetry(tel, logger.Warn) // before Run's, so failures go to the log
 	deps := serviceDeps{now: time.Now, tel: tel}

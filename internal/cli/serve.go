@@ -16,6 +16,7 @@ import (
 	"github.com/triage-eval/triage/internal/platform/gateway"
 	"github.com/triage-eval/triage/internal/platform/server"
 	"github.com/triage-eval/triage/internal/platform/telemetry"
+	"github.com/triage-eval/triage/internal/platform/transport"
 	"github.com/triage-eval/triage/internal/platform/version"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/services/planner"
@@ -80,6 +81,9 @@ func runServe(ctx context.Context, args []string, env Env) (err error) {
 	}
 	if err := security.configure(&cfg); err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	if w := transport.CertificateWarning(cfg.TLS, time.Now()); w != "" {
+		logger.Warn(w)
 	}
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)

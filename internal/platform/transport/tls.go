@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 )
 
 // MinVersion is the oldest TLS version servers and clients accept.
@@ -88,4 +89,31 @@ func loadPool(path string) (*x509.CertPool, error) {
 		return nil, fmt.Errorf("TLS CA %s: no PEM certificate in it", path)
 	}
 	return pool, nil
+}
+
+// CertificateWarning says what is wrong, at now, with the validity period
+// of the certificate cfg serves — expired, or not valid yet — which every
+// client refuses, so that a server started with it serves nobody; "" when
+// it is valid or cfg serves none.
+func CertificateWarning(cfg *tls.Config, now time.Time) string {
+	if cfg == nil || len(cfg.Certificates) == 0 {
+		return ""
+	}
+	leaf := cfg.Certificates[0].Leaf
+	if leaf == nil {
+		if len(cfg.Certificates[0].Certificate) == 0 {
+			return ""
+		}
+		var err error
+		if leaf, err = x509.ParseCertificate(cfg.Certificates[0].Certificate[0]); err != nil {
+			return ""
+		}
+	}
+	switch {
+	case now.After(leaf.NotAfter):
+		return fmt.Sprintf("the TLS certificate (%s) expired on %s: clients refuse it; renew it and restart", leaf.Subject.CommonName, leaf.NotAfter.UTC().Format(time.RFC3339))
+	case now.Before(leaf.NotBefore):
+		return fmt.Sprintf("the TLS certificate (%s) is not valid before %s: clients refuse it until then (is this machine's clock right?)", leaf.Subject.CommonName, leaf.NotBefore.UTC().Format(time.RFC3339))
+	}
+	return ""
 }

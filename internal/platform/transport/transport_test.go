@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/triage-eval/triage/internal/platform/transport"
 	"github.com/triage-eval/triage/internal/platform/transport/transporttest"
@@ -140,6 +141,34 @@ func TestConfigErrors(t *testing.T) {
 	for _, tt := range tests {
 		if err := tt.err(); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: err = %v, want one containing %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+// TestCertificateWarning: a server's certificate out of its validity period
+// (transporttest's: from an hour ago to a day ahead) is named, expired or
+// not yet valid; a valid one, or none, gives no warning.
+func TestCertificateWarning(t *testing.T) {
+	pki := transporttest.New(t)
+	cfg, err := transport.ServerConfig(transport.ServerFiles{Cert: pki.ServerCert, Key: pki.ServerKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	for _, tc := range []struct {
+		name string
+		cfg  *tls.Config
+		at   time.Time
+		want string
+	}{
+		{"valid", cfg, now, ""},
+		{"expired", cfg, now.Add(48 * time.Hour), "expired on"},
+		{"not yet valid", cfg, now.Add(-2 * time.Hour), "is not valid before"},
+		{"no TLS", nil, now, ""},
+	} {
+		got := transport.CertificateWarning(tc.cfg, tc.at)
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }

@@ -15,6 +15,10 @@ type Progress struct {
 	// done and fresh; Stale those recomputed because their inputs changed;
 	// Retried those recomputed because their last attempt failed.
 	Total, Done, Skipped, Stale, Retried, LLMCalls, CacheHits, OutputTokens, Errors atomic.Int64
+	// Held counts the units left that other workers hold (Run sets it
+	// between its passes): this worker waits for them to be stored, or for
+	// their holders' leases to end.
+	Held atomic.Int64
 
 	start atomic.Int64 // unix nanoseconds; 0 until Start
 }
@@ -34,6 +38,11 @@ func (p *Progress) line(now time.Time) string {
 		unit, done, total, skipped, p.Stale.Load(), p.Retried.Load(), p.LLMCalls.Load(), p.CacheHits.Load(), p.OutputTokens.Load(), p.Errors.Load())
 	start := p.start.Load()
 	elapsed := now.Sub(time.Unix(0, start))
+	if held := p.Held.Load(); held > 0 && held >= total-done {
+		// Nothing left to do here: an ETA from this worker's rate would
+		// say "0s" while it waits, as long as a dead worker's lease.
+		return line + fmt.Sprintf(" · waiting for %d %s other workers hold (stored by them, or taken over when their leases end)", held, unit)
+	}
 	if fresh := done - skipped; start != 0 && fresh >= minRateUnits && elapsed >= minRateTime && total > done {
 		per := elapsed / time.Duration(fresh)
 		line += " · ETA " + (per * time.Duration(total-done)).Round(time.Second).String()
@@ -46,6 +55,13 @@ const (
 	minRateUnits = 3
 	minRateTime  = 2 * time.Second
 )
+
+// setHeld sets Held; a nil Progress counts nothing.
+func (p *Progress) setHeld(n int) {
+	if p != nil {
+		p.Held.Store(int64(n))
+	}
+}
 
 // Start records when the work began, for the ETA; the runners call it, and
 // Report calls it when nobody has.

@@ -42,3 +42,24 @@ func TestProgressETA(t *testing.T) {
 		t.Errorf("all done: %q", line)
 	}
 }
+
+// TestProgressWaitingForHeldUnits: once every unit left is held by other
+// workers, the line says so instead of an ETA from this worker's rate
+// (which read "ETA 0s" for as long as a dead worker's lease); while some
+// are still this worker's to do, the ETA stays.
+func TestProgressWaitingForHeldUnits(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	p := &Progress{}
+	p.Start(t0)
+	p.Total.Store(100)
+	p.Done.Store(84)
+	p.Held.Store(10)
+	if line := p.line(t0.Add(time.Minute)); !strings.Contains(line, "· ETA ") {
+		t.Errorf("16 left, 10 held: %q, want an ETA", line)
+	}
+	p.Held.Store(16)
+	line := p.line(t0.Add(time.Minute))
+	if strings.Contains(line, "ETA") || !strings.HasSuffix(line, "· waiting for 16 cells other workers hold (stored by them, or taken over when their leases end)") {
+		t.Errorf("16 left, all held: %q", line)
+	}
+}

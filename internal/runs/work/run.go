@@ -93,6 +93,8 @@ func Run[U Unit](ctx context.Context, opts Options, units []U, work func(context
 	stop := l.keepAlive(ctx)
 	defer stop()
 	waiting, err := pass(ctx, opts, rotate(l, units), work)
+	opts.Progress.setHeld(len(waiting))
+	defer opts.Progress.setHeld(0)
 	// The first look is at once: a worker that finishes last finds the
 	// units it waits for stored already, and a pause would only add to
 	// the run's wall time.
@@ -113,6 +115,7 @@ func Run[U Unit](ctx context.Context, opts Options, units []U, work func(context
 		took = len(retry) > 0
 		held, err = pass(ctx, opts, retry, work)
 		waiting = append(waiting, held...)
+		opts.Progress.setHeld(len(waiting))
 	}
 	if err != nil {
 		return err

@@ -34,6 +34,10 @@ type Env struct {
 	// (the second interrupt) abandons the calls in flight. Nil: only the
 	// context stops a command.
 	Stop context.Context
+	// hurry, for a server command stopped by Stop, closes when the
+	// context given to Run ends (the second interrupt): the server's drain
+	// and grace end at once. Run sets it.
+	hurry <-chan struct{}
 }
 
 // stopAsked reports whether Stop has ended.
@@ -115,6 +119,7 @@ func Run(ctx context.Context, args []string, env Env) error {
 		if cmd.drains {
 			defer context.AfterFunc(env.Stop, func() { fmt.Fprintln(env.Stderr, drainNotice) })()
 		} else {
+			env.hurry = ctx.Done()
 			var cancel context.CancelCauseFunc
 			ctx, cancel = context.WithCancelCause(ctx)
 			defer cancel(nil)

@@ -79,6 +79,7 @@ func runServe(ctx context.Context, args []string, env Env) (err error) {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
+	cfg.Hurry = env.hurry // a second interrupt cuts the drain and grace short
 	if err := security.configure(&cfg); err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}

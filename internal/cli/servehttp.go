@@ -67,5 +67,6 @@ func newHTTPFront(ctx context.Context, srv *server.Server, cfg server.Config, ma
 		BodyGrace:       cfg.Deadlines.Idle,
 		Drain:           cfg.Drain,
 		Grace:           cfg.ShutdownGrace,
+		Hurry:           cfg.Hurry,
 	}}, nil
 }

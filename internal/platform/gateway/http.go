@@ -52,6 +52,9 @@ type ServerConfig struct {
 	// gRPC server does while its health says NOT_SERVING); Grace how long
 	// requests in flight then get before their connections are closed.
 	Drain, Grace time.Duration
+	// Hurry, when it closes during a shutdown (a second interrupt), ends
+	// the drain and the grace period at once; nil never does.
+	Hurry <-chan struct{}
 	// Logger receives the server's own errors (bad TLS handshakes, …).
 	Logger *slog.Logger
 	// ErrorDetail, when set, is added to the google.rpc.Status of every
@@ -149,10 +152,24 @@ func Serve(ctx context.Context, lis net.Listener, h http.Handler, cfg ServerConf
 	case <-ctx.Done():
 	}
 	if cfg.Drain > 0 {
-		time.Sleep(cfg.Drain)
+		t := time.NewTimer(cfg.Drain)
+		select {
+		case <-t.C:
+		case <-cfg.Hurry:
+			t.Stop()
+		}
 	}
 	stopCtx, cancel := context.WithTimeout(context.Background(), cfg.Grace)
 	defer cancel()
+	if cfg.Hurry != nil {
+		go func() {
+			select {
+			case <-cfg.Hurry:
+				cancel()
+			case <-stopCtx.Done():
+			}
+		}()
+	}
 	if err := srv.Shutdown(stopCtx); err != nil {
 		cfg.Logger.Warn("HTTP grace period over; ending the requests in flight (503) and closing their connections")
 		endInFlight(errShuttingDown)

@@ -19,6 +19,10 @@ type Config struct {
 	// Drain is how long, at shutdown, health says NOT_SERVING while calls
 	// are still accepted and served, before graceful stop; 0 disables it.
 	Drain time.Duration
+	// Hurry, when it closes during a shutdown (a second interrupt), ends
+	// the drain and the grace period at once: the calls in flight are cut
+	// off. Nil never does.
+	Hurry <-chan struct{}
 	// KeepaliveTime is how often an idle connection is pinged.
 	KeepaliveTime time.Duration
 	// KeepaliveTimeout is how long a ping may go unanswered before the

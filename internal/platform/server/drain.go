@@ -10,5 +10,8 @@ func (s *Server) drain() {
 		return
 	}
 	s.logger.Info("draining: health is NOT_SERVING, calls are still served", "drain", s.drainPeriod.String())
-	<-s.drainTimer(s.drainPeriod)
+	select {
+	case <-s.drainTimer(s.drainPeriod):
+	case <-s.hurry:
+	}
 }

@@ -45,6 +45,8 @@ type Server struct {
 	internal   *internalListener // set by DialInternal
 	// stamp is the version stamp (SPEC §10) of every response and error.
 	stamp *triagev1.VersionStamp
+	// hurry ends a shutdown's drain and grace (Config.Hurry).
+	hurry <-chan struct{}
 }
 
 // handshakeTimeout bounds a new connection's setup: its TLS handshake and
@@ -97,7 +99,7 @@ func New(cfg Config, logger *slog.Logger, tel *telemetry.Telemetry, services []S
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	g.RegisterService(readingUnary(&healthpb.Health_ServiceDesc, codec), hs)
 	reflection.Register(g)
-	return &Server{grpc: g, health: hs, auth: admission.auth, logger: logger, grace: cfg.ShutdownGrace, drainPeriod: cfg.Drain, drainTimer: time.After, services: services, stamp: stamp}, nil
+	return &Server{grpc: g, health: hs, auth: admission.auth, logger: logger, grace: cfg.ShutdownGrace, drainPeriod: cfg.Drain, hurry: cfg.Hurry, drainTimer: time.After, services: services, stamp: stamp}, nil
 }
 
 // Serve accepts connections on lis until ctx ends, then shuts down: health
@@ -152,6 +154,10 @@ func (s *Server) stop() {
 		s.logger.Info("stopped gracefully")
 	case <-timer.C:
 		s.logger.Warn("grace period over; cutting off in-flight RPCs")
+		s.grpc.Stop()
+		<-done
+	case <-s.hurry:
+		s.logger.Warn("asked again to stop; cutting off in-flight RPCs")
 		s.grpc.Stop()
 		<-done
 	}

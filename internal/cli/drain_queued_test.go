@@ -72,6 +72,12 @@ func TestDrainSendsNoQueuedPlannerCall(t *testing.T) {
 	if err := Run(context.Background(), []string{"run", "--progress", "off", config}, env); err != nil {
 		t.Fatalf("resumed run: %v\n%s", err, logs)
 	}
+	// The calls not sent were left for this run, not stored as failures
+	// (which only a retry of failed cells made up for, and --keep-errors
+	// would have kept).
+	if !strings.Contains(logs.String(), " 0 failed retried") {
+		t.Errorf("the resumed run retried failed cells: the drained run stored its unsent calls as errors\n%s", logs)
+	}
 	sums, _ := ms.snapshot()
 	seen := map[string]bool{}
 	for _, s := range sums {

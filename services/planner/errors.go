@@ -13,7 +13,8 @@ import (
 // failing (or never answered) is Unavailable (retry later); a request the
 // provider refuses (bad key, unknown model, prompt too long) is a
 // FailedPrecondition of the endpoint's configuration. The caller's own
-// cancellation or deadline comes back as such. A named endpoint (name set),
+// cancellation or deadline comes back as such, and so does a call the
+// gateway did not send because it drains (llm.ErrNotSent, a Canceled). A named endpoint (name set),
 // which the server's operator configured, is described with llm.Describe:
 // the status, the provider's error code and message, why a connection
 // failed — never its address. An inline endpoint (name empty) is
@@ -29,6 +30,10 @@ func modelError(ctx context.Context, name, model string, err error) error {
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
+	case errors.Is(err, llm.ErrNotSent):
+		// Not sent because the gateway drains (the caller stopping): a
+		// Canceled the caller leaves for its next run, not a failure.
+		return fmt.Errorf("%s: %w", what, err)
 	case errors.As(err, new(*llm.ExhaustedError)):
 		return &apperr.UnavailableError{Reason: fmt.Sprintf("%s: %s", what, describe(err))}
 	case errors.As(err, &status) && !status.Retryable():

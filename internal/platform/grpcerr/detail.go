@@ -14,6 +14,7 @@ import (
 // of d's type already (a status relayed from another server keeps that
 // server's). The cause a status keeps for the server's log stays.
 func WithDetail(err error, d protoadapt.MessageV1) error {
+	err = ToStatus(err) // a causedStatus unwrapped: grpc would send a wrapper's text
 	if err == nil || d == nil {
 		return err
 	}

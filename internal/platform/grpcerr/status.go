@@ -20,6 +20,12 @@ func ToStatus(err error) error {
 	if err == nil {
 		return nil
 	}
+	var caused *causedStatus
+	if errors.As(err, &caused) {
+		// Never a wrapper of one: status.FromError of a wrapper takes its
+		// text, cause included, as the message grpc sends.
+		return caused
+	}
 	if _, ok := status.FromError(err); ok {
 		return err
 	}

@@ -28,6 +28,26 @@ func TestNotFoundCarriesKeys(t *testing.T) {
 	}
 }
 
+// TestCauseIsNeverSent: a status that keeps its cause for the log, wrapped
+// on its way (fmt.Errorf), is unwrapped by ToStatus and WithDetail, so
+// that the message grpc sends is the status's alone; status.FromError of
+// the wrapper would have sent the cause.
+func TestCauseIsNeverSent(t *testing.T) {
+	caused := ToStatus(&apperr.UnavailableError{Reason: "store down", Cause: errors.New("dial tcp 10.0.0.7:5432: refused")})
+	wrapped := fmt.Errorf("handler: %w", caused)
+	for name, got := range map[string]error{
+		"ToStatus":             ToStatus(wrapped),
+		"WithDetail, nil":      WithDetail(wrapped, nil),
+		"WithDetail, a detail": WithDetail(wrapped, &errdetails.RetryInfo{}),
+		"WithDetail, twice":    WithDetail(fmt.Errorf("again: %w", WithDetail(wrapped, &errdetails.RetryInfo{})), &errdetails.RetryInfo{}),
+	} {
+		st, _ := status.FromError(got)
+		if st.Code() != codes.Unavailable || st.Message() != "store down" {
+			t.Errorf("%s: the status sent is %v %q, want Unavailable \"store down\"", name, st.Code(), st.Message())
+		}
+	}
+}
+
 func TestToStatus(t *testing.T) {
 	var two apperr.Violations
 	two.Add("items[0].cost", "must be > 0")

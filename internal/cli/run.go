@@ -76,6 +76,7 @@ func runGrid(ctx context.Context, command string, cfg *orchestrator.Config, prog
 	}
 	p := &work.Progress{}
 	opts.Stop = env.stopChan()
+	opts.Warn = warnLine(env.Stderr)
 	runner := orchestrator.NewRunner(cfg, orchestrator.Clients{
 		Planner:  triagev1.NewPlannerServiceClient(conns.conns["planner"]),
 		Executor: triagev1.NewExecutorServiceClient(conns.conns["executor"]),

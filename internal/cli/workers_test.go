@@ -3,10 +3,14 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -167,16 +171,29 @@ func TestLeaseFlag(t *testing.T) {
 
 // TestWorkersWithAnotherConfigAreRefused: a worker started on a run store
 // that another live worker is running with a different config (here its
-// random seed) is refused, naming that worker, and the running one
-// finishes as if alone; two such workers once both ran, overwrote each
-// other's grid and mixed their cells.
+// random seed) is refused, naming that worker, after waiting once for its
+// leases, and the running one finishes as if alone; two such workers once
+// both ran, overwrote each other's grid and mixed their cells. The model
+// holds worker A's calls until B is refused, so that A is surely alive
+// then, however slow the machine.
 func TestWorkersWithAnotherConfigAreRefused(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts triage processes")
 	}
-	ms := newModelServer(t, 500*time.Millisecond)
+	ms := newModelServer(t, 0)
+	release := make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free)
+	var asked atomic.Int32
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		<-release
+		ms.Config.Handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
 	dir := t.TempDir()
-	config := writeGrid(t, dir, ms.URL)
+	config := writeGrid(t, dir, front.URL)
 	raw, err := os.ReadFile(config)
 	if err != nil {
 		t.Fatal(err)
@@ -187,7 +204,7 @@ func TestWorkersWithAnotherConfigAreRefused(t *testing.T) {
 	}
 	a := workerProcess(t, config, "A")
 	deadline := time.Now().Add(5 * time.Minute) // only catches a hang
-	for received, _ := ms.snapshot(); len(received) == 0; received, _ = ms.snapshot() {
+	for asked.Load() == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("worker A made no call")
 		}
@@ -195,8 +212,12 @@ func TestWorkersWithAnotherConfigAreRefused(t *testing.T) {
 	}
 	env, _, logs := testEnv(nil)
 	err = Run(context.Background(), []string{"run", "--progress", "off", "--worker", "B", other}, env)
+	free()
 	if err == nil || !strings.Contains(err.Error(), "worker A is running it with another config") {
 		t.Errorf("worker B with another config: %v, want it refused naming A\n%s", err, logs)
+	}
+	if !strings.Contains(logs.String(), "worker A holds cells of this run store with another config") {
+		t.Errorf("worker B did not say what it waited for:\n%s", logs)
 	}
 	if err := a.Wait(); err != nil {
 		t.Errorf("worker A: %v", err)

@@ -84,6 +84,9 @@ type Options struct {
 	// are stored, no other cell starts, and Run returns work.ErrStopped
 	// (work.Options.Stop). Nil never stops.
 	Stop <-chan struct{}
+	// Warn, when set, is told what the run waits for before it starts:
+	// another worker's leases on a grid of another config (saveGrid).
+	Warn func(msg string)
 }
 
 // NewRunner returns a runner; progress may be nil.
@@ -562,6 +565,10 @@ func (r *Runner) saveGrid(ctx context.Context, fingerprints map[string]string, a
 	var inUse *runstore.GridInUseError
 	if !errors.As(err, &inUse) {
 		return err
+	}
+	if r.opts.Warn != nil {
+		r.opts.Warn(fmt.Sprintf("worker %s holds cells of this run store with another config until %s; waiting once for its leases to end (a stopped worker's do)",
+			inUse.Worker, inUse.Until.UTC().Format(time.RFC3339)))
 	}
 	t := time.NewTimer(inUse.Until.Sub(r.now()) + 100*time.Millisecond)
 	defer t.Stop()

@@ -294,7 +294,9 @@ func (s *sqlStore) checkGridOwner(ctx context.Context, tx *sqldb.Tx, stored, fin
 		worker string
 		until  int64
 	)
-	err := tx.QueryRowContext(ctx, `SELECT worker, MAX(expires_at) FROM claims WHERE worker <> ? AND expires_at > ? GROUP BY worker ORDER BY MAX(expires_at) DESC LIMIT 1`,
+	// Only claims of grid cells: a baseline's problems and the
+	// budget-aware re-solves share the table, and are no other config.
+	err := tx.QueryRowContext(ctx, `SELECT worker, MAX(expires_at) FROM claims WHERE worker <> ? AND expires_at > ? AND key IN (SELECT key FROM grid_cells) GROUP BY worker ORDER BY MAX(expires_at) DESC LIMIT 1`,
 		by.Worker, by.Now.UnixMicro()).Scan(&worker, &until)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil // no one else is running it: this run replaces the grid

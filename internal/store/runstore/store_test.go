@@ -551,6 +551,16 @@ func TestSaveGridRefusesAnotherLiveConfig(t *testing.T) {
 		if err := rs.SaveGrid(ctx, mine, nil, GridSaver{Worker: "w1", Now: now}); err != nil {
 			t.Fatal(err)
 		}
+		// A live claim of another kind of unit (a baseline's problem) is no
+		// other config.
+		if _, err := rs.ClaimCells(ctx, []string{"problem-7"}, []string{"x"}, "w9", now, now.Add(time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range []map[string]string{other, mine} {
+			if err := rs.SaveGrid(ctx, g, nil, GridSaver{Worker: "w1", Now: now}); err != nil {
+				t.Fatalf("with only another kind of unit claimed: %v", err)
+			}
+		}
 		if _, err := rs.ClaimCells(ctx, []string{"k1"}, []string{"a"}, "w1", now, now.Add(time.Minute)); err != nil {
 			t.Fatal(err)
 		}

@@ -70,5 +70,12 @@ func describeNumber(t reflect.Type, n string) string {
 		lo = strconv.FormatInt(math.MinInt64>>(64-t.Bits()), 10)
 		hi = strconv.FormatInt(math.MaxInt64>>(64-t.Bits()), 10)
 	}
+	loF, _, _ := big.ParseFloat(lo, 10, 0, big.ToNearestEven)
+	hiF, _, _ := big.ParseFloat(hi, 10, 0, big.ToNearestEven)
+	if f.Cmp(loF) >= 0 && f.Cmp(hiF) <= 0 {
+		// In range, but written with a fraction or an exponent (1.0, 1e3),
+		// which an integer field does not take.
+		return "must be an integer written without a fraction or an exponent, got " + n
+	}
 	return fmt.Sprintf("must be an integer from %s to %s, got %s", lo, hi, n)
 }

@@ -98,6 +98,8 @@ func TestDescribeTypeError(t *testing.T) {
 		`{"u":-1}`:                         "must be an integer from 0 to 18446744073709551615, got -1",
 		`{"i":1e20}`:                       "must be an integer from -2147483648 to 2147483647, got 1e20",
 		`{"i":1e-3}`:                       "must be a whole number, got 1e-3",
+		`{"i":1e3}`:                        "must be an integer written without a fraction or an exponent, got 1e3",
+		`{"u":2.0}`:                        "must be an integer written without a fraction or an exponent, got 2.0",
 		`{"f":true}`:                       "must be a number, got bool",
 		`{"b":1}`:                          "must be true or false, got number",
 		`{"s":[]}`:                         "must be a string, got array",

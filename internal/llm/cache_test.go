@@ -461,7 +461,8 @@ func TestCacheKeepsOnlyMeasuredResponses(t *testing.T) {
 			measured := llmtest.OpenAI(llmtest.Completion{Content: "4", PromptTokens: 12, CompletionTokens: 3})
 			srv := llmtest.NewServer(t, llmtest.WithScript(tc.reply, measured, measured))
 			cache := openTestCache(t, filepath.Join(t.TempDir(), "cache.db"))
-			c := newTestClient(t, testEndpoint(srv), &sleeps{}, WithCache(cache))
+			var told []error
+			c := newTestClient(t, testEndpoint(srv), &sleeps{}, WithCache(cache), WithCacheStoreFailed(func(_ context.Context, err error) { told = append(told, err) }))
 			ctx := context.Background()
 			first, err := c.Complete(ctx, userRequest("What is 2+2?"))
 			if err != nil || first.Content != "4" || first.Measured() != tc.measured {
@@ -480,6 +481,11 @@ func TestCacheKeepsOnlyMeasuredResponses(t *testing.T) {
 			}
 			if n, err := cache.Len(ctx); n != 1 || err != nil {
 				t.Errorf("cache holds %d entries (%v), want 1: the measured answer", n, err)
+			}
+			// An answer left out is said, once: with a provider that never
+			// reports usage the cache would spare no call, unseen.
+			if wantTold := !tc.measured; (len(told) == 1 && errors.Is(told[0], ErrUnmeasured)) != wantTold || len(told) > 1 {
+				t.Errorf("reported %v, want ErrUnmeasured once: %v", told, wantTold)
 			}
 		})
 	}

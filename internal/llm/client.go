@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 
 	openai "github.com/sashabaranov/go-openai"
 
@@ -23,6 +24,9 @@ type Client struct {
 	backoff   backoff
 	opts      options
 	metrics   *metrics
+	// unmeasured is set once an answer was left out of the cache for
+	// reporting no output tokens (reported once, WithCacheStoreFailed).
+	unmeasured atomic.Bool
 }
 
 // apiKey reads ep's API key with getenv: "" when ep names no variable, an

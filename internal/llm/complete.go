@@ -58,7 +58,15 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 // caller uses the answer it paid for, and only a later identical call
 // asks again.
 func (c *Client) store(ctx context.Context, key string, r Response) {
-	if c.opts.cache == nil || !r.Measured() {
+	if c.opts.cache == nil {
+		return
+	}
+	if !r.Measured() {
+		// Said once per client: with a provider that never reports usage,
+		// the cache silently stopped sparing any call.
+		if c.unmeasured.CompareAndSwap(false, true) {
+			c.opts.cacheStoreFailed(ctx, c.wrap(ErrUnmeasured))
+		}
 		return
 	}
 	if err := c.opts.cache.Put(ctx, key, r); err != nil {

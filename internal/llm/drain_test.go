@@ -40,6 +40,10 @@ func TestDrainSendsNothingMore(t *testing.T) {
 		_, err := c.Complete(ctx, userRequest("second")) // waits for the slot
 		second <- err
 	}()
+	// Either way the call must end ErrNotSent without sending: drained
+	// before it reached the slot's wait, or while waiting. The pause makes
+	// the wait the usual case.
+	time.Sleep(20 * time.Millisecond)
 	close(drain)
 	if err := <-second; !errors.Is(err, ErrNotSent) || !errors.Is(err, context.Canceled) {
 		t.Errorf("the call waiting for a slot: %v, want ErrNotSent (a context.Canceled)", err)

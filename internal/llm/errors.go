@@ -114,6 +114,12 @@ func (e *ExhaustedError) Error() string {
 // Unwrap returns the last attempt's error.
 func (e *ExhaustedError) Unwrap() error { return e.Last }
 
+// ErrUnmeasured is what WithCacheStoreFailed is told, once per client, of
+// an answer left out of the cache because it reports no output tokens: it
+// measures nothing (SPEC §1), so a later identical call asks the provider
+// again rather than replay it.
+var ErrUnmeasured = errors.New("the provider's answer reports no output tokens (no usage): it measures nothing and is not cached; answers of this endpoint that report none are asked again every time")
+
 // ErrNotSent ends a call that its Client, draining (WithDrain), did not
 // send: it wraps context.Canceled, as a call its caller stopped, so that
 // the caller leaves the work for the next run rather than recording a

@@ -106,6 +106,7 @@ type NothingGradeableError struct {
 	Reasons string
 }
 
+// Error says how many problems were solved, none gradeable, and why.
 func (e *NothingGradeableError) Error() string {
 	return fmt.Sprintf("none of the %d problems of %s/%s solved is gradeable: %s", e.Solved, e.Solver.Model, e.Solver.Mode, e.Reasons)
 }

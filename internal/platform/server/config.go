@@ -19,6 +19,9 @@ type Config struct {
 	// Drain is how long, at shutdown, health says NOT_SERVING while calls
 	// are still accepted and served, before graceful stop; 0 disables it.
 	Drain time.Duration
+	// HandshakeTimeout bounds a new connection's TLS handshake and HTTP/2
+	// preface; 0 means DefaultHandshakeTimeout.
+	HandshakeTimeout time.Duration
 	// Hurry, when it closes during a shutdown (a second interrupt), ends
 	// the drain and the grace period at once: the calls in flight are cut
 	// off. Nil never does.

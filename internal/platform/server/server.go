@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -49,12 +50,12 @@ type Server struct {
 	hurry <-chan struct{}
 }
 
-// handshakeTimeout bounds a new connection's setup: its TLS handshake and
-// the client's HTTP/2 preface. grpc's default, 120 s, let a client that
-// opened connections and sent nothing hold each (a descriptor and a
-// goroutine) for two minutes; the HTTP/JSON port gives a request's headers
-// 10 s, and so does this one.
-const handshakeTimeout = 10 * time.Second
+// DefaultHandshakeTimeout bounds a new connection's setup: its TLS
+// handshake and the client's HTTP/2 preface. grpc's default, 120 s, let a
+// client that opened connections and sent nothing hold each (a descriptor
+// and a goroutine) for two minutes; the HTTP/JSON port gives a request's
+// headers 10 s, and so does this one.
+const DefaultHandshakeTimeout = 10 * time.Second
 
 // New builds a server for services. tel may be telemetry.Disabled().
 func New(cfg Config, logger *slog.Logger, tel *telemetry.Telemetry, services []Service) (*Server, error) {
@@ -82,7 +83,7 @@ func New(cfg Config, logger *slog.Logger, tel *telemetry.Telemetry, services []S
 		grpc.ChainStreamInterceptor(append(streamChain(logger, guards, stamp), readingStreamInterceptor(codec), idleStreamInterceptor, sendLimitStreamInterceptor(cfg.MaxMessageBytes), stamps.stream)...),
 		grpc.MaxRecvMsgSize(cfg.MaxMessageBytes),
 		grpc.MaxSendMsgSize(cfg.MaxMessageBytes),
-		grpc.ConnectionTimeout(handshakeTimeout),
+		grpc.ConnectionTimeout(cmp.Or(cfg.HandshakeTimeout, DefaultHandshakeTimeout)),
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: cfg.KeepaliveTime, Timeout: cfg.KeepaliveTimeout, MaxConnectionAge: maxConnectionAge(cfg.MaxConnectionAge)}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: cfg.MinClientPingInterval, PermitWithoutStream: true}),
 	)

@@ -77,14 +77,16 @@ func TestTLS(t *testing.T) {
 // handshake bound, not held for grpc's default two minutes.
 func TestSilentConnectionIsClosed(t *testing.T) {
 	_, svc := newProbe()
-	addr := serve(t, server.DefaultConfig(), nil, nil, svc)
+	cfg := server.DefaultConfig()
+	cfg.HandshakeTimeout = 200 * time.Millisecond
+	addr := serve(t, cfg, nil, nil, svc)
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
 	start := time.Now()
-	_ = conn.SetReadDeadline(start.Add(time.Minute)) // grpc's default held it 120 s
+	_ = conn.SetReadDeadline(start.Add(time.Minute)) // a hang bound; grpc's default held it 120 s
 	_, err = io.Copy(io.Discard, conn)
 	if err != nil {
 		t.Fatalf("the silent connection was not closed within a minute: %v", err)

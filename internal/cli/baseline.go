@@ -29,6 +29,9 @@ func runBaseline(ctx context.Context, args []string, env Env) (err error) {
 	if cfg == nil || err != nil {
 		return err
 	}
+	if err := orchestrator.CheckGradable(cfg); err != nil {
+		return err // before any store is opened or model called
+	}
 	opts := orchestrator.BaselineOptions{Rerun: *rerun, KeepUngradeable: *keep, Stop: env.stopChan()}
 	if *logPath != "" {
 		f, ferr := os.OpenFile(*logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)

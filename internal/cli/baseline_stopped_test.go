@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -209,5 +210,26 @@ func TestDrainedBaselineSendsNoQueuedCall(t *testing.T) {
 	}
 	if again := int(solves.Load()) - asked; again != len(s.probs)-asked {
 		t.Errorf("the resumed baseline asked %d calls, want the %d not asked before", again, len(s.probs)-asked)
+	}
+}
+
+// TestBaselineRefusesUngradableProblems: problems whose grading data no
+// grader can use stop triage baseline before any model call, each named;
+// they passed the preflight, which then made the endpoints' check calls,
+// and the Executor refused them solver after solver.
+func TestBaselineRefusesUngradableProblems(t *testing.T) {
+	s := newQuoteStudy(t)
+	raw, err := os.ReadFile(filepath.Join(s.dir, "aime.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.write(t, "aime.jsonl", string(raw)+`{"id":"nokind","dataset":"aime","text":"What is 6 × 7?","grading":{"answer":"42"}}`+"\n")
+	env, _, logs := testEnv(map[string]string{"Q_KEY": "k"})
+	err = Run(context.Background(), []string{"baseline", "--progress", "off", s.cfg}, env)
+	if err == nil || !strings.Contains(err.Error(), "the baseline cannot start") || !strings.Contains(err.Error(), "problem aime/nokind: grading.kind: required") {
+		t.Fatalf("baseline: %v, want the preflight naming the problem\n%s", err, logs)
+	}
+	if n := s.srv.Count(); n != 0 {
+		t.Errorf("the model was called %d times before the refusal", n)
 	}
 }

@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/phase0/grading"
 	"github.com/triage-eval/triage/internal/protocol/vocab"
 )
 
@@ -168,4 +170,43 @@ func describeCallError(err error) string {
 		return fmt.Sprintf("%s: %s", s.Code(), s.Message())
 	}
 	return err.Error()
+}
+
+// CheckGradable is the first step of a baseline's preflight, before any
+// model call: every problem of the baseline's datasets has grading data a
+// grader can use, or a *PreflightError names those that have not (the
+// Executor would refuse them, solver after solver, after the endpoints'
+// check calls).
+func CheckGradable(cfg *Config) error {
+	list, err := baselineList(cfg)
+	if err != nil {
+		return err
+	}
+	if problems := ungradable(list); len(problems) > 0 {
+		return &PreflightError{Command: "baseline", Problems: problems}
+	}
+	return nil
+}
+
+// maxUngradableListed bounds the problems ungradable names one by one.
+const maxUngradableListed = 10
+
+// ungradable lists, for a baseline's preflight, the problems whose grading
+// data no grader can use (grading.ParseSpec): the Executor would refuse
+// them, solver after solver, after the endpoints' check calls. The first
+// few are named; the rest are counted.
+func ungradable(list []*triagev1.Problem) []string {
+	var out []string
+	bad := 0
+	for _, p := range list {
+		if _, err := grading.ParseSpec(json.RawMessage(p.GetGradingJson())); err != nil {
+			if bad++; bad <= maxUngradableListed {
+				out = append(out, fmt.Sprintf("problem %s/%s: %v (see docs/phase0.md for the grading data of each kind)", p.GetDataset(), p.GetId(), err))
+			}
+		}
+	}
+	if bad > maxUngradableListed {
+		out = append(out, fmt.Sprintf("and %d more problems whose grading data no grader can use", bad-maxUngradableListed))
+	}
+	return out
 }

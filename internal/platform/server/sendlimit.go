@@ -27,7 +27,7 @@ func sendLimitUnaryInterceptor(maxBytes int) grpc.UnaryServerInterceptor {
 			return resp, nil
 		}
 		if n := sentBytes(ctx, m, maxBytes); n > maxBytes {
-			return nil, status.Errorf(codes.ResourceExhausted, "grpc: trying to send message larger than max (%d vs. %d)", n, maxBytes)
+			return nil, tooLarge(n, maxBytes)
 		}
 		return resp, nil
 	}
@@ -56,7 +56,7 @@ type sendLimitedStream struct {
 func (s sendLimitedStream) SendMsg(m any) error {
 	if pm, ok := m.(proto.Message); ok {
 		if n := sentBytes(s.Context(), pm, s.maxBytes); n > s.maxBytes {
-			return status.Errorf(codes.ResourceExhausted, "grpc: trying to send message larger than max (%d vs. %d)", n, s.maxBytes)
+			return tooLarge(n, s.maxBytes)
 		}
 	}
 	return s.ServerStream.SendMsg(m)
@@ -102,4 +102,12 @@ type countingWriter int64
 func (c *countingWriter) Write(p []byte) (int, error) {
 	*c += countingWriter(len(p))
 	return len(p), nil
+}
+
+// tooLarge is the error of an answer of n bytes over maxBytes: grpc's own
+// words, then what to do, since the same request would fail again (its
+// pushback trailer says not to retry; over HTTP/JSON it is a 429 all the
+// same, as every ResourceExhausted is).
+func tooLarge(n, maxBytes int) error {
+	return status.Errorf(codes.ResourceExhausted, "grpc: trying to send message larger than max (%d vs. %d): the answer is over this server's --max-message-bytes, and would be again: ask for less (fewer items or budgets, no trace)", n, maxBytes)
 }

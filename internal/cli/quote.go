@@ -171,7 +171,9 @@ func quoteRun(ctx context.Context, d quoteDeps) (quote.Quote, error) {
 	}
 	spent, err := d.runStore.Spend(ctx)
 	for _, s := range spent {
-		q.Spent = append(q.Spent, quote.Spent(s))
+		ep, known := d.llm.Endpoints[s.Endpoint]
+		q.Spent = append(q.Spent, quote.Spent{Phase: s.Phase, Endpoint: s.Endpoint, Calls: s.Calls, InputTokens: s.InputTokens,
+			OutputTokens: s.OutputTokens, Dollars: s.Dollars, Unpriced: !known || ep.Price == nil})
 	}
 	return q, err
 }

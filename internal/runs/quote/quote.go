@@ -138,6 +138,9 @@ type Spent struct {
 	InputTokens  int64   `json:"input_tokens"`
 	OutputTokens int64   `json:"output_tokens"`
 	Dollars      float64 `json:"dollars"`
+	// Unpriced says the endpoint has no price in the endpoints file:
+	// Dollars is 0 for want of one, not because the calls were free.
+	Unpriced bool `json:"unpriced,omitempty"`
 }
 
 // key is a (phase, endpoint): a row of a quote.

@@ -155,6 +155,29 @@ func TestText(t *testing.T) {
 	}
 }
 
+// TestTextSpent: the spend so far is in dollars when the endpoints have a
+// price; calls of endpoints without one are said to be unpriced (they
+// printed "$0.00", as if free), alone or beside priced ones.
+func TestTextSpent(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		spent []Spent
+		want  string
+	}{
+		{"priced", []Spent{{Endpoint: "a", Calls: 3, Dollars: 1.5}}, "spent so far: $1.50 over 3 calls (triage report"},
+		{"unpriced", []Spent{{Endpoint: "a", Calls: 3, InputTokens: 30, OutputTokens: 60, Unpriced: true}}, "spent so far: 3 calls, 30 input and 60 output tokens, unpriced (no endpoint of theirs has a price)"},
+		{"both", []Spent{{Endpoint: "a", Calls: 3, Dollars: 1.5}, {Endpoint: "b", Calls: 2, Unpriced: true}}, "spent so far: $1.50 over 5 calls, 2 of them unpriced (their endpoints have no price) and not in the sum"},
+	} {
+		var buf bytes.Buffer
+		if err := Text(&buf, Quote{Spent: tc.spent}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), tc.want) {
+			t.Errorf("%s: %q, want %q", tc.name, buf.String(), tc.want)
+		}
+	}
+}
+
 // TestMakeUnrecorded: batched calls the cache answers from batches no call
 // reported are cached in the rows and listed apart, priced at the batch
 // price; synchronous cached calls and unpriced endpoints are not priced.

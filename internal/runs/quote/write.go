@@ -52,13 +52,24 @@ func Text(w io.Writer, q Quote) error {
 		return err
 	}
 	if len(q.Spent) > 0 {
-		var calls int64
+		var calls, unpriced, in, out int64
 		var dollars float64
 		for _, s := range q.Spent {
 			calls += s.Calls
 			dollars += s.Dollars
+			in, out = in+s.InputTokens, out+s.OutputTokens
+			if s.Unpriced {
+				unpriced += s.Calls
+			}
 		}
-		if _, err := fmt.Fprintf(w, "spent so far: $%.2f over %d calls (triage report has the detail)\n", dollars, calls); err != nil {
+		line := fmt.Sprintf("spent so far: $%.2f over %d calls", dollars, calls)
+		switch {
+		case unpriced == calls:
+			line = fmt.Sprintf("spent so far: %d calls, %d input and %d output tokens, unpriced (no endpoint of theirs has a price)", calls, in, out)
+		case unpriced > 0:
+			line += fmt.Sprintf(", %d of them unpriced (their endpoints have no price) and not in the sum", unpriced)
+		}
+		if _, err := fmt.Fprintln(w, line+" (triage report has the detail)"); err != nil {
 			return err
 		}
 	}

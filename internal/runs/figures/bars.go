@@ -137,7 +137,7 @@ func barFigure(rep report.Report, sv report.StrategyVariant, alpha float64, m ba
 		modePhrase(modes),
 		shortBarNote,
 		"n/a: no pool with a scored plan (undefined mean); an empty slot: no records.",
-		clippedNote(extent.clipped),
+		clippedNote(extent),
 		m.degenerate(degenerate),
 	)
 	legend := []legendItem{
@@ -189,11 +189,13 @@ func layoutGroups(solvers []report.Solver, perGroup vg.Length) groupLayout {
 
 // barExtent gathers what the bars of a figure span: the pools behind its
 // means, their lowest and highest values and interval ends, whether a
-// mean lies below etaFloor, and its whiskers.
+// mean lies below etaFloor (clipped) or only an interval's end does
+// (whiskerClipped), and its whiskers.
 type barExtent struct {
 	counts          countRange
 	lowest, highest float64
 	clipped         bool
+	whiskerClipped  bool
 	whiskers        whiskerTally
 }
 
@@ -207,6 +209,7 @@ func (x *barExtent) add(bv barValue) {
 	if bv.ci.Defined {
 		x.lowest, x.highest = min(x.lowest, bv.ci.Lo), max(x.highest, bv.ci.Hi)
 		x.whiskers.add(bv.mean.N)
+		x.whiskerClipped = x.whiskerClipped || bv.ci.Lo < etaFloor
 	}
 	x.clipped = x.clipped || bv.mean.Value < etaFloor
 }
@@ -248,13 +251,20 @@ func groupPlot(title string, labels []string, yLabel string, rotate bool) *plot.
 	return p
 }
 
-// clippedNote explains bars cut at etaFloor, when there are any.
-func clippedNote(clipped bool) string {
-	if !clipped {
-		return ""
-	}
+// clippedNote explains the bars and whiskers cut at etaFloor, when there
+// are any: a cut bar is labelled with its value, a cut whisker's end is
+// only in the figure's table.
+func clippedNote(x barExtent) string {
 	floor := strings.Replace(report.FormatAlpha(etaFloor), "-", "−", 1)
-	return fmt.Sprintf("Bars below %s are cut at %s and labelled with their value.", floor, floor)
+	switch {
+	case x.clipped && x.whiskerClipped:
+		return fmt.Sprintf("Bars and whiskers below %s are cut at %s: a cut bar is labelled with its value, a cut whisker's end is in the table beside the figure.", floor, floor)
+	case x.clipped:
+		return fmt.Sprintf("Bars below %s are cut at %s and labelled with their value.", floor, floor)
+	case x.whiskerClipped:
+		return fmt.Sprintf("Whiskers below %s are cut at %s; their ends are in the table beside the figure.", floor, floor)
+	}
+	return ""
 }
 
 // sortedModes orders modes standard, extended, then the others by name.

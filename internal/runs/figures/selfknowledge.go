@@ -113,7 +113,7 @@ func selfKnowledgeFigure(rep report.Report, alpha float64) (drawing, bool) {
 		modeNote,
 		shortBarNote,
 		"n/a: no pool with a scored plan (undefined mean), or, for a reference, none with a population to learn from (no_population); an empty slot: no records.",
-		clippedNote(extent.clipped),
+		clippedNote(extent),
 		degenerate.sentence("the bars"),
 	)
 	var legend []legendItem

@@ -138,9 +138,9 @@ func runServe(ctx context.Context, args []string, env Env) (err error) {
 	if err != nil {
 		return err
 	}
-	lis, err := net.Listen("tcp", *listen)
+	lis, err := listenFlag("--listen", *listen)
 	if err != nil {
-		return fmt.Errorf("--listen %s: %w", *listen, err)
+		return err
 	}
 	if err := security.checkListener("--listen", lis, cfg, logger); err != nil {
 		closeQuietly(lis)
@@ -161,9 +161,9 @@ func runServe(ctx context.Context, args []string, env Env) (err error) {
 		return err
 	}
 	defer closeQuietly(front.conn)
-	hlis, err := net.Listen("tcp", *httpListen)
+	hlis, err := listenFlag("--http-listen", *httpListen)
 	if err != nil {
-		return fmt.Errorf("--http-listen %s: %w", *httpListen, err)
+		return err
 	}
 	if err := security.checkListener("--http-listen", hlis, cfg, logger); err != nil {
 		closeQuietly(hlis)
@@ -212,3 +212,17 @@ func plannerConfig(ctx context.Context, src llmSources, env Env) (planner.Config
 // errShuttingDown ends the baseline streams of a served Executor that is
 // shutting down (executor.Baseline.StopError).
 var errShuttingDown = &apperr.UnavailableError{Retry: true, Reason: "the executor is shutting down: the model calls it made are stored; send the rest again (to another replica, or to this one once it is back)"}
+
+// listenFlag listens on addr, the value of flag: an address that is no
+// address (a port out of range, no port) is a usage error; one the system
+// refuses (in use, not this machine's) is not.
+func listenFlag(flag, addr string) (net.Listener, error) {
+	lis, err := net.Listen("tcp", addr)
+	if err == nil {
+		return lis, nil
+	}
+	if _, malformed := errors.AsType[*net.AddrError](err); malformed {
+		return nil, fmt.Errorf("%w: %s %s: %v", ErrUsage, flag, addr, err)
+	}
+	return nil, fmt.Errorf("%s %s: %w", flag, addr, err)
+}

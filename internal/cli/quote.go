@@ -173,7 +173,7 @@ func quoteRun(ctx context.Context, d quoteDeps) (quote.Quote, error) {
 	for _, s := range spent {
 		ep, known := d.llm.Endpoints[s.Endpoint]
 		q.Spent = append(q.Spent, quote.Spent{Phase: s.Phase, Endpoint: s.Endpoint, Calls: s.Calls, InputTokens: s.InputTokens,
-			OutputTokens: s.OutputTokens, Dollars: s.Dollars, Unpriced: !known || ep.Price == nil})
+			OutputTokens: s.OutputTokens, Dollars: s.Dollars, Unpriced: s.Dollars == 0 && (!known || ep.Price == nil)})
 	}
 	return q, err
 }

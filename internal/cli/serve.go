@@ -92,7 +92,7 @@ func runServe(ctx context.Context, args []string, env Env) (err error) {
 	if solve.codeConcurrency < 1 {
 		return fmt.Errorf("%w: --code-concurrency must be ≥ 1, got %d", ErrUsage, solve.codeConcurrency)
 	}
-	if solve.judgeEndpoint != "" && *endpoints == "" {
+	if solve.judgeEndpoint != "" && slices.Contains(names, "executor") && *endpoints == "" {
 		return fmt.Errorf("%w: --judge-endpoint %s names an endpoint of --endpoints, and none is given", ErrUsage, solve.judgeEndpoint)
 	}
 	tel := env.Telemetry

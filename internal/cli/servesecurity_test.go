@@ -32,7 +32,7 @@ func TestServeSecurityUsageErrors(t *testing.T) {
 		{"bad inline host", []string{"--allow-inline-endpoints", "127.0.0.1:8000,http://x"}, nil, "--allow-inline-endpoints"},
 		{"negative concurrency", []string{"--max-concurrent", "-1"}, nil, "limits must be"},
 		{"no code concurrency", []string{"--code-concurrency", "0"}, nil, "--code-concurrency must be ≥ 1, got 0"},
-		{"judge without endpoints", []string{"--judge-endpoint", "nope"}, nil, "--judge-endpoint nope names an endpoint of --endpoints, and none is given"},
+		{"judge without endpoints", []string{"--services", "executor", "--judge-endpoint", "nope"}, nil, "--judge-endpoint nope names an endpoint of --endpoints, and none is given"},
 		{"port out of range", []string{"--listen", "127.0.0.1:99999"}, nil, "--listen 127.0.0.1:99999: listen tcp: address 99999: invalid port"},
 		{"plaintext to the network", []string{"--listen", "0.0.0.0:0"}, nil, "--insecure"},
 		{"plaintext to the network from the environment", nil, map[string]string{"TRIAGE_LISTEN": "[::]:0"}, "--insecure"},

@@ -184,7 +184,6 @@ func TestWorkersWithAnotherConfigAreRefused(t *testing.T) {
 	release := make(chan struct{})
 	var once sync.Once
 	free := func() { once.Do(func() { close(release) }) }
-	t.Cleanup(free)
 	var asked atomic.Int32
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		asked.Add(1)
@@ -192,6 +191,7 @@ func TestWorkersWithAnotherConfigAreRefused(t *testing.T) {
 		ms.Config.Handler.ServeHTTP(w, r)
 	}))
 	t.Cleanup(front.Close)
+	t.Cleanup(free) // runs first: front.Close waits for the held calls
 	dir := t.TempDir()
 	config := writeGrid(t, dir, front.URL)
 	raw, err := os.ReadFile(config)

@@ -211,3 +211,18 @@ func withDetail(err error, d protoadapt.MessageV1) error {
 	}
 	return grpcerr.WithDetail(err, d)
 }
+
+// streamErrorHandler is the error of a streamed answer (a baseline's
+// events) that has begun: grpc-gateway's default, status.Convert, but for
+// a stream the end of the shutdown grace cut off, which ends Unavailable
+// saying to retry (as errorHandler answers 503 before a stream begins),
+// and with the server's version stamp (ServerConfig.ErrorDetail).
+func streamErrorHandler(ctx context.Context, err error) *status.Status {
+	if errors.Is(context.Cause(ctx), errShuttingDown) {
+		err = status.Error(codes.Unavailable, errShuttingDown.Error()+"; retry the call")
+	}
+	if d, ok := ctx.Value(errorDetailKey{}).(protoadapt.MessageV1); ok {
+		err = grpcerr.WithDetail(err, d)
+	}
+	return status.Convert(err)
+}

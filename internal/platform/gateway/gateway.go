@@ -66,6 +66,7 @@ func New(ctx context.Context, conn grpc.ClientConnInterface, opts Options) (*run
 	mux := runtime.NewServeMux(
 		runtime.WithMarshalerOption(runtime.MIMEWildcard, Marshaler()),
 		runtime.WithErrorHandler(errorHandler),
+		runtime.WithStreamErrorHandler(streamErrorHandler),
 		runtime.WithRoutingErrorHandler(routingErrors(routes())),
 		runtime.WithMiddlewares(middlewares...),
 		runtime.WithHealthEndpointAt(healthpb.NewHealthClient(conn), healthzPath),

@@ -13,9 +13,12 @@ import (
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"google.golang.org/genproto/googleapis/api/annotations"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/protoadapt"
 
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/services/planner"
 )
 
@@ -158,5 +161,35 @@ func TestGraceEndAnswers503(t *testing.T) {
 	}
 	if err := <-served; err != nil {
 		t.Errorf("Serve: %v", err)
+	}
+}
+
+// TestStreamErrorAtGraceEnd: a streamed answer cut off when the shutdown
+// grace ends finishes with Unavailable saying to retry, stamped; other
+// stream errors pass as they are, stamped. A stream once ended with
+// "context canceled" (HTTP 499), no hint and no stamp.
+func TestStreamErrorAtGraceEnd(t *testing.T) {
+	stamp := &triagev1.VersionStamp{Protocol: "triage.v1"}
+	base, end := context.WithCancelCause(context.WithValue(context.Background(), errorDetailKey{}, protoadapt.MessageV1(stamp)))
+	defer end(nil)
+	other := streamErrorHandler(base, status.Error(codes.NotFound, "no such thing"))
+	end(errShuttingDown)
+	cut := streamErrorHandler(base, status.FromContextError(base.Err()).Err())
+	for _, tc := range []struct {
+		name string
+		st   *status.Status
+		code codes.Code
+		msg  string
+	}{
+		{"another error", other, codes.NotFound, "no such thing"},
+		{"cut off at the grace's end", cut, codes.Unavailable, "retry the call"},
+	} {
+		stamped := false
+		for _, d := range tc.st.Details() {
+			_, stamped = d.(*triagev1.VersionStamp)
+		}
+		if tc.st.Code() != tc.code || !strings.Contains(tc.st.Message(), tc.msg) || !stamped {
+			t.Errorf("%s: %v %q (details %v), want %v with %q, stamped", tc.name, tc.st.Code(), tc.st.Message(), tc.st.Details(), tc.code, tc.msg)
+		}
 	}
 }

@@ -10,17 +10,21 @@ import (
 
 // WithDetail returns the status error err (as ToStatus makes it) with d
 // added to its details — the server's version stamp on every error it
-// answers (SPEC §10) — unless err is nil, not a status, or holds a detail
-// of d's type already (a status relayed from another server keeps that
-// server's). The cause a status keeps for the server's log stays.
+// answers (SPEC §10) — unless err is nil, not a status (left as it is),
+// or holds a detail of d's type already (a status relayed from another
+// server keeps that server's). The cause a status keeps for the server's
+// log stays, and a wrapper of such a status is dropped for the status
+// itself, whose text alone grpc may send.
 func WithDetail(err error, d protoadapt.MessageV1) error {
-	err = ToStatus(err) // a causedStatus unwrapped: grpc would send a wrapper's text
+	var caused *causedStatus
+	if errors.As(err, &caused) {
+		err = caused // never a wrapper of one, whose text grpc would send
+	}
 	if err == nil || d == nil {
 		return err
 	}
-	var caused *causedStatus
 	st, ok := status.FromError(err)
-	if errors.As(err, &caused) {
+	if caused != nil {
 		st, ok = caused.st, true
 	}
 	if !ok {

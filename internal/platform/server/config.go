@@ -100,6 +100,9 @@ func (c Config) Validate() error {
 	if c.KeepaliveTime <= 0 || c.KeepaliveTimeout <= 0 || c.MinClientPingInterval <= 0 {
 		errs = append(errs, errors.New("keepalive durations must be > 0"))
 	}
+	if c.HandshakeTimeout < 0 {
+		errs = append(errs, fmt.Errorf("handshake timeout must be ≥ 0, got %v", c.HandshakeTimeout))
+	}
 	if c.MaxConnectionAge < 0 {
 		errs = append(errs, fmt.Errorf("max connection age must be ≥ 0, got %v", c.MaxConnectionAge))
 	}

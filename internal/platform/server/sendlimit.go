@@ -109,5 +109,5 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 // pushback trailer says not to retry; over HTTP/JSON it is a 429 all the
 // same, as every ResourceExhausted is).
 func tooLarge(n, maxBytes int) error {
-	return status.Errorf(codes.ResourceExhausted, "grpc: trying to send message larger than max (%d vs. %d): the answer is over this server's --max-message-bytes, and would be again: ask for less (fewer items or budgets, no trace)", n, maxBytes)
+	return status.Errorf(codes.ResourceExhausted, "grpc: trying to send message larger than max (%d vs. %d): the answer is over this server's --max-message-bytes, and would be again: ask for less", n, maxBytes)
 }

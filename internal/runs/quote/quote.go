@@ -138,8 +138,11 @@ type Spent struct {
 	InputTokens  int64   `json:"input_tokens"`
 	OutputTokens int64   `json:"output_tokens"`
 	Dollars      float64 `json:"dollars"`
-	// Unpriced says the endpoint has no price in the endpoints file:
-	// Dollars is 0 for want of one, not because the calls were free.
+	// Unpriced says the calls were recorded at $0 and their endpoint has no
+	// price in the endpoints file: Dollars is 0 for want of one, not
+	// because the calls were free. (The spend record keeps dollars, not
+	// whether a price was set when a call was made: calls recorded with a
+	// price count whatever the file says now.)
 	Unpriced bool `json:"unpriced,omitempty"`
 }
 

@@ -165,8 +165,8 @@ func TestTextSpent(t *testing.T) {
 		want  string
 	}{
 		{"priced", []Spent{{Endpoint: "a", Calls: 3, Dollars: 1.5}}, "spent so far: $1.50 over 3 calls (triage report"},
-		{"unpriced", []Spent{{Endpoint: "a", Calls: 3, InputTokens: 30, OutputTokens: 60, Unpriced: true}}, "spent so far: 3 calls, 30 input and 60 output tokens, unpriced (no endpoint of theirs has a price)"},
-		{"both", []Spent{{Endpoint: "a", Calls: 3, Dollars: 1.5}, {Endpoint: "b", Calls: 2, Unpriced: true}}, "spent so far: $1.50 over 5 calls, 2 of them unpriced (their endpoints have no price) and not in the sum"},
+		{"unpriced", []Spent{{Endpoint: "a", Calls: 3, InputTokens: 30, OutputTokens: 60, Unpriced: true}}, "spent so far: 3 calls, 30 input and 60 output tokens, unpriced (their endpoints have no price)"},
+		{"both", []Spent{{Endpoint: "a", Calls: 3, Dollars: 1.5}, {Endpoint: "b", Calls: 2, Unpriced: true}}, "spent so far: $1.50 over 5 calls, 2 of them unpriced (their endpoints have no price), counted $0"},
 	} {
 		var buf bytes.Buffer
 		if err := Text(&buf, Quote{Spent: tc.spent}); err != nil {

@@ -65,9 +65,9 @@ func Text(w io.Writer, q Quote) error {
 		line := fmt.Sprintf("spent so far: $%.2f over %d calls", dollars, calls)
 		switch {
 		case unpriced == calls:
-			line = fmt.Sprintf("spent so far: %d calls, %d input and %d output tokens, unpriced (no endpoint of theirs has a price)", calls, in, out)
+			line = fmt.Sprintf("spent so far: %d calls, %d input and %d output tokens, unpriced (their endpoints have no price)", calls, in, out)
 		case unpriced > 0:
-			line += fmt.Sprintf(", %d of them unpriced (their endpoints have no price) and not in the sum", unpriced)
+			line += fmt.Sprintf(", %d of them unpriced (their endpoints have no price), counted $0", unpriced)
 		}
 		if _, err := fmt.Fprintln(w, line+" (triage report has the detail)"); err != nil {
 			return err

@@ -51,14 +51,7 @@ func TestUpstreamCallsDoNotWaitForADownService(t *testing.T) {
 		t.Errorf("call to a down upstream: %v; want Unavailable naming the oracle, not its address", err)
 	}
 
-	cfg := server.DefaultConfig()
-	cfg.Drain = 0
-	srv, err := server.New(cfg, slog.New(slog.DiscardHandler), telemetry.Disabled(), []server.Service{
-		{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	up := servertest.ServeTCP(t, srv)
+	up := serveOracle(t)
 	if _, err := healthpb.NewHealthClient(dial(up)).Check(ctx, &healthpb.HealthCheckRequest{}); err != nil {
 		t.Errorf("call to an upstream that answers: %v", err)
 	}
@@ -97,14 +90,7 @@ func (unavailableHealth) Check(ctx context.Context, _ *healthpb.HealthCheckReque
 // grpc's "unknown service" as Unimplemented, HTTP 501, which blamed the
 // caller's request.
 func TestMisWiredUpstream(t *testing.T) {
-	cfg := server.DefaultConfig()
-	cfg.Drain = 0
-	srv, err := server.New(cfg, slog.New(slog.DiscardHandler), telemetry.Disabled(), []server.Service{
-		{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := servertest.ServeTCP(t, srv)
+	addr := serveOracle(t)
 	cc, err := grpc.NewClient(addr, append(resilientOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithChainUnaryInterceptor(upstreamInterceptor("executor", time.Minute)))...)
 	if err != nil {
@@ -121,4 +107,18 @@ func TestMisWiredUpstream(t *testing.T) {
 	if st := status.Convert(err); st.Code() != codes.Internal || !strings.Contains(st.Message(), "mis-configured: its --executor-addr reaches a server that does not serve the executor service") {
 		t.Errorf("a call through the mis-wired upstream: %v, want Internal saying so", err)
 	}
+}
+
+// serveOracle serves an Oracle alone on loopback TCP until the test ends
+// and returns its address.
+func serveOracle(t *testing.T) string {
+	t.Helper()
+	cfg := server.DefaultConfig()
+	cfg.Drain = 0
+	srv, err := server.New(cfg, slog.New(slog.DiscardHandler), telemetry.Disabled(), []server.Service{
+		{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return servertest.ServeTCP(t, srv)
 }

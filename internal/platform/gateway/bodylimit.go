@@ -181,12 +181,10 @@ func errorHandler(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshale
 			err = grpcerr.ToStatus(body.unreadable)
 		}
 	}
-	if errors.Is(context.Cause(r.Context()), errShuttingDown) {
-		err = &runtime.HTTPStatusError{HTTPStatus: http.StatusServiceUnavailable, Err: status.Error(codes.Unavailable, errShuttingDown.Error()+"; retry the call")}
+	if shut := shutDown(r.Context()); shut != nil {
+		err = &runtime.HTTPStatusError{HTTPStatus: http.StatusServiceUnavailable, Err: shut}
 	}
-	if d, ok := r.Context().Value(errorDetailKey{}).(protoadapt.MessageV1); ok {
-		err = withDetail(err, d)
-	}
+	err = stamped(r.Context(), err)
 	if status.Code(err) == codes.Unauthenticated {
 		w = challenging{ResponseWriter: w, challenge: bearerChallenge(r)}
 	}
@@ -218,11 +216,26 @@ func withDetail(err error, d protoadapt.MessageV1) error {
 // saying to retry (as errorHandler answers 503 before a stream begins),
 // and with the server's version stamp (ServerConfig.ErrorDetail).
 func streamErrorHandler(ctx context.Context, err error) *status.Status {
-	if errors.Is(context.Cause(ctx), errShuttingDown) {
-		err = status.Error(codes.Unavailable, errShuttingDown.Error()+"; retry the call")
+	if shut := shutDown(ctx); shut != nil {
+		err = shut
 	}
+	return status.Convert(stamped(ctx, err))
+}
+
+// shutDown is the Unavailable of a request the end of the shutdown grace
+// cut off (its context ended with errShuttingDown), or nil.
+func shutDown(ctx context.Context) error {
+	if !errors.Is(context.Cause(ctx), errShuttingDown) {
+		return nil
+	}
+	return status.Error(codes.Unavailable, errShuttingDown.Error()+"; retry the call")
+}
+
+// stamped is err with the server's version stamp (ServerConfig.ErrorDetail,
+// carried by ctx) among its details; err as it is without one.
+func stamped(ctx context.Context, err error) error {
 	if d, ok := ctx.Value(errorDetailKey{}).(protoadapt.MessageV1); ok {
-		err = grpcerr.WithDetail(err, d)
+		return withDetail(err, d)
 	}
-	return status.Convert(err)
+	return err
 }

@@ -21,18 +21,20 @@ type outcome struct {
 
 // attempt sends w once, within Endpoint.Timeout, and classifies the result.
 func (c *Client) attempt(ctx context.Context, w *wireRequest) outcome {
+	body, err := w.body()
+	if err != nil {
+		return outcome{err: fmt.Errorf("encoding request body: %w", err)}
+	}
 	actx, cancel := context.WithTimeout(ctx, c.ep.Timeout)
 	defer cancel()
-	x := &exchange{patch: w.patch}
+	x := &exchange{request: body}
 	start := c.opts.now()
-	chat, err := c.api.CreateChatCompletion(withExchange(actx, x), w.chat)
+	_, err = c.api.CreateChatCompletion(withExchange(actx, x), w.shell())
 	end := c.opts.now()
 	switch {
 	case ctx.Err() != nil:
 		// The caller gave up: not the provider's fault, never retried.
 		return outcome{err: context.Cause(ctx)}
-	case x.patchErr != nil:
-		return outcome{err: fmt.Errorf("patching request body: %w", x.patchErr)}
 	case !x.sent:
 		// go-openai refused the request before sending it.
 		return outcome{err: fmt.Errorf("building request: %w", err)}
@@ -46,10 +48,12 @@ func (c *Client) attempt(ctx context.Context, w *wireRequest) outcome {
 		se.RetryAfter, se.HasRetryAfter = parseRetryAfter(x.retryAfter, end)
 		return outcome{err: se, retry: se.Retryable(), wait: se.RetryAfter, hasWait: se.HasRetryAfter}
 	case err != nil:
-		// 2xx whose body go-openai could not decode.
+		// go-openai failed after a 2xx, though the transport gave it
+		// nothing to decode: reported as the body's fault, as it was when
+		// go-openai decoded it.
 		return outcome{err: &MalformedResponseError{Reason: err.Error(), Body: snippet(x.body)}, retry: true}
 	}
-	resp, err := parseResponse(x.body, chat)
+	resp, err := parseResponse(x.body)
 	if err != nil {
 		return outcome{err: err, retry: true}
 	}

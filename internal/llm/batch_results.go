@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"io"
 	"time"
-
-	openai "github.com/sashabaranov/go-openai"
 )
 
 // resultReader reads a batch's output and error files into the cache.
@@ -132,12 +130,7 @@ func (r *resultReader) line(ctx context.Context, where string, raw []byte) error
 		r.rep.problem("%s: request %s: %v", where, l.CustomID, newStatusError(l.Response.StatusCode, l.Response.Body))
 		return nil
 	}
-	var chat openai.ChatCompletionResponse
-	if err := json.Unmarshal(l.Response.Body, &chat); err != nil {
-		r.rep.problem("%s: request %s: %v", where, l.CustomID, &MalformedResponseError{Reason: err.Error(), Body: snippet(l.Response.Body)})
-		return nil
-	}
-	resp, err := parseResponse(l.Response.Body, chat)
+	resp, err := parseResponse(l.Response.Body)
 	if err != nil {
 		r.rep.problem("%s: request %s: %v", where, l.CustomID, err)
 		return nil

@@ -8,11 +8,15 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 )
 
-// wireRequest is what every attempt of one Complete call sends: the part
-// go-openai marshals, and the patch the transport applies to its bytes.
+// wireRequest is what every attempt of one Complete call sends: the
+// request in go-openai's types, and the patch applied to its encoding for
+// what those types cannot say (body).
 type wireRequest struct {
 	chat  openai.ChatCompletionRequest
 	patch bodyPatch
+	// encoded is body's result, kept once computed: the cache key is its
+	// digest and every attempt sends it.
+	encoded []byte
 }
 
 // bodyPatch is what the transport changes in the JSON body go-openai
@@ -82,14 +86,31 @@ func buildWire(ep Endpoint, extraBody map[string]any, req Request) (wireRequest,
 }
 
 // body returns the exact bytes the transport sends for w: go-openai's
-// encoding (encoding/json, as its request builder does) with the patch
-// applied. The cache key is computed from it.
+// encoding of the request (encoding/json, as its request builder does)
+// with the patch applied, computed once. The cache key is computed from
+// it.
 func (w *wireRequest) body() ([]byte, error) {
+	if w.encoded != nil {
+		return w.encoded, nil
+	}
 	raw, err := json.Marshal(w.chat)
 	if err != nil {
 		return nil, err
 	}
-	return patchBody(raw, w.patch)
+	if w.encoded, err = patchBody(raw, w.patch); err != nil {
+		return nil, err
+	}
+	return w.encoded, nil
+}
+
+// shell is the request handed to go-openai: w's without its messages.
+// go-openai checks the parameters and builds the URL and the headers; the
+// transport sends body in place of what it encodes, so the messages, most
+// of a request, are encoded once, not twice.
+func (w *wireRequest) shell() openai.ChatCompletionRequest {
+	s := w.chat
+	s.Messages = nil
+	return s
 }
 
 // patchBody applies p to the JSON object raw and returns the result in

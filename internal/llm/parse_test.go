@@ -3,7 +3,9 @@ package llm
 import (
 	"bytes"
 	"context"
+	"errors"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -103,6 +105,22 @@ func TestParseProviderShapes(t *testing.T) {
 		reply: llmtest.Raw(200, `{"choices":[{"index":0,"message":{"role":"assistant","content":"4"},`+
 			`"finish_reason":"stop"}]}`),
 		want: Response{Content: "4", FinishReason: "stop", CostRule: costrule.Completion},
+	}, {
+		// A reasoning model cut while thinking may send content null.
+		name: "null_content",
+		reply: llmtest.Raw(200, `{"choices":[{"index":0,"message":{"role":"assistant","content":null,"reasoning":"hm"},`+
+			`"finish_reason":"length"}],"usage":{"prompt_tokens":1,"completion_tokens":9,"total_tokens":10}}`),
+		want: Response{Reasoning: "hm", FinishReason: "length", Truncated: true, PromptTokens: 1,
+			CompletionTokens: 9, TotalTokens: 10, Cost: 9, CostRule: costrule.Completion},
+	}, {
+		// Content as an array of parts (as go-openai's MultiContent reads
+		// it) gives no text: the plan is then unparseable, not the call
+		// failed.
+		name: "content_parts",
+		reply: llmtest.Raw(200, `{"choices":[{"index":0,"message":{"role":"assistant","content":[{"type":"text","text":"4"}]},`+
+			`"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}`),
+		want: Response{FinishReason: "stop", PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3,
+			Cost: 2, CostRule: costrule.Completion},
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -139,5 +157,30 @@ func TestLatencyFromClock(t *testing.T) {
 	}
 	if r.Latency != 250*time.Millisecond || !r.ObtainedAt.Equal(testNow.Add(500*time.Millisecond)) {
 		t.Errorf("Latency %s ObtainedAt %s", r.Latency, r.ObtainedAt)
+	}
+}
+
+// TestParseMalformed checks that a 2xx body a Response cannot be built
+// from is a *MalformedResponseError saying why.
+func TestParseMalformed(t *testing.T) {
+	tests := []struct{ name, body, reason string }{
+		{"not_json", `{"choices":`, "invalid JSON"},
+		{"trailing_data", `{"choices":[]} {}`, "invalid JSON"},
+		{"no_choices", `{"choices":[]}`, "no choices"},
+		{"content_number", `{"choices":[{"message":{"content":4}}]}`, "choices[0].message.content is neither a string nor an array of parts"},
+		{"content_object", `{"choices":[{"message":{"content":{"text":"4"}}}]}`, "choices[0].message.content is neither a string nor an array of parts"},
+		{"usage_string", `{"choices":[{"message":{"content":"4"}}],"usage":{"prompt_tokens":"1"}}`, "json: cannot unmarshal string into Go struct field"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := parseResponse([]byte(tc.body))
+			mal, ok := errors.AsType[*MalformedResponseError](err)
+			if !ok {
+				t.Fatalf("parseResponse(%s) = %v, want a *MalformedResponseError", tc.body, err)
+			}
+			if !strings.HasPrefix(mal.Reason, tc.reason) {
+				t.Errorf("Reason = %q, want it to start %q", mal.Reason, tc.reason)
+			}
+		})
 	}
 }

@@ -6,8 +6,6 @@ import (
 	"math"
 	"time"
 
-	openai "github.com/sashabaranov/go-openai"
-
 	"github.com/triage-eval/triage/internal/protocol/costrule"
 )
 
@@ -78,39 +76,59 @@ func (r *Response) setCost() {
 // the one place that rule is decided.
 func (r Response) Measured() bool { return r.Cost > 0 }
 
-// rawReasoning is the part of a response body go-openai does not read.
-type rawReasoning struct {
+// wireResponse is the part of a chat completion's body a Response holds.
+type wireResponse struct {
 	Choices []struct {
 		Message struct {
+			// Content is a string, null, or an array of parts (which
+			// gives no text).
+			Content          any     `json:"content"`
 			Reasoning        *string `json:"reasoning"`
 			ReasoningContent *string `json:"reasoning_content"`
 		} `json:"message"`
+		FinishReason string `json:"finish_reason"`
 	} `json:"choices"`
+	Usage struct {
+		PromptTokens            int `json:"prompt_tokens"`
+		CompletionTokens        int `json:"completion_tokens"`
+		TotalTokens             int `json:"total_tokens"`
+		CompletionTokensDetails *struct {
+			ReasoningTokens int `json:"reasoning_tokens"`
+		} `json:"completion_tokens_details"`
+	} `json:"usage"`
 }
 
-// parseResponse builds the Response of a 2xx answer from go-openai's
-// decoding and the raw body, or returns a *MalformedResponseError.
-func parseResponse(raw []byte, chat openai.ChatCompletionResponse) (Response, error) {
+// parseResponse builds the Response of a 2xx answer from its raw body, in
+// one pass, or returns a *MalformedResponseError.
+func parseResponse(raw []byte) (Response, error) {
 	// json.Unmarshal checks the whole body first and returns a
 	// *json.SyntaxError exactly when it is not valid JSON: one pass, not a
 	// json.Valid before it.
-	var extra rawReasoning
-	if err := json.Unmarshal(raw, &extra); err != nil {
+	var body wireResponse
+	if err := json.Unmarshal(raw, &body); err != nil {
 		reason := err.Error()
 		if _, ok := errors.AsType[*json.SyntaxError](err); ok {
 			reason = "invalid JSON"
 		}
 		return Response{}, &MalformedResponseError{Reason: reason, Body: snippet(raw)}
 	}
-	if len(chat.Choices) == 0 || len(extra.Choices) == 0 {
+	if len(body.Choices) == 0 {
 		return Response{}, &MalformedResponseError{Reason: "no choices", Body: snippet(raw)}
 	}
-	choice := chat.Choices[0]
-	u := chat.Usage
+	choice := body.Choices[0]
+	var content string
+	switch c := choice.Message.Content.(type) {
+	case string:
+		content = c
+	case nil, []any:
+	default:
+		return Response{}, &MalformedResponseError{Reason: "choices[0].message.content is neither a string nor an array of parts", Body: snippet(raw)}
+	}
+	u := body.Usage
 	r := Response{
-		Content:          choice.Message.Content,
-		FinishReason:     string(choice.FinishReason),
-		Truncated:        choice.FinishReason == openai.FinishReasonLength,
+		Content:          content,
+		FinishReason:     choice.FinishReason,
+		Truncated:        choice.FinishReason == FinishReasonLength,
 		PromptTokens:     u.PromptTokens,
 		CompletionTokens: u.CompletionTokens,
 		TotalTokens:      u.TotalTokens,
@@ -120,7 +138,7 @@ func parseResponse(raw []byte, chat openai.ChatCompletionResponse) (Response, er
 		r.ReasoningTokens = d.ReasoningTokens
 	}
 	r.setCost()
-	m := extra.Choices[0].Message
+	m := choice.Message
 	switch {
 	case m.ReasoningContent != nil && *m.ReasoningContent != "":
 		r.Reasoning = *m.ReasoningContent

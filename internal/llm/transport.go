@@ -13,16 +13,15 @@ import (
 const maxResponseBytes = 64 << 20
 
 // exchange carries one attempt through go-openai to the transport and
-// back: the patch to apply on the way out, and on the way back what
-// go-openai does not report (the status and Retry-After of failures, the
-// raw body with the reasoning fields). One attempt owns it; the transport
-// runs in the attempt's goroutine (http.Client calls RoundTrip
-// synchronously), so it needs no lock.
+// back: the body to send on the way out (wireRequest.body), and on the way
+// back what go-openai does not report (the status and Retry-After of
+// failures, the raw body with the reasoning fields). One attempt owns it;
+// the transport runs in the attempt's goroutine (http.Client calls
+// RoundTrip synchronously), so it needs no lock.
 type exchange struct {
-	patch bodyPatch
+	// request is the body sent in place of go-openai's.
+	request []byte
 
-	// patchErr is set when the body could not be patched.
-	patchErr error
 	// sent is set when the request was handed to the base transport.
 	sent bool
 	// status and retryAfter come from the response head; status 0 means
@@ -35,6 +34,9 @@ type exchange struct {
 	readErr error
 }
 
+// emptyObject is the body go-openai decodes in place of a 2xx answer's.
+var emptyObject = []byte("{}")
+
 // exchangeKey is the context key of the *exchange of an attempt.
 type exchangeKey struct{}
 
@@ -44,11 +46,13 @@ func withExchange(ctx context.Context, x *exchange) context.Context {
 }
 
 // transport wraps the HTTP transport go-openai uses. For requests whose
-// context carries an *exchange it patches the JSON body (go-openai drops
-// temperature 0 and has no field for extra body parameters), and records
-// the status, the Retry-After header and the complete body of the
-// response (go-openai drops the headers of failures and ignores vLLM's
-// "reasoning" field). Other requests pass through untouched.
+// context carries an *exchange it sends the exchange's body in place of
+// go-openai's (which lacks a zero temperature, the extra body parameters
+// and, handed wireRequest.shell, the messages), and records the status,
+// the Retry-After header and the complete body of the response (go-openai
+// drops the headers of failures and ignores vLLM's "reasoning" field). A
+// 2xx body is parsed once, by parseResponse: go-openai is given an empty
+// object in its place. Other requests pass through untouched.
 type transport struct {
 	base http.RoundTripper
 }
@@ -59,23 +63,14 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if x == nil {
 		return t.base.RoundTrip(req)
 	}
-	if req.Body != nil && req.Body != http.NoBody {
-		raw, err := readAll(req.Body, req.ContentLength)
-		_ = req.Body.Close() // read to the end or failed: nothing left to lose
-		if err != nil {
-			x.patchErr = err
-			return nil, err
-		}
-		patched, err := patchBody(raw, x.patch)
-		if err != nil {
-			x.patchErr = err
-			return nil, err
-		}
-		req = req.Clone(req.Context())
-		req.Body = io.NopCloser(bytes.NewReader(patched))
-		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(patched)), nil }
-		req.ContentLength = int64(len(patched))
+	if req.Body != nil {
+		_ = req.Body.Close() // go-openai's encoding, replaced
 	}
+	out := x.request
+	req = req.Clone(req.Context())
+	req.Body = io.NopCloser(bytes.NewReader(out))
+	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(out)), nil }
+	req.ContentLength = int64(len(out))
 	x.sent = true
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
@@ -93,6 +88,9 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	x.body = body
+	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		body = emptyObject
+	}
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	resp.ContentLength = int64(len(body))
 	return resp, nil

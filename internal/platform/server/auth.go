@@ -64,13 +64,19 @@ func isOpenHealth(fullMethod string) bool {
 
 // authorize checks the bearer token of md (the "authorization" metadata)
 // for a call of fullMethod and returns the token's name. Health checks
-// (isOpenHealth) need no token (name ""); a missing or unknown token is an
+// (isOpenHealth) need no token (name ""); a missing or unknown token, or
+// more than one "authorization" metadata, is an
 // apperr.UnauthenticatedError, a service the token does not grant an
 // apperr.PermissionDeniedError. Errors never quote the token nor its hash.
 func (a *authenticator) authorize(md metadata.MD, fullMethod string) (string, error) {
 	service := serviceOf(fullMethod)
 	if isOpenHealth(fullMethod) {
 		return "", nil
+	}
+	if n := len(md.Get("authorization")); n > 1 {
+		// Which one a proxy added, and which one the caller sent, the
+		// server cannot tell: it takes neither.
+		return "", &apperr.UnauthenticatedError{Reason: fmt.Sprintf(`the call carries %d "authorization" metadata: send one`, n)}
 	}
 	token, err := auth.AuthFromMD(metadata.NewIncomingContext(context.Background(), md), "bearer")
 	if err != nil || token == "" {

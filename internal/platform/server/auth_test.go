@@ -101,6 +101,8 @@ func TestTokens(t *testing.T) {
 		{name: "wrong token", ctx: bearer(ctx, "wrong-"+probeToken), wantCode: codes.Unauthenticated, wantMsg: "not valid"},
 		{name: "the hash as token", ctx: bearer(ctx, server.HashToken(probeToken)), wantCode: codes.Unauthenticated},
 		{name: "service not granted", ctx: bearer(ctx, otherToken), wantCode: codes.PermissionDenied, wantMsg: "tokens.txt:2 may not call the probe service"},
+		{name: "two tokens", ctx: bearer(bearer(ctx, probeToken), probeToken), wantCode: codes.Unauthenticated, wantMsg: `2 "authorization" metadata`},
+		{name: "a valid token after an invalid one", ctx: bearer(bearer(ctx, "wrong"), allToken), wantCode: codes.Unauthenticated, wantMsg: `2 "authorization" metadata`},
 		{name: "granted", ctx: bearer(ctx, probeToken), wantCode: codes.OK},
 		{name: "all services", ctx: bearer(ctx, allToken), wantCode: codes.OK},
 	}

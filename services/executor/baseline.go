@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/triage-eval/triage/internal/protocol/pool"
+
 	"golang.org/x/sync/errgroup"
 	"google.golang.org/grpc"
 
@@ -356,10 +358,8 @@ func (s *Service) validateBaseline(req *triagev1.RunBaselineRequest) ([]problems
 // problemFromProto converts and checks one problem.
 func problemFromProto(v *apperr.Violations, field string, p *triagev1.Problem) (problems.Problem, bool) {
 	before := v.Len()
-	if p.GetId() == "" {
-		v.Add(field+".id", "must not be empty")
-	} else if len(p.GetId()) > groundtruth.MaxProblemBytes {
-		v.Add(field+".id", "must be at most %d bytes", groundtruth.MaxProblemBytes)
+	if problem := pool.IDProblem(p.GetId()); problem != "" {
+		v.Add(field+".id", "%s", problem)
 	}
 	if p.GetDataset() == "" {
 		v.Add(field+".dataset", "must not be empty")

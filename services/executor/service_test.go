@@ -324,8 +324,8 @@ func TestExecuteValidation(t *testing.T) {
 			r.Regimes = []triagev1.Regime{triagev1.Regime_REGIME_ENFORCED, triagev1.Regime_REGIME_ENFORCED}
 		}, "regimes[1]"},
 		{"stored pool", func(r *triagev1.ExecutePlanRequest) {
-			r.Pool = &triagev1.ExecutePlanRequest_Stored{Stored: &triagev1.StoredPool{Solver: &triagev1.Solver{}, ProblemIds: []string{"a", "", "a"}}}
-		}, "stored.solver.model stored.solver.mode stored.dataset stored.problem_ids[1] stored.problem_ids[2]"},
+			r.Pool = &triagev1.ExecutePlanRequest_Stored{Stored: &triagev1.StoredPool{Solver: &triagev1.Solver{}, ProblemIds: []string{"a", "", "a", "b\x1b[2J"}}}
+		}, "stored.solver.model stored.solver.mode stored.dataset stored.problem_ids[1] stored.problem_ids[2] stored.problem_ids[3]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/triage-eval/triage/internal/protocol/pool"
+
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/apperr"
 	"github.com/triage-eval/triage/internal/platform/protoconv"
@@ -73,8 +75,8 @@ func validateStoredPool(v *apperr.Violations, p *triagev1.StoredPool) {
 	seen := make(map[string]int, len(ids))
 	for i, id := range ids {
 		field := func() string { return "stored.problem_ids[" + strconv.Itoa(i) + "]" }
-		if id == "" {
-			v.Add(field(), "must not be empty")
+		if problem := pool.IDProblem(id); problem != "" {
+			v.Add(field(), "%s", problem)
 			continue
 		}
 		if first, dup := seen[id]; dup {

@@ -297,7 +297,7 @@ func TestValidation(t *testing.T) {
 		{"endpoint with a strategy", &triagev1.CreatePlanRequest{Strategy: triagev1.PlannerStrategy_PLANNER_STRATEGY_RANDOM,
 			Endpoint: &triagev1.CreatePlanRequest_EndpointName{EndpointName: "qwen"}}, "endpoint"},
 		{"ids and budget", &triagev1.CreatePlanRequest{Strategy: triagev1.PlannerStrategy_PLANNER_STRATEGY_RANDOM, Budget: -1,
-			Problems: []*triagev1.PlannerProblem{{Id: "a"}, {Id: ""}, {Id: "a"}}}, "problems[1].id problems[2].id budget"},
+			Problems: []*triagev1.PlannerProblem{{Id: "a"}, {Id: ""}, {Id: "a"}, {Id: "d\u202e\u0007"}}}, "problems[1].id problems[2].id problems[3].id budget"},
 		{"variant", &triagev1.CreatePlanRequest{Strategy: triagev1.PlannerStrategy_PLANNER_STRATEGY_RANDOM, Variant: 42}, "variant"},
 	}
 	for _, tt := range tests {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/triage-eval/triage/internal/protocol/pool"
+
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/apperr"
 	"github.com/triage-eval/triage/internal/platform/protoconv"
@@ -86,8 +88,8 @@ func (s *Service) validateCreatePlan(v *apperr.Violations, r *triagev1.CreatePla
 	}
 }
 
-// validateIDs requires non-empty, unique ids (field "problems" gives
-// "problems[3].id"; "problem_ids" gives "problem_ids[3]").
+// validateIDs requires unique problem ids (pool.IDProblem) (field
+// "problems" gives "problems[3].id"; "problem_ids" gives "problem_ids[3]").
 func validateIDs(v *apperr.Violations, field string, ids []string) {
 	name := func(i int) string {
 		if field == "problems" {
@@ -97,8 +99,8 @@ func validateIDs(v *apperr.Violations, field string, ids []string) {
 	}
 	seen := make(map[string]int, len(ids))
 	for i, id := range ids {
-		if id == "" {
-			v.Add(name(i), "must not be empty")
+		if problem := pool.IDProblem(id); problem != "" {
+			v.Add(name(i), "%s", problem)
 			continue
 		}
 		if first, dup := seen[id]; dup {

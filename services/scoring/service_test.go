@@ -292,6 +292,7 @@ var hostile = []struct {
 	{"zero cost", func(r *triagev1.ScorePlanRequest) { r.GetInline().Items[2].Cost = 0 }, "inline.items[2].cost"},
 	{"duplicate item", func(r *triagev1.ScorePlanRequest) { r.GetInline().Items[3].Id = "p1" }, "inline.items[3].id"},
 	{"NUL in id", func(r *triagev1.ScorePlanRequest) { r.GetInline().Items[0].Id = "p\x00" }, "inline.items[0].id"},
+	{"line break in id", func(r *triagev1.ScorePlanRequest) { r.GetInline().Items[0].Id = "p\n1" }, "inline.items[0].id"},
 	{"infinite value", func(r *triagev1.ScorePlanRequest) { r.GetInline().Items[1].Value = proto.Float64(math.Inf(1)) }, "inline.items[1].value"},
 	{"unknown regime", func(r *triagev1.ScorePlanRequest) { r.Regimes = []triagev1.Regime{7} }, "regimes[0]"},
 	{"regime twice", func(r *triagev1.ScorePlanRequest) {

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/triage-eval/triage/internal/protocol/pool"
+
 	"github.com/triage-eval/triage/internal/phase0/grading"
 	"github.com/triage-eval/triage/internal/store/problems"
 )
@@ -45,8 +47,8 @@ func (b *builder) emit(at loc, p problems.Problem, spec grading.Spec) {
 	}
 	p.Grading = g
 	switch {
-	case p.ID == "" || len(p.ID) > problems.MaxIDBytes:
-		b.iss.addf(at, "id", "must be 1 to %d bytes, got %q", problems.MaxIDBytes, p.ID)
+	case pool.IDProblem(p.ID) != "":
+		b.iss.addf(at, "id", "%s, got %q", pool.IDProblem(p.ID), p.ID)
 		return
 	case p.Dataset == "" || len(p.Dataset) > problems.MaxDatasetBytes:
 		b.iss.addf(at, "", "dataset name must be 1 to %d bytes, got %q", problems.MaxDatasetBytes, p.Dataset)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
-	"strings"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/apperr"
@@ -15,8 +14,8 @@ import (
 const (
 	// MaxItems is the largest pool one request may carry.
 	MaxItems = 100_000
-	// MaxIDBytes is the longest item id.
-	MaxIDBytes = 256
+	// MaxIDBytes is the longest item id (pool.IDProblem).
+	MaxIDBytes = pool.MaxIDBytes
 	// MaxCost is the largest cost of one item; with MaxItems it keeps every
 	// sum of costs far from overflowing.
 	MaxCost = 1_000_000_000_000
@@ -40,15 +39,11 @@ func ValidateItems(v *apperr.Violations, field string, items []*triagev1.GroundT
 	// case, cost no formatting.
 	name := func(i int, leaf string) string { return fmt.Sprintf("%s[%d].%s", field, i, leaf) }
 	for i, it := range items {
+		// The ground-truth store holds ids by the same rule, so an id
+		// valid here is one a ground-truth record may have.
 		switch id := it.GetId(); {
-		case id == "":
-			v.Add(name(i, "id"), "must not be empty")
-		case len(id) > MaxIDBytes:
-			v.Add(name(i, "id"), "must be at most %d bytes, got %d", MaxIDBytes, len(id))
-		case strings.IndexByte(id, 0) >= 0:
-			// The stores refuse NUL too (PostgreSQL text cannot hold it), so
-			// an id valid here is one a ground-truth record may have.
-			v.Add(name(i, "id"), "must not contain NUL bytes")
+		case pool.IDProblem(id) != "":
+			v.Add(name(i, "id"), "%s", pool.IDProblem(id))
 		case seen == nil: // no id repeats
 		default:
 			if first, dup := seen[id]; dup {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/triage-eval/triage/internal/protocol/pool"
+
 	"github.com/triage-eval/triage/internal/platform/apperr"
 	"github.com/triage-eval/triage/internal/protocol/costrule"
 )
@@ -12,7 +14,7 @@ import (
 const (
 	MaxModelBytes   = 256
 	MaxDatasetBytes = 128
-	MaxProblemBytes = 256
+	MaxProblemBytes = pool.MaxIDBytes
 	MaxTextBytes    = 4096 // finish reason, error and source
 	MaxCost         = 1_000_000_000_000
 )
@@ -34,7 +36,9 @@ func ValidateRecord(v *apperr.Violations, prefix string, r Record) {
 		v.Add(f("solver.mode"), "must be %q or %q, got %q", ModeStandard, ModeExtended, r.Solver.Mode)
 	}
 	checkText(v, f("dataset"), r.Dataset, MaxDatasetBytes, true)
-	checkText(v, f("problem_id"), r.ProblemID, MaxProblemBytes, true)
+	if problem := pool.IDProblem(r.ProblemID); problem != "" {
+		v.Add(f("problem_id"), "%s", problem)
+	}
 	switch {
 	case r.Gradeable && (r.Cost <= 0 || r.Cost > MaxCost):
 		v.Add(f("cost"), "a gradeable record needs a cost in [1, %d] tokens, got %d", int64(MaxCost), r.Cost)

@@ -31,6 +31,7 @@ func TestValidateRecord(t *testing.T) {
 		{"rule missing", func(r *Record) { r.CostRule = "" }, "x.cost_rule"},
 		{"source too long", func(r *Record) { r.Source = strings.Repeat("s", MaxTextBytes+1) }, "x.source"},
 		{"source with NUL", func(r *Record) { r.Source = "a.eval\x00#id=1" }, "x.source"},
+		{"line break in problem id", func(r *Record) { r.ProblemID = "p1\nINFO forged" }, "x.problem_id"},
 		{"rule not a rule", func(r *Record) { r.CostRule = "max" }, "x.cost_rule"},
 		{"no response but gradeable", func(r *Record) { r.CostRule = costrule.None }, "x.cost_rule"},
 		{"no response but a cost", func(r *Record) { r.Gradeable, r.Correct, r.CostRule = false, false, costrule.None }, "x.cost_rule"},

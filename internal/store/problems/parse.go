@@ -8,12 +8,14 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/triage-eval/triage/internal/protocol/pool"
+
 	"github.com/triage-eval/triage/internal/platform/jsonloc"
 )
 
 // Field limits.
 const (
-	MaxIDBytes      = 256
+	MaxIDBytes      = pool.MaxIDBytes
 	MaxDatasetBytes = 128 // the ground-truth store's limit
 	MaxValue        = 1e12
 )
@@ -103,7 +105,10 @@ func isKey(k string) bool {
 func decodeField(p *Problem, k string, raw json.RawMessage) string {
 	switch k {
 	case "id":
-		return decodeString(&p.ID, raw, MaxIDBytes)
+		if problem := decodeString(&p.ID, raw, MaxIDBytes); problem != "" {
+			return problem
+		}
+		return pool.IDProblem(p.ID)
 	case "dataset":
 		return decodeString(&p.Dataset, raw, MaxDatasetBytes)
 	case "text":

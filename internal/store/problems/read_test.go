@@ -60,6 +60,7 @@ func TestReadErrors(t *testing.T) {
 		{"long id", `{"id":"` + strings.Repeat("x", 257) + `","dataset":"d","text":"t"}`, "f:1: id: must be at most 256 bytes, got 257"},
 		{"long dataset", `{"id":"a","dataset":"` + strings.Repeat("x", 129) + `","text":"t"}`, "f:1: dataset: must be at most 128 bytes, got 129"},
 		{"NUL", `{"id":"a\u0000","dataset":"d","text":"t"}`, "f:1: id: must not contain NUL characters"},
+		{"terminal escape in id", `{"id":"a\u001b[2J","dataset":"d","text":"t"}`, "f:1: id: must not contain control characters, got U+001B at byte 1"},
 		{"value string", `{` + ok + `,"value":"1"}`, "f:1: value: must be a number, got string"},
 		{"value negative", `{` + ok + `,"value":-1}`, "f:1: value: must be ≥ 0, got -1"},
 		{"value large", `{` + ok + `,"value":1e13}`, "f:1: value: must be at most 1e+12, got 1e13"},

@@ -107,17 +107,17 @@ func TestBaselinePreflight(t *testing.T) {
 		want     string
 	}{
 		{"unknown endpoint", server(), "nope", "extended",
-			`solvers[0] (m/extended): endpoint "nope" is not one the executor knows (it has ["q"])`},
+			`solvers[0].endpoint (m/extended): endpoint "nope" is not one the executor knows (it has ["q"])`},
 		{"another mode", server(), "q", "standard",
-			`solvers[0] (m/standard): endpoint "q" runs mode extended, not standard`},
+			`solvers[0].endpoint (m/standard): endpoint "q" runs mode extended, not standard`},
 		{"dead endpoint", func(t *testing.T) (string, *llmtest.Server) { return deadBaseURL(t), nil }, "q", "extended",
-			`solvers[0] (m/extended): endpoint "q" (model m) does not answer: gave up after 2 attempts; last error: connection failed: connect: connection refused`},
+			`solvers[0].endpoint (m/extended): endpoint "q" (model m) does not answer: gave up after 2 attempts; last error: connection failed: connect: connection refused`},
 		{"wrong key", server(llmtest.WithAPIKey("the-right-key")), "q", "extended",
-			`solvers[0] (m/extended): endpoint "q" (model m) does not answer: HTTP 401 Unauthorized (invalid_api_key): Incorrect API key provided.`},
+			`solvers[0].endpoint (m/extended): endpoint "q" (model m) does not answer: HTTP 401 Unauthorized (invalid_api_key): Incorrect API key provided.`},
 		{"500s", server(llmtest.WithHandler(func(int, llmtest.Recorded) llmtest.Reply { return llmtest.ServerError() })), "q", "extended",
-			`solvers[0] (m/extended): endpoint "q" (model m) does not answer: gave up after 2 attempts; last error: HTTP 500 Internal Server Error (server_error): The server had an error while processing your request.`},
+			`solvers[0].endpoint (m/extended): endpoint "q" (model m) does not answer: gave up after 2 attempts; last error: HTTP 500 Internal Server Error (server_error): The server had an error while processing your request.`},
 		{"unknown model", server(llmtest.WithModels("m-2")), "q", "extended",
-			"solvers[0] (m/extended): endpoint \"q\" (model m) does not answer: HTTP 404 Not Found (model_not_found): The model `m` does not exist or you do not have access to it."},
+			"solvers[0].endpoint (m/extended): endpoint \"q\" (model m) does not answer: HTTP 404 Not Found (model_not_found): The model `m` does not exist or you do not have access to it."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -153,7 +153,7 @@ func quoteRun(ctx context.Context, d quoteDeps) (quote.Quote, error) {
 	q, err := quote.Make(ctx, calls, func(name string) (quote.Endpoint, error) {
 		ep, ok := d.llm.Endpoints[name]
 		if !ok {
-			return quote.Endpoint{}, fmt.Errorf("endpoint %q is not in the endpoints file %s (%s)", name, d.cfg.Path(d.cfg.Endpoints), llm.DescribeNames(d.llm.Endpoints))
+			return quote.Endpoint{}, fmt.Errorf("%s: endpoint %q is not in the endpoints file %s (%s)", d.cfg.WhereEndpoint(name), name, d.cfg.Path(d.cfg.Endpoints), llm.DescribeNames(d.llm.Endpoints))
 		}
 		c, err := clients.Get(name, ep)
 		return quote.Endpoint{Model: c, Price: ep.Price}, err

@@ -195,6 +195,21 @@ func (c *Config) Where(path string) string {
 	return c.file + ": " + path
 }
 
+// WhereEndpoint names, for a message about endpoint name, the setting that
+// asks for it (Where): the first solver's endpoint that names it, else
+// baseline.judge_endpoint, else "endpoint" (named by no setting).
+func (c *Config) WhereEndpoint(name string) string {
+	for i, s := range c.Solvers {
+		if s.Endpoint == name {
+			return c.Where(fmt.Sprintf("solvers[%d].endpoint", i))
+		}
+	}
+	if c.Baseline.JudgeEndpoint == name {
+		return c.Where("baseline.judge_endpoint")
+	}
+	return "endpoint"
+}
+
 // Prepare applies defaults to a config built in code and checks it;
 // relative paths are taken relative to dir.
 func (c *Config) Prepare(dir string) error {

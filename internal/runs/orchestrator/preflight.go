@@ -67,7 +67,7 @@ func checkBaseline(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 	var problems []string
 	for i, s := range cfg.Solvers {
 		c := checks[s.Endpoint]
-		solver := fmt.Sprintf("solvers[%d] (%s/%s)", i, s.Model, s.Mode)
+		solver := whereSolverEndpoint(cfg, i)
 		switch {
 		case !c.GetConfigured():
 			problems = append(problems, fmt.Sprintf("%s: endpoint %q is not one the executor knows (it has %q)", solver, s.Endpoint, resp.GetConfigured()))
@@ -126,11 +126,11 @@ func (r *Runner) checkEndpoints(ctx context.Context) (map[string]EndpointInfo, [
 	var problems []string
 	for i, s := range r.cfg.Solvers {
 		ep, ok := known[s.Endpoint]
-		switch {
+		switch solver := whereSolverEndpoint(r.cfg, i); {
 		case !ok:
-			problems = append(problems, fmt.Sprintf("solvers[%d] (%s/%s): endpoint %q is not one the planner knows (it has %q)", i, s.Model, s.Mode, s.Endpoint, names))
+			problems = append(problems, fmt.Sprintf("%s: endpoint %q is not one the planner knows (it has %q)", solver, s.Endpoint, names))
 		case ep.Mode != s.Mode:
-			problems = append(problems, fmt.Sprintf("solvers[%d] (%s/%s): endpoint %q runs mode %s, not %s", i, s.Model, s.Mode, s.Endpoint, ep.Mode, s.Mode))
+			problems = append(problems, fmt.Sprintf("%s: endpoint %q runs mode %s, not %s", solver, s.Endpoint, ep.Mode, s.Mode))
 		}
 	}
 	return known, problems, nil
@@ -209,4 +209,11 @@ func ungradable(list []*triagev1.Problem) []string {
 		out = append(out, fmt.Sprintf("and %d more problems whose grading data no grader can use", bad-maxUngradableListed))
 	}
 	return out
+}
+
+// whereSolverEndpoint names solver i's endpoint setting for a preflight
+// problem: "run.yaml:9: solvers[0].endpoint (qwen3-8b/extended)".
+func whereSolverEndpoint(cfg *Config, i int) string {
+	s := cfg.Solvers[i]
+	return fmt.Sprintf("%s (%s/%s)", cfg.Where(fmt.Sprintf("solvers[%d].endpoint", i)), s.Model, s.Mode)
 }

@@ -174,8 +174,8 @@ func TestPreflightChecksEndpoints(t *testing.T) {
 	_, _, err := runWith(t, cfg, orchestrator.Options{})
 	var pe *orchestrator.PreflightError
 	if !errors.As(err, &pe) || len(pe.Problems) != 2 ||
-		!strings.Contains(pe.Problems[0], `solvers[0] (m/standard): endpoint "m-ext" runs mode extended, not standard`) ||
-		!strings.Contains(pe.Problems[1], `solvers[1] (m/extended): endpoint "nope" is not one the planner knows (it has ["m-ext" "m-std"])`) {
+		!strings.Contains(pe.Problems[0], `solvers[0].endpoint (m/standard): endpoint "m-ext" runs mode extended, not standard`) ||
+		!strings.Contains(pe.Problems[1], `solvers[1].endpoint (m/extended): endpoint "nope" is not one the planner knows (it has ["m-ext" "m-std"])`) {
 		t.Fatalf("error %v", err)
 	}
 	if srv.Count() != 0 {

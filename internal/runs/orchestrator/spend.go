@@ -74,7 +74,7 @@ func NewLedger(cfg *Config, store runstore.Store, endpoints map[string]llm.Endpo
 		for _, name := range used {
 			ep, ok := endpoints[name]
 			if !ok {
-				problems = append(problems, fmt.Sprintf("endpoint %q is not in the endpoints file", name))
+				problems = append(problems, fmt.Sprintf("%s: endpoint %q is not in the endpoints file", cfg.WhereEndpoint(name), name))
 				continue
 			}
 			if ep.Price == nil {

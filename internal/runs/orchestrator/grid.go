@@ -186,8 +186,8 @@ func (r *Runner) fillGrid(ctx context.Context, l *layout, endpoints map[string]E
 			acc := accuracyOf(s, d, probs[d], l.publicOnly[d], truth[d])
 			g.accuracy = append(g.accuracy, acc)
 			if acc.Gradeable == 0 {
-				g.problems = append(g.problems, fmt.Sprintf("solvers[%d] (%s/%s): no gradeable ground truth for any of the %d problems of %s; run `triage baseline` or import its ground truth first",
-					i, s.Model, s.Mode, len(probs[d]), d))
+				g.problems = append(g.problems, fmt.Sprintf("%s (%s/%s): no gradeable ground truth for any of the %d problems of %s; run `triage baseline` or import its ground truth first",
+					r.cfg.Where(fmt.Sprintf("solvers[%d]", i)), s.Model, s.Mode, len(probs[d]), d))
 			}
 		}
 		for _, d := range l.datasets {

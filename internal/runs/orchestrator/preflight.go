@@ -149,7 +149,7 @@ func (r *Runner) unusableEndpoints(todo []cell) []string {
 			continue
 		}
 		if slices.ContainsFunc(todo, func(c cell) bool { return c.strategy == vocab.LLM && c.g.solver == s }) {
-			problems = append(problems, fmt.Sprintf("solvers[%d] (%s/%s): the planner cannot call endpoint %q: %s", i, s.Model, s.Mode, s.Endpoint, why))
+			problems = append(problems, fmt.Sprintf("%s: the planner cannot call endpoint %q: %s", whereSolverEndpoint(r.cfg, i), s.Endpoint, why))
 		}
 	}
 	return problems

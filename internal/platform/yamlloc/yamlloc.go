@@ -147,6 +147,23 @@ var unknownField = regexp.MustCompile(`^line (\d+): field (.+) not found in type
 // lineMessage is the decoder's "line N: reason".
 var lineMessage = regexp.MustCompile(`^line (\d+): (.+)$`)
 
+// OnlyUnknownKeys reports whether err, from decoding with KnownFields,
+// found nothing wrong but keys no setting has: everything else was decoded,
+// so the settings can be checked too and their problems reported with the
+// keys'.
+func OnlyUnknownKeys(err error) bool {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) || len(te.Errors) == 0 {
+		return false
+	}
+	for _, e := range te.Errors {
+		if !unknownField.MatchString(e) {
+			return false
+		}
+	}
+	return true
+}
+
 // DecodeError rewrites err, from decoding file's data (indexed by ix), as
 // one "file:line: path: reason" line per problem: a key no setting has is
 // "unknown key" (the decoder names the Go type it was not found in), other

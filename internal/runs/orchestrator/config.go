@@ -170,7 +170,14 @@ func LoadConfig(path string) (*Config, error) {
 	if err := dec.Decode(&c); errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: empty document: a run config needs at least run_store, problems and solvers", path)
 	} else if err != nil {
-		return nil, lines.DecodeError(path, err)
+		decodeErr := lines.DecodeError(path, err)
+		if !yamlloc.OnlyUnknownKeys(err) {
+			return nil, decodeErr
+		}
+		// Only misspelt keys: the settings were all read, and what is
+		// wrong with them is said at once too.
+		c.dir, c.file, c.lines = filepath.Dir(path), path, lines
+		return nil, errors.Join(decodeErr, c.finish())
 	}
 	if err := dec.Decode(new(yaml.Node)); !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: a second YAML document (after ---): a run config is one document", path)

@@ -59,6 +59,8 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		{"unknown key", "run_store: r.db\ncolour: red\n", []string{"run.yaml:2: colour: unknown key"}},
 		{"unknown nested key", "run_store: r.db\nbaseline:\n  concurrency: 2\n  batc: true\n", []string{"run.yaml:4: baseline.batc: unknown key"}},
+		{"unknown keys and bad values", "run_store: r.db\ncolour: red\nshape: round\npool_size: -3\n",
+			[]string{"run.yaml:2: colour: unknown key", "run.yaml:3: shape: unknown key", "run.yaml:4: pool_size: must be ≥ 1, got -3"}},
 		{"wrong type", "pool_size: lots\n", []string{"run.yaml:1: pool_size: must be an integer, got !!str `lots`"}},
 		{"wrong kind", "run_store: r.db\nsolvers: fast\n", []string{"run.yaml:2: solvers: must be a list, got !!str `fast`"}},
 		{"syntax", "run_store: r.db\nalphas: [0.5\n", []string{"run.yaml:1: did not find expected"}},

@@ -145,7 +145,7 @@ func Run(ctx context.Context, args []string, env Env) error {
 }
 
 // drainNotice is what a draining command says when asked to stop.
-const drainNotice = "stopping: no new model call starts (a remote executor finishes the problems already sent to it, a remote planner the calls already queued with it); the calls in flight finish and are stored (interrupt again to abandon them: they would be asked again)"
+const drainNotice = "stopping: no new model call starts (a remote executor finishes the problems already sent to it); the calls in flight finish and are stored (interrupt again to abandon them: they would be asked again)"
 
 // stopped says why a command that failed after ctx ended, or after it
 // drained (Env.Stop), stopped: the cause (e.g. "interrupt signal

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -22,6 +23,25 @@ import (
 // another — and the next run asks each remaining cell once: no call is
 // asked twice.
 func TestDrainSendsNoQueuedPlannerCall(t *testing.T) {
+	drainQueued(t, false)
+}
+
+// TestDrainSendsNoQueuedCallOfARemotePlanner is
+// TestDrainSendsNoQueuedPlannerCall with the Planner a `triage serve`
+// process of its own (services.planner), which holds the queued calls: the
+// run withdraws those the Planner has not dispatched
+// (orchestrator.WithdrawQueued), where it once waited while the Planner
+// sent them one after another.
+func TestDrainSendsNoQueuedCallOfARemotePlanner(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a triage process")
+	}
+	drainQueued(t, true)
+}
+
+// drainQueued is the drain tests' body; remote serves the Planner as a
+// process of its own.
+func drainQueued(t *testing.T, remote bool) {
 	ms := newModelServer(t, 100*time.Millisecond)
 	stop, stopWith := context.WithCancelCause(context.Background())
 	defer stopWith(nil)
@@ -31,7 +51,17 @@ func TestDrainSendsNoQueuedPlannerCall(t *testing.T) {
 			late.Add(1)
 		}
 		if received.Add(1) == 3 {
-			stopWith(errors.New("interrupt signal received")) // with this call in flight, others queued
+			interrupt := func() { stopWith(errors.New("interrupt signal received")) } // with this call in flight, others queued
+			if !remote {
+				interrupt()
+			} else {
+				// Not at the very moment the call is dispatched: the run
+				// would not have its header yet, and would withdraw it
+				// (WithdrawQueued's one edge). The call is held meanwhile:
+				// no slot frees before the run has withdrawn the others.
+				time.AfterFunc(200*time.Millisecond, interrupt)
+				time.Sleep(time.Second)
+			}
 		}
 		ms.Config.Handler.ServeHTTP(w, r)
 	}))
@@ -56,6 +86,17 @@ func TestDrainSendsNoQueuedPlannerCall(t *testing.T) {
 		"m-std": {BaseURL: front.URL + "/v1", Model: "m-std", Mode: "standard", Timeout: "10s", Concurrency: 1},
 	})), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	if remote {
+		planner := startService(t, "planner", "--endpoints", filepath.Join(dir, "endpoints.json"))
+		f, err := os.OpenFile(config, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(f, "services: {planner: %q}\n", planner.addr)
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	env, _, logs := testEnv(nil)

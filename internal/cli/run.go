@@ -77,8 +77,15 @@ func runGrid(ctx context.Context, command string, cfg *orchestrator.Config, prog
 	p := &work.Progress{}
 	opts.Stop = env.stopChan()
 	opts.Warn = warnLine(env.Stderr)
+	plannerClient := triagev1.NewPlannerServiceClient(conns.conns["planner"])
+	if cfg.Services.Planner != "" {
+		// A remote Planner is told of the drain through its calls: those
+		// it has not sent to the model are withdrawn (the in-process one
+		// has pc.Drain).
+		plannerClient = orchestrator.WithdrawQueued(plannerClient, conns.conns["planner"], opts.Stop)
+	}
 	runner := orchestrator.NewRunner(cfg, orchestrator.Clients{
-		Planner:  triagev1.NewPlannerServiceClient(conns.conns["planner"]),
+		Planner:  plannerClient,
 		Executor: triagev1.NewExecutorServiceClient(conns.conns["executor"]),
 		Oracle:   triagev1.NewOracleServiceClient(conns.conns["oracle"]),
 	}, runStore, time.Now, p, opts)

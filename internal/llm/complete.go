@@ -207,6 +207,7 @@ func (c *Client) send(ctx context.Context, w *wireRequest) (Response, error) {
 			}
 			return Response{}, fmt.Errorf("waiting for a concurrency slot: %w", err)
 		}
+		noticeDispatch(ctx)
 		o := c.attempt(ctx, w)
 		c.sem.release()
 		if o.err == nil {

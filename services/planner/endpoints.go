@@ -12,8 +12,10 @@ import (
 
 // ListEndpoints lists the configured endpoints, sorted by name: model, mode,
 // family and output limit. It leaves out the base URL and the API key's
-// environment variable (and so, certainly, the key).
-func (s *Service) ListEndpoints(context.Context, *triagev1.ListEndpointsRequest) (*triagev1.ListEndpointsResponse, error) {
+// environment variable (and so, certainly, the key). Its header says that
+// CreatePlan announces its dispatched model calls (plancall.AnnouncesDispatchHeader).
+func (s *Service) ListEndpoints(ctx context.Context, _ *triagev1.ListEndpointsRequest) (*triagev1.ListEndpointsResponse, error) {
+	announceDispatchHeader(ctx)
 	names := slices.Sorted(maps.Keys(s.cfg.Endpoints))
 	out := &triagev1.ListEndpointsResponse{Endpoints: make([]*triagev1.ConfiguredEndpoint, len(names))}
 	for i, name := range names {

@@ -64,7 +64,7 @@ func (s *Service) CreatePlan(ctx context.Context, req *triagev1.CreatePlanReques
 	if err != nil {
 		return nil, err
 	}
-	resp, err := client.Complete(ctx, call)
+	resp, err := client.Complete(withDispatchHeader(ctx), call)
 	if err != nil {
 		return nil, modelError(ctx, req.GetEndpointName(), ep.Model, err)
 	}

@@ -35,7 +35,11 @@ const (
 // obtained.
 type PlannerServiceClient interface {
 	// CreatePlan asks a planner for a plan: an LLM through the gateway, or one
-	// of the reference strategies.
+	// of the reference strategies. A call of the llm strategy sends the header
+	// metadata "triage-dispatched: 1" as soon as its model call is dispatched
+	// (it has its endpoint's concurrency slot and goes to the provider), long
+	// before the answer; until then, cancelling the call costs nothing, which a
+	// draining run relies on. Other calls send their headers with the answer.
 	CreatePlan(ctx context.Context, in *CreatePlanRequest, opts ...grpc.CallOption) (*CreatePlanResponse, error)
 	// RepairPlan parses and repairs a planner's raw output without calling any
 	// model, for platforms that call their own.
@@ -44,7 +48,8 @@ type PlannerServiceClient interface {
 	// their model, mode, family and output limit, so that a caller can check
 	// before any model call that the endpoints it will name exist and play
 	// the model it expects. It never reveals API keys nor where they are read
-	// from.
+	// from. Its header metadata "triage-announces-dispatched: 1" says that
+	// CreatePlan sends "triage-dispatched" (Planners of older builds do not).
 	ListEndpoints(ctx context.Context, in *ListEndpointsRequest, opts ...grpc.CallOption) (*ListEndpointsResponse, error)
 }
 
@@ -97,7 +102,11 @@ func (c *plannerServiceClient) ListEndpoints(ctx context.Context, in *ListEndpoi
 // obtained.
 type PlannerServiceServer interface {
 	// CreatePlan asks a planner for a plan: an LLM through the gateway, or one
-	// of the reference strategies.
+	// of the reference strategies. A call of the llm strategy sends the header
+	// metadata "triage-dispatched: 1" as soon as its model call is dispatched
+	// (it has its endpoint's concurrency slot and goes to the provider), long
+	// before the answer; until then, cancelling the call costs nothing, which a
+	// draining run relies on. Other calls send their headers with the answer.
 	CreatePlan(context.Context, *CreatePlanRequest) (*CreatePlanResponse, error)
 	// RepairPlan parses and repairs a planner's raw output without calling any
 	// model, for platforms that call their own.
@@ -106,7 +115,8 @@ type PlannerServiceServer interface {
 	// their model, mode, family and output limit, so that a caller can check
 	// before any model call that the endpoints it will name exist and play
 	// the model it expects. It never reveals API keys nor where they are read
-	// from.
+	// from. Its header metadata "triage-announces-dispatched: 1" says that
+	// CreatePlan sends "triage-dispatched" (Planners of older builds do not).
 	ListEndpoints(context.Context, *ListEndpointsRequest) (*ListEndpointsResponse, error)
 	mustEmbedUnimplementedPlannerServiceServer()
 }

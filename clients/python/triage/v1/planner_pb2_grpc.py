@@ -46,7 +46,11 @@ class PlannerServiceServicer(object):
 
     def CreatePlan(self, request, context):
         """CreatePlan asks a planner for a plan: an LLM through the gateway, or one
-        of the reference strategies.
+        of the reference strategies. A call of the llm strategy sends the header
+        metadata "triage-dispatched: 1" as soon as its model call is dispatched
+        (it has its endpoint's concurrency slot and goes to the provider), long
+        before the answer; until then, cancelling the call costs nothing, which a
+        draining run relies on. Other calls send their headers with the answer.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -65,7 +69,8 @@ class PlannerServiceServicer(object):
         their model, mode, family and output limit, so that a caller can check
         before any model call that the endpoints it will name exist and play
         the model it expects. It never reveals API keys nor where they are read
-        from.
+        from. Its header metadata "triage-announces-dispatched: 1" says that
+        CreatePlan sends "triage-dispatched" (Planners of older builds do not).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

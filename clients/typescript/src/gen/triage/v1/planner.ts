@@ -2438,7 +2438,11 @@ export type PlannerServiceService = typeof PlannerServiceService;
 export const PlannerServiceService = {
   /**
    * CreatePlan asks a planner for a plan: an LLM through the gateway, or one
-   * of the reference strategies.
+   * of the reference strategies. A call of the llm strategy sends the header
+   * metadata "triage-dispatched: 1" as soon as its model call is dispatched
+   * (it has its endpoint's concurrency slot and goes to the provider), long
+   * before the answer; until then, cancelling the call costs nothing, which a
+   * draining run relies on. Other calls send their headers with the answer.
    */
   createPlan: {
     path: "/triage.v1.PlannerService/CreatePlan" as const,
@@ -2467,7 +2471,8 @@ export const PlannerServiceService = {
    * their model, mode, family and output limit, so that a caller can check
    * before any model call that the endpoints it will name exist and play
    * the model it expects. It never reveals API keys nor where they are read
-   * from.
+   * from. Its header metadata "triage-announces-dispatched: 1" says that
+   * CreatePlan sends "triage-dispatched" (Planners of older builds do not).
    */
   listEndpoints: {
     path: "/triage.v1.PlannerService/ListEndpoints" as const,
@@ -2484,7 +2489,11 @@ export const PlannerServiceService = {
 export interface PlannerServiceServer extends UntypedServiceImplementation {
   /**
    * CreatePlan asks a planner for a plan: an LLM through the gateway, or one
-   * of the reference strategies.
+   * of the reference strategies. A call of the llm strategy sends the header
+   * metadata "triage-dispatched: 1" as soon as its model call is dispatched
+   * (it has its endpoint's concurrency slot and goes to the provider), long
+   * before the answer; until then, cancelling the call costs nothing, which a
+   * draining run relies on. Other calls send their headers with the answer.
    */
   createPlan: handleUnaryCall<CreatePlanRequest, CreatePlanResponse>;
   /**
@@ -2497,7 +2506,8 @@ export interface PlannerServiceServer extends UntypedServiceImplementation {
    * their model, mode, family and output limit, so that a caller can check
    * before any model call that the endpoints it will name exist and play
    * the model it expects. It never reveals API keys nor where they are read
-   * from.
+   * from. Its header metadata "triage-announces-dispatched: 1" says that
+   * CreatePlan sends "triage-dispatched" (Planners of older builds do not).
    */
   listEndpoints: handleUnaryCall<ListEndpointsRequest, ListEndpointsResponse>;
 }
@@ -2505,7 +2515,11 @@ export interface PlannerServiceServer extends UntypedServiceImplementation {
 export interface PlannerServiceClient extends Client {
   /**
    * CreatePlan asks a planner for a plan: an LLM through the gateway, or one
-   * of the reference strategies.
+   * of the reference strategies. A call of the llm strategy sends the header
+   * metadata "triage-dispatched: 1" as soon as its model call is dispatched
+   * (it has its endpoint's concurrency slot and goes to the provider), long
+   * before the answer; until then, cancelling the call costs nothing, which a
+   * draining run relies on. Other calls send their headers with the answer.
    */
   createPlan(
     request: CreatePlanRequest,
@@ -2546,7 +2560,8 @@ export interface PlannerServiceClient extends Client {
    * their model, mode, family and output limit, so that a caller can check
    * before any model call that the endpoints it will name exist and play
    * the model it expects. It never reveals API keys nor where they are read
-   * from.
+   * from. Its header metadata "triage-announces-dispatched: 1" says that
+   * CreatePlan sends "triage-dispatched" (Planners of older builds do not).
    */
   listEndpoints(
     request: ListEndpointsRequest,

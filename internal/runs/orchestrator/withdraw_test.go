@@ -1,0 +1,125 @@
+package orchestrator
+
+import (
+	"context"
+	"net"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/test/bufconn"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/planning/plancall"
+)
+
+// heldPlanner answers CreatePlan once release closes; with dispatch set it
+// first sends plancall.DispatchedHeader, and with announce its
+// ListEndpoints announces it.
+type heldPlanner struct {
+	triagev1.UnimplementedPlannerServiceServer
+	announce, dispatch bool
+	started            chan struct{}
+	release            chan struct{}
+}
+
+func (p *heldPlanner) ListEndpoints(ctx context.Context, _ *triagev1.ListEndpointsRequest) (*triagev1.ListEndpointsResponse, error) {
+	if p.announce {
+		_ = grpc.SetHeader(ctx, metadata.Pairs(plancall.AnnouncesDispatchHeader, "1"))
+	}
+	return &triagev1.ListEndpointsResponse{}, nil
+}
+
+func (p *heldPlanner) CreatePlan(ctx context.Context, _ *triagev1.CreatePlanRequest) (*triagev1.CreatePlanResponse, error) {
+	if p.dispatch {
+		_ = grpc.SendHeader(ctx, metadata.Pairs(plancall.DispatchedHeader, "1"))
+	}
+	close(p.started)
+	select {
+	case <-p.release:
+		return &triagev1.CreatePlanResponse{RawOutput: "answered"}, nil
+	case <-ctx.Done():
+		return nil, status.FromContextError(ctx.Err()).Err()
+	}
+}
+
+// TestWithdrawQueued: once the run stops, a call the Planner has not
+// dispatched is withdrawn (Canceled) at once; a dispatched one is waited
+// for and answered; a Planner that does not announce the header has every
+// call waited for.
+func TestWithdrawQueued(t *testing.T) {
+	tests := []struct {
+		name               string
+		announce, dispatch bool
+		wantWithdrawn      bool
+	}{
+		{"queued on an announcing planner", true, false, true},
+		{"dispatched on an announcing planner", true, true, false},
+		{"a planner that does not announce", false, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := &heldPlanner{announce: tt.announce, dispatch: tt.dispatch, started: make(chan struct{}), release: make(chan struct{})}
+			lis := bufconn.Listen(1 << 20)
+			srv := grpc.NewServer()
+			triagev1.RegisterPlannerServiceServer(srv, p)
+			go srv.Serve(lis)
+			t.Cleanup(srv.Stop)
+			conn, err := grpc.NewClient("passthrough:///planner",
+				grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
+				grpc.WithTransportCredentials(insecure.NewCredentials()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { conn.Close() })
+			stop := make(chan struct{})
+			client := WithdrawQueued(triagev1.NewPlannerServiceClient(conn), conn, stop)
+			seen := make(chan struct{})
+			if w, ok := client.(*withdrawingPlanner); ok {
+				w.headerSeen = func() { close(seen) }
+			}
+			ctx := context.Background()
+			if _, err := client.ListEndpoints(ctx, &triagev1.ListEndpointsRequest{}); err != nil {
+				t.Fatal(err)
+			}
+			type result struct {
+				resp *triagev1.CreatePlanResponse
+				err  error
+			}
+			done := make(chan result, 1)
+			go func() {
+				resp, err := client.CreatePlan(ctx, &triagev1.CreatePlanRequest{})
+				done <- result{resp, err}
+			}()
+			<-p.started
+			if tt.dispatch {
+				<-seen // the header came before the stop
+			}
+			close(stop)
+			if !tt.wantWithdrawn {
+				select {
+				case r := <-done:
+					t.Fatalf("the call ended before its answer: %v, %v", r.resp, r.err)
+				case <-time.After(50 * time.Millisecond):
+				}
+				close(p.release)
+			}
+			var r result
+			select {
+			case r = <-done:
+			case <-time.After(time.Minute): // only catches a hang
+				t.Fatal("the call did not end")
+			}
+			switch {
+			case tt.wantWithdrawn && status.Code(r.err) != codes.Canceled:
+				t.Errorf("CreatePlan = %v, %v; want it withdrawn (Canceled)", r.resp, r.err)
+			case !tt.wantWithdrawn && (r.err != nil || r.resp.GetRawOutput() != "answered"):
+				t.Errorf("CreatePlan = %v, %v; want it answered", r.resp, r.err)
+			}
+		})
+	}
+}

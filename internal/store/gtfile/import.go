@@ -11,6 +11,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/grpcerr"
@@ -50,6 +51,7 @@ func Import(ctx context.Context, client triagev1.ExecutorServiceClient, name str
 		}
 		return err
 	}
+	seen := map[recordKey]firstRecord{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxLineBytes)
 	line := 0
@@ -62,6 +64,13 @@ func Import(ctx context.Context, client triagev1.ExecutorServiceClient, name str
 		rec, err := ParseLine([]byte(text))
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %v (nothing was imported)", name, line, err)
+		}
+		k := keyOf(rec)
+		if first, ok := seen[k]; ok && !proto.Equal(first.rec, rec) {
+			return nil, fmt.Errorf("%s:%d: problem_id: a different record of model %q, mode %q, dataset %q, problem %q (sample %d) is already on line %d: one file holds one measurement per key (nothing was imported)",
+				name, line, k.model, modeName(k.mode), k.dataset, k.problem, k.sample, first.line)
+		} else if !ok {
+			seen[k] = firstRecord{line, rec}
 		}
 		lineOf = append(lineOf, int32(line))
 		if batch = append(batch, rec); len(batch) == batchRecords {
@@ -81,6 +90,27 @@ func Import(ctx context.Context, client triagev1.ExecutorServiceClient, name str
 		return nil, importError(name, lineOf, err)
 	}
 	return resp, nil
+}
+
+// recordKey is what the store keys a record by: a repeat of it in one
+// file would silently replace the earlier record (the last one wins).
+type recordKey struct {
+	model, dataset, problem string
+	mode                    triagev1.SolverMode
+	sample                  int32
+}
+
+type firstRecord struct {
+	line int
+	rec  *triagev1.GroundTruthRecord
+}
+
+func keyOf(r *triagev1.GroundTruthRecord) recordKey {
+	sample := r.GetSample()
+	if sample == 0 {
+		sample = 1 // absent, 0 and 1 all name the ground truth
+	}
+	return recordKey{r.GetSolver().GetModel(), r.GetDataset(), r.GetProblemId(), r.GetSolver().GetMode(), sample}
 }
 
 // importError names the line of each record the Executor rejected.
@@ -110,4 +140,14 @@ func importError(name string, lineOf []int32, err error) error {
 		return err
 	}
 	return errors.New(strings.Join(lines, "\n") + "\n(nothing was imported)")
+}
+
+// modeName is the file's name of a mode ("standard", "extended").
+func modeName(m triagev1.SolverMode) string {
+	for name, v := range modes {
+		if v == m {
+			return name
+		}
+	}
+	return ""
 }

@@ -15,12 +15,18 @@ import (
 // Index maps paths to 1-based lines: a mapping's key to its key's line, a
 // sequence's element to the element's. Its paths are jsonloc's, and so is
 // Line (a path's line, or its nearest indexed ancestor's).
-type Index struct{ jsonloc.Index }
+type Index struct {
+	jsonloc.Index
+	// values holds each scalar's text by path, so that a message about a
+	// value names its key when several keys share its line (a flow
+	// mapping: "random: {method: exact, seed: -5}").
+	values map[string]string
+}
 
 // Build indexes data, a YAML document; a document that does not parse
 // gives an empty index (its decoding reports the error).
 func Build(data []byte) Index {
-	ix := Index{jsonloc.Index{}}
+	ix := Index{jsonloc.Index{}, map[string]string{}}
 	var doc yaml.Node
 	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
 		return ix
@@ -46,6 +52,9 @@ func (ix Index) walk(n *yaml.Node, path string, depth int) {
 			}
 			if _, seen := ix.Index[p]; !seen {
 				ix.Index[p] = k.Line
+				if v.Kind == yaml.ScalarNode {
+					ix.values[p] = v.Value
+				}
 			}
 			ix.walk(v, p, depth+1)
 		}
@@ -53,6 +62,9 @@ func (ix Index) walk(n *yaml.Node, path string, depth int) {
 		for i, v := range n.Content {
 			p := path + "[" + strconv.Itoa(i) + "]"
 			ix.Index[p] = v.Line
+			if v.Kind == yaml.ScalarNode {
+				ix.values[p] = v.Value
+			}
 			ix.walk(v, p, depth+1)
 		}
 	case yaml.AliasNode:
@@ -76,7 +88,11 @@ func (ix Index) describe(line int, reason string) string {
 		got += " `" + m[2] + "`"
 	}
 	out := "must be " + kindOf(m[3], m[1]) + ", got " + got
-	if path := ix.deepestOn(line); path != "" {
+	path := ix.holding(line, m[2])
+	if path == "" {
+		path = ix.deepestOn(line)
+	}
+	if path != "" {
 		out = path + ": " + out
 	}
 	return out
@@ -125,6 +141,27 @@ func (ix Index) deepestOn(line int) string {
 	}
 	if best == "" {
 		return bestElement
+	}
+	return best
+}
+
+// holding returns the longest path on line whose scalar is value, as the
+// decoder quotes it (a long value cut to its first 7 bytes and "..."), or
+// "" when none is or value is empty.
+func (ix Index) holding(line int, value string) string {
+	if value == "" {
+		return ""
+	}
+	prefix, cut := strings.CutSuffix(value, "...")
+	best := ""
+	for p, l := range ix.Index {
+		v, ok := ix.values[p]
+		if l != line || !ok || !(v == value || cut && len(v) > 10 && strings.HasPrefix(v, prefix)) {
+			continue
+		}
+		if len(p) > len(best) || len(p) == len(best) && p < best {
+			best = p
+		}
 	}
 	return best
 }

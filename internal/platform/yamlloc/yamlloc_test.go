@@ -30,7 +30,8 @@ func TestLine(t *testing.T) {
 
 func TestDecodeError(t *testing.T) {
 	type inner struct {
-		Batch bool `yaml:"batch"`
+		Batch       bool `yaml:"batch"`
+		Concurrency int  `yaml:"concurrency"`
 	}
 	type cfg struct {
 		Name     string `yaml:"name"`
@@ -44,6 +45,11 @@ func TestDecodeError(t *testing.T) {
 		{"name: x\nbaseline: fast\n", "run.yaml:2: baseline: must be a mapping, got !!str `fast`"},
 		{"name: [x]\n", "run.yaml:1: name: must be a string, got !!seq"},
 		{"name: x\nsize: [1\n", "run.yaml:1: did not find expected"},
+		// A flow mapping puts several keys on one line: the message names
+		// the key whose value is of the wrong kind, not the longest one.
+		{"baseline: {batch: 7, concurrency: 3}\n", "run.yaml:1: baseline.batch: must be true or false, got !!int `7`"},
+		{"baseline: {concurrency: many, batch: true}\n", "run.yaml:1: baseline.concurrency: must be an integer, got !!str `many`"},
+		{"baseline: {batch: averyverylongword, concurrency: 3}\n", "run.yaml:1: baseline.batch: must be true or false"},
 	}
 	for _, tt := range tests {
 		dec := yaml.NewDecoder(bytes.NewReader([]byte(tt.doc)))

@@ -108,7 +108,9 @@ func kindOf(goType, tag string) string {
 		return "a list"
 	case strings.HasPrefix(goType, "map["):
 		return "a mapping"
-	case strings.HasPrefix(goType, "int") || strings.HasPrefix(goType, "uint"):
+	case strings.HasPrefix(goType, "uint"), strings.HasPrefix(goType, "*uint"):
+		return "an integer ≥ 0"
+	case strings.HasPrefix(goType, "int"):
 		return "an integer"
 	case strings.HasPrefix(goType, "float"):
 		return "a number"

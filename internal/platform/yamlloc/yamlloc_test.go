@@ -36,11 +36,13 @@ func TestDecodeError(t *testing.T) {
 	type cfg struct {
 		Name     string `yaml:"name"`
 		Size     int    `yaml:"size"`
+		Seed     uint64 `yaml:"seed"`
 		Baseline inner  `yaml:"baseline"`
 	}
 	tests := []struct{ doc, want string }{
 		{"name: x\ncolour: red\n", "run.yaml:2: colour: unknown key"},
 		{"baseline:\n  batc: true\n", "run.yaml:2: baseline.batc: unknown key"},
+		{"seed: -5\n", "run.yaml:1: seed: must be an integer ≥ 0, got !!int `-5`"},
 		{"size: lots\n", "run.yaml:1: size: must be an integer, got !!str `lots`"},
 		{"name: x\nbaseline: fast\n", "run.yaml:2: baseline: must be a mapping, got !!str `fast`"},
 		{"name: [x]\n", "run.yaml:1: name: must be a string, got !!seq"},

@@ -2,6 +2,7 @@ package yamlloc
 
 import (
 	"bytes"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -65,5 +66,40 @@ func TestDecodeError(t *testing.T) {
 		if !strings.HasPrefix(got, tt.want) || strings.Contains(got, "yamlloc.") {
 			t.Errorf("%q: %q, want it to start %q and name no Go type", tt.doc, got, tt.want)
 		}
+	}
+}
+
+// TestFractionsInIntegers: a number with a fraction given to an integer
+// setting is reported by path and line (the decoder would cut 1.9 to 1);
+// integers, floats for float settings and strings are not.
+func TestFractionsInIntegers(t *testing.T) {
+	type solver struct {
+		Model string `yaml:"model"`
+	}
+	type cfg struct {
+		Size    int       `yaml:"size"`
+		Seed    *uint64   `yaml:"seed"`
+		Alphas  []float64 `yaml:"alphas"`
+		Counts  []int32   `yaml:"counts"`
+		Solvers []solver  `yaml:"solvers"`
+		Random  struct {
+			Samples int32 `yaml:"samples"`
+		} `yaml:"random"`
+	}
+	doc := "size: 1.9\nseed: 0.5\nalphas: [0.5, 1]\ncounts: [1, 2.0]\nsolvers: [{model: 1.5}]\nrandom: {samples: 1e3}\n"
+	var c cfg
+	if err := yaml.Unmarshal([]byte(doc), &c); err != nil || c.Size != 1 {
+		t.Fatalf("the decoder no longer cuts fractions (%v, size %d): this check may be redundant", err, c.Size)
+	}
+	err := FractionsInIntegers("run.yaml", []byte(doc), reflect.TypeOf(c))
+	want := "run.yaml:1: size: must be an integer, got !!float `1.9`\n" +
+		"run.yaml:2: seed: must be an integer, got !!float `0.5`\n" +
+		"run.yaml:4: counts[1]: must be an integer, got !!float `2.0`\n" +
+		"run.yaml:6: random.samples: must be an integer, got !!float `1e3`"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	if err := FractionsInIntegers("run.yaml", []byte("size: 3\nalphas: [0.25]\n"), reflect.TypeOf(c)); err != nil {
+		t.Errorf("integers: %v", err)
 	}
 }

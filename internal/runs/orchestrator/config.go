@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -181,6 +182,9 @@ func LoadConfig(path string) (*Config, error) {
 	}
 	if err := dec.Decode(new(yaml.Node)); !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: a second YAML document (after ---): a run config is one document", path)
+	}
+	if err := yamlloc.FractionsInIntegers(path, data, reflect.TypeOf(c)); err != nil {
+		return nil, err // the decoder cut them to their integer part
 	}
 	c.dir, c.file, c.lines = filepath.Dir(path), path, lines
 	if err := c.finish(); err != nil {

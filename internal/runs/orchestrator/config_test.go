@@ -97,6 +97,8 @@ injection:
 			"injection[2].ratios[1]", "injection[2].ratios[2]", "injection[2].ratios[3]", "injection[4]: repeats injection[3]"}},
 		{"negative samples", "run_store: r.db\nground_truth_store: gt.db\nproblems: [p.jsonl]\nsolvers: [{model: m, mode: standard}]\nbaseline: {samples: -1}\n",
 			[]string{"baseline.samples: must be in [1, 20]", "got -1"}},
+		{"fractions in integers", "run_store: r.db\nground_truth_store: gt.db\nproblems: [p.jsonl]\nsolvers: [{model: m, mode: standard}]\npool_size: 1.9\npartition_seed: 0.5\nrandom: {samples: 999.5}\n",
+			[]string{"run.yaml:5: pool_size: must be an integer, got !!float `1.9`", "run.yaml:6: partition_seed: must be an integer, got !!float `0.5`", "run.yaml:7: random.samples: must be an integer"}},
 		{"huge samples", "run_store: r.db\nground_truth_store: gt.db\nproblems: [p.jsonl]\nsolvers: [{model: m, mode: standard}]\nbaseline: {samples: 1000000000000}\n",
 			[]string{"baseline.samples: must be in [1, 20]"}},
 	}

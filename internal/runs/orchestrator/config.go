@@ -334,6 +334,9 @@ func (c *Config) validate() error {
 		if slices.Contains(c.Strategies, vocab.LLM) && s.Endpoint == "" {
 			bad(fmt.Sprintf("solvers[%d].endpoint", i), "the llm strategy needs a planner endpoint for every solver")
 		}
+		if j := slices.IndexFunc(c.Solvers[:i], func(o Solver) bool { return o.Model == s.Model && o.Mode == s.Mode }); j >= 0 {
+			bad(fmt.Sprintf("solvers[%d]", i), "repeats solvers[%d] (%s/%s): a solver (model, mode) is evaluated once", j, s.Model, s.Mode)
+		}
 	}
 	if c.PoolSize < 1 {
 		bad("pool_size", "must be ≥ 1, got %d", c.PoolSize)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/triage-eval/triage/services/oracle"
 	"io"
 	"io/fs"
 	"math"
@@ -344,6 +345,9 @@ func (c *Config) validate() error {
 	c.validateLists(bad)
 	if c.Random.Method != "monte_carlo" && c.Random.Method != "exact" {
 		bad("random.method", "must be monte_carlo or exact, got %q", c.Random.Method)
+	}
+	if c.Random.Samples < 1 || c.Random.Samples > oracle.MaxSamples {
+		bad("random.samples", "must be in [1, %d] (shuffles of the random reference; 0 or absent means 1000), got %d", oracle.MaxSamples, c.Random.Samples)
 	}
 	if c.Concurrency < 1 {
 		bad("concurrency", "must be ≥ 1, got %d", c.Concurrency)

@@ -101,6 +101,10 @@ injection:
 			[]string{"run.yaml:5: pool_size: must be an integer, got !!float `1.9`", "run.yaml:6: partition_seed: must be an integer, got !!float `0.5`", "run.yaml:7: random.samples: must be an integer"}},
 		{"repeated solver", "run_store: r.db\nground_truth_store: gt.db\nproblems: [p.jsonl]\nsolvers:\n  - {model: m, mode: standard}\n  - {model: m, mode: extended}\n  - {model: m, mode: standard}\n",
 			[]string{"run.yaml:7: solvers[2]: repeats solvers[0] (m/standard)"}},
+		{"random samples out of range", "run_store: r.db\nground_truth_store: gt.db\nproblems: [p.jsonl]\nsolvers: [{model: m, mode: standard}]\nrandom: {samples: 2000000}\n",
+			[]string{"run.yaml:5: random.samples: must be in [1, 1000000]", "got 2000000"}},
+		{"negative random samples", "run_store: r.db\nground_truth_store: gt.db\nproblems: [p.jsonl]\nsolvers: [{model: m, mode: standard}]\nrandom: {method: exact, samples: -1}\n",
+			[]string{"run.yaml:5: random.samples: must be in [1, 1000000]", "got -1"}},
 		{"huge samples", "run_store: r.db\nground_truth_store: gt.db\nproblems: [p.jsonl]\nsolvers: [{model: m, mode: standard}]\nbaseline: {samples: 1000000000000}\n",
 			[]string{"baseline.samples: must be in [1, 20]"}},
 	}

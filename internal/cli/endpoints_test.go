@@ -44,6 +44,12 @@ func TestLoadEndpointsErrors(t *testing.T) {
 		{"syntax", "{\"x\": {\"base_url\": \"http://h/v1\",\n  \"model\" \"m\"}}", []string{"endpoints.json:2: invalid JSON"}},
 		{"wrong type", "{\"x\": {\"base_url\": \"http://h/v1\", \"model\": \"m\", \"mode\": \"standard\",\n  \"concurrency\": \"four\"}}", []string{"endpoints.json:2: x.concurrency: must be an integer"}},
 		{"trailing data", "{}\n{}", []string{"endpoints.json:2: unexpected data"}},
+		// encoding/json keeps the last of two values of one key: a second
+		// "x" would silently replace the first endpoint, its problems unseen.
+		{"repeated endpoint", "{\"x\": {\"base_url\": \"http://h/v1\", \"model\": \"m\", \"mode\": \"standard\", \"timeout\": \"2h\"},\n \"x\": {\"base_url\": \"http://h/v1\", \"model\": \"n\", \"mode\": \"standard\"}}",
+			[]string{"endpoints.json:2: x: repeated key"}},
+		{"repeated field", "{\"x\": {\"base_url\": \"http://h/v1\", \"model\": \"m\", \"mode\": \"standard\",\n  \"model\": \"n\"}}",
+			[]string{"endpoints.json:2: x.model: repeated key"}},
 		{"wrong type, one line", `{"a": {"base_url": "http://h/v1", "model": "m", "mode": "standard", "concurrency": 2}, "b": {"base_url": "http://h/v1", "model": "m", "mode": "standard", "concurrency": "four"}}`,
 			[]string{"endpoints.json:1: b.concurrency: must be an integer"}},
 	}

@@ -26,7 +26,38 @@ func skipDir(rel, name string) bool {
 	if strings.HasPrefix(name, ".") || name == "node_modules" {
 		return true
 	}
+	if ignoredDir(rel, name) {
+		return true
+	}
 	return name == "testdata" && rel != "testdata"
+}
+
+// ignoredDir reports whether .gitignore leaves out a folder: the ones a
+// reader makes by following the docs (my-eval/ from examples/own-model,
+// triage-demo/, bin/, a report's RUN_STORE.report/) are not the
+// repository's documentation, and my-eval's README links back into docs/
+// from where examples/ is.
+func ignoredDir(rel, name string) bool {
+	b, err := os.ReadFile(filepath.Join(root, ".gitignore"))
+	if err != nil {
+		return false
+	}
+	for _, pattern := range strings.Split(string(b), "\n") {
+		pattern = strings.TrimSpace(pattern)
+		dir, ok := strings.CutSuffix(pattern, "/")
+		switch {
+		case !ok || dir == "":
+		case strings.HasPrefix(dir, "/") && !strings.ContainsAny(dir[1:], "/*?["):
+			if rel == dir[1:] {
+				return true
+			}
+		case strings.HasPrefix(dir, "*") && !strings.ContainsAny(dir[1:], "/*?["):
+			if strings.HasSuffix(name, dir[1:]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // markdownFiles returns every Markdown file of the repository, relative to
@@ -156,6 +187,22 @@ func TestSlug(t *testing.T) {
 	} {
 		if got := slug(heading); got != want {
 			t.Errorf("slug(%q) = %q, want %q", heading, got, want)
+		}
+	}
+}
+
+// TestSkipDir: the folders .gitignore lists, which a reader creates by
+// following the README (my-eval/, triage-demo/, a RUN_STORE.report/), are
+// not checked as the repository's documentation.
+func TestSkipDir(t *testing.T) {
+	for _, rel := range []string{"my-eval", "triage-demo", "bin", "my-eval/runs/run.db.report"} {
+		if !skipDir(rel, filepath.Base(rel)) {
+			t.Errorf("%s is walked", rel)
+		}
+	}
+	for _, rel := range []string{"docs", "examples/own-model", "testdata", "clients/python"} {
+		if skipDir(rel, filepath.Base(rel)) {
+			t.Errorf("%s is skipped", rel)
 		}
 	}
 }

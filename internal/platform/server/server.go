@@ -57,6 +57,14 @@ type Server struct {
 // headers 10 s, and so does this one.
 const DefaultHandshakeTimeout = 10 * time.Second
 
+// MaxHeaderListBytes bounds a call's headers (HTTP/2's header list size:
+// names, values and 32 bytes a field), which the server reads before its
+// token is checked. grpc's default, 16 MiB a call, let a caller without a
+// token make the server hold megabytes per stream; the HTTP/JSON port
+// caps a request's headers at 64 KiB, and this leaves room for what the
+// gateway adds to those when it forwards them.
+const MaxHeaderListBytes = 128 << 10
+
 // New builds a server for services. tel may be telemetry.Disabled().
 func New(cfg Config, logger *slog.Logger, tel *telemetry.Telemetry, services []Service) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
@@ -84,6 +92,7 @@ func New(cfg Config, logger *slog.Logger, tel *telemetry.Telemetry, services []S
 		grpc.MaxRecvMsgSize(cfg.MaxMessageBytes),
 		grpc.MaxSendMsgSize(cfg.MaxMessageBytes),
 		grpc.ConnectionTimeout(cmp.Or(cfg.HandshakeTimeout, DefaultHandshakeTimeout)),
+		grpc.MaxHeaderListSize(MaxHeaderListBytes),
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: cfg.KeepaliveTime, Timeout: cfg.KeepaliveTimeout, MaxConnectionAge: maxConnectionAge(cfg.MaxConnectionAge)}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: cfg.MinClientPingInterval, PermitWithoutStream: true}),
 	)

@@ -1,9 +1,12 @@
 package scoring
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
@@ -100,6 +103,17 @@ func (s *Service) pool(ctx context.Context, req *triagev1.ScorePlanRequest) (sco
 			return scoredPool{}, translate([]callError{{err: err, paths: executorPaths(req, -1)}})
 		}
 		p.items, p.ungradeable = resp.GetPoolItems(), resp.GetUngradeableProblemIds()
+		if len(p.items) == 0 && len(p.ungradeable) == 0 {
+			// Every problem of a stored pool is either an item or
+			// ungradeable (a missing one is NotFound), and the pool is
+			// never empty (validated): an Executor older than this
+			// service dropped include_pool_items as an unknown field.
+			// Scoring the empty pool would answer a degenerate pool with
+			// η = 1, OK.
+			return scoredPool{}, status.Errorf(codes.FailedPrecondition,
+				"the executor answered the stored pool without its items: it ignores include_pool_items, as an Executor older than this Scoring service does (executor version %q); upgrade the Executor first",
+				cmp.Or(resp.GetVersion().GetBinaryVersion(), "unknown"))
+		}
 	}
 	if req.GetUnsolvable() == nil {
 		return p, nil

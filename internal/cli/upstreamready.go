@@ -42,6 +42,12 @@ func upstreamInterceptor(name string, wait time.Duration) grpc.UnaryClientInterc
 			// to fix, not a call to retry.
 			return status.Errorf(codes.Internal, "this service is mis-configured: its --%[1]s-addr reaches a server that does not serve the %[1]s service (%[2]s)", name, st.Message())
 		}
+		if c := status.Code(err); c == codes.Unauthenticated || c == codes.PermissionDenied {
+			// The upstream refused this service's own token (the caller's
+			// never goes upstream): passed on as it came, it told the
+			// caller that its token was refused, and named this one.
+			return status.Errorf(codes.Internal, "this service is mis-configured: the server at its --%[1]s-addr refused its --upstream-token-file token (%[2]s): the token is missing or unknown there, does not grant %[1]s, or the address is another service's", name, c)
+		}
 		if status.Code(err) == codes.Unavailable && ctx.Err() == nil && len(trailer.Get(grpcerr.RetryPushbackKey)) == 0 {
 			// The transport's, not the service's own answer (which carries
 			// its retry pushback, and is passed on as it is).

@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/platform/server"
+	"github.com/triage-eval/triage/internal/platform/servertest"
+	"github.com/triage-eval/triage/internal/platform/telemetry"
+	"github.com/triage-eval/triage/services/oracle"
+)
+
+// TestUpstreamRefusingTheServiceTokenIsAMisconfiguration: an upstream
+// that refuses the Scoring service's own token (--upstream-token-file: a
+// token it does not know, or one that does not grant the service; or an
+// address that reaches another service's server, whose token rule refuses
+// the call before grpc would say "unknown service") is the deployment's
+// fault. It was passed on as it came, Unauthenticated "the token is not
+// valid on this server" or PermissionDenied "token upstream may not call
+// …", which told the Scoring service's caller, whose own token is fine,
+// that theirs was refused, and named the deployment's token.
+func TestUpstreamRefusingTheServiceTokenIsAMisconfiguration(t *testing.T) {
+	const (
+		granted = "0123456789abcdef0123456789abcdef" // grants the oracle only
+		unknown = "ffffffffffffffffffffffffffffffff"
+	)
+	tokens, err := server.ParseTokens("tokens", strings.NewReader(server.HashToken(granted)+" oracle upstream\n"), []string{"oracle", "executor"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := server.DefaultConfig()
+	cfg.Drain = 0
+	cfg.Tokens = tokens
+	srv, err := server.New(cfg, slog.New(slog.DiscardHandler), telemetry.Disabled(), []server.Service{
+		{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := servertest.ServeTCP(t, srv)
+	for _, tt := range []struct {
+		name, service, token string
+		call                 func(context.Context, *grpc.ClientConn) error
+	}{
+		{"an unknown token", "oracle", unknown, func(ctx context.Context, cc *grpc.ClientConn) error {
+			_, err := triagev1.NewOracleServiceClient(cc).ComputeReferences(ctx, &triagev1.ComputeReferencesRequest{})
+			return err
+		}},
+		{"the Oracle's address as the Executor's", "executor", granted, func(ctx context.Context, cc *grpc.ClientConn) error {
+			_, err := triagev1.NewExecutorServiceClient(cc).ExecutePlan(ctx, &triagev1.ExecutePlanRequest{})
+			return err
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cc, err := grpc.NewClient(addr, append(resilientOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()),
+				grpc.WithChainUnaryInterceptor(upstreamInterceptor(tt.service, time.Minute)))...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cc.Close() })
+			ctx := metadata.AppendToOutgoingContext(context.Background(), "authorization", "Bearer "+tt.token)
+			err = tt.call(ctx, cc)
+			st := status.Convert(err)
+			if st.Code() != codes.Internal || !strings.Contains(st.Message(), "mis-configured") || !strings.Contains(st.Message(), "--upstream-token-file") {
+				t.Errorf("call = %v; want Internal saying the service is mis-configured", err)
+			}
+			if strings.Contains(st.Message(), "upstream may not") || strings.Contains(st.Message(), "token upstream") {
+				t.Errorf("the message names the deployment's token: %q", st.Message())
+			}
+		})
+	}
+}

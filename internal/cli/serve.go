@@ -98,6 +98,7 @@ func runServe(ctx context.Context, args []string, env Env) (err error) {
 	tel := env.Telemetry
 	defer flushTelemetry(tel, logger.Warn) // before Run's, so failures go to the log
 	deps := serviceDeps{now: time.Now, tel: tel}
+	up.maxMessageBytes = cfg.MaxMessageBytes
 	upstream, closeUpstream, err := up.dial(names, tel)
 	if err != nil {
 		return err

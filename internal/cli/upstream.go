@@ -24,6 +24,10 @@ type upstreamFlags struct {
 	// readyWait bounds a call's wait for an upstream's connection
 	// (upstreamInterceptor); upstreamReadyWait unless a test sets it.
 	readyWait time.Duration
+	// maxMessageBytes is the largest message sent to or taken from an
+	// upstream: the server's --max-message-bytes (grpc's default, 4 MiB
+	// received, when 0).
+	maxMessageBytes int
 }
 
 // addUpstreamFlags registers the upstream flags on fs.
@@ -72,6 +76,9 @@ func (u *upstreamFlags) dial(names []string, tel *telemetry.Telemetry) (up upstr
 		// while (upstreamInterceptor), so the services may start in any
 		// order and restart one at a time.
 		opts = append(opts, grpc.WithChainUnaryInterceptor(upstreamInterceptor(t.name, u.readyWait)))
+		if u.maxMessageBytes > 0 {
+			opts = append(opts, grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(u.maxMessageBytes), grpc.MaxCallSendMsgSize(u.maxMessageBytes)))
+		}
 		cc, err := grpc.NewClient(t.addr, append(append(resilientOptions(), serviceDeps{tel: tel}.telemetry().ClientOption()), opts...)...)
 		if err != nil {
 			closeAll()

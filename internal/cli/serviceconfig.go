@@ -81,7 +81,9 @@ func resilientOptions() []grpc.DialOption {
 	return []grpc.DialOption{
 		grpc.WithDefaultServiceConfig(serviceConfig),
 		grpc.WithConnectParams(reconnectBackoff),
-		grpc.WithDefaultCallOptions(grpc.MaxRetryRPCBufferSize(retryBufferBytes)),
+		// Answers as large as a server sends by default (16 MiB, as
+		// retryBufferBytes), not grpc's 4 MiB.
+		grpc.WithDefaultCallOptions(grpc.MaxRetryRPCBufferSize(retryBufferBytes), grpc.MaxCallRecvMsgSize(retryBufferBytes)),
 	}
 }
 

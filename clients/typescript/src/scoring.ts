@@ -262,7 +262,8 @@ function safeInteger(field: string, v: number): number {
 
 /**
  * Returns the ScorePlanRequest r describes; a RangeError names a token
- * count or cost that is not a safe integer (safeInteger).
+ * count or cost that is not a safe integer (safeInteger), or a random seed
+ * or sample count the wire cannot carry.
  */
 export function toProto(r: ScoreRequest): ScorePlanRequest {
   if (Array.isArray(r.pool)) {
@@ -270,6 +271,15 @@ export function toProto(r: ScoreRequest): ScorePlanRequest {
   }
   r.plan.forEach((s, i) => safeInteger(`plan[${i}].tokens`, s.tokens));
   r.budgets.forEach((b, i) => b.tokens !== undefined && safeInteger(`budgets[${i}].tokens`, b.tokens));
+  // The seed is a uint64 and the sample count an int32 on the wire: out of
+  // range, grpc-js failed the call as 13 INTERNAL naming no field, or (a
+  // seed above 2^53) sent it and could not decode the answer echoing it.
+  if (r.random?.seed !== undefined && (!Number.isSafeInteger(r.random.seed) || r.random.seed < 0)) {
+    throw new RangeError(`options.random.seed: must be a whole number within [0, 2^53 − 1], got ${r.random.seed}`);
+  }
+  if (r.random?.samples !== undefined && (!Number.isInteger(r.random.samples) || r.random.samples < 0 || r.random.samples > 2 ** 31 - 1)) {
+    throw new RangeError(`options.random.samples: must be a whole number within [0, 2^31 − 1], got ${r.random.samples}`);
+  }
   const pool = Array.isArray(r.pool)
     ? { inline: { items: r.pool } }
     : {

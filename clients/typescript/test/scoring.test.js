@@ -155,6 +155,22 @@ test("a cost or token count JavaScript cannot hold exactly is refused by name", 
   assert.doesNotThrow(() => toProto({ pool, plan: [{ id: "p1", tokens: 2 ** 53 - 1 }], budgets: [{ tokens: 0 }] }));
 });
 
+test("a random seed or sample count the wire cannot carry is refused by name", () => {
+  const { toProto } = require("../dist/scoring.js");
+  const base = { pool: [{ id: "p1", cost: 1200, correct: true }], plan: [], budgets: [{ alpha: 1 }] };
+  const cases = [
+    [{ seed: -1 }, /options\.random\.seed: .*got -1/],
+    [{ seed: 1.5 }, /options\.random\.seed: .*got 1\.5/],
+    [{ seed: 2 ** 53 + 2 }, /options\.random\.seed: /],
+    [{ samples: 2 ** 32 + 7 }, /options\.random\.samples: .*got 4294967303/],
+    [{ samples: 2.5 }, /options\.random\.samples: .*got 2\.5/],
+  ];
+  for (const [random, message] of cases) {
+    assert.throws(() => toProto({ ...base, random }), { name: "RangeError", message });
+  }
+  assert.doesNotThrow(() => toProto({ ...base, random: { seed: 2 ** 53 - 1, samples: 1000000 } }));
+});
+
 test("scorePlan returns a typed result", async () => {
   const got = await scorePlan(clients.scoring, { pool: [], plan: [], budgets: [{ alpha: 0.5 }] });
   assert.deepEqual(got, {

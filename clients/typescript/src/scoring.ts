@@ -227,7 +227,8 @@ export function scorePlan(client: ScoringServiceClient, request: ScoreRequest, o
 /**
  * Scores a batch in one streamed call and yields the outcomes in request
  * order; a bad request gets its own error and does not fail the others.
- * The iteration throws the ServiceError when the call as a whole fails.
+ * The iteration throws the ServiceError when the call as a whole fails;
+ * leaving it early (break) cancels the call.
  */
 export async function* scorePlans(
   client: ScoringServiceClient,
@@ -237,13 +238,21 @@ export async function* scorePlans(
   const stream = client.scorePlans(ScorePlansRequest.fromPartial({ requests: requests.map(toProto) }), o.metadata ?? new Metadata(), {
     deadline: o.deadline,
   });
-  for await (const resp of stream) {
-    yield {
-      index: resp.index,
-      result: resp.result ? fromProto(resp.result) : undefined,
-      error: resp.error ? scoreError(resp.error) : undefined,
-      version: version(resp.version),
-    };
+  try {
+    for await (const resp of stream) {
+      yield {
+        index: resp.index,
+        result: resp.result ? fromProto(resp.result) : undefined,
+        error: resp.error ? scoreError(resp.error) : undefined,
+        version: version(resp.version),
+      };
+    }
+  } finally {
+    // A caller that leaves the loop early (break, return, a throw) wants no
+    // more outcomes: without the cancel the call stayed open, the server
+    // holding it (and the caller's slot) until its idle timeout, and the
+    // channel, even closed, kept Node from exiting. No-op once it ended.
+    stream.cancel();
   }
 }
 

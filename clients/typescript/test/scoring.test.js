@@ -60,6 +60,11 @@ const badRequest = {
 };
 
 const requests = [];
+// HOLD, as a batch's first budget, makes the fake hold the call open;
+// cancelled resolves when the client cancels it.
+const HOLD = 424242;
+const cancelled = {};
+cancelled.promise = new Promise((resolve) => (cancelled.resolve = resolve));
 let server;
 let clients;
 
@@ -76,6 +81,13 @@ before(async () => {
     },
     scorePlans(call) {
       requests.push(call.request);
+      if (call.request.requests[0]?.budgets[0]?.tokens === HOLD) {
+        // A long batch: one outcome, then the call stays open until the
+        // client cancels it.
+        call.on("cancelled", () => cancelled.resolve());
+        call.write({ index: 0, result: { ...response(), version: undefined }, version: STAMP });
+        return;
+      }
       call.request.requests.forEach((_, index) => {
         if (index === 1) {
           call.write({ index, error: badRequest, version: STAMP });
@@ -256,4 +268,21 @@ test("scorePlans yields each outcome in order", async () => {
     requests[0].requests.map((r) => r.budgets[0].alpha),
     [0.5, 1.5, 1],
   );
+});
+
+test("leaving a scorePlans loop early cancels the call", async () => {
+  const batch = [0, 1, 2].map(() => ({ pool: [], plan: [], budgets: [{ tokens: HOLD }] }));
+  for await (const o of scorePlans(clients.scoring, batch)) {
+    assert.equal(o.index, 0);
+    break;
+  }
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error("the server's call was not cancelled within 5 s of the loop's break")), 5000);
+  });
+  try {
+    await Promise.race([cancelled.promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 });

@@ -48,6 +48,15 @@ const (
 	// run together), so a request at the bound still answers in seconds. A
 	// population's records count one each.
 	PartialWork = 2000
+	// MaxAnswerSteps bounds the plan steps one answer may hold, counted
+	// before any work as items × budgets × plans: the oracle's plan at
+	// every budget and, with a population, the three partial-information
+	// plans. A step takes about 100 bytes while the answer is built, so
+	// this bounds an answer's memory near 100 MB (100,000 items at 64
+	// budgets once took 320 MB, then were refused for the answer's size);
+	// 100,000 items at 10 budgets, and the paper's 30 items at 4 budgets
+	// with a population, pass.
+	MaxAnswerSteps = 1_000_000
 )
 
 // samplesOf is the Monte Carlo sample count opts asks for: DefaultSamples

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
@@ -84,10 +86,30 @@ func TestWorkBound(t *testing.T) {
 				t.Fatalf("code = %v (%v), want InvalidArgument", status.Code(err), err)
 			}
 			fvs := grpcerr.FieldViolations(err)
-			if len(fvs) != 1 || fvs[0].GetField() != "random.samples" || !strings.Contains(fvs[0].GetDescription(), tt.wantMsg) {
+			if !slices.ContainsFunc(fvs, func(fv *errdetails.BadRequest_FieldViolation) bool {
+				return fv.GetField() == "random.samples" && strings.Contains(fv.GetDescription(), tt.wantMsg)
+			}) {
 				t.Errorf("violations = %v, want one on random.samples containing %q", fvs, tt.wantMsg)
 			}
 		})
+	}
+}
+
+// TestAnswerBound: an answer of more than MaxAnswerSteps plan steps is
+// refused before any work, naming the budgets, however little the random
+// reference costs (10 samples): it was once built, hundreds of MB, and
+// only then refused for its size.
+func TestAnswerBound(t *testing.T) {
+	client := newClient(t)
+	few := &triagev1.RandomReferenceOptions{Samples: 10}
+	_, err := client.ComputeReferences(context.Background(), &triagev1.ComputeReferencesRequest{Items: bigPool(oracle.MaxItems, 1, nil), Budgets: spread(11), Random: few})
+	fvs := grpcerr.FieldViolations(err)
+	if status.Code(err) != codes.InvalidArgument || len(fvs) != 1 || fvs[0].GetField() != "budgets" ||
+		!strings.Contains(fvs[0].GetDescription(), "items × budgets × plans = 100000 × 11 × 1 = 1.1e6 exceeds 1e6") {
+		t.Fatalf("100,000 items at 11 budgets: %v, want one violation on budgets naming the answer's plan steps", err)
+	}
+	if _, err := client.ComputeReferences(context.Background(), &triagev1.ComputeReferencesRequest{Items: bigPool(oracle.MaxItems, 1, nil), Budgets: spread(10), Random: few}); err != nil {
+		t.Fatalf("100,000 items at 10 budgets: %v, want an answer", err)
 	}
 }
 

@@ -41,7 +41,8 @@ func validateComputeReferences(req *triagev1.ComputeReferencesRequest) error {
 
 // validateWork bounds the work of a request (MaxWork): items × budgets ×
 // samples for the random reference, plus, with a population, its records
-// and PartialWork per item and budget for the partial-information plans.
+// and PartialWork per item and budget for the partial-information plans;
+// and its answer (MaxAnswerSteps).
 func validateWork(v *apperr.Violations, items, budgets int, opts *triagev1.RandomReferenceOptions, population bool, records int) {
 	samples := 1
 	if opts.GetMethod() != triagev1.RandomMethod_RANDOM_METHOD_EXACT {
@@ -56,6 +57,12 @@ func validateWork(v *apperr.Violations, items, budgets int, opts *triagev1.Rando
 		field, hint = "population", "send fewer samples, budgets, items or population records, or split the budgets over several requests"
 	}
 	protoconv.CheckWork(v, field, formula, work, MaxWork, hint)
+	plans := 1
+	if population {
+		plans += 3
+	}
+	protoconv.CheckWork(v, "budgets", fmt.Sprintf("the answer's plan steps, items × budgets × plans = %d × %d × %d", items, budgets, plans),
+		float64(items)*float64(budgets)*float64(plans), MaxAnswerSteps, "send fewer budgets or items, or split the budgets over several requests")
 }
 
 // validatePopulation reports a bad population and returns its record count

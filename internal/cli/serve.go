@@ -83,6 +83,11 @@ func runServe(ctx context.Context, args []string, env Env) (err error) {
 	if err := security.configure(&cfg); err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
+	if cfg.Tokens != nil {
+		for _, w := range cfg.Tokens.Warnings() {
+			logger.Warn("--auth-tokens: " + w)
+		}
+	}
 	if w := transport.CertificateWarning(cfg.TLS, time.Now()); w != "" {
 		logger.Warn(w)
 	}

@@ -21,7 +21,17 @@ const AllServices = "*"
 // its SHA-256 with the services it may call. The zero value accepts none.
 type Tokens struct {
 	entries []tokenEntry
+	// warnings name the grants of services this build does not serve
+	// (Warnings).
+	warnings []string
 }
+
+// Warnings says, one sentence each, which grants of the file name a
+// service this build does not know: they are ignored, not refused, so
+// that one token file serves every build of a rolling update (a file that
+// grants a newer build's service must not stop an older one), and a
+// server logs them at start, where a misspelt name shows.
+func (t *Tokens) Warnings() []string { return t.warnings }
 
 // tokenEntry is one line of a token file.
 type tokenEntry struct {
@@ -53,7 +63,8 @@ func LoadTokens(path string, known []string) (*Tokens, error) {
 //	9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 *
 //
 // Blank lines and everything after a "#" are ignored. Every bad line is an
-// error naming name:line; a file without a token is an error too.
+// error naming name:line; a file without a token is an error too. A
+// service not in known is ignored, with a warning (Warnings).
 func ParseTokens(name string, r io.Reader, known []string) (*Tokens, error) {
 	t := &Tokens{}
 	var errs []error
@@ -65,10 +76,13 @@ func ParseTokens(name string, r io.Reader, known []string) (*Tokens, error) {
 			continue
 		}
 		where := fmt.Sprintf("%s:%d", name, line)
-		e, err := parseTokenLine(fields, known)
+		e, unknown, err := parseTokenLine(fields, known)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", where, err))
 			continue
+		}
+		for _, s := range unknown {
+			t.warnings = append(t.warnings, fmt.Sprintf("%s: service %q is not one this build serves (%s): the grant is ignored", where, s, strings.Join(known, ", ")))
 		}
 		if e.name == "" {
 			e.name = where
@@ -92,16 +106,16 @@ func ParseTokens(name string, r io.Reader, known []string) (*Tokens, error) {
 	return t, nil
 }
 
-// parseTokenLine reads the fields of one line.
-func parseTokenLine(fields []string, known []string) (tokenEntry, error) {
-	var e tokenEntry
+// parseTokenLine reads the fields of one line, and returns the services it
+// grants that are not in known (which the entry leaves out).
+func parseTokenLine(fields []string, known []string) (e tokenEntry, unknown []string, err error) {
 	if len(fields) < 2 || len(fields) > 3 {
-		return e, fmt.Errorf("want SHA256-HEX SERVICES [NAME], got %d fields", len(fields))
+		return e, nil, fmt.Errorf("want SHA256-HEX SERVICES [NAME], got %d fields", len(fields))
 	}
 	raw, err := hex.DecodeString(fields[0])
 	if err != nil || len(raw) != sha256.Size {
 		// Never echo the field: it may be a token pasted by mistake.
-		return e, fmt.Errorf("the first field must be a SHA-256 in hex (64 characters), not a %d-character value; store the hash of the token, never the token", len(fields[0]))
+		return e, nil, fmt.Errorf("the first field must be a SHA-256 in hex (64 characters), not a %d-character value; store the hash of the token, never the token", len(fields[0]))
 	}
 	copy(e.hash[:], raw)
 	if fields[1] == AllServices {
@@ -110,7 +124,11 @@ func parseTokenLine(fields []string, known []string) (tokenEntry, error) {
 		for _, s := range strings.Split(fields[1], ",") {
 			s = strings.ToLower(strings.TrimSpace(s))
 			if !slices.Contains(known, s) {
-				return e, fmt.Errorf("unknown service %q (known: %s, or %s for all)", s, strings.Join(known, ", "), AllServices)
+				if s == "" {
+					return e, nil, fmt.Errorf("an empty service name in %q (known: %s, or %s for all)", fields[1], strings.Join(known, ", "), AllServices)
+				}
+				unknown = append(unknown, s)
+				continue
 			}
 			if !slices.Contains(e.services, s) {
 				e.services = append(e.services, s)
@@ -120,7 +138,7 @@ func parseTokenLine(fields []string, known []string) (tokenEntry, error) {
 	if len(fields) == 3 {
 		e.name = fields[2]
 	}
-	return e, nil
+	return e, unknown, nil
 }
 
 // lookup returns the entry whose hash is SHA-256(token), or nil. Every

@@ -23,9 +23,9 @@ func TestParseTokens(t *testing.T) {
 		{name: "four fields", file: h1 + " oracle a b\n", wantErr: []string{"tokens:1:", "got 4 fields"}},
 		{name: "token instead of hash", file: "# x\ns3cret-token-value oracle\n", wantErr: []string{"tokens:2:", "SHA-256 in hex", "18-character"}},
 		{name: "short hex", file: h1[:60] + " oracle\n", wantErr: []string{"tokens:1:", "64 characters"}},
-		{name: "unknown service", file: h1 + " oracle,orcale\n", wantErr: []string{"tokens:1:", `unknown service "orcale"`}},
+		{name: "empty service", file: h1 + " oracle,,executor\n", wantErr: []string{"tokens:1:", `an empty service name in "oracle,,executor"`}},
 		{name: "duplicate", file: h1 + " oracle\n" + h1 + " *\n", wantErr: []string{"tokens:2:", "same token hash as tokens:1"}},
-		{name: "every bad line", file: "x oracle\n" + h1 + " nope\n", wantErr: []string{"tokens:1:", "tokens:2:"}},
+		{name: "every bad line", file: "x oracle\n" + h1 + " oracle,,\n", wantErr: []string{"tokens:1:", "tokens:2:"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -52,6 +52,31 @@ func TestParseTokens(t *testing.T) {
 				rest = rest[i+len(want):]
 			}
 		})
+	}
+}
+
+// TestUnknownServiceIsIgnored: a grant of a service this build does not
+// serve (a newer build's, or a misspelt one) is ignored with a warning
+// naming its line, not refused: one token file serves every build of a
+// rolling update, and an older pod must not crash-loop on a newer grant.
+func TestUnknownServiceIsIgnored(t *testing.T) {
+	h1, h2 := server.HashToken("token-one"), server.HashToken("token-two")
+	tokens, err := server.ParseTokens("tokens", strings.NewReader(h1+" oracle,scoring-v2 ci\n"+h2+" budgetaware\n"), knownServices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`tokens:1: service "scoring-v2" is not one this build serves`,
+		`tokens:2: service "budgetaware" is not one this build serves`,
+	}
+	got := tokens.Warnings()
+	if len(got) != len(want) {
+		t.Fatalf("warnings = %q, want %d", got, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(got[i], w) {
+			t.Errorf("warning %d = %q, want it to start %q", i, got[i], w)
+		}
 	}
 }
 

@@ -148,13 +148,18 @@ func writeReport(ctx context.Context, path, dir string, opts reportOptions, env 
 		return err
 	}
 	defer closeQuietly(rs) // only read
-	res, err := rs.Results(ctx)
+	cfg, cfgErr := reportConfig(ctx, rs, path, opts)
+	if cfgErr != nil {
+		// One note for both parts that need the config.
+		fmt.Fprintf(env.Stderr, "note: freshness is judged against the last run's inputs, not today's, and there is no measurement-noise part (SPEC §9 repeated Phase 0): %v; pass the run's config (triage report CONFIG.yaml) to read them\n", cfgErr)
+	}
+	res, err := reportResults(ctx, rs, cfg, opts, env)
 	if err != nil {
 		return err
 	}
 	var noise *report.NoiseInput
-	if opts.Noise {
-		noise = noiseInput(ctx, rs, path, res.Records, opts, env)
+	if opts.Noise && cfg != nil {
+		noise = noiseInput(ctx, rs, cfg, res.Records, opts, env)
 	}
 	rep := report.BuildWith(res.Records, res.Accuracy, report.Options{Bootstrap: opts.Bootstrap, Alpha: opts.Alpha, Noise: noise})
 	builds, err := rs.Builds(ctx)

@@ -11,15 +11,13 @@ import (
 )
 
 // noiseInput reads what the report's measurement-noise part is computed
-// from (orchestrator.NoiseInput), through the Executor of opts.Config, or
-// of the config the run store at path records when opts.Config is nil.
-// It returns nil — the report has no noise part — when no item has more
-// than one sample, and also, with a one-line note on env.Stderr, when the
-// samples cannot be read (the run store's config does not locate its
-// ground truth from here, the store or the Executor does not answer): the
-// rest of the report does not need them.
-func noiseInput(ctx context.Context, rs runstore.Store, path string, records []report.ScoreRecord, opts reportOptions, env Env) *report.NoiseInput {
-	in, err := readNoiseInput(ctx, rs, path, records, opts, env)
+// from (orchestrator.NoiseInput), through the Executor of cfg, the run's
+// config (reportConfig). It returns nil — the report has no noise part —
+// when no item has more than one sample, and also, with a one-line note
+// on env.Stderr, when the samples cannot be read (the store or the
+// Executor does not answer): the rest of the report does not need them.
+func noiseInput(ctx context.Context, rs runstore.Store, cfg *orchestrator.Config, records []report.ScoreRecord, opts reportOptions, env Env) *report.NoiseInput {
+	in, err := readNoiseInput(ctx, rs, cfg, records, opts, env)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "note: no measurement-noise part (SPEC §9 repeated Phase 0): %v\n", err)
 		return nil
@@ -28,17 +26,7 @@ func noiseInput(ctx context.Context, rs runstore.Store, path string, records []r
 }
 
 // readNoiseInput is noiseInput, its failure an error.
-func readNoiseInput(ctx context.Context, rs runstore.Store, path string, records []report.ScoreRecord, opts reportOptions, env Env) (_ *report.NoiseInput, err error) {
-	cfg := opts.Config
-	if cfg == nil {
-		m, err := rs.Manifest(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if cfg, err = orchestrator.ManifestConfig(m.Config, path); err != nil {
-			return nil, fmt.Errorf("%w; pass the run's config (triage report CONFIG.yaml) to read its samples", err)
-		}
-	}
+func readNoiseInput(ctx context.Context, rs runstore.Store, cfg *orchestrator.Config, records []report.ScoreRecord, opts reportOptions, env Env) (_ *report.NoiseInput, err error) {
 	dial := opts.Dial
 	if dial == nil {
 		dial = &dialFlags{}

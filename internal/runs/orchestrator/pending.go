@@ -8,6 +8,7 @@ import (
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/protocol/budget"
 	"github.com/triage-eval/triage/internal/protocol/vocab"
+	"github.com/triage-eval/triage/internal/runs/report"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/problems"
 )
@@ -186,4 +187,32 @@ func (r *Runner) PendingPlans(ctx context.Context) ([]PendingPlan, error) {
 // containsLLM reports whether the run makes llm plans.
 func containsLLM(cfg *Config) bool {
 	return slices.Contains(cfg.Strategies, vocab.LLM)
+}
+
+// CurrentGrid lays out the grid as Run would now — the Planner's
+// endpoints, the pools, each solver's ground truth as the Executor holds it
+// — and returns each cell's fingerprint by key and the base accuracy per
+// (solver, dataset), without importing the config's ground-truth files,
+// storing or calling anything else: what a report compares the stored
+// cells with, so that a cell whose inputs changed since the last run (its
+// ground truth re-imported, the config edited) is reported stale, not as
+// it was.
+func (r *Runner) CurrentGrid(ctx context.Context) (map[string]string, []report.Accuracy, error) {
+	endpoints, _, err := r.checkEndpoints(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := r.layOut()
+	if err != nil {
+		return nil, nil, err
+	}
+	g, err := r.fillGrid(ctx, l, endpoints)
+	if err != nil {
+		return nil, nil, err
+	}
+	fingerprints := make(map[string]string, len(g.cells))
+	for _, c := range g.cells {
+		fingerprints[c.key()] = c.fingerprint
+	}
+	return fingerprints, g.accuracy, nil
 }

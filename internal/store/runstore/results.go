@@ -1,11 +1,13 @@
 package runstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/triage-eval/triage/internal/protocol/pools"
 )
@@ -43,12 +45,34 @@ type Freshness struct {
 	Unchecked bool
 }
 
+// Current is the grid as it would be laid out now (Store.ResultsAgainst).
+type Current struct {
+	// Grid holds each cell's fingerprint by key.
+	Grid map[string]string
+	// Accuracy is the base accuracy per (solver, dataset).
+	Accuracy []Accuracy
+}
+
 // Results implements Store.
 func (s *sqlStore) Results(ctx context.Context) (Results, error) {
+	return s.results(ctx, nil)
+}
+
+// ResultsAgainst implements Store.
+func (s *sqlStore) ResultsAgainst(ctx context.Context, current Current) (Results, error) {
+	return s.results(ctx, &current)
+}
+
+// results is Results against current, or against the grid the last run
+// saved when current is nil.
+func (s *sqlStore) results(ctx context.Context, current *Current) (Results, error) {
 	return retry(ctx, s, "reading the results", func() (Results, error) {
 		var res Results
-		grid, err := pairsOf(ctx, s.db, `SELECT key, fingerprint FROM grid_cells`)
-		if err != nil {
+		var grid map[string]string
+		var err error
+		if current != nil {
+			grid = current.Grid
+		} else if grid, err = pairsOf(ctx, s.db, `SELECT key, fingerprint FROM grid_cells`); err != nil {
 			return res, err
 		}
 		res.Freshness.Unchecked = len(grid) == 0
@@ -102,6 +126,13 @@ func (s *sqlStore) Results(ctx context.Context) (Results, error) {
 		}
 		if err := srows.Err(); err != nil {
 			return res, err
+		}
+		if current != nil {
+			res.Accuracy = slices.Clone(current.Accuracy)
+			slices.SortFunc(res.Accuracy, func(a, b Accuracy) int {
+				return cmp.Or(cmp.Compare(a.Model, b.Model), cmp.Compare(a.Mode, b.Mode), cmp.Compare(a.Dataset, b.Dataset))
+			})
+			return res, nil
 		}
 		arows, err := s.db.QueryContext(ctx, `SELECT model, mode, dataset, correct, gradeable, unsolvable, lucky_guesses, public_tests_only FROM accuracy ORDER BY model, mode, dataset`)
 		if err != nil {

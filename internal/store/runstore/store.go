@@ -57,6 +57,13 @@ type Store interface {
 	// records of stale cells excluded as ExcludedStale.
 	Results(ctx context.Context) (Results, error)
 
+	// ResultsAgainst is Results judged against the grid as it is now, not
+	// as the last run saved it: current holds each cell's fingerprint by
+	// key and the base accuracies, computed from the inputs of today
+	// (orchestrator.Runner.CurrentGrid). A cell whose inputs changed since
+	// it was computed is stale even when no run has said so yet.
+	ResultsAgainst(ctx context.Context, current Current) (Results, error)
+
 	// ClaimKeys gives worker each of keys (cells, baseline items, re-solves)
 	// until until that nobody holds or whose holder's lease ended before now
 	// (a dead or lost worker), and returns the keys taken; a worker that

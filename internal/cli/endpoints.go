@@ -139,12 +139,16 @@ func loadEndpoints(path string) (map[string]llm.Endpoint, error) {
 	if dec.More() {
 		return nil, fmt.Errorf("%s:%d: unexpected data after the JSON document", path, jsonloc.LineAt(data, dec.InputOffset()))
 	}
-	if repeats := repeatedKeys(data); len(repeats) > 0 {
-		problems := make([]error, 0, len(repeats))
-		for _, r := range repeats {
-			problems = append(problems, fmt.Errorf("%s:%d: %s: repeated key", path, r.line, r.field))
+	var repeats []error
+	for _, o := range jsonloc.Oddities(data) {
+		if o.Kind == jsonloc.RepeatedKey {
+			// encoding/json keeps the last silently: a second endpoint of
+			// one name would replace the first (and hide its problems).
+			repeats = append(repeats, fmt.Errorf("%s:%d: %s: repeated key", path, o.Line, o.Field))
 		}
-		return nil, errors.Join(problems...)
+	}
+	if len(repeats) > 0 {
+		return nil, errors.Join(repeats...)
 	}
 	names := make([]string, 0, len(raw))
 	for name := range raw {
@@ -231,62 +235,5 @@ func unknownEndpointKeys(data []byte, names []string) []string {
 			}
 		}
 	}
-	return out
-}
-
-// repeatedKey is a key written twice in one object of a JSON document.
-type repeatedKey struct {
-	line  int
-	field string
-}
-
-// repeatedKeys returns every key data, JSON that decoded, writes twice in
-// one object, at its second occurrence: encoding/json keeps the last value
-// silently, so a second endpoint of one name would replace the first (and
-// hide its problems). Nesting is bounded by encoding/json's own limit.
-func repeatedKeys(data []byte) []repeatedKey {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var out []repeatedKey
-	var walk func(path string) bool
-	walk = func(path string) bool {
-		tok, err := dec.Token()
-		if err != nil {
-			return false
-		}
-		switch tok {
-		case json.Delim('{'):
-			seen := map[string]bool{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return false
-				}
-				key, _ := kt.(string)
-				field := key
-				if path != "" {
-					field = path + "." + key
-				}
-				if seen[key] {
-					out = append(out, repeatedKey{jsonloc.LineAt(data, dec.InputOffset()), field})
-				}
-				seen[key] = true
-				if !walk(field) {
-					return false
-				}
-			}
-			_, err = dec.Token()
-			return err == nil
-		case json.Delim('['):
-			for i := 0; dec.More(); i++ {
-				if !walk(fmt.Sprintf("%s[%d]", path, i)) {
-					return false
-				}
-			}
-			_, err = dec.Token()
-			return err == nil
-		}
-		return true
-	}
-	walk("")
 	return out
 }

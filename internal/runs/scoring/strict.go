@@ -1,9 +1,6 @@
 package scoring
 
 import (
-	"bytes"
-	"encoding/json"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/triage-eval/triage/internal/platform/jsonloc"
@@ -29,52 +26,13 @@ func strictProblems(data []byte) []Problem {
 		}
 		return []Problem{{Line: jsonloc.LineAt(data, int64(off)), Reason: "invalid UTF-8: the document must be UTF-8 text"}}
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
 	var problems []Problem
-	var walk func(path string, element bool) bool
-	walk = func(path string, element bool) bool {
-		tok, err := dec.Token()
-		if err != nil {
-			return false
+	for _, o := range jsonloc.Oddities(data) {
+		reason := "duplicate key"
+		if o.Kind == jsonloc.NullElement {
+			reason = "null is not allowed in a list: write an object"
 		}
-		if tok == nil && element {
-			problems = append(problems, Problem{Line: jsonloc.LineAt(data, dec.InputOffset()), Field: path, Reason: "null is not allowed in a list: write an object"})
-			return true
-		}
-		switch tok {
-		case json.Delim('{'):
-			seen := map[string]bool{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return false
-				}
-				key, _ := kt.(string)
-				field := key
-				if path != "" {
-					field = path + "." + key
-				}
-				if seen[key] {
-					problems = append(problems, Problem{Line: jsonloc.LineAt(data, dec.InputOffset()), Field: field, Reason: "duplicate key"})
-				}
-				seen[key] = true
-				if !walk(field, false) {
-					return false
-				}
-			}
-			_, err = dec.Token()
-			return err == nil
-		case json.Delim('['):
-			for i := 0; dec.More(); i++ {
-				if !walk(path+"["+strconv.Itoa(i)+"]", true) {
-					return false
-				}
-			}
-			_, err = dec.Token()
-			return err == nil
-		}
-		return true
+		problems = append(problems, Problem{Line: o.Line, Field: o.Field, Reason: reason})
 	}
-	walk("", false)
 	return problems
 }

@@ -66,8 +66,12 @@ func ParseLine(data []byte) (*triagev1.GroundTruthRecord, error) {
 	if dec.More() {
 		return nil, fmt.Errorf("one JSON object per line")
 	}
-	if k := repeatedKey(data); k != "" {
-		return nil, fmt.Errorf("%s: repeated key", k)
+	for _, o := range jsonloc.Oddities(data) {
+		if o.Kind == jsonloc.RepeatedKey {
+			// encoding/json would keep its last value: a record with two
+			// costs (or two verdicts) measures neither.
+			return nil, fmt.Errorf("%s: repeated key", o.Field)
+		}
 	}
 	gradeable := l.Gradeable == nil || *l.Gradeable
 	r := &triagev1.GroundTruthRecord{
@@ -134,30 +138,3 @@ var LineKeys = map[string]string{
 // Mode returns the API's mode for a file's mode name ("standard",
 // "extended"), or SOLVER_MODE_UNSPECIFIED.
 func Mode(name string) triagev1.SolverMode { return modes[name] }
-
-// repeatedKey returns the first top-level key data, one JSON object that
-// decoded, holds twice, or "": encoding/json would keep its last value and
-// a record with two costs (or two verdicts) measures neither.
-func repeatedKey(data []byte) string {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return ""
-	}
-	seen := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return ""
-		}
-		k, _ := tok.(string)
-		if seen[k] {
-			return k
-		}
-		seen[k] = true
-		var skip json.RawMessage
-		if dec.Decode(&skip) != nil {
-			return ""
-		}
-	}
-	return ""
-}

@@ -3,6 +3,7 @@ package gtfile
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -51,7 +52,7 @@ func Import(ctx context.Context, client triagev1.ExecutorServiceClient, name str
 		}
 		return err
 	}
-	seen := map[recordKey]firstRecord{}
+	seen := map[[16]byte]firstRecord{} // by keyOf's digest: a few dozen bytes a record, however long its fields
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxLineBytes)
 	line := 0
@@ -65,12 +66,12 @@ func Import(ctx context.Context, client triagev1.ExecutorServiceClient, name str
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %v (nothing was imported)", name, line, err)
 		}
-		k := keyOf(rec)
-		if first, ok := seen[k]; ok && !proto.Equal(first.rec, rec) {
+		k, sum := keyOf(rec), recordSum(rec)
+		if first, ok := seen[k.digest()]; ok && first.sum != sum {
 			return nil, fmt.Errorf("%s:%d: problem_id: a different record of model %q, mode %q, dataset %q, problem %q (sample %d) is already on line %d: one file holds one measurement per key (nothing was imported)",
 				name, line, k.model, modeName(k.mode), k.dataset, k.problem, k.sample, first.line)
 		} else if !ok {
-			seen[k] = firstRecord{line, rec}
+			seen[k.digest()] = firstRecord{line: line, sum: sum}
 		}
 		lineOf = append(lineOf, int32(line))
 		if batch = append(batch, rec); len(batch) == batchRecords {
@@ -100,9 +101,33 @@ type recordKey struct {
 	sample                  int32
 }
 
+// firstRecord is what Import keeps of the first record of a key: its line
+// and recordSum.
 type firstRecord struct {
 	line int
-	rec  *triagev1.GroundTruthRecord
+	sum  [16]byte
+}
+
+// digest is a collision-resistant digest of k (SHA-256, truncated).
+func (k recordKey) digest() [16]byte {
+	h := sha256.New()
+	for _, f := range []string{k.model, k.dataset, k.problem, strconv.Itoa(int(k.mode)), strconv.Itoa(int(k.sample))} {
+		h.Write([]byte(f))
+		h.Write([]byte{0}) // no field holds NUL (groundtruth.ValidateRecord)
+	}
+	var d [16]byte
+	copy(d[:], h.Sum(nil))
+	return d
+}
+
+// recordSum is a digest of r's whole content (deterministic wire form):
+// two records of one key with equal sums are the same measurement.
+func recordSum(r *triagev1.GroundTruthRecord) [16]byte {
+	b, _ := proto.MarshalOptions{Deterministic: true}.Marshal(r) // a parsed record always marshals
+	s := sha256.Sum256(b)
+	var d [16]byte
+	copy(d[:], s[:])
+	return d
 }
 
 func keyOf(r *triagev1.GroundTruthRecord) recordKey {

@@ -97,6 +97,11 @@ func importGroundTruth(ctx context.Context, client triagev1.ExecutorServiceClien
 	if err != nil {
 		return err
 	}
+	if resp.GetReceived() == 0 {
+		// An import that kept nothing failed at its job (docs/reference.md):
+		// an empty file is most likely the wrong one.
+		return fmt.Errorf("%s: no record in it (blank lines and nothing else): nothing was imported", name)
+	}
 	fmt.Fprintf(env.Stdout, "%s: %d records imported (%d inserted, %d updated, %d unchanged)\n",
 		name, resp.GetReceived(), resp.GetInserted(), resp.GetUpdated(), resp.GetUnchanged())
 	return nil

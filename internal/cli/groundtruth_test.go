@@ -106,6 +106,20 @@ func TestGroundTruthImportErrors(t *testing.T) {
 	}
 }
 
+// TestGroundTruthImportOfNothingFails: a file with no record (empty, or
+// blank lines) is an import that kept nothing, exit 1, not "0 records
+// imported" with exit 0.
+func TestGroundTruthImportOfNothingFails(t *testing.T) {
+	db := "sqlite:" + filepath.Join(t.TempDir(), "gt.db")
+	for _, body := range []string{"", "\n\n  \n"} {
+		file := writeFile(t, "empty.jsonl", body)
+		_, err := runCLI(t, "ground-truth", "import", "--store", db, file)
+		if err == nil || !strings.Contains(err.Error(), "no record in it") {
+			t.Errorf("import of %q: %v, want an error saying the file has no record", body, err)
+		}
+	}
+}
+
 // TestGroundTruthListDuringImport: a read-only `ground-truth list` answers
 // while another process's import holds the SQLite write lock (it failed
 // with "database is locked" when opening the store took that lock).

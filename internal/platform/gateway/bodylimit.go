@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/protoadapt"
@@ -188,6 +191,11 @@ func errorHandler(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshale
 	if status.Code(err) == codes.Unauthenticated {
 		w = challenging{ResponseWriter: w, challenge: bearerChallenge(r)}
 	}
+	if after, ok := retryAfter(err); ok {
+		// What the body's RetryInfo says, where HTTP clients' retry logic
+		// looks (urllib3's Retry, axios-retry).
+		w.Header().Set("Retry-After", after)
+	}
 	runtime.DefaultHTTPErrorHandler(ctx, mux, m, w, r, err)
 	// The answer goes out now, before the handler returns: over HTTP/2 the
 	// server then resets a stream whose body is unread, and a reset sent
@@ -195,6 +203,23 @@ func errorHandler(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshale
 	if f, ok := w.(http.Flusher); ok && r.ProtoMajor >= 2 {
 		f.Flush() // on HTTP/1.x it would make the answer chunked, without its length
 	}
+}
+
+// retryAfter is the Retry-After header (whole seconds, rounded up) of an
+// error whose status carries an errdetails.RetryInfo, as a rate limit's
+// refusal does; ok is false for one without.
+func retryAfter(err error) (string, bool) {
+	var hs *runtime.HTTPStatusError
+	if errors.As(err, &hs) {
+		err = hs.Err
+	}
+	for _, d := range status.Convert(err).Details() {
+		if ri, ok := d.(*errdetails.RetryInfo); ok && ri.GetRetryDelay() != nil {
+			delay := ri.GetRetryDelay().AsDuration()
+			return strconv.FormatInt(int64(math.Ceil(max(delay, 0).Seconds())), 10), true
+		}
+	}
+	return "", false
 }
 
 // errorDetailKey is the context key of ServerConfig.ErrorDetail.

@@ -3,6 +3,7 @@ package oracle
 import (
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/protoconv"
+	"github.com/triage-eval/triage/internal/protocol/randomref"
 )
 
 // Request limits. They bound the work and memory one call can ask for.
@@ -16,9 +17,9 @@ const (
 	// MaxCost is the largest cost of one item.
 	MaxCost = protoconv.MaxCost
 	// DefaultSamples is the Monte Carlo sample count when none is given.
-	DefaultSamples = 1000
+	DefaultSamples = randomref.DefaultSamples
 	// MaxSamples is the largest Monte Carlo sample count.
-	MaxSamples = 1_000_000
+	MaxSamples = randomref.MaxSamples
 	// MaxWork bounds items × budgets × samples of one request (the exact
 	// method counts one sample). Monte Carlo costs at most about 22 ns per
 	// item and sample (100,000 items with non-integer values, whose shuffles

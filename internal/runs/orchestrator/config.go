@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/triage-eval/triage/services/oracle"
 	"io"
 	"io/fs"
 	"math"
@@ -19,6 +18,7 @@ import (
 	"github.com/triage-eval/triage/internal/phase0/solving"
 	"github.com/triage-eval/triage/internal/platform/yamlloc"
 	"github.com/triage-eval/triage/internal/protocol/injection"
+	"github.com/triage-eval/triage/internal/protocol/randomref"
 	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/store/problems"
 )
@@ -346,8 +346,8 @@ func (c *Config) validate() error {
 	if c.Random.Method != "monte_carlo" && c.Random.Method != "exact" {
 		bad("random.method", "must be monte_carlo or exact, got %q", c.Random.Method)
 	}
-	if c.Random.Samples < 1 || c.Random.Samples > oracle.MaxSamples {
-		bad("random.samples", "must be in [1, %d] (shuffles of the random reference; 0 or absent means 1000), got %d", oracle.MaxSamples, c.Random.Samples)
+	if c.Random.Samples < 1 || c.Random.Samples > randomref.MaxSamples {
+		bad("random.samples", "must be in [1, %d] (shuffles of the random reference; 0 or absent means 1000), got %d", randomref.MaxSamples, c.Random.Samples)
 	}
 	if c.Concurrency < 1 {
 		bad("concurrency", "must be ≥ 1, got %d", c.Concurrency)

@@ -167,7 +167,8 @@ func TestSecurityEndToEnd(t *testing.T) {
 		start := time.Now()
 		_, err := oracle.ComputeReferences(withToken(e2eToken), huge)
 		fvs := grpcerr.FieldViolations(err)
-		if status.Code(err) != codes.InvalidArgument || len(fvs) != 1 || !strings.Contains(fvs[0].GetDescription(), "items × budgets × samples = 100000 × 64 × 1000000 = 6.4e12 exceeds 1e8") {
+		if status.Code(err) != codes.InvalidArgument || len(fvs) != 2 || !strings.Contains(fvs[0].GetDescription(), "items × budgets × samples = 100000 × 64 × 1000000 = 6.4e12 exceeds 1e8") ||
+			!strings.Contains(fvs[1].GetDescription(), "the answer's plan steps, items × budgets × plans = 100000 × 64 × 1 = 6.4e6 exceeds 1e6") {
 			t.Errorf("the issue's request: %v", err)
 		}
 		t.Logf("100000 items × 64 budgets × 10^6 samples: refused in %v", time.Since(start))

@@ -12,8 +12,12 @@ import (
 
 // withDispatchHeader returns the context of a CreatePlan call that sends
 // plancall.DispatchedHeader when its model call is dispatched
-// (llm.WithDispatchNotice).
+// (llm.WithDispatchNotice), if the call asked for it
+// (plancall.WantDispatchedHeader); ctx itself otherwise.
 func withDispatchHeader(ctx context.Context) context.Context {
+	if len(metadata.ValueFromIncomingContext(ctx, plancall.WantDispatchedHeader)) == 0 {
+		return ctx
+	}
 	return llm.WithDispatchNotice(ctx, func() {
 		_ = grpc.SendHeader(ctx, metadata.Pairs(plancall.DispatchedHeader, "1")) // fails only outside a call
 	})

@@ -35,11 +35,13 @@ const (
 // obtained.
 type PlannerServiceClient interface {
 	// CreatePlan asks a planner for a plan: an LLM through the gateway, or one
-	// of the reference strategies. A call of the llm strategy sends the header
-	// metadata "triage-dispatched: 1" as soon as its model call is dispatched
-	// (it has its endpoint's concurrency slot and goes to the provider), long
-	// before the answer; until then, cancelling the call costs nothing, which a
-	// draining run relies on. Other calls send their headers with the answer.
+	// of the reference strategies. A call of the llm strategy whose request
+	// metadata holds "triage-want-dispatched" gets the header metadata
+	// "triage-dispatched: 1" as soon as its model call is dispatched (it has
+	// its endpoint's concurrency slot and goes to the provider), long before
+	// the answer; until then, cancelling the call costs nothing, which a
+	// draining run relies on. Headers commit a call (gRPC retries it no more),
+	// so other calls get theirs with the answer.
 	CreatePlan(ctx context.Context, in *CreatePlanRequest, opts ...grpc.CallOption) (*CreatePlanResponse, error)
 	// RepairPlan parses and repairs a planner's raw output without calling any
 	// model, for platforms that call their own.
@@ -102,11 +104,13 @@ func (c *plannerServiceClient) ListEndpoints(ctx context.Context, in *ListEndpoi
 // obtained.
 type PlannerServiceServer interface {
 	// CreatePlan asks a planner for a plan: an LLM through the gateway, or one
-	// of the reference strategies. A call of the llm strategy sends the header
-	// metadata "triage-dispatched: 1" as soon as its model call is dispatched
-	// (it has its endpoint's concurrency slot and goes to the provider), long
-	// before the answer; until then, cancelling the call costs nothing, which a
-	// draining run relies on. Other calls send their headers with the answer.
+	// of the reference strategies. A call of the llm strategy whose request
+	// metadata holds "triage-want-dispatched" gets the header metadata
+	// "triage-dispatched: 1" as soon as its model call is dispatched (it has
+	// its endpoint's concurrency slot and goes to the provider), long before
+	// the answer; until then, cancelling the call costs nothing, which a
+	// draining run relies on. Headers commit a call (gRPC retries it no more),
+	// so other calls get theirs with the answer.
 	CreatePlan(context.Context, *CreatePlanRequest) (*CreatePlanResponse, error)
 	// RepairPlan parses and repairs a planner's raw output without calling any
 	// model, for platforms that call their own.

@@ -59,3 +59,16 @@ func trailStream(ss grpc.ServerStream, err error) {
 		ss.SetTrailer(md)
 	}
 }
+
+// NoRetry reports whether trailer, a call's trailer metadata, tells the
+// client never to retry it (a negative RetryPushbackKey): the reading of
+// the trailer gRPC's retry policy makes, for a caller that retries a call
+// itself.
+func NoRetry(trailer metadata.MD) bool {
+	v := trailer.Get(RetryPushbackKey)
+	if len(v) == 0 {
+		return false
+	}
+	ms, err := strconv.Atoi(v[0])
+	return err != nil || ms < 0
+}

@@ -11,6 +11,8 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/planning/plancall"
+	"github.com/triage-eval/triage/internal/platform/grpcerr"
+	"github.com/triage-eval/triage/internal/runs/work"
 )
 
 // WithdrawQueued returns client, a remote Planner's client over conn, made
@@ -64,7 +66,7 @@ func (w *withdrawingPlanner) CreatePlan(ctx context.Context, req *triagev1.Creat
 	if !w.announces.Load() {
 		return w.PlannerServiceClient.CreatePlan(ctx, req, opts...)
 	}
-	callCtx, cancel := context.WithCancel(ctx)
+	callCtx, cancel := context.WithCancel(metadata.AppendToOutgoingContext(ctx, plancall.WantDispatchedHeader, "1"))
 	defer cancel()
 	stream, err := w.conn.NewStream(callCtx, &grpc.StreamDesc{StreamName: "CreatePlan"}, triagev1.PlannerService_CreatePlan_FullMethodName, opts...)
 	if err != nil {
@@ -77,8 +79,10 @@ func (w *withdrawingPlanner) CreatePlan(ctx context.Context, req *triagev1.Creat
 		return nil, err
 	}
 	headed := make(chan struct{}) // closed once the header came, or the call ended
+	var dispatched bool           // set before headed closes
 	go func() {
-		_, _ = stream.Header() // its error is RecvMsg's
+		md, err := stream.Header() // its error is RecvMsg's
+		dispatched = err == nil && len(md.Get(plancall.DispatchedHeader)) > 0
 		close(headed)
 		if w.headerSeen != nil {
 			w.headerSeen()
@@ -98,6 +102,15 @@ func (w *withdrawingPlanner) CreatePlan(ctx context.Context, req *triagev1.Creat
 	}
 	resp := new(triagev1.CreatePlanResponse)
 	if err := stream.RecvMsg(resp); err != nil {
+		<-headed
+		if dispatched && status.Code(err) == codes.Unavailable && ctx.Err() == nil && !work.Stopping(w.stop) && !grpcerr.NoRetry(stream.Trailer()) {
+			// The Planner went away after dispatching the call (a
+			// restart). Its header committed the call (gRFC A6), past
+			// gRPC's retry policy, which would otherwise have sent it
+			// again: it is sent again as a plain call, which that policy
+			// covers.
+			return w.PlannerServiceClient.CreatePlan(ctx, req, opts...)
+		}
 		return nil, err
 	}
 	return resp, nil

@@ -46,11 +46,13 @@ class PlannerServiceServicer(object):
 
     def CreatePlan(self, request, context):
         """CreatePlan asks a planner for a plan: an LLM through the gateway, or one
-        of the reference strategies. A call of the llm strategy sends the header
-        metadata "triage-dispatched: 1" as soon as its model call is dispatched
-        (it has its endpoint's concurrency slot and goes to the provider), long
-        before the answer; until then, cancelling the call costs nothing, which a
-        draining run relies on. Other calls send their headers with the answer.
+        of the reference strategies. A call of the llm strategy whose request
+        metadata holds "triage-want-dispatched" gets the header metadata
+        "triage-dispatched: 1" as soon as its model call is dispatched (it has
+        its endpoint's concurrency slot and goes to the provider), long before
+        the answer; until then, cancelling the call costs nothing, which a
+        draining run relies on. Headers commit a call (gRPC retries it no more),
+        so other calls get theirs with the answer.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

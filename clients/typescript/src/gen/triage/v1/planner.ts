@@ -2438,11 +2438,13 @@ export type PlannerServiceService = typeof PlannerServiceService;
 export const PlannerServiceService = {
   /**
    * CreatePlan asks a planner for a plan: an LLM through the gateway, or one
-   * of the reference strategies. A call of the llm strategy sends the header
-   * metadata "triage-dispatched: 1" as soon as its model call is dispatched
-   * (it has its endpoint's concurrency slot and goes to the provider), long
-   * before the answer; until then, cancelling the call costs nothing, which a
-   * draining run relies on. Other calls send their headers with the answer.
+   * of the reference strategies. A call of the llm strategy whose request
+   * metadata holds "triage-want-dispatched" gets the header metadata
+   * "triage-dispatched: 1" as soon as its model call is dispatched (it has
+   * its endpoint's concurrency slot and goes to the provider), long before
+   * the answer; until then, cancelling the call costs nothing, which a
+   * draining run relies on. Headers commit a call (gRPC retries it no more),
+   * so other calls get theirs with the answer.
    */
   createPlan: {
     path: "/triage.v1.PlannerService/CreatePlan" as const,
@@ -2489,11 +2491,13 @@ export const PlannerServiceService = {
 export interface PlannerServiceServer extends UntypedServiceImplementation {
   /**
    * CreatePlan asks a planner for a plan: an LLM through the gateway, or one
-   * of the reference strategies. A call of the llm strategy sends the header
-   * metadata "triage-dispatched: 1" as soon as its model call is dispatched
-   * (it has its endpoint's concurrency slot and goes to the provider), long
-   * before the answer; until then, cancelling the call costs nothing, which a
-   * draining run relies on. Other calls send their headers with the answer.
+   * of the reference strategies. A call of the llm strategy whose request
+   * metadata holds "triage-want-dispatched" gets the header metadata
+   * "triage-dispatched: 1" as soon as its model call is dispatched (it has
+   * its endpoint's concurrency slot and goes to the provider), long before
+   * the answer; until then, cancelling the call costs nothing, which a
+   * draining run relies on. Headers commit a call (gRPC retries it no more),
+   * so other calls get theirs with the answer.
    */
   createPlan: handleUnaryCall<CreatePlanRequest, CreatePlanResponse>;
   /**
@@ -2515,11 +2519,13 @@ export interface PlannerServiceServer extends UntypedServiceImplementation {
 export interface PlannerServiceClient extends Client {
   /**
    * CreatePlan asks a planner for a plan: an LLM through the gateway, or one
-   * of the reference strategies. A call of the llm strategy sends the header
-   * metadata "triage-dispatched: 1" as soon as its model call is dispatched
-   * (it has its endpoint's concurrency slot and goes to the provider), long
-   * before the answer; until then, cancelling the call costs nothing, which a
-   * draining run relies on. Other calls send their headers with the answer.
+   * of the reference strategies. A call of the llm strategy whose request
+   * metadata holds "triage-want-dispatched" gets the header metadata
+   * "triage-dispatched: 1" as soon as its model call is dispatched (it has
+   * its endpoint's concurrency slot and goes to the provider), long before
+   * the answer; until then, cancelling the call costs nothing, which a
+   * draining run relies on. Headers commit a call (gRPC retries it no more),
+   * so other calls get theirs with the answer.
    */
   createPlan(
     request: CreatePlanRequest,

@@ -2,19 +2,18 @@ package orchestrator
 
 import (
 	"context"
-	"net"
 	"testing"
 	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
-	"google.golang.org/grpc/test/bufconn"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/planning/plancall"
+	"github.com/triage-eval/triage/internal/platform/server"
+	"github.com/triage-eval/triage/internal/platform/servertest"
 )
 
 // heldPlanner answers CreatePlan once release closes; with dispatch set it
@@ -64,18 +63,7 @@ func TestWithdrawQueued(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := &heldPlanner{announce: tt.announce, dispatch: tt.dispatch, started: make(chan struct{}), release: make(chan struct{})}
-			lis := bufconn.Listen(1 << 20)
-			srv := grpc.NewServer()
-			triagev1.RegisterPlannerServiceServer(srv, p)
-			go srv.Serve(lis)
-			t.Cleanup(srv.Stop)
-			conn, err := grpc.NewClient("passthrough:///planner",
-				grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
-				grpc.WithTransportCredentials(insecure.NewCredentials()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { conn.Close() })
+			conn := servertest.Start(t, nil, server.Service{Name: "planner", Desc: &triagev1.PlannerService_ServiceDesc, Impl: p})
 			stop := make(chan struct{})
 			client := WithdrawQueued(triagev1.NewPlannerServiceClient(conn), conn, stop)
 			seen := make(chan struct{})

@@ -205,6 +205,8 @@ func writeReport(ctx context.Context, path, dir string, opts reportOptions, env 
 	printFreshness(&warnings, "cell", res.Freshness)
 	if len(ba) > 0 || baFresh.Stale > 0 {
 		printFreshness(&warnings, "budget-aware re-solve", baFresh)
+		// Not yet laid out again as the cells are (reportResults).
+		fmt.Fprintln(&warnings, "note: the budget-aware re-solves are judged against the inputs of the last `triage budget-aware`, not today's")
 	}
 	if err := writePage(dir, rep, rows, spend, opts, warnings.String()); err != nil {
 		return err

@@ -57,8 +57,8 @@ func reportResults(ctx context.Context, rs runstore.Store, cfg *orchestrator.Con
 // not imported.
 func currentGrid(ctx context.Context, cfg *orchestrator.Config, rs runstore.Store, dial *dialFlags, env Env) (_ runstore.Current, err error) {
 	if cfg.Services.Executor == "" {
-		p := cfg.Path(cfg.GroundTruthStore)
-		if !strings.Contains(p, "://") && !strings.HasPrefix(p, "sqlite:") {
+		p := strings.TrimPrefix(cfg.Path(cfg.GroundTruthStore), "sqlite:")
+		if !strings.Contains(p, "://") {
 			if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
 				return runstore.Current{}, fmt.Errorf("the ground-truth store %s does not exist", p)
 			}

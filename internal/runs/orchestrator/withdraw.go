@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"context"
+	"slices"
 	"sync/atomic"
 
 	"google.golang.org/grpc"
@@ -53,67 +54,89 @@ var errWithdrawn = status.Error(codes.Canceled, "withdrawn before its model call
 // the Planner announces DispatchedHeader.
 func (w *withdrawingPlanner) ListEndpoints(ctx context.Context, req *triagev1.ListEndpointsRequest, opts ...grpc.CallOption) (*triagev1.ListEndpointsResponse, error) {
 	var header metadata.MD
-	resp, err := w.PlannerServiceClient.ListEndpoints(ctx, req, append(opts, grpc.Header(&header))...)
+	resp, err := w.PlannerServiceClient.ListEndpoints(ctx, req, slices.Concat(opts, []grpc.CallOption{grpc.Header(&header)})...)
 	if err == nil && len(header.Get(plancall.AnnouncesDispatchHeader)) > 0 {
 		w.announces.Store(true)
 	}
 	return resp, err
 }
 
+// maxSends bounds the sends of one CreatePlan call the Planner dropped
+// after dispatching it: the service config's maxAttempts.
+const maxSends = 5
+
 // CreatePlan implements triagev1.PlannerServiceClient: the unary call made
-// as a stream, so that its header is seen before its answer.
+// as a stream, so that its header is seen before its answer. A call the
+// Planner dropped after its header (a restart) is sent again, up to
+// maxSends sends in all, each withdrawable like the first.
 func (w *withdrawingPlanner) CreatePlan(ctx context.Context, req *triagev1.CreatePlanRequest, opts ...grpc.CallOption) (*triagev1.CreatePlanResponse, error) {
 	if !w.announces.Load() {
 		return w.PlannerServiceClient.CreatePlan(ctx, req, opts...)
 	}
-	callCtx, cancel := context.WithCancel(metadata.AppendToOutgoingContext(ctx, plancall.WantDispatchedHeader, "1"))
-	defer cancel()
+	for send := 1; ; send++ {
+		resp, dropped, err := w.send(ctx, req, opts)
+		if !dropped || send == maxSends {
+			return resp, err
+		}
+	}
+}
+
+// send makes one CreatePlan call. dropped reports that the Planner went
+// away after dispatching it (Unavailable after its header): the header
+// committed the call (gRFC A6), past gRPC's retry policy, which would
+// otherwise have sent it again, so the caller may — unless the trailer
+// says never, or the run is stopping.
+func (w *withdrawingPlanner) send(ctx context.Context, req *triagev1.CreatePlanRequest, opts []grpc.CallOption) (_ *triagev1.CreatePlanResponse, dropped bool, _ error) {
+	callCtx, cancel := context.WithCancelCause(metadata.AppendToOutgoingContext(ctx, plancall.WantDispatchedHeader, "1"))
+	defer cancel(nil)
+	headed := make(chan struct{}) // closed once the header came, or the call ended
+	var dispatched atomic.Bool
+	// The stop withdraws the call until its header comes: while it waits
+	// for the Planner to be reachable (waitForReady), is being sent, or is
+	// queued there.
+	go func() {
+		select {
+		case <-w.stop:
+			select {
+			case <-headed: // came with the stop: dispatched, or answered
+			default:
+				cancel(errWithdrawn)
+			}
+		case <-headed:
+		case <-callCtx.Done():
+		}
+	}()
+	withdrawn := func(err error) error {
+		if context.Cause(callCtx) == errWithdrawn {
+			return errWithdrawn
+		}
+		return err
+	}
 	stream, err := w.conn.NewStream(callCtx, &grpc.StreamDesc{StreamName: "CreatePlan"}, triagev1.PlannerService_CreatePlan_FullMethodName, opts...)
 	if err != nil {
-		return nil, err
+		return nil, false, withdrawn(err)
 	}
 	if err := stream.SendMsg(req); err != nil {
-		return nil, w.finish(stream, err)
+		return nil, false, withdrawn(w.finish(stream, err))
 	}
 	if err := stream.CloseSend(); err != nil {
-		return nil, err
+		return nil, false, withdrawn(err)
 	}
-	headed := make(chan struct{}) // closed once the header came, or the call ended
-	var dispatched bool           // set before headed closes
 	go func() {
 		md, err := stream.Header() // its error is RecvMsg's
-		dispatched = err == nil && len(md.Get(plancall.DispatchedHeader)) > 0
+		dispatched.Store(err == nil && len(md.Get(plancall.DispatchedHeader)) > 0)
 		close(headed)
 		if w.headerSeen != nil {
 			w.headerSeen()
 		}
 	}()
-	select {
-	case <-headed:
-	case <-ctx.Done():
-	case <-w.stop:
-		select {
-		case <-headed: // came with the stop: the call was dispatched, or answered
-		default:
-			cancel()
-			<-headed
-			return nil, errWithdrawn
-		}
-	}
 	resp := new(triagev1.CreatePlanResponse)
 	if err := stream.RecvMsg(resp); err != nil {
 		<-headed
-		if dispatched && status.Code(err) == codes.Unavailable && ctx.Err() == nil && !work.Stopping(w.stop) && !grpcerr.NoRetry(stream.Trailer()) {
-			// The Planner went away after dispatching the call (a
-			// restart). Its header committed the call (gRFC A6), past
-			// gRPC's retry policy, which would otherwise have sent it
-			// again: it is sent again as a plain call, which that policy
-			// covers.
-			return w.PlannerServiceClient.CreatePlan(ctx, req, opts...)
-		}
-		return nil, err
+		dropped = dispatched.Load() && status.Code(err) == codes.Unavailable && ctx.Err() == nil && !work.Stopping(w.stop) && !grpcerr.NoRetry(stream.Trailer())
+		return nil, dropped, withdrawn(err)
 	}
-	return resp, nil
+	return resp, false, nil
 }
 
 // finish returns the error of a stream whose message could not be sent:

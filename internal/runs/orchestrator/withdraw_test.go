@@ -2,11 +2,13 @@ package orchestrator
 
 import (
 	"context"
+	"net"
 	"testing"
 	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
@@ -109,5 +111,38 @@ func TestWithdrawQueued(t *testing.T) {
 				t.Errorf("CreatePlan = %v, %v; want it answered", r.resp, r.err)
 			}
 		})
+	}
+}
+
+// TestWithdrawWhileUnreachable: a call waiting for its Planner to be
+// reachable (waitForReady, as the CLI's service config sets: the Planner
+// restarting) is as queued as a call can be, and the stop withdraws it at
+// once; it once waited until the Planner came back, then was sent.
+func TestWithdrawWhileUnreachable(t *testing.T) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := lis.Addr().String()
+	lis.Close() // nobody listens there now
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()), grpc.WithDefaultCallOptions(grpc.WaitForReady(true)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	stop := make(chan struct{})
+	w := WithdrawQueued(triagev1.NewPlannerServiceClient(conn), conn, stop).(*withdrawingPlanner)
+	// As a Planner's ListEndpoints answer would have, before it went away.
+	w.announces.Store(true)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // only catches a hang
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := w.CreatePlan(ctx, &triagev1.CreatePlanRequest{})
+		done <- err
+	}()
+	close(stop)
+	if err := <-done; status.Code(err) != codes.Canceled || ctx.Err() != nil {
+		t.Errorf("CreatePlan = %v (context: %v); want it withdrawn (Canceled) at the stop", err, ctx.Err())
 	}
 }

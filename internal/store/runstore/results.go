@@ -75,7 +75,9 @@ func (s *sqlStore) results(ctx context.Context, current *Current) (Results, erro
 		} else if grid, err = pairsOf(ctx, s.db, `SELECT key, fingerprint FROM grid_cells`); err != nil {
 			return res, err
 		}
-		res.Freshness.Unchecked = len(grid) == 0
+		// A run store last run before fingerprints existed saved no grid;
+		// today's grid, even an empty one, checks every cell.
+		res.Freshness.Unchecked = current == nil && len(grid) == 0
 		cells, err := s.Cells(ctx)
 		if err != nil {
 			return res, err

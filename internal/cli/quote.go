@@ -22,6 +22,7 @@ import (
 	"github.com/triage-eval/triage/internal/runs/budgetaware"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/runs/quote"
+	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/runstore"
 	"github.com/triage-eval/triage/services/planner"
 )
@@ -62,15 +63,7 @@ func runQuote(ctx context.Context, args []string, env Env) (err error) {
 		return err
 	}
 	defer closeInto(&err, rs.Close)
-	// The Planner in process needs no API key to render what it would
-	// send: a quote calls no model.
-	llmCfg.Getenv = noKeys
-	deps := serviceDeps{now: time.Now, store: st, tel: env.Telemetry}
-	if cfg.Services.Planner == "" {
-		deps.planner = llmCfg
-	}
-	conns, err := connect([]string{"executor", "planner"},
-		map[string]string{"executor": cfg.Services.Executor, "planner": cfg.Services.Planner}, dial, deps, env.Stderr)
+	conns, err := connectNoCalls(cfg, llmCfg, st, dial, env)
 	if err != nil {
 		return err
 	}
@@ -89,6 +82,20 @@ func runQuote(ctx context.Context, args []string, env Env) (err error) {
 		return quote.JSON(env.Stdout, q)
 	}
 	return quote.Text(env.Stdout, q)
+}
+
+// connectNoCalls connects cfg's Executor and Planner (in process over st
+// and llmCfg, or the config's remote ones) for work that lays out or
+// prices a grid and calls no model: the in-process Planner gets noKeys,
+// so it needs no API key to render what it would send.
+func connectNoCalls(cfg *orchestrator.Config, llmCfg planner.Config, st groundtruth.Store, dial *dialFlags, env Env) (*connections, error) {
+	llmCfg.Getenv = noKeys
+	deps := serviceDeps{now: time.Now, store: st, tel: env.Telemetry}
+	if cfg.Services.Planner == "" {
+		deps.planner = llmCfg
+	}
+	return connect([]string{"executor", "planner"},
+		map[string]string{"executor": cfg.Services.Executor, "planner": cfg.Services.Planner}, dial, deps, env.Stderr)
 }
 
 // noKeys stands in for the environment where a quote builds clients: each

@@ -71,21 +71,15 @@ func currentGrid(ctx context.Context, cfg *orchestrator.Config, rs runstore.Stor
 		return runstore.Current{}, err
 	}
 	defer closeInto(&err, closeCache)
-	llmCfg.Getenv = noKeys // no call is made
 	st, closeStore, err := openGroundTruth(ctx, cfg, env)
 	if err != nil {
 		return runstore.Current{}, err
 	}
 	defer closeInto(&err, closeStore)
-	deps := serviceDeps{now: time.Now, store: st, tel: env.Telemetry}
-	if cfg.Services.Planner == "" {
-		deps.planner = llmCfg
-	}
 	if dial == nil {
 		dial = &dialFlags{}
 	}
-	conns, err := connect([]string{"executor", "planner"},
-		map[string]string{"executor": cfg.Services.Executor, "planner": cfg.Services.Planner}, dial, deps, env.Stderr)
+	conns, err := connectNoCalls(cfg, llmCfg, st, dial, env)
 	if err != nil {
 		return runstore.Current{}, err
 	}

@@ -109,14 +109,8 @@ func ParseLine(data []byte) (*triagev1.GroundTruthRecord, error) {
 func FormatLine(r *triagev1.GroundTruthRecord) ([]byte, error) {
 	gradeable := r.GetGradeable()
 	measured := r.GetMeasuredTime().AsTime()
-	mode := ""
-	for name, m := range modes {
-		if m == r.GetSolver().GetMode() {
-			mode = name
-		}
-	}
 	return json.Marshal(line{
-		Model: r.GetSolver().GetModel(), Mode: mode, Dataset: r.GetDataset(), ProblemID: r.GetProblemId(),
+		Model: r.GetSolver().GetModel(), Mode: modeName(r.GetSolver().GetMode()), Dataset: r.GetDataset(), ProblemID: r.GetProblemId(),
 		Cost: r.GetCost(), Correct: r.GetCorrect(), Gradeable: &gradeable, FinishReason: r.GetFinishReason(),
 		LatencyMS: float64(r.GetLatency().AsDuration()) / float64(time.Millisecond), ResponseSHA256: r.GetResponseSha256(),
 		Error: r.GetError(), MeasuredAt: &measured, LuckyGuess: r.GetLuckyGuess(),
@@ -138,3 +132,14 @@ var LineKeys = map[string]string{
 // Mode returns the API's mode for a file's mode name ("standard",
 // "extended"), or SOLVER_MODE_UNSPECIFIED.
 func Mode(name string) triagev1.SolverMode { return modes[name] }
+
+// modeName is the file's name of a mode ("standard", "extended"), "" for
+// none.
+func modeName(m triagev1.SolverMode) string {
+	for name, v := range modes {
+		if v == m {
+			return name
+		}
+	}
+	return ""
+}

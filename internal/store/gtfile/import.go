@@ -67,11 +67,12 @@ func Import(ctx context.Context, client triagev1.ExecutorServiceClient, name str
 			return nil, fmt.Errorf("%s:%d: %v (nothing was imported)", name, line, err)
 		}
 		k, sum := keyOf(rec), recordSum(rec)
-		if first, ok := seen[k.digest()]; ok && first.sum != sum {
+		digest := k.digest()
+		if first, ok := seen[digest]; ok && first.sum != sum {
 			return nil, fmt.Errorf("%s:%d: problem_id: a different record of model %q, mode %q, dataset %q, problem %q (sample %d) is already on line %d: one file holds one measurement per key (nothing was imported)",
 				name, line, k.model, modeName(k.mode), k.dataset, k.problem, k.sample, first.line)
 		} else if !ok {
-			seen[k.digest()] = firstRecord{line: line, sum: sum}
+			seen[digest] = firstRecord{line: line, sum: sum}
 		}
 		lineOf = append(lineOf, int32(line))
 		if batch = append(batch, rec); len(batch) == batchRecords {
@@ -165,14 +166,4 @@ func importError(name string, lineOf []int32, err error) error {
 		return err
 	}
 	return errors.New(strings.Join(lines, "\n") + "\n(nothing was imported)")
-}
-
-// modeName is the file's name of a mode ("standard", "extended").
-func modeName(m triagev1.SolverMode) string {
-	for name, v := range modes {
-		if v == m {
-			return name
-		}
-	}
-	return ""
 }

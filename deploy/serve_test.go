@@ -88,37 +88,38 @@ func TestServeManifests(t *testing.T) {
 				if unserved(c.Args) {
 					t.Skip("this tree's triage serve has no Scoring service yet")
 				}
-				port, httpPort := freePort(t), freePort(t)
 				run := materialize(t, t.TempDir(), spec, c, nil, secrets, nil)
-				args := relisten(run.args, port, httpPort)
-				var probes [][]string
-				for _, pr := range []*corev1.Probe{c.StartupProbe, c.ReadinessProbe, c.LivenessProbe} {
-					switch {
-					case pr.GRPC != nil:
-						probes = append(probes, []string{probe, fmt.Sprintf("-addr=127.0.0.1:%d", port), "-service=" + *pr.GRPC.Service})
-					case pr.Exec != nil:
-						cmd := []string{probe}
-						for _, a := range pr.Exec.Command[1:] {
-							cmd = append(cmd, remount(strings.Replace(a, ":50051", ":"+strconv.Itoa(port), 1), c.VolumeMounts, run.dir))
+				serveOnFreePorts(t, func(port, httpPort int) bool {
+					args := relisten(run.args, port, httpPort)
+					var probes [][]string
+					for _, pr := range []*corev1.Probe{c.StartupProbe, c.ReadinessProbe, c.LivenessProbe} {
+						switch {
+						case pr.GRPC != nil:
+							probes = append(probes, []string{probe, fmt.Sprintf("-addr=127.0.0.1:%d", port), "-service=" + *pr.GRPC.Service})
+						case pr.Exec != nil:
+							cmd := []string{probe}
+							for _, a := range pr.Exec.Command[1:] {
+								cmd = append(cmd, remount(strings.Replace(a, ":50051", ":"+strconv.Itoa(port), 1), c.VolumeMounts, run.dir))
+							}
+							probes = append(probes, cmd)
 						}
-						probes = append(probes, cmd)
 					}
-				}
-				_, tls := flagValue(args, "tls-cert")
-				if _, ok := flagValue(args, "http-listen"); ok {
-					probes = append(probes, httpHealthProbe(t, httpPort, tls, tlsFiles["ca.crt"]))
-				}
-				env := slices.Concat(pg, run.env)
-				var checks []func() error
-				if metricsPort(c) != 0 {
-					// Where the autoscaler's metric comes from: one call, then
-					// its duration on the exporter's /metrics.
-					mport := freePort(t)
-					env = append(env, "OTEL_EXPORTER_PROMETHEUS_HOST=127.0.0.1", fmt.Sprintf("OTEL_EXPORTER_PROMETHEUS_PORT=%d", mport))
-					checks = append(checks, callDurationExported(t, port, mport, healthService[d.Spec.Template.Labels[componentLabel]], token, tls, tlsFiles["ca.crt"]))
-				}
-				grace := time.Duration(*spec.TerminationGracePeriodSeconds) * time.Second
-				serveAndProbe(t, bin, args, env, probes, checks, grace)
+					_, tls := flagValue(args, "tls-cert")
+					if _, ok := flagValue(args, "http-listen"); ok {
+						probes = append(probes, httpHealthProbe(t, httpPort, tls, tlsFiles["ca.crt"]))
+					}
+					env := slices.Concat(pg, run.env)
+					var checks []func() error
+					if metricsPort(c) != 0 {
+						// Where the autoscaler's metric comes from: one call, then
+						// its duration on the exporter's /metrics.
+						mport := freePort(t)
+						env = append(env, "OTEL_EXPORTER_PROMETHEUS_HOST=127.0.0.1", fmt.Sprintf("OTEL_EXPORTER_PROMETHEUS_PORT=%d", mport))
+						checks = append(checks, callDurationExported(t, port, mport, healthService[d.Spec.Template.Labels[componentLabel]], token, tls, tlsFiles["ca.crt"]))
+					}
+					grace := time.Duration(*spec.TerminationGracePeriodSeconds) * time.Second
+					return serveAndProbe(t, bin, args, env, probes, checks, grace)
+				})
 			})
 		}
 	}
@@ -147,28 +148,28 @@ func TestServeManifests(t *testing.T) {
 				}
 				return a
 			}
-			port := freePort(t)
-			var args []string
-			for _, a := range s.Command {
-				args = append(args, fromSecrets(a))
-			}
-			httpPort := freePort(t)
-			args = relisten(args, port, httpPort)
-			hc := []string{probe}
-			for _, a := range s.HealthCheck.Test[2:] { // after CMD and the probe's path in the image
-				hc = append(hc, fromSecrets(strings.Replace(a, ":50051", ":"+strconv.Itoa(port), 1)))
-			}
-			probes := [][]string{hc}
-			if _, ok := flagValue(args, "http-listen"); ok {
-				ca, err := os.ReadFile(filepath.Join(composeSecrets, "ca.crt"))
-				if err != nil {
-					t.Fatal(err)
+			serveOnFreePorts(t, func(port, httpPort int) bool {
+				var args []string
+				for _, a := range s.Command {
+					args = append(args, fromSecrets(a))
 				}
-				_, tls := flagValue(args, "tls-cert")
-				probes = append(probes, httpHealthProbe(t, httpPort, tls, string(ca)))
-			}
-			// The server is on the test's PostgreSQL, not the Compose one.
-			serveAndProbe(t, bin, args, pg, probes, nil, time.Duration(*s.StopGracePeriod))
+				args = relisten(args, port, httpPort)
+				hc := []string{probe}
+				for _, a := range s.HealthCheck.Test[2:] { // after CMD and the probe's path in the image
+					hc = append(hc, fromSecrets(strings.Replace(a, ":50051", ":"+strconv.Itoa(port), 1)))
+				}
+				probes := [][]string{hc}
+				if _, ok := flagValue(args, "http-listen"); ok {
+					ca, err := os.ReadFile(filepath.Join(composeSecrets, "ca.crt"))
+					if err != nil {
+						t.Fatal(err)
+					}
+					_, tls := flagValue(args, "tls-cert")
+					probes = append(probes, httpHealthProbe(t, httpPort, tls, string(ca)))
+				}
+				// The server is on the test's PostgreSQL, not the Compose one.
+				return serveAndProbe(t, bin, args, pg, probes, nil, time.Duration(*s.StopGracePeriod))
+			})
 		})
 	}
 }
@@ -220,6 +221,23 @@ func httpHealthProbe(t *testing.T, port int, tls bool, caPEM string) []string {
 	return append(cmd, "--cacert", ca, fmt.Sprintf("https://localhost:%d/healthz", port))
 }
 
+// maxBindAttempts is how many times a server is started on fresh ports
+// when another process took a port between freePort and its bind.
+const maxBindAttempts = 3
+
+// serveOnFreePorts calls serve with a free gRPC and HTTP port, and again
+// with fresh ones while serve asks to rebind (another process took a port
+// between freePort and the server's bind), at most maxBindAttempts times.
+func serveOnFreePorts(t *testing.T, serve func(port, httpPort int) (rebind bool)) {
+	t.Helper()
+	for attempt := 1; serve(freePort(t), freePort(t)); attempt++ {
+		if attempt == maxBindAttempts {
+			t.Fatalf("the server's ports were taken by another process %d times in a row", attempt)
+		}
+		t.Logf("attempt %d: a port was taken before the server bound it; trying fresh ports", attempt)
+	}
+}
+
 func freePort(t *testing.T) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -232,8 +250,10 @@ func freePort(t *testing.T) int {
 
 // serveAndProbe starts the server, waits until every probe passes and
 // then every check, then sends SIGTERM and wants the server to exit cleanly
-// within grace.
-func serveAndProbe(t *testing.T, bin string, args, env []string, probes [][]string, checks []func() error, grace time.Duration) {
+// within grace. It returns rebind, having checked nothing, when the server
+// exited because one of its ports was already in use: freePort's port can
+// be taken by another process before the server binds it.
+func serveAndProbe(t *testing.T, bin string, args, env []string, probes [][]string, checks []func() error, grace time.Duration) (rebind bool) {
 	t.Helper()
 	var log strings.Builder
 	cmd := exec.Command(bin, args...)
@@ -270,6 +290,9 @@ func serveAndProbe(t *testing.T, bin string, args, env []string, probes [][]stri
 			}
 			select {
 			case err := <-done:
+				if strings.Contains(log.String(), "address already in use") {
+					return true
+				}
 				t.Fatalf("triage %q exited: %v\n%s", args, err, log.String())
 			default:
 			}
@@ -288,6 +311,7 @@ func serveAndProbe(t *testing.T, bin string, args, env []string, probes [][]stri
 	case <-time.After(grace):
 		t.Errorf("triage %q still running %v after SIGTERM (the grace period)\n%s", args, grace, log.String())
 	}
+	return false
 }
 
 // testCertificates makes a CA and a server certificate for names, as the

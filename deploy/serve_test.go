@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	mathrand "math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -238,14 +239,30 @@ func serveOnFreePorts(t *testing.T, serve func(port, httpPort int) (rebind bool)
 	}
 }
 
+// freePort returns a loopback port nobody listens on, drawn at random from
+// the 12,000 ports below the kernel's ephemeral range: a port from ":0"
+// lies inside it, where any outgoing connection on the machine can take it
+// before the server binds it. (The main module's servertest.FreeLoopbackAddr
+// does the same; this module does not import that one.)
 func freePort(t *testing.T) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	low := 32768
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			if n, err := strconv.Atoi(f[0]); err == nil && n >= 1024+12000 {
+				low = n
+			}
+		}
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	for range 100 {
+		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", low-12000+mathrand.IntN(12000)))
+		if err == nil {
+			defer l.Close()
+			return l.Addr().(*net.TCPAddr).Port
+		}
+	}
+	t.Fatalf("no free loopback port below %d after 100 tries", low)
+	return 0
 }
 
 // serveAndProbe starts the server, waits until every probe passes and

@@ -21,11 +21,13 @@ import (
 // threshold, says so again when the server is back, and stops watching
 // when the connection closes; a connection that never fails says nothing.
 func TestWatchOutagesReportsAServiceThatStaysDown(t *testing.T) {
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	// The server comes back on the same address: one below the ephemeral
+	// range, which no outgoing connection takes while it is down.
+	addr := servertest.FreeLoopbackAddr(t)
+	lis, err := net.Listen("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := lis.Addr().String()
 	serve := func(lis net.Listener) *grpc.Server {
 		s := grpc.NewServer()
 		healthpb.RegisterHealthServer(s, health.NewServer())

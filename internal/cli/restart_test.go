@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,19 +39,8 @@ type serviceProcess struct {
 	logs *servertest.LogBuffer
 }
 
-// freeAddr returns a loopback address with a port nobody listens on.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lis.Close()
-	return lis.Addr().String()
-}
-
 func startService(t *testing.T, name string, args ...string) *serviceProcess {
-	p := &serviceProcess{t: t, name: name, addr: freeAddr(t), args: args, logs: &servertest.LogBuffer{}}
+	p := &serviceProcess{t: t, name: name, addr: servertest.FreeLoopbackAddr(t), args: args, logs: &servertest.LogBuffer{}}
 	p.start()
 	t.Cleanup(func() {
 		if p.cmd != nil {

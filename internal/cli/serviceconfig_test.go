@@ -78,7 +78,7 @@ func TestServiceUnavailableIsNotRetried(t *testing.T) {
 // TestCommandsReportAServiceThatIsDown: calls wait for a restarting service,
 // but a command whose remote service is down when it starts says so.
 func TestCommandsReportAServiceThatIsDown(t *testing.T) {
-	dead := freeAddr(t)
+	dead := servertest.FreeLoopbackAddr(t)
 	cc, err := grpc.NewClient(dead, append(resilientOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
 	if err != nil {
 		t.Fatal(err)

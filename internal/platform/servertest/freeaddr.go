@@ -57,6 +57,6 @@ func tryListen(port int) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	defer l.Close()
+	defer func() { _ = l.Close() }()
 	return l.Addr().String(), true
 }

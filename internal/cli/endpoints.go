@@ -120,6 +120,7 @@ func loadEndpoints(path string) (map[string]llm.Endpoint, error) {
 	if err != nil {
 		return nil, err
 	}
+	data = jsonloc.BlankBOM(data)
 	lines, offsets := jsonloc.BuildOffsets(data)
 	located := func(field, reason string) error {
 		return fmt.Errorf("%s:%d: %s: %s", path, lines.Line(field), field, reason)

@@ -23,6 +23,10 @@ func TestLoadEndpoints(t *testing.T) {
 		!eps["gpt"].Batch || q.Batch {
 		t.Errorf("endpoints = %+v", eps)
 	}
+	bom := writeFile(t, "bom.json", "\ufeff"+`{"x": {"base_url": "http://h/v1", "model": "m", "mode": "standard"}}`)
+	if eps, err := loadEndpoints(bom); err != nil || eps["x"].Model != "m" {
+		t.Errorf("a file that starts with a byte-order mark: %v, %v", eps, err)
+	}
 	if eps, err := loadEndpoints(""); err != nil || len(eps) != 0 {
 		t.Errorf("no file: %v, %v", eps, err)
 	}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/triage-eval/triage/internal/platform/jsonloc"
 )
 
 // zipZstd is the zip method number of Zstandard (APPNOTE 4.4.5), which
@@ -129,6 +131,7 @@ func ReadInspectJSON(name string, r io.Reader, lim Limits) ([]*Sample, error) {
 	if err != nil {
 		return nil, err
 	}
+	data = jsonloc.BlankBOM(data)
 	h, err := parseInspectHeader(data, name)
 	if err != nil {
 		return nil, err

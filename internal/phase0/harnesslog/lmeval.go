@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/triage-eval/triage/internal/platform/jsonloc"
 )
 
 // Fields of an lm-evaluation-harness sample line that TRIAGE reads beyond
@@ -46,7 +48,11 @@ func ReadLMEval(name string, r io.Reader, lim Limits) ([]*Sample, error) {
 		if lr.N <= 0 { // more than MaxFileBytes were read: this line may be cut
 			return nil, fileErr(name, "", "more than the %d bytes a log may have", lim.MaxFileBytes)
 		}
-		data := bytes.TrimSpace(sc.Bytes())
+		data := sc.Bytes()
+		if line == 1 {
+			data = jsonloc.BlankBOM(data)
+		}
+		data = bytes.TrimSpace(data)
 		if len(data) == 0 {
 			continue
 		}

@@ -163,11 +163,14 @@ func TestReadFileFormats(t *testing.T) {
 		{write("not-zip.eval", []byte(`{}`)), "", "a .eval log must be a zip archive"},
 		{write("unknown.txt", []byte(`{}`)), "", "cannot tell the format from the name: use --from"},
 		{write("samples_x.jsonl", []byte("{\"doc_id\":0}\n\n")), "", ""},
+		{write("samples_bom.jsonl", []byte("\ufeff{\"doc_id\":0}\n")), "", ""},
+		{write("samples_bom2.jsonl", []byte("{\"doc_id\":0}\n\ufeff{\"doc_id\":1}\n")), "", "samples_bom2.jsonl:2:"}, // a BOM counts only at the start
 		{write("samples_bad.jsonl", []byte("{\"doc_id\":0}\n[1]\n")), "", "samples_bad.jsonl:2: not a JSON object"},
 		{write("samples_noid.jsonl", []byte("{\"doc\":{}}\n")), "", "samples_noid.jsonl:1: doc_id: must be an integer or a string"},
 		{write("samples_long.jsonl", append(bytes.Repeat([]byte("x"), 70<<10), '\n')), "", "samples_long.jsonl:1: cannot read"},
 		{write("big.json", bytes.Repeat([]byte(" "), 2<<20)), "", "2097152 bytes, more than the 1048576 a log may have"},
 		{write("log.json", []byte(`{"eval":{"model":"m"},"samples":{}}`)), "", "log.json: samples: cannot unmarshal object"},
+		{write("bom.json", []byte("\ufeff"+`{"eval":{"model":"m"},"samples":{}}`)), "", "bom.json: samples: cannot unmarshal object"}, // past the BOM
 	}
 	for _, tc := range tests {
 		t.Run(filepath.Base(tc.path), func(t *testing.T) {

@@ -38,8 +38,6 @@ func (f format) String() string {
 	return [...]string{"JSONL", "CSV", "Parquet"}[f]
 }
 
-var bom = []byte("\xef\xbb\xbf")
-
 // detect tells in's format by its extension (.jsonl/.json/.ndjson, .csv,
 // .parquet), else by its content: Parquet's "PAR1" magic, a first
 // non-blank byte '{' for JSONL, else CSV. It returns the reader to read the
@@ -65,7 +63,7 @@ func detect(in Input) (format, io.Reader, error) {
 		return formatParquet, br, nil
 	}
 	head, _ = br.Peek(4096) // fewer at the end of the input
-	head = bytes.TrimLeft(bytes.TrimPrefix(head, bom), " \t\r\n")
+	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte(jsonloc.BOM)), " \t\r\n")
 	if len(head) == 0 || head[0] == '{' {
 		return formatJSONL, br, nil // blank: no records either way
 	}
@@ -177,7 +175,7 @@ func eachJSONL(name string, r io.Reader, rep *Report, iss *issues, fn func(recor
 			return fmt.Errorf("%s:%d: %w", name, line, err)
 		}
 		if line == 1 {
-			text = bytes.TrimPrefix(text, bom)
+			text = jsonloc.BlankBOM(text)
 		}
 		if t := bytes.TrimSpace(text); len(t) > 0 {
 			rep.Records++
@@ -220,7 +218,7 @@ func eachCSV(name string, r io.Reader, rep *Report, iss *issues, fn func(record)
 	cols := map[string]int{}
 	for i, h := range header {
 		if i == 0 {
-			h = strings.TrimPrefix(h, string(bom))
+			h = strings.TrimPrefix(h, jsonloc.BOM)
 		}
 		h = strings.TrimSpace(h)
 		if _, dup := cols[h]; dup {

@@ -114,6 +114,7 @@ func (e *InputError) Error() string {
 // ParseInput decodes and checks the document in data; file names it in
 // errors. Problems the services find later are reported the same way.
 func ParseInput(file string, data []byte) (*Input, error) {
+	data = jsonloc.BlankBOM(data)
 	lines, offsets := jsonloc.BuildOffsets(data)
 	fail := func(problems ...Problem) error { return &InputError{File: file, Problems: problems} }
 	dec := json.NewDecoder(bytes.NewReader(data))

@@ -86,6 +86,8 @@ func TestParseInputNulls(t *testing.T) {
 		{"null before a comma on the next line", "{\"alpha\": 0.5, \"items\": [" + item + "], \"plan\": [\nnull\n, {\"id\": \"p1\", \"tokens\": 5}]}", "in.json:2: plan[0]: null is not allowed in a list"},
 		{"null values", `{"alpha": null, "budget": 5, "random": null, "items": [{"id": "p1", "cost": 10, "correct": true, "value": null}], "plan": []}`, ""},
 		{"null plan", `{"alpha": 0.5, "items": [` + item + `], "plan": null}`, ""},
+		// A byte-order mark at the start is ignored, and lines stay the file's.
+		{"byte-order mark", "\ufeff{\"alpha\": 0.5, \"plan\": [],\n\"items\": [\n" + item + ",\nnull]}", "in.json:4: items[1]: null is not allowed in a list"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/grpcerr"
+	"github.com/triage-eval/triage/internal/platform/jsonloc"
 )
 
 // Import limits.
@@ -58,7 +59,11 @@ func Import(ctx context.Context, client triagev1.ExecutorServiceClient, name str
 	line := 0
 	for sc.Scan() {
 		line++
-		text := strings.TrimSpace(sc.Text())
+		raw := sc.Bytes()
+		if line == 1 {
+			raw = jsonloc.BlankBOM(raw)
+		}
+		text := strings.TrimSpace(string(raw))
 		if text == "" {
 			continue
 		}

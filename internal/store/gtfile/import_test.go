@@ -34,6 +34,15 @@ func (s *fakeStream) CloseAndRecv() (*triagev1.ImportGroundTruthResponse, error)
 	return &triagev1.ImportGroundTruthResponse{Received: int64(s.e.sent)}, nil
 }
 
+// TestImportByteOrderMark: a BOM at the start of a file is ignored.
+func TestImportByteOrderMark(t *testing.T) {
+	const a = `{"model":"m","mode":"standard","dataset":"d","problem_id":"p1","cost":100,"correct":true}`
+	e := &fakeExecutor{}
+	if _, err := Import(context.Background(), e, "gt.jsonl", strings.NewReader("\ufeff"+a+"\n")); err != nil || e.sent != 1 {
+		t.Errorf("a file that starts with a BOM: sent %d, %v; want its one record", e.sent, err)
+	}
+}
+
 // TestImportRepeatedRecord: two different records of one key (model, mode,
 // dataset, problem, sample) in one file are refused, naming both lines,
 // never settled silently by the last one; a repeat of the same record, or

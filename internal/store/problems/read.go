@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/triage-eval/triage/internal/platform/jsonloc"
 )
 
 // MaxLineBytes is the longest line Read accepts.
@@ -42,6 +44,9 @@ func Read(r io.Reader, name string) ([]Problem, error) {
 	var out []Problem
 	for line := 1; ; line++ {
 		text, tooLong, err := readLine(br)
+		if line == 1 {
+			text = jsonloc.BlankBOM(text)
+		}
 		if err != nil && !errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
 		}

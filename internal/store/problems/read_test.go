@@ -31,6 +31,22 @@ func TestReadValid(t *testing.T) {
 	}
 }
 
+// TestReadByteOrderMark: a BOM at the start of the file (Excel, PowerShell,
+// Python's utf-8-sig) is ignored; anywhere else it is content, and an error
+// on the first line keeps the file's byte offsets.
+func TestReadByteOrderMark(t *testing.T) {
+	got, err := Read(strings.NewReader("\ufeff"+`{"id":"p1","dataset":"d","text":"t"}`+"\n"), "f")
+	if err != nil || len(got) != 1 || got[0].ID != "p1" {
+		t.Errorf("a file that starts with a BOM: %v, %v; want its one problem", got, err)
+	}
+	if _, err := Read(strings.NewReader("\ufeff"+`{"id":`), "f"); err == nil || !strings.HasPrefix(err.Error(), "f:1: invalid JSON at byte 9:") {
+		t.Errorf("invalid JSON after a BOM: %v; want the file's byte offset, 9", err)
+	}
+	if _, err := Read(strings.NewReader(`{"id":"p1","dataset":"d","text":"t"}`+"\n\ufeff{}"), "f"); err == nil || !strings.HasPrefix(err.Error(), "f:2: invalid JSON") {
+		t.Errorf("a BOM on line 2: %v; want invalid JSON", err)
+	}
+}
+
 func TestReadEmpty(t *testing.T) {
 	for _, in := range []string{"", "\n\n", "  \r\n\t\n"} {
 		got, err := Read(strings.NewReader(in), "e")

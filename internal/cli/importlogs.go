@@ -90,7 +90,7 @@ flags:
 		samples = append(samples, s...)
 	}
 	res, err := harnesslog.Convert(samples, harnesslog.Options{
-		Model: *model, Mode: *mode, Dataset: *dataset, Problems: ps, Partial: *partial,
+		Model: *model, Mode: *mode, Dataset: *dataset, Problems: ps, ProblemsFile: *problemsFile, Partial: *partial,
 		Match: harnesslog.Match(*match), Key: *key, Scorer: scorer, Filter: *filter, Now: time.Now().UTC().Truncate(time.Microsecond),
 	})
 	if err != nil {

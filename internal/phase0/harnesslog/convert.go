@@ -49,6 +49,9 @@ type Options struct {
 	Dataset string
 	// Problems are the canonical problems samples are matched to.
 	Problems []problems.Problem
+	// ProblemsFile names the file Problems came from in messages; "" is
+	// "the problem file".
+	ProblemsFile string
 	// Match is MatchID or MatchText.
 	Match Match
 	// Key is the sample field holding the id or the text, as a dotted path
@@ -89,7 +92,7 @@ func Convert(samples []*Sample, opt Options) (*Result, error) {
 	if opt.Match != MatchID && opt.Match != MatchText {
 		return nil, fmt.Errorf("match must be %q or %q, got %q", MatchID, MatchText, opt.Match)
 	}
-	idx, err := newProblemIndex(opt.Problems, opt.Dataset)
+	idx, err := newProblemIndex(opt.Problems, opt.ProblemsFile, opt.Dataset)
 	if err != nil {
 		return nil, err
 	}

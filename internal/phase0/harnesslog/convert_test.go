@@ -296,8 +296,8 @@ func TestOptionErrors(t *testing.T) {
 	}{
 		{"no mode", inspect, Options{Dataset: "aime", Match: MatchID}, `mode must be "standard" or "extended"`},
 		{"bad match", inspect, Options{Mode: "standard", Dataset: "aime", Match: "fuzzy"}, `match must be "id" or "text"`},
-		{"several datasets", inspect, Options{Mode: "standard", Match: MatchID}, `several datasets ("aime", "mmlu-math"): choose one with --dataset`},
-		{"unknown dataset", inspect, Options{Mode: "standard", Dataset: "gpqa", Match: MatchID}, `no problem of dataset "gpqa"`},
+		{"several datasets", inspect, Options{Mode: "standard", Match: MatchID, ProblemsFile: "p.jsonl"}, `p.jsonl has several datasets ("aime", "mmlu-math"): choose one with --dataset`},
+		{"unknown dataset", inspect, Options{Mode: "standard", Dataset: "gpqa", Match: MatchID}, `the problem file has no problem of dataset "gpqa"`},
 		{"lm-eval without model", lmeval, Options{Mode: "standard", Dataset: "aime", Match: MatchID, Key: "doc.id"}, `names no model (lm-evaluation-harness samples files never do): give it with --model`},
 		{"lm-eval without key", lmeval, Options{Mode: "standard", Dataset: "aime", Match: MatchID, Model: "m"}, `name the document's id or question field with --key`},
 		{"several filters", twoFilters, Options{Mode: "standard", Dataset: "aime", Match: MatchID, Model: "m", Key: "doc.id"}, `several filters ("strict-match", "flexible-extract"): choose one with --filter`},
@@ -311,6 +311,10 @@ func TestOptionErrors(t *testing.T) {
 				t.Errorf("err %v, want %q", err, tc.want)
 			}
 		})
+	}
+	_, err = Convert(inspect, Options{Mode: "standard", Match: MatchID, Problems: []problems.Problem{}, ProblemsFile: "empty.jsonl", Now: now})
+	if err == nil || !strings.Contains(err.Error(), "empty.jsonl has no problems") {
+		t.Errorf("an empty problem file: %v, want it named", err)
 	}
 }
 

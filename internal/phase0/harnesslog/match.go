@@ -20,8 +20,12 @@ type problemIndex struct {
 	byQuestion map[string][]*problems.Problem
 }
 
-// newProblemIndex indexes the problems of dataset ("" when ps has one).
-func newProblemIndex(ps []problems.Problem, dataset string) (*problemIndex, error) {
+// newProblemIndex indexes the problems of dataset ("" when ps has one);
+// file names the file ps came from in errors ("" for "the problem file").
+func newProblemIndex(ps []problems.Problem, file, dataset string) (*problemIndex, error) {
+	if file == "" {
+		file = "the problem file"
+	}
 	var datasets []string
 	for _, p := range ps {
 		if !contains(datasets, p.Dataset) {
@@ -30,13 +34,13 @@ func newProblemIndex(ps []problems.Problem, dataset string) (*problemIndex, erro
 	}
 	switch {
 	case len(ps) == 0:
-		return nil, fmt.Errorf("the problem file has no problems")
+		return nil, fmt.Errorf("%s has no problems", file)
 	case dataset == "" && len(datasets) > 1:
-		return nil, fmt.Errorf("the problem file has several datasets (%s): choose one with --dataset", quoteList(datasets))
+		return nil, fmt.Errorf("%s has several datasets (%s): choose one with --dataset", file, quoteList(datasets))
 	case dataset == "":
 		dataset = datasets[0]
 	case !contains(datasets, dataset):
-		return nil, fmt.Errorf("the problem file has no problem of dataset %q (it has %s)", dataset, quoteList(datasets))
+		return nil, fmt.Errorf("%s has no problem of dataset %q (it has %s)", file, dataset, quoteList(datasets))
 	}
 	idx := &problemIndex{dataset: dataset, byID: map[string]*problems.Problem{}, byText: map[string][]*problems.Problem{}, byQuestion: map[string][]*problems.Problem{}}
 	for i := range ps {

@@ -19,7 +19,7 @@ func TestTextMatch(t *testing.T) {
 		{ID: "exact", Dataset: "d", Text: "Is 7 prime?"},
 		{ID: "other", Dataset: "e", Text: "Compute 2+2."},
 	}
-	idx, err := newProblemIndex(ps, "d")
+	idx, err := newProblemIndex(ps, "p.jsonl", "d")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -450,7 +450,7 @@ func (c *Config) LoadProblems() (map[string]map[string]problems.Problem, error) 
 		}
 	}
 	if len(out) == 0 {
-		return nil, errors.New("no problems")
+		return nil, fmt.Errorf("%s: no problems in %s", c.Where("problems"), strings.Join(c.Problems, ", "))
 	}
 	return out, nil
 }

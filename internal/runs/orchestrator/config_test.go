@@ -52,6 +52,24 @@ injection: [{base: gpqa, source: gpqa-abstain}]
 	}
 }
 
+// TestLoadProblemsEmpty: problem files that hold no problem at all are
+// named, with the setting that lists them.
+func TestLoadProblemsEmpty(t *testing.T) {
+	path := writeConfig(t, "run_store: r.db\nground_truth_store: gt.db\nproblems: [a.jsonl, b.jsonl]\nsolvers: [{model: m, mode: standard}]\n")
+	for _, f := range []string{"a.jsonl", "b.jsonl"} {
+		if err := os.WriteFile(filepath.Join(filepath.Dir(path), f), []byte("\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, err := LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cfg.LoadProblems(); err == nil || !strings.HasSuffix(err.Error(), "run.yaml:3: problems: no problems in a.jsonl, b.jsonl") {
+		t.Errorf("empty problem files: %v", err)
+	}
+}
+
 func TestConfigErrors(t *testing.T) {
 	tests := []struct {
 		name, body string

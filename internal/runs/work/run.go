@@ -112,6 +112,7 @@ func Run[U Unit](ctx context.Context, opts Options, units []U, work func(context
 		if retry, waiting, err = claimable(ctx, opts, waiting); err != nil {
 			break
 		}
+		opts.Progress.setHeld(len(waiting)) // not those taken over or stored since
 		took = len(retry) > 0
 		held, err = pass(ctx, opts, retry, work)
 		waiting = append(waiting, held...)

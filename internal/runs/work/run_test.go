@@ -173,6 +173,38 @@ func TestRunTakesOverADeadWorkersUnits(t *testing.T) {
 	}
 }
 
+// TestRunCountsHeldUnitsAtEachLook: the units counted as held by other
+// workers are those still held at the last look, never the ones this worker
+// has since taken over or seen stored (the progress line said "waiting for
+// 2 cells other workers hold" while it did those two itself).
+func TestRunCountsHeldUnitsAtEachLook(t *testing.T) {
+	s := newMemStore()
+	dead := work.NewLeases(s, "dead", 50*time.Millisecond, time.Now)
+	if taken, err := dead.Take(context.Background(), []string{"u001", "u003"}, []string{"fp", "fp"}); err != nil || len(taken) != 2 {
+		t.Fatal(taken, err)
+	}
+	p := &work.Progress{}
+	var heldWhileTakenOver []int64
+	var mu sync.Mutex
+	opts := work.Options{Leases: work.NewLeases(s, "live", time.Second, time.Now), Progress: p}
+	err := work.Run(context.Background(), opts, units(5), func(_ context.Context, batch []unit) error {
+		for _, u := range batch {
+			if u.key == "u001" || u.key == "u003" {
+				mu.Lock()
+				heldWhileTakenOver = append(heldWhileTakenOver, p.Held.Load())
+				mu.Unlock()
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(heldWhileTakenOver) != 2 || slices.Max(heldWhileTakenOver) != 0 {
+		t.Errorf("held counts while the dead worker's units were done here: %v, want [0 0]", heldWhileTakenOver)
+	}
+}
+
 // TestRunStopsAtTheFirstErrorAndGivesBack: a failing unit stops the run
 // with its error, and no claim is left behind.
 func TestRunStopsAtTheFirstErrorAndGivesBack(t *testing.T) {

@@ -231,8 +231,41 @@ func (c *Config) Prepare(dir string) error {
 
 // finish applies defaults and reports every invalid setting.
 func (c *Config) finish() error {
+	given := c.givenEmpty()
 	c.applyDefaults()
-	return c.validate()
+	return errors.Join(given, c.validate())
+}
+
+// givenEmpty reports the settings a config file gives as 0 or [] where
+// leaving them out means their default: the file says something it cannot
+// mean (pool_size: 0), and quietly reading it as the default would hide
+// that. A config built in code leaves them 0 for the default.
+func (c *Config) givenEmpty() error {
+	if c.file == "" {
+		return nil
+	}
+	var errs []error
+	for _, s := range []struct {
+		path  string
+		empty bool
+		what  string
+	}{
+		{"pool_size", c.PoolSize == 0, "be ≥ 1, got 0"},
+		{"concurrency", c.Concurrency == 0, "be ≥ 1, got 0"},
+		{"random.samples", c.Random.Samples == 0, "be ≥ 1, got 0"},
+		{"baseline.concurrency", c.Baseline.Concurrency == 0, "be ≥ 1, got 0"},
+		{"baseline.code_concurrency", c.Baseline.CodeConcurrency == 0, "be ≥ 1, got 0"},
+		{"baseline.samples", c.Baseline.Samples == 0, "be ≥ 1, got 0"},
+		{"alphas", len(c.Alphas) == 0, "list at least one α"},
+		{"variants", len(c.Variants) == 0, "list at least one variant"},
+		{"regimes", len(c.Regimes) == 0, "list at least one regime"},
+		{"strategies", len(c.Strategies) == 0, "list at least one strategy"},
+	} {
+		if s.empty && c.lines.Line(s.path) > 0 {
+			errs = append(errs, fmt.Errorf("%s: must %s (leave the key out for the default)", c.Where(s.path), s.what))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // applyDefaults fills every setting the config leaves out.
@@ -347,7 +380,7 @@ func (c *Config) validate() error {
 		bad("random.method", "must be monte_carlo or exact, got %q", c.Random.Method)
 	}
 	if c.Random.Samples < 1 || c.Random.Samples > randomref.MaxSamples {
-		bad("random.samples", "must be in [1, %d] (shuffles of the random reference; 0 or absent means 1000), got %d", randomref.MaxSamples, c.Random.Samples)
+		bad("random.samples", "must be in [1, %d] (shuffles of the random reference; absent means 1000), got %d", randomref.MaxSamples, c.Random.Samples)
 	}
 	if c.Concurrency < 1 {
 		bad("concurrency", "must be ≥ 1, got %d", c.Concurrency)

@@ -125,6 +125,12 @@ injection:
 			[]string{"run.yaml:5: random.samples: must be in [1, 1000000]", "got -1"}},
 		{"huge samples", "run_store: r.db\nground_truth_store: gt.db\nproblems: [p.jsonl]\nsolvers: [{model: m, mode: standard}]\nbaseline: {samples: 1000000000000}\n",
 			[]string{"baseline.samples: must be in [1, 20]"}},
+		// 0 or [] given in the file is refused, not read as the default:
+		// "pool_size: 0" cannot mean a pool of 30.
+		{"zeros and empty lists given", "run_store: r.db\nground_truth_store: gt.db\nproblems: [p.jsonl]\nsolvers: [{model: m, mode: standard}]\npool_size: 0\nconcurrency:\nrandom: {samples: 0}\nbaseline:\n  concurrency: 0\n  code_concurrency: 0\n  samples: 0\nalphas: []\nvariants: []\nregimes: []\nstrategies: []\n",
+			[]string{"run.yaml:5: pool_size: must be ≥ 1, got 0 (leave the key out for the default)", "run.yaml:6: concurrency: must be ≥ 1", "run.yaml:7: random.samples: must be ≥ 1",
+				"run.yaml:9: baseline.concurrency: must be ≥ 1", "run.yaml:10: baseline.code_concurrency: must be ≥ 1", "run.yaml:11: baseline.samples: must be ≥ 1",
+				"run.yaml:12: alphas: must list at least one α", "run.yaml:13: variants: must list", "run.yaml:14: regimes: must list", "run.yaml:15: strategies: must list"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

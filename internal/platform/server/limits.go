@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -176,8 +177,9 @@ type retryHintKey struct{}
 // the middleware's ratelimit interceptor, back out to rateInterceptors,
 // since the middleware turns the limiter's error into a plain status.
 type retryHint struct {
-	after time.Duration
-	set   bool
+	after  time.Duration
+	reason string // the limiter's own words, without the middleware's preamble
+	set    bool
 }
 
 // Limit implements ratelimit.Limiter: it takes one token from the caller's
@@ -193,10 +195,11 @@ func (l *limiter) Limit(ctx context.Context) error {
 		return nil
 	}
 	r.Cancel()
+	reason := fmt.Sprintf("the caller's rate limit (%g calls/s, burst %d) is reached; retry in %s", l.cfg.Rate, c.rate.Burst(), d.Round(time.Millisecond))
 	if h, ok := ctx.Value(retryHintKey{}).(*retryHint); ok {
-		h.after, h.set = d, true
+		h.after, h.reason, h.set = d, reason, true
 	}
-	return fmt.Errorf("the caller's rate limit (%g calls/s, burst %d) is reached; retry in %s", l.cfg.Rate, c.rate.Burst(), d.Round(time.Millisecond))
+	return errors.New(reason)
 }
 
 // rateInterceptors wrap the middleware's ratelimit interceptors so that
@@ -210,7 +213,7 @@ func (l *limiter) rateInterceptors() (grpc.UnaryServerInterceptor, grpc.StreamSe
 			h := &retryHint{}
 			resp, err := unary(context.WithValue(ctx, retryHintKey{}, h), req, info, handler)
 			if h.set && status.Code(err) == codes.ResourceExhausted {
-				return nil, &apperr.ResourceExhaustedError{Reason: status.Convert(err).Message(), RetryAfter: h.after}
+				return nil, &apperr.ResourceExhaustedError{Reason: h.reason, RetryAfter: h.after}
 			}
 			return resp, err
 		}, func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
@@ -219,7 +222,7 @@ func (l *limiter) rateInterceptors() (grpc.UnaryServerInterceptor, grpc.StreamSe
 			wrapped.WrappedContext = context.WithValue(ss.Context(), retryHintKey{}, h)
 			err := stream(srv, wrapped, info, handler)
 			if h.set && status.Code(err) == codes.ResourceExhausted {
-				return &apperr.ResourceExhaustedError{Reason: status.Convert(err).Message(), RetryAfter: h.after}
+				return &apperr.ResourceExhaustedError{Reason: h.reason, RetryAfter: h.after}
 			}
 			return err
 		}

@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,6 +34,11 @@ func TestRateLimitPerCaller(t *testing.T) {
 	_, err := call(bearer(ctx, probeToken), conn, "hi", grpc.Trailer(&trailer))
 	if status.Code(err) != codes.ResourceExhausted {
 		t.Fatalf("third call = %v, want ResourceExhausted", err)
+	}
+	// The limiter's own words, not the middleware's ("… is rejected by
+	// grpc_ratelimit middleware, please retry later.").
+	if msg := status.Convert(err).Message(); !strings.HasPrefix(msg, "the caller's rate limit (") || strings.Contains(msg, "middleware") {
+		t.Errorf("message %q; want the limiter's own", msg)
 	}
 	// The bucket refills one call every 2 s.
 	d, ok := grpcerr.RetryDelay(err)

@@ -105,7 +105,8 @@ func (a *authenticator) authorize(md metadata.MD, fullMethod string) (string, er
 // a server without tokens, else nil or the call's error (an
 // apperr.UnauthenticatedError or apperr.PermissionDeniedError, for
 // grpcerr.ToStatus), and logs a refusal as the server logs those of its
-// own port (protocol "http", the peer of ctx: the HTTP client's).
+// own port, within the same budget (protocol "http", the peer of ctx: the
+// HTTP client's).
 func (s *Server) Authorize(ctx context.Context, md metadata.MD, fullMethod string) error {
 	if s.auth == nil {
 		return nil
@@ -113,7 +114,7 @@ func (s *Server) Authorize(ctx context.Context, md metadata.MD, fullMethod strin
 	_, err := s.auth.authorize(md, fullMethod)
 	if err != nil {
 		err = grpcerr.WithDetail(grpcerr.ToStatus(err), s.stamp)
-		logRefused(ctx, s.logger, "http", fullMethod, err)
+		s.refusals.log(ctx, "http", fullMethod, err)
 	}
 	return err
 }

@@ -59,6 +59,9 @@ type Config struct {
 	// stop is called first. Nil uses the real clock (time.AfterFunc);
 	// tests inject their own.
 	AfterFunc func(d time.Duration, f func()) (stop func() bool)
+	// Now is the clock of the log's budget for refused calls
+	// (refusallog.go); nil is time.Now.
+	Now func() time.Time
 	// Version is the stamp set in every response that has a version field
 	// (stamp.go); the zero value means the running binary's,
 	// version.Current().Stamp().

@@ -36,6 +36,7 @@ type Server struct {
 	grpc        *grpc.Server
 	health      *healthService
 	auth        *authenticator // nil: no tokens
+	refusals    *refusalLog    // shared with the tap: one budget for both ports
 	logger      *slog.Logger
 	grace       time.Duration
 	drainPeriod time.Duration
@@ -109,7 +110,7 @@ func New(cfg Config, logger *slog.Logger, tel *telemetry.Telemetry, services []S
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	g.RegisterService(readingUnary(&healthpb.Health_ServiceDesc, codec), hs)
 	reflection.Register(g)
-	return &Server{grpc: g, health: hs, auth: admission.auth, logger: logger, grace: cfg.ShutdownGrace, drainPeriod: cfg.Drain, hurry: cfg.Hurry, drainTimer: time.After, services: services, stamp: stamp}, nil
+	return &Server{grpc: g, health: hs, auth: admission.auth, refusals: admission.refusals, logger: logger, grace: cfg.ShutdownGrace, drainPeriod: cfg.Drain, hurry: cfg.Hurry, drainTimer: time.After, services: services, stamp: stamp}, nil
 }
 
 // Serve accepts connections on lis until ctx ends, then shuts down: health

@@ -2,12 +2,8 @@ package server
 
 import (
 	"context"
-	"log/slog"
 	"time"
 
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/peer"
-	"google.golang.org/grpc/status"
 	"google.golang.org/grpc/tap"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
@@ -28,7 +24,7 @@ type admission struct {
 	limiter   *limiter       // nil: no limits
 	idle      time.Duration  // 0: no idle bound
 	afterFunc func(time.Duration, func()) func() bool
-	logger    *slog.Logger
+	refusals  *refusalLog
 	stamp     *triagev1.VersionStamp // on every refusal (SPEC §10)
 }
 
@@ -45,7 +41,7 @@ func (a *admission) admit(ctx context.Context, info *tap.Info) (context.Context,
 		name, err := a.auth.authorize(info.Header, info.FullMethodName)
 		if err != nil {
 			err = grpcerr.WithDetail(grpcerr.ToStatus(err), a.stamp)
-			logRefused(ctx, a.logger, protocol, info.FullMethodName, err)
+			a.refusals.log(ctx, protocol, info.FullMethodName, err)
 			return nil, err
 		}
 		caller = name
@@ -58,7 +54,7 @@ func (a *admission) admit(ctx context.Context, info *tap.Info) (context.Context,
 		c, leave, err := a.limiter.enter(caller)
 		if err != nil {
 			err = grpcerr.WithDetail(grpcerr.ToStatus(err), a.stamp)
-			logRefused(ctx, a.logger, protocol, info.FullMethodName, err)
+			a.refusals.log(ctx, protocol, info.FullMethodName, err)
 			return nil, err
 		}
 		ctx = withCallerLimits(ctx, c)
@@ -70,30 +66,4 @@ func (a *admission) admit(ctx context.Context, info *tap.Info) (context.Context,
 		ctx = watchIdle(ctx, a.idle, a.afterFunc)
 	}
 	return ctx, nil
-}
-
-// logRefused logs a call refused before its body was read (by the tap, or
-// by the HTTP/JSON gateway: protocol "grpc" or "http") as the logging
-// interceptor logs the calls it sees — one "finished call" line with the
-// service, the method, the code and the peer — marked refused_before_read.
-func logRefused(ctx context.Context, logger *slog.Logger, protocol, fullMethod string, err error) {
-	st := status.Convert(err)
-	level := slog.LevelInfo
-	if st.Code() != codes.Unauthenticated {
-		level = slog.LevelWarn
-	}
-	service, method := splitMethod(fullMethod)
-	attrs := []slog.Attr{
-		slog.String("protocol", protocol),
-		slog.String("grpc.component", "server"),
-		slog.String("grpc.service", service),
-		slog.String("grpc.method", method),
-		slog.String("grpc.code", st.Code().String()),
-		slog.String("grpc.error", st.Message()),
-	}
-	if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {
-		attrs = append(attrs, slog.String("peer.address", p.Addr.String()))
-	}
-	attrs = append(attrs, slog.Bool("refused_before_read", true))
-	logger.LogAttrs(ctx, level, "finished call", attrs...)
 }

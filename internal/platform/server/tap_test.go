@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -108,5 +109,47 @@ func TestLimitsWithoutTokensCountPerPeer(t *testing.T) {
 	}
 	if _, err := call(ctx, b, "hi"); err != nil {
 		t.Errorf("127.0.0.2, another peer: %v", err)
+	}
+}
+
+// TestRefusalsAreLoggedWithinABudget: a flood of calls without a token is
+// refused on its headers and logged only within the log's budget (a burst,
+// then a rate a second on the server's clock); the next line logged says
+// how many refusals were not.
+func TestRefusalsAreLoggedWithinABudget(t *testing.T) {
+	logs := &servertest.LogBuffer{}
+	var clock atomic.Int64 // seconds after the epoch; moved by the test only
+	cfg := server.DefaultConfig()
+	cfg.Drain = 0
+	cfg.Tokens = tokenTable(t)
+	cfg.Now = func() time.Time { return time.Unix(clock.Load(), 0) }
+	_, svc := newProbe()
+	conn := dial(t, serve(t, cfg, logs, nil, svc))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	refuse := func(n int) {
+		for range n {
+			if _, err := call(bearer(ctx, "wrong"), conn, "hi"); status.Code(err) != codes.Unauthenticated {
+				t.Fatalf("a call with a wrong token: %v, want Unauthenticated", err)
+			}
+		}
+	}
+	refusedLines := func() (lines []string) {
+		for line := range strings.Lines(logs.String()) {
+			if strings.Contains(line, `"refused_before_read":true`) {
+				lines = append(lines, line)
+			}
+		}
+		return lines
+	}
+	refuse(200)
+	if n := len(refusedLines()); n != 50 {
+		t.Errorf("200 refusals at one instant logged %d lines, want the burst, 50", n)
+	}
+	clock.Add(1) // the budget refills 10 lines
+	refuse(1)
+	lines := refusedLines()
+	if len(lines) != 51 || !strings.Contains(lines[50], `"refusals_not_logged":150`) {
+		t.Errorf("a refusal a second later: %d lines, the last %s; want 51, saying 150 were not logged", len(lines), lines[len(lines)-1])
 	}
 }

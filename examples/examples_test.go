@@ -328,6 +328,25 @@ func TestExamples(t *testing.T) {
 			if got := string(out); got != want {
 				t.Errorf("output differs from the Go client's:\n--- got\n%s--- want\n%s", got, want)
 			}
+
+			// A call the server refuses (here for a wrong token) ends the
+			// example with one line saying why and a non-zero exit, not a
+			// stack trace.
+			cmd, err = ex.command(t, ctx, root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd.Env = append(append(cmd.Env, tgt.clientEnv()...), "TRIAGE_TOKEN=wrong")
+			stderr.Reset()
+			cmd.Stderr = &stderr
+			out, err = cmd.Output()
+			if lines := strings.Split(strings.TrimSpace(stderr.String()), "\n"); err == nil || len(lines) != 1 ||
+				!strings.HasPrefix(lines[0], "error: ") || !strings.Contains(lines[0], "UNAUTHENTICATED") {
+				t.Errorf("with a wrong token: %v, stderr:\n%s\nwant a non-zero exit and one line, error: … UNAUTHENTICATED …", err, stderr.String())
+			}
+			if len(out) != 0 {
+				t.Errorf("with a wrong token, stdout:\n%s\nwant nothing", out)
+			}
 		})
 	}
 }

@@ -171,4 +171,10 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except grpc.RpcError as err:
+        # A call that failed (the server unreachable, a wrong token, …):
+        # one line, as examples/node says it, not a traceback.
+        print(f"error: {err.code().name}: {err.details()}", file=sys.stderr)
+        sys.exit(1)

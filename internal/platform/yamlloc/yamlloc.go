@@ -21,12 +21,14 @@ type Index struct {
 	// value names its key when several keys share its line (a flow
 	// mapping: "random: {method: exact, seed: -5}").
 	values map[string]string
+	// nulls holds the paths whose value is null ("key:", "key: ~").
+	nulls map[string]bool
 }
 
 // Build indexes data, a YAML document; a document that does not parse
 // gives an empty index (its decoding reports the error).
 func Build(data []byte) Index {
-	ix := Index{jsonloc.Index{}, map[string]string{}}
+	ix := Index{jsonloc.Index{}, map[string]string{}, map[string]bool{}}
 	var doc yaml.Node
 	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
 		return ix
@@ -54,6 +56,7 @@ func (ix Index) walk(n *yaml.Node, path string, depth int) {
 				ix.Index[p] = k.Line
 				if v.Kind == yaml.ScalarNode {
 					ix.values[p] = v.Value
+					ix.nulls[p] = v.ShortTag() == "!!null"
 				}
 			}
 			ix.walk(v, p, depth+1)
@@ -166,6 +169,14 @@ func (ix Index) holding(line int, value string) string {
 		}
 	}
 	return best
+}
+
+// Given reports whether the document gives path itself (not only an
+// ancestor of it, as Line would find), and whether what it gives there is
+// null ("pool_size:", "pool_size: ~").
+func (ix Index) Given(path string) (given, null bool) {
+	_, given = ix.Index[path]
+	return given, ix.nulls[path]
 }
 
 // At returns the path of the key on line whose name is key, "" when none

@@ -244,26 +244,40 @@ func (c *Config) givenEmpty() error {
 	if c.file == "" {
 		return nil
 	}
-	var errs []error
-	for _, s := range []struct {
+	type setting struct {
 		path  string
 		empty bool
-		what  string
-	}{
-		{"pool_size", c.PoolSize == 0, "be ≥ 1, got 0"},
-		{"concurrency", c.Concurrency == 0, "be ≥ 1, got 0"},
-		{"random.samples", c.Random.Samples == 0, "be ≥ 1, got 0"},
-		{"baseline.concurrency", c.Baseline.Concurrency == 0, "be ≥ 1, got 0"},
-		{"baseline.code_concurrency", c.Baseline.CodeConcurrency == 0, "be ≥ 1, got 0"},
-		{"baseline.samples", c.Baseline.Samples == 0, "be ≥ 1, got 0"},
+		what  string // what it must be
+	}
+	settings := []setting{
+		{"pool_size", c.PoolSize == 0, "be ≥ 1"},
+		{"concurrency", c.Concurrency == 0, "be ≥ 1"},
+		{"random.samples", c.Random.Samples == 0, "be ≥ 1"},
+		{"baseline.concurrency", c.Baseline.Concurrency == 0, "be ≥ 1"},
+		{"baseline.code_concurrency", c.Baseline.CodeConcurrency == 0, "be ≥ 1"},
+		{"baseline.samples", c.Baseline.Samples == 0, "be ≥ 1"},
 		{"alphas", len(c.Alphas) == 0, "list at least one α"},
 		{"variants", len(c.Variants) == 0, "list at least one variant"},
 		{"regimes", len(c.Regimes) == 0, "list at least one regime"},
 		{"strategies", len(c.Strategies) == 0, "list at least one strategy"},
-	} {
-		if s.empty && c.lines.Line(s.path) > 0 {
-			errs = append(errs, fmt.Errorf("%s: must %s (leave the key out for the default)", c.Where(s.path), s.what))
+	}
+	for i, in := range c.Injection {
+		settings = append(settings, setting{fmt.Sprintf("injection[%d].ratios", i), len(in.Ratios) == 0, "list at least one ratio"})
+	}
+	var errs []error
+	for _, s := range settings {
+		given, null := c.lines.Given(s.path)
+		if !s.empty || !given {
+			continue
 		}
+		got := "0"
+		switch {
+		case null:
+			got = "null"
+		case strings.HasPrefix(s.what, "list"):
+			got = "[]"
+		}
+		errs = append(errs, fmt.Errorf("%s: must %s, got %s (leave the key out for the default)", c.Where(s.path), s.what, got))
 	}
 	return errors.Join(errs...)
 }

@@ -52,6 +52,30 @@ injection: [{base: gpqa, source: gpqa-abstain}]
 	}
 }
 
+// TestConfigPartialBlocks: a block that gives some of its keys leaves the
+// others to their defaults; only a key given as 0, null or [] is refused.
+func TestConfigPartialBlocks(t *testing.T) {
+	const head = "run_store: r.db\nground_truth_store: gt.db\nproblems: [p.jsonl]\nsolvers: [{model: m, mode: standard}]\n"
+	for _, body := range []string{
+		"random: {seed: 7}\n",
+		"random:\n  method: exact\n",
+		"baseline: {concurrency: 3}\n",
+		"baseline: {batch: true}\n",
+		"baseline: ~\n",
+		"baseline:\n",
+		"injection: [{base: gpqa, source: x}]\n",
+	} {
+		cfg, err := LoadConfig(writeConfig(t, head+body))
+		if err != nil {
+			t.Errorf("%q: %v", body, err)
+			continue
+		}
+		if cfg.Random.Samples != 1000 || cfg.Baseline.Samples != 1 || cfg.Baseline.CodeConcurrency != 2 {
+			t.Errorf("%q: defaults not applied: %+v", body, cfg)
+		}
+	}
+}
+
 // TestLoadProblemsEmpty: problem files that hold no problem at all are
 // named, with the setting that lists them.
 func TestLoadProblemsEmpty(t *testing.T) {
@@ -128,9 +152,11 @@ injection:
 		// 0 or [] given in the file is refused, not read as the default:
 		// "pool_size: 0" cannot mean a pool of 30.
 		{"zeros and empty lists given", "run_store: r.db\nground_truth_store: gt.db\nproblems: [p.jsonl]\nsolvers: [{model: m, mode: standard}]\npool_size: 0\nconcurrency:\nrandom: {samples: 0}\nbaseline:\n  concurrency: 0\n  code_concurrency: 0\n  samples: 0\nalphas: []\nvariants: []\nregimes: []\nstrategies: []\n",
-			[]string{"run.yaml:5: pool_size: must be ≥ 1, got 0 (leave the key out for the default)", "run.yaml:6: concurrency: must be ≥ 1", "run.yaml:7: random.samples: must be ≥ 1",
+			[]string{"run.yaml:5: pool_size: must be ≥ 1, got 0 (leave the key out for the default)", "run.yaml:6: concurrency: must be ≥ 1, got null", "run.yaml:7: random.samples: must be ≥ 1, got 0",
 				"run.yaml:9: baseline.concurrency: must be ≥ 1", "run.yaml:10: baseline.code_concurrency: must be ≥ 1", "run.yaml:11: baseline.samples: must be ≥ 1",
-				"run.yaml:12: alphas: must list at least one α", "run.yaml:13: variants: must list", "run.yaml:14: regimes: must list", "run.yaml:15: strategies: must list"}},
+				"run.yaml:12: alphas: must list at least one α, got []", "run.yaml:13: variants: must list", "run.yaml:14: regimes: must list", "run.yaml:15: strategies: must list"}},
+		{"empty injection ratios", "run_store: r.db\nground_truth_store: gt.db\nproblems: [p.jsonl]\nsolvers: [{model: m, mode: standard}]\ninjection: [{base: gpqa, source: x, ratios: []}]\n",
+			[]string{"run.yaml:5: injection[0].ratios: must list at least one ratio, got []"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -55,9 +55,10 @@ type Config struct {
 	// Deadlines are given to calls that arrive without one, and bound how
 	// long a call may wait on a silent client (Deadlines.Idle).
 	Deadlines Deadlines
-	// AfterFunc schedules the idle bound's timers: f runs after d unless
-	// stop is called first. Nil uses the real clock (time.AfterFunc);
-	// tests inject their own.
+	// AfterFunc schedules the idle bound's timers and the refusal log's
+	// summaries (refusallog.go): f runs after d unless stop is called
+	// first. Nil uses the real clock (time.AfterFunc); tests inject their
+	// own.
 	AfterFunc func(d time.Duration, f func()) (stop func() bool)
 	// Now is the clock of the log's budget for refused calls
 	// (refusallog.go); nil is time.Now.

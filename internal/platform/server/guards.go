@@ -43,7 +43,7 @@ func newGuards(cfg Config, l *limiter) guards {
 // newAdmission builds the tap that cfg asks for, with the limiter l keeps
 // callers' limits in when cfg sets any.
 func newAdmission(cfg Config, services []Service, logger *slog.Logger) (*admission, *limiter) {
-	a := &admission{idle: cfg.Deadlines.Idle, afterFunc: cfg.AfterFunc, refusals: newRefusalLog(logger, cfg.Now)}
+	a := &admission{idle: cfg.Deadlines.Idle, afterFunc: cfg.AfterFunc, refusals: newRefusalLog(logger, cfg.Now, cfg.AfterFunc)}
 	if a.afterFunc == nil {
 		a.afterFunc = realAfterFunc
 	}

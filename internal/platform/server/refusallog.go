@@ -12,45 +12,66 @@ import (
 	"google.golang.org/grpc/status"
 )
 
-// How many refusal lines the log takes: a burst of refusalLogBurst, then
-// refusalLogRate a second. An operator sees every refusal of a mistyped
-// token or a client that forgot one; a flood of calls without a valid
-// token costs the server their headers, not a log line each.
+// How many refusal lines the log takes, for each of its two budgets: a
+// burst of refusalLogBurst, then refusalLogRate a second. An operator sees
+// every refusal of a mistyped token or a client that forgot one; a flood
+// of calls without a valid token costs the server their headers, not a
+// log line each.
 const (
 	refusalLogBurst = 50
 	refusalLogRate  = 10
+	// refusalSummaryAfter is how long after the first refusal a budget
+	// did not log a line sums up those it did not.
+	refusalSummaryAfter = 10 * time.Second
 )
 
 // refusalLog logs the calls refused before their body was read (by the
-// tap, or by the HTTP/JSON gateway) within its budget, and counts those it
-// did not log: the next line it logs says how many (refusals_not_logged).
+// tap, or by the HTTP/JSON gateway) within a budget, and sums up in one
+// line those it did not log. Calls without a valid token (Unauthenticated)
+// and the others (PermissionDenied, a caller's limits) have a budget each,
+// so that a flood of the first cannot hide the second.
 type refusalLog struct {
-	logger    *slog.Logger
-	now       func() time.Time
-	budget    *rate.Limiter
+	logger                 *slog.Logger
+	now                    func() time.Time
+	afterFunc              func(time.Duration, func()) func() bool
+	unauthenticated, other refusalBudget
+}
+
+// refusalBudget is one budget of lines and the count of refusals it did
+// not log since its last summary.
+type refusalBudget struct {
+	lines     *rate.Limiter
 	notLogged atomic.Int64
 }
 
-func newRefusalLog(logger *slog.Logger, now func() time.Time) *refusalLog {
+func newRefusalLog(logger *slog.Logger, now func() time.Time, afterFunc func(time.Duration, func()) func() bool) *refusalLog {
 	if now == nil {
 		now = time.Now
 	}
-	return &refusalLog{logger: logger, now: now, budget: rate.NewLimiter(refusalLogRate, refusalLogBurst)}
+	if afterFunc == nil {
+		afterFunc = realAfterFunc
+	}
+	r := &refusalLog{logger: logger, now: now, afterFunc: afterFunc}
+	r.unauthenticated.lines = rate.NewLimiter(refusalLogRate, refusalLogBurst)
+	r.other.lines = rate.NewLimiter(refusalLogRate, refusalLogBurst)
+	return r
 }
 
 // log logs a refused call (protocol "grpc" or "http") as the logging
 // interceptor logs the calls it sees — one "finished call" line with the
 // service, the method, the code and the peer — marked refused_before_read,
-// when the budget allows; otherwise it only counts it.
+// when its budget allows; otherwise it counts it for the budget's summary.
 func (r *refusalLog) log(ctx context.Context, protocol, fullMethod string, err error) {
-	if !r.budget.AllowN(r.now(), 1) {
-		r.notLogged.Add(1)
-		return
-	}
 	st := status.Convert(err)
-	level := slog.LevelInfo
-	if st.Code() != codes.Unauthenticated {
-		level = slog.LevelWarn
+	b, level := &r.other, slog.LevelWarn
+	if st.Code() == codes.Unauthenticated {
+		b, level = &r.unauthenticated, slog.LevelInfo
+	}
+	if !b.lines.AllowN(r.now(), 1) {
+		if b.notLogged.Add(1) == 1 { // the first since the last summary
+			r.afterFunc(refusalSummaryAfter, func() { r.summarize(b, level) })
+		}
+		return
 	}
 	service, method := splitMethod(fullMethod)
 	attrs := []slog.Attr{
@@ -65,8 +86,20 @@ func (r *refusalLog) log(ctx context.Context, protocol, fullMethod string, err e
 		attrs = append(attrs, slog.String("peer.address", p.Addr.String()))
 	}
 	attrs = append(attrs, slog.Bool("refused_before_read", true))
-	if n := r.notLogged.Swap(0); n > 0 {
-		attrs = append(attrs, slog.Int64("refusals_not_logged", n))
-	}
 	r.logger.LogAttrs(ctx, level, "finished call", attrs...)
+}
+
+// summarize logs how many refusals b did not log since its last summary.
+func (r *refusalLog) summarize(b *refusalBudget, level slog.Level) {
+	n := b.notLogged.Swap(0)
+	if n == 0 {
+		return
+	}
+	kind := "refused for their token"
+	if b == &r.other {
+		kind = "refused for their permissions or their caller's limits"
+	}
+	r.logger.LogAttrs(context.Background(), level, "refused calls not logged",
+		slog.Int64("refusals_not_logged", n), slog.String("refused", kind),
+		slog.Duration("within", refusalSummaryAfter))
 }

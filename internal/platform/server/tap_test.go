@@ -2,8 +2,10 @@ package server_test
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -114,42 +116,71 @@ func TestLimitsWithoutTokensCountPerPeer(t *testing.T) {
 
 // TestRefusalsAreLoggedWithinABudget: a flood of calls without a token is
 // refused on its headers and logged only within the log's budget (a burst,
-// then a rate a second on the server's clock); the next line logged says
-// how many refusals were not.
+// then a rate a second on the server's clock); one line later sums up the
+// refusals not logged; and the flood does not use up the budget of the
+// other refusals (a token refused the service).
 func TestRefusalsAreLoggedWithinABudget(t *testing.T) {
 	logs := &servertest.LogBuffer{}
 	var clock atomic.Int64 // seconds after the epoch; moved by the test only
+	var mu sync.Mutex
+	var due []func() // the summaries scheduled, run by the test
 	cfg := server.DefaultConfig()
 	cfg.Drain = 0
 	cfg.Tokens = tokenTable(t)
 	cfg.Now = func() time.Time { return time.Unix(clock.Load(), 0) }
+	cfg.AfterFunc = func(_ time.Duration, f func()) func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		due = append(due, f)
+		return func() bool { return false }
+	}
 	_, svc := newProbe()
 	conn := dial(t, serve(t, cfg, logs, nil, svc))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	refuse := func(n int) {
+	refuse := func(n int, token string, want codes.Code) {
 		for range n {
-			if _, err := call(bearer(ctx, "wrong"), conn, "hi"); status.Code(err) != codes.Unauthenticated {
-				t.Fatalf("a call with a wrong token: %v, want Unauthenticated", err)
+			if _, err := call(bearer(ctx, token), conn, "hi"); status.Code(err) != want {
+				t.Fatalf("a call with token %q: %v, want %v", token, err, want)
 			}
 		}
 	}
-	refusedLines := func() (lines []string) {
+	count := func(code string) (lines, notLogged int) {
 		for line := range strings.Lines(logs.String()) {
-			if strings.Contains(line, `"refused_before_read":true`) {
-				lines = append(lines, line)
+			switch {
+			case strings.Contains(line, `"refused_before_read":true`) && strings.Contains(line, `"grpc.code":"`+code+`"`):
+				lines++
+			case strings.Contains(line, `"msg":"refused calls not logged"`):
+				var n int
+				if _, err := fmt.Sscanf(line[strings.Index(line, `"refusals_not_logged":`):], `"refusals_not_logged":%d`, &n); err != nil {
+					t.Fatalf("%v: %s", err, line)
+				}
+				notLogged += n
 			}
 		}
-		return lines
+		return lines, notLogged
 	}
-	refuse(200)
-	if n := len(refusedLines()); n != 50 {
+	refuse(200, "wrong", codes.Unauthenticated)
+	if n, _ := count("Unauthenticated"); n != 50 {
 		t.Errorf("200 refusals at one instant logged %d lines, want the burst, 50", n)
 	}
+	refuse(3, otherToken, codes.PermissionDenied)
+	if n, _ := count("PermissionDenied"); n != 3 {
+		t.Errorf("3 calls refused the service during the flood logged %d lines, want 3", n)
+	}
+	mu.Lock()
+	summaries := due
+	mu.Unlock()
+	if len(summaries) != 1 {
+		t.Fatalf("%d summaries scheduled, want 1", len(summaries))
+	}
+	summaries[0]()
+	if _, notLogged := count("Unauthenticated"); notLogged != 150 {
+		t.Errorf("the summary counts %d refusals not logged, want 150", notLogged)
+	}
 	clock.Add(1) // the budget refills 10 lines
-	refuse(1)
-	lines := refusedLines()
-	if len(lines) != 51 || !strings.Contains(lines[50], `"refusals_not_logged":150`) {
-		t.Errorf("a refusal a second later: %d lines, the last %s; want 51, saying 150 were not logged", len(lines), lines[len(lines)-1])
+	refuse(1, "wrong", codes.Unauthenticated)
+	if n, _ := count("Unauthenticated"); n != 51 {
+		t.Errorf("a refusal a second later: %d lines, want 51", n)
 	}
 }

@@ -69,7 +69,7 @@ func ReadEval(name string, ra io.ReaderAt, size int64, lim Limits) ([]*Sample, e
 			return nil, fileErr(name, "", "decompresses to more than the %d bytes an archive may have", lim.MaxTotalBytes)
 		}
 		budget -= int64(len(data))
-		return data, nil
+		return jsonloc.BlankBOM(data), nil // a member is a JSON document of its own
 	}
 	seen := map[string]bool{}
 	var header *zip.File

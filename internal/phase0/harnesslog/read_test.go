@@ -159,6 +159,8 @@ func TestReadFileFormats(t *testing.T) {
 		want    string // "" reads
 	}{
 		{write("renamed.zip", eval), "", ""},
+		{write("bom.eval", zipOf(t, member{name: "header.json", data: append([]byte("\ufeff"), evalHeaderJSON...)},
+			member{name: "samples/2024-I-1_epoch_1.json", data: append([]byte("\ufeff"), evalSampleJSON...)})), "", ""}, // members that start with a BOM
 		{write("renamed.log", eval), Inspect, ""},
 		{write("not-zip.eval", []byte(`{}`)), "", "a .eval log must be a zip archive"},
 		{write("unknown.txt", []byte(`{}`)), "", "cannot tell the format from the name: use --from"},

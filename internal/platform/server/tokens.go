@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/triage-eval/triage/internal/platform/jsonloc"
 )
 
 // AllServices in a token file grants every service.
@@ -71,6 +73,9 @@ func ParseTokens(name string, r io.Reader, known []string) (*Tokens, error) {
 	sc := bufio.NewScanner(r)
 	for line := 1; sc.Scan(); line++ {
 		text, _, _ := strings.Cut(sc.Text(), "#")
+		if line == 1 {
+			text = strings.TrimPrefix(text, jsonloc.BOM) // as a text editor may write it
+		}
 		fields := strings.Fields(text)
 		if len(fields) == 0 {
 			continue

@@ -18,6 +18,8 @@ func TestParseTokens(t *testing.T) {
 	}{
 		{name: "full", file: "# comment\n\n" + h1 + " oracle,executor ci # trailing comment\n" + strings.ToUpper(h2) + " *\n"},
 		{name: "spaces in list", file: h1 + " oracle,Planner\n"},
+		{name: "byte-order mark", file: "\ufeff" + h1 + " oracle\n"},
+		{name: "byte-order mark on line 2", file: h1 + " oracle\n\ufeff" + h2 + " oracle\n", wantErr: []string{"tokens:2:"}},
 		{name: "empty", file: "# nothing\n\n", wantErr: []string{"tokens:", "no token"}},
 		{name: "one field", file: h1 + "\n", wantErr: []string{"tokens:1:", "got 1 fields"}},
 		{name: "four fields", file: h1 + " oracle a b\n", wantErr: []string{"tokens:1:", "got 4 fields"}},

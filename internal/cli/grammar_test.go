@@ -78,13 +78,31 @@ func TestOneGrammarForRuns(t *testing.T) {
 			t.Errorf("%v: %v; want it to say %q", tc.args, err, tc.want)
 		}
 	}
+	// A config with a mistake is reported as one, without the hint for the
+	// wrong kind of file; a YAML file that is no config gets the hint.
+	bad := filepath.Join(dir, "bad.yaml")
+	raw, _ := os.ReadFile(cfgPath)
+	if err := os.WriteFile(bad, append(raw, "pool_size: -1\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	notConfig := filepath.Join(dir, "compose.yaml")
+	if err := os.WriteFile(notConfig, []byte("services: {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const hint = "(triage report expects the run's config or its run store)"
+	e, _, _ := testEnv(nil)
+	if err := Run(ctx, []string{"report", bad}, e); err == nil || !strings.Contains(err.Error(), "pool_size: must be ≥ 1, got -1") || strings.Contains(err.Error(), hint) {
+		t.Errorf("report of a config with a mistake: %v; want the mistake, without %q", err, hint)
+	}
+	if err := Run(ctx, []string{"report", notConfig}, e); err == nil || !strings.Contains(err.Error(), hint) {
+		t.Errorf("report of a YAML file that is no config: %v; want %q", err, hint)
+	}
+
 	// A config whose run was never run has no run store to report on.
 	other := filepath.Join(dir, "other.yaml")
-	raw, _ := os.ReadFile(cfgPath)
 	if err := os.WriteFile(other, []byte(strings.Replace(string(raw), "runs/deep/main.db", "runs/other.db", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e, _, _ := testEnv(nil)
 	if err := Run(ctx, []string{"report", other}, e); err == nil || !strings.Contains(err.Error(), "does not exist yet (triage run") {
 		t.Errorf("report before the run: %v", err)
 	}

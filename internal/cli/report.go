@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"github.com/triage-eval/triage/internal/runs/report"
 	"github.com/triage-eval/triage/internal/store/runstore"
 	"github.com/triage-eval/triage/internal/store/sqldb"
+	"github.com/triage-eval/triage/internal/platform/yamlloc"
 )
 
 func runReport(ctx context.Context, args []string, env Env) error {
@@ -58,6 +60,20 @@ func runReport(ctx context.Context, args []string, env Env) error {
 	return writeReport(ctx, path, dir, reportOptions{Bootstrap: metrics.Bootstrap{Seed: *seed}, Alpha: *alpha, Noise: true, Config: cfg, Dial: dial}, env)
 }
 
+// looksLikeConfig reports whether the YAML file at path gives a run
+// config's run_store or solvers: a file that does, and does not load, is a
+// config with a mistake, not the wrong kind of file.
+func looksLikeConfig(path string) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	ix := yamlloc.Build(data)
+	store, _ := ix.Given("run_store")
+	solvers, _ := ix.Given("solvers")
+	return store || solvers
+}
+
 // runStoreOf returns the run store a report argument names: the file
 // itself when it is a SQLite database, the URL itself when it is a
 // PostgreSQL one, the config's run_store when it is a config (then the
@@ -81,6 +97,9 @@ func runStoreOf(ctx context.Context, arg string) (string, *orchestrator.Config, 
 	}
 	cfg, err := orchestrator.LoadConfig(arg)
 	if err != nil {
+		if looksLikeConfig(arg) {
+			return "", nil, err // a run config, with something to fix
+		}
 		return "", nil, fmt.Errorf("%w (triage report expects the run's config or its run store)", err)
 	}
 	path := cfg.Path(cfg.RunStore)

@@ -110,6 +110,7 @@ func New(cfg Config, logger *slog.Logger, tel *telemetry.Telemetry, services []S
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	g.RegisterService(readingUnary(&healthpb.Health_ServiceDesc, codec), hs)
 	reflection.Register(g)
+	admission.methods = servedMethods(g) // before any call: the tap reads it unlocked
 	return &Server{grpc: g, health: hs, auth: admission.auth, refusals: admission.refusals, logger: logger, grace: cfg.ShutdownGrace, drainPeriod: cfg.Drain, hurry: cfg.Hurry, drainTimer: time.After, services: services, stamp: stamp}, nil
 }
 

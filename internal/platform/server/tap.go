@@ -2,8 +2,12 @@ package server
 
 import (
 	"context"
+	"strings"
 	"time"
 
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/grpc/tap"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
@@ -26,6 +30,34 @@ type admission struct {
 	afterFunc func(time.Duration, func()) func() bool
 	refusals  *refusalLog
 	stamp     *triagev1.VersionStamp // on every refusal (SPEC §10)
+	// methods are the full method names the server serves, set once every
+	// service is registered; a call of another is refused here, and
+	// logged, where grpc would answer it without any interceptor seeing it.
+	methods map[string]bool
+}
+
+// servedMethods returns the full method names ("/pkg.Service/Method") of
+// every service g serves.
+func servedMethods(g *grpc.Server) map[string]bool {
+	out := map[string]bool{}
+	for service, info := range g.GetServiceInfo() {
+		for _, m := range info.Methods {
+			out["/"+service+"/"+m.Name] = true
+		}
+	}
+	return out
+}
+
+// unknownMethod is the status of a call of a method the server does not
+// serve, in grpc's own words, so that a client sees what grpc would say.
+func unknownMethod(fullMethod string, methods map[string]bool) error {
+	service, method := splitMethod(fullMethod)
+	for m := range methods {
+		if strings.HasPrefix(m, "/"+service+"/") {
+			return status.Errorf(codes.Unimplemented, "unknown method %s for service %s", method, service)
+		}
+	}
+	return status.Errorf(codes.Unimplemented, "unknown service %s", service)
 }
 
 // admit is the tap.ServerInHandle. It must not block: it runs in the
@@ -45,6 +77,11 @@ func (a *admission) admit(ctx context.Context, info *tap.Info) (context.Context,
 			return nil, err
 		}
 		caller = name
+	}
+	if a.methods != nil && !a.methods[info.FullMethodName] {
+		err := grpcerr.WithDetail(unknownMethod(info.FullMethodName, a.methods), a.stamp)
+		a.refusals.log(ctx, protocol, info.FullMethodName, err)
+		return nil, err
 	}
 	if a.limiter != nil && !isOpenHealth(info.FullMethodName) {
 		if caller == "" {

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
@@ -182,5 +184,42 @@ func TestRefusalsAreLoggedWithinABudget(t *testing.T) {
 	refuse(1, "wrong", codes.Unauthenticated)
 	if n, _ := count("Unauthenticated"); n != 51 {
 		t.Errorf("a refusal a second later: %d lines, want 51", n)
+	}
+}
+
+// TestUnknownMethodsAreRefusedAndLogged: a call of a method the server does
+// not serve is refused in grpc's own words (Unimplemented, "unknown
+// service"/"unknown method … for service …"), now with the version stamp,
+// and logged like any refusal; before, grpc answered it without any
+// interceptor seeing it, and the log said nothing. Health and reflection
+// are served as before.
+func TestUnknownMethodsAreRefusedAndLogged(t *testing.T) {
+	logs := &servertest.LogBuffer{}
+	cfg := server.DefaultConfig()
+	cfg.Drain = 0
+	_, svc := newProbe()
+	conn := dial(t, serve(t, cfg, logs, nil, svc))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, tc := range []struct{ method, want string }{
+		{"/triage.test.Probe/Nope", "unknown method Nope for service triage.test.Probe"},
+		{"/nope.Service/Call", "unknown service nope.Service"},
+	} {
+		err := conn.Invoke(ctx, tc.method, wrapperspb.String("hi"), new(wrapperspb.StringValue))
+		if st := status.Convert(err); st.Code() != codes.Unimplemented || st.Message() != tc.want || len(st.Details()) == 0 {
+			t.Errorf("%s: %v (details %v), want Unimplemented %q with the version stamp", tc.method, err, st.Details(), tc.want)
+		}
+	}
+	if _, err := call(ctx, conn, "hi"); err != nil {
+		t.Errorf("a served method: %v", err)
+	}
+	if _, err := healthpb.NewHealthClient(conn).Check(ctx, &healthpb.HealthCheckRequest{}); err != nil {
+		t.Errorf("health: %v", err)
+	}
+	text := logs.String()
+	for _, want := range []string{`"grpc.service":"triage.test.Probe","grpc.method":"Nope","grpc.code":"Unimplemented"`, `"grpc.service":"nope.Service","grpc.method":"Call","grpc.code":"Unimplemented"`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the log lacks %s:\n%s", want, text)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/triage-eval/triage/internal/platform/version"
+	"github.com/triage-eval/triage/internal/platform/yamlloc"
 	"github.com/triage-eval/triage/internal/protocol/metrics"
 	"github.com/triage-eval/triage/internal/runs/budgetaware"
 	"github.com/triage-eval/triage/internal/runs/figures"
@@ -21,7 +22,6 @@ import (
 	"github.com/triage-eval/triage/internal/runs/report"
 	"github.com/triage-eval/triage/internal/store/runstore"
 	"github.com/triage-eval/triage/internal/store/sqldb"
-	"github.com/triage-eval/triage/internal/platform/yamlloc"
 )
 
 func runReport(ctx context.Context, args []string, env Env) error {

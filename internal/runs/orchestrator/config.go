@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -233,7 +235,32 @@ func (c *Config) Prepare(dir string) error {
 func (c *Config) finish() error {
 	given := c.givenEmpty()
 	c.applyDefaults()
-	return errors.Join(given, c.validate())
+	return c.inFileOrder(errors.Join(given, c.validate()))
+}
+
+// inFileOrder returns err, a join of messages about settings, with them in
+// the order of the lines the file has them on (those without a line
+// first), so that a person fixes them top to bottom.
+func (c *Config) inFileOrder(err error) error {
+	joined, ok := err.(interface{ Unwrap() []error })
+	if !ok || c.file == "" {
+		return err
+	}
+	var errs []error
+	for _, e := range joined.Unwrap() {
+		if inner, ok := e.(interface{ Unwrap() []error }); ok {
+			errs = append(errs, inner.Unwrap()...)
+		} else {
+			errs = append(errs, e)
+		}
+	}
+	lineOf := func(e error) int {
+		rest, _ := strings.CutPrefix(e.Error(), c.file+":")
+		n, _ := strconv.Atoi(rest[:max(strings.IndexByte(rest, ':'), 0)])
+		return n
+	}
+	slices.SortStableFunc(errs, func(a, b error) int { return cmp.Compare(lineOf(a), lineOf(b)) })
+	return errors.Join(errs...)
 }
 
 // givenEmpty reports the settings a config file gives as 0 or [] where

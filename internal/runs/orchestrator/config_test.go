@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -49,6 +50,28 @@ injection: [{base: gpqa, source: gpqa-abstain}]
 	}
 	if got := cfg.Path("p.jsonl"); got != filepath.Join(filepath.Dir(cfg.Path("x")), "p.jsonl") || cfg.Path("postgres://h/db") != "postgres://h/db" {
 		t.Errorf("Path = %q", got)
+	}
+}
+
+// TestConfigErrorsInFileOrder: every problem is reported, top to bottom,
+// whichever check found it.
+func TestConfigErrorsInFileOrder(t *testing.T) {
+	_, err := LoadConfig(writeConfig(t, "ground_truth_store: gt.db\nproblems: [p.jsonl]\nsolvers: [{model: m, mode: fast}]\nrandom: {samples: 0}\nalphas: [2]\npool_size: -3\nconcurrency: 0\n"))
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	var lines []int
+	for _, msg := range strings.Split(err.Error(), "\n") {
+		_, rest, ok := strings.Cut(msg, "run.yaml:")
+		if !ok {
+			lines = append(lines, 0) // run_store: required, which no line has
+			continue
+		}
+		n, _ := strconv.Atoi(rest[:strings.IndexByte(rest, ':')])
+		lines = append(lines, n)
+	}
+	if !slices.Equal(lines, []int{0, 3, 4, 5, 6, 7}) {
+		t.Errorf("lines %v, want [0 3 4 5 6 7]:\n%v", lines, err)
 	}
 }
 

@@ -37,10 +37,13 @@ type refusalLog struct {
 	unauthenticated, other refusalBudget
 }
 
-// refusalBudget is one budget of lines and the count of refusals it did
-// not log since its last summary.
+// refusalBudget is one budget of lines, the level its lines are logged at,
+// what its refusals are (for its summary), and the count of refusals it
+// did not log since its last summary.
 type refusalBudget struct {
 	lines     *rate.Limiter
+	level     slog.Level
+	refused   string
 	notLogged atomic.Int64
 }
 
@@ -52,8 +55,10 @@ func newRefusalLog(logger *slog.Logger, now func() time.Time, afterFunc func(tim
 		afterFunc = realAfterFunc
 	}
 	r := &refusalLog{logger: logger, now: now, afterFunc: afterFunc}
-	r.unauthenticated.lines = rate.NewLimiter(refusalLogRate, refusalLogBurst)
-	r.other.lines = rate.NewLimiter(refusalLogRate, refusalLogBurst)
+	r.unauthenticated.lines, r.unauthenticated.level = rate.NewLimiter(refusalLogRate, refusalLogBurst), slog.LevelInfo
+	r.unauthenticated.refused = "refused for their token"
+	r.other.lines, r.other.level = rate.NewLimiter(refusalLogRate, refusalLogBurst), slog.LevelWarn
+	r.other.refused = "refused for their permissions, their caller's limits or an unknown method"
 	return r
 }
 
@@ -63,13 +68,13 @@ func newRefusalLog(logger *slog.Logger, now func() time.Time, afterFunc func(tim
 // when its budget allows; otherwise it counts it for the budget's summary.
 func (r *refusalLog) log(ctx context.Context, protocol, fullMethod string, err error) {
 	st := status.Convert(err)
-	b, level := &r.other, slog.LevelWarn
+	b := &r.other
 	if st.Code() == codes.Unauthenticated {
-		b, level = &r.unauthenticated, slog.LevelInfo
+		b = &r.unauthenticated
 	}
 	if !b.lines.AllowN(r.now(), 1) {
 		if b.notLogged.Add(1) == 1 { // the first since the last summary
-			r.afterFunc(refusalSummaryAfter, func() { r.summarize(b, level) })
+			r.afterFunc(refusalSummaryAfter, func() { r.summarize(b) })
 		}
 		return
 	}
@@ -86,20 +91,16 @@ func (r *refusalLog) log(ctx context.Context, protocol, fullMethod string, err e
 		attrs = append(attrs, slog.String("peer.address", p.Addr.String()))
 	}
 	attrs = append(attrs, slog.Bool("refused_before_read", true))
-	r.logger.LogAttrs(ctx, level, "finished call", attrs...)
+	r.logger.LogAttrs(ctx, b.level, "finished call", attrs...)
 }
 
 // summarize logs how many refusals b did not log since its last summary.
-func (r *refusalLog) summarize(b *refusalBudget, level slog.Level) {
+func (r *refusalLog) summarize(b *refusalBudget) {
 	n := b.notLogged.Swap(0)
 	if n == 0 {
 		return
 	}
-	kind := "refused for their token"
-	if b == &r.other {
-		kind = "refused for their permissions or their caller's limits"
-	}
-	r.logger.LogAttrs(context.Background(), level, "refused calls not logged",
-		slog.Int64("refusals_not_logged", n), slog.String("refused", kind),
+	r.logger.LogAttrs(context.Background(), b.level, "refused calls not logged",
+		slog.Int64("refusals_not_logged", n), slog.String("refused", b.refused),
 		slog.Duration("within", refusalSummaryAfter))
 }

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -209,6 +208,26 @@ func (c *Config) Where(path string) string {
 	return c.file + ": " + path
 }
 
+// settingError is a problem with one setting, with the line the file has
+// it on (0 when the file has none, or the config was built in code), so
+// that problems can be listed in the file's order (inFileOrder).
+type settingError struct {
+	line int
+	msg  string
+}
+
+func (e *settingError) Error() string { return e.msg }
+
+// problem returns the problem reason (format and args) with the setting at
+// path, named as Where names it.
+func (c *Config) problem(path, format string, args ...any) error {
+	line := 0
+	if c.file != "" {
+		line = c.lines.Line(path)
+	}
+	return &settingError{line: line, msg: c.Where(path) + ": " + fmt.Sprintf(format, args...)}
+}
+
 // WhereEndpoint names, for a message about endpoint name, the setting that
 // asks for it (Where): the first solver's endpoint that names it, else
 // baseline.judge_endpoint, else "endpoint" (named by no setting).
@@ -238,12 +257,12 @@ func (c *Config) finish() error {
 	return c.inFileOrder(errors.Join(given, c.validate()))
 }
 
-// inFileOrder returns err, a join of messages about settings, with them in
+// inFileOrder returns err, a join of problems with settings, with them in
 // the order of the lines the file has them on (those without a line
 // first), so that a person fixes them top to bottom.
 func (c *Config) inFileOrder(err error) error {
 	joined, ok := err.(interface{ Unwrap() []error })
-	if !ok || c.file == "" {
+	if !ok {
 		return err
 	}
 	var errs []error
@@ -255,9 +274,10 @@ func (c *Config) inFileOrder(err error) error {
 		}
 	}
 	lineOf := func(e error) int {
-		rest, _ := strings.CutPrefix(e.Error(), c.file+":")
-		n, _ := strconv.Atoi(rest[:max(strings.IndexByte(rest, ':'), 0)])
-		return n
+		if se, ok := e.(*settingError); ok {
+			return se.line
+		}
+		return 0
 	}
 	slices.SortStableFunc(errs, func(a, b error) int { return cmp.Compare(lineOf(a), lineOf(b)) })
 	return errors.Join(errs...)
@@ -304,7 +324,7 @@ func (c *Config) givenEmpty() error {
 		case strings.HasPrefix(s.what, "list"):
 			got = "[]"
 		}
-		errs = append(errs, fmt.Errorf("%s: must %s, got %s (leave the key out for the default)", c.Where(s.path), s.what, got))
+		errs = append(errs, c.problem(s.path, "must %s, got %s (leave the key out for the default)", s.what, got))
 	}
 	return errors.Join(errs...)
 }
@@ -385,7 +405,7 @@ func (b *BaselineConfig) validate(bad func(field, format string, args ...any)) {
 func (c *Config) validate() error {
 	var errs []error
 	bad := func(field, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%s: "+format, append([]any{c.Where(field)}, args...)...))
+		errs = append(errs, c.problem(field, format, args...))
 	}
 	if c.RunStore == "" {
 		bad("run_store", "required")

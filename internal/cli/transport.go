@@ -93,9 +93,22 @@ func (d *dialFlags) bearerToken() (string, error) {
 		if token == "" {
 			return "", errors.New("--token-file: the file is empty")
 		}
-		return token, nil
+		return token, headerSafe("--token-file", token)
 	}
-	return strings.TrimSpace(d.token), nil
+	token := strings.TrimSpace(d.token)
+	return token, headerSafe("--token", token)
+}
+
+// headerSafe refuses a token that a header cannot carry (a character
+// outside printable ASCII, which gRPC would refuse at every call with the
+// header's name only) without showing the token.
+func headerSafe(flag, token string) error {
+	for i := range len(token) {
+		if c := token[i]; c < 0x20 || c > 0x7e {
+			return fmt.Errorf("%w: %s: the token holds a character no header may carry (a control character or non-ASCII, at byte %d); the token is not shown", ErrUsage, flag, i)
+		}
+	}
+	return nil
 }
 
 // bearerCredentials send "authorization: Bearer <token>" with every call.

@@ -16,6 +16,8 @@ func TestDialOptions(t *testing.T) {
 	os.WriteFile(tokenFile, []byte("s3cret-from-file\n"), 0o600)
 	empty := filepath.Join(t.TempDir(), "empty")
 	os.WriteFile(empty, []byte("\n"), 0o600)
+	control := filepath.Join(t.TempDir(), "control")
+	os.WriteFile(control, []byte("t1\x01rest-of-the-secret\n"), 0o600)
 
 	tests := []struct {
 		name      string
@@ -39,6 +41,8 @@ func TestDialOptions(t *testing.T) {
 		{name: "certificate without key", args: []string{"--tls-cert", pki.ClientCert}, addr: "example.com:443", wantErr: "--tls-key"},
 		{name: "both token flags", args: []string{"--token", "a", "--token-file", tokenFile}, addr: "127.0.0.1:1", wantErr: "not both"},
 		{name: "empty token file", args: []string{"--token-file", empty}, addr: "127.0.0.1:1", wantErr: "empty"},
+		{name: "control character in the token file", args: []string{"--token-file", control}, addr: "127.0.0.1:1", wantErr: "--token-file: the token holds a character no header may carry (a control character or non-ASCII, at byte 2); the token is not shown"},
+		{name: "non-ASCII token", env: map[string]string{"TRIAGE_TOKEN": "t1é"}, addr: "127.0.0.1:1", wantErr: "--token: the token holds a character no header may carry"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -76,7 +76,7 @@ def main(argv: list[str]) -> int:
             cert_file=args.tls_cert,
             key_file=args.tls_key,
             server_name=args.tls_server_name,
-            token=args.token,
+            token=args.token or None,  # TRIAGE_TOKEN set but empty sends none, as the CLI does
         )
     except (ValueError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)

@@ -14,11 +14,14 @@ what every caller writes next:
   :class:`BatchOutcome`; module :mod:`triage_client.scoring`);
 - :func:`field_violations` decodes the ``google.rpc.BadRequest`` an
   ``INVALID_ARGUMENT`` error carries, and :func:`status_details` the whole
-  ``google.rpc.Status``.
+  ``google.rpc.Status``;
+- :func:`transport_hint` says when a failed call's error is that of a client
+  and a server that disagree on TLS; score_plan and score_plans then raise a
+  :class:`TLSMismatchError` (a ``grpc.RpcError``) with that hint.
 """
 
 from triage_client.channel import connect, is_loopback
-from triage_client.errors import field_violations, status_details
+from triage_client.errors import TLSMismatchError, field_violations, status_details, transport_hint
 from triage_client.scoring import (
     BatchOutcome,
     Budget,
@@ -45,10 +48,12 @@ __all__ = [
     "ScoreResult",
     "Step",
     "StoredPool",
+    "TLSMismatchError",
     "connect",
     "field_violations",
     "is_loopback",
     "score_plan",
     "score_plans",
     "status_details",
+    "transport_hint",
 ]

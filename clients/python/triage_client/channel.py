@@ -28,8 +28,13 @@ def connect(
     for mutual TLS. server_name overrides the name the certificate is checked
     against. A token is sent with every call as "authorization: Bearer
     <token>"; over plaintext only to a loopback address, as the server's own
-    clients do.
+    clients do. Surrounding whitespace (the newline ending a token file) is
+    removed from it, as the Go CLI does; a token that is then empty, or
+    holds a character a header cannot carry, is a ValueError that does not
+    show it.
     """
+    if token is not None:
+        token = _check_token(token)
     if bool(cert_file) != bool(key_file):
         raise ValueError("a client certificate needs both cert_file and key_file")
     opts = list(options)
@@ -70,6 +75,22 @@ def is_loopback(address: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def _check_token(token: str) -> str:
+    """Returns token without surrounding whitespace; raises a ValueError
+    (TypeError) that never contains it when it cannot be sent as a header."""
+    if not isinstance(token, str):
+        raise TypeError(f"token: must be a str, got {type(token).__name__}")
+    token = token.strip()
+    if not token:
+        raise ValueError("token: empty (or only whitespace); pass token=None to send none")
+    if any(not " " <= c <= "~" for c in token):
+        raise ValueError(
+            "token: contains a character not allowed in a header (a control character or non-ASCII); "
+            "the token is not shown"
+        )
+    return token
 
 
 def _read(path: Optional[str]) -> Optional[bytes]:

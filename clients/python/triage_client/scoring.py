@@ -6,14 +6,22 @@
 its own error. Both take a channel (or a ``ScoringServiceStub``) and build
 the protobuf request from plain values; the results are frozen dataclasses,
 not protobuf messages. Enumerations are the lower-case names of the proto's
-values without their prefix ("advisory", "informative", "monte_carlo").
+values without their prefix ("advisory", "informative", "monte_carlo"); a
+request may also give the proto's names ("REGIME_ENFORCED").
 
-A failed :func:`score_plan` raises ``grpc.RpcError`` as every stub does;
+A value the request cannot carry (a cost of 1200.7, a seed of -1, an unknown
+regime) is a TypeError or ValueError naming the field as the server does
+("inline.items[0].cost: ..."), raised before anything is sent. A failed
+:func:`score_plan` raises ``grpc.RpcError`` as every stub does (a
+:class:`~triage_client.errors.TLSMismatchError`, with a hint, when the
+client and the server disagree on TLS);
 :func:`triage_client.field_violations` decodes an INVALID_ARGUMENT's fields.
 """
 
 from __future__ import annotations
 
+import collections.abc
+import numbers
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -21,6 +29,7 @@ import grpc
 from google.rpc import error_details_pb2, status_pb2
 
 from triage.v1 import executor_pb2, oracle_pb2, scoring_pb2, scoring_pb2_grpc, types_pb2
+from triage_client.errors import TLSMismatchError, transport_hint
 
 
 @dataclass(frozen=True)
@@ -296,8 +305,18 @@ def score_plan(
     :func:`triage_client.connect`) or a ScoringServiceStub, the keyword
     arguments are the fields of :class:`ScoreRequest` (pool, plan, budgets,
     regimes, unsolvable, random_method, random_samples, random_seed,
-    include_trace, include_oracle_plan). Raises grpc.RpcError when the call fails."""
-    resp = _stub(target).ScorePlan(to_proto(ScoreRequest(**request)), timeout=timeout, metadata=metadata)
+    include_trace, include_oracle_plan).
+
+    Raises TypeError or ValueError naming the field (see :func:`to_proto`),
+    before sending anything, when a value cannot be encoded; grpc.RpcError
+    when the call fails (a TLSMismatchError when the error says the client
+    and the server disagree on TLS)."""
+    req = to_proto(ScoreRequest(**request))
+    try:
+        resp = _stub(target).ScorePlan(req, timeout=timeout, metadata=metadata)
+    except grpc.RpcError as err:
+        _raise_with_hint(err)
+        raise
     return from_proto(resp)
 
 
@@ -308,49 +327,98 @@ def score_plans(
     timeout: Optional[float] = None,
     metadata: Optional[Sequence[Tuple[str, str]]] = None,
 ) -> Iterator[BatchOutcome]:
-    """Scores a batch of requests in one streamed call and yields their
-    outcomes in request order; a bad request gets its own error and does not
-    fail the others. Raises grpc.RpcError when the call as a whole fails."""
-    batch = scoring_pb2.ScorePlansRequest(requests=[to_proto(r) for r in requests])
-    for resp in _stub(target).ScorePlans(batch, timeout=timeout, metadata=metadata):
-        result, error = None, None
-        if resp.HasField("result"):
-            result = from_proto(resp.result)
-        else:
-            error = _error(resp.error)
-        yield BatchOutcome(resp.index, result, error, _version(resp))
+    """Scores a batch of requests in one streamed call and returns an
+    iterator of their outcomes in request order; a request the server
+    refuses gets its own error (BatchOutcome.error) and does not fail the
+    others.
 
-
-def to_proto(r: ScoreRequest) -> scoring_pb2.ScorePlanRequest:
-    """Returns the ScorePlanRequest r describes."""
-    out = scoring_pb2.ScorePlanRequest(
-        budgets=[_budget(b) for b in r.budgets],
-        plan=[types_pb2.PlanStep(id=s.id, tokens=s.tokens) for s in r.plan],
-        regimes=[executor_pb2.Regime.Value("REGIME_" + g.upper()) for g in r.regimes],
-        options=scoring_pb2.ScoringOptions(
-            random=oracle_pb2.RandomReferenceOptions(
-                method=oracle_pb2.RandomMethod.Value("RANDOM_METHOD_" + (r.random_method or "unspecified").upper()),
-                samples=r.random_samples or 0,
-                seed=r.random_seed,
-            ),
-            include_trace=r.include_trace,
-            include_oracle_plan=r.include_oracle_plan,
-        ),
+    A request the client cannot encode is the caller's bug, not an outcome:
+    this function raises TypeError or ValueError naming it and its field
+    ("requests[3].inline.items[0].cost: ..."), and refuses the whole batch
+    before anything is sent. The iteration raises grpc.RpcError when the
+    call as a whole fails (a TLSMismatchError, with a hint, when the client
+    and the server disagree on TLS)."""
+    batch = scoring_pb2.ScorePlansRequest(
+        requests=[to_proto(r, f"requests[{i}].") for i, r in enumerate(requests)]
     )
-    if isinstance(r.pool, StoredPool):
-        out.stored.CopyFrom(
-            executor_pb2.StoredPool(
-                solver=executor_pb2.Solver(
-                    model=r.pool.model, mode=executor_pb2.SolverMode.Value("SOLVER_MODE_" + r.pool.mode.upper())
-                ),
-                dataset=r.pool.dataset,
-                problem_ids=list(r.pool.problem_ids),
-            )
+    return _outcomes(_stub(target), batch, timeout, metadata)
+
+
+def _outcomes(stub, batch, timeout, metadata) -> Iterator[BatchOutcome]:
+    """Calls ScorePlans with batch and yields its outcomes."""
+    try:
+        for resp in stub.ScorePlans(batch, timeout=timeout, metadata=metadata):
+            result, error = None, None
+            if resp.HasField("result"):
+                result = from_proto(resp.result)
+            else:
+                error = _error(resp.error)
+            yield BatchOutcome(resp.index, result, error, _version(resp))
+    except grpc.RpcError as err:
+        _raise_with_hint(err)
+        raise
+
+
+def to_proto(r: ScoreRequest, path: str = "") -> scoring_pb2.ScorePlanRequest:
+    """Returns the ScorePlanRequest r describes.
+
+    A value the request cannot carry raises a TypeError (a wrong type: a
+    float or a bool for a whole number, a non-Budget budget) or a ValueError
+    (an integer out of its field's range, an unknown enumeration name)
+    naming the field as the server names it, after path: "budgets[0]",
+    "inline.items[2].cost", "options.random.seed". The ranges are those of
+    the wire: int64 for costs and tokens, [0, 2^31 − 1] for the sample
+    count, uint64 for the seed; the server checks the rest.
+    """
+    if not isinstance(r, ScoreRequest):
+        raise TypeError(f"{path.rstrip('.') or 'request'}: must be a ScoreRequest, got {_show(r)}")
+    out = scoring_pb2.ScorePlanRequest()
+    for i, b in _seq(path + "budgets", r.budgets):
+        at = f"{path}budgets[{i}]"
+        if not isinstance(b, Budget):
+            raise TypeError(f"{at}: must be a Budget, got {_show(b)}")
+        if b.tokens is not None:
+            out.budgets.add(tokens=_int(at + ".tokens", b.tokens, *_INT64))
+        else:
+            out.budgets.add(alpha=_float(at + ".alpha", b.alpha))
+    for i, s in _seq(path + "plan", r.plan):
+        at = f"{path}plan[{i}]"
+        sid, tokens = _attrs(at, s, "Step", "id", "tokens")
+        out.plan.add(id=_str(at + ".id", sid), tokens=_int(at + ".tokens", tokens, *_INT64))
+    for i, g in _seq(path + "regimes", r.regimes):
+        at = f"{path}regimes[{i}]"
+        out.regimes.append(_enum_value(at, g, executor_pb2.Regime, "REGIME_", "regime", ("advisory", "enforced")))
+    at = path + "options.random"
+    rnd = out.options.random
+    if r.random_method is not None:
+        rnd.method = _enum_value(
+            at + ".method", r.random_method, oracle_pb2.RandomMethod, "RANDOM_METHOD_", "method", ("monte_carlo", "exact")
         )
+    if r.random_samples is not None:
+        rnd.samples = _int(at + ".samples", r.random_samples, 0, (1 << 31) - 1)
+    if r.random_seed is not None:
+        rnd.seed = _int(at + ".seed", r.random_seed, *_UINT64)
+    rnd.SetInParent()
+    for name in ("include_trace", "include_oracle_plan"):
+        if getattr(r, name) is not None:
+            setattr(out.options, name, _bool(f"{path}options.{name}", getattr(r, name)))
+    if isinstance(r.pool, StoredPool):
+        at, p = path + "stored", r.pool
+        out.stored.solver.model = _str(at + ".solver.model", p.model)
+        out.stored.solver.mode = _enum_value(
+            at + ".solver.mode", p.mode, executor_pb2.SolverMode, "SOLVER_MODE_", "mode", ("standard", "extended")
+        )
+        out.stored.dataset = _str(at + ".dataset", p.dataset)
+        for i, pid in _seq(at + ".problem_ids", p.problem_ids):
+            out.stored.problem_ids.append(_str(f"{at}.problem_ids[{i}]", pid))
     else:
-        out.inline.CopyFrom(executor_pb2.InlinePool(items=[_item(i) for i in r.pool]))
+        for i, it in _seq(path + "inline.items", r.pool):
+            out.inline.items.append(_item(f"{path}inline.items[{i}]", it))
+        out.inline.SetInParent()
     if r.unsolvable is not None:
-        out.unsolvable.CopyFrom(scoring_pb2.UnsolvableItems(ids=list(r.unsolvable)))
+        for i, u in _seq(path + "unsolvable.ids", r.unsolvable):
+            out.unsolvable.ids.append(_str(f"{path}unsolvable.ids[{i}]", u))
+        out.unsolvable.SetInParent()
     return out
 
 
@@ -384,17 +452,98 @@ def _stub(target) -> scoring_pb2_grpc.ScoringServiceStub:
     return scoring_pb2_grpc.ScoringServiceStub(target)
 
 
-def _budget(b: Budget) -> types_pb2.Budget:
-    return types_pb2.Budget(tokens=b.tokens) if b.tokens is not None else types_pb2.Budget(alpha=b.alpha)
+def _raise_with_hint(err: grpc.RpcError) -> None:
+    """Raises a TLSMismatchError from err when err says the client and the
+    server disagree on TLS; returns otherwise."""
+    hint = transport_hint(err)
+    if hint:
+        raise TLSMismatchError(err, hint) from err
 
 
-def _item(i) -> types_pb2.GroundTruthItem:
+def _item(at: str, i) -> types_pb2.GroundTruthItem:
     if isinstance(i, types_pb2.GroundTruthItem):
         return i
-    out = types_pb2.GroundTruthItem(id=i.id, cost=i.cost, correct=i.correct)
-    if i.value is not None:
-        out.value = i.value
+    iid, cost, correct = _attrs(at, i, "PoolItem", "id", "cost", "correct")
+    out = types_pb2.GroundTruthItem(
+        id=_str(at + ".id", iid), cost=_int(at + ".cost", cost, *_INT64), correct=_bool(at + ".correct", correct)
+    )
+    value = getattr(i, "value", None)
+    if value is not None:
+        out.value = _float(at + ".value", value)
     return out
+
+
+# The ranges of int64 and uint64 fields.
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+_UINT64 = (0, (1 << 64) - 1)
+
+
+def _show(v) -> str:
+    """v in an error message: its repr, with its type unless it is an int."""
+    return repr(v) if type(v) is int else f"{v!r} ({type(v).__name__})"
+
+
+def _seq(at: str, v) -> Iterator[Tuple[int, object]]:
+    """Enumerates v, a sequence (not a str), or raises a TypeError naming at."""
+    if isinstance(v, (str, bytes)) or not isinstance(v, collections.abc.Iterable):
+        raise TypeError(f"{at}: must be a list, got {_show(v)}")
+    return enumerate(v)
+
+
+def _attrs(at: str, obj, kind: str, *names: str) -> list:
+    """Returns the attributes names of obj, or raises a TypeError naming at
+    when obj has not got them (is not a kind)."""
+    try:
+        return [getattr(obj, n) for n in names]
+    except AttributeError:
+        raise TypeError(f"{at}: must be a {kind}, got {_show(obj)}") from None
+
+
+def _int(at: str, v, lo: int, hi: int) -> int:
+    """Returns v, a whole number in [lo, hi] (not a bool, not a float), or
+    raises a TypeError or ValueError naming at."""
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+        raise TypeError(f"{at}: must be a whole number from {lo} to {hi}, got {_show(v)}")
+    if not lo <= v <= hi:
+        raise ValueError(f"{at}: must be a whole number from {lo} to {hi}, got {v}")
+    return int(v)
+
+
+def _float(at: str, v) -> float:
+    """Returns v, a real number (not a bool), as a float, or raises a
+    TypeError naming at. Its range is the server's to check."""
+    if isinstance(v, bool) or not isinstance(v, numbers.Real):
+        raise TypeError(f"{at}: must be a number, got {_show(v)}")
+    return float(v)
+
+
+def _bool(at: str, v) -> bool:
+    """Returns v, a bool (or the int 0 or 1), or raises a TypeError naming at."""
+    if isinstance(v, bool) or (isinstance(v, numbers.Integral) and v in (0, 1)):
+        return bool(v)
+    raise TypeError(f"{at}: must be True or False, got {_show(v)}")
+
+
+def _str(at: str, v) -> str:
+    """Returns v, a str, or raises a TypeError naming at."""
+    if not isinstance(v, str):
+        raise TypeError(f"{at}: must be a str, got {_show(v)}")
+    return v
+
+
+def _enum_value(at: str, v, enum, prefix: str, kind: str, names: Sequence[str]) -> int:
+    """Returns the number of the value of enum named v, one of names in any
+    case, with or without prefix ("enforced", "REGIME_ENFORCED"); raises a
+    ValueError (TypeError) naming at for any other."""
+    if not isinstance(v, str):
+        raise TypeError(f"{at}: must be a str, got {_show(v)}")
+    name = v.upper()
+    if name.startswith(prefix):
+        name = name[len(prefix):]
+    if name.lower() in names:
+        return enum.Value(prefix + name)
+    choices = " or ".join(f'"{n}"' for n in names)
+    raise ValueError(f'{at}: unknown {kind} "{v}"; use {choices}')
 
 
 def _enum(enum, number: int, prefix: str) -> str:

@@ -63,7 +63,7 @@ function options(argv) {
     certFile: values["tls-cert"],
     keyFile: values["tls-key"],
     serverName: values["tls-server-name"],
-    token,
+    token: token || undefined, // TRIAGE_TOKEN set but empty sends none, as the CLI does
   };
 }
 

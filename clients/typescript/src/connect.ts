@@ -22,7 +22,11 @@ export interface ConnectOptions {
   serverName?: string;
   /**
    * Bearer token sent with every call as "authorization: Bearer <token>";
-   * over plaintext only to a loopback address.
+   * over plaintext only to a loopback address. The whitespace around it is
+   * dropped, so a file can be read as it is (`openssl rand -hex 32 >
+   * ci.token` ends it with a newline); a token empty without it, or holding
+   * a character no header may carry (a control character, non-ASCII), is
+   * refused with an error that does not show it.
    */
   token?: string;
 }
@@ -41,13 +45,18 @@ export interface Clients {
   close(): void;
 }
 
-/** Returns clients of the Oracle, Executor, Planner and Scoring service at o.address. */
+/**
+ * Returns clients of the Oracle, Executor, Planner and Scoring service at
+ * o.address; throws an Error for options that cannot work together or a
+ * token that cannot be sent.
+ */
 export function connect(o: ConnectOptions): Clients {
   if (!o.certFile !== !o.keyFile) {
     throw new Error("a client certificate needs both certFile and keyFile");
   }
+  const token = o.token == null ? undefined : bearerToken(o.token);
   const useTLS = Boolean(o.tls || o.caFile || o.certFile);
-  if (o.token && !useTLS && !isLoopback(o.address)) {
+  if (token && !useTLS && !isLoopback(o.address)) {
     throw new Error(`refusing to send the token in plaintext to ${o.address}, which is not loopback: use TLS`);
   }
   const creds = useTLS
@@ -60,8 +69,8 @@ export function connect(o: ConnectOptions): Clients {
   }
   const channel = new grpc.Channel(o.address, creds, channelOptions);
   const options: Partial<grpc.ClientOptions> = { channelOverride: channel };
-  if (o.token) {
-    options.interceptors = [bearer(o.token)];
+  if (token) {
+    options.interceptors = [bearer(token)];
   }
   return {
     oracle: new OracleServiceClient(o.address, creds, options),
@@ -77,12 +86,7 @@ export function isLoopback(address: string): boolean {
   if (address.startsWith("unix:")) {
     return true;
   }
-  let host = address.split("///").pop() ?? "";
-  if (host.startsWith("[")) {
-    host = host.slice(1).split("]")[0];
-  } else if (host.split(":").length === 2) {
-    host = host.split(":")[0];
-  }
+  const host = hostOf(address);
   if (host === "localhost") {
     return true;
   }
@@ -96,6 +100,32 @@ export function isLoopback(address: string): boolean {
   }
 }
 
+/** The host of a "host:port" address ("[::1]:50051": "::1"), with any "dns:///" before it. */
+function hostOf(address: string): string {
+  const host = address.split("///").pop() ?? "";
+  if (host.startsWith("[")) {
+    return host.slice(1).split("]")[0];
+  }
+  return host.split(":").length === 2 ? host.split(":")[0] : host;
+}
+
+/**
+ * Returns token without the whitespace around it; throws when nothing is
+ * left or it holds a character a header value cannot (grpc-js allows
+ * printable ASCII only), naming neither the token nor the character: the
+ * error of grpc-js, thrown at the first call, showed the whole token.
+ */
+function bearerToken(token: string): string {
+  const t = token.trim();
+  if (t === "") {
+    throw new Error("token: empty (or only whitespace); leave token unset to send none");
+  }
+  if (!/^[\x20-\x7e]*$/.test(t)) {
+    throw new Error("token: contains a character not allowed in a header (a control character or non-ASCII); the token is not shown");
+  }
+  return t;
+}
+
 /** An interceptor adding the bearer token to every call's metadata. */
 function bearer(token: string): grpc.Interceptor {
   return (options, nextCall) =>
@@ -107,6 +137,7 @@ function bearer(token: string): grpc.Interceptor {
     });
 }
 
+/** The contents of the file at path; null for no path. */
 function read(path?: string): Buffer | null {
   return path ? readFileSync(path) : null;
 }

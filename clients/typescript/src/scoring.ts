@@ -6,13 +6,16 @@
  * protobuf request from plain values; the results are plain interfaces, not
  * protobuf messages. Enumerations are the lower-case names of the proto's
  * values without their prefix ("advisory", "informative", "monte_carlo").
+ * A request the client cannot encode is refused before anything is sent,
+ * with a RangeError naming the field as the server does, by its path in the
+ * ScorePlanRequest ("inline.items[0].cost", "budgets[1]").
  */
 import { Metadata, type CallOptions, type ServiceError, status as grpcStatus } from "@grpc/grpc-js";
+import { withTransportHint } from "./errors";
 import { BadRequest } from "./gen/google/rpc/error_details";
 import type { Status } from "./gen/google/rpc/status";
 import {
   Regime as RegimeProto,
-  regimeFromJSON,
   regimeToJSON,
   solverModeFromJSON,
   traceOutcomeToJSON,
@@ -54,7 +57,7 @@ export interface Step {
   tokens: number;
 }
 
-/** A budget: tokens, or alpha, a fraction of the pool's total cost. */
+/** A budget: tokens, or alpha, a fraction of the pool's total cost; exactly one. */
 export type Budget = { tokens: number; alpha?: undefined } | { alpha: number; tokens?: undefined };
 
 /** A regime: allocations advisory (U) or enforced (E). */
@@ -68,8 +71,11 @@ export interface ScoreRequest {
   plan: Step[];
   /** The budgets, in the order the results are wanted; at least one. */
   budgets: Budget[];
-  /** Empty or unset means both. */
-  regimes?: Regime[];
+  /**
+   * Empty or unset means both. A name is also taken in any case and as the
+   * proto names it ("REGIME_ENFORCED"); another is a RangeError.
+   */
+  regimes?: (Regime | "REGIME_ADVISORY" | "REGIME_ENFORCED")[];
   /** Ids of the pool's injected unsolvable items; unset when it has none. */
   unsolvable?: string[];
   /** The random reference; unset means Monte Carlo, 1000 samples, seed 0. */
@@ -214,30 +220,37 @@ export interface ScoreCallOptions {
   metadata?: Metadata;
 }
 
-/** Scores one plan on one pool; rejects with the grpc-js ServiceError when the call fails. */
+/**
+ * Scores one plan on one pool; rejects with a RangeError for a request the
+ * client cannot encode (toProto), and with the grpc-js ServiceError when the
+ * call fails, its message ending in a hint when the client and the server
+ * disagree on TLS (transportHint).
+ */
 export function scorePlan(client: ScoringServiceClient, request: ScoreRequest, o: ScoreCallOptions = {}): Promise<ScoreResult> {
   const opts: Partial<CallOptions> = { deadline: o.deadline };
   return new Promise((resolve, reject) =>
     client.scorePlan(toProto(request), o.metadata ?? new Metadata(), opts, (err: ServiceError | null, resp?: ScorePlanResponse) =>
-      err || !resp ? reject(err) : resolve(fromProto(resp)),
+      err || !resp ? reject(withTransportHint(err)) : resolve(fromProto(resp)),
     ),
   );
 }
 
 /**
  * Scores a batch in one streamed call and yields the outcomes in request
- * order; a bad request gets its own error and does not fail the others.
- * The iteration throws the ServiceError when the call as a whole fails;
- * leaving it early (break) cancels the call.
+ * order; a request the server refuses gets its own error and does not fail
+ * the others. A request the client cannot encode (toProto) is the caller's
+ * bug: the iteration throws its RangeError, the field prefixed with the
+ * request's index ("requests[3].inline.items[0].cost: …"), before anything
+ * is sent. It throws the ServiceError when the call as a whole fails (with
+ * scorePlan's TLS hint); leaving it early (break) cancels the call.
  */
 export async function* scorePlans(
   client: ScoringServiceClient,
   requests: ScoreRequest[],
   o: ScoreCallOptions = {},
 ): AsyncGenerator<BatchOutcome> {
-  const stream = client.scorePlans(ScorePlansRequest.fromPartial({ requests: requests.map(toProto) }), o.metadata ?? new Metadata(), {
-    deadline: o.deadline,
-  });
+  const batch = ScorePlansRequest.fromPartial({ requests: requests.map((r, i) => toProto(r, `requests[${i}].`)) });
+  const stream = client.scorePlans(batch, o.metadata ?? new Metadata(), { deadline: o.deadline });
   try {
     for await (const resp of stream) {
       yield {
@@ -247,6 +260,8 @@ export async function* scorePlans(
         version: version(resp.version),
       };
     }
+  } catch (err) {
+    throw withTransportHint(err);
   } finally {
     // A caller that leaves the loop early (break, return, a throw) wants no
     // more outcomes: without the cancel the call stayed open, the server
@@ -270,24 +285,51 @@ function safeInteger(field: string, v: number): number {
 }
 
 /**
- * Returns the ScorePlanRequest r describes; a RangeError names a token
- * count or cost that is not a safe integer (safeInteger), or a random seed
- * or sample count the wire cannot carry.
+ * Returns the regime named g: "advisory" or "enforced" in any case, with or
+ * without the proto's "REGIME_" prefix. Another name, which the generated
+ * code turned into UNRECOGNIZED (-1) for the server to refuse as "got -1",
+ * is a RangeError naming field and the name.
  */
-export function toProto(r: ScoreRequest): ScorePlanRequest {
-  if (Array.isArray(r.pool)) {
-    r.pool.forEach((it, i) => safeInteger(`pool[${i}].cost`, it.cost));
+function regime(field: string, g: string): RegimeProto {
+  switch (typeof g === "string" ? g.toLowerCase().replace(/^regime_/, "") : undefined) {
+    case "advisory":
+      return RegimeProto.REGIME_ADVISORY;
+    case "enforced":
+      return RegimeProto.REGIME_ENFORCED;
   }
-  r.plan.forEach((s, i) => safeInteger(`plan[${i}].tokens`, s.tokens));
-  r.budgets.forEach((b, i) => b.tokens !== undefined && safeInteger(`budgets[${i}].tokens`, b.tokens));
+  throw new RangeError(`${field}: unknown regime ${JSON.stringify(g)}; use "advisory" or "enforced"`);
+}
+
+/**
+ * Returns the ScorePlanRequest r describes. A RangeError names, by its path
+ * in the ScorePlanRequest after prefix (the server's names, e.g.
+ * "inline.items[0].cost"), a token count or cost that is not a safe integer
+ * (safeInteger), a budget with both tokens and alpha or neither (plain
+ * JavaScript can give both: the wire kept one), an unknown regime, or a
+ * random seed or sample count the wire cannot carry.
+ */
+export function toProto(r: ScoreRequest, prefix = ""): ScorePlanRequest {
+  if (Array.isArray(r.pool)) {
+    r.pool.forEach((it, i) => safeInteger(`${prefix}inline.items[${i}].cost`, it.cost));
+  }
+  r.plan.forEach((s, i) => safeInteger(`${prefix}plan[${i}].tokens`, s.tokens));
+  r.budgets.forEach((b, i) => {
+    if ((b.tokens == null) === (b.alpha == null)) {
+      throw new RangeError(`${prefix}budgets[${i}]: a budget is tokens or alpha, exactly one`);
+    }
+    if (b.tokens != null) {
+      safeInteger(`${prefix}budgets[${i}].tokens`, b.tokens);
+    }
+  });
+  const regimes = (r.regimes ?? []).map((g, i) => regime(`${prefix}regimes[${i}]`, g));
   // The seed is a uint64 and the sample count an int32 on the wire: out of
   // range, grpc-js failed the call as 13 INTERNAL naming no field, or (a
   // seed above 2^53) sent it and could not decode the answer echoing it.
   if (r.random?.seed !== undefined && (!Number.isSafeInteger(r.random.seed) || r.random.seed < 0)) {
-    throw new RangeError(`options.random.seed: must be a whole number within [0, 2^53 − 1], got ${r.random.seed}`);
+    throw new RangeError(`${prefix}options.random.seed: must be a whole number within [0, 2^53 − 1], got ${r.random.seed}`);
   }
   if (r.random?.samples !== undefined && (!Number.isInteger(r.random.samples) || r.random.samples < 0 || r.random.samples > 2 ** 31 - 1)) {
-    throw new RangeError(`options.random.samples: must be a whole number within [0, 2^31 − 1], got ${r.random.samples}`);
+    throw new RangeError(`${prefix}options.random.samples: must be a whole number within [0, 2^31 − 1], got ${r.random.samples}`);
   }
   const pool = Array.isArray(r.pool)
     ? { inline: { items: r.pool } }
@@ -301,9 +343,9 @@ export function toProto(r: ScoreRequest): ScorePlanRequest {
   const rnd = r.random ?? {};
   return ScorePlanRequest.fromPartial({
     ...pool,
-    budgets: r.budgets.map((b) => (b.tokens !== undefined ? { tokens: b.tokens } : { alpha: b.alpha })),
+    budgets: r.budgets.map((b) => (b.tokens != null ? { tokens: b.tokens } : { alpha: b.alpha })),
     plan: r.plan.map((s) => ({ id: s.id, tokens: s.tokens })),
-    regimes: (r.regimes ?? []).map((g) => regimeFromJSON(`REGIME_${g.toUpperCase()}`)),
+    regimes,
     unsolvable: r.unsolvable ? { ids: r.unsolvable } : undefined,
     options: {
       random: {

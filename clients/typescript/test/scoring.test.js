@@ -157,7 +157,7 @@ test("a cost or token count JavaScript cannot hold exactly is refused by name", 
   const { toProto } = require("../dist/scoring.js");
   const pool = [{ id: "p1", cost: 1200, correct: true }];
   const cases = [
-    [{ pool: [{ id: "p1", cost: 1.5, correct: true }], plan: [], budgets: [{ alpha: 1 }] }, /pool\[0\]\.cost: .*got 1\.5/],
+    [{ pool: [{ id: "p1", cost: 1.5, correct: true }], plan: [], budgets: [{ alpha: 1 }] }, /^inline\.items\[0\]\.cost: .*got 1\.5/],
     [{ pool, plan: [{ id: "p1", tokens: 2 ** 60 }], budgets: [{ alpha: 1 }] }, /plan\[0\]\.tokens: /],
     [{ pool, plan: [], budgets: [{ alpha: 1 }, { tokens: NaN }] }, /budgets\[1\]\.tokens: .*got NaN/],
   ];
@@ -165,6 +165,32 @@ test("a cost or token count JavaScript cannot hold exactly is refused by name", 
     assert.throws(() => toProto(request), { name: "RangeError", message });
   }
   assert.doesNotThrow(() => toProto({ pool, plan: [{ id: "p1", tokens: 2 ** 53 - 1 }], budgets: [{ tokens: 0 }] }));
+});
+
+test("a budget with both tokens and alpha, or neither, is refused by name", () => {
+  const { toProto } = require("../dist/scoring.js");
+  const base = { pool: [{ id: "p1", cost: 1200, correct: true }], plan: [] };
+  // Plain JavaScript can give both: the server would get the tokens only.
+  for (const budget of [{ tokens: 5000, alpha: 0.1 }, {}, { tokens: null, alpha: undefined }]) {
+    assert.throws(() => toProto({ ...base, budgets: [{ alpha: 1 }, budget] }), {
+      name: "RangeError",
+      message: "budgets[1]: a budget is tokens or alpha, exactly one",
+    });
+  }
+  assert.deepEqual(toProto({ ...base, budgets: [{ tokens: 5, alpha: null }] }).budgets, [{ tokens: 5, alpha: undefined }]);
+});
+
+test("regimes are named in any case, with or without the proto's prefix", () => {
+  const { toProto } = require("../dist/scoring.js");
+  const base = { pool: [{ id: "p1", cost: 1200, correct: true }], plan: [], budgets: [{ alpha: 1 }] };
+  const regimes = ["advisory", "Enforced", "REGIME_ADVISORY", "regime_enforced"];
+  assert.deepEqual(toProto({ ...base, regimes }).regimes, [1, 2, 1, 2]);
+  for (const regime of ["enforcd", "REGIME_UNSPECIFIED", "", 2]) {
+    assert.throws(() => toProto({ ...base, regimes: ["advisory", regime] }), {
+      name: "RangeError",
+      message: `regimes[1]: unknown regime ${JSON.stringify(regime)}; use "advisory" or "enforced"`,
+    });
+  }
 });
 
 test("a random seed or sample count the wire cannot carry is refused by name", () => {
@@ -268,6 +294,25 @@ test("scorePlans yields each outcome in order", async () => {
     requests[0].requests.map((r) => r.budgets[0].alpha),
     [0.5, 1.5, 1],
   );
+});
+
+test("scorePlans refuses a batch with a request it cannot encode, naming the request, before sending it", async () => {
+  requests.length = 0;
+  const good = { pool: [{ id: "p1", cost: 1, correct: true }], plan: [], budgets: [{ alpha: 1 }] };
+  const cases = [
+    [{ ...good, pool: [{ id: "p1", cost: 1.5, correct: true }] }, /^requests\[3\]\.inline\.items\[0\]\.cost: .*got 1\.5$/],
+    [{ ...good, budgets: [{ tokens: 1, alpha: 1 }] }, /^requests\[3\]\.budgets\[0\]: a budget is tokens or alpha, exactly one$/],
+    [{ ...good, regimes: ["both"] }, /^requests\[3\]\.regimes\[0\]: unknown regime "both"/],
+    [{ ...good, random: { seed: -1 } }, /^requests\[3\]\.options\.random\.seed: /],
+  ];
+  for (const [bad, message] of cases) {
+    await assert.rejects(async () => {
+      for await (const _ of scorePlans(clients.scoring, [good, good, good, bad])) {
+        assert.fail("an outcome of a batch that should have been refused");
+      }
+    }, { name: "RangeError", message });
+  }
+  assert.deepEqual(requests, []);
 });
 
 test("leaving a scorePlans loop early cancels the call", async () => {

@@ -350,9 +350,9 @@ class ScoringTest(unittest.TestCase):
     def test_tls_mismatch_hint(self):
         req = triage_client.ScoreRequest(pool=[], plan=[], budgets=[triage_client.Budget(tokens=1)])
         for details, hint in (
-            (PLAINTEXT_TO_TLS, triage_client.errors.PLAINTEXT_TO_TLS_HINT),
-            (TLS_TO_PLAINTEXT, triage_client.errors.TLS_TO_PLAINTEXT_HINT),
-            (TLS_TO_PLAINTEXT_BORINGSSL, triage_client.errors.TLS_TO_PLAINTEXT_HINT),
+            (PLAINTEXT_TO_TLS, triage_client.errors._PLAINTEXT_TO_TLS_HINT),
+            (TLS_TO_PLAINTEXT, triage_client.errors._TLS_TO_PLAINTEXT_HINT),
+            (TLS_TO_PLAINTEXT_BORINGSSL, triage_client.errors._TLS_TO_PLAINTEXT_HINT),
         ):
             err = FakeRpcError(grpc.StatusCode.UNAVAILABLE, details)
             for call in (lambda: triage_client.score_plan(FailingStub(err), **req.__dict__),
@@ -387,7 +387,7 @@ class ScoringTest(unittest.TestCase):
         channel = triage_client.connect(self.address, tls=True)
         with self.assertRaises(triage_client.TLSMismatchError) as ctx:
             triage_client.score_plan(channel, pool=[], plan=[], budgets=[triage_client.Budget(tokens=1)], timeout=10)
-        self.assertTrue(ctx.exception.details().endswith(triage_client.errors.TLS_TO_PLAINTEXT_HINT))
+        self.assertTrue(ctx.exception.details().endswith(triage_client.errors._TLS_TO_PLAINTEXT_HINT))
         channel.close()
 
     @unittest.skipUnless(shutil.which("openssl"), "needs openssl to make a certificate")
@@ -408,7 +408,7 @@ class ScoringTest(unittest.TestCase):
             with self.assertRaises(triage_client.TLSMismatchError) as ctx:
                 next(triage_client.score_plans(channel, [triage_client.ScoreRequest(
                     pool=[], plan=[], budgets=[triage_client.Budget(tokens=1)])], timeout=10))
-            self.assertTrue(ctx.exception.details().endswith(triage_client.errors.PLAINTEXT_TO_TLS_HINT))
+            self.assertTrue(ctx.exception.details().endswith(triage_client.errors._PLAINTEXT_TO_TLS_HINT))
         finally:
             channel.close()
             server.stop(None)

@@ -36,11 +36,11 @@ def field_violations(err: grpc.RpcError) -> List[error_details_pb2.BadRequest.Fi
 
 
 #: The hints transport_hint gives, as the Go CLI's (internal/cli).
-PLAINTEXT_TO_TLS_HINT = (
+_PLAINTEXT_TO_TLS_HINT = (
     " (the server closed the connection before speaking HTTP/2, as a TLS server does to a plaintext"
     " client: if it serves TLS, connect with ca_file=, or tls=True for the system's CAs)"
 )
-TLS_TO_PLAINTEXT_HINT = (
+_TLS_TO_PLAINTEXT_HINT = (
     " (the server answered the TLS handshake in plaintext: if it serves no TLS, connect without"
     " tls, ca_file, cert_file and key_file)"
 )
@@ -56,9 +56,9 @@ def transport_hint(err: grpc.RpcError) -> str:
         return ""
     details = err.details() or ""
     if "failed to connect" in details and "Socket closed" in details:
-        return PLAINTEXT_TO_TLS_HINT
+        return _PLAINTEXT_TO_TLS_HINT
     if "wrong version number" in details or "WRONG_VERSION_NUMBER" in details:
-        return TLS_TO_PLAINTEXT_HINT
+        return _TLS_TO_PLAINTEXT_HINT
     return ""
 
 

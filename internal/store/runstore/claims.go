@@ -3,6 +3,8 @@ package runstore
 import (
 	"context"
 	"time"
+
+	"github.com/triage-eval/triage/internal/store/sqldb"
 )
 
 // ClaimCells implements Store.
@@ -22,8 +24,44 @@ func (s *sqlStore) ClaimCells(ctx context.Context, keys, fingerprints []string, 
 			return nil, err
 		}
 		taken := make(map[string]bool, len(keys))
-		return taken, scanKeys(rows, taken)
+		if err := scanKeys(rows, taken); err != nil || len(taken) == 0 || s.db.Dialect != sqldb.Postgres {
+			return taken, err
+		}
+		return s.dropStoredMeanwhile(ctx, taken, keys, fingerprints, worker)
 	})
+}
+
+// dropStoredMeanwhile gives back the claims just taken (taken, of keys
+// with fingerprints) on cells another worker stored fresh while they were
+// being claimed, and returns the claims kept. On PostgreSQL a claim reads
+// cells on the snapshot its statement began with, but writes its claim
+// after waiting for the holder's save, which releases the holder's claim
+// as it stores the cell: a save that commits in between is invisible to
+// the claim yet lets it through. A statement of its own sees that save.
+// SQLite runs one writer at a time and needs no second look.
+func (s *sqlStore) dropStoredMeanwhile(ctx context.Context, taken map[string]bool, keys, fingerprints []string, worker string) (map[string]bool, error) {
+	args := make([]any, 0, 2*len(taken)+1)
+	args = append(args, worker)
+	for i, k := range keys {
+		if taken[k] {
+			args = append(args, k, fingerprints[i])
+		}
+	}
+	rows, err := s.claims.QueryContext(ctx, `DELETE FROM claims WHERE worker = ? AND key IN (
+			SELECT v.column1 FROM (VALUES `+placeholders(len(taken), 2)+`) AS v
+			WHERE EXISTS (SELECT 1 FROM cells WHERE cells.key = v.column1 AND cells.fingerprint = v.column2 AND cells.excluded <> 'error' LIMIT 1 OFFSET 0))
+		RETURNING key`, args...)
+	if err != nil {
+		return nil, err
+	}
+	stored := map[string]bool{}
+	if err := scanKeys(rows, stored); err != nil {
+		return nil, err
+	}
+	for k := range stored {
+		delete(taken, k)
+	}
+	return taken, nil
 }
 
 // claimCellsQuery claims n cells, given as (key, fingerprint) pairs after

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -56,4 +57,89 @@ func TestClaimLooksCellsUp(t *testing.T) {
 			t.Errorf("the plan of a claim of %d cells does not look each one up by its key:\n%s", n, plan)
 		}
 	}
+}
+
+// TestClaimCellsAfterConcurrentSave claims a cell on PostgreSQL while the
+// worker that held it is storing it: the claim starts before the save
+// commits (so its look at cells finds none) and writes its claim after it
+// (the save's release of the old claim let it through). The claim must not
+// be taken, or a second worker computes a cell already stored — a model
+// call made twice. SQLite runs one writer at a time, so only PostgreSQL
+// can interleave them so.
+func TestClaimCellsAfterConcurrentSave(t *testing.T) {
+	location := pgtest.Location(t)
+	s := openTest(t, location)
+	ctx := context.Background()
+	now := time.UnixMicro(1_000_000)
+	if got, err := s.ClaimCells(ctx, []string{"k"}, []string{"fp"}, "a", now, now.Add(time.Minute)); err != nil || !got["k"] {
+		t.Fatalf("worker a's claim = %v, %v; want k taken", got, err)
+	}
+	// Worker a's save, as saveCellOneTrip writes it, held open.
+	save, err := pgx.Connect(ctx, location)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = save.Close(ctx) }()
+	tx, err := save.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	if _, err := tx.Exec(ctx, `INSERT INTO cells (key, plan, excluded, detail, done_at, fingerprint) VALUES ('k', '{}', '', '', 1, 'fp')`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM claims WHERE key = 'k' AND worker = 'a'`); err != nil {
+		t.Fatal(err)
+	}
+	type claim struct {
+		taken map[string]bool
+		err   error
+	}
+	done := make(chan claim, 1)
+	go func() {
+		got, err := s.ClaimCells(ctx, []string{"k"}, []string{"fp"}, "b", now, now.Add(time.Minute))
+		done <- claim{got, err}
+	}()
+	waitForLockWait(t, location, "INSERT INTO claims")
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var c claim
+	select {
+	case c = <-done:
+	case <-time.After(time.Minute): // only a hang gets here
+		t.Fatal("worker b's claim did not return after the save committed")
+	}
+	if c.err != nil || c.taken["k"] {
+		t.Errorf("worker b's claim of a cell stored while it claimed = %v, %v; want none taken", c.taken, c.err)
+	}
+	holders, err := s.Holders(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(holders) != 0 {
+		t.Errorf("claims left after the save and the refused claim: %v", holders)
+	}
+}
+
+// waitForLockWait waits until a statement starting with prefix waits for a
+// lock on the server of location (a minute at most, to catch a hang).
+func waitForLockWait(t *testing.T, location, prefix string) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, location)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = conn.Close(ctx) }()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		var n int
+		if err := conn.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND ltrim(query) LIKE $1`, prefix+"%").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			return
+		}
+	}
+	t.Fatalf("no statement %q waited for a lock within a minute", prefix)
 }

@@ -75,10 +75,11 @@ type Store interface {
 	// ClaimCells claims, as ClaimKeys does, each cell of keys that is not stored
 	// fresh (with the fingerprint at the same index of fingerprints, and not
 	// failed: another worker finished it); a stale or failed attempt is
-	// claimed, to be replaced. It returns the keys taken. One statement:
-	// whether a cell is stored and whether another worker holds it are read on
-	// the same snapshot as the claims are written, and a stored cell gets no
-	// write at all.
+	// claimed, to be replaced. It returns the keys taken. A stored cell gets
+	// no write at all; a cell another worker's save stores while the claim
+	// is made is not taken either: on PostgreSQL, whose claim reads cells on
+	// its statement's snapshot, a second statement gives back the claims on
+	// cells stored meanwhile (one round trip more, only when some were taken).
 	ClaimCells(ctx context.Context, keys, fingerprints []string, worker string, now, until time.Time) (map[string]bool, error)
 
 	// RenewAll extends every lease worker holds until until, in one

@@ -19,7 +19,7 @@ type unitStore struct {
 
 // CellUnits is the run store s as the work.Store of the grid's cells.
 func CellUnits(s runstore.Store) work.Store {
-	return unitStore{s: s, cells: true, fresh: s.FreshCells}
+	return unitStore{s: s, cells: true}
 }
 
 // Units is the run store s as the work.Store of units claimed by key
@@ -55,5 +55,22 @@ func (u unitStore) Holders(ctx context.Context) (map[string]time.Time, error) {
 	return u.s.Holders(ctx)
 }
 
-// Fresh returns the fresh units' fingerprints by key.
-func (u unitStore) Fresh(ctx context.Context) (map[string]string, error) { return u.fresh(ctx) }
+// Fresh returns the fingerprints of the units of keys stored fresh, by key:
+// cells looked up by key (runstore.Store.FreshCells), other units read
+// whole and kept to keys (few, and looked at once a pass).
+func (u unitStore) Fresh(ctx context.Context, keys []string) (map[string]string, error) {
+	if u.cells {
+		return u.s.FreshCells(ctx, keys)
+	}
+	all, err := u.fresh(ctx)
+	if err != nil || all == nil {
+		return all, err
+	}
+	out := make(map[string]string, len(keys))
+	for _, k := range keys {
+		if fp, ok := all[k]; ok {
+			out[k] = fp
+		}
+	}
+	return out, nil
+}

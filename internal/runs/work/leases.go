@@ -126,20 +126,23 @@ func (l *Leases) free(ctx context.Context, keys []string) (map[string]bool, erro
 // Poll is the longest a worker waits before looking again at units other
 // workers hold: short next to a unit's work, so that the last units of a
 // run are noticed soon after they are stored (the look costs two queries,
-// and only units whose lease ended are claimed again).
+// which read the units waited for and the claims, and only units whose
+// lease ended are claimed again).
 func (l *Leases) Poll() time.Duration {
 	return min(max(l.lease/100, 50*time.Millisecond), 250*time.Millisecond)
 }
 
 // PollAfter is how long a worker waits, after a look at units other
 // workers hold that found some still held, before looking again; round
-// counts those waits (0 for the first): an eighth of Poll at first,
+// counts those waits (0 for the first): a 32nd of Poll at first,
 // doubling up to Poll. The first look is at once (Run). At the end of a
-// run the workers' last units end within moments of each other, so the
-// first looks usually find them stored; a fixed Poll would add its whole
-// length to every shared run.
+// run the workers' last units end within moments of each other, and are
+// stored in the few milliseconds after: the first looks find them stored
+// soon after that, where a fixed Poll would add its whole length to every
+// shared run. A look reads only the units waited for (Store.Fresh), so
+// looking often costs the store little.
 func (l *Leases) PollAfter(round int) time.Duration {
-	return l.Poll() >> max(0, 3-round)
+	return l.Poll() >> max(0, 5-round)
 }
 
 // rotate returns xs starting at a place that depends on the worker, so

@@ -10,10 +10,10 @@ import (
 func TestPollAfterStartsShortAndBacksOffToPoll(t *testing.T) {
 	tests := []struct {
 		lease time.Duration
-		want  []time.Duration // rounds 0, 1, 2, … 5
+		want  []time.Duration // rounds 0, 1, 2, … 7
 	}{
-		{work.DefaultLease, []time.Duration{31250 * time.Microsecond, 62500 * time.Microsecond, 125 * time.Millisecond, 250 * time.Millisecond, 250 * time.Millisecond, 250 * time.Millisecond}},
-		{time.Second, []time.Duration{6250 * time.Microsecond, 12500 * time.Microsecond, 25 * time.Millisecond, 50 * time.Millisecond, 50 * time.Millisecond, 50 * time.Millisecond}},
+		{work.DefaultLease, []time.Duration{7812500, 15625 * time.Microsecond, 31250 * time.Microsecond, 62500 * time.Microsecond, 125 * time.Millisecond, 250 * time.Millisecond, 250 * time.Millisecond, 250 * time.Millisecond}},
+		{time.Second, []time.Duration{1562500, 3125 * time.Microsecond, 6250 * time.Microsecond, 12500 * time.Microsecond, 25 * time.Millisecond, 50 * time.Millisecond, 50 * time.Millisecond, 50 * time.Millisecond}},
 	}
 	for _, tc := range tests {
 		l := work.NewLeases(nil, "w", tc.lease, time.Now)

@@ -129,11 +129,12 @@ func Run[U Unit](ctx context.Context, opts Options, units []U, work func(context
 // still held; units stored fresh meanwhile are in neither.
 func claimable[U Unit](ctx context.Context, opts Options, waiting []U) (retry, still []U, err error) {
 	l := opts.Leases
-	fresh, err := l.store.Fresh(ctx)
+	keys := keysOf(waiting)
+	fresh, err := l.store.Fresh(ctx, keys)
 	if err != nil {
 		return nil, nil, err
 	}
-	free, err := l.free(ctx, keysOf(waiting))
+	free, err := l.free(ctx, keys)
 	if err != nil {
 		return nil, nil, err
 	}

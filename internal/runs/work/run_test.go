@@ -18,6 +18,8 @@ type memStore struct {
 	mu     sync.Mutex
 	claims map[string]claim
 	stored map[string]string
+	// asked records the keys of each Fresh call.
+	asked [][]string
 }
 
 type claim struct {
@@ -78,12 +80,15 @@ func (s *memStore) Holders(context.Context) (map[string]time.Time, error) {
 	return out, nil
 }
 
-func (s *memStore) Fresh(context.Context) (map[string]string, error) {
+func (s *memStore) Fresh(_ context.Context, keys []string) (map[string]string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.asked = append(s.asked, slices.Clone(keys))
 	out := map[string]string{}
-	for k, fp := range s.stored {
-		out[k] = fp
+	for _, k := range keys {
+		if fp, ok := s.stored[k]; ok {
+			out[k] = fp
+		}
 	}
 	return out, nil
 }
@@ -202,6 +207,31 @@ func TestRunCountsHeldUnitsAtEachLook(t *testing.T) {
 	}
 	if len(heldWhileTakenOver) != 2 || slices.Max(heldWhileTakenOver) != 0 {
 		t.Errorf("held counts while the dead worker's units were done here: %v, want [0 0]", heldWhileTakenOver)
+	}
+}
+
+// TestRunLooksOnlyAtHeldUnits: the looks at units other workers hold ask
+// the store about those units, not every unit of the run, so that a
+// worker waiting for the last units of a large run reads little.
+func TestRunLooksOnlyAtHeldUnits(t *testing.T) {
+	s := newMemStore()
+	dead := work.NewLeases(s, "dead", 50*time.Millisecond, time.Now)
+	if taken, err := dead.Take(context.Background(), []string{"u001", "u003"}, []string{"fp", "fp"}); err != nil || len(taken) != 2 {
+		t.Fatal(taken, err)
+	}
+	opts := work.Options{Leases: work.NewLeases(s, "live", time.Second, time.Now)}
+	if err := work.Run(context.Background(), opts, units(20), func(context.Context, []unit) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.asked) == 0 {
+		t.Fatal("no look at the held units")
+	}
+	for _, keys := range s.asked {
+		if slices.ContainsFunc(keys, func(k string) bool { return k != "u001" && k != "u003" }) || len(keys) == 0 {
+			t.Errorf("a look asked about %v; want only the held units u001 and u003", keys)
+		}
 	}
 }
 

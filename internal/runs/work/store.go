@@ -19,8 +19,10 @@ type Store interface {
 	Release(ctx context.Context, worker string, keys []string) error
 	// Holders returns every claimed key with when its lease ends.
 	Holders(ctx context.Context) (map[string]time.Time, error)
-	// Fresh returns, by key, the fingerprint of every unit stored fresh
-	// (done and not failed); nil when the store cannot tell, and then
-	// units are done again until this worker claims them.
-	Fresh(ctx context.Context) (map[string]string, error)
+	// Fresh returns, by key, the fingerprint of each unit of keys stored
+	// fresh (done and not failed); nil when the store cannot tell, and
+	// then units are done again until this worker claims them. It reads
+	// those units only: a worker waiting for the last units of a large
+	// run looks at them often.
+	Fresh(ctx context.Context, keys []string) (map[string]string, error)
 }

@@ -136,9 +136,9 @@ type Store interface {
 	// Spend returns the settled spend per phase and endpoint.
 	Spend(ctx context.Context) ([]SpendRow, error)
 
-	// FreshCells returns the fingerprint of every cell stored fresh (not
-	// failed), by key.
-	FreshCells(ctx context.Context) (map[string]string, error)
+	// FreshCells returns the fingerprint of each cell of keys stored fresh
+	// (not failed), by key; it reads those cells only.
+	FreshCells(ctx context.Context, keys []string) (map[string]string, error)
 
 	// CellSaver returns the store's saver of cells for one run (statements
 	// prepared once on SQLite); Close it after the run. Its Save stores each

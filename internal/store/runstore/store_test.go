@@ -114,8 +114,11 @@ func TestResultsExcludeStaleCells(t *testing.T) {
 		if res.Freshness.Stale != 0 || res.Freshness.Fresh != 2 {
 			t.Errorf("after recomputing: %+v", res.Freshness)
 		}
-		if fresh, err := rs.FreshCells(ctx); err != nil || !maps.Equal(fresh, map[string]string{"fresh": "a", "stale": "b2", "outside": "c"}) {
-			t.Errorf("FreshCells = %v, %v; want every cell with its latest fingerprint", fresh, err)
+		if fresh, err := rs.FreshCells(ctx, []string{"fresh", "stale", "outside", "never"}); err != nil || !maps.Equal(fresh, map[string]string{"fresh": "a", "stale": "b2", "outside": "c"}) {
+			t.Errorf("FreshCells = %v, %v; want every cell asked for and stored, with its latest fingerprint", fresh, err)
+		}
+		if fresh, err := rs.FreshCells(ctx, []string{"stale"}); err != nil || !maps.Equal(fresh, map[string]string{"stale": "b2"}) {
+			t.Errorf("FreshCells(stale) = %v, %v; want that cell only", fresh, err)
 		}
 	})
 }

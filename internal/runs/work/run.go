@@ -126,15 +126,18 @@ func Run[U Unit](ctx context.Context, opts Options, units []U, work func(context
 
 // claimable splits the units other workers held into those to offer again
 // (retry: nobody holds them now, or their holder's lease ended) and those
-// still held; units stored fresh meanwhile are in neither.
+// still held; units stored fresh meanwhile are in neither. The claims are
+// read before the stored units: a unit whose holder stores it (and so
+// gives up its claim) between the two reads is then found stored, not
+// free, and is not offered again for nothing.
 func claimable[U Unit](ctx context.Context, opts Options, waiting []U) (retry, still []U, err error) {
 	l := opts.Leases
 	keys := keysOf(waiting)
-	fresh, err := l.store.Fresh(ctx, keys)
+	free, err := l.free(ctx, keys)
 	if err != nil {
 		return nil, nil, err
 	}
-	free, err := l.free(ctx, keys)
+	fresh, err := l.store.Fresh(ctx, keys)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -235,6 +235,63 @@ func TestRunLooksOnlyAtHeldUnits(t *testing.T) {
 	}
 }
 
+// storingBetweenReads is a memStore whose other worker stores the unit it
+// holds, and gives up its claim, just after the first read of a look
+// (Holders or Fresh), before the second; it counts the claims of that
+// unit.
+type storingBetweenReads struct {
+	*memStore
+	key, holder string
+	once        sync.Once
+	claims      atomic.Int64
+}
+
+func (s *storingBetweenReads) Claim(ctx context.Context, keys, fps []string, worker string, now, until time.Time) (map[string]bool, error) {
+	if slices.Contains(keys, s.key) {
+		s.claims.Add(1)
+	}
+	return s.memStore.Claim(ctx, keys, fps, worker, now, until)
+}
+
+func (s *storingBetweenReads) Holders(ctx context.Context) (map[string]time.Time, error) {
+	defer s.storeOnce()
+	return s.memStore.Holders(ctx)
+}
+
+func (s *storingBetweenReads) Fresh(ctx context.Context, keys []string) (map[string]string, error) {
+	defer s.storeOnce()
+	return s.memStore.Fresh(ctx, keys)
+}
+
+func (s *storingBetweenReads) storeOnce() {
+	s.once.Do(func() {
+		s.store(s.key, "fp")
+		_ = s.Release(context.Background(), s.holder, []string{s.key})
+	})
+}
+
+// TestRunDoesNotRetryAUnitStoredDuringALook: a unit its holder stores
+// between a look's two reads is found stored, not offered again.
+func TestRunDoesNotRetryAUnitStoredDuringALook(t *testing.T) {
+	s := &storingBetweenReads{memStore: newMemStore(), key: "u001", holder: "other"}
+	other := work.NewLeases(s, "other", time.Minute, time.Now)
+	if taken, err := other.Take(context.Background(), []string{"u001"}, []string{"fp"}); err != nil || len(taken) != 1 {
+		t.Fatal(taken, err)
+	}
+	s.claims.Store(0)
+	p := &work.Progress{}
+	opts := work.Options{Leases: work.NewLeases(s, "live", time.Minute, time.Now), Progress: p}
+	if err := work.Run(context.Background(), opts, units(5), func(context.Context, []unit) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.claims.Load(); n != 1 {
+		t.Errorf("u001 claimed %d times; want once (in the pass, held by another worker), not again once stored", n)
+	}
+	if got := p.Done.Load(); got != 1 {
+		t.Errorf("Done = %d; want 1 (u001, stored by the other worker)", got)
+	}
+}
+
 // TestRunStopsAtTheFirstErrorAndGivesBack: a failing unit stops the run
 // with its error, and no claim is left behind.
 func TestRunStopsAtTheFirstErrorAndGivesBack(t *testing.T) {

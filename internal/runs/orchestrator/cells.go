@@ -36,14 +36,10 @@ func (r *Runner) runCells(ctx context.Context, cells []cell) error {
 	}
 	defer func() { _ = saver.Close() }() // statements only read
 	// The outcomes are stored even if the run is being stopped: they are
-	// complete (but a stopping run does not wait out a store outage).
-	// Where a save of several cells is one write, the group waits a little
-	// to fill: cells end apart when the model's latency spreads them.
-	var linger time.Duration
-	if saver.Grouped() {
-		linger = saveLinger
-	}
-	r.saves = work.NewGroup(runstore.CompleteEvenIfStopping(ctx), r.cfg.Concurrency, linger, func(ctx context.Context, saves []*cellSave) error {
+	// complete (but a stopping run does not wait out a store outage). A
+	// save of several cells is one write, so the group waits a little to
+	// fill: cells end apart when the model's latency spreads them.
+	r.saves = work.NewGroup(runstore.CompleteEvenIfStopping(ctx), r.cfg.Concurrency, saveLinger, func(ctx context.Context, saves []*cellSave) error {
 		return r.storeCells(ctx, saver, saves)
 	})
 	opts := work.Options{Concurrency: r.cfg.Concurrency, Leases: r.leases, Progress: r.progress, StoringReleases: true, Ahead: r.prepare, Stop: r.opts.Stop}

@@ -204,42 +204,59 @@ const insertCell = `INSERT INTO cells (key, plan, excluded, detail, done_at, fin
 		done_at = excluded.done_at, fingerprint = excluded.fingerprint
 	WHERE cells.fingerprint <> excluded.fingerprint OR cells.excluded = 'error'`
 
-// saveCellOneTrip stores one cell as CellSaver.Save does, and releases
-// worker's claim on it, in one statement, so one round trip and one
-// commit: on PostgreSQL, where workers share the store over a network and
-// every round trip counts. Its parts run on one snapshot in an unspecified
-// order, so they touch disjoint rows: the cell, its new scores (upserted,
-// as an older attempt may have stored the same regimes), the older
-// attempt's scores for other regimes, and the claim.
-func (s *sqlStore) saveCellOneTrip(ctx context.Context, key, fingerprint, worker string, plan []byte, excluded, detail string, doneAt int64, scores []ScoreRecord, records []string) (bool, error) {
-	args := []any{key, string(plan), excluded, detail, doneAt, fingerprint}
-	var b strings.Builder
-	b.WriteString(`WITH c AS (` + insertCell + ` RETURNING key)`)
-	if len(scores) > 0 {
-		b.WriteString(`, s AS (INSERT INTO scores (key, regime, record) SELECT c.key, v.regime, v.record FROM c, (VALUES `)
-		for i, r := range scores {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString("(?, ?)")
-			args = append(args, r.Regime, records[i])
+// saveCellsQuery is saveCellsOneTrip's statement. The old scores and the
+// claims are looked up by key (TestSaveLooksRowsUp).
+const saveCellsQuery = `WITH c AS (INSERT INTO cells (key, plan, excluded, detail, done_at, fingerprint)
+		SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[])
+		ON CONFLICT (key) DO UPDATE SET plan = excluded.plan, excluded = excluded.excluded, detail = excluded.detail,
+			done_at = excluded.done_at, fingerprint = excluded.fingerprint
+		WHERE cells.fingerprint <> excluded.fingerprint OR cells.excluded = 'error'
+		RETURNING key),
+	v AS (SELECT * FROM unnest(?::text[], ?::text[], ?::text[]) AS v (key, regime, record)),
+	s AS (INSERT INTO scores (key, regime, record) SELECT v.key, v.regime, v.record FROM v JOIN c ON c.key = v.key
+		ON CONFLICT (key, regime) DO UPDATE SET record = excluded.record),
+	d AS (DELETE FROM scores WHERE key = ANY(?::text[]) AND key IN (SELECT key FROM c)
+		AND NOT EXISTS (SELECT 1 FROM v WHERE v.key = scores.key AND v.regime = scores.regime)),
+	r AS (DELETE FROM claims WHERE worker = ? AND key = ANY(?::text[]))
+	SELECT key FROM c`
+
+// saveCellsOneTrip stores cells (no key twice) as CellSaver.Save does, and
+// releases worker's claims on them, in one statement, so one round trip
+// and one commit for a group of cells: on PostgreSQL, where workers share
+// the store over a network and every round trip and commit counts. The
+// cells are given as arrays (one statement text for any number, prepared
+// once per connection) in key order, so that two workers saving some of
+// the same cells (a lease taken over) lock them in the same order. The
+// parts run on one snapshot in an unspecified order, so they touch
+// disjoint rows: the cells, their new scores (upserted, as an older
+// attempt may have stored the same regimes), the older attempts' scores
+// for other regimes, and the claims. It returns the keys stored.
+func (s *sqlStore) saveCellsOneTrip(ctx context.Context, worker string, cells []CellOutcome, records [][]string) (map[string]bool, error) {
+	order := make([]int, len(cells))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(cells[a].Key, cells[b].Key) })
+	var (
+		keys, plans, excluded, details, fingerprints []string
+		doneAt                                       []int64
+		scoreKeys, regimes, scoreRecords             []string
+	)
+	for _, i := range order {
+		c := cells[i]
+		keys, plans, excluded, details = append(keys, c.Key), append(plans, string(c.Plan)), append(excluded, c.Excluded), append(details, c.Detail)
+		doneAt, fingerprints = append(doneAt, c.DoneAt), append(fingerprints, c.Fingerprint)
+		for j, r := range c.Scores {
+			scoreKeys, regimes, scoreRecords = append(scoreKeys, c.Key), append(regimes, r.Regime), append(scoreRecords, records[i][j])
 		}
-		b.WriteString(`) AS v (regime, record) ON CONFLICT (key, regime) DO UPDATE SET record = excluded.record)`)
 	}
-	b.WriteString(`, d AS (DELETE FROM scores WHERE key IN (SELECT key FROM c)`)
-	if len(scores) > 0 {
-		b.WriteString(` AND regime NOT IN (` + placeholders(len(scores), 1) + `)`)
-		for _, r := range scores {
-			args = append(args, r.Regime)
-		}
+	rows, err := s.db.QueryContext(ctx, saveCellsQuery,
+		keys, plans, excluded, details, doneAt, fingerprints, scoreKeys, regimes, scoreRecords, keys, worker, keys)
+	if err != nil {
+		return nil, err
 	}
-	b.WriteString(`), r AS (DELETE FROM claims WHERE key = ? AND worker = ?) SELECT count(*) FROM c`)
-	args = append(args, key, worker)
-	var n int
-	if err := s.db.QueryRowContext(ctx, b.String(), args...).Scan(&n); err != nil {
-		return false, err
-	}
-	return n == 1, nil
+	stored := make(map[string]bool, len(cells))
+	return stored, scanKeys(rows, stored)
 }
 
 // GridSaver is who saves a grid (SaveGrid): a worker of a run at a time. Its

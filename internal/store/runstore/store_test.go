@@ -147,6 +147,87 @@ func TestCellsAreStoredOnce(t *testing.T) {
 	})
 }
 
+// TestSaveStoresAGroupAsInTurn: cells saved together (one statement on
+// PostgreSQL, one transaction on SQLite) are stored as if saved one after
+// another: new, stale and failed cells written, a fresh one kept, a key
+// given twice stored once (the first), the old scores of a replaced cell
+// for regimes it no longer has deleted, and the saver's claims released.
+func TestSaveStoresAGroupAsInTurn(t *testing.T) {
+	backends(t, func(t *testing.T, location string) {
+		ctx := context.Background()
+		rs := openTest(t, location)
+		withRegime := func(r ScoreRecord, regime string) ScoreRecord { r.Regime = regime; return r }
+		saveOne(t, rs, "fresh", "f1", "a", "", scored("fresh", 0.5))
+		saveOne(t, rs, "stale", "f1", "a", "", scored("stale", 0.5), withRegime(scored("stale", 0.5), "E"))
+		saveOne(t, rs, "failed", "f1", "a", string(metrics.ExcludedError))
+		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		keys := []string{"fresh", "stale", "failed", "new1", "new2"}
+		if taken, err := rs.ClaimKeys(ctx, keys, "w", now, now.Add(time.Minute)); err != nil || len(taken) != len(keys) {
+			t.Fatalf("claims: %v, %v", taken, err)
+		}
+		saver, err := rs.CellSaver(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer saver.Close()
+		stored, err := saver.Save(ctx, "w", []CellOutcome{
+			{Key: "new2", Fingerprint: "f", DoneAt: 2, Scores: []ScoreRecord{scored("new2", 0.25), withRegime(scored("new2", 0.25), "E")}},
+			{Key: "stale", Fingerprint: "f2", DoneAt: 2, Scores: []ScoreRecord{scored("stale", 0.75)}},
+			{Key: "fresh", Fingerprint: "f1", DoneAt: 2, Scores: []ScoreRecord{scored("fresh", 0.9)}},
+			{Key: "failed", Fingerprint: "f1", DoneAt: 2, Scores: []ScoreRecord{scored("failed", 0.7)}},
+			{Key: "new1", Fingerprint: "f", DoneAt: 2, Excluded: "empty_pool"},
+			{Key: "new2", Fingerprint: "f", DoneAt: 3, Scores: []ScoreRecord{scored("new2", 0.125)}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := map[string]bool{"new2": true, "stale": true, "failed": true, "new1": true}; !maps.Equal(trueKeys(stored), want) {
+			t.Errorf("stored = %v, want %v", trueKeys(stored), want)
+		}
+		cells, err := rs.Cells(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := map[string]StoredCell{"fresh": {"f1", ""}, "stale": {"f2", ""}, "failed": {"f1", ""}, "new1": {"f", "empty_pool"}, "new2": {"f", ""}}; !maps.Equal(cells, want) {
+			t.Errorf("cells = %v, want %v", cells, want)
+		}
+		rows, err := rs.db.QueryContext(ctx, `SELECT key, regime, record FROM scores`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		got := map[string]float64{}
+		for rows.Next() {
+			var key, regime, record string
+			if err := rows.Scan(&key, &regime, &record); err != nil {
+				t.Fatal(err)
+			}
+			var r ScoreRecord
+			if err := json.Unmarshal([]byte(record), &r); err != nil {
+				t.Fatal(err)
+			}
+			got[key+"/"+regime] = *r.Eta
+		}
+		if want := map[string]float64{"fresh/U": 0.5, "stale/U": 0.75, "failed/U": 0.7, "new2/U": 0.25, "new2/E": 0.25}; !maps.Equal(got, want) {
+			t.Errorf("scores (η by key/regime) = %v, want %v", got, want)
+		}
+		if holders, err := rs.Holders(ctx); err != nil || len(holders) != 0 {
+			t.Errorf("claims after the save: %v, %v; want none", holders, err)
+		}
+	})
+}
+
+// trueKeys keeps the keys of m that are true.
+func trueKeys(m map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for k, v := range m {
+		if v {
+			out[k] = true
+		}
+	}
+	return out
+}
+
 // TestClaims: one holder at a time; a lease that ended is taken over; the
 // holder renews and releases, others' renewals and releases leave its
 // lease alone; saving releases.

@@ -152,18 +152,14 @@ func (c *CellSaver) Close() error {
 	return errors.Join(errs...)
 }
 
-// Grouped reports whether Save stores the cells it is given together (in
-// one SQLite transaction), so that handing it more at once saves writes;
-// on PostgreSQL each cell is a statement of its own.
-func (c *CellSaver) Grouped() bool { return c.s.db.Dialect != sqldb.Postgres }
-
 // Save stores each of cells unless it is stored fresh: it replaces a
 // stale or failed attempt, never a fresh one (another worker finished it
 // first: nothing is written), so that every cell is stored exactly once.
 // It releases worker's claims on cells, stored or not, and returns the
-// keys it stored. On SQLite the cells go in one transaction;
-// on PostgreSQL each goes in one statement (one round trip), so that
-// workers' saves never wait on each other's rows.
+// keys it stored. The cells go together, so that handing it more at once
+// saves writes: on SQLite in one transaction, on PostgreSQL in one
+// statement (one round trip and one commit) per run of cells without a
+// key twice, one after another, as if each were saved in turn.
 func (c *CellSaver) Save(ctx context.Context, worker string, cells []CellOutcome) (map[string]bool, error) {
 	records := make([][]string, len(cells))
 	for i, cell := range cells {
@@ -177,22 +173,40 @@ func (c *CellSaver) Save(ctx context.Context, worker string, cells []CellOutcome
 		}
 	}
 	s := c.s
-	if s.db.Dialect == sqldb.Postgres {
-		stored := make(map[string]bool, len(cells))
-		for i, cell := range cells {
-			ok, err := retry(ctx, s, "saving a cell", func() (bool, error) {
-				return s.saveCellOneTrip(ctx, cell.Key, cell.Fingerprint, worker, cell.Plan, cell.Excluded, cell.Detail, cell.DoneAt, cell.Scores, records[i])
-			})
-			if err != nil {
-				return nil, err
-			}
-			stored[cell.Key] = ok
-		}
-		return stored, nil
+	if s.db.Dialect != sqldb.Postgres {
+		return retry(ctx, s, "saving cells", func() (map[string]bool, error) {
+			return c.saveTx(ctx, worker, cells, records)
+		})
 	}
-	return retry(ctx, s, "saving cells", func() (map[string]bool, error) {
-		return c.saveTx(ctx, worker, cells, records)
-	})
+	stored := make(map[string]bool, len(cells))
+	for len(cells) > 0 {
+		n := distinctPrefix(cells)
+		part, partRecords := cells[:n], records[:n]
+		saved, err := retry(ctx, s, "saving cells", func() (map[string]bool, error) {
+			return s.saveCellsOneTrip(ctx, worker, part, partRecords)
+		})
+		if err != nil {
+			return nil, err
+		}
+		for k := range saved {
+			stored[k] = true // a key given twice: stored by either save
+		}
+		cells, records = cells[n:], records[n:]
+	}
+	return stored, nil
+}
+
+// distinctPrefix is the length of the longest prefix of cells without a
+// key twice (at least 1): one statement cannot write a row twice.
+func distinctPrefix(cells []CellOutcome) int {
+	seen := make(map[string]bool, len(cells))
+	for i, c := range cells {
+		if seen[c.Key] {
+			return i
+		}
+		seen[c.Key] = true
+	}
+	return len(cells)
 }
 
 // saveTx is Save in one SQLite transaction.

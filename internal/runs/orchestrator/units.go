@@ -56,8 +56,9 @@ func (u unitStore) Holders(ctx context.Context) (map[string]time.Time, error) {
 }
 
 // Fresh returns the fingerprints of the units of keys stored fresh, by key:
-// cells looked up by key (runstore.Store.FreshCells), other units read
-// whole and kept to keys (few, and looked at once a pass).
+// cells looked up by key (runstore.Store.FreshCells); other units (a
+// budget-aware run's re-solves, at most a few thousand) read whole at each
+// look and kept to keys.
 func (u unitStore) Fresh(ctx context.Context, keys []string) (map[string]string, error) {
 	if u.cells {
 		return u.s.FreshCells(ctx, keys)

@@ -21,8 +21,9 @@ type Store interface {
 	Holders(ctx context.Context) (map[string]time.Time, error)
 	// Fresh returns, by key, the fingerprint of each unit of keys stored
 	// fresh (done and not failed); nil when the store cannot tell, and
-	// then units are done again until this worker claims them. It reads
-	// those units only: a worker waiting for the last units of a large
-	// run looks at them often.
+	// then units are done again until this worker claims them. A worker
+	// waiting for the last units of a large run looks often (Leases.PollAfter),
+	// so a store should read those units only, as the run store does for
+	// cells.
 	Fresh(ctx context.Context, keys []string) (map[string]string, error)
 }

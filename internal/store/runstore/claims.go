@@ -2,6 +2,8 @@ package runstore
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/triage-eval/triage/internal/store/sqldb"
@@ -27,7 +29,14 @@ func (s *sqlStore) ClaimCells(ctx context.Context, keys, fingerprints []string, 
 		if err := scanKeys(rows, taken); err != nil || len(taken) == 0 || s.db.Dialect != sqldb.Postgres {
 			return taken, err
 		}
-		return s.dropStoredMeanwhile(ctx, taken, keys, fingerprints, worker)
+		kept, err := s.dropStoredMeanwhile(ctx, taken, keys, fingerprints, worker)
+		if err != nil {
+			// The claims just taken are not returned: give them back rather
+			// than leave them held until their lease ends (done again, the
+			// claim takes them anew).
+			_ = s.ReleaseKeys(context.WithoutCancel(ctx), worker, slices.Collect(maps.Keys(taken)))
+		}
+		return kept, err
 	})
 }
 

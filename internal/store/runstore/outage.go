@@ -79,12 +79,15 @@ func (e *UnreachableError) Error() string {
 // Unwrap returns the last error.
 func (e *UnreachableError) Unwrap() error { return e.Err }
 
-// retry does op, and again while it fails transiently, as s.outage says.
+// retry does op, and again while it fails transiently, as s.outage says,
+// or at once while PostgreSQL aborts it to break a deadlock (againOnConflict).
 // doing names the operation for messages ("saving a cell"). op must be
-// safe to do again from its start: each is one statement or one
-// transaction, and every write is an upsert.
+// safe to do again from its start: each is one statement, one transaction
+// or (claiming cells on PostgreSQL) two statements that each are, and every
+// write is an upsert or a delete.
 func retry[T any](ctx context.Context, s *sqlStore, doing string, op func() (T, error)) (T, error) {
 	o := &s.outage
+	op = againOnConflict(op)
 	v, err := op()
 	if !done(err) && s.db.Dialect == sqldb.Postgres {
 		// Once more at once: a pooled connection the server closed while it
@@ -116,6 +119,30 @@ func retry[T any](ctx context.Context, s *sqlStore, doing string, op func() (T, 
 			o.answered(true)
 			return v, err
 		}
+	}
+}
+
+// conflictAttempts bounds how often an operation PostgreSQL aborts to
+// break a deadlock is done again at once: the other side of the deadlock
+// goes on, so the second attempt nearly always succeeds.
+const conflictAttempts = 5
+
+// againOnConflict returns op done again at once, up to conflictAttempts
+// times in all, while PostgreSQL aborts it to break a conflict with
+// another worker's statement (sqldb.Conflict). Workers of a shared run
+// lock claims in different orders — a claim in its units' order, a save
+// or a release in the table's — and a deadlock between two of them would
+// otherwise end a run whose every statement is safe to repeat.
+func againOnConflict[T any](op func() (T, error)) func() (T, error) {
+	return func() (T, error) {
+		v, err := op()
+		for range conflictAttempts - 1 {
+			if !sqldb.Conflict(err) {
+				break
+			}
+			v, err = op()
+		}
+		return v, err
 	}
 }
 

@@ -80,7 +80,9 @@ func (s *sqlStore) RenewAll(ctx context.Context, worker string, until time.Time)
 	return err
 }
 
-// ReleaseKeys implements Store.
+// ReleaseKeys implements Store. A deadlock with another worker's claim is
+// broken by doing it again (againOnConflict); an outage is not waited out
+// (a claim not released ends with its lease).
 func (s *sqlStore) ReleaseKeys(ctx context.Context, worker string, keys []string) error {
 	if len(keys) == 0 {
 		return nil
@@ -90,7 +92,10 @@ func (s *sqlStore) ReleaseKeys(ctx context.Context, worker string, keys []string
 	for _, k := range keys {
 		args = append(args, k)
 	}
-	_, err := s.claims.ExecContext(ctx, `DELETE FROM claims WHERE worker = ? AND key IN (`+placeholders(len(keys), 1)+`)`, args...)
+	_, err := againOnConflict(func() (struct{}, error) {
+		_, err := s.claims.ExecContext(ctx, `DELETE FROM claims WHERE worker = ? AND key IN (`+placeholders(len(keys), 1)+`)`, args...)
+		return struct{}{}, err
+	})()
 	return err
 }
 

@@ -48,6 +48,16 @@ func Transient(err error) bool {
 		pgconn.Timeout(err) || pgconn.SafeToRetry(err)
 }
 
+// Conflict reports whether err is PostgreSQL aborting a statement to break
+// a conflict with another transaction: a deadlock (SQLSTATE 40P01), as
+// between two workers that lock some of the same claims in different
+// orders, or a serialization failure (40001). The other transaction goes
+// on; the statement, done again at once, waits for it and succeeds.
+func Conflict(err error) bool {
+	var pg *pgconn.PgError
+	return errors.As(err, &pg) && (pg.Code == "40P01" || pg.Code == "40001")
+}
+
 // isBusy reports whether err is SQLite's SQLITE_BUSY or SQLITE_LOCKED.
 func isBusy(err error) bool {
 	var lite *sqlite.Error

@@ -48,6 +48,25 @@ func TestTransient(t *testing.T) {
 	}
 }
 
+func TestConflict(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"nil", nil, false},
+		{"deadlock", &pgconn.PgError{Code: "40P01"}, true},
+		{"wrapped serialization failure", fmt.Errorf("claim: %w", &pgconn.PgError{Code: "40001"}), true},
+		{"connection failure", &pgconn.PgError{Code: "08006"}, false},
+		{"unique violation", &pgconn.PgError{Code: "23505"}, false},
+		{"EOF", io.EOF, false},
+	} {
+		if got := Conflict(tc.err); got != tc.want {
+			t.Errorf("%s: Conflict(%v) = %v, want %v", tc.name, tc.err, got, tc.want)
+		}
+	}
+}
+
 // TestTransientOnRealErrors: what the drivers really return. A locked
 // SQLite database and a server that refuses the connection are transient;
 // a constraint violation, on either backend, is not.

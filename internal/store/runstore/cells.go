@@ -123,11 +123,12 @@ func execBatched(ctx context.Context, tx *sqldb.Tx, prefix, suffix string, width
 	return nil
 }
 
-// pairsOf runs a two-column query (in a transaction or not) into a map.
+// pairsOf runs a two-column query with args (in a transaction or not) into
+// a map.
 func pairsOf(ctx context.Context, q interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}, query string) (map[string]string, error) {
-	rows, err := q.QueryContext(ctx, query)
+}, query string, args ...any) (map[string]string, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}

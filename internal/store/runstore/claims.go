@@ -57,8 +57,7 @@ func (s *sqlStore) dropStoredMeanwhile(ctx context.Context, taken map[string]boo
 		}
 	}
 	rows, err := s.claims.QueryContext(ctx, `DELETE FROM claims WHERE worker = ? AND key IN (
-			SELECT v.column1 FROM (VALUES `+placeholders(len(taken), 2)+`) AS v
-			WHERE EXISTS (SELECT 1 FROM cells WHERE cells.key = v.column1 AND cells.fingerprint = v.column2 AND cells.excluded <> 'error' LIMIT 1 OFFSET 0))
+			SELECT v.column1 FROM (VALUES `+placeholders(len(taken), 2)+`) AS v WHERE EXISTS `+storedFresh+`)
 		RETURNING key`, args...)
 	if err != nil {
 		return nil, err
@@ -72,6 +71,13 @@ func (s *sqlStore) dropStoredMeanwhile(ctx context.Context, taken map[string]boo
 	}
 	return taken, nil
 }
+
+// storedFresh is the subquery that finds the cell (key, fingerprint) =
+// (v.column1, v.column2) stored fresh: with that fingerprint and not
+// failed (StoredCell.Fresh). It is one primary-key lookup per key: OFFSET 0
+// keeps PostgreSQL from turning an EXISTS or NOT EXISTS on it into a
+// (anti-)join, see claimCellsQuery.
+const storedFresh = `(SELECT 1 FROM cells WHERE cells.key = v.column1 AND cells.fingerprint = v.column2 AND cells.excluded <> 'error' LIMIT 1 OFFSET 0)`
 
 // claimCellsQuery claims n cells, given as (key, fingerprint) pairs after
 // the worker and the lease's end, followed by now: each cell not stored
@@ -89,7 +95,7 @@ func (s *sqlStore) dropStoredMeanwhile(ctx context.Context, taken map[string]boo
 func claimCellsQuery(n int) string {
 	return `INSERT INTO claims (key, worker, expires_at)
 			SELECT v.column1, ?, ? FROM (VALUES ` + placeholders(n, 2) + `) AS v
-			WHERE NOT EXISTS (SELECT 1 FROM cells WHERE cells.key = v.column1 AND cells.fingerprint = v.column2 AND cells.excluded <> 'error' LIMIT 1 OFFSET 0)
+			WHERE NOT EXISTS ` + storedFresh + `
 			ON CONFLICT (key) DO UPDATE SET worker = excluded.worker, expires_at = excluded.expires_at
 			WHERE claims.expires_at < ? OR claims.worker = excluded.worker
 			RETURNING key`

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -12,40 +13,22 @@ import (
 	"github.com/triage-eval/triage/internal/store/sqldb"
 )
 
-// freshCellsChunk bounds the keys of one FreshCells statement (both
-// backends' bound parameters allow far more).
-const freshCellsChunk = 500
-
-// FreshCells implements Store: one query per freshCellsChunk keys, each
-// key looked up by the primary key. A failed attempt is not fresh
+// FreshCells implements Store: one query per batchRows keys, each key
+// looked up by the primary key. A failed attempt is not fresh
 // (StoredCell.Fresh).
 func (s *sqlStore) FreshCells(ctx context.Context, keys []string) (map[string]string, error) {
 	return retry(ctx, s, "reading the stored cells", func() (map[string]string, error) {
 		out := make(map[string]string, len(keys))
-		for start := 0; start < len(keys); start += freshCellsChunk {
-			chunk := keys[start:min(start+freshCellsChunk, len(keys))]
+		for chunk := range slices.Chunk(keys, batchRows) {
 			args := make([]any, len(chunk))
 			for i, k := range chunk {
 				args[i] = k
 			}
-			err := func() error {
-				rows, err := s.db.QueryContext(ctx, `SELECT key, fingerprint FROM cells WHERE excluded <> 'error' AND key IN (`+placeholders(len(chunk), 1)+`)`, args...)
-				if err != nil {
-					return err
-				}
-				defer rows.Close()
-				for rows.Next() {
-					var k, fp string
-					if err := rows.Scan(&k, &fp); err != nil {
-						return err
-					}
-					out[k] = fp
-				}
-				return rows.Err()
-			}()
+			fresh, err := pairsOf(ctx, s.db, `SELECT key, fingerprint FROM cells WHERE excluded <> 'error' AND key IN (`+placeholders(len(chunk), 1)+`)`, args...)
 			if err != nil {
 				return nil, err
 			}
+			maps.Copy(out, fresh)
 		}
 		return out, nil
 	})

@@ -23,15 +23,7 @@ import (
 func TestClaimLooksCellsUp(t *testing.T) {
 	location := pgtest.Location(t)
 	openTest(t, location) // creates the tables
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, location)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = conn.Close(ctx) }()
-	if _, err := conn.Exec(ctx, "SET plan_cache_mode = force_generic_plan"); err != nil {
-		t.Fatal(err)
-	}
+	conn := connect(t, location)
 	lookup := regexp.MustCompile(`Index Scan using \S+ on cells`)
 	subplan := regexp.MustCompile(`(Sub|Init)Plan`) // one key: an InitPlan
 	for _, n := range []int{1, 12, 64} {
@@ -40,19 +32,7 @@ func TestClaimLooksCellsUp(t *testing.T) {
 			args = append(args, fmt.Sprintf("'k%d'", i), fmt.Sprintf("'f%d'", i))
 		}
 		args = append(args, "0")
-		name := fmt.Sprintf("claim%d", n)
-		if _, err := conn.Exec(ctx, "PREPARE "+name+" AS "+sqldb.Postgres.Rebind(claimCellsQuery(n))); err != nil {
-			t.Fatalf("prepare %d: %v", n, err)
-		}
-		rows, err := conn.Query(ctx, "EXPLAIN (COSTS OFF) EXECUTE "+name+"("+strings.Join(args, ", ")+")")
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		if err != nil {
-			t.Fatal(err)
-		}
-		plan := strings.Join(lines, "\n")
+		plan := genericPlan(t, conn, fmt.Sprintf("claim%d", n), claimCellsQuery(n), strings.Join(args, ", "))
 		if strings.Contains(plan, "Anti Join") || !subplan.MatchString(plan) || !lookup.MatchString(plan) {
 			t.Errorf("the plan of a claim of %d cells does not look each one up by its key:\n%s", n, plan)
 		}
@@ -75,11 +55,7 @@ func TestClaimCellsAfterConcurrentSave(t *testing.T) {
 		t.Fatalf("worker a's claim = %v, %v; want k taken", got, err)
 	}
 	// Worker a's save, as saveCellsOneTrip writes it, held open.
-	save, err := pgx.Connect(ctx, location)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = save.Close(ctx) }()
+	save := connect(t, location)
 	tx, err := save.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -91,25 +67,12 @@ func TestClaimCellsAfterConcurrentSave(t *testing.T) {
 	if _, err := tx.Exec(ctx, `DELETE FROM claims WHERE key = 'k' AND worker = 'a'`); err != nil {
 		t.Fatal(err)
 	}
-	type claim struct {
-		taken map[string]bool
-		err   error
-	}
-	done := make(chan claim, 1)
-	go func() {
-		got, err := s.ClaimCells(ctx, []string{"k"}, []string{"fp"}, "b", now, now.Add(time.Minute))
-		done <- claim{got, err}
-	}()
+	done := claimInBackground(s, []string{"k"}, []string{"fp"}, "b", now)
 	waitForBlockedBy(t, location, save.PgConn().PID())
 	if err := tx.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	var c claim
-	select {
-	case c = <-done:
-	case <-time.After(time.Minute): // only a hang gets here
-		t.Fatal("worker b's claim did not return after the save committed")
-	}
+	c := awaitClaim(t, done)
 	if c.err != nil || c.taken["k"] {
 		t.Errorf("worker b's claim of a cell stored while it claimed = %v, %v; want none taken", c.taken, c.err)
 	}
@@ -135,11 +98,7 @@ func TestClaimCellsRidesOutADeadlock(t *testing.T) {
 	if got, err := s.ClaimCells(ctx, keys, fps, "other", now, now.Add(time.Minute)); err != nil || len(got) != 2 {
 		t.Fatalf("the other worker's claim = %v, %v; want both taken", got, err)
 	}
-	other, err := pgx.Connect(ctx, location)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = other.Close(ctx) }()
+	other := connect(t, location)
 	// The claim, not this session, is to find the deadlock and be aborted
 	// (the first to wait deadlock_timeout checks for one).
 	if _, err := other.Exec(ctx, "SET deadlock_timeout = '1min'"); err != nil {
@@ -153,15 +112,7 @@ func TestClaimCellsRidesOutADeadlock(t *testing.T) {
 	if _, err := tx.Exec(ctx, `SELECT 1 FROM claims WHERE key = 'k2' FOR UPDATE`); err != nil {
 		t.Fatal(err)
 	}
-	type claim struct {
-		taken map[string]bool
-		err   error
-	}
-	done := make(chan claim, 1)
-	go func() {
-		got, err := s.ClaimCells(ctx, keys, fps, "b", now, now.Add(time.Minute))
-		done <- claim{got, err}
-	}()
+	done := claimInBackground(s, keys, fps, "b", now)
 	waitForBlockedBy(t, location, other.PgConn().PID()) // the claim holds k1 and waits for k2
 	otherDone := make(chan error, 1)
 	go func() {
@@ -171,12 +122,7 @@ func TestClaimCellsRidesOutADeadlock(t *testing.T) {
 		}
 		otherDone <- err
 	}()
-	var c claim
-	select {
-	case c = <-done:
-	case <-time.After(time.Minute): // only a hang gets here
-		t.Fatal("the claim did not return")
-	}
+	c := awaitClaim(t, done)
 	if err := <-otherDone; err != nil {
 		t.Fatalf("the other side of the deadlock: %v", err)
 	}
@@ -191,11 +137,7 @@ func TestClaimCellsRidesOutADeadlock(t *testing.T) {
 func waitForBlockedBy(t *testing.T, location string, pid uint32) {
 	t.Helper()
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, location)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = conn.Close(ctx) }()
+	conn := connect(t, location)
 	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		var n int
 		if err := conn.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))`, int64(pid)).Scan(&n); err != nil {
@@ -218,27 +160,7 @@ func waitForBlockedBy(t *testing.T, location string, pid uint32) {
 func TestSaveLooksRowsUp(t *testing.T) {
 	location := pgtest.Location(t)
 	openTest(t, location) // creates the tables
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, location)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = conn.Close(ctx) }()
-	if _, err := conn.Exec(ctx, "SET plan_cache_mode = force_generic_plan"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.Exec(ctx, "PREPARE save AS "+sqldb.Postgres.Rebind(saveCellsQuery)); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := conn.Query(ctx, `EXPLAIN (COSTS OFF) EXECUTE save('{a,b}', '{p,p}', '{"",""}', '{"",""}', '{1,1}', '{f,f}', '{a}', '{U}', '{r}', '{a,b}', 'w', '{a,b}')`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan := strings.Join(lines, "\n")
+	plan := genericPlan(t, connect(t, location), "save", saveCellsQuery, `'{a,b}', '{p,p}', '{"",""}', '{"",""}', '{1,1}', '{f,f}', '{a}', '{U}', '{r}', '{a,b}', 'w', '{a,b}'`)
 	for _, index := range []string{"scores_pkey", "claims_pkey"} {
 		if !regexp.MustCompile(`Index (Only )?Scan (using|on) ` + index).MatchString(plan) {
 			t.Errorf("the plan of a grouped save does not use %s:\n%s", index, plan)
@@ -246,5 +168,70 @@ func TestSaveLooksRowsUp(t *testing.T) {
 	}
 	if strings.Contains(plan, "Seq Scan") {
 		t.Errorf("the plan of a grouped save scans a table:\n%s", plan)
+	}
+}
+
+// connect opens a connection of its own to the PostgreSQL store at
+// location, closed when t ends.
+func connect(t *testing.T, location string) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), location)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close(context.Background()) })
+	return conn
+}
+
+// genericPlan returns the plan PostgreSQL caches for query (with ?
+// placeholders) once a prepared statement settles on a generic one,
+// prepared as name on conn and explained with args (SQL literals).
+func genericPlan(t *testing.T, conn *pgx.Conn, name, query, args string) string {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := conn.Exec(ctx, "SET plan_cache_mode = force_generic_plan"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "PREPARE "+name+" AS "+sqldb.Postgres.Rebind(query)); err != nil {
+		t.Fatalf("prepare %s: %v", name, err)
+	}
+	rows, err := conn.Query(ctx, "EXPLAIN (COSTS OFF) EXECUTE "+name+"("+args+")")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// claimResult is what a ClaimCells made in the background returned.
+type claimResult struct {
+	taken map[string]bool
+	err   error
+}
+
+// claimInBackground claims keys with fingerprints fps as worker at now,
+// for a minute, in a goroutine of its own.
+func claimInBackground(s *sqlStore, keys, fps []string, worker string, now time.Time) <-chan claimResult {
+	done := make(chan claimResult, 1)
+	go func() {
+		taken, err := s.ClaimCells(context.Background(), keys, fps, worker, now, now.Add(time.Minute))
+		done <- claimResult{taken, err}
+	}()
+	return done
+}
+
+// awaitClaim waits for a claim made in the background (a minute at most,
+// to catch a hang).
+func awaitClaim(t *testing.T, done <-chan claimResult) claimResult {
+	t.Helper()
+	select {
+	case c := <-done:
+		return c
+	case <-time.After(time.Minute):
+		t.Fatal("the claim did not return within a minute")
+		return claimResult{}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"google.golang.org/grpc/codes"
@@ -163,10 +164,9 @@ func TestBaselineWhoseCallsAllFail(t *testing.T) {
 		t.Errorf("logs:\n%s", logs)
 	}
 
-	calls := 0
+	var calls atomic.Int32 // the server runs handlers concurrently
 	some := llmtest.NewServer(t, fakemodel.ProbeThen(func() llmtest.Reply {
-		calls++ // the handler runs under the server's lock
-		if calls <= 2 {
+		if calls.Add(1) <= 2 {
 			return llmtest.Unauthorized()
 		}
 		return llmtest.OpenAI(llmtest.Completion{Content: `\boxed{1}`, CompletionTokens: 9})

@@ -48,7 +48,9 @@ type Reply struct {
 
 // Handler decides the reply to the n-th request (0-based, in order of
 // arrival) once the script is used up. A line of a batch is a request too,
-// with n its 0-based position in its input file.
+// with n its 0-based position in its input file. Requests are served
+// concurrently and the handler runs outside the server's lock: state it
+// shares across calls needs its own.
 type Handler func(n int, r Recorded) Reply
 
 // Option configures a Server.

@@ -13,4 +13,9 @@
 // the LLM cache all use it; the run store keeps its version where its
 // releases always have (SQLite's user_version, PostgreSQL's run_schema),
 // the others in a VersionTable.
+//
+// A caller that must write nothing, such as a report, opens a store
+// ReadOnly: never created or migrated (UpToDate says whether it needs to
+// be), and a SQLite file in a directory it cannot write still opens
+// (OpenSQLiteReadOnly).
 package sqldb

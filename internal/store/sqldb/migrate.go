@@ -75,6 +75,21 @@ func (s Schema) Latest(d Dialect) (int64, error) {
 	return int64(len(ms)), err
 }
 
+// UpToDate reports whether the database has every step of s, reading
+// only; a database newer than s is an error, as in Migrate.
+func (db *DB) UpToDate(ctx context.Context, s Schema) (bool, error) {
+	ms, err := s.Migrations(db.Dialect)
+	if err != nil {
+		return false, err
+	}
+	current, err := s.Ledger.Version(ctx, db, db.Dialect)
+	if err != nil {
+		return false, fmt.Errorf("read schema version: %w", err)
+	}
+	pending, err := pendingMigrations(ms, current)
+	return len(pending) == 0, err
+}
+
 // Migrate applies the steps of s that the database lacks, all in one
 // transaction, and refuses a database whose version is newer than s. A
 // database that is up to date is only read (no transaction, no lock), so

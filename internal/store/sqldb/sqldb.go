@@ -43,6 +43,13 @@ type Options struct {
 	// lost when the server crashes, such as workers' leases. SQLite in WAL
 	// mode with synchronous=NORMAL does not wait for the disk either.
 	Transient bool
+	// ReadOnly opens an existing database to read only, for a caller that
+	// must write nothing, such as a report: a PostgreSQL session refuses
+	// writes (default_transaction_read_only), and a SQLite file, never
+	// created, is opened as OpenSQLiteReadOnly says, so that a store in a
+	// directory this process cannot write (another user's, an archive)
+	// still opens.
+	ReadOnly bool
 }
 
 // DB is an open store database.
@@ -76,7 +83,7 @@ func Open(ctx context.Context, location string, opts Options) (*DB, error) {
 		return nil, errors.New("empty location: want a SQLite file path, sqlite:PATH or a postgres:// URL")
 	case IsPostgres(location):
 		d = Postgres
-		db, err = sql.Open("pgx", withRuntimeParam(location, opts.Transient, "synchronous_commit", "off"))
+		db, err = sql.Open("pgx", withRuntimeParams(location, postgresParams(opts)))
 		if err == nil {
 			// Keep the connections: opening one costs milliseconds, more
 			// than most statements of a store. Bounded, since every worker
@@ -91,6 +98,11 @@ func Open(ctx context.Context, location string, opts Options) (*DB, error) {
 		}
 	case strings.Contains(location, "://"):
 		return nil, fmt.Errorf("location %q: unsupported scheme (want postgres://, postgresql://, sqlite:PATH or a file path)", Redact(location))
+	case opts.ReadOnly:
+		db, err = OpenSQLiteReadOnly(ctx, SQLitePath(location), opts.SQLite)
+		if err == nil && opts.OneConnection {
+			db.SetMaxOpenConns(1)
+		}
 	default:
 		db, err = sql.Open("sqlite", sqlitedsn.DSN(SQLitePath(location), opts.SQLite))
 		if err == nil && opts.OneConnection {
@@ -131,10 +143,22 @@ func ping(ctx context.Context, db *sql.DB, d Dialect) error {
 	return err
 }
 
-// withRuntimeParam adds a PostgreSQL runtime parameter to a URL's query
-// when on.
-func withRuntimeParam(location string, on bool, name, value string) string {
-	if !on {
+// postgresParams are the runtime parameters opts asks of a PostgreSQL
+// session.
+func postgresParams(opts Options) map[string]string {
+	params := map[string]string{}
+	if opts.Transient {
+		params["synchronous_commit"] = "off"
+	}
+	if opts.ReadOnly {
+		params["default_transaction_read_only"] = "on"
+	}
+	return params
+}
+
+// withRuntimeParams adds PostgreSQL runtime parameters to a URL's query.
+func withRuntimeParams(location string, params map[string]string) string {
+	if len(params) == 0 {
 		return location
 	}
 	u, err := url.Parse(location)
@@ -142,7 +166,9 @@ func withRuntimeParam(location string, on bool, name, value string) string {
 		return location // Open reports the error
 	}
 	q := u.Query()
-	q.Set(name, value)
+	for name, value := range params {
+		q.Set(name, value)
+	}
 	u.RawQuery = q.Encode()
 	return u.String()
 }

@@ -3,7 +3,8 @@
 // place: WAL (readers and the writer do not block each other),
 // synchronous=NORMAL (safe in WAL), and a 5 s busy timeout for other
 // connections and processes. The driver applies them to every connection a
-// pool opens, busy_timeout first.
+// pool opens, busy_timeout first. A file opened ReadOnly keeps its own
+// journal mode and takes no write.
 package sqlitedsn
 
 import (
@@ -23,18 +24,38 @@ type Options struct {
 	ImmediateTx bool
 	// QueryOnly refuses writes on the connection.
 	QueryOnly bool
+	// ReadOnly opens an existing file to read only (SQLite's mode=ro): it
+	// is not created, its journal mode is left as it is, and writes are
+	// refused. A WAL file opened so still needs its -shm file, made beside
+	// it when missing: in a directory this process cannot write, only
+	// Immutable opens it.
+	ReadOnly bool
+	// Immutable, with ReadOnly, tells SQLite that nothing changes the file
+	// while it is open (immutable=1): no locks and no -shm file, so a file
+	// in a read-only directory opens, but it must have no -wal file whose
+	// writes are not yet in it, and no other process may write it.
+	Immutable bool
 }
 
 // DSN returns the connection string of the database at path. An in-memory
 // database gets the busy timeout, synchronous and foreign-key settings only
-// (WAL, transaction mode and query-only do not apply to it).
+// (WAL, transaction mode and query-only do not apply to it); a read-only
+// one the busy timeout, foreign keys and query-only.
 func DSN(path string, o Options) string {
 	q := url.Values{}
 	q.Set("_busy_timeout", "5000")
-	q.Set("_synchronous", "NORMAL")
 	if o.ForeignKeys {
 		q.Set("_foreign_keys", "1")
 	}
+	if o.ReadOnly && path != Memory {
+		q.Set("mode", "ro")
+		q.Set("_query_only", "1")
+		if o.Immutable {
+			q.Set("immutable", "1")
+		}
+		return "file:" + escapePath(path) + "?" + q.Encode()
+	}
+	q.Set("_synchronous", "NORMAL")
 	if path == Memory {
 		return Memory + "?" + q.Encode()
 	}

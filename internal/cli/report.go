@@ -56,6 +56,9 @@ func runReport(ctx context.Context, args []string, env Env) error {
 		if dir = reportDir(cfg, path); dir == "" {
 			return fmt.Errorf("%w: --out is required with a PostgreSQL run store given by its URL (or give the run's config: the report goes beside it)", ErrUsage)
 		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("%w (the report's default directory, beside the run store; give --out DIR to write it elsewhere)", err)
+		}
 	}
 	return writeReport(ctx, path, dir, reportOptions{Bootstrap: metrics.Bootstrap{Seed: *seed}, Alpha: *alpha, Noise: true, Config: cfg, Dial: dial}, env)
 }
@@ -162,7 +165,7 @@ type reportOptions struct {
 // writeReport builds the report of the run store at path into dir, prints
 // its summary (about 40 lines for the demo) to stdout and says where the files are.
 func writeReport(ctx context.Context, path, dir string, opts reportOptions, env Env) error {
-	rs, err := runstore.Open(ctx, path)
+	rs, err := runstore.OpenToRead(ctx, path)
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,9 @@ import (
 // Open applies the embedded schema migrations the database lacks in one
 // transaction and refuses a database whose schema is newer than this binary.
 // A SQLite database that is up to date is only read, so opening one (to list
-// it, say) never waits for the write lock an import holds.
+// it, say) never waits for the write lock an import holds; one this process
+// cannot write (it, or its directory, is read-only) opens to read when it
+// is up to date, and imports into it fail.
 func Open(ctx context.Context, location string) (Store, error) {
 	switch {
 	case sqldb.IsPostgres(location):

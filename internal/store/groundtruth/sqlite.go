@@ -85,6 +85,7 @@ func openSQLiteOnce(ctx context.Context, path string) (_ Store, err error) {
 		}
 	}()
 	memory := path == sqlitedsn.Memory
+	onePool := memory // an in-memory database has one connection
 	if s.w, err = sql.Open("sqlite", sqliteDSN(path, true)); err != nil {
 		return nil, err
 	}
@@ -92,10 +93,16 @@ func openSQLiteOnce(ctx context.Context, path string) (_ Store, err error) {
 	s.w.SetMaxIdleConns(1)
 	s.w.SetConnMaxLifetime(0) // an in-memory database lives as long as its connection
 	s.w.SetConnMaxIdleTime(0)
-	if err = s.w.PingContext(ctx); err != nil {
-		return nil, err
+	if err = s.w.PingContext(ctx); err == nil {
+		err = sqldb.New(s.w, sqldb.SQLite, s.location).Migrate(ctx, schema())
 	}
-	if err = sqldb.New(s.w, sqldb.SQLite, s.location).Migrate(ctx, schema()); err != nil {
+	if sqldb.IsReadOnly(err) && !memory {
+		_ = s.w.Close() // replaced by a pool that only reads
+		if err = s.openToRead(ctx, path); err != nil {
+			return nil, err
+		}
+		onePool = true // it reads, and its writes fail
+	} else if err != nil {
 		return nil, err
 	}
 	for _, st := range []struct {
@@ -112,7 +119,7 @@ func openSQLiteOnce(ctx context.Context, path string) (_ Store, err error) {
 	if s.gt.existsInGroup, err = s.w.PrepareContext(ctx, sqliteExistsInGroupSQL(sqliteBatchRows)); err != nil {
 		return nil, fmt.Errorf("prepare existence check: %w", err)
 	}
-	if memory {
+	if onePool {
 		s.r = s.w
 		return s, nil
 	}
@@ -125,6 +132,23 @@ func openSQLiteOnce(ctx context.Context, path string) (_ Store, err error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// openToRead opens the file at path, which this process may not write (it
+// or its directory is read-only), to read: both pools are one, whose
+// writes fail. Its schema must be up to date, since it cannot be migrated.
+func (s *sqliteStore) openToRead(ctx context.Context, path string) error {
+	db, err := sqldb.OpenSQLiteReadOnly(ctx, path, sqlitedsn.Options{ForeignKeys: true})
+	if err != nil {
+		return err
+	}
+	s.w = db
+	s.w.SetMaxOpenConns(sqliteReaders)
+	upToDate, err := sqldb.New(db, sqldb.SQLite, s.location).UpToDate(ctx, schema())
+	if err == nil && !upToDate {
+		err = errors.New("it cannot be written here and was written by an older triage: open it once where it can be written, to bring its schema up to date")
+	}
+	return err
 }
 
 // sqliteDSN returns the DSN of the write pool (IMMEDIATE transactions, so

@@ -50,6 +50,45 @@ func Open(ctx context.Context, location string) (Store, error) {
 	return s, nil
 }
 
+// OpenToRead opens the run store at location for a caller that only
+// reads, such as a report: nothing is created or written
+// (sqldb.Options.ReadOnly), so a store in a directory this process cannot
+// write opens too. A location that holds no run store is an error; a store
+// of an older schema is brought up to date by Open, which needs to write
+// it; a newer one is refused.
+func OpenToRead(ctx context.Context, location string) (Store, error) {
+	db, err := sqldb.Open(ctx, location, sqldb.Options{OneConnection: true, ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("run store %w", err)
+	}
+	upToDate, err := readable(ctx, db)
+	switch {
+	case err != nil:
+		return nil, errors.Join(fmt.Errorf("run store %s: %w", db.Location, err), db.Close())
+	case !upToDate:
+		_ = db.Close() // only read; Open reports what matters
+		rs, err := Open(ctx, location)
+		if err != nil {
+			return nil, fmt.Errorf("%w (it was written by an older triage, and reading it needs its schema brought up to date once where it can be written)", err)
+		}
+		return rs, nil
+	}
+	return &sqlStore{db: db, claims: db, outage: outageState{Outage: Outage{Wait: DefaultOutage}, now: time.Now, sleep: sleepCtx}}, nil
+}
+
+// readable reports whether db holds a run store (its manifest table) of
+// this build's schema; false for an older one.
+func readable(ctx context.Context, db *sqldb.DB) (bool, error) {
+	ok, err := sqldb.TableExists(ctx, db, db.Dialect, "manifest")
+	switch {
+	case err != nil:
+		return false, err
+	case !ok:
+		return false, errors.New("holds no run store (no manifest table)")
+	}
+	return db.UpToDate(ctx, schema())
+}
+
 // Exists reports whether location holds a run store (its manifest table),
 // without creating or migrating anything: for a caller that only reads, as
 // a report, and must not make an empty store of a mistyped location. A

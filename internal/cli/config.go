@@ -48,10 +48,21 @@ func loadConfig(path string) (*orchestrator.Config, error) {
 // runs in process (instrumented with env's meter provider) and returns the
 // store's Close; with a remote Executor it returns nil and a no-op close.
 func openGroundTruth(ctx context.Context, cfg *orchestrator.Config, env Env) (groundtruth.Store, func() error, error) {
+	return openGroundTruthWith(ctx, groundtruth.Open, cfg, env)
+}
+
+// openGroundTruthToRead is openGroundTruth for a command that only reads
+// the store, such as a report (groundtruth.OpenToRead).
+func openGroundTruthToRead(ctx context.Context, cfg *orchestrator.Config, env Env) (groundtruth.Store, func() error, error) {
+	return openGroundTruthWith(ctx, groundtruth.OpenToRead, cfg, env)
+}
+
+// openGroundTruthWith is openGroundTruth with open opening the store.
+func openGroundTruthWith(ctx context.Context, open func(context.Context, string) (groundtruth.Store, error), cfg *orchestrator.Config, env Env) (groundtruth.Store, func() error, error) {
 	if cfg.Services.Executor != "" {
 		return nil, func() error { return nil }, nil
 	}
-	st, err := groundtruth.Open(ctx, cfg.Path(cfg.GroundTruthStore))
+	st, err := open(ctx, cfg.Path(cfg.GroundTruthStore))
 	if err != nil {
 		return nil, nil, fmt.Errorf("ground_truth_store: %w", err)
 	}

@@ -72,7 +72,11 @@ func openExecutor(ctx context.Context, storeLoc, addr, config string, dial *dial
 				return nil, nil, fmt.Errorf("no ground-truth store at %s (nothing to list; import or run a baseline first)", path)
 			}
 		}
-		if st, err = groundtruth.Open(ctx, storeLoc); err != nil {
+		open := groundtruth.Open
+		if mustExist { // listing: only read
+			open = groundtruth.OpenToRead
+		}
+		if st, err = open(ctx, storeLoc); err != nil {
 			return nil, nil, fmt.Errorf("ground-truth store %s: %w", sqldb.Redact(storeLoc), err)
 		}
 		closeStore = st.Close

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -56,11 +57,12 @@ func runReport(ctx context.Context, args []string, env Env) error {
 		if dir = reportDir(cfg, path); dir == "" {
 			return fmt.Errorf("%w: --out is required with a PostgreSQL run store given by its URL (or give the run's config: the report goes beside it)", ErrUsage)
 		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("%w (the report's default directory, beside the run store; give --out DIR to write it elsewhere)", err)
-		}
 	}
-	return writeReport(ctx, path, dir, reportOptions{Bootstrap: metrics.Bootstrap{Seed: *seed}, Alpha: *alpha, Noise: true, Config: cfg, Dial: dial}, env)
+	err = writeReport(ctx, path, dir, reportOptions{Bootstrap: metrics.Bootstrap{Seed: *seed}, Alpha: *alpha, Noise: true, Config: cfg, Dial: dial}, env)
+	if *out == "" && errors.Is(err, iofs.ErrPermission) {
+		return fmt.Errorf("%w (writing the report in its default directory, %s; give --out DIR to write it elsewhere)", err, dir)
+	}
+	return err
 }
 
 // looksLikeConfig reports whether the YAML file at path gives a run

@@ -71,7 +71,7 @@ func currentGrid(ctx context.Context, cfg *orchestrator.Config, rs runstore.Stor
 		return runstore.Current{}, err
 	}
 	defer closeInto(&err, closeCache)
-	st, closeStore, err := openGroundTruth(ctx, cfg, env)
+	st, closeStore, err := openGroundTruthToRead(ctx, cfg, env)
 	if err != nil {
 		return runstore.Current{}, err
 	}

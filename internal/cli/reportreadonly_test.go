@@ -20,10 +20,11 @@ const (
 	readOnlyOutEnv = "TRIAGE_TEST_READ_ONLY_OUT"
 )
 
-// TestReportOfARunInAReadOnlyDirectory: a run whose files and directory
-// this user cannot write (another user's, an archive) is reported from
-// its run store, its ground-truth store read too (no note that it could
-// not be), and nothing of it changes; without --out, the error says the
+// TestReportOfARunInAReadOnlyDirectory: a report leaves the run's
+// directory as it was (no -wal or -shm file left beside its stores); a run
+// whose files and directory this user cannot write (another user's, an
+// archive) is reported from its run store, its ground-truth store read too
+// (no note that it could not be); without --out, the error says the
 // default directory cannot be made and to give --out.
 func TestReportOfARunInAReadOnlyDirectory(t *testing.T) {
 	check := func() error {
@@ -59,6 +60,16 @@ func TestReportOfARunInAReadOnlyDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := snapshot(t, run)
+	env, _, logs = testEnv(nil)
+	if err := Run(context.Background(), []string{"report", "--out", filepath.Join(otheruser.SharedDir(t), "by-owner"), filepath.Join(run, "run.db")}, env); err != nil {
+		t.Fatalf("report by the run's owner: %v\n%s", err, logs)
+	}
+	if after := snapshot(t, run); after != before {
+		t.Fatalf("a report by the run's owner changed its directory:\nbefore %s\nafter  %s", before, after)
+	}
+	if strings.Contains(before, "-wal:") || strings.Contains(before, "-shm:") {
+		t.Fatalf("the demo and the report left a store's -wal or -shm file: %s", before)
+	}
 	if err := filepath.WalkDir(run, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/triage-eval/triage/internal/store/sqldb"
+	"github.com/triage-eval/triage/internal/store/sqlitedsn"
 )
 
 // Open opens the store at location, creating and migrating its schema when
@@ -21,20 +22,38 @@ import (
 // Open applies the embedded schema migrations the database lacks in one
 // transaction and refuses a database whose schema is newer than this binary.
 // A SQLite database that is up to date is only read, so opening one (to list
-// it, say) never waits for the write lock an import holds; one this process
-// cannot write (it, or its directory, is read-only) opens to read when it
-// is up to date, and imports into it fail.
+// it, say) never waits for the write lock an import holds.
 func Open(ctx context.Context, location string) (Store, error) {
+	return open(ctx, location, openSQLite)
+}
+
+// OpenToRead opens the store at location for a caller that only reads,
+// such as a report: a SQLite file is never created, migrated or written
+// (imports into it fail), and one in a directory this process cannot write
+// is read from a private copy (sqldb.OpenSQLiteReadOnly); one written by
+// an older triage is opened by Open, which brings it up to date. Other
+// locations (PostgreSQL, ":memory:") are opened by Open.
+func OpenToRead(ctx context.Context, location string) (Store, error) {
+	return open(ctx, location, func(ctx context.Context, path string) (Store, error) {
+		if path == sqlitedsn.Memory {
+			return openSQLite(ctx, path)
+		}
+		return openSQLiteToRead(ctx, path)
+	})
+}
+
+// open opens location, a SQLite one with openFile.
+func open(ctx context.Context, location string, openFile func(context.Context, string) (Store, error)) (Store, error) {
 	switch {
 	case sqldb.IsPostgres(location):
 		return openPostgres(ctx, location)
 	case strings.HasPrefix(location, "sqlite:"):
-		return openSQLite(ctx, strings.TrimPrefix(location, "sqlite:"))
+		return openFile(ctx, strings.TrimPrefix(location, "sqlite:"))
 	case location == "":
 		return nil, fmt.Errorf("store: empty location: want a SQLite file path, sqlite:PATH or a postgres:// URL")
 	case strings.Contains(location, "://"):
 		return nil, fmt.Errorf("store: location %q: unsupported scheme (want postgres://, postgresql://, sqlite:PATH or a file path)", sqldb.Redact(location))
 	default:
-		return openSQLite(ctx, location)
+		return openFile(ctx, location)
 	}
 }

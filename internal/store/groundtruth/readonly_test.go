@@ -16,8 +16,9 @@ import (
 const readOnlyStoreEnv = "TRIAGE_TEST_READ_ONLY_GT"
 
 // TestSQLiteInAReadOnlyDirectory: a SQLite store in a directory this user
-// cannot write opens to read — its records are listed — and an import into
-// it fails, leaving it as it was.
+// cannot write is refused by Open, as it cannot be written; OpenToRead
+// opens it — its records are listed — and an import into it fails,
+// leaving it as it was.
 func TestSQLiteInAReadOnlyDirectory(t *testing.T) {
 	gen := storetest.Gen{Models: 1, Datasets: 1, Problems: 20}
 	records := 0
@@ -31,9 +32,13 @@ func TestSQLiteInAReadOnlyDirectory(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		s, err := groundtruth.Open(ctx, path)
+		if s, err := groundtruth.Open(ctx, path); err == nil {
+			s.Close()
+			return fmt.Errorf("Open opened a store it cannot write")
+		}
+		s, err := groundtruth.OpenToRead(ctx, path)
 		if err != nil {
-			return fmt.Errorf("open: %w", err)
+			return fmt.Errorf("OpenToRead: %w", err)
 		}
 		defer s.Close()
 		page, err := s.List(ctx, groundtruth.ListQuery{})

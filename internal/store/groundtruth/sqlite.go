@@ -25,7 +25,10 @@ const sqliteReaders = 4
 type sqliteStore struct {
 	location string
 	w        *sql.DB
-	r        *sql.DB // == w for ":memory:"
+	r        *sql.DB // == w for ":memory:" and a store opened to read
+	// cleanup, when set, runs after the pools are closed (the private
+	// copy a store opened to read may be read from).
+	cleanup func() error
 	// Statements for a full batch of sqliteBatchRows records, prepared on
 	// the write connection (see sqliteBatch), per table.
 	gt, samples sqliteStmts
@@ -85,7 +88,6 @@ func openSQLiteOnce(ctx context.Context, path string) (_ Store, err error) {
 		}
 	}()
 	memory := path == sqlitedsn.Memory
-	onePool := memory // an in-memory database has one connection
 	if s.w, err = sql.Open("sqlite", sqliteDSN(path, true)); err != nil {
 		return nil, err
 	}
@@ -93,33 +95,16 @@ func openSQLiteOnce(ctx context.Context, path string) (_ Store, err error) {
 	s.w.SetMaxIdleConns(1)
 	s.w.SetConnMaxLifetime(0) // an in-memory database lives as long as its connection
 	s.w.SetConnMaxIdleTime(0)
-	if err = s.w.PingContext(ctx); err == nil {
-		err = sqldb.New(s.w, sqldb.SQLite, s.location).Migrate(ctx, schema())
-	}
-	if sqldb.IsReadOnly(err) && !memory {
-		_ = s.w.Close() // replaced by a pool that only reads
-		if err = s.openToRead(ctx, path); err != nil {
-			return nil, err
-		}
-		onePool = true // it reads, and its writes fail
-	} else if err != nil {
+	if err = s.w.PingContext(ctx); err != nil {
 		return nil, err
 	}
-	for _, st := range []struct {
-		t     table
-		stmts *sqliteStmts
-	}{{groundTruthTable, &s.gt}, {samplesTable, &s.samples}} {
-		if st.stmts.upsert, err = s.w.PrepareContext(ctx, sqliteUpsertSQL(st.t, sqliteBatchRows)); err != nil {
-			return nil, fmt.Errorf("prepare upsert into %s: %w", st.t.name, err)
-		}
-		if st.stmts.exists, err = s.w.PrepareContext(ctx, sqliteExistsSQL(st.t, sqliteBatchRows)); err != nil {
-			return nil, fmt.Errorf("prepare existence check of %s: %w", st.t.name, err)
-		}
+	if err = sqldb.New(s.w, sqldb.SQLite, s.location).Migrate(ctx, schema()); err != nil {
+		return nil, err
 	}
-	if s.gt.existsInGroup, err = s.w.PrepareContext(ctx, sqliteExistsInGroupSQL(sqliteBatchRows)); err != nil {
-		return nil, fmt.Errorf("prepare existence check: %w", err)
+	if err = s.prepare(ctx); err != nil {
+		return nil, err
 	}
-	if onePool {
+	if memory {
 		s.r = s.w
 		return s, nil
 	}
@@ -134,21 +119,56 @@ func openSQLiteOnce(ctx context.Context, path string) (_ Store, err error) {
 	return s, nil
 }
 
-// openToRead opens the file at path, which this process may not write (it
-// or its directory is read-only), to read: both pools are one, whose
-// writes fail. Its schema must be up to date, since it cannot be migrated.
-func (s *sqliteStore) openToRead(ctx context.Context, path string) error {
-	db, err := sqldb.OpenSQLiteReadOnly(ctx, path, sqlitedsn.Options{ForeignKeys: true})
-	if err != nil {
-		return err
+// openSQLiteToRead opens the existing SQLite file at path to read only
+// (sqldb.OpenSQLiteReadOnly): one pool reads, and imports fail. A file of
+// an older schema is opened by openSQLite, which brings it up to date.
+func openSQLiteToRead(ctx context.Context, path string) (_ Store, err error) {
+	s := &sqliteStore{location: "sqlite:" + path}
+	defer func() {
+		if err != nil {
+			_ = s.Close() // the open's error is the one to report
+			err = fmt.Errorf("store: open %s: %w", s.location, err)
+		}
+	}()
+	if s.w, s.cleanup, err = sqldb.OpenSQLiteReadOnly(ctx, path, sqlitedsn.Options{ForeignKeys: true}); err != nil {
+		return nil, err
 	}
-	s.w = db
+	s.r = s.w
 	s.w.SetMaxOpenConns(sqliteReaders)
-	upToDate, err := sqldb.New(db, sqldb.SQLite, s.location).UpToDate(ctx, schema())
-	if err == nil && !upToDate {
-		err = errors.New("it cannot be written here and was written by an older triage: open it once where it can be written, to bring its schema up to date")
+	s.w.SetMaxIdleConns(sqliteReaders)
+	upToDate, err := sqldb.New(s.w, sqldb.SQLite, s.location).UpToDate(ctx, schema())
+	switch {
+	case err != nil:
+		return nil, err
+	case !upToDate:
+		if err := s.Close(); err != nil {
+			return nil, err
+		}
+		return openSQLite(ctx, path)
 	}
-	return err
+	if err = s.prepare(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// prepare prepares the statements of full batches on the write pool.
+func (s *sqliteStore) prepare(ctx context.Context) (err error) {
+	for _, st := range []struct {
+		t     table
+		stmts *sqliteStmts
+	}{{groundTruthTable, &s.gt}, {samplesTable, &s.samples}} {
+		if st.stmts.upsert, err = s.w.PrepareContext(ctx, sqliteUpsertSQL(st.t, sqliteBatchRows)); err != nil {
+			return fmt.Errorf("prepare upsert into %s: %w", st.t.name, err)
+		}
+		if st.stmts.exists, err = s.w.PrepareContext(ctx, sqliteExistsSQL(st.t, sqliteBatchRows)); err != nil {
+			return fmt.Errorf("prepare existence check of %s: %w", st.t.name, err)
+		}
+	}
+	if s.gt.existsInGroup, err = s.w.PrepareContext(ctx, sqliteExistsInGroupSQL(sqliteBatchRows)); err != nil {
+		return fmt.Errorf("prepare existence check: %w", err)
+	}
+	return nil
 }
 
 // sqliteDSN returns the DSN of the write pool (IMMEDIATE transactions, so
@@ -170,6 +190,9 @@ func (s *sqliteStore) Close() error {
 	}
 	if s.w != nil {
 		errs = append(errs, s.w.Close())
+	}
+	if s.cleanup != nil {
+		errs = append(errs, s.cleanup())
 	}
 	return errors.Join(errs...)
 }

@@ -40,7 +40,7 @@ func Open(ctx context.Context, location string) (Store, error) {
 		_ = db.Close() // the migration's error is the one to report
 		return nil, fmt.Errorf("run store %s: %w", db.Location, err)
 	}
-	s := &sqlStore{db: db, claims: db, outage: outageState{Outage: Outage{Wait: DefaultOutage}, now: time.Now, sleep: sleepCtx}}
+	s := newStore(db)
 	if db.Dialect == sqldb.Postgres {
 		if s.claims, err = sqldb.Open(ctx, location, sqldb.Options{Transient: true}); err != nil {
 			_ = db.Close() // the open's error is the one to report
@@ -73,20 +73,31 @@ func OpenToRead(ctx context.Context, location string) (Store, error) {
 		}
 		return rs, nil
 	}
-	return &sqlStore{db: db, claims: db, outage: outageState{Outage: Outage{Wait: DefaultOutage}, now: time.Now, sleep: sleepCtx}}, nil
+	return newStore(db), nil
 }
 
-// readable reports whether db holds a run store (its manifest table) of
-// this build's schema; false for an older one.
+// newStore is the Store over db, its leases in db too (Open gives a
+// PostgreSQL store a pool of their own).
+func newStore(db *sqldb.DB) *sqlStore {
+	return &sqlStore{db: db, claims: db, outage: outageState{Outage: Outage{Wait: DefaultOutage}, now: time.Now, sleep: sleepCtx}}
+}
+
+// readable reports whether db holds a run store of this build's schema;
+// false for an older one.
 func readable(ctx context.Context, db *sqldb.DB) (bool, error) {
-	ok, err := sqldb.TableExists(ctx, db, db.Dialect, "manifest")
+	ok, err := hasManifest(ctx, db)
 	switch {
 	case err != nil:
 		return false, err
 	case !ok:
-		return false, errors.New("holds no run store (no manifest table)")
+		return false, errors.New("holds no run store (it has no manifest table: a ground-truth store or an LLM cache?)")
 	}
 	return db.UpToDate(ctx, schema())
+}
+
+// hasManifest reports whether db holds a run store: its manifest table.
+func hasManifest(ctx context.Context, db *sqldb.DB) (bool, error) {
+	return sqldb.TableExists(ctx, db, db.Dialect, "manifest")
 }
 
 // Exists reports whether location holds a run store (its manifest table),
@@ -95,17 +106,17 @@ func readable(ctx context.Context, db *sqldb.DB) (bool, error) {
 // location that cannot be reached is an error.
 func Exists(ctx context.Context, location string) (bool, error) {
 	if !sqldb.IsPostgres(location) {
-		// Opening a SQLite file that is not there would create it.
+		// A file that is not there holds no run store.
 		if _, err := os.Stat(sqldb.SQLitePath(location)); errors.Is(err, fs.ErrNotExist) {
 			return false, nil
 		}
 	}
-	db, err := sqldb.Open(ctx, location, sqldb.Options{OneConnection: true})
+	db, err := sqldb.Open(ctx, location, sqldb.Options{OneConnection: true, ReadOnly: true})
 	if err != nil {
 		return false, fmt.Errorf("run store %w", err)
 	}
 	defer func() { _ = db.Close() }() // only read
-	ok, err := sqldb.TableExists(ctx, db, db.Dialect, "manifest")
+	ok, err := hasManifest(ctx, db)
 	if err != nil {
 		return false, fmt.Errorf("run store %s: %w", db.Location, err)
 	}

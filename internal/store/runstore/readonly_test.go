@@ -81,6 +81,14 @@ func upgradesFirst(t *testing.T, location string) {
 		t.Fatal(err)
 	}
 	defer read.Close()
+	db := read.(*sqlStore).db
+	latest, err := schema().Latest(db.Dialect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := (versionLedger{}).Version(context.Background(), db, db.Dialect); err != nil || v != latest {
+		t.Errorf("schema version %d, %v; want %d", v, err, latest)
+	}
 	if res, err := read.Results(context.Background()); err != nil || len(res.Records) != 1 {
 		t.Fatalf("results of a version 5 store: %+v, %v", res, err)
 	}

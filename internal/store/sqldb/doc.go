@@ -16,6 +16,6 @@
 //
 // A caller that must write nothing, such as a report, opens a store
 // ReadOnly: never created or migrated (UpToDate says whether it needs to
-// be), and a SQLite file in a directory it cannot write still opens
-// (OpenSQLiteReadOnly).
+// be), and a SQLite file in a directory it cannot write is read from a
+// private copy (OpenSQLiteReadOnly).
 package sqldb

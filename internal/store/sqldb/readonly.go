@@ -4,8 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"os"
+	"path/filepath"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -14,27 +14,36 @@ import (
 )
 
 // OpenSQLiteReadOnly opens the existing SQLite file at path to read only
-// (sqlitedsn.Options.ReadOnly). A file in WAL mode needs its -shm file to
-// be read; when that cannot be made — the directory is not writable by
-// this process — the file is opened immutable instead, which needs no
-// -shm, unless a -wal file beside it holds writes not yet merged into it:
-// an immutable open would not see them, so that is an error saying what
-// to do. The first read is made here, since that is where a missing -shm
-// shows. o's other settings apply as they do to a file opened to write.
-func OpenSQLiteReadOnly(ctx context.Context, path string, o sqlitedsn.Options) (*sql.DB, error) {
-	if _, err := os.Stat(path); err != nil {
-		return nil, err // a store to read is never created
+// (sqlitedsn.Options.ReadOnly; a symbolic link is followed first, so that
+// the files beside it are the real file's) and returns it with what must
+// run after it is closed. Reading a file in WAL mode needs its -shm file
+// beside it, and a crashed writer's -wal or journal needs to be applied:
+// when SQLite cannot write those — the directory is not writable by this
+// process — the file is read from a private copy instead (copyToRead),
+// which the returned cleanup removes. The first read is made here, since
+// that is where such a failure shows. o's other settings apply as they do
+// to a file opened to write.
+func OpenSQLiteReadOnly(ctx context.Context, path string, o sqlitedsn.Options) (_ *sql.DB, cleanup func() error, _ error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil, nil, err // a store to read is never created
 	}
 	o.ReadOnly = true
-	db, err := openAndRead(ctx, sqlitedsn.DSN(path, o))
-	if err == nil || !IsReadOnly(err) { // the -shm file could be made and written
-		return db, err
+	noCleanup := func() error { return nil }
+	db, err := openAndRead(ctx, sqlitedsn.DSN(real, o))
+	if err == nil || !IsReadOnly(err) {
+		return db, noCleanup, err
 	}
-	if fi, statErr := os.Stat(path + "-wal"); statErr == nil && fi.Size() > 0 {
-		return nil, fmt.Errorf("its directory cannot be written here and %s-wal holds writes not yet merged into it: copy the file with its -wal file to a directory you can write, and open the copy", path)
+	dir, copied, err := copyToRead(real)
+	if err != nil {
+		return nil, nil, err
 	}
-	o.Immutable = true
-	return openAndRead(ctx, sqlitedsn.DSN(path, o))
+	cleanup = func() error { return os.RemoveAll(dir) }
+	db, err = openAndRead(ctx, sqlitedsn.DSN(copied, o))
+	if err != nil {
+		return nil, nil, errors.Join(err, cleanup())
+	}
+	return db, cleanup, nil
 }
 
 // openAndRead opens dsn and reads its schema once.
@@ -50,9 +59,10 @@ func openAndRead(ctx context.Context, dsn string) (*sql.DB, error) {
 	return db, nil
 }
 
-// IsReadOnly reports whether err is SQLite's answer to opening or writing
-// a file this process may only read: SQLITE_READONLY (of which
-// SQLITE_READONLY_DIRECTORY, a WAL file in a directory it cannot write) or
+// IsReadOnly reports whether err is SQLite's answer to opening, reading or
+// writing a file this process may only read: SQLITE_READONLY (of which
+// SQLITE_READONLY_DIRECTORY, a WAL file whose -shm cannot be made, and
+// SQLITE_READONLY_ROLLBACK, a hot journal that cannot be rolled back) or
 // SQLITE_CANTOPEN.
 func IsReadOnly(err error) bool {
 	var lite *sqlite.Error

@@ -2,41 +2,129 @@ package sqldb
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/triage-eval/triage/internal/testkit/otheruser"
 )
 
-// walFile makes a SQLite file in WAL mode holding one row in dir, closed,
-// so that its -wal and -shm files are gone, and returns its path.
-func walFile(t *testing.T, dir string) string {
+// walFile makes a SQLite file in WAL mode in dir holding rows 1..n in
+// table t, closed, so that its -wal and -shm files are gone, and returns
+// its path.
+func walFile(t *testing.T, dir string, n int) string {
 	t.Helper()
 	path := filepath.Join(dir, "store.db")
 	db, err := Open(context.Background(), path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{`CREATE TABLE t (v TEXT)`, `INSERT INTO t VALUES ('kept')`} {
-		if _, err := db.ExecContext(context.Background(), q); err != nil {
+	defer db.Close()
+	if _, err := db.ExecContext(context.Background(), `CREATE TABLE t (v INTEGER)`); err != nil {
+		t.Fatal(err)
+	}
+	insert(t, db.db, 1, n)
+	return path
+}
+
+// insert adds rows from..to to table t of db.
+func insert(t *testing.T, db *sql.DB, from, to int) {
+	t.Helper()
+	for v := from; v <= to; v++ {
+		if _, err := db.Exec(`INSERT INTO t VALUES (?)`, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// unmergedWAL adds rows from..to to the WAL file at path and leaves them
+// in its -wal file, as a writer that crashed after committing them would
+// (the connection is not closed, which would merge them; a copy of the
+// three files is taken while it is open, then put back).
+func unmergedWAL(t *testing.T, path string, from, to int) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=wal_autocheckpoint(0)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	insert(t, db, from, to)
+	saved := map[string][]byte{}
+	for _, suffix := range []string{"", "-wal"} {
+		if saved[suffix], err = os.ReadFile(path + suffix); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return path
+	_ = os.Remove(path + "-shm")
+	for suffix, data := range saved {
+		if err := os.WriteFile(path+suffix, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
-// readOnlyCheck opens path ReadOnly, reads its row, tries a write and
-// reports what went wrong, if anything; the file must be as it was.
-func readOnlyCheck(path string) error {
+// hotJournal leaves the file at path in rollback-journal mode with a
+// transaction half written, as a crashed writer would: it deleted every
+// row of t, and enough rows of another table to push that page out of its
+// cache into the file, before the copies of the file and its -journal that
+// replace them were taken.
+func hotJournal(t *testing.T, path string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(DELETE)&_pragma=cache_size(10)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`DELETE FROM t`, `CREATE TABLE u (v TEXT)`} {
+		if _, err := tx.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 2000 {
+		if _, err := tx.Exec(`INSERT INTO u VALUES (randomblob(100))`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	saved := map[string][]byte{}
+	for _, suffix := range []string{"", "-journal"} {
+		if saved[suffix], err = os.ReadFile(path + suffix); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	for suffix, data := range saved {
+		if err := os.WriteFile(path+suffix, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// readOnlyEnv names what readOnlyCheck reads in a test run as another
+// user: the file and the count and sum of the rows it must find.
+const (
+	readOnlyFileEnv = "TRIAGE_TEST_READ_ONLY_FILE"
+	readOnlyRowsEnv = "TRIAGE_TEST_READ_ONLY_ROWS"
+)
+
+// readOnlyCheck opens the file readOnlyFileEnv names ReadOnly, checks that
+// table t holds rows 1..readOnlyRowsEnv and that a write is refused.
+func readOnlyCheck() error {
 	ctx := context.Background()
-	before, err := os.ReadFile(path)
+	path := os.Getenv(readOnlyFileEnv)
+	rows, err := strconv.Atoi(os.Getenv(readOnlyRowsEnv))
 	if err != nil {
 		return err
 	}
@@ -45,24 +133,63 @@ func readOnlyCheck(path string) error {
 		return fmt.Errorf("open: %w", err)
 	}
 	defer db.Close()
-	var v string
-	if err := db.QueryRowContext(ctx, `SELECT v FROM t`).Scan(&v); err != nil || v != "kept" {
-		return fmt.Errorf("read %q, %v", v, err)
+	var n, sum int
+	if err := db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(v), 0) FROM t`).Scan(&n, &sum); err != nil {
+		return fmt.Errorf("read: %w", err)
 	}
-	if _, err := db.ExecContext(ctx, `INSERT INTO t VALUES ('written')`); err == nil {
+	if n != rows || sum != rows*(rows+1)/2 {
+		return fmt.Errorf("read %d rows summing to %d, want rows 1..%d", n, sum, rows)
+	}
+	if _, err := db.ExecContext(ctx, `INSERT INTO t VALUES (0)`); err == nil {
 		return errors.New("a write was not refused")
-	}
-	if after, err := os.ReadFile(path); err != nil || string(before) != string(after) {
-		return fmt.Errorf("the file changed (%v)", err)
 	}
 	return nil
 }
 
-// TestReadOnly: a file opened ReadOnly is read, refuses writes and is left
-// as it was; a missing file is an error, not created.
+// files lists dir's entries.
+func files(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// TestReadOnly: a file opened ReadOnly is read — with the committed rows
+// a crashed writer left in its -wal, without the rows of a transaction it
+// left half written — refuses writes and leaves no file behind; a missing
+// file is an error, not created.
 func TestReadOnly(t *testing.T) {
-	if err := readOnlyCheck(walFile(t, t.TempDir())); err != nil {
-		t.Error(err)
+	tests := []struct {
+		name    string
+		prepare func(t *testing.T, path string)
+		rows    int
+	}{
+		{name: "merged", rows: 10},
+		{name: "committed rows in the -wal", prepare: func(t *testing.T, path string) { unmergedWAL(t, path, 11, 30) }, rows: 30},
+		{name: "a hot journal", prepare: hotJournal, rows: 10},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := walFile(t, dir, 10)
+			if tc.prepare != nil {
+				tc.prepare(t, path)
+			}
+			t.Setenv(readOnlyFileEnv, path)
+			t.Setenv(readOnlyRowsEnv, strconv.Itoa(tc.rows))
+			if err := readOnlyCheck(); err != nil {
+				t.Fatal(err)
+			}
+			if got := files(t, dir); !slices.Equal(got, []string{"store.db"}) {
+				t.Errorf("left %q, want only store.db", got)
+			}
+		})
 	}
 	missing := filepath.Join(t.TempDir(), "missing.db")
 	if _, err := Open(context.Background(), missing, Options{ReadOnly: true}); err == nil {
@@ -73,42 +200,56 @@ func TestReadOnly(t *testing.T) {
 	}
 }
 
-// readOnlyFileEnv names the file TestReadOnlyDirectory checks.
-const readOnlyFileEnv = "TRIAGE_TEST_READ_ONLY_FILE"
-
-// TestReadOnlyDirectory: a WAL file in a directory this process cannot
-// write (so no -shm file can be made beside it) is read, immutable; with a
-// -wal file holding writes not yet in it, opening it is an error saying
-// so.
+// TestReadOnlyDirectory: a file in a directory this process cannot write
+// (so SQLite can make no -shm file, nor apply a -wal or roll a journal
+// back, beside it) is read from a private copy — through a symbolic link
+// too, with the -wal beside the file it points to — and nothing is left
+// behind in the directory.
 func TestReadOnlyDirectory(t *testing.T) {
-	check := func() error { return readOnlyCheck(os.Getenv(readOnlyFileEnv)) }
 	if otheruser.Child() {
-		if err := check(); err != nil {
+		if err := readOnlyCheck(); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	dir := otheruser.SharedDir(t)
-	path := walFile(t, dir)
-	env := []string{readOnlyFileEnv + "=" + path}
-	if err := os.Chmod(dir, 0o555); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name    string
+		prepare func(t *testing.T, path string)
+		rows    int
+		link    bool
+	}{
+		{name: "merged", rows: 10},
+		{name: "committed rows in the -wal", prepare: func(t *testing.T, path string) { unmergedWAL(t, path, 11, 30) }, rows: 30},
+		{name: "through a link, committed rows in the -wal", prepare: func(t *testing.T, path string) { unmergedWAL(t, path, 11, 30) }, rows: 30, link: true},
+		{name: "a hot journal", prepare: hotJournal, rows: 10},
 	}
-	if err := otheruser.Do(t, env, check); err != nil {
-		t.Fatalf("in a read-only directory: %v", err)
-	}
-
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path+"-wal", []byte("writes not yet merged"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(dir, 0o555); err != nil {
-		t.Fatal(err)
-	}
-	err := otheruser.Do(t, env, check)
-	if err == nil || !strings.Contains(err.Error(), "store.db-wal holds writes not yet merged into it") {
-		t.Fatalf("with a -wal file: %v, want the -wal file named", err)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(otheruser.SharedDir(t), "store")
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			path := walFile(t, dir, 10)
+			if tc.prepare != nil {
+				tc.prepare(t, path)
+			}
+			before := files(t, dir)
+			open := path
+			if tc.link {
+				open = filepath.Join(filepath.Dir(dir), "link.db")
+				if err := os.Symlink(path, open); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.Chmod(dir, 0o555); err != nil {
+				t.Fatal(err)
+			}
+			if err := otheruser.Do(t, []string{readOnlyFileEnv + "=" + open, readOnlyRowsEnv + "=" + strconv.Itoa(tc.rows)}, readOnlyCheck); err != nil {
+				t.Fatal(err)
+			}
+			if after := files(t, dir); !slices.Equal(after, before) {
+				t.Errorf("the directory holds %q, held %q", after, before)
+			}
+		})
 	}
 }

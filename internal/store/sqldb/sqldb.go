@@ -59,6 +59,9 @@ type DB struct {
 	// Location is where it is, with any password masked (for messages).
 	Location string
 	db       *sql.DB
+	// cleanup runs after db is closed: it removes the private copy a
+	// ReadOnly SQLite file is read from, if any (OpenSQLiteReadOnly).
+	cleanup func() error
 }
 
 // IsPostgres reports whether location names a PostgreSQL database.
@@ -74,9 +77,10 @@ func SQLitePath(location string) string { return strings.TrimPrefix(location, "s
 // sqlite:PATH or a file path (created if missing).
 func Open(ctx context.Context, location string, opts Options) (*DB, error) {
 	var (
-		db  *sql.DB
-		err error
-		d   = SQLite
+		db      *sql.DB
+		err     error
+		d       = SQLite
+		cleanup = func() error { return nil }
 	)
 	switch {
 	case location == "":
@@ -99,7 +103,7 @@ func Open(ctx context.Context, location string, opts Options) (*DB, error) {
 	case strings.Contains(location, "://"):
 		return nil, fmt.Errorf("location %q: unsupported scheme (want postgres://, postgresql://, sqlite:PATH or a file path)", Redact(location))
 	case opts.ReadOnly:
-		db, err = OpenSQLiteReadOnly(ctx, SQLitePath(location), opts.SQLite)
+		db, cleanup, err = OpenSQLiteReadOnly(ctx, SQLitePath(location), opts.SQLite)
 		if err == nil && opts.OneConnection {
 			db.SetMaxOpenConns(1)
 		}
@@ -114,9 +118,10 @@ func Open(ctx context.Context, location string, opts Options) (*DB, error) {
 	}
 	if err := ping(ctx, db, d); err != nil {
 		_ = db.Close() // the ping's error is the one to report
+		_ = cleanup()  // likewise
 		return nil, fmt.Errorf("%s: %w", Redact(location), err)
 	}
-	return &DB{Dialect: d, Location: Redact(location), db: db}, nil
+	return &DB{Dialect: d, Location: Redact(location), db: db, cleanup: cleanup}, nil
 }
 
 // sqliteOpenWait bounds how long opening a SQLite file waits for other
@@ -177,11 +182,11 @@ func withRuntimeParams(location string, params map[string]string) string {
 // location (its password masked here), for Migrate and the other methods.
 // Closing the result closes db.
 func New(db *sql.DB, d Dialect, location string) *DB {
-	return &DB{Dialect: d, Location: Redact(location), db: db}
+	return &DB{Dialect: d, Location: Redact(location), db: db, cleanup: func() error { return nil }}
 }
 
 // Close closes the database.
-func (db *DB) Close() error { return db.db.Close() }
+func (db *DB) Close() error { return errors.Join(db.db.Close(), db.cleanup()) }
 
 // ExecContext runs a statement written with ? placeholders.
 func (db *DB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {

@@ -24,17 +24,12 @@ type Options struct {
 	ImmediateTx bool
 	// QueryOnly refuses writes on the connection.
 	QueryOnly bool
-	// ReadOnly opens an existing file to read only (SQLite's mode=ro): it
-	// is not created, its journal mode is left as it is, and writes are
-	// refused. A WAL file opened so still needs its -shm file, made beside
-	// it when missing: in a directory this process cannot write, only
-	// Immutable opens it.
+	// ReadOnly opens an existing file (mode=rw: never created) and refuses
+	// writes (query_only), leaving its journal mode as it is. SQLite may
+	// still merge a -wal file into it, or roll a crashed writer's journal
+	// back, as any connection does; a file SQLite cannot write those for
+	// (its directory is read-only) fails its first read.
 	ReadOnly bool
-	// Immutable, with ReadOnly, tells SQLite that nothing changes the file
-	// while it is open (immutable=1): no locks and no -shm file, so a file
-	// in a read-only directory opens, but it must have no -wal file whose
-	// writes are not yet in it, and no other process may write it.
-	Immutable bool
 }
 
 // DSN returns the connection string of the database at path. An in-memory
@@ -48,11 +43,8 @@ func DSN(path string, o Options) string {
 		q.Set("_foreign_keys", "1")
 	}
 	if o.ReadOnly && path != Memory {
-		q.Set("mode", "ro")
+		q.Set("mode", "rw")
 		q.Set("_query_only", "1")
-		if o.Immutable {
-			q.Set("immutable", "1")
-		}
 		return "file:" + escapePath(path) + "?" + q.Encode()
 	}
 	q.Set("_synchronous", "NORMAL")

@@ -21,8 +21,8 @@ func TestDSN(t *testing.T) {
 		{"x.db", Options{QueryOnly: true}, "file:x.db?_busy_timeout=5000&_journal_mode=WAL&_query_only=1&_synchronous=NORMAL"},
 		{Memory, Options{ForeignKeys: true, ImmediateTx: true}, ":memory:?_busy_timeout=5000&_foreign_keys=1&_synchronous=NORMAL"},
 		{"odd?#%.db", Options{}, "file:odd%3f%23%25.db?_busy_timeout=5000&_journal_mode=WAL&_synchronous=NORMAL"},
-		{"r.db", Options{ReadOnly: true, ImmediateTx: true}, "file:r.db?_busy_timeout=5000&_query_only=1&mode=ro"},
-		{"r.db", Options{ReadOnly: true, Immutable: true, ForeignKeys: true}, "file:r.db?_busy_timeout=5000&_foreign_keys=1&_query_only=1&immutable=1&mode=ro"},
+		{"r.db", Options{ReadOnly: true, ImmediateTx: true}, "file:r.db?_busy_timeout=5000&_query_only=1&mode=rw"},
+		{"r.db", Options{ReadOnly: true, ForeignKeys: true}, "file:r.db?_busy_timeout=5000&_foreign_keys=1&_query_only=1&mode=rw"},
 	}
 	for _, tt := range tests {
 		if got := DSN(tt.path, tt.o); got != tt.want {

@@ -7,9 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // childEnv marks the process Do starts as nobody.
@@ -26,7 +28,8 @@ func Child() bool { return os.Getenv(childEnv) == "1" }
 // returns its error: in this process when it is not root; as root, by
 // running the top-level test t belongs to again as nobody, where the test
 // sees Child and calls check. The check reads its inputs from env, which
-// must name files nobody may reach (see SharedDir).
+// must name files nobody may reach (see SharedDir). Not for parallel
+// tests: without root, env is set with t.Setenv.
 func Do(t *testing.T, env []string, check func() error) error {
 	t.Helper()
 	if os.Geteuid() != 0 {
@@ -36,12 +39,16 @@ func Do(t *testing.T, env []string, check func() error) error {
 		}
 		return check()
 	}
-	bin := filepath.Join(SharedDir(t), "test.bin")
-	if err := copySelf(bin); err != nil {
+	bin := filepath.Join(binDir(t), "test.bin")
+	if err := linkOrCopySelf(bin); err != nil {
 		t.Fatal(err)
 	}
 	top, _, _ := strings.Cut(t.Name(), "/")
-	cmd := exec.Command(bin, "-test.run", "^"+top+"$", "-test.count", "1")
+	args := []string{"-test.run", "^" + regexp.QuoteMeta(top) + "$", "-test.count", "1"}
+	if deadline, ok := t.Deadline(); ok {
+		args = append(args, "-test.timeout", time.Until(deadline).Round(time.Second).String())
+	}
+	cmd := exec.CommandContext(t.Context(), bin, args...)
 	cmd.Env = append([]string{childEnv + "=1", "HOME=/nonexistent", "PATH=/usr/bin:/bin", "TMPDIR=" + os.TempDir()}, env...)
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
@@ -51,10 +58,36 @@ func Do(t *testing.T, env []string, check func() error) error {
 	return nil
 }
 
+// binDir is a new temporary directory that other users may enter but not
+// write, for the test binary they run.
+func binDir(t *testing.T) string {
+	t.Helper()
+	dir := tempDir(t)
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // SharedDir returns a new temporary directory that any user may enter and
 // write, removed (made writable again first) when t ends.
 func SharedDir(t *testing.T) string {
 	t.Helper()
+	dir := tempDir(t)
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// tempDir is a new temporary directory, removed (its directories made
+// writable again first) when t ends. Other users must be able to reach it:
+// a TMPDIR they cannot enter is an error saying so.
+func tempDir(t *testing.T) string {
+	t.Helper()
+	if fi, err := os.Stat(os.TempDir()); err != nil || fi.Mode().Perm()&0o001 == 0 {
+		t.Fatalf("otheruser: the temporary directory %s must be one other users may enter (set TMPDIR to one, such as /tmp): %v", os.TempDir(), err)
+	}
 	dir, err := os.MkdirTemp("", "triage-otheruser-")
 	if err != nil {
 		t.Fatal(err)
@@ -68,17 +101,18 @@ func SharedDir(t *testing.T) string {
 		})
 		_ = os.RemoveAll(dir)
 	})
-	if err := os.Chmod(dir, 0o777); err != nil {
-		t.Fatal(err)
-	}
 	return dir
 }
 
-// copySelf copies the running test binary to dst, executable by anyone.
-func copySelf(dst string) error {
+// linkOrCopySelf links the running test binary at dst, or copies it there
+// executable by anyone when it cannot be linked (another file system).
+func linkOrCopySelf(dst string) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
+	}
+	if fi, err := os.Stat(self); err == nil && fi.Mode().Perm()&0o005 == 0o005 && os.Link(self, dst) == nil {
+		return nil
 	}
 	src, err := os.Open(self)
 	if err != nil {

@@ -1,0 +1,102 @@
+package sqldb
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"syscall"
+)
+
+// copyAttempts is how many times copyToRead copies a file that changes
+// while it is copied before it gives up.
+const copyAttempts = 3
+
+// companions are the files SQLite keeps beside a database that hold part
+// of its content: the write-ahead log and the rollback journal.
+var companions = []string{"", "-wal", "-journal"}
+
+// copyToRead copies the SQLite file at path, with its -wal and -journal
+// files when it has them, into a new private temporary directory, and
+// returns the directory and the copy's path. A copy is read when the file
+// cannot be read where it is; SQLite's immutable mode, which would read it
+// in place, reads a file another process writes meanwhile torn, and
+// ignores its -wal. So that a copy is never of a file being written, each
+// file's size, modification time and inode, and which of them exist, must
+// be the same after the copy as before; a file that keeps changing is an
+// error.
+func copyToRead(path string) (dir, copied string, err error) {
+	for range copyAttempts {
+		before, err := statAll(path)
+		if err != nil {
+			return "", "", err
+		}
+		if dir, err = os.MkdirTemp("", "triage-read-"); err != nil {
+			return "", "", err
+		}
+		copied = filepath.Join(dir, filepath.Base(path))
+		for i, suffix := range companions {
+			if before[i].exists {
+				if err := copyFile(path+suffix, copied+suffix); err != nil {
+					return "", "", errors.Join(err, os.RemoveAll(dir))
+				}
+			}
+		}
+		after, err := statAll(path)
+		if err == nil && slices.Equal(before, after) {
+			return dir, copied, nil
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			return "", "", err
+		}
+	}
+	return "", "", fmt.Errorf("it cannot be read in place (this process cannot write its directory) and it kept changing while it was copied to be read: another process is writing it; try again once that process is done")
+}
+
+// fileState is what copyToRead compares of a file before and after it
+// copies it.
+type fileState struct {
+	exists bool
+	size   int64
+	mtime  int64 // nanoseconds since the epoch
+	inode  uint64
+}
+
+// statAll returns the state of path and of its companions, in order.
+func statAll(path string) ([]fileState, error) {
+	states := make([]fileState, len(companions))
+	for i, suffix := range companions {
+		fi, err := os.Stat(path + suffix)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && suffix != "":
+			continue
+		case err != nil:
+			return nil, err
+		}
+		states[i] = fileState{exists: true, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			states[i].inode = st.Ino
+		}
+	}
+	return states, nil
+}
+
+// copyFile copies src to dst, which it creates readable by this user only.
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = in.Close() }() // only read
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		return errors.Join(err, out.Close())
+	}
+	return out.Close()
+}

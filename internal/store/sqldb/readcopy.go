@@ -27,8 +27,8 @@ var companions = []string{"", "-wal", "-journal"}
 // ignores its -wal. So that a copy is never of a file being written, each
 // file's size, modification time and inode, and which of them exist, must
 // be the same after the copy as before; a file that keeps changing is an
-// error.
-func copyToRead(path string) (dir, copied string, err error) {
+// error. copy copies one file (copyFile).
+func copyToRead(path string, copy func(src, dst string) error) (dir, copied string, err error) {
 	for range copyAttempts {
 		before, err := statAll(path)
 		if err != nil {
@@ -40,7 +40,7 @@ func copyToRead(path string) (dir, copied string, err error) {
 		copied = filepath.Join(dir, filepath.Base(path))
 		for i, suffix := range companions {
 			if before[i].exists {
-				if err := copyFile(path+suffix, copied+suffix); err != nil {
+				if err := copy(path+suffix, copied+suffix); err != nil {
 					return "", "", errors.Join(err, os.RemoveAll(dir))
 				}
 			}

@@ -34,7 +34,7 @@ func OpenSQLiteReadOnly(ctx context.Context, path string, o sqlitedsn.Options) (
 	if err == nil || !IsReadOnly(err) {
 		return db, noCleanup, err
 	}
-	dir, copied, err := copyToRead(real)
+	dir, copied, err := copyToRead(real, copyFile)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,0 +1,72 @@
+package sqldb
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCopyToReadWaitsForAStillFile: a file that changes while it is copied
+// is copied again, and one that keeps changing is an error saying another
+// process is writing it; the copies made meanwhile are removed.
+func TestCopyToReadWaitsForAStillFile(t *testing.T) {
+	tests := []struct {
+		name    string
+		changes int // how many copies of the file see it change
+		wantErr string
+	}{
+		{name: "still", changes: 0},
+		{name: "changed once", changes: 1},
+		{name: "changing", changes: copyAttempts, wantErr: "another process is writing it"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			t.Setenv("TMPDIR", tmp)
+			path := filepath.Join(t.TempDir(), "store.db")
+			if err := os.WriteFile(path, []byte("version 0"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			copies := 0
+			writing := func(src, dst string) error {
+				copies++
+				if copies <= tc.changes { // a writer appends while the copy is made
+					f, err := os.OpenFile(src, os.O_APPEND|os.O_WRONLY, 0)
+					if err != nil {
+						return err
+					}
+					if _, err := f.WriteString(" and more"); err != nil {
+						return err
+					}
+					if err := f.Close(); err != nil {
+						return err
+					}
+				}
+				return copyFile(src, dst)
+			}
+			dir, copied, err := copyToRead(path, writing)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("copyToRead = %v, want an error with %q", err, tc.wantErr)
+				}
+				if left, _ := os.ReadDir(tmp); len(left) != 0 {
+					t.Errorf("left %d copies in the temporary directory", len(left))
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer os.RemoveAll(dir)
+			got, err := os.ReadFile(copied)
+			want, _ := os.ReadFile(path)
+			if err != nil || string(got) != string(want) {
+				t.Errorf("copy holds %q (%v), the file %q", got, err, want)
+			}
+			if left, _ := os.ReadDir(tmp); len(left) != 1 {
+				t.Errorf("%d directories in the temporary directory, want the copy's alone", len(left))
+			}
+		})
+	}
+}

@@ -59,7 +59,7 @@ func runReport(ctx context.Context, args []string, env Env) error {
 		}
 	}
 	err = writeReport(ctx, path, dir, reportOptions{Bootstrap: metrics.Bootstrap{Seed: *seed}, Alpha: *alpha, Noise: true, Config: cfg, Dial: dial}, env)
-	if *out == "" && errors.Is(err, iofs.ErrPermission) {
+	if pathErr := (*iofs.PathError)(nil); *out == "" && errors.As(err, &pathErr) && errors.Is(err, iofs.ErrPermission) && strings.HasPrefix(pathErr.Path, dir) {
 		return fmt.Errorf("%w (writing the report in its default directory, %s; give --out DIR to write it elsewhere)", err, dir)
 	}
 	return err

@@ -144,7 +144,11 @@ func openSQLiteToRead(ctx context.Context, path string) (_ Store, err error) {
 		if err := s.Close(); err != nil {
 			return nil, err
 		}
-		return openSQLite(ctx, path)
+		st, err := openSQLite(ctx, path)
+		if err != nil {
+			return nil, fmt.Errorf("%w (it was written by an older triage, and reading it needs its schema brought up to date once where it can be written)", err)
+		}
+		return st, nil
 	}
 	if err = s.prepare(ctx); err != nil {
 		return nil, err

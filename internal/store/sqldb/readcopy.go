@@ -27,8 +27,8 @@ var companions = []string{"", "-wal", "-journal"}
 // ignores its -wal. So that a copy is never of a file being written, each
 // file's size, modification time and inode, and which of them exist, must
 // be the same after the copy as before; a file that keeps changing is an
-// error. copy copies one file (copyFile).
-func copyToRead(path string, copy func(src, dst string) error) (dir, copied string, err error) {
+// error. copy copies one file, as many bytes as it had (copyFile).
+func copyToRead(path string, copy func(src, dst string, size int64) error) (dir, copied string, err error) {
 	for range copyAttempts {
 		before, err := statAll(path)
 		if err != nil {
@@ -40,7 +40,7 @@ func copyToRead(path string, copy func(src, dst string) error) (dir, copied stri
 		copied = filepath.Join(dir, filepath.Base(path))
 		for i, suffix := range companions {
 			if before[i].exists {
-				if err := copy(path+suffix, copied+suffix); err != nil {
+				if err := copy(path+suffix, copied+suffix, before[i].size); err != nil {
 					return "", "", errors.Join(err, os.RemoveAll(dir))
 				}
 			}
@@ -53,7 +53,7 @@ func copyToRead(path string, copy func(src, dst string) error) (dir, copied stri
 			return "", "", err
 		}
 	}
-	return "", "", fmt.Errorf("it cannot be read in place (this process cannot write its directory) and it kept changing while it was copied to be read: another process is writing it; try again once that process is done")
+	return "", "", fmt.Errorf("it kept changing while it was copied: another process is writing it; try again once that process is done")
 }
 
 // fileState is what copyToRead compares of a file before and after it
@@ -65,16 +65,20 @@ type fileState struct {
 	inode  uint64
 }
 
-// statAll returns the state of path and of its companions, in order.
+// statAll returns the state of path and of its companions, in order. Each
+// must be a regular file (a companion may be missing): a link or a device
+// in a directory someone else controls could make the copy endless.
 func statAll(path string) ([]fileState, error) {
 	states := make([]fileState, len(companions))
 	for i, suffix := range companions {
-		fi, err := os.Stat(path + suffix)
+		fi, err := os.Lstat(path + suffix)
 		switch {
 		case errors.Is(err, fs.ErrNotExist) && suffix != "":
 			continue
 		case err != nil:
 			return nil, err
+		case !fi.Mode().IsRegular():
+			return nil, fmt.Errorf("%s%s is not a regular file (%v)", path, suffix, fi.Mode().Type())
 		}
 		states[i] = fileState{exists: true, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
 		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
@@ -84,8 +88,9 @@ func statAll(path string) ([]fileState, error) {
 	return states, nil
 }
 
-// copyFile copies src to dst, which it creates readable by this user only.
-func copyFile(src, dst string) error {
+// copyFile copies the first size bytes of src to dst, which it creates
+// readable by this user only; a src shorter than size is an error.
+func copyFile(src, dst string, size int64) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return err
@@ -95,8 +100,8 @@ func copyFile(src, dst string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(out, in); err != nil {
-		return errors.Join(err, out.Close())
+	if _, err := io.CopyN(out, in, size); err != nil {
+		return errors.Join(fmt.Errorf("copying %s: %w", src, err), out.Close())
 	}
 	return out.Close()
 }

@@ -29,7 +29,7 @@ func TestCopyToReadWaitsForAStillFile(t *testing.T) {
 				t.Fatal(err)
 			}
 			copies := 0
-			writing := func(src, dst string) error {
+			writing := func(src, dst string, size int64) error {
 				copies++
 				if copies <= tc.changes { // a writer appends while the copy is made
 					f, err := os.OpenFile(src, os.O_APPEND|os.O_WRONLY, 0)
@@ -43,7 +43,7 @@ func TestCopyToReadWaitsForAStillFile(t *testing.T) {
 						return err
 					}
 				}
-				return copyFile(src, dst)
+				return copyFile(src, dst, size)
 			}
 			dir, copied, err := copyToRead(path, writing)
 			if tc.wantErr != "" {
@@ -68,5 +68,22 @@ func TestCopyToReadWaitsForAStillFile(t *testing.T) {
 				t.Errorf("%d directories in the temporary directory, want the copy's alone", len(left))
 			}
 		})
+	}
+}
+
+// TestCopyToReadRefusesOddFiles: a companion file that is not a regular
+// file — a link to a device that never ends, say — is refused, naming it.
+func TestCopyToReadRefusesOddFiles(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	path := filepath.Join(t.TempDir(), "store.db")
+	if err := os.WriteFile(path, []byte("a store"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", path+"-wal"); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := copyToRead(path, copyFile)
+	if err == nil || !strings.Contains(err.Error(), "store.db-wal is not a regular file") {
+		t.Fatalf("copyToRead = %v, want the -wal named as not a regular file", err)
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 
+	"golang.org/x/sys/unix"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
@@ -16,13 +18,16 @@ import (
 // OpenSQLiteReadOnly opens the existing SQLite file at path to read only
 // (sqlitedsn.Options.ReadOnly; a symbolic link is followed first, so that
 // the files beside it are the real file's) and returns it with what must
-// run after it is closed. Reading a file in WAL mode needs its -shm file
-// beside it, and a crashed writer's -wal or journal needs to be applied:
-// when SQLite cannot write those — the directory is not writable by this
-// process — the file is read from a private copy instead (copyToRead),
-// which the returned cleanup removes. The first read is made here, since
-// that is where such a failure shows. o's other settings apply as they do
-// to a file opened to write.
+// run after it is closed. It is read in place when this process may write
+// it, or when its owner has it open (its -wal and -shm files exist):
+// reading a file in WAL mode makes -wal and -shm files beside it, which a
+// process that may not write the file cannot remove when it is done, and
+// which its owner then could not write. Otherwise, or when SQLite cannot
+// read it in place (the directory is not writable by this process, a
+// crashed writer's journal cannot be rolled back), it is read from a
+// private copy (copyToRead), which the returned cleanup removes. The first
+// read is made here, since that is where such a failure shows. o's other
+// settings apply as they do to a file opened to write.
 func OpenSQLiteReadOnly(ctx context.Context, path string, o sqlitedsn.Options) (_ *sql.DB, cleanup func() error, _ error) {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
@@ -30,20 +35,36 @@ func OpenSQLiteReadOnly(ctx context.Context, path string, o sqlitedsn.Options) (
 	}
 	o.ReadOnly = true
 	noCleanup := func() error { return nil }
-	db, err := openAndRead(ctx, sqlitedsn.DSN(real, o))
-	if err == nil || !IsReadOnly(err) {
-		return db, noCleanup, err
+	if inPlace(real) {
+		db, err := openAndRead(ctx, sqlitedsn.DSN(real, o))
+		if err == nil || !IsReadOnly(err) {
+			return db, noCleanup, err
+		}
 	}
 	dir, copied, err := copyToRead(real, copyFile)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("reading it from a copy in %s, as this process cannot read it in place: %w", os.TempDir(), err)
 	}
 	cleanup = func() error { return os.RemoveAll(dir) }
-	db, err = openAndRead(ctx, sqlitedsn.DSN(copied, o))
+	db, err := openAndRead(ctx, sqlitedsn.DSN(copied, o))
 	if err != nil {
 		return nil, nil, errors.Join(err, cleanup())
 	}
 	return db, cleanup, nil
+}
+
+// inPlace reports whether the file at path is read where it is: this
+// process may write it, or its -wal and -shm files exist already.
+func inPlace(path string) bool {
+	if unix.Faccessat(unix.AT_FDCWD, path, unix.W_OK, unix.AT_EACCESS) == nil {
+		return true
+	}
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if _, err := os.Lstat(path + suffix); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // openAndRead opens dsn and reads its schema once.

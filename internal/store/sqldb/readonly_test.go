@@ -200,11 +200,13 @@ func TestReadOnly(t *testing.T) {
 	}
 }
 
-// TestReadOnlyDirectory: a file in a directory this process cannot write
-// (so SQLite can make no -shm file, nor apply a -wal or roll a journal
-// back, beside it) is read from a private copy — through a symbolic link
-// too, with the -wal beside the file it points to — and nothing is left
-// behind in the directory.
+// TestReadOnlyDirectory: a file this process cannot write — in a directory
+// it cannot write either (so SQLite can make no -shm file, nor apply a
+// -wal or roll a journal back, beside it), or in one it can (where the
+// -wal and -shm files it made would be left to the file's owner, who could
+// not write them) — is read from a private copy, through a symbolic link
+// too (with the -wal beside the file it points to); nothing is left behind
+// in the directory, and the copy is removed.
 func TestReadOnlyDirectory(t *testing.T) {
 	if otheruser.Child() {
 		if err := readOnlyCheck(); err != nil {
@@ -217,8 +219,13 @@ func TestReadOnlyDirectory(t *testing.T) {
 		prepare func(t *testing.T, path string)
 		rows    int
 		link    bool
+		// writableDir leaves the directory writable: only the file is
+		// not (its mode is 0644, its owner root).
+		writableDir bool
 	}{
 		{name: "merged", rows: 10},
+		{name: "writable directory, merged", rows: 10, writableDir: true},
+		{name: "writable directory, committed rows in the -wal", prepare: func(t *testing.T, path string) { unmergedWAL(t, path, 11, 30) }, rows: 30, writableDir: true},
 		{name: "committed rows in the -wal", prepare: func(t *testing.T, path string) { unmergedWAL(t, path, 11, 30) }, rows: 30},
 		{name: "through a link, committed rows in the -wal", prepare: func(t *testing.T, path string) { unmergedWAL(t, path, 11, 30) }, rows: 30, link: true},
 		{name: "a hot journal", prepare: hotJournal, rows: 10},
@@ -241,14 +248,23 @@ func TestReadOnlyDirectory(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if err := os.Chmod(dir, 0o555); err != nil {
+			mode := os.FileMode(0o555)
+			if tc.writableDir {
+				mode = 0o777
+			}
+			if err := os.Chmod(dir, mode); err != nil {
 				t.Fatal(err)
 			}
-			if err := otheruser.Do(t, []string{readOnlyFileEnv + "=" + open, readOnlyRowsEnv + "=" + strconv.Itoa(tc.rows)}, readOnlyCheck); err != nil {
+			tmp := otheruser.SharedDir(t) // where the copy goes
+			env := []string{readOnlyFileEnv + "=" + open, readOnlyRowsEnv + "=" + strconv.Itoa(tc.rows), "TMPDIR=" + tmp}
+			if err := otheruser.Do(t, env, readOnlyCheck); err != nil {
 				t.Fatal(err)
 			}
 			if after := files(t, dir); !slices.Equal(after, before) {
 				t.Errorf("the directory holds %q, held %q", after, before)
+			}
+			if left := files(t, tmp); len(left) > 0 {
+				t.Errorf("the copy was not removed: %s holds %q", tmp, left)
 			}
 		})
 	}

@@ -174,7 +174,9 @@ func withRuntimeParams(location string, params map[string]string) string {
 	for name, value := range params {
 		q.Set(name, value)
 	}
-	u.RawQuery = q.Encode()
+	// Encode writes a space as "+", which pgx reads as a plus sign (in
+	// options=-c a=b, say); "%20" it reads as a space.
+	u.RawQuery = strings.ReplaceAll(q.Encode(), "+", "%20")
 	return u.String()
 }
 

@@ -87,3 +87,17 @@ func TestOpen(t *testing.T) {
 		t.Errorf("Open of an unreachable PostgreSQL: %v (the password must be masked)", err)
 	}
 }
+
+// TestRuntimeParamsKeepSpaces: the parameters a store adds to a PostgreSQL
+// URL keep those it had, a space in them written %20 (pgx reads "+" as a
+// plus sign).
+func TestRuntimeParamsKeepSpaces(t *testing.T) {
+	got := withRuntimeParams("postgres://u@h/db?options=-c%20statement_timeout%3D5000&sslmode=disable", map[string]string{"default_transaction_read_only": "on"})
+	want := "postgres://u@h/db?default_transaction_read_only=on&options=-c%20statement_timeout%3D5000&sslmode=disable"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if loc := "postgres://u@h/db?x=1"; withRuntimeParams(loc, nil) != loc {
+		t.Error("a URL without parameters to add was changed")
+	}
+}

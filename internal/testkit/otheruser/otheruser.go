@@ -70,11 +70,12 @@ func binDir(t *testing.T) string {
 }
 
 // SharedDir returns a new temporary directory that any user may enter and
-// write, removed (made writable again first) when t ends.
+// write (sticky, as /tmp: only a file's owner may remove it), removed when
+// t ends.
 func SharedDir(t *testing.T) string {
 	t.Helper()
 	dir := tempDir(t)
-	if err := os.Chmod(dir, 0o777); err != nil {
+	if err := os.Chmod(dir, 0o777|os.ModeSticky); err != nil {
 		t.Fatal(err)
 	}
 	return dir

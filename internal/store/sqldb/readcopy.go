@@ -21,27 +21,28 @@ var companions = []string{"", "-wal", "-journal"}
 
 // copyToRead copies the SQLite file at path, with its -wal and -journal
 // files when it has them, into a new private temporary directory, and
-// returns the directory and the copy's path. A copy is read when the file
-// cannot be read where it is; SQLite's immutable mode, which would read it
+// returns the directory, held by this process until removed (copyDir), and
+// the copy's path. A copy is read when the file cannot be read where it is; SQLite's immutable mode, which would read it
 // in place, reads a file another process writes meanwhile torn, and
 // ignores its -wal. So that a copy is never of a file being written, each
 // file's size, modification time and inode, and which of them exist, must
 // be the same after the copy as before; a file that keeps changing is an
 // error. copy copies one file, as many bytes as it had (copyFile).
-func copyToRead(path string, copy func(src, dst string, size int64) error) (dir, copied string, err error) {
+func copyToRead(path string, copy func(src, dst string, size int64) error) (_ *copyDir, copied string, err error) {
 	for range copyAttempts {
 		before, err := statAll(path)
 		if err != nil {
-			return "", "", err
+			return nil, "", err
 		}
-		if dir, err = os.MkdirTemp("", "triage-read-"); err != nil {
-			return "", "", err
+		dir, err := newCopyDir()
+		if err != nil {
+			return nil, "", err
 		}
-		copied = filepath.Join(dir, filepath.Base(path))
+		copied = filepath.Join(dir.path, filepath.Base(path))
 		for i, suffix := range companions {
 			if before[i].exists {
 				if err := copy(path+suffix, copied+suffix, before[i].size); err != nil {
-					return "", "", errors.Join(err, os.RemoveAll(dir))
+					return nil, "", errors.Join(err, dir.remove())
 				}
 			}
 		}
@@ -49,11 +50,11 @@ func copyToRead(path string, copy func(src, dst string, size int64) error) (dir,
 		if err == nil && slices.Equal(before, after) {
 			return dir, copied, nil
 		}
-		if err := os.RemoveAll(dir); err != nil {
-			return "", "", err
+		if err := dir.remove(); err != nil {
+			return nil, "", err
 		}
 	}
-	return "", "", fmt.Errorf("it kept changing while it was copied: another process is writing it; try again once that process is done")
+	return nil, "", fmt.Errorf("it kept changing while it was copied: another process is writing it; try again once that process is done")
 }
 
 // fileState is what copyToRead compares of a file before and after it

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestCopyToReadWaitsForAStillFile: a file that changes while it is copied
@@ -58,7 +59,7 @@ func TestCopyToReadWaitsForAStillFile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer os.RemoveAll(dir)
+			defer dir.remove()
 			got, err := os.ReadFile(copied)
 			want, _ := os.ReadFile(path)
 			if err != nil || string(got) != string(want) {
@@ -85,5 +86,49 @@ func TestCopyToReadRefusesOddFiles(t *testing.T) {
 	_, _, err := copyToRead(path, copyFile)
 	if err == nil || !strings.Contains(err.Error(), "store.db-wal is not a regular file") {
 		t.Fatalf("copyToRead = %v, want the -wal named as not a regular file", err)
+	}
+}
+
+// TestCopiesOfDeadProcessesAreSwept: making a copy removes this user's
+// copy directories that no process holds and that are older than
+// staleAfter (a process killed while it read one left them), and leaves
+// those a process holds and those just made.
+func TestCopiesOfDeadProcessesAreSwept(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	old := time.Now().Add(-2 * staleAfter)
+	held, err := newCopyDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.remove()
+	dead, err := newCopyDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := dead.lock.Close(); err != nil { // as its process ending would
+		t.Fatal(err)
+	}
+	unlocked := filepath.Join(tmp, copyDirPrefix+"unlocked")
+	young := filepath.Join(tmp, copyDirPrefix+"young")
+	for _, dir := range []string{unlocked, young} {
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, dir := range []string{held.path, dead.path, unlocked} {
+		if err := os.Chtimes(dir, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	made, err := newCopyDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer made.remove()
+	for dir, want := range map[string]bool{held.path: true, dead.path: false, unlocked: false, young: true, made.path: true} {
+		if _, err := os.Stat(dir); (err == nil) != want {
+			t.Errorf("%s: kept %v, want %v", filepath.Base(dir), err == nil, want)
+		}
 	}
 }

@@ -45,7 +45,7 @@ func OpenSQLiteReadOnly(ctx context.Context, path string, o sqlitedsn.Options) (
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading it from a copy in %s, as this process cannot read it in place: %w", os.TempDir(), err)
 	}
-	cleanup = func() error { return os.RemoveAll(dir) }
+	cleanup = dir.remove
 	db, err := openAndRead(ctx, sqlitedsn.DSN(copied, o))
 	if err != nil {
 		return nil, nil, errors.Join(err, cleanup())

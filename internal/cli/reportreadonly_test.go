@@ -45,10 +45,7 @@ func TestReportOfARunInAReadOnlyDirectory(t *testing.T) {
 		}
 		return nil
 	}
-	if otheruser.Child() {
-		if err := check(); err != nil {
-			t.Fatal(err)
-		}
+	if otheruser.InChild(t, check) {
 		return
 	}
 	run := filepath.Join(otheruser.SharedDir(t), "demo")
@@ -81,9 +78,6 @@ func TestReportOfARunInAReadOnlyDirectory(t *testing.T) {
 	out := filepath.Join(otheruser.SharedDir(t), "report")
 	if err := otheruser.Do(t, []string{readOnlyRunEnv + "=" + run, readOnlyOutEnv + "=" + out}, check); err != nil {
 		t.Fatal(err)
-	}
-	if after := snapshot(t, run); after != before {
-		t.Errorf("the run's directory changed:\nbefore %s\nafter  %s", before, after)
 	}
 }
 

@@ -17,8 +17,7 @@ const readOnlyStoreEnv = "TRIAGE_TEST_READ_ONLY_GT"
 
 // TestSQLiteInAReadOnlyDirectory: a SQLite store in a directory this user
 // cannot write is refused by Open, as it cannot be written; OpenToRead
-// opens it — its records are listed — and an import into it fails,
-// leaving it as it was.
+// opens it — its records are listed — and an import into it fails.
 func TestSQLiteInAReadOnlyDirectory(t *testing.T) {
 	gen := storetest.Gen{Models: 1, Datasets: 1, Problems: 20}
 	records := 0
@@ -28,10 +27,6 @@ func TestSQLiteInAReadOnlyDirectory(t *testing.T) {
 	check := func() error {
 		ctx := context.Background()
 		path := os.Getenv(readOnlyStoreEnv)
-		before, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
 		if s, err := groundtruth.Open(ctx, path); err == nil {
 			s.Close()
 			return fmt.Errorf("Open opened a store it cannot write")
@@ -48,15 +43,9 @@ func TestSQLiteInAReadOnlyDirectory(t *testing.T) {
 		if _, err := s.Import(ctx, storetest.Gen{Models: 1, Datasets: 1, Problems: 5, Variant: 1}.Records()); err == nil {
 			return fmt.Errorf("an import into a store this user cannot write succeeded")
 		}
-		if after, err := os.ReadFile(path); err != nil || string(after) != string(before) {
-			return fmt.Errorf("the store changed (%v)", err)
-		}
 		return nil
 	}
-	if otheruser.Child() {
-		if err := check(); err != nil {
-			t.Fatal(err)
-		}
+	if otheruser.InChild(t, check) {
 		return
 	}
 	dir := otheruser.SharedDir(t)

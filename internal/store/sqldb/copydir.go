@@ -29,10 +29,8 @@ type copyDir struct {
 	lock *os.File
 }
 
-// newCopyDir removes the copy directories of this user that no process
-// holds (sweepCopies), then makes a new one and holds it.
+// newCopyDir makes a new copy directory and holds it.
 func newCopyDir() (*copyDir, error) {
-	sweepCopies(time.Now())
 	path, err := os.MkdirTemp("", copyDirPrefix)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"syscall"
+	"time"
 )
 
 // copyAttempts is how many times copyToRead copies a file that changes
@@ -27,8 +28,10 @@ var companions = []string{"", "-wal", "-journal"}
 // ignores its -wal. So that a copy is never of a file being written, each
 // file's size, modification time and inode, and which of them exist, must
 // be the same after the copy as before; a file that keeps changing is an
-// error. copy copies one file, as many bytes as it had (copyFile).
+// error. copy copies one file, as many bytes as it had (copyFile). The
+// copy directories a killed process left are removed first (sweepCopies).
 func copyToRead(path string, copy func(src, dst string, size int64) error) (_ *copyDir, copied string, err error) {
+	sweepCopies(time.Now())
 	for range copyAttempts {
 		before, err := statAll(path)
 		if err != nil {

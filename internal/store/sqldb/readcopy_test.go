@@ -121,7 +121,11 @@ func TestCopiesOfDeadProcessesAreSwept(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	made, err := newCopyDir()
+	file := filepath.Join(t.TempDir(), "store.db")
+	if err := os.WriteFile(file, []byte("a store"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	made, _, err := copyToRead(file, copyFile)
 	if err != nil {
 		t.Fatal(err)
 	}

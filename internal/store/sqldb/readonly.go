@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 
 	"golang.org/x/sys/unix"
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/triage-eval/triage/internal/store/sqlitedsn"
 )
@@ -37,7 +35,7 @@ func OpenSQLiteReadOnly(ctx context.Context, path string, o sqlitedsn.Options) (
 	noCleanup := func() error { return nil }
 	if inPlace(real) {
 		db, err := openAndRead(ctx, sqlitedsn.DSN(real, o))
-		if err == nil || !IsReadOnly(err) {
+		if err == nil || !isReadOnly(err) {
 			return db, noCleanup, err
 		}
 	}
@@ -78,18 +76,4 @@ func openAndRead(ctx context.Context, dsn string) (*sql.DB, error) {
 		return nil, errors.Join(err, db.Close())
 	}
 	return db, nil
-}
-
-// IsReadOnly reports whether err is SQLite's answer to opening, reading or
-// writing a file this process may only read: SQLITE_READONLY (of which
-// SQLITE_READONLY_DIRECTORY, a WAL file whose -shm cannot be made, and
-// SQLITE_READONLY_ROLLBACK, a hot journal that cannot be rolled back) or
-// SQLITE_CANTOPEN.
-func IsReadOnly(err error) bool {
-	var lite *sqlite.Error
-	if !errors.As(err, &lite) {
-		return false
-	}
-	code := lite.Code() & 0xff // the primary code of an extended one
-	return code == sqlite3.SQLITE_READONLY || code == sqlite3.SQLITE_CANTOPEN
 }

@@ -44,8 +44,8 @@ func insert(t *testing.T, db *sql.DB, from, to int) {
 
 // unmergedWAL adds rows from..to to the WAL file at path and leaves them
 // in its -wal file, as a writer that crashed after committing them would
-// (the connection is not closed, which would merge them; a copy of the
-// three files is taken while it is open, then put back).
+// (closing the connection merges them, so the files are taken as they
+// are before it closes, then put back).
 func unmergedWAL(t *testing.T, path string, from, to int) {
 	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=wal_autocheckpoint(0)")
@@ -53,21 +53,11 @@ func unmergedWAL(t *testing.T, path string, from, to int) {
 		t.Fatal(err)
 	}
 	insert(t, db, from, to)
-	saved := map[string][]byte{}
-	for _, suffix := range []string{"", "-wal"} {
-		if saved[suffix], err = os.ReadFile(path + suffix); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	_ = os.Remove(path + "-shm")
-	for suffix, data := range saved {
-		if err := os.WriteFile(path+suffix, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	leaveAsCrashed(t, path, []string{"", "-wal"}, func() error {
+		err := db.Close()
+		_ = os.Remove(path + "-shm")
+		return err
+	})
 }
 
 // hotJournal leaves the file at path in rollback-journal mode with a
@@ -96,13 +86,22 @@ func hotJournal(t *testing.T, path string) {
 			t.Fatal(err)
 		}
 	}
+	leaveAsCrashed(t, path, []string{"", "-journal"}, tx.Rollback)
+}
+
+// leaveAsCrashed leaves the files path+suffix as they are now, once end
+// has run: what a writer that crashed now, before end, would leave.
+func leaveAsCrashed(t *testing.T, path string, suffixes []string, end func() error) {
+	t.Helper()
 	saved := map[string][]byte{}
-	for _, suffix := range []string{"", "-journal"} {
-		if saved[suffix], err = os.ReadFile(path + suffix); err != nil {
+	for _, suffix := range suffixes {
+		data, err := os.ReadFile(path + suffix)
+		if err != nil {
 			t.Fatal(err)
 		}
+		saved[suffix] = data
 	}
-	if err := tx.Rollback(); err != nil {
+	if err := end(); err != nil {
 		t.Fatal(err)
 	}
 	for suffix, data := range saved {
@@ -208,10 +207,7 @@ func TestReadOnly(t *testing.T) {
 // too (with the -wal beside the file it points to); nothing is left behind
 // in the directory, and the copy is removed.
 func TestReadOnlyDirectory(t *testing.T) {
-	if otheruser.Child() {
-		if err := readOnlyCheck(); err != nil {
-			t.Fatal(err)
-		}
+	if otheruser.InChild(t, readOnlyCheck) {
 		return
 	}
 	tests := []struct {

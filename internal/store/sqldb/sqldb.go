@@ -104,14 +104,11 @@ func Open(ctx context.Context, location string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("location %q: unsupported scheme (want postgres://, postgresql://, sqlite:PATH or a file path)", Redact(location))
 	case opts.ReadOnly:
 		db, cleanup, err = OpenSQLiteReadOnly(ctx, SQLitePath(location), opts.SQLite)
-		if err == nil && opts.OneConnection {
-			db.SetMaxOpenConns(1)
-		}
 	default:
 		db, err = sql.Open("sqlite", sqlitedsn.DSN(SQLitePath(location), opts.SQLite))
-		if err == nil && opts.OneConnection {
-			db.SetMaxOpenConns(1)
-		}
+	}
+	if err == nil && d == SQLite && opts.OneConnection {
+		db.SetMaxOpenConns(1)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Redact(location), err)

@@ -60,10 +60,26 @@ func Conflict(err error) bool {
 
 // isBusy reports whether err is SQLite's SQLITE_BUSY or SQLITE_LOCKED.
 func isBusy(err error) bool {
+	code := sqlitePrimaryCode(err)
+	return code == sqlite3.SQLITE_BUSY || code == sqlite3.SQLITE_LOCKED
+}
+
+// isReadOnly reports whether err is SQLite's answer to opening, reading or
+// writing a file this process may only read: SQLITE_READONLY (of which
+// SQLITE_READONLY_DIRECTORY, a WAL file whose -shm cannot be made, and
+// SQLITE_READONLY_ROLLBACK, a hot journal that cannot be rolled back) or
+// SQLITE_CANTOPEN.
+func isReadOnly(err error) bool {
+	code := sqlitePrimaryCode(err)
+	return code == sqlite3.SQLITE_READONLY || code == sqlite3.SQLITE_CANTOPEN
+}
+
+// sqlitePrimaryCode is the primary result code of SQLite's error err (of
+// an extended one, its primary part), or -1 when err is not SQLite's.
+func sqlitePrimaryCode(err error) int {
 	var lite *sqlite.Error
 	if !errors.As(err, &lite) {
-		return false
+		return -1
 	}
-	code := lite.Code() & 0xff // the primary code of an extended one
-	return code == sqlite3.SQLITE_BUSY || code == sqlite3.SQLITE_LOCKED
+	return lite.Code() & 0xff
 }

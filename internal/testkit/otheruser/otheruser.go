@@ -20,14 +20,24 @@ const childEnv = "TRIAGE_TEST_OTHER_USER"
 // nobody is the unprivileged user and group the check runs as under root.
 const nobody = 65534
 
-// Child reports whether this process is the copy Do started as nobody: the
-// test then calls its check itself and fails if the check does.
-func Child() bool { return os.Getenv(childEnv) == "1" }
+// InChild reports whether this process is the copy Do started as nobody;
+// if it is, it runs check there, failing t if check fails, and the test
+// returns at once.
+func InChild(t *testing.T, check func() error) bool {
+	t.Helper()
+	if os.Getenv(childEnv) != "1" {
+		return false
+	}
+	if err := check(); err != nil {
+		t.Fatal(err)
+	}
+	return true
+}
 
 // Do runs check as an unprivileged user with env ("NAME=value") set, and
 // returns its error: in this process when it is not root; as root, by
 // running the top-level test t belongs to again as nobody, where the test
-// sees Child and calls check. The check reads its inputs from env, which
+// calls check through InChild. The check reads its inputs from env, which
 // must name files nobody may reach (see SharedDir). Not for parallel
 // tests: without root, env is set with t.Setenv.
 func Do(t *testing.T, env []string, check func() error) error {

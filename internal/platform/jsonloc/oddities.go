@@ -2,8 +2,8 @@ package jsonloc
 
 import (
 	"bytes"
-	"encoding/json"
 	"strconv"
+	"unicode/utf8"
 )
 
 // OddityKind names what encoding/json lets through silently.
@@ -29,59 +29,139 @@ type Oddity struct {
 	Kind OddityKind
 }
 
-// Oddities walks data, a JSON document that decoded without error (so
-// nested at most encoding/json's 10,000 levels, which bounds the
-// recursion), and returns, in document order, every key repeated in one
-// object (at its second occurrence) and every null element of a list.
-// This is the one walker of the rule: the run store's score inputs, the
-// endpoints file and ground-truth lines read it.
+// Oddities walks data, a JSON document that decoded without error, and
+// returns, in document order, every key repeated in one object (at its
+// second occurrence) and every null element of a list. Keys are compared
+// as encoding/json decodes them (escapes resolved). This is the one walker
+// of the rule: the run store's score inputs, the endpoints file and
+// ground-truth lines read it.
+//
+// It reads data in one pass with the package's scanner, as Build does
+// (encoding/json's Decoder.Token allocates an error for every value it
+// reads inside a container, and a ground-truth import checks every line),
+// keeps the open containers on a stack rather than recursing, and builds a
+// path only for an oddity found. A document that is not valid JSON is
+// walked up to where it stops making sense.
 func Oddities(data []byte) []Oddity {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var out []Oddity
-	var walk func(path string, element bool) bool
-	walk = func(path string, element bool) bool {
-		tok, err := dec.Token()
-		if err != nil {
-			return false
+	w := odditiesWalker{sc: scanner{data: data}}
+	if !w.value(w.sc.token()) {
+		return w.out
+	}
+	for len(w.stack) > 0 {
+		top := &w.stack[len(w.stack)-1]
+		kind := w.sc.token()
+		if kind == tokCloseArray && top.array || kind == tokCloseObject && !top.array {
+			w.stack = w.stack[:len(w.stack)-1]
+			continue
 		}
-		if tok == nil && element {
-			out = append(out, Oddity{Line: LineAt(data, dec.InputOffset()), Field: path, Kind: NullElement})
+		if top.next > 0 {
+			if kind != tokComma {
+				return w.out
+			}
+			kind = w.sc.token()
+		}
+		top.next++
+		switch {
+		case !top.array:
+			if kind != tokString {
+				return w.out
+			}
+			if top.member(w.sc.text) {
+				w.found(RepeatedKey)
+			}
+			if w.sc.token() != tokColon {
+				return w.out
+			}
+			kind = w.sc.token()
+		case kind == tokLiteral && string(data[w.sc.literalStart:w.sc.pos]) == "null":
+			w.found(NullElement)
+		}
+		if !w.value(kind) {
+			return w.out
+		}
+	}
+	return w.out
+}
+
+// odditiesWalker is Oddities' state: the open containers and what was
+// found.
+type odditiesWalker struct {
+	sc    scanner
+	stack []oddFrame
+	out   []Oddity
+}
+
+// oddFrame is one open array or object.
+type oddFrame struct {
+	array bool
+	// next is the index of the next element, or the number of members
+	// seen: the current one is next-1.
+	next int
+	// key is the current member's key, decoded (objects).
+	key []byte
+	// keys are the keys seen; past smallObject of them seen holds them
+	// instead, so that a wide object costs linear time.
+	keys [][]byte
+	seen map[string]bool
+}
+
+// smallObject is how many keys an object's frame compares one by one
+// before it indexes them.
+const smallObject = 16
+
+// value takes the first token of a value, just read, and opens it if it is
+// a container. It reports false when the token starts no value.
+func (w *odditiesWalker) value(kind token) bool {
+	switch kind {
+	case tokString, tokLiteral:
+	case tokOpenArray, tokOpenObject:
+		w.stack = append(w.stack, oddFrame{array: kind == tokOpenArray})
+	default:
+		return false
+	}
+	return true
+}
+
+// member makes raw, the raw content of a key, f's current member's key and
+// reports whether f has seen it already.
+func (f *oddFrame) member(raw []byte) bool {
+	f.key = raw
+	if bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw) {
+		f.key = []byte(decodeString(raw))
+	}
+	if f.seen != nil {
+		repeated := f.seen[string(f.key)]
+		f.seen[string(f.key)] = true
+		return repeated
+	}
+	for _, k := range f.keys {
+		if bytes.Equal(k, f.key) {
 			return true
 		}
-		switch tok {
-		case json.Delim('{'):
-			seen := map[string]bool{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return false
-				}
-				key, _ := kt.(string)
-				field := key
-				if path != "" {
-					field = path + "." + key
-				}
-				if seen[key] {
-					out = append(out, Oddity{Line: LineAt(data, dec.InputOffset()), Field: field, Kind: RepeatedKey})
-				}
-				seen[key] = true
-				if !walk(field, false) {
-					return false
-				}
-			}
-			_, err = dec.Token()
-			return err == nil
-		case json.Delim('['):
-			for i := 0; dec.More(); i++ {
-				if !walk(path+"["+strconv.Itoa(i)+"]", true) {
-					return false
-				}
-			}
-			_, err = dec.Token()
-			return err == nil
-		}
-		return true
 	}
-	walk("", false)
-	return out
+	f.keys = append(f.keys, f.key)
+	if len(f.keys) > smallObject {
+		f.seen = make(map[string]bool, 2*len(f.keys))
+		for _, k := range f.keys {
+			f.seen[string(k)] = true
+		}
+	}
+	return false
+}
+
+// found records an oddity of kind at the token just read, whose path is
+// that of the innermost container's current member or element.
+func (w *odditiesWalker) found(kind OddityKind) {
+	var path []byte
+	for _, f := range w.stack {
+		switch {
+		case f.array:
+			path = append(strconv.AppendInt(append(path, '['), int64(f.next-1), 10), ']')
+		case len(path) > 0:
+			path = append(append(path, '.'), f.key...)
+		default:
+			path = append(path, f.key...)
+		}
+	}
+	w.out = append(w.out, Oddity{Line: LineAt(w.sc.data, int64(w.sc.pos)), Field: string(path), Kind: kind})
 }

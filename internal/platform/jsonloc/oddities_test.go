@@ -1,11 +1,25 @@
 package jsonloc
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 )
 
 func TestOddities(t *testing.T) {
+	wide := func(n int, repeat string) string {
+		var b strings.Builder
+		b.WriteString("{")
+		for i := range n {
+			fmt.Fprintf(&b, `"k%d":%d,`, i, i)
+		}
+		b.WriteString(`"` + repeat + `":0}`)
+		return b.String()
+	}
 	tests := []struct {
 		name, doc string
 		want      []Oddity
@@ -16,12 +30,115 @@ func TestOddities(t *testing.T) {
 		{"same key in two objects", `{"a":{"x":1},"b":{"x":2}}`, nil},
 		{"null element", `{"items":[{"id":"a"},null]}`, []Oddity{{Line: 1, Field: "items[1]", Kind: NullElement}}},
 		{"null value is not an element", `{"a":null}`, nil},
+		{"key repeated by an escape", `{"cost":1,"co\u0073t":2}`, []Oddity{{Line: 1, Field: "cost", Kind: RepeatedKey}}},
+		{"keys that differ in case", `{"cost":1,"Cost":2}`, nil},
+		{"repeated key in a list's object", "[\n{\"a\":1},\n{\"b\":1,\"b\":2}]", []Oddity{{Line: 3, Field: "[1].b", Kind: RepeatedKey}}},
+		{"null in a nested list", `{"a":[[1,null],[null]]}`, []Oddity{{Line: 1, Field: "a[0][1]", Kind: NullElement}, {Line: 1, Field: "a[1][0]", Kind: NullElement}}},
+		{"null root", `null`, nil},
+		{"wide object, repeated past the first keys", wide(40, "k33"), []Oddity{{Line: 1, Field: "k33", Kind: RepeatedKey}}},
+		{"wide object, repeated among the first keys", wide(40, "k3"), []Oddity{{Line: 1, Field: "k3", Kind: RepeatedKey}}},
+		{"wide object, no repeat", wide(40, "other"), nil},
+		{"a key repeated three times", `{"a":1,"a":2,"a":3}`, []Oddity{{Line: 1, Field: "a", Kind: RepeatedKey}, {Line: 1, Field: "a", Kind: RepeatedKey}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := Oddities([]byte(tc.doc)); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("Oddities(%s) = %+v, want %+v", tc.doc, got, tc.want)
 			}
+			if got := odditiesByTokens([]byte(tc.doc)); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("the token walker finds %+v, want %+v", got, tc.want)
+			}
 		})
 	}
+}
+
+// FuzzOddities checks the one-pass walker against a walk of encoding/json's
+// own tokens, on every document encoding/json decodes.
+func FuzzOddities(f *testing.F) {
+	for _, doc := range []string{
+		`{"a":1,"b":[{"c":2},3]}`, `{"m":{"x":1,"x":2}}`, `{"items":[{"id":"a"},null]}`,
+		"{\"a\" : [ null , {\"\\u0062\":1, \"b\":2} ],\n \"a\": \"x\\\"y\"}", `[[],{},[null,[null]],"null",-1.5e3,true,false]`,
+		"{\"\xff\":1,\"\\ufffd\":2}",
+	} {
+		f.Add([]byte(doc))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		var v any
+		if json.Unmarshal(doc, &v) != nil {
+			return
+		}
+		if got, want := Oddities(doc), odditiesByTokens(doc); !reflect.DeepEqual(got, want) {
+			t.Errorf("Oddities(%q) = %+v, encoding/json's tokens give %+v", doc, got, want)
+		}
+	})
+}
+
+// odditiesByTokens is Oddities as encoding/json's tokens find them: the
+// reference the one-pass walker is checked against.
+func odditiesByTokens(data []byte) []Oddity {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var out []Oddity
+	var walk func(path string, element bool) bool
+	walk = func(path string, element bool) bool {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if tok == nil && element {
+			out = append(out, Oddity{Line: LineAt(data, dec.InputOffset()), Field: path, Kind: NullElement})
+			return true
+		}
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return false
+				}
+				key, _ := kt.(string)
+				field := key
+				if path != "" {
+					field = path + "." + key
+				}
+				if seen[key] {
+					out = append(out, Oddity{Line: LineAt(data, dec.InputOffset()), Field: field, Kind: RepeatedKey})
+				}
+				seen[key] = true
+				if !walk(field, false) {
+					return false
+				}
+			}
+			_, err = dec.Token()
+			return err == nil
+		case json.Delim('['):
+			for i := 0; dec.More(); i++ {
+				if !walk(path+"["+strconv.Itoa(i)+"]", true) {
+					return false
+				}
+			}
+			_, err = dec.Token()
+			return err == nil
+		}
+		return true
+	}
+	walk("", false)
+	return out
+}
+
+// BenchmarkOddities walks a ground-truth line, as an import does for each.
+func BenchmarkOddities(b *testing.B) {
+	line := []byte(`{"model":"model-01","mode":"standard","dataset":"ds1","problem_id":"ds1-0042","cost":1234,"correct":true,"measured_at":"2026-01-01T00:00:00Z"}`)
+	b.Run("walker=scanner", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			Oddities(line)
+		}
+	})
+	b.Run("walker=tokens", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			odditiesByTokens(line)
+		}
+	})
 }

@@ -29,6 +29,8 @@ type scanner struct {
 	data []byte
 	pos  int    // just past the last token read
 	text []byte // the raw content of the last string read, without quotes
+	// literalStart is where the last literal read starts.
+	literalStart int
 }
 
 // token reads the next token.
@@ -76,6 +78,7 @@ func (s *scanner) token() token {
 		s.pos = len(s.data)
 		return tokInvalid // unterminated
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 't', 'f', 'n':
+		s.literalStart = s.pos - 1
 		for s.pos < len(s.data) && !endsLiteral(s.data[s.pos]) {
 			s.pos++
 		}

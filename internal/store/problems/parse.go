@@ -56,23 +56,19 @@ func splitObject(line []byte) (fields map[string]json.RawMessage, issues []Issue
 	if err := checkSyntax(line); err != nil {
 		return nil, []Issue{{Reason: err.Error()}}
 	}
-	dec := json.NewDecoder(bytes.NewReader(line))
-	if tok, _ := dec.Token(); tok != json.Delim('{') {
+	members, ok := jsonloc.Members(line) // the line is valid JSON
+	if !ok {
 		return nil, []Issue{{Reason: "must be a JSON object, got " + jsonloc.Kind(bytes.TrimSpace(line))}}
 	}
-	fields = map[string]json.RawMessage{}
-	for dec.More() {
-		tok, _ := dec.Token()
-		k, _ := tok.(string)
-		var raw json.RawMessage
-		_ = dec.Decode(&raw) // the line is valid JSON
-		switch _, dup := fields[k]; {
+	fields = make(map[string]json.RawMessage, len(members))
+	for _, m := range members {
+		switch _, dup := fields[m.Key]; {
 		case dup:
-			issues = append(issues, Issue{Field: k, Reason: "repeated key"})
-		case !isKey(k):
-			issues = append(issues, Issue{Field: k, Reason: "unknown key"})
+			issues = append(issues, Issue{Field: m.Key, Reason: "repeated key"})
+		case !isKey(m.Key):
+			issues = append(issues, Issue{Field: m.Key, Reason: "unknown key"})
 		default:
-			fields[k] = raw
+			fields[m.Key] = m.Value
 		}
 	}
 	return fields, issues

@@ -1,6 +1,7 @@
 package problems
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -149,5 +150,21 @@ func TestReadFile(t *testing.T) {
 	}
 	if _, err := ReadFile(filepath.Join(t.TempDir(), "missing")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: err = %v", err)
+	}
+}
+
+// BenchmarkRead reads a problem file of 10,000 lines, as a grid's start
+// does.
+func BenchmarkRead(b *testing.B) {
+	var file bytes.Buffer
+	for i := range 10_000 {
+		fmt.Fprintf(&file, `{"id":"ds-%05d","dataset":"ds","text":"[synthetic] problem %d: what is %d + %d?","value":%d}`+"\n", i, i, i, i+1, 1+i%5)
+	}
+	b.SetBytes(int64(file.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Read(bytes.NewReader(file.Bytes()), "problems.jsonl"); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

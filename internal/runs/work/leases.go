@@ -132,17 +132,19 @@ func (l *Leases) Poll() time.Duration {
 	return min(max(l.lease/100, 50*time.Millisecond), 250*time.Millisecond)
 }
 
-// PollAfter is how long a worker waits, after a look at units other
-// workers hold that found some still held, before looking again; round
-// counts those waits (0 for the first): a 32nd of Poll at first,
-// doubling up to Poll. The first look is at once (Run). At the end of a
-// run the workers' last units end within moments of each other, and are
-// stored in the few milliseconds after: the first looks find them stored
-// soon after that, where a fixed Poll would add its whole length to every
-// shared run. A look reads only the units waited for (Store.Fresh), so
-// looking often costs the store little.
-func (l *Leases) PollAfter(round int) time.Duration {
-	return l.Poll() >> max(0, 5-round)
+// PollAfter is how long a worker waits before it looks again at units
+// other workers hold, when it has waited for them for waited since it
+// last did a unit: an eighth of that wait, at least a 32nd of Poll and at
+// most Poll. The first look is at once (Run). At the end of a run the
+// other workers' last units end within about one unit's time, each stored
+// a few milliseconds later: looks that stay short while the wait is short
+// see the last of them soon after it is stored (at most an eighth of the
+// wait late, or a 32nd of Poll), where a fixed Poll would add its whole
+// length to every shared run and a wait doubled at each look as much as
+// the wait itself. A look reads only the units waited for (Store.Fresh),
+// so looking often costs the store little; a long wait looks every Poll.
+func (l *Leases) PollAfter(waited time.Duration) time.Duration {
+	return min(max(waited/8, l.Poll()/32), l.Poll())
 }
 
 // rotate returns xs starting at a place that depends on the worker, so

@@ -7,23 +7,29 @@ import (
 	"github.com/triage-eval/triage/internal/runs/work"
 )
 
-func TestPollAfterStartsShortAndBacksOffToPoll(t *testing.T) {
+func TestPollAfterGrowsWithTheWait(t *testing.T) {
 	tests := []struct {
-		lease time.Duration
-		want  []time.Duration // rounds 0, 1, 2, … 7
+		lease  time.Duration
+		waited []time.Duration
+		want   []time.Duration
 	}{
-		{work.DefaultLease, []time.Duration{7812500, 15625 * time.Microsecond, 31250 * time.Microsecond, 62500 * time.Microsecond, 125 * time.Millisecond, 250 * time.Millisecond, 250 * time.Millisecond, 250 * time.Millisecond}},
-		{time.Second, []time.Duration{1562500, 3125 * time.Microsecond, 6250 * time.Microsecond, 12500 * time.Microsecond, 25 * time.Millisecond, 50 * time.Millisecond, 50 * time.Millisecond, 50 * time.Millisecond}},
+		{
+			lease:  work.DefaultLease, // Poll 250 ms
+			waited: []time.Duration{0, 50 * time.Millisecond, 100 * time.Millisecond, time.Second, 2 * time.Second, time.Hour},
+			want:   []time.Duration{7812500, 7812500, 12500 * time.Microsecond, 125 * time.Millisecond, 250 * time.Millisecond, 250 * time.Millisecond},
+		},
+		{
+			lease:  time.Second, // Poll 50 ms
+			waited: []time.Duration{0, 10 * time.Millisecond, 100 * time.Millisecond, time.Second},
+			want:   []time.Duration{1562500, 1562500, 12500 * time.Microsecond, 50 * time.Millisecond},
+		},
 	}
 	for _, tc := range tests {
 		l := work.NewLeases(nil, "w", tc.lease, time.Now)
-		for round, want := range tc.want {
-			if got := l.PollAfter(round); got != want {
-				t.Errorf("lease %v: PollAfter(%d) = %v, want %v", tc.lease, round, got, want)
+		for i, waited := range tc.waited {
+			if got := l.PollAfter(waited); got != tc.want[i] {
+				t.Errorf("lease %v: PollAfter(%v) = %v, want %v", tc.lease, waited, got, tc.want[i])
 			}
-		}
-		if got := l.PollAfter(100); got != l.Poll() {
-			t.Errorf("lease %v: PollAfter(100) = %v, want Poll() = %v", tc.lease, got, l.Poll())
 		}
 	}
 }

@@ -6,25 +6,29 @@ import (
 )
 
 // pause is one worker's wait between looks at units other workers hold,
-// backing off from PollAfter(0) to Poll while the looks find nothing to do.
+// growing with the time it has waited (PollAfter) while the looks find
+// nothing to do.
 type pause struct {
 	leases *Leases
-	round  int
+	// since is when the worker started waiting: its first wait, or the
+	// first after it last did a unit.
+	since time.Time
 }
 
-// newPause returns a pause whose first wait is PollAfter(0).
+// newPause returns a pause that has not waited yet.
 func (l *Leases) newPause() *pause { return &pause{leases: l} }
 
-// wait waits PollAfter of the looks since the worker last did a unit, or
-// until ctx ends (its error) or stop closes (ErrStopped). did says that it
-// did one since the previous look, which makes this wait short again.
+// wait waits PollAfter of the time waited since the worker last did a
+// unit, or until ctx ends (its error) or stop closes (ErrStopped). did
+// says that it did one since the previous look, which makes this wait
+// short again.
 func (p *pause) wait(ctx context.Context, stop <-chan struct{}, did bool) error {
-	if did {
-		p.round = 0
+	now := p.leases.now()
+	if did || p.since.IsZero() {
+		p.since = now
 	}
-	t := time.NewTimer(p.leases.PollAfter(p.round))
+	t := time.NewTimer(p.leases.PollAfter(now.Sub(p.since)))
 	defer t.Stop()
-	p.round++
 	select {
 	case <-t.C:
 		return nil

@@ -63,29 +63,66 @@ func (s *sqlStore) SaveGrid(ctx context.Context, fingerprints map[string]string,
 			` ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint`, 2, changed); err != nil {
 			return err
 		}
-		accKeys, err := keysOf(ctx, tx, `SELECT model || '|' || mode || '|' || dataset FROM accuracy`)
-		if err != nil {
-			return err
-		}
-		keep := map[string]bool{}
-		for _, a := range accuracy {
-			keep[a.Model+"|"+a.Mode+"|"+a.Dataset] = true
-			if _, err := tx.ExecContext(ctx, `INSERT INTO accuracy (model, mode, dataset, correct, gradeable, unsolvable, lucky_guesses, public_tests_only) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-				ON CONFLICT (model, mode, dataset) DO UPDATE SET correct = excluded.correct, gradeable = excluded.gradeable,
-				unsolvable = excluded.unsolvable, lucky_guesses = excluded.lucky_guesses, public_tests_only = excluded.public_tests_only`,
-				a.Model, a.Mode, a.Dataset, a.Correct, a.Gradeable, a.Unsolvable, a.LuckyGuesses, a.PublicTestsOnly); err != nil {
-				return err
-			}
-		}
-		for _, k := range accKeys {
-			if !keep[k] {
-				if _, err := tx.ExecContext(ctx, `DELETE FROM accuracy WHERE model || '|' || mode || '|' || dataset = ?`, k); err != nil {
-					return err
-				}
-			}
-		}
-		return tx.Commit()
+		return saveAccuracy(ctx, tx, accuracy)
 	})
+}
+
+// saveAccuracy makes the accuracy table hold accuracy, writing only what
+// changed: a worker joining a run writes nothing, in a transaction that
+// other workers saving the grid wait for.
+func saveAccuracy(ctx context.Context, tx *sqldb.Tx, accuracy []Accuracy) error {
+	stored, err := accuracyRows(ctx, tx)
+	if err != nil {
+		return err
+	}
+	key := func(a Accuracy) string { return a.Model + "|" + a.Mode + "|" + a.Dataset }
+	was := make(map[string]Accuracy, len(stored))
+	for _, a := range stored {
+		was[key(a)] = a
+	}
+	keep := make(map[string]bool, len(accuracy))
+	var changed []any
+	for _, a := range accuracy {
+		keep[key(a)] = true
+		if old, ok := was[key(a)]; !ok || old != a {
+			changed = append(changed, a.Model, a.Mode, a.Dataset, a.Correct, a.Gradeable, a.Unsolvable, a.LuckyGuesses, a.PublicTestsOnly)
+		}
+	}
+	var gone []any
+	for _, a := range stored {
+		if !keep[key(a)] {
+			gone = append(gone, key(a))
+		}
+	}
+	if err := execBatched(ctx, tx, `DELETE FROM accuracy WHERE model || '|' || mode || '|' || dataset IN `, "", 1, gone); err != nil {
+		return err
+	}
+	if err := execBatched(ctx, tx, `INSERT INTO accuracy (model, mode, dataset, correct, gradeable, unsolvable, lucky_guesses, public_tests_only) VALUES `,
+		` ON CONFLICT (model, mode, dataset) DO UPDATE SET correct = excluded.correct, gradeable = excluded.gradeable,
+			unsolvable = excluded.unsolvable, lucky_guesses = excluded.lucky_guesses, public_tests_only = excluded.public_tests_only`, 8, changed); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// accuracyRows reads the accuracy table, ordered by solver and dataset.
+func accuracyRows(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}) ([]Accuracy, error) {
+	rows, err := q.QueryContext(ctx, `SELECT model, mode, dataset, correct, gradeable, unsolvable, lucky_guesses, public_tests_only FROM accuracy ORDER BY model, mode, dataset`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Accuracy
+	for rows.Next() {
+		var a Accuracy
+		if err := rows.Scan(&a.Model, &a.Mode, &a.Dataset, &a.Correct, &a.Gradeable, &a.Unsolvable, &a.LuckyGuesses, &a.PublicTestsOnly); err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
 }
 
 // serialize makes concurrent transactions that save the same rows (workers
@@ -140,24 +177,6 @@ func pairsOf(ctx context.Context, q interface {
 			return nil, err
 		}
 		out[k] = v
-	}
-	return out, rows.Err()
-}
-
-// keysOf runs a one-column query in tx.
-func keysOf(ctx context.Context, tx *sqldb.Tx, query string) ([]string, error) {
-	rows, err := tx.QueryContext(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var k string
-		if err := rows.Scan(&k); err != nil {
-			return nil, err
-		}
-		out = append(out, k)
 	}
 	return out, rows.Err()
 }

@@ -136,19 +136,8 @@ func (s *sqlStore) results(ctx context.Context, current *Current) (Results, erro
 			})
 			return res, nil
 		}
-		arows, err := s.db.QueryContext(ctx, `SELECT model, mode, dataset, correct, gradeable, unsolvable, lucky_guesses, public_tests_only FROM accuracy ORDER BY model, mode, dataset`)
-		if err != nil {
-			return res, err
-		}
-		defer arows.Close()
-		for arows.Next() {
-			var a Accuracy
-			if err := arows.Scan(&a.Model, &a.Mode, &a.Dataset, &a.Correct, &a.Gradeable, &a.Unsolvable, &a.LuckyGuesses, &a.PublicTestsOnly); err != nil {
-				return res, err
-			}
-			res.Accuracy = append(res.Accuracy, a)
-		}
-		return res, arows.Err()
+		res.Accuracy, err = accuracyRows(ctx, s.db)
+		return res, err
 	})
 }
 

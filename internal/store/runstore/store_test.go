@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -494,6 +495,37 @@ func TestSaveGridInBatches(t *testing.T) {
 			t.Fatal(err)
 		}
 		check(second)
+	})
+}
+
+// TestSaveGridAccuracy: saving a grid makes the accuracy table hold its
+// accuracy rows, whichever were stored before: changed rows replaced, rows
+// of solvers or datasets no longer in the grid removed, new ones added.
+func TestSaveGridAccuracy(t *testing.T) {
+	backends(t, func(t *testing.T, location string) {
+		ctx := context.Background()
+		rs := openTest(t, location)
+		grid := map[string]string{"cell": "fp"}
+		acc := func(model, dataset string, correct int) Accuracy {
+			return Accuracy{Model: model, Mode: "standard", Dataset: dataset, Correct: correct, Gradeable: 10, Unsolvable: 1, LuckyGuesses: 1, PublicTestsOnly: 2}
+		}
+		for _, want := range [][]Accuracy{
+			{acc("m", "d1", 3), acc("m", "d2", 4), acc("n", "d1", 5)},
+			{acc("m", "d1", 3), acc("m", "d2", 6), acc("o", "d3", 7)}, // one unchanged, one changed, one gone, one new
+			{acc("m", "d1", 3), acc("m", "d2", 6), acc("o", "d3", 7)}, // a second worker: nothing changes
+			nil,
+		} {
+			if err := rs.SaveGrid(ctx, grid, want, GridSaver{}); err != nil {
+				t.Fatal(err)
+			}
+			res, err := rs.Results(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(res.Accuracy, want) {
+				t.Errorf("after saving %v the store holds %v", want, res.Accuracy)
+			}
+		}
 	})
 }
 

@@ -76,8 +76,30 @@ type EndpointInfo struct {
 	Settings string `json:"settings_sha256"`
 }
 
-// poolDigest returns the hex SHA-256 of a group's pool inputs.
-func poolDigest(g *group) string {
+// textDigests holds the hex SHA-256 of problem texts, by text: a run
+// hashes each problem's text once (layOut), not once for every solver
+// whose pools hold it.
+type textDigests map[string]string
+
+// add hashes text unless d holds it.
+func (d textDigests) add(text string) {
+	if _, ok := d[text]; !ok {
+		d[text] = d.of(text)
+	}
+}
+
+// of returns the hex SHA-256 of text, from d when d holds it.
+func (d textDigests) of(text string) string {
+	if h, ok := d[text]; ok {
+		return h
+	}
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
+}
+
+// poolDigest returns the hex SHA-256 of a group's pool inputs; texts holds
+// the digests of the problems' texts that are known already (nil: none).
+func poolDigest(g *group, texts textDigests) string {
 	in := poolInputs{Model: g.solver.Model, Mode: g.solver.Mode, Dataset: g.dataset, Pool: g.pool.Index, IDs: g.ids(), Items: make([]itemInputs, len(g.items))}
 	injected := map[string]bool{}
 	if g.inj != nil {
@@ -88,9 +110,8 @@ func poolDigest(g *group) string {
 	}
 	for i, it := range g.items {
 		p := g.texts[it.GetId()]
-		sum := sha256.Sum256([]byte(p.Text))
 		in.Items[i] = itemInputs{
-			ID: it.GetId(), Injected: injected[it.GetId()], TextSHA256: hex.EncodeToString(sum[:]), Value: it.GetValue(),
+			ID: it.GetId(), Injected: injected[it.GetId()], TextSHA256: texts.of(p.Text), Value: it.GetValue(),
 			Cost: it.GetCost(), Correct: it.GetCorrect(), Unsolvable: p.Unsolvable,
 		}
 	}

@@ -30,7 +30,7 @@ func TestFingerprintsAreStable(t *testing.T) {
 		},
 		items: []*triagev1.GroundTruthItem{{Id: "x", Cost: 100, Correct: true}, {Id: "y", Cost: 200}},
 	}
-	g.digest = poolDigest(g)
+	g.digest = poolDigest(g, nil)
 	g.population = []member{{Model: "n", Mode: "standard", Records: []memberRecord{{ID: "x", Cost: 50, Correct: true}}}}
 	g.populationDigest = digest(g.population)
 	ep := &EndpointInfo{Name: "q", Model: "m", Mode: "extended", Settings: "s1"}

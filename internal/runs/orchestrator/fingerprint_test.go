@@ -37,7 +37,7 @@ func TestFingerprintCoversEveryInput(t *testing.T) {
 	}
 	fp := func(s *setup) string {
 		s.cell.g.items, s.cell.g.texts = s.items, s.texts
-		s.cell.g.digest = poolDigest(s.cell.g)
+		s.cell.g.digest = poolDigest(s.cell.g, nil)
 		return s.cell.fingerprintOf(&s.cfg, s.ep)
 	}
 	base := fp(fresh())
@@ -113,7 +113,7 @@ func TestPartialReferenceFingerprint(t *testing.T) {
 		g := &group{solver: Solver{Model: "m", Mode: "standard"}, dataset: "aime", pool: pools.Pool{ProblemIDs: []string{"x", "y"}},
 			texts: map[string]problems.Problem{"x": {ID: "x", Dataset: "aime"}, "y": {ID: "y", Dataset: "aime"}},
 			items: []*triagev1.GroundTruthItem{{Id: "x", Cost: 100, Correct: true}, {Id: "y", Cost: 200}}}
-		g.digest = poolDigest(g)
+		g.digest = poolDigest(g, nil)
 		g.population = change(population())
 		g.populationDigest = digest(g.population)
 		return cell{g: g, alpha: 0.5, strategy: s, variant: vocab.NoVariant}.fingerprintOf(cfg, nil)
@@ -141,5 +141,28 @@ func TestPartialReferenceFingerprint(t *testing.T) {
 				t.Errorf("%s: %s changed the fingerprint; the strategy does not read the population", s, name)
 			}
 		}
+	}
+}
+
+// TestPoolDigestFromKnownTexts: a pool's digest is the same whether its
+// texts' digests are computed on the spot or read from those a run
+// computed once (layOut), and a text the run did not hash is hashed.
+func TestPoolDigestFromKnownTexts(t *testing.T) {
+	g := &group{solver: Solver{Model: "m", Mode: "standard"}, dataset: "aime", pool: pools.Pool{ProblemIDs: []string{"x", "y"}},
+		texts: map[string]problems.Problem{"x": {ID: "x", Dataset: "aime", Text: "Find x."}, "y": {ID: "y", Dataset: "aime", Text: "Find y."}},
+		items: []*triagev1.GroundTruthItem{{Id: "x", Cost: 100, Correct: true}, {Id: "y", Cost: 200}}}
+	want := poolDigest(g, nil)
+	all, some := textDigests{}, textDigests{}
+	all.add("Find x.")
+	all.add("Find y.")
+	some.add("Find y.")
+	for name, known := range map[string]textDigests{"all": all, "some": some, "none": {}} {
+		if got := poolDigest(g, known); got != want {
+			t.Errorf("with %s texts known: %s, want %s", name, got, want)
+		}
+	}
+	g.texts["x"] = problems.Problem{ID: "x", Dataset: "aime", Text: "Find z."}
+	if poolDigest(g, all) == want {
+		t.Error("a changed text left the digest as it was")
 	}
 }

@@ -33,6 +33,8 @@ type grid struct {
 	cells      []cell
 	accuracy   []report.Accuracy
 	problems   []string
+	// texts are the problems' text digests (layout.texts).
+	texts textDigests
 }
 
 // group is one (solver, pool): the cells that share its references.
@@ -114,6 +116,9 @@ type layout struct {
 	partitions map[string][]pools.Pool
 	injected   []runstore.InjectedPool
 	problems   []string
+	// texts are the digests of the texts of every problem a pool may hold
+	// (the partitioned datasets' and the injections' sources').
+	texts textDigests
 }
 
 // A run builds its grid in two parts: layOut reads the problems and lays
@@ -155,6 +160,17 @@ func (r *Runner) layOut() (*layout, error) {
 		}
 		l.partitions[d] = ps
 	}
+	l.texts = textDigests{}
+	for _, d := range partitioned {
+		for _, p := range probs[d] {
+			l.texts.add(p.Text)
+		}
+	}
+	for _, in := range r.cfg.Injection {
+		for _, p := range probs[in.Source] {
+			l.texts.add(p.Text)
+		}
+	}
 	var problems []string
 	l.injected, problems = r.composeInjections(probs, l.partitions)
 	l.problems = append(l.problems, problems...)
@@ -170,7 +186,7 @@ func (r *Runner) layOut() (*layout, error) {
 // the cells. endpoints describes the Planner's endpoints by name (for the
 // fingerprints of llm cells).
 func (r *Runner) fillGrid(ctx context.Context, l *layout, endpoints map[string]EndpointInfo) (*grid, error) {
-	g := &grid{partitions: l.partitions, injected: l.injected, problems: slices.Clone(l.problems)}
+	g := &grid{partitions: l.partitions, injected: l.injected, problems: slices.Clone(l.problems), texts: l.texts}
 	probs := l.probs
 	truths, err := r.listTruth(ctx, l.baseline)
 	if err != nil {
@@ -258,7 +274,7 @@ func (g *grid) addGroup(r *Runner, grp *group, truths []map[string]map[string]*t
 			grp.items = append(grp.items, poolItem(p, rec))
 		}
 	}
-	grp.digest = poolDigest(grp)
+	grp.digest = poolDigest(grp, g.texts)
 	if slices.ContainsFunc(r.cfg.Strategies, vocab.Strategy.PartialReference) {
 		grp.population = populationOf(grp, r.cfg.Solvers, truths)
 		grp.populationDigest = digest(grp.population)

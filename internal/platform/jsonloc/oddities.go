@@ -43,7 +43,7 @@ type Oddity struct {
 // path only for an oddity found. A document that is not valid JSON is
 // walked up to where it stops making sense.
 func Oddities(data []byte) []Oddity {
-	w := odditiesWalker{sc: scanner{data: data}}
+	w := odditiesWalker{sc: scanner{data: data}, lines: lineCounter{data: data, line: 1}}
 	if !w.value(w.sc.token()) {
 		return w.out
 	}
@@ -87,6 +87,7 @@ func Oddities(data []byte) []Oddity {
 // found.
 type odditiesWalker struct {
 	sc    scanner
+	lines lineCounter // the oddities are found in document order
 	stack []oddFrame
 	out   []Oddity
 }
@@ -163,5 +164,5 @@ func (w *odditiesWalker) found(kind OddityKind) {
 			path = append(path, f.key...)
 		}
 	}
-	w.out = append(w.out, Oddity{Line: LineAt(w.sc.data, int64(w.sc.pos)), Field: string(path), Kind: kind})
+	w.out = append(w.out, Oddity{Line: w.lines.at(int64(w.sc.pos)), Field: string(path), Kind: kind})
 }

@@ -63,46 +63,59 @@ func (s *sqlStore) SaveGrid(ctx context.Context, fingerprints map[string]string,
 			` ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint`, 2, changed); err != nil {
 			return err
 		}
-		return saveAccuracy(ctx, tx, accuracy)
+		if err := saveAccuracy(ctx, tx, accuracy); err != nil {
+			return err
+		}
+		return tx.Commit()
 	})
 }
 
-// saveAccuracy makes the accuracy table hold accuracy, writing only what
-// changed: a worker joining a run writes nothing, in a transaction that
-// other workers saving the grid wait for.
+// accuracyKey is the accuracy table's primary key.
+type accuracyKey struct{ model, mode, dataset string }
+
+func keyOf(a Accuracy) accuracyKey { return accuracyKey{a.Model, a.Mode, a.Dataset} }
+
+// saveAccuracy makes the accuracy table hold accuracy (the last row of a
+// key given twice), writing only what changed: a worker joining a run
+// writes nothing, in a transaction that other workers saving the grid wait
+// for.
 func saveAccuracy(ctx context.Context, tx *sqldb.Tx, accuracy []Accuracy) error {
 	stored, err := accuracyRows(ctx, tx)
 	if err != nil {
 		return err
 	}
-	key := func(a Accuracy) string { return a.Model + "|" + a.Mode + "|" + a.Dataset }
-	was := make(map[string]Accuracy, len(stored))
+	was := make(map[accuracyKey]Accuracy, len(stored))
 	for _, a := range stored {
-		was[key(a)] = a
+		was[keyOf(a)] = a
 	}
-	keep := make(map[string]bool, len(accuracy))
+	want := make(map[accuracyKey]Accuracy, len(accuracy))
+	for _, a := range accuracy {
+		want[keyOf(a)] = a
+	}
 	var changed []any
 	for _, a := range accuracy {
-		keep[key(a)] = true
-		if old, ok := was[key(a)]; !ok || old != a {
+		k := keyOf(a)
+		if last, ok := want[k]; !ok || last != a {
+			continue // given again later (the last one is written), or written already
+		}
+		if old, ok := was[k]; !ok || old != a {
 			changed = append(changed, a.Model, a.Mode, a.Dataset, a.Correct, a.Gradeable, a.Unsolvable, a.LuckyGuesses, a.PublicTestsOnly)
 		}
+		delete(want, k)
+		delete(was, k)
 	}
 	var gone []any
 	for _, a := range stored {
-		if !keep[key(a)] {
-			gone = append(gone, key(a))
+		if _, left := was[keyOf(a)]; left {
+			gone = append(gone, a.Model, a.Mode, a.Dataset)
 		}
 	}
-	if err := execBatched(ctx, tx, `DELETE FROM accuracy WHERE model || '|' || mode || '|' || dataset IN `, "", 1, gone); err != nil {
+	if err := execBatched(ctx, tx, `DELETE FROM accuracy WHERE (model, mode, dataset) IN (`, `)`, 3, gone); err != nil {
 		return err
 	}
-	if err := execBatched(ctx, tx, `INSERT INTO accuracy (model, mode, dataset, correct, gradeable, unsolvable, lucky_guesses, public_tests_only) VALUES `,
+	return execBatched(ctx, tx, `INSERT INTO accuracy (model, mode, dataset, correct, gradeable, unsolvable, lucky_guesses, public_tests_only) VALUES `,
 		` ON CONFLICT (model, mode, dataset) DO UPDATE SET correct = excluded.correct, gradeable = excluded.gradeable,
-			unsolvable = excluded.unsolvable, lucky_guesses = excluded.lucky_guesses, public_tests_only = excluded.public_tests_only`, 8, changed); err != nil {
-		return err
-	}
-	return tx.Commit()
+			unsolvable = excluded.unsolvable, lucky_guesses = excluded.lucky_guesses, public_tests_only = excluded.public_tests_only`, 8, changed)
 }
 
 // accuracyRows reads the accuracy table, ordered by solver and dataset.

@@ -1,6 +1,7 @@
 package runstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -509,21 +510,53 @@ func TestSaveGridAccuracy(t *testing.T) {
 		acc := func(model, dataset string, correct int) Accuracy {
 			return Accuracy{Model: model, Mode: "standard", Dataset: dataset, Correct: correct, Gradeable: 10, Unsolvable: 1, LuckyGuesses: 1, PublicTestsOnly: 2}
 		}
-		for _, want := range [][]Accuracy{
-			{acc("m", "d1", 3), acc("m", "d2", 4), acc("n", "d1", 5)},
-			{acc("m", "d1", 3), acc("m", "d2", 6), acc("o", "d3", 7)}, // one unchanged, one changed, one gone, one new
-			{acc("m", "d1", 3), acc("m", "d2", 6), acc("o", "d3", 7)}, // a second worker: nothing changes
-			nil,
-		} {
-			if err := rs.SaveGrid(ctx, grid, want, GridSaver{}); err != nil {
+		rowVersions := func() string { // PostgreSQL's xmin: which transaction last wrote each row
+			if rs.db.Dialect != "postgres" {
+				return ""
+			}
+			tx, err := rs.db.BeginTx(ctx)
+			if err != nil {
 				t.Fatal(err)
+			}
+			defer tx.Rollback()
+			v, err := pairsOf(ctx, tx, `SELECT model || mode || dataset, xmin::text FROM accuracy`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return fmt.Sprint(v)
+		}
+		for i, step := range []struct{ save, want []Accuracy }{
+			{[]Accuracy{acc("m", "d1", 3), acc("m", "d2", 4), acc("n", "d1", 5)}, nil},
+			{[]Accuracy{acc("m", "d1", 3), acc("m", "d2", 6), acc("o", "d3", 7)}, nil},                           // one unchanged, one changed, one gone, one new
+			{[]Accuracy{acc("m", "d1", 3), acc("m", "d2", 6), acc("o", "d3", 7)}, nil},                           // a second worker: nothing is written
+			{[]Accuracy{acc("m", "d1", 1), acc("m", "d1", 2), acc("m", "d1", 2)}, []Accuracy{acc("m", "d1", 2)}}, // a key given again: the last wins
+			{[]Accuracy{acc("x|standard", "d", 1), acc("x", "standard|d", 2)}, nil},
+			{[]Accuracy{acc("x", "standard|d", 2)}, nil}, // names that join alike are told apart
+			{nil, nil},
+		} {
+			want := step.want
+			if want == nil {
+				want = slices.Clone(step.save)
+				slices.SortFunc(want, func(a, b Accuracy) int {
+					return cmp.Or(cmp.Compare(a.Model, b.Model), cmp.Compare(a.Mode, b.Mode), cmp.Compare(a.Dataset, b.Dataset))
+				})
+			}
+			before := rowVersions()
+			if err := rs.SaveGrid(ctx, grid, step.save, GridSaver{}); err != nil {
+				t.Fatalf("step %d: %v", i, err)
+			}
+			if i == 2 && rowVersions() != before {
+				t.Errorf("step %d: saving the same accuracy again wrote rows", i)
 			}
 			res, err := rs.Results(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
+			if len(want) == 0 {
+				want = nil
+			}
 			if !slices.Equal(res.Accuracy, want) {
-				t.Errorf("after saving %v the store holds %v", want, res.Accuracy)
+				t.Errorf("step %d: after saving %v the store holds %v, want %v", i, step.save, res.Accuracy, want)
 			}
 		}
 	})

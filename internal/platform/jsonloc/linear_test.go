@@ -126,3 +126,43 @@ func BenchmarkBuildOffsets(b *testing.B) {
 		})
 	}
 }
+
+// TestOdditiesIsLinear bounds what finding oddities allocates per input
+// byte on documents full of them: deep lists of nulls, whose every path is
+// as long as the document is deep, and an object of one long key repeated.
+// Doubling the input must not much more than double the allocation (it
+// grew with the square of the input before MaxOddities).
+func TestOdditiesIsLinear(t *testing.T) {
+	deepNulls := func(s int) []byte {
+		n := 2000 * s
+		return []byte(strings.Repeat("[", n) + strings.Repeat("null,", n) + "null" + strings.Repeat("]", n))
+	}
+	longKey := func(s int) []byte {
+		key := `"` + strings.Repeat("k", 10_000*s) + `"`
+		var b strings.Builder
+		b.WriteString(`{"o":{`)
+		for i := range 1000 * s {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(key + ":1")
+		}
+		b.WriteString("}}")
+		return []byte(b.String())
+	}
+	for name, doc := range map[string]func(int) []byte{"deep nulls": deepNulls, "long key repeated": longKey} {
+		t.Run(name, func(t *testing.T) {
+			small, large := doc(1), doc(2)
+			a1 := allocated(func() { Oddities(small) })
+			a2 := allocated(func() { Oddities(large) })
+			if got := Oddities(large); len(got) != MaxOddities {
+				t.Errorf("%d oddities, want the first %d", len(got), MaxOddities)
+			}
+			// Each of the MaxOddities paths may be as long as the
+			// document is deep: a few hundred bytes per input byte.
+			if a2 > 5*a1/2 || a2 > 1024*uint64(len(large)) {
+				t.Errorf("%d bytes in: %d allocated; %d bytes in: %d allocated", len(small), a1, len(large), a2)
+			}
+		})
+	}
+}

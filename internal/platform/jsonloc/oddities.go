@@ -29,9 +29,15 @@ type Oddity struct {
 	Kind OddityKind
 }
 
+// MaxOddities is how many oddities Oddities returns at most: enough for any
+// message, and a bound on the memory a hostile document full of them costs
+// (each names its path, as long as the document is deep).
+const MaxOddities = 100
+
 // Oddities walks data, a JSON document that decoded without error, and
 // returns, in document order, every key repeated in one object (at its
-// second occurrence) and every null element of a list. Keys are compared
+// second occurrence) and every null element of a list, up to MaxOddities
+// of them. Keys are compared
 // as encoding/json decodes them (escapes resolved). This is the one walker
 // of the rule: the run store's score inputs, the endpoints file and
 // ground-truth lines read it.
@@ -47,7 +53,7 @@ func Oddities(data []byte) []Oddity {
 	if !w.value(w.sc.token()) {
 		return w.out
 	}
-	for len(w.stack) > 0 {
+	for len(w.stack) > 0 && len(w.out) < MaxOddities {
 		top := &w.stack[len(w.stack)-1]
 		kind := w.sc.token()
 		if kind == tokCloseArray && top.array || kind == tokCloseObject && !top.array {

@@ -13,7 +13,8 @@ import (
 // null as an element of a list (an item or a step), which it reads as an
 // element of empty fields.
 // data has decoded without error, so it is JSON nested at most 10,000
-// levels deep (encoding/json's bound), which bounds the recursion.
+// levels deep (encoding/json's bound), which bounds the walk's stack; at
+// most jsonloc.MaxOddities problems of the last two kinds are found.
 func strictProblems(data []byte) []Problem {
 	if !utf8.Valid(data) {
 		off := 0

@@ -141,8 +141,9 @@ func (l *Leases) Poll() time.Duration {
 // see the last of them soon after it is stored (at most an eighth of the
 // wait late, or a 32nd of Poll), where a fixed Poll would add its whole
 // length to every shared run and a wait doubled at each look as much as
-// the wait itself. A look reads only the units waited for (Store.Fresh),
-// so looking often costs the store little; a long wait looks every Poll.
+// the wait itself. A look reads the claims (Store.Holders) and the units
+// waited for (Store.Fresh), not every stored unit, so looking often costs
+// the store little; a long wait looks every Poll.
 func (l *Leases) PollAfter(waited time.Duration) time.Duration {
 	return min(max(waited/8, l.Poll()/32), l.Poll())
 }

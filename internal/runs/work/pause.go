@@ -11,7 +11,9 @@ import (
 type pause struct {
 	leases *Leases
 	// since is when the worker started waiting: its first wait, or the
-	// first after it last did a unit.
+	// first after it last did a unit. It is read on the clock the pause's
+	// timer runs on (time.Now), not the leases' clock: a test's frozen
+	// clock would keep every wait at its shortest.
 	since time.Time
 }
 
@@ -23,7 +25,7 @@ func (l *Leases) newPause() *pause { return &pause{leases: l} }
 // says that it did one since the previous look, which makes this wait
 // short again.
 func (p *pause) wait(ctx context.Context, stop <-chan struct{}, did bool) error {
-	now := p.leases.now()
+	now := time.Now()
 	if did || p.since.IsZero() {
 		p.since = now
 	}

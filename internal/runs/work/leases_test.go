@@ -8,28 +8,27 @@ import (
 )
 
 func TestPollAfterGrowsWithTheWait(t *testing.T) {
+	const ms = time.Millisecond
 	tests := []struct {
-		lease  time.Duration
-		waited []time.Duration
-		want   []time.Duration
+		lease, waited, want time.Duration
 	}{
-		{
-			lease:  work.DefaultLease, // Poll 250 ms
-			waited: []time.Duration{0, 50 * time.Millisecond, 100 * time.Millisecond, time.Second, 2 * time.Second, time.Hour},
-			want:   []time.Duration{7812500, 7812500, 12500 * time.Microsecond, 125 * time.Millisecond, 250 * time.Millisecond, 250 * time.Millisecond},
-		},
-		{
-			lease:  time.Second, // Poll 50 ms
-			waited: []time.Duration{0, 10 * time.Millisecond, 100 * time.Millisecond, time.Second},
-			want:   []time.Duration{1562500, 1562500, 12500 * time.Microsecond, 50 * time.Millisecond},
-		},
+		// DefaultLease: Poll is 250 ms.
+		{work.DefaultLease, 0, 7812500},
+		{work.DefaultLease, 50 * ms, 7812500},
+		{work.DefaultLease, 100 * ms, 12500 * time.Microsecond},
+		{work.DefaultLease, time.Second, 125 * ms},
+		{work.DefaultLease, 2 * time.Second, 250 * ms},
+		{work.DefaultLease, time.Hour, 250 * ms},
+		// A 1 s lease: Poll is 50 ms.
+		{time.Second, 0, 1562500},
+		{time.Second, 10 * ms, 1562500},
+		{time.Second, 100 * ms, 12500 * time.Microsecond},
+		{time.Second, time.Second, 50 * ms},
 	}
 	for _, tc := range tests {
 		l := work.NewLeases(nil, "w", tc.lease, time.Now)
-		for i, waited := range tc.waited {
-			if got := l.PollAfter(waited); got != tc.want[i] {
-				t.Errorf("lease %v: PollAfter(%v) = %v, want %v", tc.lease, waited, got, tc.want[i])
-			}
+		if got := l.PollAfter(tc.waited); got != tc.want {
+			t.Errorf("lease %v: PollAfter(%v) = %v, want %v", tc.lease, tc.waited, got, tc.want)
 		}
 	}
 }

@@ -118,10 +118,13 @@ func saveAccuracy(ctx context.Context, tx *sqldb.Tx, accuracy []Accuracy) error 
 			unsolvable = excluded.unsolvable, lucky_guesses = excluded.lucky_guesses, public_tests_only = excluded.public_tests_only`, 8, changed)
 }
 
-// accuracyRows reads the accuracy table, ordered by solver and dataset.
-func accuracyRows(ctx context.Context, q interface {
+// querier runs queries: the store's database or one of its transactions.
+type querier interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}) ([]Accuracy, error) {
+}
+
+// accuracyRows reads the accuracy table, ordered by solver and dataset.
+func accuracyRows(ctx context.Context, q querier) ([]Accuracy, error) {
 	rows, err := q.QueryContext(ctx, `SELECT model, mode, dataset, correct, gradeable, unsolvable, lucky_guesses, public_tests_only FROM accuracy ORDER BY model, mode, dataset`)
 	if err != nil {
 		return nil, err
@@ -175,9 +178,7 @@ func execBatched(ctx context.Context, tx *sqldb.Tx, prefix, suffix string, width
 
 // pairsOf runs a two-column query with args (in a transaction or not) into
 // a map.
-func pairsOf(ctx context.Context, q interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}, query string, args ...any) (map[string]string, error) {
+func pairsOf(ctx context.Context, q querier, query string, args ...any) (map[string]string, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err

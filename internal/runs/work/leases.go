@@ -150,13 +150,18 @@ func (l *Leases) PollAfter(waited time.Duration) time.Duration {
 
 // rotate returns xs starting at a place that depends on the worker, so
 // that workers going through the same units start apart and rarely reach
-// for the same one.
-func rotate[T any](l *Leases, xs []T) []T {
+// for the same one. The place is a multiple of claim, the units one round
+// trip claims: two workers that meet then reach for the same groups, each
+// group taken whole by one of them, rather than for groups that overlap,
+// each taken in part by both — a worker that holds a part group more at the
+// end of a run than the others needs a whole round of its slots more.
+func rotate[T any](l *Leases, xs []T, claim int) []T {
 	if len(xs) == 0 {
 		return xs
 	}
 	h := fnv.New32a()
 	h.Write([]byte(l.worker))
 	k := int(h.Sum32() % uint32(len(xs)))
+	k -= k % max(claim, 1)
 	return append(slices.Clone(xs[k:]), xs[:k]...)
 }

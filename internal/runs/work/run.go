@@ -92,7 +92,7 @@ func Run[U Unit](ctx context.Context, opts Options, units []U, work func(context
 	}
 	stop := l.keepAlive(ctx)
 	defer stop()
-	waiting, err := pass(ctx, opts, rotate(l, units), work)
+	waiting, err := pass(ctx, opts, rotate(l, units, opts.Claim), work)
 	opts.Progress.setHeld(len(waiting))
 	defer opts.Progress.setHeld(0)
 	// The first look is at once: a worker that finishes last finds the

@@ -62,6 +62,9 @@ type llmSources struct {
 	// flags says they are triage serve's flags: an endpoints file that
 	// cannot be used is a usage error.
 	flags bool
+	// readCache says the cache is only read (a quote): it is opened with
+	// llm.OpenCacheToRead, which writes nothing.
+	readCache bool
 }
 
 // configSources are cfg's endpoints file and response cache.

@@ -24,6 +24,7 @@ import (
 	"github.com/triage-eval/triage/internal/runs/quote"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/runstore"
+	"github.com/triage-eval/triage/internal/store/sqldb"
 	"github.com/triage-eval/triage/services/planner"
 )
 
@@ -47,18 +48,30 @@ func runQuote(ctx context.Context, args []string, env Env) (err error) {
 		return err
 	}
 	defer func() { _ = os.RemoveAll(scratch) }() // only empty stores a quote made: nothing to report
-	absentAsEmpty(cfg, scratch)
-	llmCfg, closeCache, err := plannerConfig(ctx, configSources(cfg), env)
+	// A quote writes nothing of the study: a store that exists is opened
+	// to read (another user's study, an archive, opens too), one that does
+	// not is made empty in scratch.
+	made := absentAsEmpty(cfg, scratch)
+	src := configSources(cfg)
+	src.readCache = !made.cache
+	llmCfg, closeCache, err := plannerConfig(ctx, src, env)
 	if err != nil {
 		return err
 	}
 	defer closeInto(&err, closeCache)
-	st, closeStore, err := openGroundTruth(ctx, cfg, env)
+	openGT, openRS := openGroundTruthToRead, runstore.OpenToRead
+	if made.groundTruth {
+		openGT = openGroundTruth
+	}
+	if made.runStore {
+		openRS = runstore.Open
+	}
+	st, closeStore, err := openGT(ctx, cfg, env)
 	if err != nil {
 		return err
 	}
 	defer closeInto(&err, closeStore)
-	rs, err := runstore.Open(ctx, cfg.Path(cfg.RunStore))
+	rs, err := openRS(ctx, cfg.Path(cfg.RunStore))
 	if err != nil {
 		return err
 	}
@@ -317,19 +330,28 @@ func mean(xs []int64) int64 {
 	return (s + int64(len(xs))/2) / int64(len(xs))
 }
 
+// madeEmpty says which of a config's stores a quote made empty in scratch
+// (absentAsEmpty): those it opens to write; the others it only reads.
+type madeEmpty struct{ runStore, groundTruth, cache bool }
+
 // absentAsEmpty points each of cfg's local SQLite stores that does not
 // exist yet (run store, ground-truth store, LLM cache) at a fresh file in
-// scratch: a quote reads stores, and one not there is empty; it must not
-// leave new files behind in the study's folder (nor quote a mistyped path
-// into existence).
-func absentAsEmpty(cfg *orchestrator.Config, scratch string) {
-	for i, f := range []*string{&cfg.RunStore, &cfg.GroundTruthStore, &cfg.LLMCache} {
-		p := cfg.Path(*f)
-		if p == "" || p == "off" || strings.Contains(p, "://") || strings.HasPrefix(p, "sqlite:") {
+// scratch, and says which: a quote reads stores, and one not there is
+// empty; it must not leave new files behind in the study's folder (nor
+// quote a mistyped path into existence).
+func absentAsEmpty(cfg *orchestrator.Config, scratch string) madeEmpty {
+	var made madeEmpty
+	for i, s := range []struct {
+		location *string
+		made     *bool
+	}{{&cfg.RunStore, &made.runStore}, {&cfg.GroundTruthStore, &made.groundTruth}, {&cfg.LLMCache, &made.cache}} {
+		p := cfg.Path(*s.location)
+		if p == "" || p == "off" || strings.Contains(p, "://") {
 			continue
 		}
-		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
-			*f = filepath.Join(scratch, fmt.Sprintf("%d-%s", i, filepath.Base(p)))
+		if _, err := os.Stat(sqldb.SQLitePath(p)); errors.Is(err, fs.ErrNotExist) {
+			*s.location, *s.made = filepath.Join(scratch, fmt.Sprintf("%d-%s", i, filepath.Base(sqldb.SQLitePath(p)))), true
 		}
 	}
+	return made
 }

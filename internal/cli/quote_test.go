@@ -59,7 +59,12 @@ type quoteStudy struct {
 
 func newQuoteStudy(t *testing.T) *quoteStudy {
 	t.Helper()
-	dir := t.TempDir()
+	return newQuoteStudyIn(t, t.TempDir())
+}
+
+// newQuoteStudyIn is newQuoteStudy with its files in dir.
+func newQuoteStudyIn(t *testing.T, dir string) *quoteStudy {
+	t.Helper()
 	env, out, logs := testEnv(nil)
 	s := &quoteStudy{dir: dir, cfg: filepath.Join(dir, "run.yaml"), env: env, out: out, log: logs}
 	problemsFile := filepath.Join(dir, "aime.jsonl")

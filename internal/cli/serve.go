@@ -210,7 +210,11 @@ func plannerConfig(ctx context.Context, src llmSources, env Env) (planner.Config
 	if src.cache == "off" || src.cache == "" {
 		return cfg, func() error { return nil }, nil
 	}
-	cache, err := llm.OpenCache(ctx, src.cache)
+	open := llm.OpenCache
+	if src.readCache {
+		open = llm.OpenCacheToRead
+	}
+	cache, err := open(ctx, src.cache)
 	if err != nil {
 		return planner.Config{}, nil, fmt.Errorf("%s: %w", src.where("llm_cache"), err)
 	}

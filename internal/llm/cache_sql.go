@@ -63,6 +63,35 @@ func OpenCache(ctx context.Context, location string) (_ *SQLCache, err error) {
 	return &SQLCache{db: db}, nil
 }
 
+// OpenCacheToRead opens the cache at location for a caller that only
+// reads, such as a quote: nothing is created, migrated or written
+// (sqldb.Options.ReadOnly; a Put fails), so a cache in a directory this
+// process cannot write (another user's, an archive) opens too. A cache of
+// an older schema is opened by OpenCache, which brings it up to date and
+// so must be able to write it; ":memory:" is OpenCache's private cache.
+func OpenCacheToRead(ctx context.Context, location string) (*SQLCache, error) {
+	if location == "" || location == sqlitedsn.Memory {
+		return OpenCache(ctx, location)
+	}
+	db, err := sqldb.Open(ctx, location, sqldb.Options{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("llm cache: open %w", err)
+	}
+	upToDate, err := db.UpToDate(ctx, cacheSchema())
+	switch {
+	case err != nil:
+		return nil, errors.Join(fmt.Errorf("llm cache: open %s: %w", db.Location, err), db.Close())
+	case !upToDate:
+		_ = db.Close() // only read; OpenCache reports what matters
+		c, err := OpenCache(ctx, location)
+		if err != nil {
+			return nil, fmt.Errorf("%w (it was written by an older triage, and reading it needs its schema brought up to date once where it can be written)", err)
+		}
+		return c, nil
+	}
+	return &SQLCache{db: db}, nil
+}
+
 // Get implements Cache.
 func (c *SQLCache) Get(ctx context.Context, key string) (Response, bool, error) {
 	var doc string

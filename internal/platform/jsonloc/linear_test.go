@@ -155,12 +155,19 @@ func TestOdditiesIsLinear(t *testing.T) {
 			small, large := doc(1), doc(2)
 			a1 := allocated(func() { Oddities(small) })
 			a2 := allocated(func() { Oddities(large) })
-			if got := Oddities(large); len(got) != MaxOddities {
+			got := Oddities(large)
+			if len(got) != MaxOddities {
 				t.Errorf("%d oddities, want the first %d", len(got), MaxOddities)
 			}
-			// Each of the MaxOddities paths may be as long as the
-			// document is deep: a few hundred bytes per input byte.
-			if a2 > 5*a1/2 || a2 > 1024*uint64(len(large)) {
+			// Each path is bounded however deep the document and long its
+			// keys (fieldPath): at most maxPathParts steps of a cut key or
+			// an index, and "…".
+			for _, o := range got {
+				if len(o.Field) > maxPathParts*(maxPathKey+len("…")+1)+len("…") {
+					t.Fatalf("a path of %d bytes: %.80s…", len(o.Field), o.Field)
+				}
+			}
+			if a2 > 5*a1/2 || a2 > 64*uint64(len(large)) {
 				t.Errorf("%d bytes in: %d allocated; %d bytes in: %d allocated", len(small), a1, len(large), a2)
 			}
 		})

@@ -23,15 +23,16 @@ const (
 type Oddity struct {
 	// Line is where it is (1-based).
 	Line int
-	// Field is its path: "a.b[2].c" (the key, for a RepeatedKey).
+	// Field is its path: "a.b[2].c" (the key, for a RepeatedKey); a deep
+	// path or a long key is shortened with "…" (fieldPath).
 	Field string
 	// Kind says what it is.
 	Kind OddityKind
 }
 
 // MaxOddities is how many oddities Oddities returns at most: enough for any
-// message, and a bound on the memory a hostile document full of them costs
-// (each names its path, as long as the document is deep).
+// message, and with the bound on each one's path (fieldPath) a bound on
+// the memory a hostile document full of them costs.
 const MaxOddities = 100
 
 // Oddities walks data, a JSON document that decoded without error, and
@@ -95,6 +96,7 @@ type odditiesWalker struct {
 	sc    scanner
 	lines lineCounter // the oddities are found in document order
 	stack []oddFrame
+	parts []pathPart // found's, kept between oddities
 	out   []Oddity
 }
 
@@ -159,16 +161,63 @@ func (f *oddFrame) member(raw []byte) bool {
 // found records an oddity of kind at the token just read, whose path is
 // that of the innermost container's current member or element.
 func (w *odditiesWalker) found(kind OddityKind) {
-	var path []byte
+	w.parts = w.parts[:0]
 	for _, f := range w.stack {
+		w.parts = append(w.parts, pathPart{array: f.array, index: f.next - 1, key: f.key})
+	}
+	w.out = append(w.out, Oddity{Line: w.lines.at(int64(w.sc.pos)), Field: fieldPath(w.parts), Kind: kind})
+}
+
+// pathPart is one step of an oddity's path: an element of an array (its
+// index) or a member of an object (its key).
+type pathPart struct {
+	array bool
+	index int
+	key   []byte
+}
+
+// maxPathParts and maxPathKey bound an oddity's path (fieldPath).
+const (
+	maxPathParts = 16
+	maxPathKey   = 64
+)
+
+// fieldPath renders parts as an Oddity's Field: "a.b[2].c". A path of more
+// than maxPathParts steps keeps its first and last maxPathParts/2 with "…"
+// between, and a key longer than maxPathKey bytes is cut (at a character)
+// and ends in "…": a message names where the oddity is, and MaxOddities
+// paths of a hostile document cost a few hundred kilobytes at most, however
+// deep it is and however long its keys.
+func fieldPath(parts []pathPart) string {
+	var path []byte
+	for i, p := range parts {
+		if len(parts) > maxPathParts && i >= maxPathParts/2 && i < len(parts)-maxPathParts/2 {
+			if i == maxPathParts/2 {
+				path = append(path, "…"...)
+			}
+			continue
+		}
 		switch {
-		case f.array:
-			path = append(strconv.AppendInt(append(path, '['), int64(f.next-1), 10), ']')
+		case p.array:
+			path = append(strconv.AppendInt(append(path, '['), int64(p.index), 10), ']')
 		case len(path) > 0:
-			path = append(append(path, '.'), f.key...)
+			path = append(append(path, '.'), clipKey(p.key)...)
 		default:
-			path = append(path, f.key...)
+			path = append(path, clipKey(p.key)...)
 		}
 	}
-	w.out = append(w.out, Oddity{Line: w.lines.at(int64(w.sc.pos)), Field: string(path), Kind: kind})
+	return string(path)
+}
+
+// clipKey is key, cut after maxPathKey bytes (at the start of a
+// character) with "…" appended.
+func clipKey(key []byte) []byte {
+	if len(key) <= maxPathKey {
+		return key
+	}
+	n := maxPathKey
+	for n > 0 && !utf8.RuneStart(key[n]) {
+		n--
+	}
+	return append(key[:n:n], "…"...)
 }

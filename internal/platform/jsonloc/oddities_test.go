@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"strconv"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -38,6 +38,8 @@ func TestOddities(t *testing.T) {
 		{"wide object, repeated past the first keys", wide(40, "k33"), []Oddity{{Line: 1, Field: "k33", Kind: RepeatedKey}}},
 		{"wide object, repeated among the first keys", wide(40, "k3"), []Oddity{{Line: 1, Field: "k3", Kind: RepeatedKey}}},
 		{"wide object, no repeat", wide(40, "other"), nil},
+		{"deep path shortened", `{"a":` + strings.Repeat("[", 20) + "null" + strings.Repeat("]", 20) + "}", []Oddity{{Line: 1, Field: "a[0][0][0][0][0][0][0]…[0][0][0][0][0][0][0][0]", Kind: NullElement}}},
+		{"long key cut at a character", `{"` + strings.Repeat("k", 63) + `é":1,"` + strings.Repeat("k", 63) + `é":2}`, []Oddity{{Line: 1, Field: strings.Repeat("k", 63) + "…", Kind: RepeatedKey}}},
 		{"a key repeated three times", `{"a":1,"a":2,"a":3}`, []Oddity{{Line: 1, Field: "a", Kind: RepeatedKey}, {Line: 1, Field: "a", Kind: RepeatedKey}}},
 	}
 	for _, tc := range tests {
@@ -78,14 +80,14 @@ func FuzzOddities(f *testing.F) {
 func odditiesByTokens(data []byte) []Oddity {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var out []Oddity
-	var walk func(path string, element bool) bool
-	walk = func(path string, element bool) bool {
+	var walk func(path []pathPart, element bool) bool
+	walk = func(path []pathPart, element bool) bool {
 		tok, err := dec.Token()
 		if err != nil {
 			return false
 		}
 		if tok == nil && element {
-			out = append(out, Oddity{Line: LineAt(data, dec.InputOffset()), Field: path, Kind: NullElement})
+			out = append(out, Oddity{Line: LineAt(data, dec.InputOffset()), Field: fieldPath(path), Kind: NullElement})
 			return true
 		}
 		switch tok {
@@ -97,12 +99,9 @@ func odditiesByTokens(data []byte) []Oddity {
 					return false
 				}
 				key, _ := kt.(string)
-				field := key
-				if path != "" {
-					field = path + "." + key
-				}
+				field := append(slices.Clip(path), pathPart{key: []byte(key)})
 				if seen[key] {
-					out = append(out, Oddity{Line: LineAt(data, dec.InputOffset()), Field: field, Kind: RepeatedKey})
+					out = append(out, Oddity{Line: LineAt(data, dec.InputOffset()), Field: fieldPath(field), Kind: RepeatedKey})
 				}
 				seen[key] = true
 				if !walk(field, false) {
@@ -113,7 +112,7 @@ func odditiesByTokens(data []byte) []Oddity {
 			return err == nil
 		case json.Delim('['):
 			for i := 0; dec.More(); i++ {
-				if !walk(path+"["+strconv.Itoa(i)+"]", true) {
+				if !walk(append(slices.Clip(path), pathPart{array: true, index: i}), true) {
 					return false
 				}
 			}
@@ -122,7 +121,7 @@ func odditiesByTokens(data []byte) []Oddity {
 		}
 		return true
 	}
-	walk("", false)
+	walk(nil, false)
 	return out
 }
 

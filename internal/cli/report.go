@@ -177,13 +177,15 @@ func writeReport(ctx context.Context, path, dir string, opts reportOptions, env 
 		// One note for both parts that need the config.
 		fmt.Fprintf(env.Stderr, "note: freshness is judged against the last run's inputs, not today's, and there is no measurement-noise part (SPEC §9 repeated Phase 0): %v; pass the run's config (triage report CONFIG.yaml) to read them\n", cfgErr)
 	}
-	res, err := reportResults(ctx, rs, cfg, opts, env)
+	gt := &reportGroundTruth{cfg: cfg, env: env}
+	defer closeQuietly(gt) // only read
+	res, err := reportResults(ctx, rs, cfg, gt, opts, env)
 	if err != nil {
 		return err
 	}
 	var noise *report.NoiseInput
 	if opts.Noise && cfg != nil {
-		noise = noiseInput(ctx, rs, cfg, res.Records, opts, env)
+		noise = noiseInput(ctx, rs, cfg, gt, res.Records, opts, env)
 	}
 	rep := report.BuildWith(res.Records, res.Accuracy, report.Options{Bootstrap: opts.Bootstrap, Alpha: opts.Alpha, Noise: noise})
 	builds, err := rs.Builds(ctx)

@@ -2,11 +2,7 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"strings"
 	"time"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
@@ -37,11 +33,11 @@ func reportConfig(ctx context.Context, rs runstore.Store, path string, opts repo
 // reported stale rather than as it was. Without cfg, or when today's grid
 // cannot be laid out (a note on env.Stderr says why), it judges against
 // the grid the last run saved.
-func reportResults(ctx context.Context, rs runstore.Store, cfg *orchestrator.Config, opts reportOptions, env Env) (runstore.Results, error) {
+func reportResults(ctx context.Context, rs runstore.Store, cfg *orchestrator.Config, gt *reportGroundTruth, opts reportOptions, env Env) (runstore.Results, error) {
 	if cfg == nil {
 		return rs.Results(ctx)
 	}
-	current, err := currentGrid(ctx, cfg, rs, opts.Dial, env)
+	current, err := currentGrid(ctx, cfg, rs, gt, opts.Dial, env)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "note: freshness is judged against the last run's inputs, not today's: %v\n", err)
 		return rs.Results(ctx)
@@ -51,18 +47,14 @@ func reportResults(ctx context.Context, rs runstore.Store, cfg *orchestrator.Con
 
 // currentGrid lays out cfg's grid as a run would now, calling no model and
 // writing nothing: the Planner in process (or the config's remote one)
-// lists the endpoints, the Executor (in process over the ground-truth
+// lists the endpoints, the Executor (in process over gt, the ground-truth
 // store, which must exist, or the config's remote one) gives the ground
 // truth. The ground-truth files the config imports at a run's start are
 // not imported.
-func currentGrid(ctx context.Context, cfg *orchestrator.Config, rs runstore.Store, dial *dialFlags, env Env) (_ runstore.Current, err error) {
-	if cfg.Services.Executor == "" {
-		p := strings.TrimPrefix(cfg.Path(cfg.GroundTruthStore), "sqlite:")
-		if !strings.Contains(p, "://") {
-			if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
-				return runstore.Current{}, fmt.Errorf("the ground-truth store %s does not exist", p)
-			}
-		}
+func currentGrid(ctx context.Context, cfg *orchestrator.Config, rs runstore.Store, gt *reportGroundTruth, dial *dialFlags, env Env) (_ runstore.Current, err error) {
+	st, err := gt.store(ctx)
+	if err != nil {
+		return runstore.Current{}, err
 	}
 	src := configSources(cfg)
 	src.cache = "off" // laying out the grid reads no answer
@@ -71,11 +63,6 @@ func currentGrid(ctx context.Context, cfg *orchestrator.Config, rs runstore.Stor
 		return runstore.Current{}, err
 	}
 	defer closeInto(&err, closeCache)
-	st, closeStore, err := openGroundTruthToRead(ctx, cfg, env)
-	if err != nil {
-		return runstore.Current{}, err
-	}
-	defer closeInto(&err, closeStore)
 	if dial == nil {
 		dial = &dialFlags{}
 	}

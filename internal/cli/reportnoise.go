@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/runs/report"
 	"github.com/triage-eval/triage/internal/store/runstore"
@@ -16,8 +17,8 @@ import (
 // when no item has more than one sample, and also, with a one-line note
 // on env.Stderr, when the samples cannot be read (the store or the
 // Executor does not answer): the rest of the report does not need them.
-func noiseInput(ctx context.Context, rs runstore.Store, cfg *orchestrator.Config, records []report.ScoreRecord, opts reportOptions, env Env) *report.NoiseInput {
-	in, err := readNoiseInput(ctx, rs, cfg, records, opts, env)
+func noiseInput(ctx context.Context, rs runstore.Store, cfg *orchestrator.Config, gt *reportGroundTruth, records []report.ScoreRecord, opts reportOptions, env Env) *report.NoiseInput {
+	in, err := readNoiseInput(ctx, rs, cfg, gt, records, opts, env)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "note: no measurement-noise part (SPEC §9 repeated Phase 0): %v\n", err)
 		return nil
@@ -26,15 +27,19 @@ func noiseInput(ctx context.Context, rs runstore.Store, cfg *orchestrator.Config
 }
 
 // readNoiseInput is noiseInput, its failure an error.
-func readNoiseInput(ctx context.Context, rs runstore.Store, cfg *orchestrator.Config, records []report.ScoreRecord, opts reportOptions, env Env) (_ *report.NoiseInput, err error) {
+func readNoiseInput(ctx context.Context, rs runstore.Store, cfg *orchestrator.Config, gt *reportGroundTruth, records []report.ScoreRecord, opts reportOptions, env Env) (_ *report.NoiseInput, err error) {
 	dial := opts.Dial
 	if dial == nil {
 		dial = &dialFlags{}
 	}
-	exec, closeExec, err := openExecutor(ctx, cfg.Path(cfg.GroundTruthStore), cfg.Services.Executor, "", dial, true, env)
+	st, err := gt.store(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer func() { err = errors.Join(err, closeExec()) }()
-	return orchestrator.NoiseInput(ctx, rs, cfg, exec, records)
+	conns, err := connect([]string{"executor"}, map[string]string{"executor": cfg.Services.Executor}, dial, serviceDeps{store: st, tel: env.Telemetry}, env.Stderr)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { err = errors.Join(err, conns.Close()) }()
+	return orchestrator.NoiseInput(ctx, rs, cfg, triagev1.NewExecutorServiceClient(conns.conns["executor"]), records)
 }

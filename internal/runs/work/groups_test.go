@@ -20,6 +20,7 @@ type claimLog struct {
 	calls []claimCall
 }
 
+// claimCall is one Claim: the keys asked for and how many were taken.
 type claimCall struct {
 	keys  []string
 	taken int
@@ -34,45 +35,55 @@ func (s *claimLog) Claim(ctx context.Context, keys, fps []string, worker string,
 }
 
 // TestRunClaimsWholeGroupsWhenWorkersMeet: workers start at different
-// places of the units (w0 and w1 at none of the group boundaries), yet
-// each claim asks for one whole group of Claim units from a boundary, and
-// takes all of it or none — two workers that meet reach for the same
-// groups rather than overlapping ones, so that none ends the run with a
-// part group more than the others.
+// places of the units, yet each claim asks for one whole group of Claim
+// units from a multiple of Claim (the last group shorter when Claim does
+// not divide the units), and takes all of it or none — two workers that
+// meet reach for the same groups rather than overlapping ones, so that
+// none ends the run with a part group more than the others.
 func TestRunClaimsWholeGroupsWhenWorkersMeet(t *testing.T) {
-	const claim = 4
-	s := &claimLog{memStore: newMemStore()}
-	all := units(200)
-	var wg sync.WaitGroup
-	for w := range 3 {
-		wg.Go(func() {
-			opts := work.Options{Concurrency: claim, Leases: work.NewLeases(s, fmt.Sprint("w", w), time.Second, time.Now)}
-			err := work.Run(context.Background(), opts, all, func(_ context.Context, batch []unit) error {
-				for _, u := range batch {
-					time.Sleep(100 * time.Microsecond)
-					s.store(u.key, u.fp)
+	for _, tc := range []struct{ units, claim int }{
+		{200, 4},
+		{202, 4}, // a short last group
+		{3, 4},   // fewer units than a group
+		{50, 1},
+	} {
+		t.Run(fmt.Sprintf("%d units, claim %d", tc.units, tc.claim), func(t *testing.T) {
+			s := &claimLog{memStore: newMemStore()}
+			all := units(tc.units)
+			var wg sync.WaitGroup
+			for w := range 3 {
+				wg.Go(func() {
+					opts := work.Options{Concurrency: tc.claim, Leases: work.NewLeases(s, fmt.Sprint("w", w), work.MinLease, time.Now)}
+					err := work.Run(context.Background(), opts, all, func(_ context.Context, batch []unit) error {
+						for _, u := range batch {
+							time.Sleep(100 * time.Microsecond)
+							s.store(u.key, u.fp)
+						}
+						return nil
+					})
+					if err != nil {
+						t.Error(err)
+					}
+				})
+			}
+			wg.Wait()
+			groups := (tc.units + tc.claim - 1) / tc.claim
+			if len(s.calls) < groups {
+				t.Fatalf("%d claims for %d groups", len(s.calls), groups)
+			}
+			for _, c := range s.calls {
+				first, err := strconv.Atoi(strings.TrimPrefix(c.keys[0], "u"))
+				if err != nil {
+					t.Fatal(err)
 				}
-				return nil
-			})
-			if err != nil {
-				t.Error(err)
+				want := all[first:min(first+tc.claim, len(all))]
+				if first%tc.claim != 0 || len(c.keys) != len(want) || c.keys[len(c.keys)-1] != want[len(want)-1].key {
+					t.Errorf("a claim asked for %v: not a whole group of %d from a multiple of %d", c.keys, len(want), tc.claim)
+				}
+				if c.taken != 0 && c.taken != len(c.keys) {
+					t.Errorf("a claim took %d of %v: part of a group", c.taken, c.keys)
+				}
 			}
 		})
-	}
-	wg.Wait()
-	if len(s.calls) < len(all)/claim {
-		t.Fatalf("%d claims for %d units in groups of %d", len(s.calls), len(all), claim)
-	}
-	for _, c := range s.calls {
-		first, err := strconv.Atoi(strings.TrimPrefix(c.keys[0], "u"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if first%claim != 0 || len(c.keys) != claim {
-			t.Errorf("a claim asked for %v: not a whole group of %d from a boundary", c.keys, claim)
-		}
-		if c.taken != 0 && c.taken != len(c.keys) {
-			t.Errorf("a claim took %d of %v: part of a group", c.taken, c.keys)
-		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"os"
-	"slices"
 	"time"
 )
 
@@ -148,20 +147,29 @@ func (l *Leases) PollAfter(waited time.Duration) time.Duration {
 	return min(max(waited/8, l.Poll()/32), l.Poll())
 }
 
-// rotate returns xs starting at a place that depends on the worker, so
+// groupsFrom cuts units into groups of claim (the last of them shorter
+// when claim does not divide their number), each starting at a multiple of
+// claim, and returns them in the order this worker offers them: from a
+// group that depends on the worker to the end, then from the start, so
 // that workers going through the same units start apart and rarely reach
-// for the same one. The place is a multiple of claim, the units one round
-// trip claims: two workers that meet then reach for the same groups, each
-// group taken whole by one of them, rather than for groups that overlap,
-// each taken in part by both — a worker that holds a part group more at the
-// end of a run than the others needs a whole round of its slots more.
-func rotate[T any](l *Leases, xs []T, claim int) []T {
-	if len(xs) == 0 {
-		return xs
+// for the same one. Workers that meet then reach for the same groups —
+// when they go through the same units with the same claim, as the workers
+// of a run started together do — each group taken whole by one of them,
+// rather than for groups that overlap, each taken in part by both: a
+// worker that holds a part group more than the others at the end of a run
+// needs a whole round of its slots more. Without leases (l nil) the groups
+// start at the first unit.
+func groupsFrom[U any](l *Leases, units []U, claim int) [][]U {
+	claim = max(claim, 1)
+	var groups [][]U
+	for start := 0; start < len(units); start += claim {
+		groups = append(groups, units[start:min(start+claim, len(units))])
+	}
+	if l == nil || len(groups) == 0 {
+		return groups
 	}
 	h := fnv.New32a()
 	h.Write([]byte(l.worker))
-	k := int(h.Sum32() % uint32(len(xs)))
-	k -= k % max(claim, 1)
-	return append(slices.Clone(xs[k:]), xs[:k]...)
+	k := int(h.Sum32() % uint32(len(groups)))
+	return append(groups[k:], groups[:k]...)
 }

@@ -92,7 +92,7 @@ func Run[U Unit](ctx context.Context, opts Options, units []U, work func(context
 	}
 	stop := l.keepAlive(ctx)
 	defer stop()
-	waiting, err := pass(ctx, opts, rotate(l, units, opts.Claim), work)
+	waiting, err := pass(ctx, opts, units, work)
 	opts.Progress.setHeld(len(waiting))
 	defer opts.Progress.setHeld(0)
 	// The first look is at once: a worker that finishes last finds the
@@ -191,12 +191,11 @@ func pass[U Unit](ctx context.Context, opts Options, units []U, work func(contex
 		feedErr error
 	)
 feed:
-	for start := 0; start < len(units); start += opts.Claim {
+	for _, part := range groupsFrom(l, units, opts.Claim) {
 		if Stopping(opts.Stop) {
 			left.Store(true)
 			break
 		}
-		part := units[start:min(start+opts.Claim, len(units))]
 		mine := part
 		if l != nil {
 			taken, err := l.Take(gctx, keysOf(part), fingerprintsOf(part))

@@ -13,6 +13,16 @@ import (
 // loadConfigArg parses the flags of a command whose one argument is a run
 // config, and loads the config. It returns nil and no error after -h.
 func loadConfigArg(fs *flag.FlagSet, args []string, env Env) (*orchestrator.Config, error) {
+	cfg, err := readConfigArg(fs, args, env)
+	if cfg == nil || err != nil {
+		return cfg, err
+	}
+	return cfg, makeStoreFolders(cfg)
+}
+
+// readConfigArg is loadConfigArg for a command that writes nothing (a
+// quote): the folders of the config's stores are not made.
+func readConfigArg(fs *flag.FlagSet, args []string, env Env) (*orchestrator.Config, error) {
 	rest, err := parseFlags(fs, args, env.Getenv, 1)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -23,25 +33,36 @@ func loadConfigArg(fs *flag.FlagSet, args []string, env Env) (*orchestrator.Conf
 	if len(rest) != 1 {
 		return nil, fmt.Errorf("%w: %s needs the run's config file (YAML)", ErrUsage, fs.Name())
 	}
-	return loadConfig(rest[0])
+	return readConfig(rest[0])
 }
 
 // loadConfig reads a run config, saying what the file is when it is not
 // one, and creates the folders of the config's local stores.
 func loadConfig(path string) (*orchestrator.Config, error) {
-	if err := wrongKind(path, "a run config (YAML, see docs/reference.md)"); err != nil {
-		return nil, err
-	}
-	cfg, err := orchestrator.LoadConfig(path)
+	cfg, err := readConfig(path)
 	if err != nil {
 		return nil, err
 	}
+	return cfg, makeStoreFolders(cfg)
+}
+
+// readConfig reads a run config, saying what the file is when it is not
+// one.
+func readConfig(path string) (*orchestrator.Config, error) {
+	if err := wrongKind(path, "a run config (YAML, see docs/reference.md)"); err != nil {
+		return nil, err
+	}
+	return orchestrator.LoadConfig(path)
+}
+
+// makeStoreFolders creates the folders of cfg's local stores.
+func makeStoreFolders(cfg *orchestrator.Config) error {
 	for _, loc := range []string{cfg.RunStore, cfg.GroundTruthStore, cfg.LLMCache} {
 		if err := ensureParent(cfg.Path(loc)); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return cfg, nil
+	return nil
 }
 
 // openGroundTruth opens the config's ground-truth store when the Executor
@@ -64,7 +85,7 @@ func openGroundTruthWith(ctx context.Context, open func(context.Context, string)
 	}
 	st, err := open(ctx, cfg.Path(cfg.GroundTruthStore))
 	if err != nil {
-		return nil, nil, fmt.Errorf("ground_truth_store: %w", err)
+		return nil, nil, fmt.Errorf("%s: %w", cfg.Where("ground_truth_store"), err)
 	}
 	return groundtruth.Instrument(st, env.meterProvider()), st.Close, nil
 }

@@ -63,7 +63,7 @@ type llmSources struct {
 	// cannot be used is a usage error.
 	flags bool
 	// readCache says the cache is only read (a quote): it is opened with
-	// llm.OpenCacheToRead, which writes nothing.
+	// llm.OpenCacheToRead.
 	readCache bool
 }
 

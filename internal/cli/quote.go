@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -39,7 +38,7 @@ func runQuote(ctx context.Context, args []string, env Env) (err error) {
 		fmt.Fprint(fs.Output(), "usage: triage quote [flags] CONFIG.yaml\n\nStates, before any model call, what the config's study still costs: per\nphase (Phase 0 baseline, Phase 1 planning, budget-aware re-solve) and\nendpoint, the calls still to make after the response cache and resume, their\ninput tokens (estimated: bytes/4), the max_tokens bound of their output, the\noutput expected from Phase 0 costs, and dollars where endpoints.json gives\nprices. Calls no model. See docs/operations.md, \"Know the bill\".\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	cfg, err := loadConfigArg(fs, args, env)
+	cfg, err := readConfigArg(fs, args, env)
 	if cfg == nil || err != nil {
 		return err
 	}
@@ -51,7 +50,10 @@ func runQuote(ctx context.Context, args []string, env Env) (err error) {
 	// A quote writes nothing of the study: a store that exists is opened
 	// to read (another user's study, an archive, opens too), one that does
 	// not is made empty in scratch.
-	made := absentAsEmpty(cfg, scratch)
+	made, err := absentAsEmpty(ctx, cfg, scratch)
+	if err != nil {
+		return err
+	}
 	src := configSources(cfg)
 	src.readCache = !made.cache
 	llmCfg, closeCache, err := plannerConfig(ctx, src, env)
@@ -73,7 +75,7 @@ func runQuote(ctx context.Context, args []string, env Env) (err error) {
 	defer closeInto(&err, closeStore)
 	rs, err := openRS(ctx, cfg.Path(cfg.RunStore))
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", cfg.Where("run_store"), err)
 	}
 	defer closeInto(&err, rs.Close)
 	conns, err := connectNoCalls(cfg, llmCfg, st, dial, env)
@@ -334,24 +336,36 @@ func mean(xs []int64) int64 {
 // (absentAsEmpty): those it opens to write; the others it only reads.
 type madeEmpty struct{ runStore, groundTruth, cache bool }
 
-// absentAsEmpty points each of cfg's local SQLite stores that does not
-// exist yet (run store, ground-truth store, LLM cache) at a fresh file in
-// scratch, and says which: a quote reads stores, and one not there is
-// empty; it must not leave new files behind in the study's folder (nor
-// quote a mistyped path into existence).
-func absentAsEmpty(cfg *orchestrator.Config, scratch string) madeEmpty {
+// absentAsEmpty points each of cfg's stores that holds nothing yet at a
+// fresh SQLite file in scratch, and says which: a quote reads stores, and
+// one not there is empty; it must not leave new files behind in the
+// study's folder (nor quote a mistyped path into existence). The run store
+// is absent when its location holds no run store (runstore.Exists: a file
+// not there or empty, a PostgreSQL database without one); the ground-truth
+// store and the cache when their local file is not there (a PostgreSQL
+// one is opened as a run opens it).
+func absentAsEmpty(ctx context.Context, cfg *orchestrator.Config, scratch string) (madeEmpty, error) {
 	var made madeEmpty
+	if loc := cfg.Path(cfg.RunStore); loc != "" {
+		ok, err := runstore.Exists(ctx, loc)
+		if err != nil {
+			return made, fmt.Errorf("%s: %w", cfg.Where("run_store"), err)
+		}
+		if !ok {
+			cfg.RunStore, made.runStore = filepath.Join(scratch, "0-"+filepath.Base(sqldb.SQLitePath(loc))), true
+		}
+	}
 	for i, s := range []struct {
 		location *string
 		made     *bool
-	}{{&cfg.RunStore, &made.runStore}, {&cfg.GroundTruthStore, &made.groundTruth}, {&cfg.LLMCache, &made.cache}} {
-		p := cfg.Path(*s.location)
-		if p == "" || p == "off" || strings.Contains(p, "://") {
+	}{{&cfg.GroundTruthStore, &made.groundTruth}, {&cfg.LLMCache, &made.cache}} {
+		path, local := isStorePath(cfg.Path(*s.location))
+		if !local {
 			continue
 		}
-		if _, err := os.Stat(sqldb.SQLitePath(p)); errors.Is(err, fs.ErrNotExist) {
-			*s.location, *s.made = filepath.Join(scratch, fmt.Sprintf("%d-%s", i, filepath.Base(sqldb.SQLitePath(p)))), true
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			*s.location, *s.made = filepath.Join(scratch, fmt.Sprintf("%d-%s", i+1, filepath.Base(path))), true
 		}
 	}
-	return made
+	return made, nil
 }

@@ -85,7 +85,7 @@ func OpenCacheToRead(ctx context.Context, location string) (*SQLCache, error) {
 		_ = db.Close() // only read; OpenCache reports what matters
 		c, err := OpenCache(ctx, location)
 		if err != nil {
-			return nil, fmt.Errorf("%w (it was written by an older triage, and reading it needs its schema brought up to date once where it can be written)", err)
+			return nil, sqldb.OlderSchema(err)
 		}
 		return c, nil
 	}

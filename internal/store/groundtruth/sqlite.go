@@ -146,7 +146,7 @@ func openSQLiteToRead(ctx context.Context, path string) (_ Store, err error) {
 		}
 		st, err := openSQLite(ctx, path)
 		if err != nil {
-			return nil, fmt.Errorf("%w (it was written by an older triage, and reading it needs its schema brought up to date once where it can be written)", err)
+			return nil, sqldb.OlderSchema(err)
 		}
 		return st, nil
 	}

@@ -69,7 +69,7 @@ func OpenToRead(ctx context.Context, location string) (Store, error) {
 		_ = db.Close() // only read; Open reports what matters
 		rs, err := Open(ctx, location)
 		if err != nil {
-			return nil, fmt.Errorf("%w (it was written by an older triage, and reading it needs its schema brought up to date once where it can be written)", err)
+			return nil, sqldb.OlderSchema(err)
 		}
 		return rs, nil
 	}

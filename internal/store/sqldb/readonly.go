@@ -77,3 +77,10 @@ func openAndRead(ctx context.Context, dsn string) (*sql.DB, error) {
 	}
 	return db, nil
 }
+
+// OlderSchema wraps err, the error of opening to write a store that a
+// reader found written by an older triage (its schema is brought up to
+// date when it is opened), with what the reader needs.
+func OlderSchema(err error) error {
+	return fmt.Errorf("%w (it was written by an older triage, and reading it needs its schema brought up to date once where it can be written)", err)
+}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestOddities(t *testing.T) {
@@ -140,4 +141,45 @@ func BenchmarkOddities(b *testing.B) {
 			odditiesByTokens(line)
 		}
 	})
+}
+
+// TestFieldPath: a path of up to maxPathParts steps is written whole; a
+// longer one keeps its first and last maxPathParts/2 with "…" between; a
+// key longer than maxPathKey bytes is cut at the start of a character.
+func TestFieldPath(t *testing.T) {
+	keys := func(n int) []pathPart {
+		parts := make([]pathPart, n)
+		for i := range parts {
+			parts[i] = pathPart{key: []byte(fmt.Sprint("k", i))}
+		}
+		return parts
+	}
+	four := "𝄞" // a 4-byte character
+	tests := []struct {
+		name  string
+		parts []pathPart
+		want  string
+	}{
+		{"empty", nil, ""},
+		{"key then index", []pathPart{{key: []byte("a")}, {array: true, index: 2}, {key: []byte("c")}}, "a[2].c"},
+		{"index first", []pathPart{{array: true, index: 0}, {key: []byte("b")}}, "[0].b"},
+		{"16 steps whole", keys(16), "k0.k1.k2.k3.k4.k5.k6.k7.k8.k9.k10.k11.k12.k13.k14.k15"},
+		{"17 steps", keys(17), "k0.k1.k2.k3.k4.k5.k6.k7….k9.k10.k11.k12.k13.k14.k15.k16"},
+		{"18 steps", keys(18), "k0.k1.k2.k3.k4.k5.k6.k7….k10.k11.k12.k13.k14.k15.k16.k17"},
+		{"key of 64 bytes whole", []pathPart{{key: []byte(strings.Repeat("k", 64))}}, strings.Repeat("k", 64)},
+		{"key of 65 bytes cut", []pathPart{{key: []byte(strings.Repeat("k", 65))}}, strings.Repeat("k", 64) + "…"},
+		{"a character across the cut", []pathPart{{key: []byte(strings.Repeat("k", 62) + four + "x")}}, strings.Repeat("k", 62) + "…"},
+		{"a character ending at the cut", []pathPart{{key: []byte(strings.Repeat("k", 60) + four + "x")}}, strings.Repeat("k", 60) + four + "…"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := fieldPath(tc.parts)
+			if got != tc.want {
+				t.Errorf("fieldPath = %q, want %q", got, tc.want)
+			}
+			if !utf8.ValidString(got) {
+				t.Errorf("fieldPath = %q: not UTF-8", got)
+			}
+		})
+	}
 }

@@ -111,6 +111,7 @@ func runStoreOf(ctx context.Context, arg string) (string, *orchestrator.Config, 
 	if sqldb.IsPostgres(path) {
 		return path, cfg, postgresRunStore(ctx, path, arg)
 	}
+	path = sqldb.SQLitePath(path)
 	if kind, err := sniff(path); err != nil || kind == kindMissing {
 		return "", nil, fmt.Errorf("%s: the config's run_store %s does not exist yet (triage run %s first)", arg, path, arg)
 	}
@@ -124,7 +125,7 @@ func runStoreOf(ctx context.Context, arg string) (string, *orchestrator.Config, 
 func reportDir(cfg *orchestrator.Config, runStore string) string {
 	switch {
 	case !sqldb.IsPostgres(runStore):
-		return runStore + ".report"
+		return sqldb.SQLitePath(runStore) + ".report"
 	case cfg == nil || cfg.File() == "":
 		return ""
 	}

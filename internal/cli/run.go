@@ -115,10 +115,13 @@ func runGrid(ctx context.Context, command string, cfg *orchestrator.Config, prog
 // needs --out, and may hold a password, which no message shows.
 func reportArg(cfg *orchestrator.Config) string {
 	store := cfg.Path(cfg.RunStore)
-	if sqldb.IsPostgres(store) && cfg.File() != "" {
+	switch {
+	case sqldb.IsPostgres(store) && cfg.File() != "":
 		return cfg.File()
+	case sqldb.IsPostgres(store):
+		return sqldb.Redact(store)
 	}
-	return sqldb.Redact(store)
+	return sqldb.SQLitePath(store)
 }
 
 func isTerminal(w io.Writer) bool {

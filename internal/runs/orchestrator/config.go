@@ -516,8 +516,12 @@ func (c *Config) validateInjection(bad func(field, format string, args ...any)) 
 // File is the path the config was loaded from ("" when built in code).
 func (c *Config) File() string { return c.file }
 
-// Path resolves a path from the config relative to the config's folder.
+// Path resolves a path from the config relative to the config's folder; a
+// store's "sqlite:PATH" keeps its prefix, PATH resolved.
 func (c *Config) Path(p string) string {
+	if rest, ok := strings.CutPrefix(p, "sqlite:"); ok {
+		return "sqlite:" + c.Path(rest)
+	}
 	if p == "" || p == "off" || filepath.IsAbs(p) || c.dir == "" || strings.Contains(p, "://") {
 		return p
 	}

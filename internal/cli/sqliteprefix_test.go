@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/triage-eval/triage/internal/runs/orchestrator"
+	"github.com/triage-eval/triage/internal/runs/quote"
+)
+
+// TestStudyWithSQLitePrefixedStores: a config that names its stores
+// sqlite:PATH, PATH relative to the config, runs, quotes and reports with
+// the stores beside the config — not in a folder named "sqlite:" — and
+// the run's closing line names a run store that triage report reads.
+func TestStudyWithSQLitePrefixedStores(t *testing.T) {
+	s := newQuoteStudy(t)
+	cfg, err := os.ReadFile(s.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefixed := strings.NewReplacer("run_store: run.db", "run_store: sqlite:run.db", "ground_truth_store: gt.db", "ground_truth_store: sqlite:gt.db", "llm_cache: llm-cache.db", "llm_cache: sqlite:llm-cache.db").Replace(string(cfg))
+	if err := os.WriteFile(s.cfg, []byte(prefixed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.run(t, "baseline")
+	s.run(t, "run")
+	if p1 := s.quote(t)[quote.Planning]; p1.Calls != 0 {
+		t.Errorf("phase 1 after the run = %+v, want 0 calls", p1)
+	}
+	for _, name := range []string{"run.db", "gt.db", "llm-cache.db"} {
+		if _, err := os.Stat(filepath.Join(s.dir, name)); err != nil {
+			t.Errorf("store %s not beside the config: %v", name, err)
+		}
+	}
+	env, _, logs := testEnv(nil)
+	if err := Run(context.Background(), []string{"report", s.cfg}, env); err != nil {
+		t.Fatalf("report: %v\n%s", err, logs)
+	}
+	if _, err := os.Stat(filepath.Join(s.dir, "run.db.report", "report.html")); err != nil {
+		t.Errorf("the report is not beside the run store: %v", err)
+	}
+	if got := reportArg(mustLoad(t, s.cfg)); got != filepath.Join(s.dir, "run.db") {
+		t.Errorf("reportArg = %q, want the run store's file", got)
+	}
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "sqlite:") {
+			t.Errorf("the study holds %s: a store's prefix taken for a folder", e.Name())
+		}
+	}
+}
+
+// mustLoad reads the run config at path.
+func mustLoad(t *testing.T, path string) *orchestrator.Config {
+	t.Helper()
+	cfg, err := readConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}

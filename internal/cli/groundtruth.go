@@ -58,7 +58,11 @@ func runGroundTruth(ctx context.Context, args []string, env Env) (err error) {
 // local store that does not exist yet (listing never creates one).
 func openExecutor(ctx context.Context, storeLoc, addr, config string, dial *dialFlags, mustExist bool, env Env) (_ triagev1.ExecutorServiceClient, closeAll func() error, err error) {
 	if config != "" {
-		cfg, err := loadConfig(config)
+		load := loadConfig
+		if mustExist { // listing makes no folder either
+			load = readConfig
+		}
+		cfg, err := load(config)
 		if err != nil {
 			return nil, nil, err
 		}

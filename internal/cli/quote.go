@@ -340,18 +340,17 @@ type madeEmpty struct{ runStore, groundTruth, cache bool }
 // fresh SQLite file in scratch, and says which: a quote reads stores, and
 // one not there is empty; it must not leave new files behind in the
 // study's folder (nor quote a mistyped path into existence). The run store
-// is absent when its location holds no run store (runstore.Exists: a file
-// not there or empty, a PostgreSQL database without one); the ground-truth
-// store and the cache when their local file is not there (a PostgreSQL
-// one is opened as a run opens it).
+// is absent as runStoreAbsent says; the ground-truth store and the cache
+// when their local file is not there (a PostgreSQL one is opened as a run
+// opens it).
 func absentAsEmpty(ctx context.Context, cfg *orchestrator.Config, scratch string) (madeEmpty, error) {
 	var made madeEmpty
 	if loc := cfg.Path(cfg.RunStore); loc != "" {
-		ok, err := runstore.Exists(ctx, loc)
+		absent, err := runStoreAbsent(ctx, loc)
 		if err != nil {
 			return made, fmt.Errorf("%s: %w", cfg.Where("run_store"), err)
 		}
-		if !ok {
+		if absent {
 			cfg.RunStore, made.runStore = filepath.Join(scratch, "0-"+filepath.Base(sqldb.SQLitePath(loc))), true
 		}
 	}
@@ -368,4 +367,25 @@ func absentAsEmpty(ctx context.Context, cfg *orchestrator.Config, scratch string
 		}
 	}
 	return made, nil
+}
+
+// runStoreAbsent reports whether the run store at loc holds nothing yet: a
+// local file not there or empty (not opened: one this process cannot
+// write is then copied to be read once, by the quote's own open), or a
+// PostgreSQL database without a run store (runstore.Exists). A file that
+// holds something else is left to the open, which says what it holds.
+func runStoreAbsent(ctx context.Context, loc string) (bool, error) {
+	path, local := isStorePath(loc)
+	if !local {
+		ok, err := runstore.Exists(ctx, loc)
+		return !ok, err
+	}
+	info, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return true, nil
+	case err != nil:
+		return false, err
+	}
+	return info.Size() == 0, nil
 }

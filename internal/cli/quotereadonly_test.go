@@ -57,6 +57,9 @@ func TestQuoteOfAStudyInAReadOnlyDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	second := strings.Replace(string(cfg), "run_store: run.db", "run_store: runs/second.db", 1)
+	if second == string(cfg) {
+		t.Fatalf("the study's config names no run_store: run.db:\n%s", cfg)
+	}
 	if err := os.WriteFile(filepath.Join(s.dir, "second.yaml"), []byte(second), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +101,11 @@ func TestQuoteBeforeTheFirstRunOnPostgreSQL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(s.cfg, []byte(strings.Replace(string(cfg), "run_store: run.db", "run_store: "+location, 1)), 0o644); err != nil {
+	onPostgres := strings.Replace(string(cfg), "run_store: run.db", "run_store: "+location, 1)
+	if onPostgres == string(cfg) {
+		t.Fatalf("the study's config names no run_store: run.db:\n%s", cfg)
+	}
+	if err := os.WriteFile(s.cfg, []byte(onPostgres), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if p1 := s.quote(t)[quote.Planning]; p1.Calls != 4 || p1.Provisional != 4 {

@@ -22,6 +22,9 @@ func TestStudyWithSQLitePrefixedStores(t *testing.T) {
 		t.Fatal(err)
 	}
 	prefixed := strings.NewReplacer("run_store: run.db", "run_store: sqlite:run.db", "ground_truth_store: gt.db", "ground_truth_store: sqlite:gt.db", "llm_cache: llm-cache.db", "llm_cache: sqlite:llm-cache.db").Replace(string(cfg))
+	if strings.Count(prefixed, "sqlite:") != 3 {
+		t.Fatalf("the study's config did not take the prefixes:\n%s", prefixed)
+	}
 	if err := os.WriteFile(s.cfg, []byte(prefixed), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -42,8 +45,18 @@ func TestStudyWithSQLitePrefixedStores(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(s.dir, "run.db.report", "report.html")); err != nil {
 		t.Errorf("the report is not beside the run store: %v", err)
 	}
-	if got := reportArg(mustLoad(t, s.cfg)); got != filepath.Join(s.dir, "run.db") {
-		t.Errorf("reportArg = %q, want the run store's file", got)
+	arg := reportArg(mustLoad(t, s.cfg))
+	if arg != filepath.Join(s.dir, "run.db") {
+		t.Errorf("reportArg = %q, want the run store's file", arg)
+	}
+	// Given the run store, the report finds the config its manifest
+	// records, prefixes and all: no note that it could not.
+	env, _, logs = testEnv(nil)
+	if err := Run(context.Background(), []string{"report", "--out", filepath.Join(s.dir, "by-store"), arg}, env); err != nil {
+		t.Fatalf("report %s: %v\n%s", arg, err, logs)
+	}
+	if strings.Contains(logs.String(), "note:") {
+		t.Errorf("report of the run store:\n%s", logs)
 	}
 	entries, err := os.ReadDir(s.dir)
 	if err != nil {

@@ -238,7 +238,7 @@ func configDir(runStoreSetting, runStore string) (string, bool) {
 	if runStoreSetting == "" || !isRelative(runStoreSetting) {
 		return "", false
 	}
-	setting, path := filepath.Clean(runStoreSetting), filepath.Clean(runStore)
+	setting, path := filepath.Clean(sqldb.SQLitePath(runStoreSetting)), filepath.Clean(sqldb.SQLitePath(runStore))
 	if path == setting {
 		return ".", true
 	}
@@ -253,7 +253,8 @@ func configDir(runStoreSetting, runStore string) (string, bool) {
 }
 
 // isRelative reports whether a config's location is a relative file path
-// (not absolute, not a URL, not "off").
+// (not absolute, not a URL, not "off"; a store's sqlite:PATH by its PATH).
 func isRelative(p string) bool {
+	p = sqldb.SQLitePath(p)
 	return p != "" && p != "off" && !filepath.IsAbs(p) && !strings.Contains(p, "://")
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,6 +74,17 @@ func isStorePath(loc string) (string, bool) {
 		return "", false
 	}
 	return strings.TrimPrefix(loc, "sqlite:"), true
+}
+
+// fileAbsent reports whether loc names a local SQLite file that is not
+// there (false for a URL, "" or "off").
+func fileAbsent(loc string) bool {
+	path, local := isStorePath(loc)
+	if !local {
+		return false
+	}
+	_, err := os.Stat(path)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // ensureParent creates the folder of a local store file, so that a config

@@ -86,12 +86,21 @@ func openExecutor(ctx context.Context, storeLoc, addr, config string, dial *dial
 		closeStore = st.Close
 		st = groundtruth.Instrument(st, env.meterProvider())
 	}
-	conns, err := connect([]string{"executor"}, map[string]string{"executor": addr}, dial, serviceDeps{store: st, tel: env.Telemetry}, env.Stderr)
+	exec, closeConn, err := connectExecutor(st, addr, dial, env)
 	if err != nil {
 		return nil, nil, errors.Join(err, closeStore())
 	}
-	closeAll = func() error { return errors.Join(conns.Close(), closeStore()) }
-	return triagev1.NewExecutorServiceClient(conns.conns["executor"]), closeAll, nil
+	return exec, func() error { return errors.Join(closeConn(), closeStore()) }, nil
+}
+
+// connectExecutor returns an Executor client: over st in process when addr
+// is "", else dialled at addr; closeConn closes the connection, not st.
+func connectExecutor(st groundtruth.Store, addr string, dial *dialFlags, env Env) (_ triagev1.ExecutorServiceClient, closeConn func() error, err error) {
+	conns, err := connect([]string{"executor"}, map[string]string{"executor": addr}, dial, serviceDeps{store: st, tel: env.Telemetry}, env.Stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	return triagev1.NewExecutorServiceClient(conns.conns["executor"]), conns.Close, nil
 }
 
 // importGroundTruth imports a JSONL file (or stdin) in one atomic import.

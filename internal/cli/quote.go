@@ -341,30 +341,24 @@ type madeEmpty struct{ runStore, groundTruth, cache bool }
 // one not there is empty; it must not leave new files behind in the
 // study's folder (nor quote a mistyped path into existence). The run store
 // is absent as runStoreAbsent says; the ground-truth store and the cache
-// when their local file is not there (a PostgreSQL one is opened as a run
-// opens it).
-func absentAsEmpty(ctx context.Context, cfg *orchestrator.Config, scratch string) (madeEmpty, error) {
-	var made madeEmpty
-	if loc := cfg.Path(cfg.RunStore); loc != "" {
-		absent, err := runStoreAbsent(ctx, loc)
-		if err != nil {
-			return made, fmt.Errorf("%s: %w", cfg.Where("run_store"), err)
-		}
-		if absent {
-			cfg.RunStore, made.runStore = filepath.Join(scratch, "0-"+filepath.Base(sqldb.SQLitePath(loc))), true
-		}
+// when their local file is not there (fileAbsent; a PostgreSQL one is
+// opened as a run opens it).
+func absentAsEmpty(ctx context.Context, cfg *orchestrator.Config, scratch string) (made madeEmpty, err error) {
+	if made.runStore, err = runStoreAbsent(ctx, cfg.Path(cfg.RunStore)); err != nil {
+		return made, fmt.Errorf("%s: %w", cfg.Where("run_store"), err)
 	}
-	for i, s := range []struct {
-		location *string
-		made     *bool
-	}{{&cfg.GroundTruthStore, &made.groundTruth}, {&cfg.LLMCache, &made.cache}} {
-		path, local := isStorePath(cfg.Path(*s.location))
-		if !local {
-			continue
-		}
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			*s.location, *s.made = filepath.Join(scratch, fmt.Sprintf("%d-%s", i+1, filepath.Base(path))), true
-		}
+	made.groundTruth, made.cache = fileAbsent(cfg.Path(cfg.GroundTruthStore)), fileAbsent(cfg.Path(cfg.LLMCache))
+	inScratch := func(i int, location *string) {
+		*location = filepath.Join(scratch, fmt.Sprintf("%d-%s", i, filepath.Base(sqldb.SQLitePath(cfg.Path(*location)))))
+	}
+	if made.runStore {
+		inScratch(0, &cfg.RunStore)
+	}
+	if made.groundTruth {
+		inScratch(1, &cfg.GroundTruthStore)
+	}
+	if made.cache {
+		inScratch(2, &cfg.LLMCache)
 	}
 	return made, nil
 }
@@ -377,6 +371,9 @@ func absentAsEmpty(ctx context.Context, cfg *orchestrator.Config, scratch string
 func runStoreAbsent(ctx context.Context, loc string) (bool, error) {
 	path, local := isStorePath(loc)
 	if !local {
+		if !sqldb.IsPostgres(loc) {
+			return false, nil // "" or "off": no store, nothing to stand in for
+		}
 		ok, err := runstore.Exists(ctx, loc)
 		return !ok, err
 	}

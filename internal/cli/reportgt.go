@@ -2,11 +2,7 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"strings"
 
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
@@ -49,13 +45,9 @@ func (g *reportGroundTruth) Close() error {
 // openReportGroundTruth opens cfg's ground-truth store to read; a local
 // store that does not exist is an error, not a new empty store.
 func openReportGroundTruth(ctx context.Context, cfg *orchestrator.Config, env Env) (groundtruth.Store, func() error, error) {
-	if cfg.Services.Executor == "" {
-		p := strings.TrimPrefix(cfg.Path(cfg.GroundTruthStore), "sqlite:")
-		if !strings.Contains(p, "://") {
-			if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
-				return nil, nil, fmt.Errorf("the ground-truth store %s does not exist", p)
-			}
-		}
+	if cfg.Services.Executor == "" && fileAbsent(cfg.Path(cfg.GroundTruthStore)) {
+		p, _ := isStorePath(cfg.Path(cfg.GroundTruthStore))
+		return nil, nil, fmt.Errorf("the ground-truth store %s does not exist", p)
 	}
 	return openGroundTruthToRead(ctx, cfg, env)
 }

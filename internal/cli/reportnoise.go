@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/runs/report"
 	"github.com/triage-eval/triage/internal/store/runstore"
@@ -36,10 +35,10 @@ func readNoiseInput(ctx context.Context, rs runstore.Store, cfg *orchestrator.Co
 	if err != nil {
 		return nil, err
 	}
-	conns, err := connect([]string{"executor"}, map[string]string{"executor": cfg.Services.Executor}, dial, serviceDeps{store: st, tel: env.Telemetry}, env.Stderr)
+	exec, closeConn, err := connectExecutor(st, cfg.Services.Executor, dial, env)
 	if err != nil {
 		return nil, err
 	}
-	defer func() { err = errors.Join(err, conns.Close()) }()
-	return orchestrator.NoiseInput(ctx, rs, cfg, triagev1.NewExecutorServiceClient(conns.conns["executor"]), records)
+	defer func() { err = errors.Join(err, closeConn()) }()
+	return orchestrator.NoiseInput(ctx, rs, cfg, exec, records)
 }

@@ -88,9 +88,16 @@ func runStoreOf(ctx context.Context, arg string) (string, *orchestrator.Config, 
 	if sqldb.IsPostgres(arg) {
 		return arg, nil, postgresRunStore(ctx, arg, "")
 	}
-	kind, err := sniff(arg)
+	path, prefixed := strings.CutPrefix(arg, "sqlite:")
+	kind, err := sniff(path)
 	if err != nil {
 		return "", nil, err
+	}
+	switch {
+	case prefixed && kind == kindMissing:
+		return "", nil, fmt.Errorf("%s: no such file (expected a run store)", arg)
+	case prefixed && kind != kindSQLite:
+		return "", nil, fmt.Errorf("%s: %s is not a SQLite database (sqlite: names a run store)", arg, path)
 	}
 	switch kind {
 	case kindMissing:
@@ -107,7 +114,7 @@ func runStoreOf(ctx context.Context, arg string) (string, *orchestrator.Config, 
 		}
 		return "", nil, fmt.Errorf("%w (triage report expects the run's config or its run store)", err)
 	}
-	path := cfg.Path(cfg.RunStore)
+	path = cfg.Path(cfg.RunStore)
 	if sqldb.IsPostgres(path) {
 		return path, cfg, postgresRunStore(ctx, path, arg)
 	}

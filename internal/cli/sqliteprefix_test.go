@@ -58,6 +58,24 @@ func TestStudyWithSQLitePrefixedStores(t *testing.T) {
 	if strings.Contains(logs.String(), "note:") {
 		t.Errorf("report of the run store:\n%s", logs)
 	}
+	// The run store given with its prefix, as the config names it, is the
+	// same run store; with the prefix, only a SQLite file will do.
+	env, _, logs = testEnv(nil)
+	if err := Run(context.Background(), []string{"report", "--out", filepath.Join(s.dir, "by-prefixed-store"), "sqlite:" + arg}, env); err != nil {
+		t.Fatalf("report sqlite:%s: %v\n%s", arg, err, logs)
+	}
+	if _, err := os.Stat(filepath.Join(s.dir, "by-prefixed-store", "report.html")); err != nil {
+		t.Errorf("report sqlite:%s wrote no report: %v", arg, err)
+	}
+	for _, tc := range []struct{ arg, want string }{
+		{"sqlite:" + filepath.Join(s.dir, "nope.db"), "nope.db: no such file (expected a run store)"},
+		{"sqlite:" + s.cfg, "is not a SQLite database (sqlite: names a run store)"},
+	} {
+		env, _, _ = testEnv(nil)
+		if err := Run(context.Background(), []string{"report", tc.arg}, env); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("report %s: %v; want it to say %q", tc.arg, err, tc.want)
+		}
+	}
 	entries, err := os.ReadDir(s.dir)
 	if err != nil {
 		t.Fatal(err)

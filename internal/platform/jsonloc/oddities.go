@@ -200,7 +200,7 @@ func fieldPath(parts []pathPart) string {
 		switch {
 		case p.array:
 			path = append(strconv.AppendInt(append(path, '['), int64(p.index), 10), ']')
-		case len(path) > 0:
+		case i > 0: // by step, not by what is written: an empty first key still shows
 			path = append(append(path, '.'), clipKey(p.key)...)
 		default:
 			path = append(path, clipKey(p.key)...)

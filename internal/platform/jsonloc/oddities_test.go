@@ -163,6 +163,8 @@ func TestFieldPath(t *testing.T) {
 		{"empty", nil, ""},
 		{"key then index", []pathPart{{key: []byte("a")}, {array: true, index: 2}, {key: []byte("c")}}, "a[2].c"},
 		{"index first", []pathPart{{array: true, index: 0}, {key: []byte("b")}}, "[0].b"},
+		{"empty first key", []pathPart{{key: []byte("")}, {key: []byte("b")}}, ".b"},
+		{"empty key between", []pathPart{{key: []byte("a")}, {key: []byte("")}, {key: []byte("c")}}, "a..c"},
 		{"16 steps whole", keys(16), "k0.k1.k2.k3.k4.k5.k6.k7.k8.k9.k10.k11.k12.k13.k14.k15"},
 		{"17 steps", keys(17), "k0.k1.k2.k3.k4.k5.k6.k7….k9.k10.k11.k12.k13.k14.k15.k16"},
 		{"18 steps", keys(18), "k0.k1.k2.k3.k4.k5.k6.k7….k10.k11.k12.k13.k14.k15.k16.k17"},

@@ -37,10 +37,12 @@ if [ ! -f token ]; then
 fi
 if [ ! -f scoring-token ]; then
   # Scoring's token for its calls to the Oracle and the Executor, granted
-  # those two only. The container reads it: world-readable, like the rest.
+  # those two only, with room for every caller of Scoring at once
+  # (max_concurrent=256 against the servers' 16 a caller). The container
+  # reads it: world-readable, like the rest.
   openssl rand -hex 32 > scoring-token
   hash=$(tr -d '\n' < scoring-token | openssl dgst -sha256 -r | cut -d' ' -f1)
-  printf '%s oracle,executor compose-scoring\n' "$hash" >> auth-tokens
+  printf '%s oracle,executor compose-scoring max_concurrent=256\n' "$hash" >> auth-tokens
 fi
 if [ ! -f pg-password ]; then
   openssl rand -hex 24 > pg-password

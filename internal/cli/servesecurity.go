@@ -37,7 +37,7 @@ func addServeSecurityFlags(fs *flag.FlagSet, cfg *server.Config) *serveSecurity 
 	fs.StringVar(&s.files.Key, "tls-key", "", "PEM private key of --tls-cert")
 	fs.StringVar(&s.files.ClientCA, "tls-client-ca", "", "PEM CA(s) that client certificates must chain to; clients without one are refused (mutual TLS)")
 	fs.BoolVar(&s.insecure, "insecure", false, "allow plaintext on an address other machines can reach (e.g. behind a TLS-terminating proxy)")
-	fs.StringVar(&s.tokens, "auth-tokens", "", "file of accepted bearer tokens: one per line as SHA256-HEX SERVICES [NAME] (see docs/security.md)")
+	fs.StringVar(&s.tokens, "auth-tokens", "", "file of accepted bearer tokens: one per line as SHA256-HEX SERVICES [NAME] [max_concurrent=N] [rate=R] [burst=B] (see docs/security.md)")
 	fs.StringVar(&s.inline, "allow-inline-endpoints", "", "HOST[:PORT],… that CreatePlan's inline endpoints may reach (exact host match); default: inline endpoints off")
 	s.rate = rateFlag{perSecond: &cfg.Limits.Rate}
 	fs.Var(s.rate, "rate-limit", `calls each caller (a token; without --auth-tokens, a peer IP address) may start per second, e.g. "50/s", "600/m"; 0 for no limit`)

@@ -14,6 +14,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/platform/apperr"
+	"github.com/triage-eval/triage/internal/platform/grpcerr"
 	"github.com/triage-eval/triage/internal/platform/server"
 	"github.com/triage-eval/triage/internal/platform/servertest"
 	"github.com/triage-eval/triage/internal/platform/telemetry"
@@ -75,6 +77,52 @@ func TestUpstreamRefusingTheServiceTokenIsAMisconfiguration(t *testing.T) {
 			}
 			if strings.Contains(st.Message(), "upstream may not") || strings.Contains(st.Message(), "token upstream") {
 				t.Errorf("the message names the deployment's token: %q", st.Message())
+			}
+		})
+	}
+}
+
+// TestUpstreamAtItsLimitsIsBusy: an upstream that refuses a call because
+// the Scoring service's token is over the limits it sets (which every
+// caller of the Scoring service shares), once grpc's retries after its
+// pushback are spent, makes the caller's answer say the upstream service
+// is busy, with the upstream's RetryInfo: passed on as it came, it said
+// "the caller's rate limit … is reached", of calls the caller never made.
+// A ResourceExhausted without RetryInfo (a message over a size limit) is
+// passed on as it is.
+func TestUpstreamAtItsLimitsIsBusy(t *testing.T) {
+	cfg := server.DefaultConfig()
+	cfg.Drain = 0
+	srv, err := server.New(cfg, slog.New(slog.DiscardHandler), telemetry.Disabled(), []server.Service{
+		{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc, err := grpc.NewClient(servertest.ServeTCP(t, srv), append(resilientOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cc.Close() })
+	limited := grpcerr.ToStatus(&apperr.ResourceExhaustedError{Reason: "the caller's rate limit (0.01 calls/s, burst 1) is reached; retry in 1m40s", RetryAfter: 100 * time.Second})
+	tooLarge := status.Error(codes.ResourceExhausted, "grpc: received message larger than max (20000000 vs. 16777216)")
+	for _, tt := range []struct {
+		name     string
+		upstream error
+		want     string
+		delay    time.Duration
+	}{
+		{"over the token's limits", limited, "the oracle service is busy: this service's calls to it are at the limits it sets them; retry in 1m40s", 100 * time.Second},
+		{"over a size limit", tooLarge, "grpc: received message larger than max (20000000 vs. 16777216)", 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			invoker := func(context.Context, string, any, any, *grpc.ClientConn, ...grpc.CallOption) error { return tt.upstream }
+			err := upstreamInterceptor("oracle", time.Minute)(context.Background(), triagev1.OracleService_ComputeReferences_FullMethodName, nil, nil, cc, invoker)
+			st := status.Convert(err)
+			if st.Code() != codes.ResourceExhausted || st.Message() != tt.want {
+				t.Errorf("answer = %v; want ResourceExhausted %q", err, tt.want)
+			}
+			if d, ok := grpcerr.RetryDelay(err); d != tt.delay || ok != (tt.delay > 0) {
+				t.Errorf("RetryInfo = %v, %v; want %v", d, ok, tt.delay)
 			}
 		})
 	}

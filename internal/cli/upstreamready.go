@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
+	"github.com/triage-eval/triage/internal/platform/apperr"
 	"github.com/triage-eval/triage/internal/platform/grpcerr"
 )
 
@@ -47,6 +49,16 @@ func upstreamInterceptor(name string, wait time.Duration) grpc.UnaryClientInterc
 			// never goes upstream): passed on as it came, it told the
 			// caller that its token was refused, and named this one.
 			return status.Errorf(codes.Internal, "this service is mis-configured: the server at its --%[1]s-addr refused its --upstream-token-file token (%[2]s): the token is missing or unknown there, does not grant %[1]s, or the address is another service's", name, c)
+		}
+		if after, limited := grpcerr.RetryDelay(err); limited && status.Code(err) == codes.ResourceExhausted {
+			// The upstream's limits on this service's token, which every
+			// caller of this service shares (a token file's max_concurrent
+			// and rate give it room): passed on as it came, it told the
+			// caller that its own calls were over a limit.
+			return grpcerr.ToStatus(&apperr.ResourceExhaustedError{
+				Reason:     fmt.Sprintf("the %s service is busy: this service's calls to it are at the limits it sets them; retry in %s", name, after.Round(time.Millisecond)),
+				RetryAfter: after,
+			})
 		}
 		if status.Code(err) == codes.Unavailable && ctx.Err() == nil && len(trailer.Get(grpcerr.RetryPushbackKey)) == 0 {
 			// The transport's, not the service's own answer (which carries

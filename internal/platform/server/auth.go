@@ -68,32 +68,32 @@ func isOpenHealth(fullMethod string) bool {
 // more than one "authorization" metadata, is an
 // apperr.UnauthenticatedError, a service the token does not grant an
 // apperr.PermissionDeniedError. Errors never quote the token nor its hash.
-func (a *authenticator) authorize(md metadata.MD, fullMethod string) (string, error) {
+func (a *authenticator) authorize(md metadata.MD, fullMethod string) (*tokenEntry, error) {
 	service := serviceOf(fullMethod)
 	if isOpenHealth(fullMethod) {
-		return "", nil
+		return nil, nil
 	}
 	if n := len(md.Get("authorization")); n > 1 {
 		// Which one a proxy added, and which one the caller sent, the
 		// server cannot tell: it takes neither.
-		return "", &apperr.UnauthenticatedError{Reason: fmt.Sprintf(`the call carries %d "authorization" metadata: send one`, n)}
+		return nil, &apperr.UnauthenticatedError{Reason: fmt.Sprintf(`the call carries %d "authorization" metadata: send one`, n)}
 	}
 	token, err := auth.AuthFromMD(metadata.NewIncomingContext(context.Background(), md), "bearer")
 	if err != nil || token == "" {
-		return "", &apperr.UnauthenticatedError{Reason: `this server requires a token: send the metadata "authorization: Bearer <token>"`}
+		return nil, &apperr.UnauthenticatedError{Reason: `this server requires a token: send the metadata "authorization: Bearer <token>"`}
 	}
 	entry := a.tokens.lookup(token)
 	if entry == nil {
-		return "", &apperr.UnauthenticatedError{Reason: "the token is not valid on this server"}
+		return nil, &apperr.UnauthenticatedError{Reason: "the token is not valid on this server"}
 	}
 	short, ok := a.services[service]
 	switch {
 	case entry.all, reflectionServices[service], isHealth(service), ok && entry.allows(short):
-		return entry.name, nil
+		return entry, nil
 	case ok:
-		return "", &apperr.PermissionDeniedError{Reason: fmt.Sprintf("token %s may not call the %s service", entry.name, short)}
+		return nil, &apperr.PermissionDeniedError{Reason: fmt.Sprintf("token %s may not call the %s service", entry.name, short)}
 	}
-	return "", &apperr.PermissionDeniedError{Reason: fmt.Sprintf("token %s may not call %s", entry.name, service)}
+	return nil, &apperr.PermissionDeniedError{Reason: fmt.Sprintf("token %s may not call %s", entry.name, service)}
 }
 
 // Authorize applies the server's token rule to a call of fullMethod

@@ -31,13 +31,27 @@ func newGuards(cfg Config, l *limiter) guards {
 	if cfg.Deadlines.Default > 0 || cfg.Deadlines.Long > 0 {
 		add(cfg.Deadlines.interceptors())
 	}
-	if cfg.Limits.Rate > 0 {
+	rates, slots := cfg.limitsSet()
+	if rates {
 		add(l.rateInterceptors())
 	}
-	if cfg.Limits.MaxConcurrent > 0 {
+	if slots {
 		add(l.concurrencyInterceptors())
 	}
 	return g
+}
+
+// limitsSet reports whether the server, or a token's own limits, set a
+// rate and a concurrency limit.
+func (cfg Config) limitsSet() (rates, slots bool) {
+	rates, slots = cfg.Limits.Rate > 0, cfg.Limits.MaxConcurrent > 0
+	if cfg.Tokens != nil {
+		for _, e := range cfg.Tokens.entries {
+			lim := e.limits.over(cfg.Limits)
+			rates, slots = rates || lim.Rate > 0, slots || lim.MaxConcurrent > 0
+		}
+	}
+	return rates, slots
 }
 
 // newAdmission builds the tap that cfg asks for, with the limiter l keeps
@@ -54,7 +68,7 @@ func newAdmission(cfg Config, services []Service, logger *slog.Logger) (*admissi
 		}
 	}
 	l := newLimiter(cfg.Limits)
-	if cfg.Limits.Rate > 0 || cfg.Limits.MaxConcurrent > 0 {
+	if rates, slots := cfg.limitsSet(); rates || slots {
 		a.limiter = l
 	}
 	return a, l

@@ -74,6 +74,8 @@ type callerLimits struct {
 	slots   chan struct{} // nil: no concurrency limit
 	waiting atomic.Int64
 	calls   int // calls admitted and not ended, under limiter.mu
+	// limits are the caller's: the server's, or its token's own.
+	limits Limits
 }
 
 // idle reports whether forgetting c changes nothing: no call of its caller
@@ -102,10 +104,11 @@ func newLimiter(cfg Limits) *limiter {
 	return &limiter{cfg: cfg, now: time.Now, callers: map[string]*callerLimits{}, sweepAt: minSweep}
 }
 
-// enter counts one more call of caller and returns its limits, and the
-// func to call once when the call ends; or, when the caller has its most
-// calls admitted already, an apperr.ResourceExhaustedError.
-func (l *limiter) enter(caller string) (*callerLimits, func(), error) {
+// enter counts one more call of caller and returns its limits (the
+// server's, with those own sets in their place), and the func to call
+// once when the call ends; or, when the caller has its most calls
+// admitted already, an apperr.ResourceExhaustedError.
+func (l *limiter) enter(caller string, own tokenLimits) (*callerLimits, func(), error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	c, ok := l.callers[caller]
@@ -113,22 +116,22 @@ func (l *limiter) enter(caller string) (*callerLimits, func(), error) {
 		if len(l.callers) >= l.sweepAt {
 			l.sweep()
 		}
-		c = &callerLimits{}
-		if l.cfg.Rate > 0 {
-			burst := l.cfg.Burst
+		c = &callerLimits{limits: own.over(l.cfg)}
+		if c.limits.Rate > 0 {
+			burst := c.limits.Burst
 			if burst == 0 {
-				burst = max(1, int(math.Ceil(l.cfg.Rate)))
+				burst = max(1, int(math.Ceil(c.limits.Rate)))
 			}
-			c.rate = rate.NewLimiter(rate.Limit(l.cfg.Rate), burst)
+			c.rate = rate.NewLimiter(rate.Limit(c.limits.Rate), burst)
 		}
-		if l.cfg.MaxConcurrent > 0 {
-			c.slots = make(chan struct{}, l.cfg.MaxConcurrent)
+		if c.limits.MaxConcurrent > 0 {
+			c.slots = make(chan struct{}, c.limits.MaxConcurrent)
 		}
 		l.callers[caller] = c
 	}
-	if most := (1 + QueuedPerSlot) * l.cfg.MaxConcurrent; most > 0 && c.calls >= most {
+	if most := (1 + QueuedPerSlot) * c.limits.MaxConcurrent; most > 0 && c.calls >= most {
 		return nil, nil, &apperr.ResourceExhaustedError{
-			Reason:     fmt.Sprintf("the caller has %d calls admitted (running, waiting for one of its %d slots, or being read), its limit", c.calls, l.cfg.MaxConcurrent),
+			Reason:     fmt.Sprintf("the caller has %d calls admitted (running, waiting for one of its %d slots, or being read), its limit", c.calls, c.limits.MaxConcurrent),
 			RetryAfter: QueueFullRetry,
 		}
 	}
@@ -195,7 +198,7 @@ func (l *limiter) Limit(ctx context.Context) error {
 		return nil
 	}
 	r.Cancel()
-	reason := fmt.Sprintf("the caller's rate limit (%g calls/s, burst %d) is reached; retry in %s", l.cfg.Rate, c.rate.Burst(), d.Round(time.Millisecond))
+	reason := fmt.Sprintf("the caller's rate limit (%g calls/s, burst %d) is reached; retry in %s", c.limits.Rate, c.rate.Burst(), d.Round(time.Millisecond))
 	if h, ok := ctx.Value(retryHintKey{}).(*retryHint); ok {
 		h.after, h.reason, h.set = d, reason, true
 	}

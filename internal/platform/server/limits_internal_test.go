@@ -19,8 +19,8 @@ func TestLimiterForgetsIdleCallers(t *testing.T) {
 		return len(l.callers)
 	}
 
-	c, leave, _ := l.enter("peer 192.0.2.1")
-	if c2, leave2, _ := l.enter("peer 192.0.2.1"); c2 != c {
+	c, leave, _ := l.enter("peer 192.0.2.1", tokenLimits{})
+	if c2, leave2, _ := l.enter("peer 192.0.2.1", tokenLimits{}); c2 != c {
 		t.Fatal("two calls of one caller got two tables")
 	} else {
 		leave2()
@@ -35,7 +35,7 @@ func TestLimiterForgetsIdleCallers(t *testing.T) {
 
 	// A caller whose bucket is not full is kept: forgetting it would give
 	// it a fresh burst.
-	c, leave, _ = l.enter("peer 192.0.2.2")
+	c, leave, _ = l.enter("peer 192.0.2.2", tokenLimits{})
 	c.rate.ReserveN(now, 1)
 	leave()
 	if size() != 1 {
@@ -44,7 +44,7 @@ func TestLimiterForgetsIdleCallers(t *testing.T) {
 	// Many callers later, a sweep forgets it once its bucket refilled.
 	now = now.Add(time.Minute)
 	for i := range 2 * minSweep {
-		_, leave, err := l.enter(fmt.Sprintf("peer 198.51.100.%d", i))
+		_, leave, err := l.enter(fmt.Sprintf("peer 198.51.100.%d", i), tokenLimits{})
 		if err != nil {
 			t.Fatal(err)
 		}

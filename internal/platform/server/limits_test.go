@@ -133,6 +133,80 @@ func TestConcurrencyLimit(t *testing.T) {
 	}
 }
 
+// TestTokenOwnLimits: a token's own limits (its line's options) replace the
+// server's for its calls alone — a service's token on its upstreams gets
+// room for every caller of the service — and a token's limit takes effect
+// on a server that sets none.
+func TestTokenOwnLimits(t *testing.T) {
+	file := server.HashToken(probeToken) + " probe prober max_concurrent=4\n" +
+		server.HashToken(otherToken) + " probe other rate=0.1 burst=1\n" +
+		server.HashToken(allToken) + " *\n"
+	tokens, err := server.ParseTokens("tokens.txt", strings.NewReader(file), []string{"probe", "oracle"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("concurrency", func(t *testing.T) {
+		cfg := server.DefaultConfig()
+		cfg.Tokens = tokens
+		cfg.Limits = server.Limits{MaxConcurrent: 1}
+		p, svc := newProbe()
+		conn := dial(t, serve(t, cfg, nil, nil, svc))
+		held := make(chan error, 7)
+		for range 5 {
+			go func() {
+				_, err := call(bearer(context.Background(), probeToken), conn, "hold")
+				held <- err
+			}()
+		}
+		// Four run at once (the token's limit, not the server's one); the
+		// fifth waits for a slot.
+		waitFor(t, func() bool { return p.holding.Load() == 4 })
+		time.Sleep(50 * time.Millisecond)
+		if n := p.holding.Load(); n != 4 {
+			t.Errorf("%d calls of the token running, want its own limit, 4", n)
+		}
+		// The server's limit still holds for a token without its own: of
+		// its two calls, one runs and one waits.
+		for range 2 {
+			go func() {
+				_, err := call(bearer(context.Background(), allToken), conn, "hold")
+				held <- err
+			}()
+		}
+		waitFor(t, func() bool { return p.holding.Load() == 5 })
+		time.Sleep(50 * time.Millisecond)
+		if n := p.holding.Load(); n != 5 {
+			t.Errorf("%d calls running, want 4 of the token with its own limit and 1 of the other", n)
+		}
+		close(p.release)
+		for range 7 {
+			if err := <-held; err != nil {
+				t.Errorf("held call: %v", err)
+			}
+		}
+	})
+	t.Run("a rate on a server without limits", func(t *testing.T) {
+		cfg := server.DefaultConfig()
+		cfg.Tokens = tokens
+		cfg.Limits = server.Limits{}
+		_, svc := newProbe()
+		conn := dial(t, serve(t, cfg, nil, nil, svc))
+		ctx := bearer(context.Background(), otherToken)
+		if _, err := call(ctx, conn, "hi"); err != nil {
+			t.Fatalf("first call: %v", err)
+		}
+		_, err := call(ctx, conn, "hi")
+		if status.Code(err) != codes.ResourceExhausted || !strings.Contains(status.Convert(err).Message(), "(0.1 calls/s, burst 1)") {
+			t.Errorf("second call = %v, want ResourceExhausted naming the token's rate", err)
+		}
+		for range 3 {
+			if _, err := call(bearer(context.Background(), allToken), conn, "hi"); err != nil {
+				t.Errorf("a token without limits: %v", err)
+			}
+		}
+	})
+}
+
 // waitFor polls cond until it holds; the minute is only a hang bound.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()

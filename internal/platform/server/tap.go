@@ -68,15 +68,17 @@ func (a *admission) admit(ctx context.Context, info *tap.Info) (context.Context,
 	if viaHTTP {
 		protocol = "http"
 	}
-	caller := ""
+	caller, own := "", tokenLimits{}
 	if a.auth != nil {
-		name, err := a.auth.authorize(info.Header, info.FullMethodName)
+		entry, err := a.auth.authorize(info.Header, info.FullMethodName)
 		if err != nil {
 			err = grpcerr.WithDetail(grpcerr.ToStatus(err), a.stamp)
 			a.refusals.log(ctx, protocol, info.FullMethodName, err)
 			return nil, err
 		}
-		caller = name
+		if entry != nil {
+			caller, own = entry.name, entry.limits
+		}
 	}
 	if a.methods != nil && !a.methods[info.FullMethodName] {
 		err := grpcerr.WithDetail(unknownMethod(info.FullMethodName, a.methods), a.stamp)
@@ -88,7 +90,7 @@ func (a *admission) admit(ctx context.Context, info *tap.Info) (context.Context,
 			caller = peerName(ctx, info.Header)
 		}
 		ctx = withCaller(ctx, caller)
-		c, leave, err := a.limiter.enter(caller)
+		c, leave, err := a.limiter.enter(caller, own)
 		if err != nil {
 			err = grpcerr.WithDetail(grpcerr.ToStatus(err), a.stamp)
 			a.refusals.log(ctx, protocol, info.FullMethodName, err)

@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/triage-eval/triage/internal/platform/jsonloc"
@@ -44,6 +46,79 @@ type tokenEntry struct {
 	// name labels the token in logs and errors: the line's third field, or
 	// "FILE:LINE".
 	name string
+	// limits are the token's own limits (the line's options), each set one
+	// replacing the server's for the calls made with it.
+	limits tokenLimits
+}
+
+// tokenLimits are the limits a line of a token file sets for its token;
+// nil leaves the server's.
+type tokenLimits struct {
+	maxConcurrent *int
+	rate          *float64
+	burst         *int
+}
+
+// over returns server's limits with those t sets in their place.
+func (t tokenLimits) over(server Limits) Limits {
+	if t.maxConcurrent != nil {
+		server.MaxConcurrent = *t.maxConcurrent
+	}
+	if t.rate != nil {
+		server.Rate = *t.rate
+	}
+	if t.burst != nil {
+		server.Burst = *t.burst
+	}
+	return server
+}
+
+// equal reports whether t and u set the same limits to the same values.
+func (t tokenLimits) equal(u tokenLimits) bool {
+	return samePtr(t.maxConcurrent, u.maxConcurrent) && samePtr(t.rate, u.rate) && samePtr(t.burst, u.burst)
+}
+
+// samePtr reports whether a and b are both nil or point to equal values.
+func samePtr[T comparable](a, b *T) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
+}
+
+// tokenOptions are the options a token file's line may end with, each as
+// NAME=VALUE, and what each takes.
+var tokenOptions = map[string]string{
+	"max_concurrent": "an integer ≥ 0 (0: no limit)",
+	"rate":           "a number ≥ 0 (calls per second; 0: no limit)",
+	"burst":          "an integer ≥ 0 (0: the rate, rounded up)",
+}
+
+// setOption sets the option NAME=VALUE of field on t.
+func (t *tokenLimits) setOption(field string) error {
+	name, value, _ := strings.Cut(field, "=")
+	want, known := tokenOptions[name]
+	if !known {
+		return fmt.Errorf("unknown option %q (known: burst, max_concurrent, rate)", name)
+	}
+	if (name == "max_concurrent" && t.maxConcurrent != nil) || (name == "rate" && t.rate != nil) || (name == "burst" && t.burst != nil) {
+		return fmt.Errorf("option %s given twice", name)
+	}
+	if name == "rate" {
+		r, err := strconv.ParseFloat(value, 64)
+		if err != nil || r < 0 || math.IsNaN(r) || math.IsInf(r, 0) {
+			return fmt.Errorf("option rate=%q: want %s", value, want)
+		}
+		t.rate = &r
+		return nil
+	}
+	n, err := strconv.Atoi(value)
+	if err != nil || n < 0 {
+		return fmt.Errorf("option %s=%q: want %s", name, value, want)
+	}
+	if name == "burst" {
+		t.burst = &n
+	} else {
+		t.maxConcurrent = &n
+	}
+	return nil
 }
 
 // LoadTokens reads a token file; see ParseTokens.
@@ -58,12 +133,17 @@ func LoadTokens(path string, known []string) (*Tokens, error) {
 
 // ParseTokens reads a token file named name. Each line holds the SHA-256 of
 // a token in hex, the services it may call (short names from known,
-// comma-separated, or "*" for all) and optionally a name for logs:
+// comma-separated, or "*" for all), optionally a name for logs, and
+// optionally the token's own limits as NAME=VALUE options
+// (max_concurrent, rate, burst; Limits), each replacing the server's for
+// the calls made with it:
 //
-//	# sha256 of the token                                            services         name
-//	3a6eb0790f39ac87c94f3856b2dd2c5d110e6811602261a9a923d3bb23adc8b7 oracle,executor  ci-runner
+//	# sha256 of the token                                            services         name     options
+//	3a6eb0790f39ac87c94f3856b2dd2c5d110e6811602261a9a923d3bb23adc8b7 oracle,executor  scoring  max_concurrent=128
 //	9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 *
 //
+// Two lines of one name are one caller, so they may not set different
+// limits.
 // Blank lines and everything after a "#" are ignored. Every bad line is an
 // error naming name:line; a file without a token is an error too. A
 // service not in known is ignored, with a warning (Warnings).
@@ -96,6 +176,9 @@ func ParseTokens(name string, r io.Reader, known []string) (*Tokens, error) {
 			if prev.hash == e.hash {
 				errs = append(errs, fmt.Errorf("%s: the same token hash as %s", where, prev.name))
 			}
+			if prev.name == e.name && !prev.limits.equal(e.limits) {
+				errs = append(errs, fmt.Errorf("%s: the name %s with other limits than an earlier line's: the lines of one name are one caller, with one set of limits", where, e.name))
+			}
 		}
 		t.entries = append(t.entries, e)
 	}
@@ -103,7 +186,7 @@ func ParseTokens(name string, r io.Reader, known []string) (*Tokens, error) {
 		errs = append(errs, fmt.Errorf("%s: %w", name, err))
 	}
 	if len(errs) == 0 && len(t.entries) == 0 {
-		errs = append(errs, fmt.Errorf("%s: no token in it (each line: SHA256-HEX SERVICES [NAME])", name))
+		errs = append(errs, fmt.Errorf("%s: no token in it (each line: SHA256-HEX SERVICES [NAME] [OPTION=VALUE …])", name))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -114,8 +197,21 @@ func ParseTokens(name string, r io.Reader, known []string) (*Tokens, error) {
 // parseTokenLine reads the fields of one line, and returns the services it
 // grants that are not in known (which the entry leaves out).
 func parseTokenLine(fields []string, known []string) (e tokenEntry, unknown []string, err error) {
-	if len(fields) < 2 || len(fields) > 3 {
-		return e, nil, fmt.Errorf("want SHA256-HEX SERVICES [NAME], got %d fields", len(fields))
+	var names []string
+	for _, f := range fields[min(2, len(fields)):] {
+		if !strings.Contains(f, "=") {
+			if len(names) > 0 || e.limits != (tokenLimits{}) {
+				return e, nil, fmt.Errorf("want SHA256-HEX SERVICES [NAME] [OPTION=VALUE …], got %q after the name or an option", f)
+			}
+			names = append(names, f)
+			continue
+		}
+		if err := e.limits.setOption(f); err != nil {
+			return e, nil, err
+		}
+	}
+	if len(fields) < 2 {
+		return e, nil, fmt.Errorf("want SHA256-HEX SERVICES [NAME] [OPTION=VALUE …], got %d fields", len(fields))
 	}
 	raw, err := hex.DecodeString(fields[0])
 	if err != nil || len(raw) != sha256.Size {
@@ -140,8 +236,8 @@ func parseTokenLine(fields []string, known []string) (e tokenEntry, unknown []st
 			}
 		}
 	}
-	if len(fields) == 3 {
-		e.name = fields[2]
+	if len(names) == 1 {
+		e.name = names[0]
 	}
 	return e, unknown, nil
 }

@@ -115,7 +115,9 @@ func TestUpstreamAtItsLimitsIsBusy(t *testing.T) {
 		{"over a size limit", tooLarge, "grpc: received message larger than max (20000000 vs. 16777216)", 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			invoker := func(context.Context, string, any, any, *grpc.ClientConn, ...grpc.CallOption) error { return tt.upstream }
+			invoker := func(context.Context, string, any, any, *grpc.ClientConn, ...grpc.CallOption) error {
+				return tt.upstream
+			}
 			err := upstreamInterceptor("oracle", time.Minute)(context.Background(), triagev1.OracleService_ComputeReferences_FullMethodName, nil, nil, cc, invoker)
 			st := status.Convert(err)
 			if st.Code() != codes.ResourceExhausted || st.Message() != tt.want {

@@ -6,12 +6,9 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
-	"math"
 	"net"
 	"slices"
 	"strconv"
-	"strings"
-	"time"
 
 	"github.com/triage-eval/triage/internal/platform/server"
 	"github.com/triage-eval/triage/internal/platform/transport"
@@ -112,23 +109,12 @@ func (r rateFlag) String() string {
 	return strconv.FormatFloat(*r.perSecond, 'g', -1, 64) + "/s"
 }
 
-// Set parses a rate.
+// Set parses a rate (server.ParseRate).
 func (r rateFlag) Set(v string) error {
-	num, unit, _ := strings.Cut(strings.TrimSpace(v), "/")
-	per := time.Second
-	switch strings.TrimSpace(unit) {
-	case "", "s":
-	case "m":
-		per = time.Minute
-	case "h":
-		per = time.Hour
-	default:
-		return fmt.Errorf("unknown unit %q: use N/s, N/m or N/h", unit)
+	n, err := server.ParseRate(v)
+	if err != nil {
+		return err
 	}
-	n, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
-	if err != nil || n < 0 || math.IsInf(n, 0) {
-		return fmt.Errorf("want a rate such as 50/s, got %q", v)
-	}
-	*r.perSecond = n / per.Seconds()
+	*r.perSecond = n
 	return nil
 }

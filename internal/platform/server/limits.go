@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -42,6 +44,28 @@ type Limits struct {
 	// each has got (a unary call whose request has not arrived holds no
 	// slot yet, but counts).
 	MaxConcurrent int
+}
+
+// ParseRate reads a rate such as "50/s", "600/m", "1000/h" or "12.5" (per
+// second) into calls per second, as --rate-limit and a token file's rate=
+// give it.
+func ParseRate(v string) (float64, error) {
+	num, unit, _ := strings.Cut(strings.TrimSpace(v), "/")
+	per := time.Second
+	switch strings.TrimSpace(unit) {
+	case "", "s":
+	case "m":
+		per = time.Minute
+	case "h":
+		per = time.Hour
+	default:
+		return 0, fmt.Errorf("unknown unit %q: use N/s, N/m or N/h", unit)
+	}
+	n, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if err != nil || n < 0 || math.IsInf(n, 0) || math.IsNaN(n) {
+		return 0, fmt.Errorf("want a rate ≥ 0 such as 50/s, 600/m or 12.5 (per second), got %q", v)
+	}
+	return n / per.Seconds(), nil
 }
 
 // QueuedPerSlot is how many calls per concurrency slot may wait for one.

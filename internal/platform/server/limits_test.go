@@ -135,74 +135,101 @@ func TestConcurrencyLimit(t *testing.T) {
 
 // TestTokenOwnLimits: a token's own limits (its line's options) replace the
 // server's for its calls alone — a service's token on its upstreams gets
-// room for every caller of the service — and a token's limit takes effect
-// on a server that sets none.
+// room for every caller of the service — a token's limit takes effect on a
+// server that sets none, max_concurrent=0 lifts the server's, and a
+// token's rate comes with its own burst.
 func TestTokenOwnLimits(t *testing.T) {
+	const freeToken = "free-token-0b7c"
 	file := server.HashToken(probeToken) + " probe prober max_concurrent=4\n" +
-		server.HashToken(otherToken) + " probe other rate=0.1 burst=1\n" +
+		server.HashToken(otherToken) + " probe other rate=0.01 burst=3\n" +
+		server.HashToken(freeToken) + " probe free max_concurrent=0\n" +
 		server.HashToken(allToken) + " *\n"
 	tokens, err := server.ParseTokens("tokens.txt", strings.NewReader(file), []string{"probe", "oracle"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Run("concurrency", func(t *testing.T) {
-		cfg := server.DefaultConfig()
-		cfg.Tokens = tokens
-		cfg.Limits = server.Limits{MaxConcurrent: 1}
-		p, svc := newProbe()
-		conn := dial(t, serve(t, cfg, nil, nil, svc))
-		held := make(chan error, 7)
-		for range 5 {
+	// hold starts n "hold" calls of token and waits until want of them run
+	// and stay running; the calls end when p.release closes.
+	hold := func(t *testing.T, p *probe, conn *grpc.ClientConn, token string, n int, want int64, ended chan<- error) {
+		t.Helper()
+		before := p.holding.Load()
+		for range n {
 			go func() {
-				_, err := call(bearer(context.Background(), probeToken), conn, "hold")
-				held <- err
+				_, err := call(bearer(context.Background(), token), conn, "hold")
+				ended <- err
 			}()
 		}
-		// Four run at once (the token's limit, not the server's one); the
-		// fifth waits for a slot.
-		waitFor(t, func() bool { return p.holding.Load() == 4 })
+		waitFor(t, func() bool { return p.holding.Load() == before+want })
 		time.Sleep(50 * time.Millisecond)
-		if n := p.holding.Load(); n != 4 {
-			t.Errorf("%d calls of the token running, want its own limit, 4", n)
+		if got := p.holding.Load() - before; got != want {
+			t.Errorf("%d of %d calls running, want %d", got, n, want)
 		}
-		// The server's limit still holds for a token without its own: of
-		// its two calls, one runs and one waits.
-		for range 2 {
-			go func() {
-				_, err := call(bearer(context.Background(), allToken), conn, "hold")
-				held <- err
-			}()
-		}
-		waitFor(t, func() bool { return p.holding.Load() == 5 })
-		time.Sleep(50 * time.Millisecond)
-		if n := p.holding.Load(); n != 5 {
-			t.Errorf("%d calls running, want 4 of the token with its own limit and 1 of the other", n)
-		}
-		close(p.release)
-		for range 7 {
-			if err := <-held; err != nil {
-				t.Errorf("held call: %v", err)
+	}
+	for _, tc := range []struct {
+		name   string
+		server server.Limits
+	}{
+		{"on a server with limits", server.Limits{MaxConcurrent: 1}},
+		{"on a server without", server.Limits{}},
+	} {
+		t.Run("concurrency "+tc.name, func(t *testing.T) {
+			cfg := server.DefaultConfig()
+			cfg.Tokens = tokens
+			cfg.Limits = tc.server
+			p, svc := newProbe()
+			conn := dial(t, serve(t, cfg, nil, nil, svc))
+			ended := make(chan error, 10)
+			hold(t, p, conn, probeToken, 5, 4, ended) // its own limit, 4
+			hold(t, p, conn, freeToken, 3, 3, ended)  // max_concurrent=0: none
+			if tc.server.MaxConcurrent == 1 {
+				hold(t, p, conn, allToken, 2, 1, ended) // the server's, 1
+			} else {
+				hold(t, p, conn, allToken, 2, 2, ended)
 			}
-		}
-	})
-	t.Run("a rate on a server without limits", func(t *testing.T) {
+			close(p.release)
+			for range 10 {
+				if err := <-ended; err != nil {
+					t.Errorf("held call: %v", err)
+				}
+			}
+		})
+	}
+	t.Run("a rate and its burst on a server without limits", func(t *testing.T) {
 		cfg := server.DefaultConfig()
 		cfg.Tokens = tokens
 		cfg.Limits = server.Limits{}
 		_, svc := newProbe()
 		conn := dial(t, serve(t, cfg, nil, nil, svc))
 		ctx := bearer(context.Background(), otherToken)
-		if _, err := call(ctx, conn, "hi"); err != nil {
-			t.Fatalf("first call: %v", err)
+		for i := range 3 {
+			if _, err := call(ctx, conn, "hi"); err != nil {
+				t.Fatalf("call %d within the token's burst of 3: %v", i+1, err)
+			}
 		}
 		_, err := call(ctx, conn, "hi")
-		if status.Code(err) != codes.ResourceExhausted || !strings.Contains(status.Convert(err).Message(), "(0.1 calls/s, burst 1)") {
-			t.Errorf("second call = %v, want ResourceExhausted naming the token's rate", err)
+		if status.Code(err) != codes.ResourceExhausted || !strings.Contains(status.Convert(err).Message(), "(0.01 calls/s, burst 3)") {
+			t.Errorf("fourth call = %v, want ResourceExhausted naming the token's rate and burst", err)
 		}
-		for range 3 {
+		for range 4 {
 			if _, err := call(bearer(context.Background(), allToken), conn, "hi"); err != nil {
 				t.Errorf("a token without limits: %v", err)
 			}
+		}
+	})
+	t.Run("a token's rate, not the server's burst", func(t *testing.T) {
+		cfg := server.DefaultConfig()
+		cfg.Tokens = tokens
+		cfg.Limits = server.Limits{Rate: 100, Burst: 40}
+		_, svc := newProbe()
+		conn := dial(t, serve(t, cfg, nil, nil, svc))
+		ctx := bearer(context.Background(), otherToken)
+		for range 3 {
+			if _, err := call(ctx, conn, "hi"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := call(ctx, conn, "hi"); status.Code(err) != codes.ResourceExhausted {
+			t.Errorf("fourth call = %v, want ResourceExhausted (the token's burst of 3, not the server's 40)", err)
 		}
 	})
 }

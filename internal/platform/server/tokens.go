@@ -8,9 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -65,10 +65,12 @@ func (t tokenLimits) over(server Limits) Limits {
 		server.MaxConcurrent = *t.maxConcurrent
 	}
 	if t.rate != nil {
-		server.Rate = *t.rate
-	}
-	if t.burst != nil {
-		server.Burst = *t.burst
+		// A token's rate comes with its own burst (0: the rate, rounded
+		// up), never the server's, which was sized for another rate.
+		server.Rate, server.Burst = *t.rate, 0
+		if t.burst != nil {
+			server.Burst = *t.burst
+		}
 	}
 	return server
 }
@@ -83,35 +85,32 @@ func samePtr[T comparable](a, b *T) bool {
 	return (a == nil) == (b == nil) && (a == nil || *a == *b)
 }
 
-// tokenOptions are the options a token file's line may end with, each as
-// NAME=VALUE, and what each takes.
-var tokenOptions = map[string]string{
-	"max_concurrent": "an integer ≥ 0 (0: no limit)",
-	"rate":           "a number ≥ 0 (calls per second; 0: no limit)",
-	"burst":          "an integer ≥ 0 (0: the rate, rounded up)",
-}
+// optionName matches what may be quoted of an unknown option: a short
+// word, never a token pasted with an "=" in it.
+var optionName = regexp.MustCompile(`^[a-z_]{1,32}$`)
 
-// setOption sets the option NAME=VALUE of field on t.
+// setOption sets the option NAME=VALUE of field on t. Errors quote
+// neither an unknown option's value nor a name that is not a plain word.
 func (t *tokenLimits) setOption(field string) error {
 	name, value, _ := strings.Cut(field, "=")
-	want, known := tokenOptions[name]
-	if !known {
-		return fmt.Errorf("unknown option %q (known: burst, max_concurrent, rate)", name)
-	}
-	if (name == "max_concurrent" && t.maxConcurrent != nil) || (name == "rate" && t.rate != nil) || (name == "burst" && t.burst != nil) {
+	switch {
+	case name != "max_concurrent" && name != "rate" && name != "burst" && optionName.MatchString(name):
+		return fmt.Errorf("unknown option %q (known: max_concurrent, rate, burst; a name may not hold \"=\")", name)
+	case name != "max_concurrent" && name != "rate" && name != "burst":
+		return fmt.Errorf("a field with \"=\" that is no option (known: max_concurrent, rate, burst; a name may not hold \"=\")")
+	case (name == "max_concurrent" && t.maxConcurrent != nil) || (name == "rate" && t.rate != nil) || (name == "burst" && t.burst != nil):
 		return fmt.Errorf("option %s given twice", name)
-	}
-	if name == "rate" {
-		r, err := strconv.ParseFloat(value, 64)
-		if err != nil || r < 0 || math.IsNaN(r) || math.IsInf(r, 0) {
-			return fmt.Errorf("option rate=%q: want %s", value, want)
+	case name == "rate":
+		r, err := ParseRate(value)
+		if err != nil {
+			return fmt.Errorf("option rate: %w", err)
 		}
 		t.rate = &r
 		return nil
 	}
 	n, err := strconv.Atoi(value)
 	if err != nil || n < 0 {
-		return fmt.Errorf("option %s=%q: want %s", name, value, want)
+		return fmt.Errorf("option %s=%q: want an integer ≥ 0", name, value)
 	}
 	if name == "burst" {
 		t.burst = &n
@@ -135,7 +134,7 @@ func LoadTokens(path string, known []string) (*Tokens, error) {
 // a token in hex, the services it may call (short names from known,
 // comma-separated, or "*" for all), optionally a name for logs, and
 // optionally the token's own limits as NAME=VALUE options
-// (max_concurrent, rate, burst; Limits), each replacing the server's for
+// (max_concurrent, rate, burst with a rate; Limits), each replacing the server's for
 // the calls made with it:
 //
 //	# sha256 of the token                                            services         name     options
@@ -197,19 +196,6 @@ func ParseTokens(name string, r io.Reader, known []string) (*Tokens, error) {
 // parseTokenLine reads the fields of one line, and returns the services it
 // grants that are not in known (which the entry leaves out).
 func parseTokenLine(fields []string, known []string) (e tokenEntry, unknown []string, err error) {
-	var names []string
-	for _, f := range fields[min(2, len(fields)):] {
-		if !strings.Contains(f, "=") {
-			if len(names) > 0 || e.limits != (tokenLimits{}) {
-				return e, nil, fmt.Errorf("want SHA256-HEX SERVICES [NAME] [OPTION=VALUE …], got %q after the name or an option", f)
-			}
-			names = append(names, f)
-			continue
-		}
-		if err := e.limits.setOption(f); err != nil {
-			return e, nil, err
-		}
-	}
 	if len(fields) < 2 {
 		return e, nil, fmt.Errorf("want SHA256-HEX SERVICES [NAME] [OPTION=VALUE …], got %d fields", len(fields))
 	}
@@ -236,8 +222,23 @@ func parseTokenLine(fields []string, known []string) (e tokenEntry, unknown []st
 			}
 		}
 	}
-	if len(names) == 1 {
-		e.name = names[0]
+	// The fields after the services are never quoted in an error either:
+	// one may be a token pasted where the name goes.
+	for i, f := range fields[2:] {
+		n := i + 3
+		if !strings.Contains(f, "=") {
+			if n > 3 {
+				return e, nil, fmt.Errorf("field %d (%d characters) is neither the name, which is the third field, nor an OPTION=VALUE (max_concurrent, rate, burst)", n, len(f))
+			}
+			e.name = f
+			continue
+		}
+		if err := e.limits.setOption(f); err != nil {
+			return e, nil, fmt.Errorf("field %d: %w", n, err)
+		}
+	}
+	if e.limits.burst != nil && e.limits.rate == nil {
+		return e, nil, errors.New("burst= without rate= on the line: a token's burst goes with its own rate")
 	}
 	return e, unknown, nil
 }

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/triage-eval/triage/internal/store/sqldb"
 )
 
 // fileKind is what a command-line file holds, judged from its first bytes.
@@ -73,7 +75,7 @@ func isStorePath(loc string) (string, bool) {
 	if strings.Contains(loc, "://") || loc == "" || loc == "off" {
 		return "", false
 	}
-	return strings.TrimPrefix(loc, "sqlite:"), true
+	return sqldb.SQLitePath(loc), true
 }
 
 // fileAbsent reports whether loc names a local SQLite file that is not

@@ -88,7 +88,8 @@ func runStoreOf(ctx context.Context, arg string) (string, *orchestrator.Config, 
 	if sqldb.IsPostgres(arg) {
 		return arg, nil, postgresRunStore(ctx, arg, "")
 	}
-	path, prefixed := strings.CutPrefix(arg, "sqlite:")
+	path := sqldb.SQLitePath(arg)
+	prefixed := path != arg
 	kind, err := sniff(path)
 	if err != nil {
 		return "", nil, err

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -17,9 +16,6 @@ import (
 	"github.com/triage-eval/triage/internal/platform/apperr"
 	"github.com/triage-eval/triage/internal/platform/grpcerr"
 	"github.com/triage-eval/triage/internal/platform/server"
-	"github.com/triage-eval/triage/internal/platform/servertest"
-	"github.com/triage-eval/triage/internal/platform/telemetry"
-	"github.com/triage-eval/triage/services/oracle"
 )
 
 // TestUpstreamRefusingTheServiceTokenIsAMisconfiguration: an upstream
@@ -40,15 +36,7 @@ func TestUpstreamRefusingTheServiceTokenIsAMisconfiguration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := server.DefaultConfig()
-	cfg.Drain = 0
-	cfg.Tokens = tokens
-	srv, err := server.New(cfg, slog.New(slog.DiscardHandler), telemetry.Disabled(), []server.Service{
-		{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := servertest.ServeTCP(t, srv)
+	addr := serveOracle(t, tokens)
 	for _, tt := range []struct {
 		name, service, token string
 		call                 func(context.Context, *grpc.ClientConn) error
@@ -91,14 +79,7 @@ func TestUpstreamRefusingTheServiceTokenIsAMisconfiguration(t *testing.T) {
 // A ResourceExhausted without RetryInfo (a message over a size limit) is
 // passed on as it is.
 func TestUpstreamAtItsLimitsIsBusy(t *testing.T) {
-	cfg := server.DefaultConfig()
-	cfg.Drain = 0
-	srv, err := server.New(cfg, slog.New(slog.DiscardHandler), telemetry.Disabled(), []server.Service{
-		{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cc, err := grpc.NewClient(servertest.ServeTCP(t, srv), append(resilientOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
+	cc, err := grpc.NewClient(serveOracle(t, nil), append(resilientOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,7 @@ func TestUpstreamCallsDoNotWaitForADownService(t *testing.T) {
 		t.Errorf("call to a down upstream: %v; want Unavailable naming the oracle, not its address", err)
 	}
 
-	up := serveOracle(t)
+	up := serveOracle(t, nil)
 	if _, err := healthpb.NewHealthClient(dial(up)).Check(ctx, &healthpb.HealthCheckRequest{}); err != nil {
 		t.Errorf("call to an upstream that answers: %v", err)
 	}
@@ -90,7 +90,7 @@ func (unavailableHealth) Check(ctx context.Context, _ *healthpb.HealthCheckReque
 // grpc's "unknown service" as Unimplemented, HTTP 501, which blamed the
 // caller's request.
 func TestMisWiredUpstream(t *testing.T) {
-	addr := serveOracle(t)
+	addr := serveOracle(t, nil)
 	cc, err := grpc.NewClient(addr, append(resilientOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithChainUnaryInterceptor(upstreamInterceptor("executor", time.Minute)))...)
 	if err != nil {
@@ -109,12 +109,13 @@ func TestMisWiredUpstream(t *testing.T) {
 	}
 }
 
-// serveOracle serves an Oracle alone on loopback TCP until the test ends
-// and returns its address.
-func serveOracle(t *testing.T) string {
+// serveOracle serves an Oracle alone on loopback TCP until the test ends,
+// with tokens (nil: none), and returns its address.
+func serveOracle(t *testing.T, tokens *server.Tokens) string {
 	t.Helper()
 	cfg := server.DefaultConfig()
 	cfg.Drain = 0
+	cfg.Tokens = tokens
 	srv, err := server.New(cfg, slog.New(slog.DiscardHandler), telemetry.Disabled(), []server.Service{
 		{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()}})
 	if err != nil {

@@ -23,7 +23,7 @@ import (
 // received message larger than max (14740325 vs. 4194304)" when the
 // Oracle was remote.
 func TestUpstreamAnswersUpToTheMessageLimit(t *testing.T) {
-	addr := serveOracle(t)
+	addr := serveOracle(t, nil)
 	u := &upstreamFlags{oracleAddr: addr, readyWait: time.Minute, maxMessageBytes: server.DefaultConfig().MaxMessageBytes}
 	up, closeAll, err := u.dial([]string{"scoring"}, telemetry.Disabled())
 	if err != nil {
@@ -46,7 +46,7 @@ func TestUpstreamAnswersUpToTheMessageLimit(t *testing.T) {
 // failed "received message larger than max (5147112 vs. 4194304)" with
 // --scoring-addr.
 func TestClientsTakeAnswersUpToTheServersLimit(t *testing.T) {
-	cc, err := grpc.NewClient(serveOracle(t), append(resilientOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
+	cc, err := grpc.NewClient(serveOracle(t, nil), append(resilientOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
 	if err != nil {
 		t.Fatal(err)
 	}

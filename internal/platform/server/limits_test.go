@@ -168,9 +168,10 @@ func TestTokenOwnLimits(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		server server.Limits
+		others int64 // calls of a token without limits of its own that run, of 2
 	}{
-		{"on a server with limits", server.Limits{MaxConcurrent: 1}},
-		{"on a server without", server.Limits{}},
+		{"on a server with limits", server.Limits{MaxConcurrent: 1}, 1},
+		{"on a server without", server.Limits{}, 2},
 	} {
 		t.Run("concurrency "+tc.name, func(t *testing.T) {
 			cfg := server.DefaultConfig()
@@ -179,13 +180,9 @@ func TestTokenOwnLimits(t *testing.T) {
 			p, svc := newProbe()
 			conn := dial(t, serve(t, cfg, nil, nil, svc))
 			ended := make(chan error, 10)
-			hold(t, p, conn, probeToken, 5, 4, ended) // its own limit, 4
-			hold(t, p, conn, freeToken, 3, 3, ended)  // max_concurrent=0: none
-			if tc.server.MaxConcurrent == 1 {
-				hold(t, p, conn, allToken, 2, 1, ended) // the server's, 1
-			} else {
-				hold(t, p, conn, allToken, 2, 2, ended)
-			}
+			hold(t, p, conn, probeToken, 5, 4, ended)       // its own limit, 4
+			hold(t, p, conn, freeToken, 3, 3, ended)        // max_concurrent=0: none
+			hold(t, p, conn, allToken, 2, tc.others, ended) // the server's
 			close(p.release)
 			for range 10 {
 				if err := <-ended; err != nil {

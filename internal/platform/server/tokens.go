@@ -51,73 +51,85 @@ type tokenEntry struct {
 	limits tokenLimits
 }
 
-// tokenLimits are the limits a line of a token file sets for its token;
-// nil leaves the server's.
+// tokenLimits are the limits a line of a token file sets for its token,
+// in place of the server's (over). Comparable: lines of one name must set
+// equal ones.
 type tokenLimits struct {
-	maxConcurrent *int
-	rate          *float64
-	burst         *int
+	setsConcurrency bool
+	maxConcurrent   int
+	setsRate        bool
+	rate            float64
+	burst           int // with the rate; 0: the rate, rounded up
 }
 
-// over returns server's limits with those t sets in their place.
+// over returns server's limits with those t sets in their place. A
+// token's rate comes with its own burst, never the server's, which was
+// sized for another rate.
 func (t tokenLimits) over(server Limits) Limits {
-	if t.maxConcurrent != nil {
-		server.MaxConcurrent = *t.maxConcurrent
+	if t.setsConcurrency {
+		server.MaxConcurrent = t.maxConcurrent
 	}
-	if t.rate != nil {
-		// A token's rate comes with its own burst (0: the rate, rounded
-		// up), never the server's, which was sized for another rate.
-		server.Rate, server.Burst = *t.rate, 0
-		if t.burst != nil {
-			server.Burst = *t.burst
-		}
+	if t.setsRate {
+		server.Rate, server.Burst = t.rate, t.burst
 	}
 	return server
 }
 
-// equal reports whether t and u set the same limits to the same values.
-func (t tokenLimits) equal(u tokenLimits) bool {
-	return samePtr(t.maxConcurrent, u.maxConcurrent) && samePtr(t.rate, u.rate) && samePtr(t.burst, u.burst)
-}
-
-// samePtr reports whether a and b are both nil or point to equal values.
-func samePtr[T comparable](a, b *T) bool {
-	return (a == nil) == (b == nil) && (a == nil || *a == *b)
-}
+// tokenOptions are the options a token file's line may end with, as
+// NAME=VALUE.
+var tokenOptions = []string{"max_concurrent", "rate", "burst"}
 
 // optionName matches what may be quoted of an unknown option: a short
 // word, never a token pasted with an "=" in it.
 var optionName = regexp.MustCompile(`^[a-z_]{1,32}$`)
 
-// setOption sets the option NAME=VALUE of field on t. Errors quote
-// neither an unknown option's value nor a name that is not a plain word.
-func (t *tokenLimits) setOption(field string) error {
-	name, value, _ := strings.Cut(field, "=")
-	switch {
-	case name != "max_concurrent" && name != "rate" && name != "burst" && optionName.MatchString(name):
-		return fmt.Errorf("unknown option %q (known: max_concurrent, rate, burst; a name may not hold \"=\")", name)
-	case name != "max_concurrent" && name != "rate" && name != "burst":
-		return fmt.Errorf("a field with \"=\" that is no option (known: max_concurrent, rate, burst; a name may not hold \"=\")")
-	case (name == "max_concurrent" && t.maxConcurrent != nil) || (name == "rate" && t.rate != nil) || (name == "burst" && t.burst != nil):
+// addOption adds the option name of a line to opts, refusing one that is
+// not in tokenOptions (quoting its name only when it is a plain word) or
+// that the line gives twice.
+func addOption(opts map[string]string, name, value string) error {
+	known := strings.Join(tokenOptions, ", ")
+	switch _, twice := opts[name]; {
+	case !slices.Contains(tokenOptions, name) && optionName.MatchString(name):
+		return fmt.Errorf("unknown option %q (known: %s; a name may not hold \"=\")", name, known)
+	case !slices.Contains(tokenOptions, name):
+		return fmt.Errorf("a field with \"=\" that is no option (known: %s; a name may not hold \"=\")", known)
+	case twice:
 		return fmt.Errorf("option %s given twice", name)
-	case name == "rate":
-		r, err := ParseRate(value)
-		if err != nil {
-			return fmt.Errorf("option rate: %w", err)
-		}
-		t.rate = &r
-		return nil
 	}
+	opts[name] = value
+	return nil
+}
+
+// limitsOf reads the options of a line (addOption).
+func limitsOf(opts map[string]string) (t tokenLimits, err error) {
+	if v, ok := opts["max_concurrent"]; ok {
+		if t.maxConcurrent, err = optionCount("max_concurrent", v); err != nil {
+			return t, err
+		}
+		t.setsConcurrency = true
+	}
+	if v, ok := opts["rate"]; ok {
+		if t.rate, err = ParseRate(v); err != nil {
+			return t, fmt.Errorf("option rate: %w", err)
+		}
+		t.setsRate = true
+	}
+	if v, ok := opts["burst"]; ok {
+		if !t.setsRate {
+			return t, errors.New("burst= without rate= on the line: a token's burst goes with its own rate")
+		}
+		t.burst, err = optionCount("burst", v)
+	}
+	return t, err
+}
+
+// optionCount reads the value of an option that takes an integer ≥ 0.
+func optionCount(name, value string) (int, error) {
 	n, err := strconv.Atoi(value)
 	if err != nil || n < 0 {
-		return fmt.Errorf("option %s=%q: want an integer ≥ 0", name, value)
+		return 0, fmt.Errorf("option %s=%q: want an integer ≥ 0", name, value)
 	}
-	if name == "burst" {
-		t.burst = &n
-	} else {
-		t.maxConcurrent = &n
-	}
-	return nil
+	return n, nil
 }
 
 // LoadTokens reads a token file; see ParseTokens.
@@ -175,7 +187,7 @@ func ParseTokens(name string, r io.Reader, known []string) (*Tokens, error) {
 			if prev.hash == e.hash {
 				errs = append(errs, fmt.Errorf("%s: the same token hash as %s", where, prev.name))
 			}
-			if prev.name == e.name && !prev.limits.equal(e.limits) {
+			if prev.name == e.name && prev.limits != e.limits {
 				errs = append(errs, fmt.Errorf("%s: the name %s with other limits than an earlier line's: the lines of one name are one caller, with one set of limits", where, e.name))
 			}
 		}
@@ -224,21 +236,23 @@ func parseTokenLine(fields []string, known []string) (e tokenEntry, unknown []st
 	}
 	// The fields after the services are never quoted in an error either:
 	// one may be a token pasted where the name goes.
+	opts := map[string]string{}
 	for i, f := range fields[2:] {
 		n := i + 3
-		if !strings.Contains(f, "=") {
-			if n > 3 {
-				return e, nil, fmt.Errorf("field %d (%d characters) is neither the name, which is the third field, nor an OPTION=VALUE (max_concurrent, rate, burst)", n, len(f))
+		name, value, isOption := strings.Cut(f, "=")
+		switch {
+		case isOption:
+			if err := addOption(opts, name, value); err != nil {
+				return e, nil, fmt.Errorf("field %d: %w", n, err)
 			}
+		case n > 3:
+			return e, nil, fmt.Errorf("field %d (%d characters) is neither the name, which is the third field, nor an OPTION=VALUE (%s)", n, len(f), strings.Join(tokenOptions, ", "))
+		default:
 			e.name = f
-			continue
-		}
-		if err := e.limits.setOption(f); err != nil {
-			return e, nil, fmt.Errorf("field %d: %w", n, err)
 		}
 	}
-	if e.limits.burst != nil && e.limits.rate == nil {
-		return e, nil, errors.New("burst= without rate= on the line: a token's burst goes with its own rate")
+	if e.limits, err = limitsOf(opts); err != nil {
+		return e, nil, err
 	}
 	return e, unknown, nil
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/triage-eval/triage/internal/protocol/randomref"
 	"github.com/triage-eval/triage/internal/protocol/vocab"
 	"github.com/triage-eval/triage/internal/store/problems"
+	"github.com/triage-eval/triage/internal/store/sqldb"
 )
 
 // Config describes one run. Relative paths are relative to the config file.
@@ -519,8 +520,8 @@ func (c *Config) File() string { return c.file }
 // Path resolves a path from the config relative to the config's folder; a
 // store's "sqlite:PATH" keeps its prefix, PATH resolved.
 func (c *Config) Path(p string) string {
-	if rest, ok := strings.CutPrefix(p, "sqlite:"); ok {
-		return "sqlite:" + c.Path(rest)
+	if rest, ok := strings.CutPrefix(p, sqldb.SQLitePrefix); ok {
+		return sqldb.SQLitePrefix + c.Path(rest)
 	}
 	if p == "" || p == "off" || filepath.IsAbs(p) || c.dir == "" || strings.Contains(p, "://") {
 		return p

@@ -69,9 +69,12 @@ func IsPostgres(location string) bool {
 	return strings.HasPrefix(location, "postgres://") || strings.HasPrefix(location, "postgresql://")
 }
 
+// SQLitePrefix marks a location as a SQLite file: "sqlite:PATH".
+const SQLitePrefix = "sqlite:"
+
 // SQLitePath is the file of a SQLite location: PATH for sqlite:PATH or a
 // file path.
-func SQLitePath(location string) string { return strings.TrimPrefix(location, "sqlite:") }
+func SQLitePath(location string) string { return strings.TrimPrefix(location, SQLitePrefix) }
 
 // Open opens the database at location: a postgres:// or postgresql:// URL,
 // sqlite:PATH or a file path (created if missing).

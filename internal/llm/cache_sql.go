@@ -40,9 +40,6 @@ func cacheSchema() sqldb.Schema {
 // file path (":memory:" gives a private in-memory cache) or a postgres://
 // URL. Close it when done.
 func OpenCache(ctx context.Context, location string) (_ *SQLCache, err error) {
-	if location == "" {
-		return nil, errors.New("llm cache: empty location")
-	}
 	db, err := sqldb.Open(ctx, location, sqldb.Options{
 		// Migrations take the write lock at their start (sqldb.Migrate).
 		SQLite: sqlitedsn.Options{ImmediateTx: true},

@@ -3,7 +3,6 @@ package groundtruth
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/triage-eval/triage/internal/store/sqldb"
 	"github.com/triage-eval/triage/internal/store/sqlitedsn"
@@ -44,16 +43,11 @@ func OpenToRead(ctx context.Context, location string) (Store, error) {
 
 // open opens location, a SQLite one with openFile.
 func open(ctx context.Context, location string, openFile func(context.Context, string) (Store, error)) (Store, error) {
-	switch {
-	case sqldb.IsPostgres(location):
-		return openPostgres(ctx, location)
-	case strings.HasPrefix(location, "sqlite:"):
-		return openFile(ctx, strings.TrimPrefix(location, "sqlite:"))
-	case location == "":
-		return nil, fmt.Errorf("store: empty location: want a SQLite file path, sqlite:PATH or a postgres:// URL")
-	case strings.Contains(location, "://"):
-		return nil, fmt.Errorf("store: location %q: unsupported scheme (want postgres://, postgresql://, sqlite:PATH or a file path)", sqldb.Redact(location))
-	default:
-		return openFile(ctx, location)
+	if err := sqldb.CheckLocation(location); err != nil {
+		return nil, fmt.Errorf("store: %w", err)
 	}
+	if sqldb.IsPostgres(location) {
+		return openPostgres(ctx, location)
+	}
+	return openFile(ctx, sqldb.SQLitePath(location))
 }

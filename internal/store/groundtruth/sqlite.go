@@ -80,7 +80,7 @@ func openSQLiteOnce(ctx context.Context, path string) (_ Store, err error) {
 	if path == "" {
 		return nil, errors.New("store: sqlite: empty database path")
 	}
-	s := &sqliteStore{location: "sqlite:" + path}
+	s := &sqliteStore{location: sqldb.SQLitePrefix + path}
 	defer func() {
 		if err != nil {
 			_ = s.Close() // the open's error is the one to report
@@ -123,7 +123,7 @@ func openSQLiteOnce(ctx context.Context, path string) (_ Store, err error) {
 // (sqldb.OpenSQLiteReadOnly): one pool reads, and imports fail. A file of
 // an older schema is opened by openSQLite, which brings it up to date.
 func openSQLiteToRead(ctx context.Context, path string) (_ Store, err error) {
-	s := &sqliteStore{location: "sqlite:" + path}
+	s := &sqliteStore{location: sqldb.SQLitePrefix + path}
 	defer func() {
 		if err != nil {
 			_ = s.Close() // the open's error is the one to report

@@ -76,6 +76,19 @@ const SQLitePrefix = "sqlite:"
 // file path.
 func SQLitePath(location string) string { return strings.TrimPrefix(location, SQLitePrefix) }
 
+// CheckLocation reports why location can name no store: it is empty, or a
+// URL of a scheme other than PostgreSQL's. Every store reads a location
+// through it, so all of them refuse one alike.
+func CheckLocation(location string) error {
+	switch {
+	case location == "":
+		return errors.New("empty location: want a SQLite file path, sqlite:PATH or a postgres:// URL")
+	case !IsPostgres(location) && strings.Contains(location, "://"):
+		return fmt.Errorf("location %q: unsupported scheme (want postgres://, postgresql://, sqlite:PATH or a file path)", Redact(location))
+	}
+	return nil
+}
+
 // Open opens the database at location: a postgres:// or postgresql:// URL,
 // sqlite:PATH or a file path (created if missing).
 func Open(ctx context.Context, location string, opts Options) (*DB, error) {
@@ -85,9 +98,10 @@ func Open(ctx context.Context, location string, opts Options) (*DB, error) {
 		d       = SQLite
 		cleanup = func() error { return nil }
 	)
+	if err := CheckLocation(location); err != nil {
+		return nil, err
+	}
 	switch {
-	case location == "":
-		return nil, errors.New("empty location: want a SQLite file path, sqlite:PATH or a postgres:// URL")
 	case IsPostgres(location):
 		d = Postgres
 		db, err = sql.Open("pgx", withRuntimeParams(location, postgresParams(opts)))
@@ -103,8 +117,6 @@ func Open(ctx context.Context, location string, opts Options) (*DB, error) {
 			db.SetMaxIdleConns(conns)
 			db.SetConnMaxIdleTime(time.Minute)
 		}
-	case strings.Contains(location, "://"):
-		return nil, fmt.Errorf("location %q: unsupported scheme (want postgres://, postgresql://, sqlite:PATH or a file path)", Redact(location))
 	case opts.ReadOnly:
 		db, cleanup, err = OpenSQLiteReadOnly(ctx, SQLitePath(location), opts.SQLite)
 	default:

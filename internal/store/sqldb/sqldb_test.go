@@ -88,6 +88,33 @@ func TestOpen(t *testing.T) {
 	}
 }
 
+// TestCheckLocation: what no store can open is refused by its one rule,
+// naming why, with a URL's password masked; what some store opens passes.
+func TestCheckLocation(t *testing.T) {
+	for _, tc := range []struct {
+		location, want string // want "" for a location that passes
+	}{
+		{"", "empty location"},
+		{"mysql://u:topsecret@h/db", `unsupported scheme`},
+		{"sqlite:x://y", "unsupported scheme"},
+		{"runs.db", ""},
+		{"sqlite:runs.db", ""},
+		{":memory:", ""},
+		{"postgres://u@h/db", ""},
+		{"postgresql://u@h/db", ""},
+	} {
+		err := CheckLocation(tc.location)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("CheckLocation(%q): %v, want nil", tc.location, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("CheckLocation(%q): %v, want an error saying %q", tc.location, err, tc.want)
+		case err != nil && strings.Contains(err.Error(), "topsecret"):
+			t.Errorf("CheckLocation(%q): %v shows the password", tc.location, err)
+		}
+	}
+}
+
 // TestRuntimeParamsKeepSpaces: the parameters a store adds to a PostgreSQL
 // URL keep those it had, a space in them written %20 (pgx reads "+" as a
 // plus sign).

@@ -191,3 +191,92 @@ func TestServeHTTPWithoutIdleBound(t *testing.T) {
 		t.Errorf("HTTP %d %s, want 200", resp.StatusCode, out)
 	}
 }
+
+// holdBody opens a request to addr's path whose body never arrives whole:
+// its headers and a first byte of a 1,000-byte body. Closing the returned
+// connection ends the request.
+func holdBody(t *testing.T, addr, path, token string) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.SetDeadline(time.Now().Add(2 * time.Minute)) // a hang bound only
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: triage\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{", path, token)
+	return conn
+}
+
+// TestServeHTTPBodiesBeingReadCount: an HTTP request counts against its
+// caller's calls admitted from its headers on, as a gRPC call does, so a
+// caller cannot make the server hold more bodies than its limit by
+// sending them slowly: with --max-concurrent 1 (at most 5 calls admitted),
+// five bodies still being read leave the same caller's sixth request a
+// 429 with Retry-After, and its gRPC calls ResourceExhausted, from their
+// headers. The call a request is forwarded as is not counted again: with
+// four bodies held, a fifth request runs.
+func TestServeHTTPBodiesBeingReadCount(t *testing.T) {
+	token := "held-bodies-token-7e21"
+	tokens := writeFile(t, "tokens", server.HashToken(token)+" * holder\n")
+	srv := startServeHTTP(t, "--auth-tokens", tokens, "--max-concurrent", "1")
+	path := "/v1/oracle:computeReferences"
+	call := func() (int, http.Header, string) {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, "http://"+srv.httpAddr+path,
+			strings.NewReader(`{"items": [{"id": "a", "cost": 1, "correct": true}], "budgets": [{"alpha": 1}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := (&http.Client{Timeout: time.Minute}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header, string(body)
+	}
+	var held []net.Conn
+	for range 1 + server.QueuedPerSlot {
+		held = append(held, holdBody(t, srv.httpAddr, path, token))
+	}
+	defer func() {
+		for _, c := range held {
+			c.Close()
+		}
+	}()
+	// The held requests are admitted as the server reads their headers:
+	// until it has, a call may still get in.
+	var code int
+	var header http.Header
+	var body string
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
+		if code, header, body = call(); code == http.StatusTooManyRequests {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if code != http.StatusTooManyRequests || header.Get("Retry-After") == "" || !strings.Contains(body, "calls admitted") {
+		t.Fatalf("a request beside five bodies being read: HTTP %d, Retry-After %q, %s; want 429, calls admitted, with Retry-After", code, header.Get("Retry-After"), body)
+	}
+	conn, err := grpc.NewClient(srv.grpcAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(metadata.AppendToOutgoingContext(context.Background(), "authorization", "Bearer "+token), time.Minute)
+	defer cancel()
+	if _, err := triagev1.NewOracleServiceClient(conn).ComputeReferences(ctx, smallReferences); status.Code(err) != codes.ResourceExhausted {
+		t.Errorf("a gRPC call beside five HTTP bodies being read: %v, want ResourceExhausted", err)
+	}
+	held[0].Close()
+	held = held[1:]
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
+		if code, _, body = call(); code != http.StatusTooManyRequests {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if code != http.StatusOK {
+		t.Errorf("a request beside four bodies being read: HTTP %d %s, want 200 (the call it is forwarded as counted once)", code, body)
+	}
+}

@@ -49,7 +49,7 @@ func newHTTPFront(ctx context.Context, srv *server.Server, cfg server.Config, ma
 	if err != nil {
 		return nil, err
 	}
-	mux, err := gateway.New(ctx, conn, gateway.Options{Authorize: srv.Authorize})
+	mux, err := gateway.New(ctx, conn, gateway.Options{Admit: srv.Admit, Log: srv.LogAnswered})
 	if err != nil {
 		return nil, errors.Join(err, conn.Close())
 	}

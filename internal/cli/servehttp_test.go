@@ -497,3 +497,57 @@ func TestServeHTTPImportOverCap(t *testing.T) {
 		t.Errorf("stored %d records after an import of 10", n)
 	}
 }
+
+// TestServeHTTPLogsWhatTheGatewayAnswers: a request the gateway answers
+// itself, making no call of it — a body it cannot decode or holding more
+// than one value, an unknown query parameter, a body over its cap — is
+// logged as a call is: one "finished call" line with its method, code and
+// HTTP client, marked answered_by_gateway (before, no line at all).
+func TestServeHTTPLogsWhatTheGatewayAnswers(t *testing.T) {
+	srv := startServeHTTP(t, "--max-message-bytes", "2048")
+	base := "http://" + srv.httpAddr
+	for _, tc := range []struct {
+		method, path, body string
+		want               int
+	}{
+		{http.MethodPost, "/v1/oracle:computeReferences", `{"items": [x]}`, http.StatusBadRequest},
+		{http.MethodPost, "/v1/scoring:scorePlan", `{"plan": []} {"plan": []}`, http.StatusBadRequest},
+		{http.MethodGet, "/v1/planner/endpoints?colour=red", "", http.StatusBadRequest},
+		{http.MethodPost, "/v1/executor:executePlan", `{"plan": [` + strings.Repeat(`{"id": "p", "tokens": 1}, `, 200) + `]}`, http.StatusRequestEntityTooLarge},
+	} {
+		req, err := http.NewRequest(tc.method, base+tc.path, strings.NewReader(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.want {
+			t.Errorf("%s %s: HTTP %d, want %d", tc.method, tc.path, resp.StatusCode, tc.want)
+		}
+	}
+	want := map[string]string{
+		"ComputeReferences": "InvalidArgument",
+		"ScorePlan":         "InvalidArgument",
+		"ListEndpoints":     "InvalidArgument",
+		"ExecutePlan":       "ResourceExhausted",
+	}
+	for line := range strings.Lines(srv.logs.String()) {
+		var rec map[string]any
+		if json.Unmarshal([]byte(line), &rec) != nil || rec["answered_by_gateway"] != true {
+			continue
+		}
+		method, _ := rec["grpc.method"].(string)
+		peerAddr, _ := rec["peer.address"].(string)
+		if rec["msg"] != "finished call" || rec["protocol"] != "http" || rec["grpc.code"] != want[method] || !strings.HasPrefix(peerAddr, "127.0.0.1:") {
+			t.Errorf("line %s: want a finished call over http, code %s, from 127.0.0.1", strings.TrimSpace(line), want[method])
+		}
+		delete(want, method)
+	}
+	if len(want) != 0 {
+		t.Errorf("no answered_by_gateway line for %v:\n%s", want, srv.logs)
+	}
+}

@@ -18,12 +18,15 @@ import (
 	"github.com/triage-eval/triage/internal/platform/grpcerr"
 )
 
-// Authorizer applies the gRPC server's token rule to a call of fullMethod
+// Admitter admits a request for a call of fullMethod
 // ("/pkg.Service/Method") with the metadata md the call would carry, from
-// the request's headers alone: nil, or the error the call would get (see
-// server.Server.Authorize, which also logs it). ctx carries the HTTP
-// client as its peer (peer.FromContext).
-type Authorizer func(ctx context.Context, md metadata.MD, fullMethod string) error
+// the request's headers alone, before its body is read: it applies the
+// gRPC server's token rule and counts the request against its caller's
+// calls admitted (server.Server.Admit, which also logs a refusal). It
+// returns the func to call once when the request has ended, or the error
+// the call would get. ctx carries the HTTP client as its peer
+// (peer.FromContext).
+type Admitter func(ctx context.Context, md metadata.MD, fullMethod string) (release func(), err error)
 
 // Paths the mux serves besides the RPCs, and the gRPC method whose rule
 // each follows: the health endpoint is open, as health checks are, and the
@@ -93,15 +96,17 @@ func ruleRoute(r *annotations.HttpRule) (method, path string) {
 	return "", ""
 }
 
-// authorization is the mux's outermost middleware: it refuses a request
-// the gRPC server would refuse for its token (HTTP 401 or 403 with the
-// server's google.rpc.Status) before anything reads its body, so that such
-// a request costs its headers and nothing more, as on the gRPC port (the
-// default error handler adds WWW-Authenticate to a 401). A
+// admission is the mux's outermost middleware: it refuses a request the
+// gRPC server would refuse from its headers — for its token (HTTP 401 or
+// 403 with the server's google.rpc.Status; the default error handler adds
+// WWW-Authenticate to a 401), or because its caller has its most calls
+// admitted already (429) — before anything reads its body, so that such a
+// request costs its headers and nothing more, as on the gRPC port; an
+// admitted request counts against its caller until it ends. A
 // route it cannot name a method for (none today) is checked as an unknown
 // service, which only a token for every service may call.
-type authorization struct {
-	auth   Authorizer
+type admission struct {
+	admit  Admitter
 	routes map[string]string
 	mux    *runtime.ServeMux // set once New has built it
 }
@@ -132,18 +137,20 @@ func (remoteAddr) Network() string { return "tcp" }
 func (a remoteAddr) String() string { return string(a) }
 
 // middleware is the runtime.Middleware.
-func (a *authorization) middleware(next runtime.HandlerFunc) runtime.HandlerFunc {
+func (a *admission) middleware(next runtime.HandlerFunc) runtime.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, params map[string]string) {
 		fullMethod := ""
 		if pat, ok := runtime.HTTPPattern(r.Context()); ok {
 			fullMethod = a.routes[r.Method+" "+pat.String()]
 		}
 		ctx := peer.NewContext(r.Context(), &peer.Peer{Addr: remoteAddr(r.RemoteAddr)})
-		err := grpcerr.ToStatus(a.auth(ctx, metadata.MD{"authorization": r.Header.Values("Authorization")}, fullMethod))
+		release, err := a.admit(ctx, metadata.MD{"authorization": r.Header.Values("Authorization")}, fullMethod)
 		if err == nil {
+			defer release()
 			next(w, r, params)
 			return
 		}
+		err = grpcerr.ToStatus(err)
 		closeAfter(w, r)
 		_, out := runtime.MarshalerForRequest(a.mux, r)
 		errorHandler(r.Context(), a.mux, out, w, r, err)

@@ -39,7 +39,7 @@ func (b countingBody) Read(p []byte) (int, error) {
 }
 
 // TestAuthorizationBeforeTheBody: every route of the mux asks the
-// Authorizer about the gRPC method its HTTP rule names, from the headers,
+// Admitter about the gRPC method its HTTP rule names, from the headers,
 // and a refused request is answered 401 (with WWW-Authenticate) or 403
 // before anything reads its body; /healthz is asked as a health check,
 // /openapi.json as reflection.
@@ -49,18 +49,18 @@ func TestAuthorizationBeforeTheBody(t *testing.T) {
 		asked []string
 		seen  []string
 	)
-	authorize := func(_ context.Context, md metadata.MD, fullMethod string) error {
+	admit := func(_ context.Context, md metadata.MD, fullMethod string) (func(), error) {
 		mu.Lock()
 		defer mu.Unlock()
 		asked = append(asked, fullMethod)
 		seen = append(seen, strings.Join(md.Get("authorization"), ","))
 		if len(md.Get("authorization")) == 0 {
-			return &apperr.UnauthenticatedError{Reason: "no token"}
+			return nil, &apperr.UnauthenticatedError{Reason: "no token"}
 		}
-		return &apperr.PermissionDeniedError{Reason: "not granted"}
+		return nil, &apperr.PermissionDeniedError{Reason: "not granted"}
 	}
 	// No call may reach the server: a connection that fails the test.
-	mux, err := New(context.Background(), failingConn{t}, Options{Authorize: authorize})
+	mux, err := New(context.Background(), failingConn{t}, Options{Admit: admit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,10 +146,10 @@ func (c failingConn) NewStream(context.Context, *grpc.StreamDesc, string, ...grp
 // a connection open until its read timeout, so that clients without a
 // token could hold every file descriptor of the server).
 func TestRefusedRequestDoesNotWaitForItsBody(t *testing.T) {
-	refuse := func(context.Context, metadata.MD, string) error {
-		return &apperr.UnauthenticatedError{Reason: "no token"}
+	refuse := func(context.Context, metadata.MD, string) (func(), error) {
+		return nil, &apperr.UnauthenticatedError{Reason: "no token"}
 	}
-	mux, err := New(context.Background(), failingConn{t}, Options{Authorize: refuse})
+	mux, err := New(context.Background(), failingConn{t}, Options{Admit: refuse})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,10 +182,10 @@ func TestRefusedRequestDoesNotWaitForItsBody(t *testing.T) {
 // comes before the stream's reset, which curl otherwise reports as a
 // partial transfer ("Connection: close" also ended the whole connection).
 func TestRefusedHTTP2AnswerPrecedesTheReset(t *testing.T) {
-	refuse := func(context.Context, metadata.MD, string) error {
-		return &apperr.UnauthenticatedError{Reason: "no token"}
+	refuse := func(context.Context, metadata.MD, string) (func(), error) {
+		return nil, &apperr.UnauthenticatedError{Reason: "no token"}
 	}
-	mux, err := New(context.Background(), failingConn{t}, Options{Authorize: refuse})
+	mux, err := New(context.Background(), failingConn{t}, Options{Admit: refuse})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,6 +33,9 @@ type cappedBody struct {
 	unreadable error
 	// pace, when set, fails the body if it arrives too slowly.
 	pace *pace
+	// single says the body holds one request message, as every route's but
+	// an import's does: anything after its JSON value makes it unreadable.
+	single bool
 }
 
 // Read reads the body and notes an overflow of the cap.
@@ -124,6 +127,9 @@ func trackBodies(next runtime.HandlerFunc) runtime.HandlerFunc {
 		if _, ok := r.Body.(*cappedBody); !ok && r.Body != nil {
 			r = withBody(r, &cappedBody{ReadCloser: r.Body})
 		}
+		if body, ok := r.Body.(*cappedBody); ok {
+			body.single = r.URL.Path != ImportPath
+		}
 		next(w, r, params)
 	}
 }
@@ -167,7 +173,9 @@ func (c challenging) Flush() {
 // as the server answers a value it rejects, instead of protojson's bare
 // message.
 func errorHandler(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
+	answered := false // by the gateway itself, which made no call: logged here
 	if body, ok := r.Context().Value(cappedBodyKey{}).(*cappedBody); ok {
+		answered = true
 		switch {
 		case body.pace != nil && body.pace.slow:
 			closeAfter(w, r)
@@ -182,12 +190,17 @@ func errorHandler(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshale
 			}
 		case body.unreadable != nil && status.Code(err) == codes.InvalidArgument:
 			err = grpcerr.ToStatus(body.unreadable)
+		default:
+			answered = false
 		}
 	}
 	if shut := shutDown(r.Context()); shut != nil {
 		err = &runtime.HTTPStatusError{HTTPStatus: http.StatusServiceUnavailable, Err: shut}
 	}
 	err = stamped(r.Context(), err)
+	if answered {
+		logAnswered(r, err)
+	}
 	if status.Code(err) == codes.Unauthenticated {
 		w = challenging{ResponseWriter: w, challenge: bearerChallenge(r)}
 	}

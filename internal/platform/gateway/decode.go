@@ -63,7 +63,28 @@ func (d *bodyDecoder) Decode(v any) error {
 		d.note(describeDecodeError(raw, err))
 	}
 	d.n++
+	if err == nil && d.body != nil && d.body.single {
+		err = d.end()
+	}
 	return err
+}
+
+// end reports anything after a single-message body's JSON value (a second
+// value, or bytes that are not JSON), which would otherwise be dropped
+// unread: the request the caller meant is not known.
+func (d *bodyDecoder) end() error {
+	at := d.dec.InputOffset()
+	_, err := d.dec.Token()
+	var syntax *json.SyntaxError
+	switch {
+	case errors.Is(err, io.EOF):
+		return nil
+	case err != nil && !errors.As(err, &syntax):
+		return err // the body's own read error: over its cap, too slow, cut off
+	}
+	d.n = 0 // the note is about the body, not a message of it
+	d.note(bodyField, fmt.Sprintf("holds more after its JSON value, which ends at byte %d: send one request message, and nothing after it", at))
+	return errors.New("the body holds more after its JSON value")
 }
 
 // note records on the body why value d.n could not be decoded.

@@ -26,11 +26,13 @@
 //     client-streaming one reads request messages one after another from
 //     the body.
 //
-// With Options.Authorize, the mux applies the gRPC server's token rule to
-// every request from its headers (auth.go), before anything reads its body,
-// so a request without a valid token costs its headers and nothing more, as
-// on the gRPC port; /healthz is open and /openapi.json follows reflection's
-// rule.
+// With Options.Admit, the mux applies the gRPC server's token rule, and its
+// caller's limit on calls admitted, to every request from its headers
+// (auth.go), before anything reads its body, so a request without a valid
+// token, or over its caller's limit, costs its headers and nothing more, as
+// on the gRPC port, and a request being read counts against its caller as a
+// gRPC call being read does; /healthz is open and /openapi.json follows
+// reflection's rule.
 //
 // Serve runs the HTTP server in front of the mux (http.go): TLS with the
 // gRPC listener's configuration (client certificates included), a cap on

@@ -39,9 +39,13 @@ const OpenAPIPath = "/openapi.json"
 
 // Options adjust New.
 type Options struct {
-	// Authorize, when set, applies the gRPC server's token rule to every
-	// request from its headers, before its body is read (auth.go).
-	Authorize Authorizer
+	// Admit, when set, applies the gRPC server's token rule and its
+	// caller's limit on calls admitted to every request from its headers,
+	// before its body is read (auth.go).
+	Admit Admitter
+	// Log, when set, logs each request the gateway answers itself, having
+	// made no call of it (answerlog.go); the calls it makes the server logs.
+	Log AnswerLogger
 }
 
 // New returns a mux serving the HTTP/JSON mapping of the Oracle, Executor,
@@ -51,23 +55,25 @@ type Options struct {
 // answers the server's gRPC health (200 when serving, 503 when not, as
 // during a drain; ?service=NAME for one service), GET /openapi.json the
 // OpenAPI document. A body over its cap (ServerConfig) answers HTTP 413.
-// With opts.Authorize, a request the server would refuse for its token is
-// refused before its body is read: /healthz is open as health checks are,
-// /openapi.json needs what reflection needs.
+// With opts.Admit, a request the server would refuse for its token, or
+// because its caller has its most calls admitted, is refused before its
+// body is read: /healthz is open as health checks are, /openapi.json needs
+// what reflection needs.
 func New(ctx context.Context, conn grpc.ClientConnInterface, opts Options) (*runtime.ServeMux, error) {
 	queryParserOnce.Do(func() { runtime.NewServeMux(runtime.SetQueryParameterParser(strictQueryParser{})) })
-	var auth *authorization
+	var auth *admission
 	query := &unboundQuery{routes: queryFields()}
-	middlewares := []runtime.Middleware{query.middleware, trackBodies}
-	if opts.Authorize != nil {
-		auth = &authorization{auth: opts.Authorize, routes: routes()}
+	routeMethods := routes()
+	middlewares := []runtime.Middleware{answerLogs{log: opts.Log, routes: routeMethods}.middleware, query.middleware, trackBodies}
+	if opts.Admit != nil {
+		auth = &admission{admit: opts.Admit, routes: routeMethods}
 		middlewares = append([]runtime.Middleware{auth.middleware}, middlewares...)
 	}
 	mux := runtime.NewServeMux(
 		runtime.WithMarshalerOption(runtime.MIMEWildcard, Marshaler()),
 		runtime.WithErrorHandler(errorHandler),
 		runtime.WithStreamErrorHandler(streamErrorHandler),
-		runtime.WithRoutingErrorHandler(routingErrors(routes())),
+		runtime.WithRoutingErrorHandler(routingErrors(routeMethods)),
 		runtime.WithMiddlewares(middlewares...),
 		runtime.WithHealthEndpointAt(healthpb.NewHealthClient(conn), healthzPath),
 	)

@@ -410,6 +410,10 @@ func TestUnreadableBodyNamesTheField(t *testing.T) {
 		{"UTF-16 escape of a lone surrogate", computePath, `{"items": [{"id": "\ud800"}]}`, "body", "cannot be read as the request message: unexpected EOF"},
 		{"not JSON", computePath, `{"items": [x]}`, "body", "not valid JSON: invalid character 'x'"},
 		{"truncated", computePath, `{"items": [`, "body", "not valid JSON: the body ends inside a value"},
+		// A body holds one request: what follows it is not dropped unread.
+		{"bytes after the value", computePath, `{"items": [], "budgets": []} xyz`, "body", "holds more after its JSON value, which ends at byte 28"},
+		{"a second value", computePath, `{"items": [], "budgets": []}{"foo": 1}`, "body", "holds more after its JSON value, which ends at byte 28"},
+		{"a closing brace too many", computePath, `{"items": [], "budgets": []}}`, "body", "holds more after its JSON value"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

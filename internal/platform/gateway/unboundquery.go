@@ -72,7 +72,9 @@ func (q *unboundQuery) middleware(next runtime.HandlerFunc) runtime.HandlerFunc 
 			next(w, r, params)
 			return
 		}
+		err := grpcerr.ToStatus(v.Err())
+		logAnswered(r, err)
 		_, out := runtime.MarshalerForRequest(q.mux, r)
-		errorHandler(r.Context(), q.mux, out, w, r, grpcerr.ToStatus(v.Err()))
+		errorHandler(r.Context(), q.mux, out, w, r, err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/auth"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
@@ -13,7 +14,6 @@ import (
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/platform/apperr"
-	"github.com/triage-eval/triage/internal/platform/grpcerr"
 )
 
 // callerKey is the context key of the caller's name.
@@ -36,7 +36,7 @@ func Caller(ctx context.Context) string {
 // authenticator checks bearer tokens against a token table and the service
 // each token may call: the one home of the token rule, applied to a call's
 // headers before anything else of it is read (tap.go), and to the HTTP/JSON
-// gateway's requests before their bodies are (Server.Authorize).
+// gateway's requests before their bodies are (Server.Admit).
 type authenticator struct {
 	tokens *Tokens
 	// services maps a gRPC service name ("triage.v1.OracleService") to the
@@ -96,27 +96,40 @@ func (a *authenticator) authorize(md metadata.MD, fullMethod string) (*tokenEntr
 	return nil, &apperr.PermissionDeniedError{Reason: fmt.Sprintf("token %s may not call %s", entry.name, service)}
 }
 
-// Authorize applies the server's token rule to a call of fullMethod
-// ("/pkg.Service/Method") with metadata md, for a front end of this process
-// (the HTTP/JSON gateway) that is about to make the call over DialInternal:
-// it can then refuse a request from its headers alone, before reading its
-// body, exactly as the server would refuse the call. Health checks are
-// open (isOpenHealth); reflection needs any valid token. It returns nil on
-// a server without tokens, else nil or the call's error (an
-// apperr.UnauthenticatedError or apperr.PermissionDeniedError, for
-// grpcerr.ToStatus), and logs a refusal as the server logs those of its
-// own port, within the same budget (protocol "http", the peer of ctx: the
-// HTTP client's).
-func (s *Server) Authorize(ctx context.Context, md metadata.MD, fullMethod string) error {
-	if s.auth == nil {
-		return nil
-	}
-	_, err := s.auth.authorize(md, fullMethod)
+// Admit admits a request of a front end of this process (the HTTP/JSON
+// gateway) for a call of fullMethod ("/pkg.Service/Method") with metadata
+// md, which it is about to make over DialInternal, from the request's
+// headers alone, before its body is read. It applies what the tap applies
+// to a gRPC call's headers: the token rule (health checks are open,
+// reflection needs any valid token), a method the server serves, and the
+// caller's limit on calls admitted, so that a request whose body is still
+// being read counts against its caller as a gRPC call still being read
+// does, and one over the limit costs its headers and nothing more. ctx
+// carries the HTTP client as its peer (the caller of a server without
+// tokens). It returns the func to call once when the request has ended;
+// the call it forwards is not counted again. A refusal (the call's error,
+// for grpcerr.ToStatus) is logged as the server logs those of its own
+// port, within the same budget, as protocol "http".
+func (s *Server) Admit(ctx context.Context, md metadata.MD, fullMethod string) (release func(), err error) {
+	_, leave, err := s.admission.enter(ctx, md, fullMethod, "http", false)
 	if err != nil {
-		err = grpcerr.WithDetail(grpcerr.ToStatus(err), s.stamp)
-		s.refusals.log(ctx, "http", fullMethod, err)
+		return nil, err
 	}
-	return err
+	if leave == nil {
+		leave = func() {}
+	}
+	return sync.OnceFunc(leave), nil
+}
+
+// LogAnswered logs a request that a front end of this process (the
+// HTTP/JSON gateway) answered err itself, without making its call of
+// fullMethod — a body it could not decode, over its cap or too slow — as
+// the server logs a call: one "finished call" line, protocol "http",
+// marked answered_by_gateway, within the budget of the refusals not for a
+// token, so that a flood of such bodies costs no line each. ctx carries
+// the client as its peer.
+func (s *Server) LogAnswered(ctx context.Context, fullMethod string, err error) {
+	s.admission.refusals.logAnswered(ctx, fullMethod, err)
 }
 
 // Stamp is the version stamp (SPEC §10) the server puts in every response

@@ -14,8 +14,9 @@
 // without one (deadlines.go), per-caller rate and concurrency limits (the
 // middleware's ratelimit interceptor with a token bucket; limits.go) —
 // request validation, and panic recovery last. Health checks need no token
-// and pass no guard. Server.Authorize applies the token rule for a front
-// end of the process (the HTTP/JSON gateway) before it reads a body.
+// and pass no guard. Server.Admit applies the token rule and counts the
+// call against its caller's limits for a front end of the process (the
+// HTTP/JSON gateway) before it reads a body.
 // Config.TLS serves TLS or mutual TLS. OpenTelemetry is attached as a stats
 // handler with health checks filtered out.
 //

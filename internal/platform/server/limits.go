@@ -170,6 +170,18 @@ func (l *limiter) enter(caller string, own tokenLimits) (*callerLimits, func(), 
 	}, nil
 }
 
+// held returns caller's limits while it has calls admitted, or nil: the
+// limits of a call the HTTP/JSON gateway forwards, counted already when the
+// gateway admitted its request (Server.Admit), which ends after the call.
+func (l *limiter) held(caller string) *callerLimits {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if c := l.callers[caller]; c != nil && c.calls > 0 {
+		return c
+	}
+	return nil
+}
+
 // sweep forgets the idle callers. Under l.mu.
 func (l *limiter) sweep() {
 	now := l.now()

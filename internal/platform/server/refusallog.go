@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/logging"
 	"golang.org/x/time/rate"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/peer"
@@ -58,7 +59,7 @@ func newRefusalLog(logger *slog.Logger, now func() time.Time, afterFunc func(tim
 	r.unauthenticated.lines, r.unauthenticated.level = rate.NewLimiter(refusalLogRate, refusalLogBurst), slog.LevelInfo
 	r.unauthenticated.refused = "refused for their token"
 	r.other.lines, r.other.level = rate.NewLimiter(refusalLogRate, refusalLogBurst), slog.LevelWarn
-	r.other.refused = "refused for their permissions, their caller's limits or an unknown method"
+	r.other.refused = "refused for their permissions, their caller's limits or an unknown method, or answered by the HTTP gateway for a body it could not read"
 	return r
 }
 
@@ -72,6 +73,21 @@ func (r *refusalLog) log(ctx context.Context, protocol, fullMethod string, err e
 	if st.Code() == codes.Unauthenticated {
 		b = &r.unauthenticated
 	}
+	r.line(ctx, b, b.level, protocol, fullMethod, st, slog.Bool("refused_before_read", true))
+}
+
+// logAnswered logs, as log does, an HTTP request the gateway answered
+// itself without making its call (a body it could not read), marked
+// answered_by_gateway, at the level the logging interceptor gives its
+// code, within the budget of the refusals that are not for a token.
+func (r *refusalLog) logAnswered(ctx context.Context, fullMethod string, err error) {
+	st := status.Convert(err)
+	r.line(ctx, &r.other, slog.Level(logging.DefaultServerCodeToLevel(st.Code())), "http", fullMethod, st, slog.Bool("answered_by_gateway", true))
+}
+
+// line logs one "finished call" line at level, marked mark, if budget b
+// allows; otherwise it counts it for b's summary.
+func (r *refusalLog) line(ctx context.Context, b *refusalBudget, level slog.Level, protocol, fullMethod string, st *status.Status, mark slog.Attr) {
 	if !b.lines.AllowN(r.now(), 1) {
 		if b.notLogged.Add(1) == 1 { // the first since the last summary
 			r.afterFunc(refusalSummaryAfter, func() { r.summarize(b) })
@@ -90,8 +106,8 @@ func (r *refusalLog) log(ctx context.Context, protocol, fullMethod string, err e
 	if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {
 		attrs = append(attrs, slog.String("peer.address", p.Addr.String()))
 	}
-	attrs = append(attrs, slog.Bool("refused_before_read", true))
-	r.logger.LogAttrs(ctx, b.level, "finished call", attrs...)
+	attrs = append(attrs, mark)
+	r.logger.LogAttrs(ctx, level, "finished call", attrs...)
 }
 
 // summarize logs how many refusals b did not log since its last summary.

@@ -33,10 +33,12 @@ type Service struct {
 
 // Server is a gRPC server with health, reflection and the shared middleware.
 type Server struct {
-	grpc        *grpc.Server
-	health      *healthService
-	auth        *authenticator // nil: no tokens
-	refusals    *refusalLog    // shared with the tap: one budget for both ports
+	grpc   *grpc.Server
+	health *healthService
+	// admission is the tap's, which Admit applies to the HTTP/JSON
+	// gateway's requests: one token rule, one count of each caller's
+	// calls and one refusal budget for both ports.
+	admission   *admission
 	logger      *slog.Logger
 	grace       time.Duration
 	drainPeriod time.Duration
@@ -111,7 +113,7 @@ func New(cfg Config, logger *slog.Logger, tel *telemetry.Telemetry, services []S
 	g.RegisterService(readingUnary(&healthpb.Health_ServiceDesc, codec), hs)
 	reflection.Register(g)
 	admission.methods = servedMethods(g) // before any call: the tap reads it unlocked
-	return &Server{grpc: g, health: hs, auth: admission.auth, refusals: admission.refusals, logger: logger, grace: cfg.ShutdownGrace, drainPeriod: cfg.Drain, hurry: cfg.Hurry, drainTimer: time.After, services: services, stamp: stamp}, nil
+	return &Server{grpc: g, health: hs, admission: admission, logger: logger, grace: cfg.ShutdownGrace, drainPeriod: cfg.Drain, hurry: cfg.Hurry, drainTimer: time.After, services: services, stamp: stamp}, nil
 }
 
 // Serve accepts connections on lis until ctx ends, then shuts down: health

@@ -7,6 +7,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/grpc/tap"
 
@@ -68,41 +69,64 @@ func (a *admission) admit(ctx context.Context, info *tap.Info) (context.Context,
 	if viaHTTP {
 		protocol = "http"
 	}
-	caller, own := "", tokenLimits{}
-	if a.auth != nil {
-		entry, err := a.auth.authorize(info.Header, info.FullMethodName)
-		if err != nil {
-			err = grpcerr.WithDetail(grpcerr.ToStatus(err), a.stamp)
-			a.refusals.log(ctx, protocol, info.FullMethodName, err)
-			return nil, err
-		}
-		if entry != nil {
-			caller, own = entry.name, entry.limits
-		}
-	}
-	if a.methods != nil && !a.methods[info.FullMethodName] {
-		err := grpcerr.WithDetail(unknownMethod(info.FullMethodName, a.methods), a.stamp)
-		a.refusals.log(ctx, protocol, info.FullMethodName, err)
+	ctx, leave, err := a.enter(ctx, info.Header, info.FullMethodName, protocol, viaHTTP)
+	if err != nil {
 		return nil, err
 	}
-	if a.limiter != nil && !isOpenHealth(info.FullMethodName) {
-		if caller == "" {
-			caller = peerName(ctx, info.Header)
-		}
-		ctx = withCaller(ctx, caller)
-		c, leave, err := a.limiter.enter(caller, own)
-		if err != nil {
-			err = grpcerr.WithDetail(grpcerr.ToStatus(err), a.stamp)
-			a.refusals.log(ctx, protocol, info.FullMethodName, err)
-			return nil, err
-		}
-		ctx = withCallerLimits(ctx, c)
+	if leave != nil {
 		context.AfterFunc(ctx, leave)
-	} else if caller != "" {
-		ctx = withCaller(ctx, caller)
 	}
 	if a.idle > 0 {
 		ctx = watchIdle(ctx, a.idle, a.afterFunc)
 	}
 	return ctx, nil
+}
+
+// enter applies the token rule, then the caller's limit on calls admitted,
+// to a call of fullMethod with metadata md, for the tap and for the
+// HTTP/JSON gateway's requests (Server.Admit) alike. It returns ctx naming
+// the caller and its limits, and the func to call once when the call ends
+// (nil when nothing was counted); or the refusal, logged as protocol's.
+// A call forwarded by the gateway (forwarded) was counted when the gateway
+// admitted its request, which ends after the call: it takes its caller's
+// limits without counting again.
+func (a *admission) enter(ctx context.Context, md metadata.MD, fullMethod, protocol string, forwarded bool) (context.Context, func(), error) {
+	refuse := func(err error) (context.Context, func(), error) {
+		err = grpcerr.WithDetail(grpcerr.ToStatus(err), a.stamp)
+		a.refusals.log(ctx, protocol, fullMethod, err)
+		return nil, nil, err
+	}
+	caller, own := "", tokenLimits{}
+	if a.auth != nil {
+		entry, err := a.auth.authorize(md, fullMethod)
+		if err != nil {
+			return refuse(err)
+		}
+		if entry != nil {
+			caller, own = entry.name, entry.limits
+		}
+	}
+	if a.methods != nil && !a.methods[fullMethod] {
+		return refuse(unknownMethod(fullMethod, a.methods))
+	}
+	if a.limiter == nil || isOpenHealth(fullMethod) {
+		if caller != "" {
+			ctx = withCaller(ctx, caller)
+		}
+		return ctx, nil, nil
+	}
+	if caller == "" {
+		caller = peerName(ctx, md)
+	}
+	ctx = withCaller(ctx, caller)
+	if forwarded {
+		if c := a.limiter.held(caller); c != nil {
+			return withCallerLimits(ctx, c), nil, nil
+		}
+	}
+	c, leave, err := a.limiter.enter(caller, own)
+	if err != nil {
+		return refuse(err)
+	}
+	return withCallerLimits(ctx, c), leave, nil
 }

@@ -153,6 +153,17 @@ func TestHelp(t *testing.T) {
 	if !strings.Contains(errOut.String(), "TRIAGE_") || !strings.Contains(errOut.String(), "-listen") {
 		t.Errorf("serve -h lacks flags or the environment note:\n%s", errOut)
 	}
+	// A back-quoted word of a usage is shown as the flag's argument: a
+	// switch's usage must have none (quote's did, "-rerun triage baseline").
+	env, _, errOut = testEnv(nil)
+	if err := Run(context.Background(), []string{"quote", "-h"}, env); err != nil {
+		t.Fatal(err)
+	}
+	for _, flag := range []string{"json", "rerun", "keep-ungradeable", "keep-errors"} {
+		if !strings.Contains(errOut.String(), "\n  -"+flag+"\n") {
+			t.Errorf("quote -h shows -%s with an argument:\n%s", flag, errOut)
+		}
+	}
 }
 
 // TestUsageListsEveryCommandAligned: the command list names every command,

@@ -30,9 +30,9 @@ import (
 func runQuote(ctx context.Context, args []string, env Env) (err error) {
 	fs := newFlagSet("quote", env.Stderr)
 	asJSON := fs.Bool("json", false, "write the quote as JSON")
-	rerun := fs.Bool("rerun", false, "quote `triage baseline --rerun`: stored gradeable ground truth is solved again")
-	keepUngradeable := fs.Bool("keep-ungradeable", false, "quote `triage baseline --keep-ungradeable`")
-	keepErrors := fs.Bool("keep-errors", false, "quote `triage run --keep-errors`: cells whose planner call failed are not retried")
+	rerun := fs.Bool("rerun", false, "quote what triage baseline --rerun costs: stored gradeable ground truth is solved again")
+	keepUngradeable := fs.Bool("keep-ungradeable", false, "quote what triage baseline --keep-ungradeable costs")
+	keepErrors := fs.Bool("keep-errors", false, "quote what triage run --keep-errors costs: cells whose planner call failed are not retried")
 	dial := addDialFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: triage quote [flags] CONFIG.yaml\n\nStates, before any model call, what the config's study still costs: per\nphase (Phase 0 baseline, Phase 1 planning, budget-aware re-solve) and\nendpoint, the calls still to make after the response cache and resume, their\ninput tokens (estimated: bytes/4), the max_tokens bound of their output, the\noutput expected from Phase 0 costs, and dollars where endpoints.json gives\nprices. Calls no model. See docs/operations.md, \"Know the bill\".\n\nflags:\n")

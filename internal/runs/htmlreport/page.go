@@ -115,6 +115,7 @@ func (m idMaker) next(section, title string) string {
 // provenance says where the page's numbers come from, and nothing more.
 func provenance(rep report.Report, nFigures int) string {
 	b := rep.Bootstrap
-	return fmt.Sprintf("Every number on this page is computed from the run's stored results by its report: %d cells, %d unsolvable-injection cells, base accuracy of %d (solver, dataset) pairs; %d figures drawn from them. Intervals: %g%% percentile bootstrap over pools, %s resamples, seed %d. The page states what the report holds and nothing beyond it.",
-		len(rep.Cells), len(rep.Injection), len(rep.Accuracy), nFigures, b.LevelPercent(), report.FormatCount(b.Resamples), b.Seed)
+	return fmt.Sprintf("Every number on this page is computed from the run's stored results by its report: %s cells (a solver, dataset, pool, α, strategy and variant each, as triage run counts them) and %s unsolvable-injection cells, as %s means over pools (one per regime), and the base accuracy of %d (solver, dataset) pairs; %d figures drawn from them. Intervals: %g%% percentile bootstrap over pools, %s resamples, seed %d. The page states what the report holds and nothing beyond it.",
+		report.FormatCount(report.PlannedCells(rep.Cells)), report.FormatCount(report.PlannedCells(rep.Injection)), report.FormatCount(len(rep.Cells)+len(rep.Injection)),
+		len(rep.Accuracy), nFigures, b.LevelPercent(), report.FormatCount(b.Resamples), b.Seed)
 }

@@ -260,3 +260,21 @@ func Distinct[T cmp.Ordered](cells []Cell, keep func(Cell) bool, f func(Cell) T)
 }
 
 func all(Cell) bool { return true }
+
+// PlannedCells counts the grid cells cells aggregate, as triage run counts
+// them: one per (solver, dataset, pool, α, strategy, variant), and for
+// injection cells per source and ratio too. Each cell is a mean over its
+// pools for one regime, so the plans are its pools summed over the cells
+// of one regime.
+func PlannedCells(cells []Cell) int {
+	if len(cells) == 0 {
+		return 0
+	}
+	regime, n := cells[0].Regime, 0
+	for _, c := range cells {
+		if c.Regime == regime {
+			n += c.Pools
+		}
+	}
+	return n
+}

@@ -530,9 +530,13 @@ func (c *Config) Path(p string) string {
 }
 
 // LoadProblems reads every problem file, keyed by dataset and id. A problem
-// repeated in a later file replaces the earlier one.
+// given again in a later file, the same in every field, is read once; one
+// given again otherwise is an error naming both files, since which of the
+// two the run should measure is not known (a file's own repeats are
+// problems.ReadFile's).
 func (c *Config) LoadProblems() (map[string]map[string]problems.Problem, error) {
 	out := map[string]map[string]problems.Problem{}
+	from := map[string]map[string]int{} // the index in c.Problems of each problem's file
 	for i, f := range c.Problems {
 		ps, err := problems.ReadFile(c.Path(f))
 		if pathErr := (*fs.PathError)(nil); errors.As(err, &pathErr) {
@@ -544,8 +548,18 @@ func (c *Config) LoadProblems() (map[string]map[string]problems.Problem, error) 
 		for _, p := range ps {
 			if out[p.Dataset] == nil {
 				out[p.Dataset] = map[string]problems.Problem{}
+				from[p.Dataset] = map[string]int{}
+			}
+			if q, ok := out[p.Dataset][p.ID]; ok {
+				if problems.Same(p, q) {
+					continue
+				}
+				j := from[p.Dataset][p.ID]
+				return nil, fmt.Errorf("%s (%s): id %q of dataset %q is also in %s (%s), with another text, value or grading: give each problem once",
+					c.Where(fmt.Sprintf("problems[%d]", i)), f, p.ID, p.Dataset, fmt.Sprintf("problems[%d]", j), c.Problems[j])
 			}
 			out[p.Dataset][p.ID] = p
+			from[p.Dataset][p.ID] = i
 		}
 	}
 	if len(out) == 0 {

@@ -117,6 +117,48 @@ func TestLoadProblemsEmpty(t *testing.T) {
 	}
 }
 
+// TestLoadProblemsAcrossFiles: a problem given again in a later file is
+// read once when it is the same (its grading's spacing aside), and is an
+// error naming both files when it differs in anything: which one the run
+// should measure is not known (a later file used to replace it silently).
+func TestLoadProblemsAcrossFiles(t *testing.T) {
+	first := `{"id": "p1", "dataset": "aime", "text": "Find x.", "grading": {"answer": "204"}}` + "\n" + `{"id": "p2", "dataset": "aime", "text": "Find y."}` + "\n"
+	for _, tc := range []struct {
+		name, second, wantErr string
+	}{
+		{"the same problem", `{"id":"p1","dataset":"aime","text":"Find x.","grading":{ "answer" : "204" }}` + "\n", ""},
+		{"another dataset's id", `{"id": "p1", "dataset": "math", "text": "Other."}` + "\n", ""},
+		{"another answer", `{"id": "p1", "dataset": "aime", "text": "Find x.", "grading": {"answer": "999"}}` + "\n",
+			`run.yaml:3: problems[1] (b.jsonl): id "p1" of dataset "aime" is also in problems[0] (a.jsonl), with another text, value or grading: give each problem once`},
+		{"another text", `{"id": "p2", "dataset": "aime", "text": "Find z."}` + "\n", `id "p2" of dataset "aime" is also in problems[0] (a.jsonl)`},
+		{"another value", `{"id": "p2", "dataset": "aime", "text": "Find y.", "value": 2}` + "\n", `id "p2" of dataset "aime" is also in problems[0] (a.jsonl)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeConfig(t, "run_store: r.db\nground_truth_store: gt.db\nproblems: [a.jsonl, b.jsonl]\nsolvers: [{model: m, mode: standard}]\n")
+			for f, body := range map[string]string{"a.jsonl": first, "b.jsonl": tc.second} {
+				if err := os.WriteFile(filepath.Join(filepath.Dir(path), f), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cfg, err := LoadConfig(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			probs, err := cfg.LoadProblems()
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Fatalf("LoadProblems: %v", err)
+			case tc.wantErr == "":
+				if got := probs["aime"]["p1"].Text; got != "Find x." || len(probs["aime"]) != 2 {
+					t.Errorf("aime holds %d problems, p1 %q; want 2, p1 as given", len(probs["aime"]), got)
+				}
+			case err == nil || !strings.Contains(err.Error(), tc.wantErr):
+				t.Errorf("LoadProblems: %v, want …%s", err, tc.wantErr)
+			}
+		})
+	}
+}
+
 func TestConfigErrors(t *testing.T) {
 	tests := []struct {
 		name, body string

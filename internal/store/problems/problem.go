@@ -1,6 +1,9 @@
 package problems
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // Problem is one problem in the canonical format: what the planner and
 // solver see, and grading data the planner never sees.
@@ -18,4 +21,21 @@ type Problem struct {
 	Grading json.RawMessage `json:"grading,omitempty"`
 	// Unsolvable marks an injected unsolvable variant (SPEC §5).
 	Unsolvable bool `json:"unsolvable,omitempty"`
+}
+
+// Same reports whether a and b are the same problem in every field, their
+// grading data compared as JSON values (its spacing aside).
+func Same(a, b Problem) bool {
+	return a.ID == b.ID && a.Dataset == b.Dataset && a.Text == b.Text && a.Value == b.Value &&
+		a.Unsolvable == b.Unsolvable && compactJSON(a.Grading) == compactJSON(b.Grading)
+}
+
+// compactJSON is raw without insignificant space, or raw as it is when it
+// is not JSON.
+func compactJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
 }

@@ -39,3 +39,24 @@ func TestRunWarnsOfPlansItCouldNotScore(t *testing.T) {
 		t.Errorf("warning counts %s answered, %s unparseable, %s emptied; want 96 answered and some of each:\n%s", m[1], m[2], m[3], logs)
 	}
 }
+
+// TestRunOfNoScoreablePlanFails: a run of which every plan the model
+// answered is unparseable measured nothing of the model, and fails as a
+// baseline with nothing gradeable does (it exited 0 with a warning); the
+// cells are stored all the same, and a second run, with nothing left to
+// ask, succeeds.
+func TestRunOfNoScoreablePlanFails(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.WithHandler(func(int, llmtest.Recorded) llmtest.Reply {
+		return llmtest.OK("I would rather not plan this pool.")
+	}))
+	config := writeGrid(t, t.TempDir(), strings.TrimSuffix(srv.URL(), "/v1"))
+	env, _, logs := testEnv(nil)
+	err := Run(context.Background(), []string{"run", "--progress", "off", config}, env)
+	if err == nil || !strings.Contains(err.Error(), "none of the 96 plans the model answered this run could be scored: every one was unparseable") {
+		t.Fatalf("run: %v, want it to fail, no plan scoreable\n%s", err, logs)
+	}
+	env, _, logs = testEnv(nil)
+	if err := Run(context.Background(), []string{"run", "--progress", "off", config}, env); err != nil || !strings.Contains(logs.String(), "run complete") {
+		t.Errorf("second run: %v, want it complete, its cells stored before\n%s", err, logs)
+	}
+}

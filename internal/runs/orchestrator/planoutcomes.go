@@ -40,3 +40,22 @@ func (p *planOutcomes) warning() string {
 // PlanWarning says, after Run, how many of this process's plans were
 // unparseable or had every step dropped; "" when none was.
 func (r *Runner) PlanWarning() string { return r.plans.warning() }
+
+// noneScored is the error of a process of which every plan the model
+// answered was unparseable: the llm strategy measured nothing, as a
+// baseline none of whose answers is gradeable; nil otherwise.
+func (p *planOutcomes) noneScored() error {
+	n := p.answered.Load()
+	if n == 0 || p.unparseable.Load() < n {
+		return nil
+	}
+	cut := ""
+	if t := p.truncated.Load(); t > 0 {
+		cut = fmt.Sprintf("; %d of them cut off at the token limit", t)
+	}
+	return fmt.Errorf("none of the %d plans the model answered this run could be scored: every one was unparseable (no JSON plan in the answer%s)", n, cut)
+}
+
+// PlanFailure is, after Run, the error of a run of which every plan the
+// model answered was unparseable; nil otherwise.
+func (r *Runner) PlanFailure() error { return r.plans.noneScored() }

@@ -87,8 +87,8 @@ func (r *Report) resolve(alpha float64) {
 			break
 		}
 	}
-	r.FigureScopes = drawnScopes(r.Scopes)
-	r.InjectionFigureScopes = drawnScopes(scopesOf(r.Injection))
+	r.FigureScopes = drawnScopes(r.Scopes, r.Cells)
+	r.InjectionFigureScopes = drawnScopes(scopesOf(r.Injection), r.Injection)
 }
 
 // closestAlpha returns the α of cells nearest to alpha, the smaller of two
@@ -114,10 +114,18 @@ func scopesOf(cells []Cell) []StrategyVariant {
 	return slices.Compact(out)
 }
 
-// drawnScopes keeps the llm strategy's pairs of sorted when it has any,
-// otherwise every reference strategy's (the figures' rule).
-func drawnScopes(sorted []StrategyVariant) []StrategyVariant {
-	llm := slices.DeleteFunc(slices.Clone(sorted), func(sv StrategyVariant) bool { return sv.Strategy != vocab.LLM })
+// drawnScopes keeps the llm strategy's pairs of sorted that measured
+// something — a cell of cells with a defined mean η — when it has any,
+// otherwise every pair (the figures' rule): a run whose every llm plan was
+// unparseable still draws its reference strategies, where it drew nothing.
+func drawnScopes(sorted []StrategyVariant, cells []Cell) []StrategyVariant {
+	measured := map[StrategyVariant]bool{}
+	for _, c := range cells {
+		if c.Eta.N > 0 {
+			measured[StrategyVariant{c.Strategy, c.Variant}] = true
+		}
+	}
+	llm := slices.DeleteFunc(slices.Clone(sorted), func(sv StrategyVariant) bool { return sv.Strategy != vocab.LLM || !measured[sv] })
 	if len(llm) > 0 {
 		return llm
 	}

@@ -61,6 +61,8 @@ func TestScopesAreResolvedOnce(t *testing.T) {
 	refs := []ScoreRecord{mixed[0], mixed[2]}
 	withPartial := append(slices.Clone(refs), rec("m", "standard", "d", 0.5, "-", "population", "U", 0, 1, 2, 1))
 	partialOnly := withPartial[2:]
+	// Every llm plan unparseable: the llm pair has cells, none measured.
+	unparsed := append(slices.Clone(refs), excluded("m", "standard", "d", 0.5, "default", "llm", "U", 0, "unparseable"))
 	tests := []struct {
 		name                                      string
 		recs                                      []ScoreRecord
@@ -97,6 +99,15 @@ func TestScopesAreResolvedOnce(t *testing.T) {
 			scopes:   []StrategyVariant{sv(vocab.Population, vocab.NoVariant)},
 			headline: []StrategyVariant{sv(vocab.Population, vocab.NoVariant)},
 			figures:  []StrategyVariant{sv(vocab.Population, vocab.NoVariant)},
+		},
+		{
+			// The llm pair measured nothing: the figures draw the
+			// references rather than nothing.
+			name: "llm plans all unparseable", recs: unparsed, variant: vocab.Default,
+			scopes:    []StrategyVariant{sv(vocab.LLM, vocab.Default), sv(vocab.Random, vocab.NoVariant), sv(vocab.ShortestFirst, vocab.NoVariant)},
+			headline:  []StrategyVariant{sv(vocab.LLM, vocab.Default)},
+			figures:   []StrategyVariant{sv(vocab.LLM, vocab.Default), sv(vocab.Random, vocab.NoVariant), sv(vocab.ShortestFirst, vocab.NoVariant)},
+			knowledge: sv(vocab.LLM, vocab.Default),
 		},
 		{
 			name: "no default variant", recs: mixed[1:2], variant: vocab.Neutral,

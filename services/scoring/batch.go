@@ -70,8 +70,8 @@ func send(stream grpc.ServerStreamingServer[triagev1.ScorePlansResponse], resp *
 	if status.Code(err) != codes.ResourceExhausted || resp.GetResult() == nil {
 		return err
 	}
-	tooLarge := status.Newf(codes.ResourceExhausted, "requests[%d]: its result cannot be sent (%s): ask for fewer budgets, or leave out options.include_trace and options.include_oracle_plan",
-		resp.GetIndex(), status.Convert(err).Message())
+	tooLarge := status.Newf(codes.ResourceExhausted, "requests[%d]: its result cannot be sent (%s): %s",
+		resp.GetIndex(), status.Convert(err).Message(), askForLess)
 	return stream.Send(&triagev1.ScorePlansResponse{Index: resp.GetIndex(), Outcome: &triagev1.ScorePlansResponse_Error{Error: tooLarge.Proto()}})
 }
 
@@ -108,3 +108,12 @@ func validateBatch(req *triagev1.ScorePlansRequest) error {
 	}
 	return v.Err()
 }
+
+// askForLess is how a caller asks for a smaller result: the options and
+// budgets that grow it.
+const askForLess = "ask for fewer budgets, or leave out options.include_trace and options.include_oracle_plan"
+
+// AskForLess tells a caller whose ScorePlan answer is over the server's
+// message limit what to leave out (server.LessAsker), as a batch's result
+// over it says.
+func (s *Service) AskForLess(string) string { return askForLess }

@@ -497,4 +497,10 @@ func TestScorePlansOversizedResult(t *testing.T) {
 	if got[1].GetVersion() == nil {
 		t.Error("the oversized pair's outcome has no version stamp")
 	}
+	// The same request alone says what to leave out too (it said "ask for
+	// less", which a platform's retry handler cannot act on).
+	_, err = triagev1.NewScoringServiceClient(conn).ScorePlan(context.Background(), big)
+	if status.Code(err) != codes.ResourceExhausted || !strings.Contains(err.Error(), "ask for fewer budgets, or leave out options.include_trace and options.include_oracle_plan") {
+		t.Errorf("ScorePlan of the oversized pair: %v, want ResourceExhausted saying what to leave out", err)
+	}
 }

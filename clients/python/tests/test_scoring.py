@@ -242,10 +242,12 @@ class ScoringTest(unittest.TestCase):
         self.assertEqual([r.budgets[0].alpha for r in self.fake.requests[0].requests], [0.5, 1.5, 1])
 
     def test_budget_needs_one_kind(self):
-        with self.assertRaises(ValueError):
+        with self.assertRaises(ValueError) as ctx:
             triage_client.Budget()
-        with self.assertRaises(ValueError):
+        self.assertEqual(str(ctx.exception), "Budget(tokens=None, alpha=None): give tokens or alpha, exactly one, not neither")
+        with self.assertRaises(ValueError) as ctx:
             triage_client.Budget(tokens=1, alpha=0.5)
+        self.assertEqual(str(ctx.exception), "Budget(tokens=1, alpha=0.5): give tokens or alpha, exactly one, not both")
 
     def test_token_surrounding_whitespace(self):
         # A token read from a file ends in a newline (openssl rand -hex 32 > f).

@@ -74,7 +74,10 @@ class Budget:
 
     def __post_init__(self) -> None:
         if (self.tokens is None) == (self.alpha is None):
-            raise ValueError("a Budget is tokens or alpha, exactly one")
+            given = "both" if self.tokens is not None else "neither"
+            raise ValueError(
+                f"Budget(tokens={self.tokens!r}, alpha={self.alpha!r}): "
+                f"give tokens or alpha, exactly one, not {given}")
 
 
 @dataclass(frozen=True)

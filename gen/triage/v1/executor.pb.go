@@ -1217,7 +1217,8 @@ type ExecutePlanResponse struct {
 	NormalizedPlan []*PlanStep `protobuf:"bytes,3,rep,name=normalized_plan,json=normalizedPlan,proto3" json:"normalized_plan,omitempty"`
 	// The steps normalization removed, with reasons.
 	DroppedSteps []*PlanDrop `protobuf:"bytes,4,rep,name=dropped_steps,json=droppedSteps,proto3" json:"dropped_steps,omitempty"`
-	// Σ of the normalized allocations.
+	// Σ of the normalized allocations, saturating at 2^63 − 1 (INT64_MAX)
+	// when the true sum is larger; over_budget is exact all the same.
 	PlannedTokens int64 `protobuf:"varint,5,opt,name=planned_tokens,json=plannedTokens,proto3" json:"planned_tokens,omitempty"`
 	// Whether planned_tokens exceeds the budget; the plan is still executed.
 	OverBudget bool `protobuf:"varint,6,opt,name=over_budget,json=overBudget,proto3" json:"over_budget,omitempty"`

@@ -784,7 +784,8 @@ type ScorePlanResponse struct {
 	NormalizedPlan []*PlanStep `protobuf:"bytes,2,rep,name=normalized_plan,json=normalizedPlan,proto3" json:"normalized_plan,omitempty"`
 	// The steps normalization removed, with reasons.
 	DroppedSteps []*PlanDrop `protobuf:"bytes,3,rep,name=dropped_steps,json=droppedSteps,proto3" json:"dropped_steps,omitempty"`
-	// Σ of the normalized allocations.
+	// Σ of the normalized allocations, saturating at 2^63 − 1 (INT64_MAX)
+	// when the true sum is larger; over_budget is exact all the same.
 	PlannedTokens int64 `protobuf:"varint,4,opt,name=planned_tokens,json=plannedTokens,proto3" json:"planned_tokens,omitempty"`
 	// Pool problems dropped because the solver has no gradeable ground truth
 	// for them (stored pools; SPEC §1).

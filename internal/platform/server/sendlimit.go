@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 
 	"google.golang.org/grpc"
@@ -17,7 +18,7 @@ import (
 // call's metrics said OK; failing here gives them the code the caller sees,
 // with grpc's own message. It goes innermost in the chain.
 func sendLimitUnaryInterceptor(maxBytes int) grpc.UnaryServerInterceptor {
-	return func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		resp, err := handler(ctx, req)
 		if err != nil {
 			return resp, err
@@ -27,10 +28,22 @@ func sendLimitUnaryInterceptor(maxBytes int) grpc.UnaryServerInterceptor {
 			return resp, nil
 		}
 		if n := sentBytes(ctx, m, maxBytes); n > maxBytes {
-			return nil, tooLarge(n, maxBytes)
+			how := "ask for less"
+			if a, ok := info.Server.(LessAsker); ok {
+				how = cmp.Or(a.AskForLess(info.FullMethod), how)
+			}
+			return nil, tooLarge(n, maxBytes, how)
 		}
 		return resp, nil
 	}
+}
+
+// LessAsker is implemented by services whose callers can ask for a smaller
+// answer: AskForLess says how, for a unary answer of fullMethod over the
+// server's message limit ("" for the server's own words, "ask for less"),
+// since a caller retrying the same request would fail again.
+type LessAsker interface {
+	AskForLess(fullMethod string) string
 }
 
 // sendLimitStreamInterceptor refuses, before grpc does, a stream message
@@ -56,7 +69,7 @@ type sendLimitedStream struct {
 func (s sendLimitedStream) SendMsg(m any) error {
 	if pm, ok := m.(proto.Message); ok {
 		if n := sentBytes(s.Context(), pm, s.maxBytes); n > s.maxBytes {
-			return tooLarge(n, s.maxBytes)
+			return tooLarge(n, s.maxBytes, "ask for less")
 		}
 	}
 	return s.ServerStream.SendMsg(m)
@@ -105,9 +118,9 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 }
 
 // tooLarge is the error of an answer of n bytes over maxBytes: grpc's own
-// words, then what to do, since the same request would fail again (its
+// words, then how to ask for less, since the same request would fail again (its
 // pushback trailer says not to retry; over HTTP/JSON it is a 429 all the
 // same, as every ResourceExhausted is).
-func tooLarge(n, maxBytes int) error {
-	return status.Errorf(codes.ResourceExhausted, "grpc: trying to send message larger than max (%d vs. %d): the answer is over this server's --max-message-bytes, and would be again: ask for less", n, maxBytes)
+func tooLarge(n, maxBytes int, how string) error {
+	return status.Errorf(codes.ResourceExhausted, "grpc: trying to send message larger than max (%d vs. %d): the answer is over this server's --max-message-bytes, and would be again: %s", n, maxBytes, how)
 }

@@ -493,7 +493,10 @@ export interface ExecutePlanResponse {
   normalizedPlan: PlanStep[];
   /** The steps normalization removed, with reasons. */
   droppedSteps: PlanDrop[];
-  /** Σ of the normalized allocations. */
+  /**
+   * Σ of the normalized allocations, saturating at 2^63 − 1 (INT64_MAX)
+   * when the true sum is larger; over_budget is exact all the same.
+   */
   plannedTokens: number;
   /** Whether planned_tokens exceeds the budget; the plan is still executed. */
   overBudget: boolean;

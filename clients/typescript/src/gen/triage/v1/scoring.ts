@@ -314,7 +314,10 @@ export interface ScorePlanResponse {
   normalizedPlan: PlanStep[];
   /** The steps normalization removed, with reasons. */
   droppedSteps: PlanDrop[];
-  /** Σ of the normalized allocations. */
+  /**
+   * Σ of the normalized allocations, saturating at 2^63 − 1 (INT64_MAX)
+   * when the true sum is larger; over_budget is exact all the same.
+   */
   plannedTokens: number;
   /**
    * Pool problems dropped because the solver has no gradeable ground truth

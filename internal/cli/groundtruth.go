@@ -79,6 +79,8 @@ func openExecutor(ctx context.Context, storeLoc, addr, config string, dial *dial
 		open := groundtruth.Open
 		if mustExist { // listing: only read
 			open = groundtruth.OpenToRead
+		} else if err := ensureParent(storeLoc); err != nil { // as run and baseline do
+			return nil, nil, err
 		}
 		if st, err = open(ctx, storeLoc); err != nil {
 			return nil, nil, fmt.Errorf("ground-truth store %s: %w", sqldb.Redact(storeLoc), err)

@@ -75,6 +75,20 @@ func TestGroundTruthImportAndList(t *testing.T) {
 	}
 }
 
+// TestGroundTruthImportMakesTheStoreFolder: an import into a store whose
+// folder does not exist yet makes it, as run and baseline do (it failed
+// "unable to open database file (14)").
+func TestGroundTruthImportMakesTheStoreFolder(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "new", "folder", "gt.db")
+	out, err := runCLI(t, "ground-truth", "import", "--store", db, writeFile(t, "gt.jsonl", gtLines(3, nil)))
+	if err != nil || !strings.Contains(out, "3 records imported") {
+		t.Fatalf("import into a new folder: %q, %v", out, err)
+	}
+	if _, err := os.Stat(db); err != nil {
+		t.Errorf("the store: %v", err)
+	}
+}
+
 func TestGroundTruthImportErrors(t *testing.T) {
 	tests := []struct {
 		name string

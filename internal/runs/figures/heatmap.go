@@ -12,6 +12,11 @@ import (
 // capMark follows a value outside the diverging scale's range [−1, 1].
 const capMark = "*"
 
+// conventionMark follows a mean η every pool of which is degenerate (SPEC
+// §5): 1 or 0 by convention, not measured, so its cell is drawn on
+// conventionGrey rather than on the scale of measured values.
+const conventionMark = "°"
+
 // accuracyHeatmap draws base accuracy per (solver, dataset) on the
 // sequential scale. A dataset of unsolvable problems only (an injection
 // source) is left out: its accuracy is 0 by construction. ok is false when
@@ -91,6 +96,7 @@ func etaHeatmap(rep report.Report, sv report.StrategyVariant, regime vocab.Regim
 	}
 	var counts countRange
 	var degenerate degenerateTally
+	conventional := 0
 	for _, s := range solvers {
 		grid.rows = append(grid.rows, label(s))
 		var row []heatCell
@@ -101,7 +107,12 @@ func etaHeatmap(rep report.Report, sv report.StrategyVariant, regime vocab.Regim
 					row = append(row, heatCell{})
 					continue
 				}
-				row = append(row, meanCell(c.Eta, scale, true))
+				cell := meanCell(c.Eta, scale, true)
+				if c.Eta.Defined && !c.Informative.Defined {
+					cell = heatCell{text: report.FormatMean(c.Eta) + conventionMark, fill: conventionGrey}
+					conventional++
+				}
+				row = append(row, cell)
 				if c.Eta.Defined {
 					counts.add(c.Eta.N)
 				}
@@ -122,6 +133,7 @@ func etaHeatmap(rep report.Report, sv report.StrategyVariant, regime vocab.Regim
 		"Cells use a diverging coral→white→navy scale capped at [−1, 1]: a value outside the cap is marked * and takes the colour of the nearer end.",
 		"Bold vertical rules separate the α blocks. — : no pool with a scored plan; a blank cell: no records.",
 		degenerate.sentence("these cells"),
+		conventionSentence(conventional),
 	)
 	hb, w := heatBlock(grid)
 	return drawing{
@@ -149,4 +161,14 @@ func meanCell(m metrics.Mean, scale colourScale, markCap bool) heatCell {
 		text += capMark
 	}
 	return heatCell{text: text, fill: scale.at(m.Value)}
+}
+
+// conventionSentence is the caption's note on the n cells marked
+// conventionMark, "" when there are none.
+func conventionSentence(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d %s marked %s on pale grey: every pool of the cell is degenerate, so its η is set by convention, not measured, and takes no colour of the scale.",
+		n, map[bool]string{true: "cell is", false: "cells are"}[n == 1], conventionMark)
 }

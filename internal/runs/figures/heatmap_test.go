@@ -22,7 +22,7 @@ type heatKey struct{ row, col, group string }
 // when a value has no row or column, or two values share a cell.
 func readHeatmap(t *testing.T, svg []byte, rows, cols, groups []string) map[heatKey]string {
 	t.Helper()
-	value := regexp.MustCompile(`^(-?\d+\.\d{3}\*?|—)$`)
+	value := regexp.MustCompile(`^(-?\d+\.\d{3}[*°]?|—)$`)
 	const tol = 0.05 // points; vgsvg writes 5 significant digits
 	type anchor struct {
 		label string
@@ -139,9 +139,10 @@ func checkEtaHeatmaps(t *testing.T, rep report.Report, figs []Figure) {
 			}
 			got := readHeatmap(t, figureNamed(t, figs, "heatmap_eta_"+strings.ToLower(regime)+"_llm_default").SVG, rows, datasets, alphas)
 
-			starred := 0
+			starred, conventional := 0, 0
 			for k, text := range got {
 				value, star := strings.CutSuffix(text, capMark)
+				value, convention := strings.CutSuffix(value, conventionMark)
 				if w, ok := want[k]; !ok {
 					t.Errorf("%+v: printed %q where the table has no cell", k, text)
 				} else if value != w {
@@ -155,6 +156,15 @@ func checkEtaHeatmaps(t *testing.T, rep report.Report, figs []Figure) {
 				if star {
 					starred++
 				}
+				if allDegenerate := ok && c.Eta.Defined && !c.Informative.Defined; convention != allDegenerate {
+					t.Errorf("%+v: printed %q, every pool degenerate %v: %s must mark exactly the means set by convention alone", k, text, allDegenerate, conventionMark)
+				}
+				if convention {
+					conventional++
+				}
+			}
+			if conventional == 0 {
+				t.Error("no cell is marked as set by convention alone: the fixture's α = 1 cells are")
 			}
 			for k, w := range want {
 				if _, ok := got[k]; !ok {

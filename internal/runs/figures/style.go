@@ -35,6 +35,9 @@ const (
 	otherMode hexColor = 0x8C6D31
 	// undefinedGrey fills a heat cell whose mean is undefined.
 	undefinedGrey hexColor = 0xE6E6E6
+	// conventionGrey fills a heat cell whose mean η is set by convention
+	// alone (conventionMark), paler than undefinedGrey.
+	conventionGrey hexColor = 0xF5F5F5
 	// ruleGrey draws reference lines and thin separators.
 	ruleGrey hexColor = 0x666666
 	// starGold fills the ideal-corner star.

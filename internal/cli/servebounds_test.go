@@ -213,11 +213,21 @@ func holdBody(t *testing.T, addr, path, token string) net.Conn {
 // five bodies still being read leave the same caller's sixth request a
 // 429 with Retry-After, and its gRPC calls ResourceExhausted, from their
 // headers. The call a request is forwarded as is not counted again: with
-// four bodies held, a fifth request runs.
+// four bodies held, a fifth request runs. Callers are tokens, or, on a
+// server without tokens, the HTTP client's address, which the gateway
+// counts by as the server does.
 func TestServeHTTPBodiesBeingReadCount(t *testing.T) {
 	token := "held-bodies-token-7e21"
 	tokens := writeFile(t, "tokens", server.HashToken(token)+" * holder\n")
-	srv := startServeHTTP(t, "--auth-tokens", tokens, "--max-concurrent", "1")
+	t.Run("tokens", func(t *testing.T) {
+		bodiesBeingReadCount(t, token, startServeHTTP(t, "--auth-tokens", tokens, "--max-concurrent", "1"))
+	})
+	t.Run("addresses", func(t *testing.T) {
+		bodiesBeingReadCount(t, token, startServeHTTP(t, "--max-concurrent", "1"))
+	})
+}
+
+func bodiesBeingReadCount(t *testing.T, token string, srv *servedHTTP) {
 	path := "/v1/oracle:computeReferences"
 	call := func() (int, http.Header, string) {
 		t.Helper()

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"net/http"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/triage-eval/triage/internal/llm/llmtest"
@@ -58,5 +60,32 @@ func TestRunOfNoScoreablePlanFails(t *testing.T) {
 	env, _, logs = testEnv(nil)
 	if err := Run(context.Background(), []string{"run", "--progress", "off", config}, env); err != nil || !strings.Contains(logs.String(), "run complete") {
 		t.Errorf("second run: %v, want it complete, its cells stored before\n%s", err, logs)
+	}
+}
+
+// TestRunRetryingCellsOfAMeasuredRunDoesNotFail: a run that retries a
+// cell of a run measured before, and gets prose for it, found the rest of
+// the model's plans stored: it warns, and does not fail.
+func TestRunRetryingCellsOfAMeasuredRunDoesNotFail(t *testing.T) {
+	var prose atomic.Bool
+	srv := llmtest.NewServer(t, llmtest.WithHandler(func(n int, r llmtest.Recorded) llmtest.Reply {
+		switch {
+		case prose.Load():
+			return llmtest.OK("I would rather not plan this pool.")
+		case n == 0:
+			return llmtest.Reply{Status: http.StatusBadRequest, Body: []byte(`{"error": {"message": "bad request", "type": "invalid_request_error"}}`)}
+		}
+		return llmtest.OK(fakemodel.Plan(fakemodel.FirstHalf(fakemodel.PlannerIDs(fakemodel.Parse(r).Prompt())), 700))
+	}))
+	config := writeGrid(t, t.TempDir(), strings.TrimSuffix(srv.URL(), "/v1"))
+	env, _, logs := testEnv(nil)
+	if err := Run(context.Background(), []string{"run", "--progress", "off", config}, env); err != nil {
+		t.Fatalf("first run: %v\n%s", err, logs)
+	}
+	prose.Store(true)
+	env, _, logs = testEnv(nil)
+	err := Run(context.Background(), []string{"run", "--progress", "off", config}, env)
+	if err != nil || !strings.Contains(logs.String(), "of the 1 plans the model answered this run, 1 unparseable") {
+		t.Errorf("retrying run: %v, want it to warn of its one unparseable plan and complete\n%s", err, logs)
 	}
 }

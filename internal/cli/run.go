@@ -102,9 +102,10 @@ func runGrid(ctx context.Context, command string, cfg *orchestrator.Config, prog
 	if warning := runner.PlannerWarning(retryHint); warning != "" {
 		fmt.Fprintln(env.Stderr, "warning:", warning)
 	}
-	if err := runner.PlanFailure(); err != nil {
+	if err := runner.PlanFailure(p.Skipped.Load()); err != nil && command == "run" {
 		// A run whose model planned nothing scoreable measured nothing, and
 		// says so as a failure, as a baseline with nothing gradeable does.
+		// The demo warns instead (below), and writes its report.
 		return fmt.Errorf("%w; the other cells are stored in %s, and each llm cell keeps the model's raw answer (triage report %s)",
 			err, sqldb.Redact(cfg.Path(cfg.RunStore)), reportArg(cfg))
 	}

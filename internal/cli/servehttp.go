@@ -39,8 +39,10 @@ type httpFront struct {
 // newHTTPFront connects the gateway to srv in memory: calls pass srv's
 // interceptors (tokens from the Authorization header, limits, validation,
 // logging) exactly as gRPC calls do, while the HTTP listener applies the
-// same TLS configuration, client certificates included. srv's token rule
-// is applied to each request's headers before its body is read, and a
+// same TLS configuration, client certificates included. srv's token rule,
+// and its caller's limit on calls admitted, are applied to each request's
+// headers before its body is read (srv.Admit), what the gateway answers
+// itself is logged as a call is (srv.LogAnswered), and a
 // body must arrive at minBodyRate bytes a second once the idle bound has
 // passed (no minimum without an idle bound).
 func newHTTPFront(ctx context.Context, srv *server.Server, cfg server.Config, maxImport, minBodyRate int64, tel *telemetry.Telemetry) (*httpFront, error) {

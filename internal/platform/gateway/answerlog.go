@@ -11,7 +11,8 @@ import (
 
 // AnswerLogger logs a request the gateway answered itself, without making
 // its call — a body it could not decode, over its cap or too slow, an
-// unknown query parameter — as the server logs a call it refused (see
+// unknown query parameter — as the server logs a call it refused (an
+// import's call, made before its body is read, the server logs; see
 // server.Server.LogAnswered): the gRPC method the request was for, and the
 // status it was answered. ctx carries the HTTP client as its peer.
 type AnswerLogger func(ctx context.Context, fullMethod string, err error)

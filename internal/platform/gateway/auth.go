@@ -102,9 +102,9 @@ func ruleRoute(r *annotations.HttpRule) (method, path string) {
 // WWW-Authenticate to a 401), or because its caller has its most calls
 // admitted already (429) — before anything reads its body, so that such a
 // request costs its headers and nothing more, as on the gRPC port; an
-// admitted request counts against its caller until it ends. A
-// route it cannot name a method for (none today) is checked as an unknown
-// service, which only a token for every service may call.
+// admitted request counts against its caller until it ends. A route it
+// cannot name a method for (none today) is asked for the method "", which
+// the server serves none of: refused for every token.
 type admission struct {
 	admit  Admitter
 	routes map[string]string

@@ -173,9 +173,12 @@ func (c challenging) Flush() {
 // as the server answers a value it rejects, instead of protojson's bare
 // message.
 func errorHandler(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
-	answered := false // by the gateway itself, which made no call: logged here
+	// answered: by the gateway itself, which made no call, so logged here.
+	// An import's call is made before its body is read, and logged by the
+	// server.
+	answered := false
 	if body, ok := r.Context().Value(cappedBodyKey{}).(*cappedBody); ok {
-		answered = true
+		answered = r.URL.Path != ImportPath
 		switch {
 		case body.pace != nil && body.pace.slow:
 			closeAfter(w, r)

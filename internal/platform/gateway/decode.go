@@ -79,8 +79,10 @@ func (d *bodyDecoder) end() error {
 	switch {
 	case errors.Is(err, io.EOF):
 		return nil
-	case err != nil && !errors.As(err, &syntax):
-		return err // the body's own read error: over its cap, too slow, cut off
+	case d.body.overflow || (d.body.pace != nil && d.body.pace.slow):
+		return err // the body's own read error: over its cap, too slow
+	case err != nil && !errors.As(err, &syntax) && !errors.Is(err, io.ErrUnexpectedEOF):
+		return err // cut off, or another read error
 	}
 	d.n = 0 // the note is about the body, not a message of it
 	d.note(bodyField, fmt.Sprintf("holds more after its JSON value, which ends at byte %d: send one request message, and nothing after it", at))

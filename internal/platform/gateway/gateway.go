@@ -44,7 +44,8 @@ type Options struct {
 	// before its body is read (auth.go).
 	Admit Admitter
 	// Log, when set, logs each request the gateway answers itself, having
-	// made no call of it (answerlog.go); the calls it makes the server logs.
+	// made no call of it (answerlog.go); the calls it makes, an import's
+	// among them, the server logs.
 	Log AnswerLogger
 }
 

@@ -414,6 +414,8 @@ func TestUnreadableBodyNamesTheField(t *testing.T) {
 		{"bytes after the value", computePath, `{"items": [], "budgets": []} xyz`, "body", "holds more after its JSON value, which ends at byte 28"},
 		{"a second value", computePath, `{"items": [], "budgets": []}{"foo": 1}`, "body", "holds more after its JSON value, which ends at byte 28"},
 		{"a closing brace too many", computePath, `{"items": [], "budgets": []}}`, "body", "holds more after its JSON value"},
+		{"a cut-off literal after the value", computePath, `{"items": [], "budgets": []} tr`, "body", "holds more after its JSON value"},
+		{"a cut-off string after the value", computePath, `{"items": [], "budgets": []} "ab`, "body", "holds more after its JSON value"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -125,9 +125,9 @@ func (s *Server) Admit(ctx context.Context, md metadata.MD, fullMethod string) (
 // HTTP/JSON gateway) answered err itself, without making its call of
 // fullMethod — a body it could not decode, over its cap or too slow — as
 // the server logs a call: one "finished call" line, protocol "http",
-// marked answered_by_gateway, within the budget of the refusals not for a
-// token, so that a flood of such bodies costs no line each. ctx carries
-// the client as its peer.
+// marked answered_by_gateway, within a budget of its own, so that a flood
+// of such bodies costs no line each and hides no refusal. ctx carries the
+// client as its peer.
 func (s *Server) LogAnswered(ctx context.Context, fullMethod string, err error) {
 	s.admission.refusals.logAnswered(ctx, fullMethod, err)
 }

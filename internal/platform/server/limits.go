@@ -38,8 +38,9 @@ type Limits struct {
 	// MaxConcurrent is how many calls of one caller may run at once; 0 means
 	// no limit. Further calls wait for a slot, within their deadline, up to
 	// QueuedPerSlot × MaxConcurrent of them; beyond that they are
-	// ResourceExhausted with a RetryInfo of QueueFullRetry. The tap counts
-	// a caller's calls from their headers on, so at most
+	// ResourceExhausted with a RetryInfo of QueueFullRetry. The tap, and the
+	// HTTP/JSON gateway's admission (Server.Admit), count a caller's calls
+	// from their headers on, so at most
 	// (1 + QueuedPerSlot) × MaxConcurrent are admitted at once, however far
 	// each has got (a unary call whose request has not arrived holds no
 	// slot yet, but counts).
@@ -103,10 +104,11 @@ type callerLimits struct {
 }
 
 // idle reports whether forgetting c changes nothing: no call of its caller
-// is running or waiting, and its token bucket is full again. Under
+// is admitted, none still holds a slot (a handler that has not returned
+// though its call ended), and its token bucket is full again. Under
 // limiter.mu.
 func (c *callerLimits) idle(now time.Time) bool {
-	return c.calls == 0 && (c.rate == nil || c.rate.TokensAt(now) >= float64(c.rate.Burst()))
+	return c.calls == 0 && len(c.slots) == 0 && (c.rate == nil || c.rate.TokensAt(now) >= float64(c.rate.Burst()))
 }
 
 // minSweep is the number of callers below which the limiter never sweeps.

@@ -60,3 +60,25 @@ func TestLimiterForgetsIdleCallers(t *testing.T) {
 		t.Errorf("%d callers, want the %d with calls running", n, 2*minSweep)
 	}
 }
+
+// TestCallerHoldingASlotIsNotForgotten: a caller whose calls have all
+// ended, but one of whose handlers still holds a slot (it has not
+// returned), keeps its limits, so that its next call waits for that slot
+// rather than getting fresh ones.
+func TestCallerHoldingASlotIsNotForgotten(t *testing.T) {
+	l := newLimiter(Limits{MaxConcurrent: 1})
+	c, leave, err := l.enter("a", tokenLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.slots <- struct{}{} // its handler runs on
+	leave()               // its call has ended
+	again, leaveAgain, err := l.enter("a", tokenLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer leaveAgain()
+	if again != c {
+		t.Error("the caller was forgotten while a handler of its held a slot: its next call got fresh slots")
+	}
+}

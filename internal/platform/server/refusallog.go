@@ -32,10 +32,12 @@ const (
 // and the others (PermissionDenied, a caller's limits) have a budget each,
 // so that a flood of the first cannot hide the second.
 type refusalLog struct {
-	logger                 *slog.Logger
-	now                    func() time.Time
-	afterFunc              func(time.Duration, func()) func() bool
-	unauthenticated, other refusalBudget
+	logger    *slog.Logger
+	now       func() time.Time
+	afterFunc func(time.Duration, func()) func() bool
+	// unauthenticated and other budget the calls refused, answered the
+	// HTTP requests the gateway answered itself (logAnswered).
+	unauthenticated, other, answered refusalBudget
 }
 
 // refusalBudget is one budget of lines, the level its lines are logged at,
@@ -59,7 +61,9 @@ func newRefusalLog(logger *slog.Logger, now func() time.Time, afterFunc func(tim
 	r.unauthenticated.lines, r.unauthenticated.level = rate.NewLimiter(refusalLogRate, refusalLogBurst), slog.LevelInfo
 	r.unauthenticated.refused = "refused for their token"
 	r.other.lines, r.other.level = rate.NewLimiter(refusalLogRate, refusalLogBurst), slog.LevelWarn
-	r.other.refused = "refused for their permissions, their caller's limits or an unknown method, or answered by the HTTP gateway for a body it could not read"
+	r.other.refused = "refused for their permissions, their caller's limits or an unknown method"
+	r.answered.lines, r.answered.level = rate.NewLimiter(refusalLogRate, refusalLogBurst), slog.LevelInfo
+	r.answered.refused = "answered by the HTTP gateway itself: a body it could not read, or an unknown query parameter"
 	return r
 }
 
@@ -79,10 +83,11 @@ func (r *refusalLog) log(ctx context.Context, protocol, fullMethod string, err e
 // logAnswered logs, as log does, an HTTP request the gateway answered
 // itself without making its call (a body it could not read), marked
 // answered_by_gateway, at the level the logging interceptor gives its
-// code, within the budget of the refusals that are not for a token.
+// code, within a budget of its own, so that a flood of bad bodies hides no
+// refusal.
 func (r *refusalLog) logAnswered(ctx context.Context, fullMethod string, err error) {
 	st := status.Convert(err)
-	r.line(ctx, &r.other, slog.Level(logging.DefaultServerCodeToLevel(st.Code())), "http", fullMethod, st, slog.Bool("answered_by_gateway", true))
+	r.line(ctx, &r.answered, slog.Level(logging.DefaultServerCodeToLevel(st.Code())), "http", fullMethod, st, slog.Bool("answered_by_gateway", true))
 }
 
 // line logs one "finished call" line at level, marked mark, if budget b

@@ -89,7 +89,8 @@ func (a *admission) admit(ctx context.Context, info *tap.Info) (context.Context,
 // (nil when nothing was counted); or the refusal, logged as protocol's.
 // A call forwarded by the gateway (forwarded) was counted when the gateway
 // admitted its request, which ends after the call: it takes its caller's
-// limits without counting again.
+// limits without counting again; one whose caller has no call held (a
+// gateway that admits nothing) is counted as any other.
 func (a *admission) enter(ctx context.Context, md metadata.MD, fullMethod, protocol string, forwarded bool) (context.Context, func(), error) {
 	refuse := func(err error) (context.Context, func(), error) {
 		err = grpcerr.WithDetail(grpcerr.ToStatus(err), a.stamp)

@@ -67,8 +67,8 @@
 // whisker cap.
 //
 // Figures 1–3 are drawn for Report.FigureScopes and figure 4 for
-// Report.InjectionFigureScopes: the llm strategy's variants when the
-// report has llm cells, otherwise every reference strategy, in vocab's
+// Report.InjectionFigureScopes: the llm strategy's variants that measured
+// something when there are any, otherwise every pair, in vocab's
 // order, so the headline variant's figures ("default", SPEC §5) come
 // first. Figure 6 is drawn for Report.HeadlineScopes (the llm strategy
 // under the headline variant, otherwise every reference strategy), the

@@ -13,8 +13,9 @@ import (
 const capMark = "*"
 
 // conventionMark follows a mean η every pool of which is degenerate (SPEC
-// §5): 1 or 0 by convention, not measured, so its cell is drawn on
-// conventionGrey rather than on the scale of measured values.
+// §5): a mean of pools each set to 1 or 0 by convention, not measured, so
+// its cell is drawn on conventionGrey rather than on the scale of measured
+// values.
 const conventionMark = "°"
 
 // accuracyHeatmap draws base accuracy per (solver, dataset) on the

@@ -555,7 +555,7 @@ func (c *Config) LoadProblems() (map[string]map[string]problems.Problem, error) 
 					continue
 				}
 				j := from[p.Dataset][p.ID]
-				return nil, fmt.Errorf("%s (%s): id %q of dataset %q is also in %s (%s), with another text, value or grading: give each problem once",
+				return nil, fmt.Errorf("%s (%s): id %q of dataset %q is also in %s (%s), with another text, value, grading or unsolvable mark: give each problem once",
 					c.Where(fmt.Sprintf("problems[%d]", i)), f, p.ID, p.Dataset, fmt.Sprintf("problems[%d]", j), c.Problems[j])
 			}
 			out[p.Dataset][p.ID] = p

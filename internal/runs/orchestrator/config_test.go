@@ -129,7 +129,7 @@ func TestLoadProblemsAcrossFiles(t *testing.T) {
 		{"the same problem", `{"id":"p1","dataset":"aime","text":"Find x.","grading":{ "answer" : "204" }}` + "\n", ""},
 		{"another dataset's id", `{"id": "p1", "dataset": "math", "text": "Other."}` + "\n", ""},
 		{"another answer", `{"id": "p1", "dataset": "aime", "text": "Find x.", "grading": {"answer": "999"}}` + "\n",
-			`run.yaml:3: problems[1] (b.jsonl): id "p1" of dataset "aime" is also in problems[0] (a.jsonl), with another text, value or grading: give each problem once`},
+			`run.yaml:3: problems[1] (b.jsonl): id "p1" of dataset "aime" is also in problems[0] (a.jsonl), with another text, value, grading or unsolvable mark: give each problem once`},
 		{"another text", `{"id": "p2", "dataset": "aime", "text": "Find z."}` + "\n", `id "p2" of dataset "aime" is also in problems[0] (a.jsonl)`},
 		{"another value", `{"id": "p2", "dataset": "aime", "text": "Find y.", "value": 2}` + "\n", `id "p2" of dataset "aime" is also in problems[0] (a.jsonl)`},
 	} {

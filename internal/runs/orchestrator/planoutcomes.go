@@ -42,11 +42,14 @@ func (p *planOutcomes) warning() string {
 func (r *Runner) PlanWarning() string { return r.plans.warning() }
 
 // noneScored is the error of a process of which every plan the model
-// answered was unparseable: the llm strategy measured nothing, as a
-// baseline none of whose answers is gradeable; nil otherwise.
-func (p *planOutcomes) noneScored() error {
+// answered was unparseable, when no cell was stored before it
+// (storedBefore, the cells it found fresh): the llm strategy measured
+// nothing, as a baseline none of whose answers is gradeable and none stored
+// before; nil otherwise. A process that only retried some cells of a run
+// measured before fails nothing by this rule, whatever it answered.
+func (p *planOutcomes) noneScored(storedBefore int64) error {
 	n := p.answered.Load()
-	if n == 0 || p.unparseable.Load() < n {
+	if n == 0 || p.unparseable.Load() < n || storedBefore > 0 {
 		return nil
 	}
 	cut := ""
@@ -57,5 +60,6 @@ func (p *planOutcomes) noneScored() error {
 }
 
 // PlanFailure is, after Run, the error of a run of which every plan the
-// model answered was unparseable; nil otherwise.
-func (r *Runner) PlanFailure() error { return r.plans.noneScored() }
+// model answered was unparseable and no cell was stored before it
+// (storedBefore, the cells it found fresh); nil otherwise.
+func (r *Runner) PlanFailure(storedBefore int64) error { return r.plans.noneScored(storedBefore) }

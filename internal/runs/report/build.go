@@ -78,7 +78,9 @@ type Report struct {
 	// zero value when there is none.
 	KnowledgeScope StrategyVariant
 	// FigureScopes are the pairs figures 1–3 are drawn for: every llm
-	// pair of Scopes when there is one, else every reference strategy;
+	// pair of Scopes that measured something (a cell with a defined mean
+	// η) when there is one, else every pair of Scopes, so that a run whose
+	// llm plans were all unparseable draws its reference strategies;
 	// InjectionFigureScopes the same rule over Injection (figure 4).
 	FigureScopes, InjectionFigureScopes []StrategyVariant
 	// Version is the build that wrote the report; the zero value leaves it

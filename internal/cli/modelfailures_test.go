@@ -380,7 +380,7 @@ func TestStoppedSaysWhy(t *testing.T) {
 // endpoint has its API key variable unset stops before its first call,
 // saying so, and stores nothing; with nothing left to plan there it runs.
 func TestRunStopsBeforeAnEndpointWithoutItsKey(t *testing.T) {
-	srv, config := unparseableRun(t)
+	srv, config := plannedRun(t)
 	env, _, logs := testEnv(nil) // no Q_API_KEY
 	err := Run(context.Background(), []string{"run", "--progress", "off", config}, env)
 	var pre *orchestrator.PreflightError
@@ -400,12 +400,19 @@ func TestRunStopsBeforeAnEndpointWithoutItsKey(t *testing.T) {
 	}
 }
 
-// unparseableRun is failureConfig's run (endpoint q, extended, its API key
-// in Q_API_KEY) with its ground truth imported by the run, on a test model
-// that answers "ok": every plan unparseable, no call failed.
-func unparseableRun(t *testing.T) (*llmtest.Server, string) {
+// plannedRun is failureConfig's run (endpoint q, extended, its API key in
+// Q_API_KEY) with its ground truth imported by the run, on a test model
+// that plans the first half of each pool (and answers the endpoint check's
+// probe "OK"): no call fails, every plan is scored.
+func plannedRun(t *testing.T) (*llmtest.Server, string) {
 	t.Helper()
-	srv := llmtest.NewServer(t)
+	srv := llmtest.NewServer(t, llmtest.WithHandler(func(_ int, r llmtest.Recorded) llmtest.Reply {
+		q := fakemodel.Parse(r)
+		if q.IsProbe() {
+			return llmtest.OK("OK")
+		}
+		return llmtest.OK(fakemodel.Plan(fakemodel.FirstHalf(fakemodel.PlannerIDs(q.Prompt())), 700))
+	}))
 	config := failureConfig(t, srv.URL(), "q", "extended")
 	f, err := os.OpenFile(config, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {

@@ -35,7 +35,7 @@ func TestVersion(t *testing.T) {
 // the build that wrote it and those that touched the run (cells.json,
 // report.html's footer, the printed summary).
 func TestBuildIsRecorded(t *testing.T) {
-	_, config := unparseableRun(t)
+	_, config := plannedRun(t)
 	build := version.Current()
 	env, _, logs := testEnv(map[string]string{"Q_API_KEY": "k"})
 	if err := Run(context.Background(), []string{"run", "--progress", "off", config}, env); err != nil {

@@ -31,7 +31,7 @@ func openPostgres(ctx context.Context, dsn string) (_ Store, err error) {
 			err = fmt.Errorf("store: open %s: %w", s.location, err)
 		}
 	}()
-	cfg, err := pgxpool.ParseConfig(dsn)
+	cfg, err := pgxpool.ParseConfig(sqldb.PostgresDSN(dsn, sqldb.Options{}))
 	if err != nil {
 		return nil, err
 	}

@@ -104,7 +104,7 @@ func Open(ctx context.Context, location string, opts Options) (*DB, error) {
 	switch {
 	case IsPostgres(location):
 		d = Postgres
-		db, err = sql.Open("pgx", withRuntimeParams(location, postgresParams(opts)))
+		db, err = sql.Open("pgx", PostgresDSN(location, opts))
 		if err == nil {
 			// Keep the connections: opening one costs milliseconds, more
 			// than most statements of a store. Bounded, since every worker
@@ -171,6 +171,23 @@ func postgresParams(opts Options) map[string]string {
 		params["default_transaction_read_only"] = "on"
 	}
 	return params
+}
+
+// DefaultConnectTimeout bounds connecting to PostgreSQL — the dial and the
+// server's startup answer — when a location gives no connect_timeout: a
+// server that accepts connections and never answers held a command, and
+// triage serve's start, forever, with no word.
+const DefaultConnectTimeout = 10 * time.Second
+
+// PostgresDSN is a PostgreSQL location as the stores connect to it: with
+// opts' runtime parameters, and connect_timeout DefaultConnectTimeout
+// unless the location gives its own.
+func PostgresDSN(location string, opts Options) string {
+	params := postgresParams(opts)
+	if u, err := url.Parse(location); err == nil && !u.Query().Has("connect_timeout") {
+		params["connect_timeout"] = strconv.Itoa(int(DefaultConnectTimeout / time.Second))
+	}
+	return withRuntimeParams(location, params)
 }
 
 // withRuntimeParams adds PostgreSQL runtime parameters to a URL's query.

@@ -2,9 +2,11 @@ package sqldb
 
 import (
 	"context"
+	"net"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestRebind(t *testing.T) {
@@ -112,6 +114,48 @@ func TestCheckLocation(t *testing.T) {
 		case err != nil && strings.Contains(err.Error(), "topsecret"):
 			t.Errorf("CheckLocation(%q): %v shows the password", tc.location, err)
 		}
+	}
+}
+
+// TestPostgresDSN: a PostgreSQL location gets the default connect_timeout
+// unless it gives its own, which is kept.
+func TestPostgresDSN(t *testing.T) {
+	for _, tc := range []struct{ location, want string }{
+		{"postgres://u@h/db", "connect_timeout=10"},
+		{"postgres://u@h/db?sslmode=disable", "connect_timeout=10"},
+		{"postgres://u@h/db?connect_timeout=3", "connect_timeout=3"},
+	} {
+		got := PostgresDSN(tc.location, Options{})
+		if !strings.Contains(got, tc.want) || strings.Count(got, "connect_timeout") != 1 {
+			t.Errorf("PostgresDSN(%q) = %q, want one %s", tc.location, got, tc.want)
+		}
+	}
+}
+
+// TestOpenOfAPostgresThatNeverAnswers: a server that accepts the
+// connection and never answers fails the open within the default connect
+// timeout, naming the location, where it held the command forever.
+func TestOpenOfAPostgresThatNeverAnswers(t *testing.T) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lis.Close()
+	go func() {
+		for {
+			c, err := lis.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, never answered
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // only catches a hang
+	defer cancel()
+	location := "postgres://u@" + lis.Addr().String() + "/db?sslmode=disable"
+	_, err = Open(ctx, location, Options{})
+	if err == nil || ctx.Err() != nil || !strings.Contains(err.Error(), lis.Addr().String()) {
+		t.Errorf("Open of a server that never answers: %v (hang bound: %v), want its own error naming the location", err, ctx.Err())
 	}
 }
 

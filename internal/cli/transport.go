@@ -1,8 +1,8 @@
 package cli
 
 import (
+	"cmp"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -19,11 +19,14 @@ import (
 // to reach it securely and which token to present. Built-in clients get
 // their credentials here and nowhere else.
 type dialFlags struct {
-	tls        bool
-	files      transport.ClientFiles
-	token      string
-	tokenFile  string
-	readSecret func(string) ([]byte, error)
+	tls       bool
+	files     transport.ClientFiles
+	token     string
+	tokenFile string
+	// tokenFileFlag names the flag tokenFile comes from in errors; ""
+	// is --token-file.
+	tokenFileFlag string
+	readSecret    func(string) ([]byte, error)
 	// plaintextToken allows sending the token without TLS to an address
 	// that is not loopback: set only by an operator's explicit flag, for a
 	// network trusted to carry it (a cluster's, behind NetworkPolicies).
@@ -85,15 +88,16 @@ func (d *dialFlags) bearerToken() (string, error) {
 	case d.token != "" && d.tokenFile != "":
 		return "", fmt.Errorf("%w: give --token or --token-file, not both", ErrUsage)
 	case d.tokenFile != "":
+		flag := cmp.Or(d.tokenFileFlag, "--token-file")
 		b, err := d.readSecret(d.tokenFile)
 		if err != nil {
-			return "", fmt.Errorf("--token-file: %w", err)
+			return "", fmt.Errorf("%w: %s: %w", ErrUsage, flag, err)
 		}
 		token := strings.TrimSpace(string(b))
 		if token == "" {
-			return "", errors.New("--token-file: the file is empty")
+			return "", fmt.Errorf("%w: %s: the file is empty", ErrUsage, flag)
 		}
-		return token, headerSafe("--token-file", token)
+		return token, headerSafe(flag, token)
 	}
 	token := strings.TrimSpace(d.token)
 	return token, headerSafe("--token", token)

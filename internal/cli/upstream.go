@@ -52,7 +52,10 @@ func (u *upstreamFlags) dial(names []string, tel *telemetry.Telemetry) (up upstr
 			_ = c.Close() // on the way out: nothing is written through it
 		}
 	}
-	dial := &dialFlags{files: transport.ClientFiles{CA: u.ca}, tokenFile: u.tokenFile, readSecret: os.ReadFile, plaintextToken: u.plaintextToken}
+	dial := &dialFlags{files: transport.ClientFiles{CA: u.ca}, tokenFile: u.tokenFile, tokenFileFlag: "--upstream-token-file", readSecret: os.ReadFile, plaintextToken: u.plaintextToken}
+	if _, err := dial.bearerToken(); err != nil {
+		return upstream{}, nil, err // about the file, whichever address it is for
+	}
 	for _, t := range []struct{ name, addr string }{{"executor", u.executorAddr}, {"oracle", u.oracleAddr}} {
 		if t.addr == "" {
 			continue

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -108,5 +110,23 @@ func TestUpstreamAtItsLimitsIsBusy(t *testing.T) {
 				t.Errorf("RetryInfo = %v, %v; want %v", d, ok, tt.delay)
 			}
 		})
+	}
+}
+
+// TestUpstreamTokenFileErrorsNameTheirFlag: a missing or empty
+// --upstream-token-file is a usage error naming that flag (it named
+// --token-file, which serve has not, and blamed --oracle-addr), whichever
+// upstream address it is for.
+func TestUpstreamTokenFileErrorsNameTheirFlag(t *testing.T) {
+	empty := writeFile(t, "empty", "\n")
+	for _, tc := range []struct{ file, want string }{
+		{filepath.Join(t.TempDir(), "missing"), "--upstream-token-file: open "},
+		{empty, "--upstream-token-file: the file is empty"},
+	} {
+		env, _, _ := testEnv(map[string]string{"TRIAGE_LISTEN": "127.0.0.1:0", "TRIAGE_LLM_CACHE": "off"})
+		err := Run(context.Background(), []string{"serve", "--services", "scoring", "--oracle-addr", "127.0.0.1:1", "--executor-addr", "127.0.0.1:2", "--upstream-token-file", tc.file}, env)
+		if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "-addr") {
+			t.Errorf("serve with --upstream-token-file %s: %v, want a usage error saying %q, naming no address flag", tc.file, err, tc.want)
+		}
 	}
 }

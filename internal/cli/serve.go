@@ -104,6 +104,7 @@ func runServe(ctx context.Context, args []string, env Env) (err error) {
 	defer flushTelemetry(tel, logger.Warn) // before Run's, so failures go to the log
 	deps := serviceDeps{now: time.Now, tel: tel}
 	up.maxMessageBytes = cfg.MaxMessageBytes
+	up.logger = logger
 	upstream, closeUpstream, err := up.dial(names, tel)
 	if err != nil {
 		return err

@@ -3,8 +3,11 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"google.golang.org/grpc/status"
+	"log/slog"
 	"os"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc"
@@ -28,6 +31,28 @@ type upstreamFlags struct {
 	// upstream: the server's --max-message-bytes (grpc's default, 4 MiB
 	// received, when 0).
 	maxMessageBytes int
+	// logger, when set, takes why an upstream could not be reached
+	// (unreachableLog).
+	logger *slog.Logger
+}
+
+// unreachableLog returns the func that logs why calls found no connection
+// to the upstream service name at addr — the transport's error, which
+// their callers are not told — at most once per upstreamReadyWait, so that
+// a misconfigured upstream (a wrong --upstream-ca, plaintext to a TLS
+// server) is named in the log and a down one costs a line, not one a call.
+func (u *upstreamFlags) unreachableLog(name, addr string) func(error) {
+	if u.logger == nil {
+		return nil
+	}
+	var last atomic.Int64 // UnixNano of the last line
+	return func(cause error) {
+		now := time.Now().UnixNano()
+		if prev := last.Load(); prev != 0 && now-prev < int64(upstreamReadyWait) || !last.CompareAndSwap(prev, now) {
+			return
+		}
+		u.logger.Warn("upstream unreachable: its calls fail Unavailable", "service", name, "addr", addr, "cause", status.Convert(cause).Message())
+	}
 }
 
 // addUpstreamFlags registers the upstream flags on fs.
@@ -78,7 +103,7 @@ func (u *upstreamFlags) dial(names []string, tel *telemetry.Telemetry) (up upstr
 		// No wait for the service: calls wait for it (resilientOptions), a
 		// while (upstreamInterceptor), so the services may start in any
 		// order and restart one at a time.
-		opts = append(opts, grpc.WithChainUnaryInterceptor(upstreamInterceptor(t.name, u.readyWait)))
+		opts = append(opts, grpc.WithChainUnaryInterceptor(upstreamInterceptor(t.name, u.readyWait, u.unreachableLog(t.name, t.addr))))
 		if u.maxMessageBytes > 0 {
 			opts = append(opts, grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(u.maxMessageBytes), grpc.MaxCallSendMsgSize(u.maxMessageBytes)))
 		}

@@ -54,7 +54,7 @@ func TestUpstreamRefusingTheServiceTokenIsAMisconfiguration(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cc, err := grpc.NewClient(addr, append(resilientOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()),
-				grpc.WithChainUnaryInterceptor(upstreamInterceptor(tt.service, time.Minute)))...)
+				grpc.WithChainUnaryInterceptor(upstreamInterceptor(tt.service, time.Minute, nil)))...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,7 +101,7 @@ func TestUpstreamAtItsLimitsIsBusy(t *testing.T) {
 			invoker := func(context.Context, string, any, any, *grpc.ClientConn, ...grpc.CallOption) error {
 				return tt.upstream
 			}
-			err := upstreamInterceptor("oracle", time.Minute)(context.Background(), triagev1.OracleService_ComputeReferences_FullMethodName, nil, nil, cc, invoker)
+			err := upstreamInterceptor("oracle", time.Minute, nil)(context.Background(), triagev1.OracleService_ComputeReferences_FullMethodName, nil, nil, cc, invoker)
 			st := status.Convert(err)
 			if st.Code() != codes.ResourceExhausted || st.Message() != tt.want {
 				t.Errorf("answer = %v; want ResourceExhausted %q", err, tt.want)

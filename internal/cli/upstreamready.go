@@ -28,12 +28,23 @@ const upstreamReadyWait = 10 * time.Second
 // name for a connection to wait, and answers an upstream that cannot be
 // reached, or whose transport failed the call, with Unavailable naming the
 // service, never its address (which the Scoring service's callers,
-// outside the deployment, have no use for).
-func upstreamInterceptor(name string, wait time.Duration) grpc.UnaryClientInterceptor {
+// outside the deployment, have no use for). When no connection came
+// within wait, the call is tried once without waiting: it goes through if
+// one has come since, and otherwise fails with the transport's own error
+// (a refused connection, a TLS handshake's certificate error), which
+// unreachable, when set, is given for the operator's log.
+func upstreamInterceptor(name string, wait time.Duration, unreachable func(cause error)) grpc.UnaryClientInterceptor {
 	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 		if err := awaitReady(ctx, cc, wait); err != nil {
 			if ctx.Err() != nil {
 				return status.FromContextError(ctx.Err()).Err()
+			}
+			err := invoker(ctx, method, req, reply, cc, append(opts, grpc.WaitForReady(false))...)
+			if status.Code(err) != codes.Unavailable || ctx.Err() != nil {
+				return err
+			}
+			if unreachable != nil {
+				unreachable(err)
 			}
 			return status.Errorf(codes.Unavailable, "the %s service is unreachable: no connection to it within %v; retry later", name, wait)
 		}

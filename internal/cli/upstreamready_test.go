@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,12 +26,20 @@ import (
 
 // TestUpstreamCallsDoNotWaitForADownService: a call to an upstream that
 // does not answer fails Unavailable after the upstream wait, not at the
-// caller's deadline, naming the service and not its address; a call to one
-// that answers goes through.
+// caller's deadline, naming the service and not its address, and the
+// transport's own error (here a refused connection) goes to the operator's
+// log instead; a call to one that answers goes through.
 func TestUpstreamCallsDoNotWaitForADownService(t *testing.T) {
+	var causes []error
+	var mu sync.Mutex
+	unreachable := func(cause error) {
+		mu.Lock()
+		defer mu.Unlock()
+		causes = append(causes, cause)
+	}
 	dial := func(addr string) *grpc.ClientConn {
 		cc, err := grpc.NewClient(addr, append(resilientOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()),
-			grpc.WithChainUnaryInterceptor(upstreamInterceptor("oracle", 200*time.Millisecond)))...)
+			grpc.WithChainUnaryInterceptor(upstreamInterceptor("oracle", 200*time.Millisecond, unreachable)))...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,6 +59,11 @@ func TestUpstreamCallsDoNotWaitForADownService(t *testing.T) {
 	if status.Code(err) != codes.Unavailable || !strings.Contains(err.Error(), "the oracle service is unreachable") || strings.Contains(err.Error(), "127.0.0.1") {
 		t.Errorf("call to a down upstream: %v; want Unavailable naming the oracle, not its address", err)
 	}
+	mu.Lock()
+	if len(causes) != 1 || !strings.Contains(causes[0].Error(), "connection refused") {
+		t.Errorf("causes given for the log: %v; want the refused connection, once", causes)
+	}
+	mu.Unlock()
 
 	up := serveOracle(t, nil)
 	if _, err := healthpb.NewHealthClient(dial(up)).Check(ctx, &healthpb.HealthCheckRequest{}); err != nil {
@@ -92,7 +106,7 @@ func (unavailableHealth) Check(ctx context.Context, _ *healthpb.HealthCheckReque
 func TestMisWiredUpstream(t *testing.T) {
 	addr := serveOracle(t, nil)
 	cc, err := grpc.NewClient(addr, append(resilientOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithChainUnaryInterceptor(upstreamInterceptor("executor", time.Minute)))...)
+		grpc.WithChainUnaryInterceptor(upstreamInterceptor("executor", time.Minute, nil)))...)
 	if err != nil {
 		t.Fatal(err)
 	}

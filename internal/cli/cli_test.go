@@ -223,3 +223,14 @@ func serveInTest(t *testing.T, vars map[string]string, args ...string) (addr str
 		})
 	}
 }
+
+// TestServeRefusesAnEmptyServiceList: --services given empty (a template's
+// unset value) is a usage error, not "serve every service".
+func TestServeRefusesAnEmptyServiceList(t *testing.T) {
+	for _, args := range [][]string{{"serve", "--services="}, {"serve", "--services", " "}} {
+		env, _, _ := testEnv(map[string]string{"TRIAGE_LISTEN": "127.0.0.1:0"})
+		if err := Run(context.Background(), args, env); !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "--services is empty") {
+			t.Errorf("%q: %v, want a usage error, the list empty", args, err)
+		}
+	}
+}

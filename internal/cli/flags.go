@@ -96,3 +96,11 @@ func first(args []string) string {
 	}
 	return args[0]
 }
+
+// isSet reports whether the flag name was given, on the command line or
+// through its environment variable (parseFlags sets both).
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"slices"
+	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -75,6 +76,10 @@ func runServe(ctx context.Context, args []string, env Env) (err error) {
 	}
 	build := version.Current()
 	logger.Info("triage", "version", build.Version, "revision", build.Revision, "modified", build.Modified, "commit_time", build.CommitTime, "go", build.Go)
+	if isSet(fs, "services") && strings.TrimSpace(*services) == "" {
+		// An empty list given (a template's unset value) is not "all".
+		return fmt.Errorf("%w: --services is empty: name the services to serve (executor, oracle, planner, scoring), or leave the flag out to serve all", ErrUsage)
+	}
 	names, err := serviceNames(*services)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)

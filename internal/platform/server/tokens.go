@@ -178,6 +178,10 @@ func ParseTokens(name string, r io.Reader, known []string) (*Tokens, error) {
 			continue
 		}
 		for _, s := range unknown {
+			if s == AllServices { // every service, but only alone
+				t.warnings = append(t.warnings, fmt.Sprintf("%s: \"*\" grants every service only alone, not in a list: the grant is ignored", where))
+				continue
+			}
 			t.warnings = append(t.warnings, fmt.Sprintf("%s: service %q is not one this build serves (%s): the grant is ignored", where, s, strings.Join(known, ", ")))
 		}
 		if e.name == "" {

@@ -79,14 +79,16 @@ func TestParseTokens(t *testing.T) {
 // naming its line, not refused: one token file serves every build of a
 // rolling update, and an older pod must not crash-loop on a newer grant.
 func TestUnknownServiceIsIgnored(t *testing.T) {
-	h1, h2 := server.HashToken("token-one"), server.HashToken("token-two")
-	tokens, err := server.ParseTokens("tokens", strings.NewReader(h1+" oracle,scoring-v2 ci\n"+h2+" budgetaware\n"), knownServices)
+	h1, h2, h3 := server.HashToken("token-one"), server.HashToken("token-two"), server.HashToken("token-three")
+	tokens, err := server.ParseTokens("tokens", strings.NewReader(h1+" oracle,scoring-v2 ci\n"+h2+" budgetaware\n"+h3+" *,oracle\n"), knownServices)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
 		`tokens:1: service "scoring-v2" is not one this build serves`,
 		`tokens:2: service "budgetaware" is not one this build serves`,
+		// "*" is known, alone: in a list it says so.
+		`tokens:3: "*" grants every service only alone, not in a list: the grant is ignored`,
 	}
 	got := tokens.Warnings()
 	if len(got) != len(want) {

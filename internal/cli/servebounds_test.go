@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -206,6 +207,17 @@ func holdBody(t *testing.T, addr, path, token string) net.Conn {
 	return conn
 }
 
+// answered reports whether the server has answered, or closed, the held
+// request on c.
+func answered(c net.Conn) bool {
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Millisecond))
+	defer c.SetReadDeadline(time.Now().Add(2 * time.Minute)) // a hang bound only
+	var b [1]byte
+	n, err := c.Read(b[:])
+	var ne net.Error
+	return n > 0 || err != nil && !(errors.As(err, &ne) && ne.Timeout())
+}
+
 // TestServeHTTPBodiesBeingReadCount: an HTTP request counts against its
 // caller's calls admitted from its headers on, as a gRPC call does, so a
 // caller cannot make the server hold more bodies than its limit by
@@ -255,11 +267,19 @@ func bodiesBeingReadCount(t *testing.T, token string, srv *servedHTTP) {
 		}
 	}()
 	// The held requests are admitted as the server reads their headers:
-	// until it has, a call may still get in.
+	// until it has, a call may still get in, and a held request read
+	// while that call runs is the one refused (its connection answered and
+	// closed): it is opened again, until all are held at once.
 	var code int
 	var header http.Header
 	var body string
 	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
+		for i, c := range held {
+			if answered(c) {
+				c.Close()
+				held[i] = holdBody(t, srv.httpAddr, path, token)
+			}
+		}
 		if code, header, body = call(); code == http.StatusTooManyRequests {
 			break
 		}

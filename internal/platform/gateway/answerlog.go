@@ -35,11 +35,7 @@ type answerLogs struct {
 
 func (a answerLogs) middleware(next runtime.HandlerFunc) runtime.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, params map[string]string) {
-		fullMethod := ""
-		if pat, ok := runtime.HTTPPattern(r.Context()); ok {
-			fullMethod = a.routes[r.Method+" "+pat.String()]
-		}
-		next(w, r.WithContext(context.WithValue(r.Context(), answerLogKey{}, answerLog{log: a.log, method: fullMethod})), params)
+		next(w, r.WithContext(context.WithValue(r.Context(), answerLogKey{}, answerLog{log: a.log, method: routeMethod(a.routes, r)})), params)
 	}
 }
 

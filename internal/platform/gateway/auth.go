@@ -139,10 +139,7 @@ func (a remoteAddr) String() string { return string(a) }
 // middleware is the runtime.Middleware.
 func (a *admission) middleware(next runtime.HandlerFunc) runtime.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, params map[string]string) {
-		fullMethod := ""
-		if pat, ok := runtime.HTTPPattern(r.Context()); ok {
-			fullMethod = a.routes[r.Method+" "+pat.String()]
-		}
+		fullMethod := routeMethod(a.routes, r)
 		ctx := peer.NewContext(r.Context(), &peer.Peer{Addr: remoteAddr(r.RemoteAddr)})
 		release, err := a.admit(ctx, metadata.MD{"authorization": r.Header.Values("Authorization")}, fullMethod)
 		if err == nil {
@@ -155,4 +152,13 @@ func (a *admission) middleware(next runtime.HandlerFunc) runtime.HandlerFunc {
 		_, out := runtime.MarshalerForRequest(a.mux, r)
 		errorHandler(r.Context(), a.mux, out, w, r, err)
 	}
+}
+
+// routeMethod is the gRPC method of r's route in routes ("" for a route it
+// cannot name one for).
+func routeMethod(routes map[string]string, r *http.Request) string {
+	if pat, ok := runtime.HTTPPattern(r.Context()); ok {
+		return routes[r.Method+" "+pat.String()]
+	}
+	return ""
 }

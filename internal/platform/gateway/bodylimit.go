@@ -174,11 +174,11 @@ func (c challenging) Flush() {
 // message.
 func errorHandler(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
 	// answered: by the gateway itself, which made no call, so logged here.
-	// An import's call is made before its body is read, and logged by the
-	// server.
+	// An import's call (a body of many messages, not single) is made before
+	// its body is read, and logged by the server.
 	answered := false
 	if body, ok := r.Context().Value(cappedBodyKey{}).(*cappedBody); ok {
-		answered = r.URL.Path != ImportPath
+		answered = body.single
 		switch {
 		case body.pace != nil && body.pace.slow:
 			closeAfter(w, r)

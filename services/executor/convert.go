@@ -44,6 +44,7 @@ func recordFromProto(r *triagev1.GroundTruthRecord, now time.Time) groundtruth.R
 		LuckyGuess:     r.GetLuckyGuess(),
 		Sample:         int(r.GetSample()),
 		Source:         r.GetSource(),
+		ProblemSHA256:  r.GetProblemSha256(),
 	}
 }
 

@@ -429,3 +429,35 @@ func TestImportCostRules(t *testing.T) {
 		t.Errorf("unspecified stored as %q, %v; want %q", got["b"].CostRule, err, costrule.Unknown)
 	}
 }
+
+// TestImportProblemDigests: a record's problem digest round-trips through
+// import and listing, absent stays absent, and one that is not a digest is
+// refused by field, storing nothing of that import.
+func TestImportProblemDigests(t *testing.T) {
+	c, _ := newClient(t, true)
+	digest := strings.Repeat("0f", 32)
+	known := record("aime", "a", 10, true, true)
+	known.ProblemSha256 = digest
+	unknown := record("aime", "b", 20, false, true)
+	bogus := record("aime", "c", 30, false, true)
+	bogus.ProblemSha256 = strings.ToUpper(digest)
+	_, err := importRecords(t, c, 10, known, unknown, bogus)
+	if fvs := grpcerr.FieldViolations(err); status.Code(err) != codes.InvalidArgument || len(fvs) != 1 || fvs[0].GetField() != "records[2].problem_sha256" {
+		t.Fatalf("import with a digest in capitals = %v; want one violation on records[2].problem_sha256", err)
+	}
+	if n := countAll(t, c, nil, ""); n != 0 {
+		t.Fatalf("%d records stored after a rejected import", n)
+	}
+	if _, err := importRecords(t, c, 10, known, unknown); err != nil {
+		t.Fatal(err)
+	}
+	page, err := c.ListGroundTruth(context.Background(), &triagev1.ListGroundTruthRequest{})
+	if err != nil || len(page.GetRecords()) != 2 {
+		t.Fatalf("list: %v, %v", page, err)
+	}
+	for i, want := range []string{digest, ""} {
+		if r := page.GetRecords()[i]; r.GetProblemSha256() != want {
+			t.Errorf("%s: problem_sha256 %q, want %q", r.GetProblemId(), r.GetProblemSha256(), want)
+		}
+	}
+}

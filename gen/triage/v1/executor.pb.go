@@ -368,7 +368,14 @@ type GroundTruthRecord struct {
 	// FILE#SAMPLE: the log's path as given and the sample in it (inspect_ai:
 	// id=ID,epoch=N; lm-evaluation-harness: line=N,doc_id=ID); empty for a
 	// record TRIAGE measured itself.
-	Source        string `protobuf:"bytes,15,opt,name=source,proto3" json:"source,omitempty"`
+	Source string `protobuf:"bytes,15,opt,name=source,proto3" json:"source,omitempty"`
+	// Hex SHA-256 of the problem as it was when measured (SPEC §5,
+	// freshness): its text, grading data and unsolvable mark, as
+	// docs/phase0.md ("Edited problems") says. A record whose problem now
+	// digests differently is stale: the baseline solves it again and a run
+	// refuses it until then. Empty when unknown (an imported record, or one
+	// stored before digests were recorded); such a record is used as it is.
+	ProblemSha256 string `protobuf:"bytes,16,opt,name=problem_sha256,json=problemSha256,proto3" json:"problem_sha256,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -504,6 +511,13 @@ func (x *GroundTruthRecord) GetSample() int32 {
 func (x *GroundTruthRecord) GetSource() string {
 	if x != nil {
 		return x.Source
+	}
+	return ""
+}
+
+func (x *GroundTruthRecord) GetProblemSha256() string {
+	if x != nil {
+		return x.ProblemSha256
 	}
 	return ""
 }
@@ -1559,7 +1573,12 @@ type BaselineStarted struct {
 	// Calls skipped because their sample is already stored.
 	Skipped int32 `protobuf:"varint,2,opt,name=skipped,proto3" json:"skipped,omitempty"`
 	// Calls to be made by this call.
-	Pending       int32 `protobuf:"varint,3,opt,name=pending,proto3" json:"pending,omitempty"`
+	Pending int32 `protobuf:"varint,3,opt,name=pending,proto3" json:"pending,omitempty"`
+	// Of the pending calls, those whose sample is stored but stale: measured
+	// on the problem with another text, grading or unsolvable mark (its
+	// problem_sha256 differs from the problem's digest now). They are solved
+	// again, whatever rerun and keep_ungradeable say.
+	Stale         int32 `protobuf:"varint,4,opt,name=stale,proto3" json:"stale,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1611,6 +1630,13 @@ func (x *BaselineStarted) GetSkipped() int32 {
 func (x *BaselineStarted) GetPending() int32 {
 	if x != nil {
 		return x.Pending
+	}
+	return 0
+}
+
+func (x *BaselineStarted) GetStale() int32 {
+	if x != nil {
+		return x.Stale
 	}
 	return 0
 }
@@ -2447,7 +2473,7 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\x18triage/v1/executor.proto\x12\ttriage.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15triage/v1/types.proto\"I\n" +
 	"\x06Solver\x12\x14\n" +
 	"\x05model\x18\x01 \x01(\tR\x05model\x12)\n" +
-	"\x04mode\x18\x02 \x01(\x0e2\x15.triage.v1.SolverModeR\x04mode\"\xa0\x04\n" +
+	"\x04mode\x18\x02 \x01(\x0e2\x15.triage.v1.SolverModeR\x04mode\"\xc7\x04\n" +
 	"\x11GroundTruthRecord\x12)\n" +
 	"\x06solver\x18\x01 \x01(\v2\x11.triage.v1.SolverR\x06solver\x12\x18\n" +
 	"\adataset\x18\x02 \x01(\tR\adataset\x12\x1d\n" +
@@ -2466,7 +2492,8 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"luckyGuess\x120\n" +
 	"\tcost_rule\x18\r \x01(\x0e2\x13.triage.v1.CostRuleR\bcostRule\x12\x16\n" +
 	"\x06sample\x18\x0e \x01(\x05R\x06sample\x12\x16\n" +
-	"\x06source\x18\x0f \x01(\tR\x06source\"R\n" +
+	"\x06source\x18\x0f \x01(\tR\x06source\x12%\n" +
+	"\x0eproblem_sha256\x18\x10 \x01(\tR\rproblemSha256\"R\n" +
 	"\x18ImportGroundTruthRequest\x126\n" +
 	"\arecords\x18\x01 \x03(\v2\x1c.triage.v1.GroundTruthRecordR\arecords\"\xbe\x01\n" +
 	"\x19ImportGroundTruthResponse\x12\x1a\n" +
@@ -2551,11 +2578,12 @@ const file_triage_v1_executor_proto_rawDesc = "" +
 	"\x05rerun\x18\x05 \x01(\bR\x05rerun\x12)\n" +
 	"\x10keep_ungradeable\x18\x06 \x01(\bR\x0fkeepUngradeable\x12\x18\n" +
 	"\asamples\x18\a \x01(\x05R\asamples\x12\x14\n" +
-	"\x05batch\x18\b \x01(\bR\x05batch\"[\n" +
+	"\x05batch\x18\b \x01(\bR\x05batch\"q\n" +
 	"\x0fBaselineStarted\x12\x14\n" +
 	"\x05total\x18\x01 \x01(\x05R\x05total\x12\x18\n" +
 	"\askipped\x18\x02 \x01(\x05R\askipped\x12\x18\n" +
-	"\apending\x18\x03 \x01(\x05R\apending\"\x84\x02\n" +
+	"\apending\x18\x03 \x01(\x05R\apending\x12\x14\n" +
+	"\x05stale\x18\x04 \x01(\x05R\x05stale\"\x84\x02\n" +
 	"\rBaselineBatch\x12\x1b\n" +
 	"\tbatch_ids\x18\x01 \x03(\tR\bbatchIds\x12\x1a\n" +
 	"\brequests\x18\x02 \x01(\x05R\brequests\x12\x16\n" +

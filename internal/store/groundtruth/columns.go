@@ -8,7 +8,7 @@ var recordColumns = []string{
 	"model", "mode", "dataset", "problem_id",
 	"cost", "correct", "gradeable", "finish_reason",
 	"latency_us", "response_sha256", "error", "measured_at",
-	"lucky_guess", "cost_rule", "source",
+	"lucky_guess", "cost_rule", "source", "problem_sha256",
 }
 
 // keyColumns are the primary key columns, in key order.

@@ -88,7 +88,7 @@ func (c *pgCopier) add(r Record) error {
 	}
 	c.vals = append(c.vals, c.seq, r.Solver.Model, r.Solver.Mode, r.Dataset, r.ProblemID,
 		r.Cost, r.Correct, r.Gradeable, r.FinishReason,
-		r.Latency.Microseconds(), r.ResponseSHA256, r.Error, r.MeasuredAt, r.LuckyGuess, string(r.CostRule), r.Source, int32(r.Sample))
+		r.Latency.Microseconds(), r.ResponseSHA256, r.Error, r.MeasuredAt, r.LuckyGuess, string(r.CostRule), r.Source, r.ProblemSHA256, int32(r.Sample))
 	c.seq++
 	if r.Sample >= 2 {
 		c.samples++

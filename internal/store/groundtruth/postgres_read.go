@@ -125,7 +125,7 @@ func scanPgRecord(rows pgx.Rows, withSample bool) (Record, error) {
 	var sample int32
 	dest := []any{&r.Solver.Model, &r.Solver.Mode, &r.Dataset, &r.ProblemID,
 		&r.Cost, &r.Correct, &r.Gradeable, &r.FinishReason,
-		&latencyUS, &r.ResponseSHA256, &r.Error, &r.MeasuredAt, &r.LuckyGuess, &r.CostRule, &r.Source}
+		&latencyUS, &r.ResponseSHA256, &r.Error, &r.MeasuredAt, &r.LuckyGuess, &r.CostRule, &r.Source, &r.ProblemSHA256}
 	if withSample {
 		dest = append(dest, &sample)
 	}

@@ -27,6 +27,7 @@ const pgCreateStagingSQL = `CREATE TEMP TABLE ` + pgStagingTable + ` (
 	lucky_guess     boolean     NOT NULL,
 	cost_rule       text        NOT NULL,
 	source          text        NOT NULL,
+	problem_sha256  text        NOT NULL,
 	sample          integer     NOT NULL
 ) ON COMMIT DROP`
 

@@ -29,6 +29,7 @@ func pgCheckText(r Record) error {
 		{"solver.model", r.Solver.Model}, {"solver.mode", r.Solver.Mode},
 		{"dataset", r.Dataset}, {"problem_id", r.ProblemID},
 		{"finish_reason", r.FinishReason}, {"response_sha256", r.ResponseSHA256}, {"error", r.Error}, {"source", r.Source},
+		{"problem_sha256", r.ProblemSHA256},
 	} {
 		if !pgStorable(f.value) {
 			v.Add(f.name, "must be valid UTF-8 without NUL bytes")

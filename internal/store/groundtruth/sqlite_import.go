@@ -104,7 +104,7 @@ func (b *sqliteBatch) add(r Record) error {
 	b.args = append(b.args, model, mode, dataset, id,
 		r.Cost, boolInt(r.Correct), boolInt(r.Gradeable), r.FinishReason,
 		r.Latency.Microseconds(), r.ResponseSHA256, r.Error, r.MeasuredAt.UnixMicro(),
-		boolInt(r.LuckyGuess), string(r.CostRule), r.Source)
+		boolInt(r.LuckyGuess), string(r.CostRule), r.Source, r.ProblemSHA256)
 	b.keys = append(b.keys, model, mode, dataset, id)
 	if b.t.keyWidth == 5 {
 		b.args = append(b.args, int64(r.Sample))

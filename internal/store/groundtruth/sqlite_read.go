@@ -106,7 +106,7 @@ func scanSQLiteRecord(rows *sql.Rows, withSample bool) (Record, error) {
 	var correct, gradeable, latencyUS, measuredUS, lucky int64
 	dest := []any{&r.Solver.Model, &r.Solver.Mode, &r.Dataset, &r.ProblemID,
 		&r.Cost, &correct, &gradeable, &r.FinishReason,
-		&latencyUS, &r.ResponseSHA256, &r.Error, &measuredUS, &lucky, &r.CostRule, &r.Source}
+		&latencyUS, &r.ResponseSHA256, &r.Error, &measuredUS, &lucky, &r.CostRule, &r.Source, &r.ProblemSHA256}
 	if withSample {
 		dest = append(dest, &r.Sample)
 	}

@@ -4,9 +4,10 @@ import (
 	"strings"
 )
 
-// sqliteBatchRows is how many records one upsert statement carries: 15
-// variables a row stays far below SQLite's 32766-variable limit, and batches
-// amortize the per-statement cost that dominates row-at-a-time inserts.
+// sqliteBatchRows is how many records one upsert statement carries: 16
+// variables a row (17 for a sample) stays far below SQLite's 32766-variable
+// limit, and batches amortize the per-statement cost that dominates
+// row-at-a-time inserts.
 const sqliteBatchRows = 256
 
 // sqliteUpsertSQL is a multi-row upsert of rows records into t. A row whose key

@@ -70,6 +70,10 @@ type Record struct {
 	// import-ground-truth) as FILE#SAMPLE, or "" for a record TRIAGE
 	// measured itself.
 	Source string
+	// ProblemSHA256 is the hex SHA-256 of the problem as measured
+	// (problems.Digest), or "" when unknown (an import that does not say, a
+	// record stored before schema version 6).
+	ProblemSHA256 string
 }
 
 // MaxSample bounds Record.Sample: a key holds at most MaxSample samples,

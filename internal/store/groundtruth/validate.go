@@ -62,15 +62,14 @@ func ValidateRecord(v *apperr.Violations, prefix string, r Record) {
 	if r.Latency < 0 {
 		v.Add(f("latency"), "must be ≥ 0, got %v", r.Latency)
 	}
-	if h := r.ResponseSHA256; h != "" && !isLowerHex(h, 64) {
-		v.Add(f("response_sha256"), "must be 64 lowercase hex digits or empty")
-	}
+	checkSHA256(v, f("response_sha256"), r.ResponseSHA256)
 	checkText(v, f("finish_reason"), r.FinishReason, MaxTextBytes, false)
 	checkText(v, f("error"), r.Error, MaxTextBytes, false)
 	if r.Sample < 0 || r.Sample > MaxSample {
 		v.Add(f("sample"), "must be in [0, %d] (0 or 1: the ground truth), got %d", MaxSample, r.Sample)
 	}
 	checkText(v, f("source"), r.Source, MaxTextBytes, false)
+	checkSHA256(v, f("problem_sha256"), r.ProblemSHA256)
 	switch y := r.MeasuredAt.UTC().Year(); {
 	case r.MeasuredAt.IsZero():
 		v.Add(f("measured_time"), "must be set")
@@ -92,6 +91,14 @@ func checkText(v *apperr.Violations, field, s string, maxBytes int, required boo
 		v.Add(field, "must be valid UTF-8")
 	case strings.IndexByte(s, 0) >= 0:
 		v.Add(field, "must not contain NUL bytes")
+	}
+}
+
+// checkSHA256 enforces the rule of every stored digest (response_sha256,
+// problem_sha256): a hex SHA-256 in lowercase, or empty for none.
+func checkSHA256(v *apperr.Violations, field, s string) {
+	if s != "" && !isLowerHex(s, 64) {
+		v.Add(field, "must be 64 lowercase hex digits or empty")
 	}
 }
 

@@ -45,6 +45,12 @@ func TestValidateRecord(t *testing.T) {
 		{"lucky guess not graded", func(r *Record) { r.Correct, r.Gradeable, r.Cost, r.LuckyGuess = false, false, 0, true }, "x.lucky_guess"},
 		{"negative latency", func(r *Record) { r.Latency = -time.Second }, "x.latency"},
 		{"bad hash", func(r *Record) { r.ResponseSHA256 = strings.Repeat("A", 64) }, "x.response_sha256"},
+		{"problem digest", func(r *Record) { r.ProblemSHA256 = strings.Repeat("0a", 32) }, ""},
+		{"problem digest in capitals", func(r *Record) { r.ProblemSHA256 = strings.Repeat("0A", 32) }, "x.problem_sha256"},
+		{"problem digest too short", func(r *Record) { r.ProblemSHA256 = strings.Repeat("0a", 31) }, "x.problem_sha256"},
+		{"problem digest too long", func(r *Record) { r.ProblemSHA256 = strings.Repeat("0a", 32) + "0" }, "x.problem_sha256"},
+		{"problem digest not hex", func(r *Record) { r.ProblemSHA256 = strings.Repeat("g", 64) }, "x.problem_sha256"},
+		{"problem digest with NUL", func(r *Record) { r.ProblemSHA256 = strings.Repeat("0", 63) + "\x00" }, "x.problem_sha256"},
 		{"long dataset", func(r *Record) { r.Dataset = strings.Repeat("d", MaxDatasetBytes+1) }, "x.dataset"},
 		{"invalid UTF-8", func(r *Record) { r.ProblemID = "p\xff" }, "x.problem_id"},
 		{"NUL byte", func(r *Record) { r.Error = "a\x00b" }, "x.error"},
@@ -68,5 +74,28 @@ func TestValidateRecord(t *testing.T) {
 				t.Errorf("violations on %q, want %q", got, tt.fields)
 			}
 		})
+	}
+}
+
+// TestDigestRule: both digests of a record follow one rule and give one
+// reason, each naming its own field.
+func TestDigestRule(t *testing.T) {
+	for _, tc := range []struct {
+		field  string
+		mutate func(*Record)
+	}{
+		{"response_sha256", func(r *Record) { r.ResponseSHA256 = "abc" }},
+		{"problem_sha256", func(r *Record) { r.ProblemSHA256 = "abc" }},
+	} {
+		r := Record{Key: Key{Solver: Solver{Model: "m", Mode: ModeStandard}, Dataset: "d", ProblemID: "p"},
+			Cost: 1, CostRule: costrule.Completion, Gradeable: true, MeasuredAt: time.Unix(1, 0)}
+		tc.mutate(&r)
+		var v apperr.Violations
+		ValidateRecord(&v, "", r)
+		var inv *apperr.InvalidArgumentError
+		want := apperr.FieldViolation{Field: tc.field, Description: "must be 64 lowercase hex digits or empty"}
+		if !errors.As(v.Err(), &inv) || len(inv.Violations) != 1 || inv.Violations[0] != want {
+			t.Errorf("%s: %v, want the one violation %+v", tc.field, v.Err(), want)
+		}
 	}
 }

@@ -6,6 +6,10 @@
 // which is stored as not correct, SPEC §1), cost_rule (the SPEC §1 rule
 // that gave cost, one of the names of package costrule — completion,
 // total_minus_prompt, completion_plus_reasoning, none, unknown,
-// harness_output; default unknown) and source (the log an imported record
-// came from, FILE#SAMPLE; default none). FormatLine always writes cost_rule.
+// harness_output; default unknown), source (the log an imported record
+// came from, FILE#SAMPLE; default none) and problem_sha256 (the problem's
+// digest when measured, 64 lowercase hex digits, empty when unknown; a
+// record whose problem now digests differently is stale: `triage baseline`
+// solves it again and `triage run` refuses it until then; default empty).
+// FormatLine always writes cost_rule, and problem_sha256 when known.
 package gtfile

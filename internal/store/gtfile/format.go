@@ -38,6 +38,9 @@ type line struct {
 	// the ground truth, j ≥ 2 for the j-th sample.
 	Sample int32  `json:"sample,omitempty"`
 	Source string `json:"source,omitempty"`
+	// ProblemSHA256 is the digest of the problem as measured, absent when
+	// unknown.
+	ProblemSHA256 string `json:"problem_sha256,omitempty"`
 }
 
 // modes maps the file's mode names to the API's.
@@ -88,6 +91,7 @@ func ParseLine(data []byte) (*triagev1.GroundTruthRecord, error) {
 		LuckyGuess:     l.LuckyGuess,
 		Sample:         l.Sample,
 		Source:         l.Source,
+		ProblemSha256:  l.ProblemSHA256,
 	}
 	if l.Mode != "" && r.Solver.Mode == triagev1.SolverMode_SOLVER_MODE_UNSPECIFIED {
 		return nil, fmt.Errorf(`mode: must be "standard" or "extended", got %q`, l.Mode)
@@ -115,6 +119,7 @@ func FormatLine(r *triagev1.GroundTruthRecord) ([]byte, error) {
 		LatencyMS: float64(r.GetLatency().AsDuration()) / float64(time.Millisecond), ResponseSHA256: r.GetResponseSha256(),
 		Error: r.GetError(), MeasuredAt: &measured, LuckyGuess: r.GetLuckyGuess(),
 		CostRule: string(protoconv.CostRuleFromProto(r.GetCostRule())), Sample: r.GetSample(), Source: r.GetSource(),
+		ProblemSHA256: r.GetProblemSha256(),
 	})
 }
 

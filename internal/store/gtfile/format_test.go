@@ -3,8 +3,10 @@ package gtfile
 import (
 	"strings"
 	"testing"
+	"time"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/store/groundtruth"
 )
 
 // TestCostRuleKey: cost_rule reads every rule name (absent is unknown),
@@ -82,5 +84,57 @@ func TestSampleKey(t *testing.T) {
 		if err != nil || (tc.written == "") != !strings.Contains(string(line), `"sample"`) || !strings.Contains(string(line), tc.written) {
 			t.Errorf("%s: formatted %s, %v; want %q", tc.extra, line, err, tc.written)
 		}
+	}
+}
+
+// TestProblemSHA256Key: problem_sha256 is read as given (absent is empty:
+// unknown) and written only when known; a value of another type is refused
+// by key. Whether it is a digest is the Executor's to judge
+// (records[i].problem_sha256).
+func TestProblemSHA256Key(t *testing.T) {
+	const base = `{"model":"m","mode":"extended","dataset":"d","problem_id":"p","cost":7953,"correct":true,"measured_at":"2026-01-02T03:04:05Z"`
+	digest := strings.Repeat("0123456789abcdef", 4)
+	tests := []struct {
+		extra   string
+		want    string
+		written string // "" means: no problem_sha256 key written
+		err     string
+	}{
+		{``, "", "", ""},
+		{`,"problem_sha256":""`, "", "", ""},
+		{`,"problem_sha256":"` + digest + `"`, digest, `"problem_sha256":"` + digest + `"`, ""},
+		{`,"problem_sha256":"ABC"`, "ABC", `"problem_sha256":"ABC"`, ""},
+		{`,"problem_sha256":42`, "", "", "problem_sha256"},
+		{`,"problem_sha256":null`, "", "", ""},
+	}
+	for _, tc := range tests {
+		rec, err := ParseLine([]byte(base + tc.extra + "}"))
+		if tc.err != "" {
+			if err == nil || !strings.HasPrefix(err.Error(), tc.err) {
+				t.Errorf("%s: err %v, want one naming %q", tc.extra, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || rec.GetProblemSha256() != tc.want {
+			t.Errorf("%s: problem_sha256 %q, %v; want %q", tc.extra, rec.GetProblemSha256(), err, tc.want)
+			continue
+		}
+		line, err := FormatLine(rec)
+		if err != nil || (tc.written == "") != !strings.Contains(string(line), `"problem_sha256"`) || !strings.Contains(string(line), tc.written) {
+			t.Errorf("%s: formatted %s, %v; want %q", tc.extra, line, err, tc.written)
+		}
+	}
+}
+
+// TestFromRecordCarriesProblemSHA256: a stored record's digest reaches the
+// API form and the line written from it.
+func TestFromRecordCarriesProblemSHA256(t *testing.T) {
+	digest := strings.Repeat("ab", 32)
+	r := groundtruth.Record{Key: groundtruth.Key{Solver: groundtruth.Solver{Model: "m", Mode: groundtruth.ModeStandard}, Dataset: "d", ProblemID: "p"},
+		Cost: 1, Gradeable: true, ProblemSHA256: digest, MeasuredAt: time.Unix(1, 0)}
+	rec := FromRecord(r)
+	line, err := FormatLine(rec)
+	if rec.GetProblemSha256() != digest || err != nil || !strings.Contains(string(line), `"problem_sha256":"`+digest+`"`) {
+		t.Errorf("FromRecord: %q, line %s, %v; want digest %s", rec.GetProblemSha256(), line, err, digest)
 	}
 }

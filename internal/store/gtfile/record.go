@@ -28,6 +28,7 @@ func FromRecord(r groundtruth.Record) *triagev1.GroundTruthRecord {
 		MeasuredTime:   timestamppb.New(r.MeasuredAt),
 		LuckyGuess:     r.LuckyGuess,
 		Source:         r.Source,
+		ProblemSha256:  r.ProblemSHA256,
 		Sample:         int32(r.Sample),
 	}
 }

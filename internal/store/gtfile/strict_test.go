@@ -11,6 +11,7 @@ func TestRepeatedKey(t *testing.T) {
 	for _, line := range []string{
 		`{"model":"m","mode":"standard","dataset":"d","problem_id":"p","cost":10,"correct":true,"cost":20}`,
 		`{"model":"m","mode":"standard","dataset":"d","problem_id":"p","cost":10,"correct":false,"correct":true}`,
+		`{"model":"m","mode":"standard","dataset":"d","problem_id":"p","cost":10,"correct":true,"problem_sha256":"","problem_sha256":"` + strings.Repeat("ab", 32) + `"}`,
 	} {
 		_, err := ParseLine([]byte(line))
 		if err == nil || !strings.Contains(err.Error(), "repeated key") {

@@ -85,14 +85,16 @@ class BaselineItem(_message.Message):
     def __init__(self, record: _Optional[_Union[GroundTruthRecord, _Mapping]] = ..., outcome: _Optional[_Union[GradeOutcome, str]] = ..., extracted_answer: _Optional[str] = ..., grade_detail: _Optional[str] = ..., cached: bool = ..., prompt_template: _Optional[str] = ..., prompt_sha256: _Optional[str] = ..., done: _Optional[int] = ..., call_failed: bool = ..., sample: _Optional[int] = ..., prompt_tokens: _Optional[int] = ..., batch_id: _Optional[str] = ..., output_tokens: _Optional[int] = ..., judge: _Optional[_Union[JudgeCall, _Mapping]] = ...) -> None: ...
 
 class BaselineStarted(_message.Message):
-    __slots__ = ["pending", "skipped", "total"]
+    __slots__ = ["pending", "skipped", "stale", "total"]
     PENDING_FIELD_NUMBER: _ClassVar[int]
     SKIPPED_FIELD_NUMBER: _ClassVar[int]
+    STALE_FIELD_NUMBER: _ClassVar[int]
     TOTAL_FIELD_NUMBER: _ClassVar[int]
     pending: int
     skipped: int
+    stale: int
     total: int
-    def __init__(self, total: _Optional[int] = ..., skipped: _Optional[int] = ..., pending: _Optional[int] = ...) -> None: ...
+    def __init__(self, total: _Optional[int] = ..., skipped: _Optional[int] = ..., pending: _Optional[int] = ..., stale: _Optional[int] = ...) -> None: ...
 
 class BaselineSummary(_message.Message):
     __slots__ = ["cached", "correct", "failed_calls", "gradeable", "lucky_guesses", "not_gradeable", "solved", "truncated"]
@@ -191,7 +193,7 @@ class ExecutePlanResponse(_message.Message):
     def __init__(self, budget: _Optional[int] = ..., results: _Optional[_Iterable[_Union[RegimeResult, _Mapping]]] = ..., normalized_plan: _Optional[_Iterable[_Union[_types_pb2.PlanStep, _Mapping]]] = ..., dropped_steps: _Optional[_Iterable[_Union[_types_pb2.PlanDrop, _Mapping]]] = ..., planned_tokens: _Optional[int] = ..., over_budget: bool = ..., ungradeable_problem_ids: _Optional[_Iterable[str]] = ..., pool_size: _Optional[int] = ..., total_cost: _Optional[int] = ..., pool_items: _Optional[_Iterable[_Union[_types_pb2.GroundTruthItem, _Mapping]]] = ..., version: _Optional[_Union[_types_pb2.VersionStamp, _Mapping]] = ...) -> None: ...
 
 class GroundTruthRecord(_message.Message):
-    __slots__ = ["correct", "cost", "cost_rule", "dataset", "error", "finish_reason", "gradeable", "latency", "lucky_guess", "measured_time", "problem_id", "response_sha256", "sample", "solver", "source"]
+    __slots__ = ["correct", "cost", "cost_rule", "dataset", "error", "finish_reason", "gradeable", "latency", "lucky_guess", "measured_time", "problem_id", "problem_sha256", "response_sha256", "sample", "solver", "source"]
     CORRECT_FIELD_NUMBER: _ClassVar[int]
     COST_FIELD_NUMBER: _ClassVar[int]
     COST_RULE_FIELD_NUMBER: _ClassVar[int]
@@ -203,6 +205,7 @@ class GroundTruthRecord(_message.Message):
     LUCKY_GUESS_FIELD_NUMBER: _ClassVar[int]
     MEASURED_TIME_FIELD_NUMBER: _ClassVar[int]
     PROBLEM_ID_FIELD_NUMBER: _ClassVar[int]
+    PROBLEM_SHA256_FIELD_NUMBER: _ClassVar[int]
     RESPONSE_SHA256_FIELD_NUMBER: _ClassVar[int]
     SAMPLE_FIELD_NUMBER: _ClassVar[int]
     SOLVER_FIELD_NUMBER: _ClassVar[int]
@@ -218,11 +221,12 @@ class GroundTruthRecord(_message.Message):
     lucky_guess: bool
     measured_time: _timestamp_pb2.Timestamp
     problem_id: str
+    problem_sha256: str
     response_sha256: str
     sample: int
     solver: Solver
     source: str
-    def __init__(self, solver: _Optional[_Union[Solver, _Mapping]] = ..., dataset: _Optional[str] = ..., problem_id: _Optional[str] = ..., cost: _Optional[int] = ..., correct: bool = ..., gradeable: bool = ..., finish_reason: _Optional[str] = ..., latency: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., response_sha256: _Optional[str] = ..., error: _Optional[str] = ..., measured_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., lucky_guess: bool = ..., cost_rule: _Optional[_Union[_types_pb2.CostRule, str]] = ..., sample: _Optional[int] = ..., source: _Optional[str] = ...) -> None: ...
+    def __init__(self, solver: _Optional[_Union[Solver, _Mapping]] = ..., dataset: _Optional[str] = ..., problem_id: _Optional[str] = ..., cost: _Optional[int] = ..., correct: bool = ..., gradeable: bool = ..., finish_reason: _Optional[str] = ..., latency: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., response_sha256: _Optional[str] = ..., error: _Optional[str] = ..., measured_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., lucky_guess: bool = ..., cost_rule: _Optional[_Union[_types_pb2.CostRule, str]] = ..., sample: _Optional[int] = ..., source: _Optional[str] = ..., problem_sha256: _Optional[str] = ...) -> None: ...
 
 class ImportGroundTruthRequest(_message.Message):
     __slots__ = ["records"]

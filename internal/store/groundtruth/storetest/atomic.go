@@ -69,6 +69,7 @@ func testRejectInvalidRecord(t *testing.T, h Harness) {
 		{"problem_id", func(r *groundtruth.Record) { r.ProblemID = "" }},
 		{"correct", func(r *groundtruth.Record) { r.Gradeable = false }},
 		{"response_sha256", func(r *groundtruth.Record) { r.ResponseSHA256 = "ABC" }},
+		{"problem_sha256", func(r *groundtruth.Record) { r.ProblemSHA256 = "ABC" }},
 		{"measured_time", func(r *groundtruth.Record) { r.MeasuredAt = time.Time{} }},
 	}
 	for _, tc := range tests {

@@ -87,16 +87,17 @@ var genRules = []costrule.Rule{costrule.Completion, costrule.TotalMinusPrompt, c
 func (g Gen) Record(m, mode, d, p, i int) groundtruth.Record {
 	gradeable := (p+g.Variant)%7 != 0
 	r := groundtruth.Record{
-		Key:          groundtruth.Key{Solver: Solver(m, mode), Dataset: Dataset(d), ProblemID: ProblemID(p)},
-		Cost:         int64(100 + (p*37+m*11+g.Variant*5)%5000),
-		CostRule:     genRules[(p+m+g.Variant)%len(genRules)],
-		Gradeable:    gradeable,
-		Correct:      gradeable && (p+m+g.Variant)%3 == 0,
-		LuckyGuess:   gradeable && (p+m+g.Variant)%3 == 1 && p%5 == 0,
-		FinishReason: "stop",
-		Source:       genSource(p, g.Variant),
-		Latency:      time.Duration(1000+(i%977)+g.Variant) * time.Microsecond,
-		MeasuredAt:   Epoch.Add(time.Duration(i)*1001*time.Microsecond + time.Duration(g.Variant)*time.Second),
+		Key:           groundtruth.Key{Solver: Solver(m, mode), Dataset: Dataset(d), ProblemID: ProblemID(p)},
+		Cost:          int64(100 + (p*37+m*11+g.Variant*5)%5000),
+		CostRule:      genRules[(p+m+g.Variant)%len(genRules)],
+		Gradeable:     gradeable,
+		Correct:       gradeable && (p+m+g.Variant)%3 == 0,
+		LuckyGuess:    gradeable && (p+m+g.Variant)%3 == 1 && p%5 == 0,
+		FinishReason:  "stop",
+		Source:        genSource(p, g.Variant),
+		ProblemSHA256: genProblemSHA256(p, g.Variant),
+		Latency:       time.Duration(1000+(i%977)+g.Variant) * time.Microsecond,
+		MeasuredAt:    Epoch.Add(time.Duration(i)*1001*time.Microsecond + time.Duration(g.Variant)*time.Second),
 	}
 	if !gradeable {
 		r.FinishReason = "length"
@@ -124,4 +125,16 @@ func genSource(p, variant int) string {
 		return ""
 	}
 	return fmt.Sprintf("logs/run-%d.eval#id=%d,epoch=1", variant, p)
+}
+
+// genProblemSHA256 is the problem digest of a generated record: one in
+// three carries the digest of problem p's text as of variant (so another
+// variant changes it), the others none (imported, or stored before
+// digests were).
+func genProblemSHA256(p, variant int) string {
+	if (p+variant)%3 != 0 {
+		return ""
+	}
+	sum := sha256.Sum256([]byte("problem " + ProblemID(p) + " as of variant " + strconv.Itoa(variant)))
+	return hex.EncodeToString(sum[:])
 }

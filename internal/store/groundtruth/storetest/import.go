@@ -19,6 +19,7 @@ func roundTripRecords() []groundtruth.Record {
 	b := sample("qwen3-32b", groundtruth.ModeExtended, "aime", "2024-I-1")
 	b.Cost, b.CostRule, b.Correct, b.Latency = 98765, costrule.CompletionPlusReasoning, false, 3*time.Second+123456789*time.Nanosecond
 	b.MeasuredAt = time.Date(2025, 3, 4, 5, 6, 7, 891234567, tokyo)
+	b.ProblemSHA256 = strings.Repeat("0123456789abcdef", 4)
 	c := sample("qwen3-32b", groundtruth.ModeStandard, "gpqa", "rec-ÄÖü-🙂")
 	c.Gradeable, c.Correct, c.Cost, c.CostRule = false, false, 0, costrule.None
 	c.FinishReason, c.ResponseSHA256, c.Error = "", "", "HTTP 500: upstream \"timeout\"\nretry later"
@@ -81,6 +82,7 @@ func testUpdateChangedField(t *testing.T, h Harness) {
 		{"finish_reason", func(r *groundtruth.Record) { r.FinishReason = "length" }},
 		{"latency", func(r *groundtruth.Record) { r.Latency += time.Microsecond }},
 		{"response_sha256", func(r *groundtruth.Record) { r.ResponseSHA256 = "" }},
+		{"problem_sha256", func(r *groundtruth.Record) { r.ProblemSHA256 = strings.Repeat("cd", 32) }},
 		{"error", func(r *groundtruth.Record) { r.Error = "changed" }},
 		{"measured_at", func(r *groundtruth.Record) { r.MeasuredAt = r.MeasuredAt.Add(time.Microsecond) }},
 		{"lucky_guess", func(r *groundtruth.Record) { r.Correct, r.LuckyGuess = false, true }},

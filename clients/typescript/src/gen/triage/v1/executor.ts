@@ -340,6 +340,15 @@ export interface GroundTruthRecord {
    * record TRIAGE measured itself.
    */
   source: string;
+  /**
+   * Hex SHA-256 of the problem as it was when measured (SPEC §5,
+   * freshness): its text, grading data and unsolvable mark, as
+   * docs/phase0.md ("Edited problems") says. A record whose problem now
+   * digests differently is stale: the baseline solves it again and a run
+   * refuses it until then. Empty when unknown (an imported record, or one
+   * stored before digests were recorded); such a record is used as it is.
+   */
+  problemSha256: string;
 }
 
 /** ImportGroundTruthRequest is one batch of a streamed import. */
@@ -593,6 +602,13 @@ export interface BaselineStarted {
   skipped: number;
   /** Calls to be made by this call. */
   pending: number;
+  /**
+   * Of the pending calls, those whose sample is stored but stale: measured
+   * on the problem with another text, grading or unsolvable mark (its
+   * problem_sha256 differs from the problem's digest now). They are solved
+   * again, whatever rerun and keep_ungradeable say.
+   */
+  stale: number;
 }
 
 /** BaselineBatch says what the batches of a RunBaseline call did. */
@@ -904,6 +920,7 @@ function createBaseGroundTruthRecord(): GroundTruthRecord {
     costRule: 0,
     sample: 0,
     source: "",
+    problemSha256: "",
   };
 }
 
@@ -953,6 +970,9 @@ export const GroundTruthRecord: MessageFns<GroundTruthRecord> = {
     }
     if (message.source !== "") {
       writer.uint32(122).string(message.source);
+    }
+    if (message.problemSha256 !== "") {
+      writer.uint32(130).string(message.problemSha256);
     }
     return writer;
   },
@@ -1090,6 +1110,14 @@ export const GroundTruthRecord: MessageFns<GroundTruthRecord> = {
             message.source = reader.string();
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.problemSha256 = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1143,6 +1171,11 @@ export const GroundTruthRecord: MessageFns<GroundTruthRecord> = {
         : 0,
       sample: isSet(object.sample) ? globalThis.Number(object.sample) : 0,
       source: isSet(object.source) ? globalThis.String(object.source) : "",
+      problemSha256: isSet(object.problemSha256)
+        ? globalThis.String(object.problemSha256)
+        : isSet(object.problem_sha256)
+        ? globalThis.String(object.problem_sha256)
+        : "",
     };
   },
 
@@ -1193,6 +1226,9 @@ export const GroundTruthRecord: MessageFns<GroundTruthRecord> = {
     if (message.source !== "") {
       obj.source = message.source;
     }
+    if (message.problemSha256 !== "") {
+      obj.problemSha256 = message.problemSha256;
+    }
     return obj;
   },
 
@@ -1220,6 +1256,7 @@ export const GroundTruthRecord: MessageFns<GroundTruthRecord> = {
     message.costRule = object.costRule ?? 0;
     message.sample = object.sample ?? 0;
     message.source = object.source ?? "";
+    message.problemSha256 = object.problemSha256 ?? "";
     return message;
   },
 };
@@ -2964,7 +3001,7 @@ export const RunBaselineRequest: MessageFns<RunBaselineRequest> = {
 };
 
 function createBaseBaselineStarted(): BaselineStarted {
-  return { total: 0, skipped: 0, pending: 0 };
+  return { total: 0, skipped: 0, pending: 0, stale: 0 };
 }
 
 export const BaselineStarted: MessageFns<BaselineStarted> = {
@@ -2977,6 +3014,9 @@ export const BaselineStarted: MessageFns<BaselineStarted> = {
     }
     if (message.pending !== 0) {
       writer.uint32(24).int32(message.pending);
+    }
+    if (message.stale !== 0) {
+      writer.uint32(32).int32(message.stale);
     }
     return writer;
   },
@@ -3018,6 +3058,14 @@ export const BaselineStarted: MessageFns<BaselineStarted> = {
             message.pending = reader.int32();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.stale = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3035,6 +3083,7 @@ export const BaselineStarted: MessageFns<BaselineStarted> = {
       total: isSet(object.total) ? globalThis.Number(object.total) : 0,
       skipped: isSet(object.skipped) ? globalThis.Number(object.skipped) : 0,
       pending: isSet(object.pending) ? globalThis.Number(object.pending) : 0,
+      stale: isSet(object.stale) ? globalThis.Number(object.stale) : 0,
     };
   },
 
@@ -3049,6 +3098,9 @@ export const BaselineStarted: MessageFns<BaselineStarted> = {
     if (message.pending !== 0) {
       obj.pending = Math.round(message.pending);
     }
+    if (message.stale !== 0) {
+      obj.stale = Math.round(message.stale);
+    }
     return obj;
   },
 
@@ -3060,6 +3112,7 @@ export const BaselineStarted: MessageFns<BaselineStarted> = {
     message.total = object.total ?? 0;
     message.skipped = object.skipped ?? 0;
     message.pending = object.pending ?? 0;
+    message.stale = object.stale ?? 0;
     return message;
   },
 };

@@ -137,8 +137,12 @@ func printBaselineSummaries(w io.Writer, sums []orchestrator.BaselineSummary) {
 		if s.Samples > 1 {
 			asked = fmt.Sprintf("%d calls (%d problems × %d samples)", s.Total, s.Total/s.Samples, s.Samples)
 		}
-		fmt.Fprintf(w, "%s/%s: %s, %d already stored; solved %d: %d correct, %d incorrect%s (%d cut at the token limit), %d not gradeable (%d failed model calls), %d from cache\n",
-			s.Solver.Model, s.Solver.Mode, asked, s.Skipped, m.GetSolved(), m.GetCorrect(), m.GetGradeable()-m.GetCorrect(), lucky, m.GetTruncated(), m.GetNotGradeable(), m.GetFailedCalls(), m.GetCached())
+		stale := ""
+		if s.Stale > 0 {
+			stale = fmt.Sprintf(", %d stored stale (measured on another text, grading or unsolvable mark) and solved again", s.Stale)
+		}
+		fmt.Fprintf(w, "%s/%s: %s, %d already stored%s; solved %d: %d correct, %d incorrect%s (%d cut at the token limit), %d not gradeable (%d failed model calls), %d from cache\n",
+			s.Solver.Model, s.Solver.Mode, asked, s.Skipped, stale, m.GetSolved(), m.GetCorrect(), m.GetGradeable()-m.GetCorrect(), lucky, m.GetTruncated(), m.GetNotGradeable(), m.GetFailedCalls(), m.GetCached())
 		if why := s.Ungradeable.Reasons(); m.GetNotGradeable() > 0 && why != "" {
 			fmt.Fprintf(w, "%s/%s: %d not gradeable: %s\n", s.Solver.Model, s.Solver.Mode, m.GetNotGradeable(), why)
 		}

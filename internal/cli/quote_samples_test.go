@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/triage-eval/triage/internal/runs/quote"
+	"github.com/triage-eval/triage/internal/store/problems"
 )
 
 // TestQuoteCountsMissingSamples stores some samples of a k-sample
@@ -21,10 +22,14 @@ func TestQuoteCountsMissingSamples(t *testing.T) {
 		name string
 		k    int
 		// stored[j] is how many problems (the first ones) have sample j
-		// stored, for j ≥ 2; bad[j] how many of those are not gradeable.
-		stored, bad map[int]int
-		flags       []string
-		want        int64
+		// stored, for j ≥ 2; bad[j] how many of those are not gradeable;
+		// stale[j] how many of those (the last ones) measured another
+		// version of their problem. With digests, every other record says
+		// it measured the problem as it is.
+		stored, bad, stale map[int]int
+		digests            bool
+		flags              []string
+		want               int64
 	}{
 		{name: "k=1, ground truth stored", k: 1, want: 0},
 		{name: "k=3, samples 2..3 missing", k: 3, want: 60},
@@ -37,6 +42,10 @@ func TestQuoteCountsMissingSamples(t *testing.T) {
 		{name: "k=3, 4 samples 2 not gradeable", k: 3, stored: map[int]int{2: 10}, bad: map[int]int{2: 4}, want: 54},
 		{name: "k=3, not gradeable kept", k: 3, stored: map[int]int{2: 10}, bad: map[int]int{2: 4}, flags: []string{"--keep-ungradeable"}, want: 50},
 		{name: "k=3, rerun", k: 3, stored: map[int]int{2: 30, 3: 30}, flags: []string{"--rerun"}, want: 90},
+		{name: "k=1, digests of the problems as they are", k: 1, digests: true, want: 0},
+		{name: "k=1, 5 stale", k: 1, stale: map[int]int{1: 5}, digests: true, want: 5},
+		{name: "k=1, 5 stale, not gradeable kept", k: 1, stale: map[int]int{1: 5}, flags: []string{"--keep-ungradeable"}, want: 5},
+		{name: "k=3, sample 2 for 10, 3 of them stale", k: 3, stored: map[int]int{2: 10}, stale: map[int]int{2: 3}, want: 53},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -51,6 +60,13 @@ func TestQuoteCountsMissingSamples(t *testing.T) {
 					gradeable := fmt.Sprintf(`"gradeable": %v`, i >= tt.bad[j])
 					if i < tt.bad[j] {
 						gradeable += `, "error": "the call timed out"`
+					}
+					switch {
+					case i >= n-tt.stale[j]:
+						p.Text += " (as first written)"
+						gradeable += fmt.Sprintf(`, "problem_sha256": %q`, problems.Digest(p))
+					case tt.digests:
+						gradeable += fmt.Sprintf(`, "problem_sha256": %q`, problems.Digest(p))
 					}
 					fmt.Fprintf(&gt, `{"model": "qwen3-8b", "mode": "extended", "dataset": %q, "problem_id": %q, "cost": 100, "correct": false, %s, "sample": %d}`+"\n",
 						p.Dataset, p.ID, gradeable, j)

@@ -114,13 +114,13 @@ func (s *Service) RunBaseline(req *triagev1.RunBaselineRequest, stream grpc.Serv
 		return s.baseline.stopError() // before any event: the caller may send it again elsewhere
 	}
 	k := max(int(req.GetSamples()), 1)
-	pending, err := s.pendingJobs(ctx, solver, probs, k, req)
+	pending, stale, err := s.pendingJobs(ctx, solver, probs, k, req)
 	if err != nil {
 		return err
 	}
 	total := len(probs) * k
 	if err := stream.Send(&triagev1.RunBaselineResponse{Event: &triagev1.RunBaselineResponse_Started{Started: &triagev1.BaselineStarted{
-		Total: int32(total), Skipped: int32(total - len(pending)), Pending: int32(len(pending)),
+		Total: int32(total), Skipped: int32(total - len(pending)), Pending: int32(len(pending)), Stale: int32(stale),
 	}}}); err != nil {
 		return err
 	}
@@ -254,39 +254,45 @@ func (s *Service) report(ctx context.Context, c *llm.Client, solver groundtruth.
 // pendingJobs lists the calls to make: samples 1..k of every problem,
 // sample by sample (every ground truth first), but for the stored samples
 // the request keeps — each sample judged alone, by the rules of the ground
-// truth (groundtruth.StoredSamples.Pending). With k = 1 only the ground
-// truth is read.
-func (s *Service) pendingJobs(ctx context.Context, solver groundtruth.Solver, probs []problems.Problem, k int, req *triagev1.RunBaselineRequest) ([]job, error) {
+// truth (groundtruth.StoredSamples.Pending), a stale one never kept — and
+// counts the stale ones among them. With k = 1 only the ground truth is
+// read.
+func (s *Service) pendingJobs(ctx context.Context, solver groundtruth.Solver, probs []problems.Problem, k int, req *triagev1.RunBaselineRequest) (pending []job, stale int, err error) {
 	stored := map[groundtruth.Key]groundtruth.StoredSamples{}
-	if !req.GetRerun() {
-		byDataset := map[string][]string{}
-		for _, p := range probs {
-			byDataset[p.Dataset] = append(byDataset[p.Dataset], p.ID)
+	byDataset := map[string][]string{}
+	for _, p := range probs {
+		byDataset[p.Dataset] = append(byDataset[p.Dataset], p.ID)
+	}
+	for ds, ids := range byDataset {
+		got, err := s.storedSamples(ctx, solver, ds, ids, k)
+		if err != nil {
+			return nil, 0, err
 		}
-		for ds, ids := range byDataset {
-			got, err := s.storedSamples(ctx, solver, ds, ids, k)
-			if err != nil {
-				return nil, err
+		for id, rs := range got {
+			byIndex := make(groundtruth.StoredSamples, len(rs))
+			for _, r := range rs {
+				byIndex[r.SampleIndex()] = groundtruth.SampleOf(r)
 			}
-			for id, rs := range got {
-				byIndex := make(groundtruth.StoredSamples, len(rs))
-				for _, r := range rs {
-					byIndex[r.SampleIndex()] = r.Gradeable
-				}
-				stored[groundtruth.Key{Solver: solver, Dataset: ds, ProblemID: id}] = byIndex
-			}
+			stored[groundtruth.Key{Solver: solver, Dataset: ds, ProblemID: id}] = byIndex
 		}
 	}
-	var pending []job
+	digests := make([]string, len(probs))
+	for i, p := range probs {
+		digests[i] = problems.Digest(p)
+	}
 	for j := 1; j <= k; j++ {
-		for _, p := range probs {
-			if !stored[groundtruth.Key{Solver: solver, Dataset: p.Dataset, ProblemID: p.ID}].Pending(j, req.GetRerun(), req.GetKeepUngradeable()) {
+		for i, p := range probs {
+			samples, digest := stored[groundtruth.Key{Solver: solver, Dataset: p.Dataset, ProblemID: p.ID}], digests[i]
+			if !samples.Pending(j, digest, req.GetRerun(), req.GetKeepUngradeable()) {
 				continue
+			}
+			if samples.Stale(j, digest) {
+				stale++
 			}
 			pending = append(pending, job{Problem: p, Sample: j})
 		}
 	}
-	return pending, nil
+	return pending, stale, nil
 }
 
 // storedSamples reads what is stored of ids: the ground truth alone when
@@ -390,6 +396,7 @@ func attemptRecord(solver groundtruth.Solver, p problems.Problem, a solving.Atte
 		Error:          clip(a.Error, groundtruth.MaxTextBytes),
 		FinishReason:   clip(a.Response.FinishReason, groundtruth.MaxTextBytes),
 		CostRule:       costrule.None,
+		ProblemSHA256:  problems.Digest(p),
 	}
 	if a.Gradeable {
 		rec.Cost, rec.CostRule, rec.Correct, rec.Gradeable = a.Cost(), a.Response.CostRule, a.Correct(), true

@@ -62,8 +62,10 @@ type BaselineSummary struct {
 	// Solver is the solver run.
 	Solver Solver
 	// Total, Skipped are the calls asked for (problems sent × samples) and
-	// those skipped because their sample is already stored.
-	Total, Skipped int
+	// those skipped because their sample is already stored; Stale counts
+	// the calls made again because their stored sample is stale (measured
+	// on another text, grading or unsolvable mark: groundtruth.Stale).
+	Total, Skipped, Stale int
 	// Samples is k, the samples asked per problem (baseline.samples).
 	Samples int
 	// Summary counts what this call solved.
@@ -455,6 +457,8 @@ func baselineBatch(ctx context.Context, cfg *Config, exec triagev1.ExecutorServi
 			}
 			sum.Total += int(ev.Started.GetTotal())
 			sum.Skipped += int(ev.Started.GetSkipped())
+			sum.Stale += int(ev.Started.GetStale())
+			progress.Stale.Add(int64(ev.Started.GetStale()))
 			progress.Done.Add(int64(ev.Started.GetSkipped()))
 			progress.Skipped.Add(int64(ev.Started.GetSkipped()))
 		case *triagev1.RunBaselineResponse_Batch:

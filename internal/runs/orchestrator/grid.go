@@ -192,6 +192,7 @@ func (r *Runner) fillGrid(ctx context.Context, l *layout, endpoints map[string]E
 	if err != nil {
 		return nil, err
 	}
+	digests := map[string]problemDigests{} // by dataset
 	for i, s := range r.cfg.Solvers {
 		var ep *EndpointInfo
 		if info, ok := endpoints[s.Endpoint]; ok {
@@ -199,6 +200,12 @@ func (r *Runner) fillGrid(ctx context.Context, l *layout, endpoints map[string]E
 		}
 		truth := truths[i]
 		for _, d := range l.baseline {
+			if digests[d] == nil {
+				digests[d] = problemDigests{}
+			}
+			if stale := staleTruth(probs[d], truth[d], digests[d]); len(stale) > 0 {
+				g.problems = append(g.problems, staleProblem(r.cfg.Where(fmt.Sprintf("solvers[%d]", i)), s, d, stale))
+			}
 			acc := accuracyOf(s, d, probs[d], l.publicOnly[d], truth[d])
 			g.accuracy = append(g.accuracy, acc)
 			if acc.Gradeable == 0 {

@@ -51,7 +51,7 @@ func storedSamples(ctx context.Context, exec triagev1.ExecutorServiceClient, s S
 		if out[id] == nil {
 			out[id] = groundtruth.StoredSamples{}
 		}
-		out[id][max(int(rec.GetSample()), 1)] = rec.GetGradeable()
+		out[id][max(int(rec.GetSample()), 1)] = groundtruth.StoredSample{Gradeable: rec.GetGradeable(), ProblemSHA256: rec.GetProblemSha256()}
 	})
 	return out, err
 }

@@ -75,7 +75,7 @@ type sampleCall struct {
 // pendingSamples lists the calls a baseline of k samples per problem of
 // list makes for s, sample by sample as the Executor orders them, reading
 // what is stored through exec (the ground truth alone when k = 1, nothing
-// when opts.Rerun), and counts the samples it keeps.
+// when opts.Rerun), and counts the samples it keeps (a stale one never).
 func pendingSamples(ctx context.Context, exec triagev1.ExecutorServiceClient, s Solver, list []*triagev1.Problem, k int, opts BaselineOptions) ([]sampleCall, int, error) {
 	stored := map[string]map[string]groundtruth.StoredSamples{}
 	if !opts.Rerun {
@@ -90,11 +90,15 @@ func pendingSamples(ctx context.Context, exec triagev1.ExecutorServiceClient, s 
 			}
 		}
 	}
+	digests := make([]string, len(list))
+	for i, p := range list {
+		digests[i] = problems.Digest(problemOf(p))
+	}
 	var pending []sampleCall
 	kept := 0
 	for j := 1; j <= k; j++ {
-		for _, p := range list {
-			if !stored[p.GetDataset()][p.GetId()].Pending(j, opts.Rerun, opts.KeepUngradeable) {
+		for i, p := range list {
+			if !stored[p.GetDataset()][p.GetId()].Pending(j, digests[i], opts.Rerun, opts.KeepUngradeable) {
 				kept++
 				continue
 			}

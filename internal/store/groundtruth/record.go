@@ -63,6 +63,18 @@ func importErr(ctx context.Context, err error) error {
 	return err
 }
 
+// Stale reports whether r measured another problem than the one that now
+// digests to digest (problems.Digest): its text, grading or unsolvable mark
+// changed since. A record that does not say what it measured
+// (ProblemSHA256 "") is never stale: it is used as it is.
+func (r Record) Stale(digest string) bool { return Stale(r.ProblemSHA256, digest) }
+
+// Stale reports whether a record that measured the problem digesting to
+// measured ("" when unknown) is stale now that the problem digests to
+// digest: the one rule of Record.Stale, StoredSamples.Stale and a run's
+// check of the ground truth it reads.
+func Stale(measured, digest string) bool { return measured != "" && measured != digest }
+
 // Kept reports whether a baseline keeps a problem's stored record instead
 // of solving the problem again: a gradeable record always (unless rerun),
 // a not-gradeable one only when asked to keep those (keepUngradeable).
@@ -71,17 +83,38 @@ func Kept(gradeable, rerun, keepUngradeable bool) bool {
 	return !rerun && (gradeable || keepUngradeable)
 }
 
-// StoredSamples is what a store holds of one key's samples: for each
-// stored sample, by its index (Record.SampleIndex, 1 for the ground
-// truth), whether its record is gradeable.
-type StoredSamples map[int]bool
+// StoredSamples is what a store holds of one key's samples, by sample
+// index (Record.SampleIndex, 1 for the ground truth).
+type StoredSamples map[int]StoredSample
+
+// StoredSample is what deciding on a stored sample needs of its record.
+type StoredSample struct {
+	// Gradeable is the record's Gradeable.
+	Gradeable bool
+	// ProblemSHA256 is the record's ProblemSHA256.
+	ProblemSHA256 string
+}
+
+// SampleOf is what StoredSamples keeps of r.
+func SampleOf(r Record) StoredSample {
+	return StoredSample{Gradeable: r.Gradeable, ProblemSHA256: r.ProblemSHA256}
+}
+
+// Stale reports whether sample j is stored but measured another problem
+// than the one that now digests to digest (Record.Stale).
+func (s StoredSamples) Stale(j int, digest string) bool {
+	st, ok := s[j]
+	return ok && Stale(st.ProblemSHA256, digest)
+}
 
 // Pending reports whether a baseline asking for sample j (1-based) of the
-// key makes that call: when the sample is not stored, or its stored record
-// is not kept (Kept). Each sample is judged alone: a kept ground truth
-// does not keep the samples 2..k that are missing. The Executor's baseline
-// and a run's quote both decide by it.
-func (s StoredSamples) Pending(j int, rerun, keepUngradeable bool) bool {
-	gradeable, ok := s[j]
-	return !ok || !Kept(gradeable, rerun, keepUngradeable)
+// key, whose problem now digests to digest, makes that call: when the
+// sample is not stored, is stale (Stale: whatever rerun and
+// keepUngradeable say), or its stored record is not kept (Kept). Each
+// sample is judged alone: a kept ground truth does not keep the samples
+// 2..k that are missing. The Executor's baseline and a run's quote both
+// decide by it.
+func (s StoredSamples) Pending(j int, digest string, rerun, keepUngradeable bool) bool {
+	st, ok := s[j]
+	return !ok || s.Stale(j, digest) || !Kept(st.Gradeable, rerun, keepUngradeable)
 }

@@ -24,18 +24,8 @@ type Problem struct {
 }
 
 // Same reports whether a and b are the same problem in every field, their
-// grading data compared as JSON values (its spacing aside).
+// grading data compared as JSON values (spacing and key order aside).
 func Same(a, b Problem) bool {
 	return a.ID == b.ID && a.Dataset == b.Dataset && a.Text == b.Text && a.Value == b.Value &&
-		a.Unsolvable == b.Unsolvable && compactJSON(a.Grading) == compactJSON(b.Grading)
-}
-
-// compactJSON is raw without insignificant space, or raw as it is when it
-// is not JSON.
-func compactJSON(raw json.RawMessage) string {
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return string(raw)
-	}
-	return b.String()
+		a.Unsolvable == b.Unsolvable && bytes.Equal(canonicalGrading(a.Grading), canonicalGrading(b.Grading))
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/triage-eval/triage/internal/phase0/benchdata"
 	"github.com/triage-eval/triage/internal/platform/version"
 	"github.com/triage-eval/triage/internal/protocol/costrule"
+	"github.com/triage-eval/triage/internal/runs/budgetaware"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/problems"
@@ -301,6 +302,46 @@ baseline: {concurrency: 3}
 		err := Run(ctx, []string{"budget-aware", "--progress", "off", cfgPath}, env)
 		if !errors.As(err, &failed) || failed.Calls != 29 || !strings.Contains(err.Error(), `29× endpoint "q": HTTP 401 Unauthorized (invalid_api_key): Incorrect API key provided.`) {
 			t.Errorf("budget-aware against a refusing endpoint: %v, want all 29 calls failed with the 401", err)
+		}
+	})
+	// The first problem's reference answer is corrected: its stored ground
+	// truth measured another problem. The run and the budget-aware
+	// re-solve refuse it, the baseline solves it again, and the run goes on.
+	step.Run(t, "an edited answer key", func(t *testing.T) {
+		write(t, "endpoints.json", endpoints(srv.URL(), 0))
+		edited := probs[0]
+		edited.Grading = json.RawMessage(`{"kind":"math","answer":"999","integer":true}`)
+		var file strings.Builder
+		for _, p := range append([]problems.Problem{edited}, probs[1:]...) {
+			line, err := json.Marshal(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			file.Write(line)
+			file.WriteByte('\n')
+		}
+		write(t, "aime.jsonl", file.String())
+		before := srv.Count()
+		var pre *orchestrator.PreflightError
+		if err := Run(ctx, []string{"run", "--progress", "off", cfgPath}, env); !errors.As(err, &pre) ||
+			!strings.Contains(err.Error(), "the ground truth of 1 problem of aime ("+edited.ID+") was measured on another text, grading or unsolvable mark") {
+			t.Fatalf("run after the edit: %v, want a preflight error naming %s", err, edited.ID)
+		}
+		var stale *budgetaware.StaleGroundTruthError
+		if err := Run(ctx, []string{"budget-aware", "--progress", "off", cfgPath}, env); !errors.As(err, &stale) || stale.Items[0] != "qwen3-8b/extended aime/"+edited.ID {
+			t.Fatalf("budget-aware after the edit: %v, want the stale item named", err)
+		}
+		if srv.Count() != before {
+			t.Errorf("%d model calls while refusing", srv.Count()-before)
+		}
+		if err := Run(ctx, []string{"baseline", "--progress", "off", cfgPath}, env); err != nil {
+			t.Fatalf("baseline after the edit: %v\n%s", err, logs)
+		}
+		if !strings.Contains(logs.String(), "28 already stored, 1 stored stale (measured on another text, grading or unsolvable mark) and solved again; solved 2: 0 correct, 1 incorrect") {
+			t.Errorf("baseline summary does not say it solved the stale problem again (now wrong; the call that failed before is tried again too):\n%s", logs)
+		}
+		if err := Run(ctx, []string{"run", "--progress", "off", cfgPath}, env); err != nil {
+			t.Fatalf("run after the baseline: %v\n%s", err, logs)
 		}
 	})
 }

@@ -44,7 +44,7 @@ func TestQuoteCountsMissingSamples(t *testing.T) {
 		{name: "k=3, rerun", k: 3, stored: map[int]int{2: 30, 3: 30}, flags: []string{"--rerun"}, want: 90},
 		{name: "k=1, digests of the problems as they are", k: 1, digests: true, want: 0},
 		{name: "k=1, 5 stale", k: 1, stale: map[int]int{1: 5}, digests: true, want: 5},
-		{name: "k=1, 5 stale, not gradeable kept", k: 1, stale: map[int]int{1: 5}, flags: []string{"--keep-ungradeable"}, want: 5},
+		{name: "k=1, none gradeable, 5 of them stale, not gradeable kept", k: 1, bad: map[int]int{1: 30}, stale: map[int]int{1: 5}, flags: []string{"--keep-ungradeable"}, want: 5},
 		{name: "k=3, sample 2 for 10, 3 of them stale", k: 3, stored: map[int]int{2: 10}, stale: map[int]int{2: 3}, want: 53},
 	}
 	for _, tt := range tests {

@@ -3,6 +3,9 @@ package grading
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 )
 
 // Kind selects a grader.
@@ -102,7 +105,29 @@ func ParseSpec(raw json.RawMessage) (Spec, error) {
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return Spec{}, fmt.Errorf("grading: %v", err)
 	}
+	if err := caseDistinctKeys(raw); err != nil {
+		return Spec{}, err
+	}
 	return s, s.Validate()
+}
+
+// caseDistinctKeys refuses an object with two keys that differ only in
+// case: json.Unmarshal matches keys ignoring case, the last one winning, so
+// {"answer":"1","Answer":"2"} would grade by "2" while a reader (and the
+// problem's digest, which sorts keys) sees "1" first.
+func caseDistinctKeys(raw json.RawMessage) error {
+	var keys map[string]json.RawMessage
+	if json.Unmarshal(raw, &keys) != nil {
+		return nil // not an object: Unmarshal into Spec said so already
+	}
+	seen := make(map[string]string, len(keys))
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		if other, ok := seen[strings.ToLower(k)]; ok {
+			return fmt.Errorf("grading: keys %q and %q differ only in case; keep one", other, k)
+		}
+		seen[strings.ToLower(k)] = k
+	}
+	return nil
 }
 
 // Validate reports the first missing or inconsistent field.

@@ -1,6 +1,9 @@
 package grading
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestPublicTestsOnly(t *testing.T) {
 	tc := []TestCase{{Input: "1", Output: "1"}}
@@ -18,6 +21,25 @@ func TestPublicTestsOnly(t *testing.T) {
 	for _, tt := range tests {
 		if got := tt.spec.PublicTestsOnly(); got != tt.want {
 			t.Errorf("%s: PublicTestsOnly() = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestParseSpecRefusesKeysDifferingInCase: json.Unmarshal matches keys
+// ignoring case, so two such keys would grade by whichever comes last.
+func TestParseSpecRefusesKeysDifferingInCase(t *testing.T) {
+	tests := []struct {
+		raw, wantErr string
+	}{
+		{`{"kind":"exact","answer":"1"}`, ""},
+		{`{"kind":"exact","Answer":"1"}`, ""},
+		{`{"kind":"exact","answer":"1","Answer":"2"}`, `grading: keys "Answer" and "answer" differ only in case; keep one`},
+		{`{"KIND":"math","kind":"exact","answer":"1"}`, `grading: keys "KIND" and "kind" differ only in case; keep one`},
+	}
+	for _, tt := range tests {
+		_, err := ParseSpec([]byte(tt.raw))
+		if got := fmt.Sprint(err); (tt.wantErr == "" && err != nil) || (tt.wantErr != "" && got != tt.wantErr) {
+			t.Errorf("ParseSpec(%s) = %v, want %q", tt.raw, err, tt.wantErr)
 		}
 	}
 }

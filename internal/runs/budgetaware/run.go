@@ -13,6 +13,7 @@ import (
 	"github.com/triage-eval/triage/internal/platform/version"
 	"github.com/triage-eval/triage/internal/runs/orchestrator"
 	"github.com/triage-eval/triage/internal/runs/work"
+	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/problems"
 	"github.com/triage-eval/triage/internal/store/runstore"
 )
@@ -60,18 +61,26 @@ func Run(ctx context.Context, d Deps, progress *work.Progress) (Selection, error
 	}
 	sel.Failures = &orchestrator.CallFailures{}
 	type key struct{ model, mode, dataset string }
-	truth := map[key]map[string]bool{} // by solver and dataset: id → correct
+	truth := map[key]map[string]*triagev1.GroundTruthRecord{} // by solver and dataset
+	var stale []string
 	for i := range todo {
 		j := &todo[i]
 		k := key{j.item.Solver.Model, j.item.Solver.Mode, j.item.Dataset}
 		if truth[k] == nil {
-			if truth[k], err = baselineCorrect(ctx, d.Executor, j.item.Solver, j.item.Dataset); err != nil {
+			if truth[k], err = orchestrator.ListGroundTruth(ctx, d.Executor, j.item.Solver, j.item.Dataset); err != nil {
 				return sel, err
 			}
 		}
+		rec := truth[k][j.item.ProblemID]
+		if groundtruth.Stale(rec.GetProblemSha256(), problems.Digest(j.problem)) {
+			stale = append(stale, fmt.Sprintf("%s/%s %s/%s", j.item.Solver.Model, j.item.Solver.Mode, j.item.Dataset, j.item.ProblemID))
+		}
 		// An unsolvable problem was never solved (SPEC §1), whatever the
 		// record says.
-		j.baselineCorrect = truth[k][j.item.ProblemID] && !j.problem.Unsolvable
+		j.baselineCorrect = rec.GetGradeable() && rec.GetCorrect() && !j.problem.Unsolvable
+	}
+	if len(stale) > 0 {
+		return sel, &StaleGroundTruthError{Items: stale}
 	}
 	if err := d.RunStore.SaveBudgetAwareGrid(ctx, selected); err != nil {
 		return sel, err
@@ -298,15 +307,21 @@ func result(j job, a solving.Attempt) runstore.BudgetAwareResult {
 	return r
 }
 
-// baselineCorrect is a solver's Phase 0 correctness on a dataset.
-func baselineCorrect(ctx context.Context, exec triagev1.ExecutorServiceClient, s orchestrator.Solver, dataset string) (map[string]bool, error) {
-	recs, err := orchestrator.ListGroundTruth(ctx, exec, s, dataset)
-	if err != nil {
-		return nil, err
+// StaleGroundTruthError says that selected items' ground truth is stale
+// (groundtruth.Stale): their problem changed since Phase 0 measured it, so
+// a re-solve of the problem as it is now would be compared with the
+// verdict on another one. Nothing was re-solved.
+type StaleGroundTruthError struct {
+	// Items are the stale items as "model/mode dataset/problem", in
+	// selection order.
+	Items []string
+}
+
+// Error names the first items and what to do.
+func (e *StaleGroundTruthError) Error() string {
+	named := strings.Join(e.Items[:min(len(e.Items), 3)], ", ")
+	if len(e.Items) > 3 {
+		named += ", …"
 	}
-	out := make(map[string]bool, len(recs))
-	for id, r := range recs {
-		out[id] = r.GetGradeable() && r.GetCorrect()
-	}
-	return out, nil
+	return fmt.Sprintf("the ground truth of %d selected items (%s) was measured on another text, grading or unsolvable mark than the problem files hold now; run `triage baseline` and `triage run` again first (nothing was re-solved)", len(e.Items), named)
 }

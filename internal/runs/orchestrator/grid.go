@@ -192,7 +192,26 @@ func (r *Runner) fillGrid(ctx context.Context, l *layout, endpoints map[string]E
 	if err != nil {
 		return nil, err
 	}
+	// Stale ground truth stops the run (preflight) and counts as not
+	// measured meanwhile, for every solver before any group reads it (a
+	// partial reference's population reads the others'): a quote then
+	// estimates its pools' calls, a report finds their cells stale.
 	digests := map[string]problemDigests{} // by dataset
+	for i, s := range r.cfg.Solvers {
+		for _, d := range l.baseline {
+			if digests[d] == nil {
+				digests[d] = problemDigests{}
+			}
+			stale := staleTruth(probs[d], truths[i][d], digests[d])
+			if len(stale) == 0 {
+				continue
+			}
+			g.problems = append(g.problems, staleProblem(r.cfg.Where(fmt.Sprintf("solvers[%d]", i)), s, d, stale, len(r.cfg.GroundTruth) > 0))
+			for _, id := range stale {
+				delete(truths[i][d], id)
+			}
+		}
+	}
 	for i, s := range r.cfg.Solvers {
 		var ep *EndpointInfo
 		if info, ok := endpoints[s.Endpoint]; ok {
@@ -200,12 +219,6 @@ func (r *Runner) fillGrid(ctx context.Context, l *layout, endpoints map[string]E
 		}
 		truth := truths[i]
 		for _, d := range l.baseline {
-			if digests[d] == nil {
-				digests[d] = problemDigests{}
-			}
-			if stale := staleTruth(probs[d], truth[d], digests[d]); len(stale) > 0 {
-				g.problems = append(g.problems, staleProblem(r.cfg.Where(fmt.Sprintf("solvers[%d]", i)), s, d, stale))
-			}
 			acc := accuracyOf(s, d, probs[d], l.publicOnly[d], truth[d])
 			g.accuracy = append(g.accuracy, acc)
 			if acc.Gradeable == 0 {

@@ -35,7 +35,7 @@ func NoiseInput(ctx context.Context, rs runstore.Store, cfg *Config, exec triage
 	if err != nil {
 		return nil, err
 	}
-	samples, err := LoadSamples(ctx, exec, cfg.Solvers, cfg.BaselineDatasets(probs))
+	samples, err := LoadSamples(ctx, exec, cfg.Solvers, probs, cfg.BaselineDatasets(probs))
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
+	"github.com/triage-eval/triage/internal/store/groundtruth"
+	"github.com/triage-eval/triage/internal/store/problems"
 )
 
 // ItemKey identifies one item of Phase 0: a solver's problem.
@@ -31,7 +33,7 @@ func LoadConfigSamples(ctx context.Context, cfg *Config, exec triagev1.ExecutorS
 	if err != nil {
 		return nil, err
 	}
-	return LoadSamples(ctx, exec, cfg.Solvers, cfg.BaselineDatasets(probs))
+	return LoadSamples(ctx, exec, cfg.Solvers, probs, cfg.BaselineDatasets(probs))
 }
 
 // LoadSamples reads, through the Executor (ListGroundTruth with
@@ -41,12 +43,18 @@ func LoadConfigSamples(ctx context.Context, cfg *Config, exec triagev1.ExecutorS
 // samples are not a measurement the report can anchor), so every slice is
 // non-empty and starts with sample 1; with k = 1 every slice has one
 // element. Items are those stored, whether or not a problem file of the
-// caller still lists them.
-func LoadSamples(ctx context.Context, exec triagev1.ExecutorServiceClient, solvers []Solver, datasets []string) (map[ItemKey][]ItemSample, error) {
+// caller still lists them. A stale sample (groundtruth.Stale against its
+// problem in probs, by dataset and id) is left out as not measured: a
+// stale ground truth leaves its item out.
+func LoadSamples(ctx context.Context, exec triagev1.ExecutorServiceClient, solvers []Solver, probs map[string]map[string]problems.Problem, datasets []string) (map[ItemKey][]ItemSample, error) {
 	out := map[ItemKey][]ItemSample{}
+	digests := map[string]problemDigests{}
+	for _, d := range datasets {
+		digests[d] = problemDigests{}
+	}
 	for _, s := range solvers {
 		for _, d := range datasets {
-			if err := loadSamplesOf(ctx, exec, s, d, out); err != nil {
+			if err := loadSamplesOf(ctx, exec, s, d, probs[d], digests[d], out); err != nil {
 				return nil, err
 			}
 		}
@@ -56,7 +64,7 @@ func LoadSamples(ctx context.Context, exec triagev1.ExecutorServiceClient, solve
 
 // loadSamplesOf adds the items of solver s on dataset d to out. Records
 // arrive in problem then sample order, the ground truth as sample 0.
-func loadSamplesOf(ctx context.Context, exec triagev1.ExecutorServiceClient, s Solver, d string, out map[ItemKey][]ItemSample) error {
+func loadSamplesOf(ctx context.Context, exec triagev1.ExecutorServiceClient, s Solver, d string, probs map[string]problems.Problem, digests problemDigests, out map[ItemKey][]ItemSample) error {
 	req := &triagev1.ListGroundTruthRequest{Solver: solverProto(s), Dataset: d, PageSize: 1000, AllSamples: true}
 	for {
 		resp, err := exec.ListGroundTruth(ctx, req)
@@ -64,6 +72,9 @@ func loadSamplesOf(ctx context.Context, exec triagev1.ExecutorServiceClient, s S
 			return fmt.Errorf("samples of %s/%s on %s: %w", s.Model, s.Mode, d, err)
 		}
 		for _, r := range resp.GetRecords() {
+			if p, ok := probs[r.GetProblemId()]; ok && r.GetProblemSha256() != "" && groundtruth.Stale(r.GetProblemSha256(), digests.of(p)) {
+				continue
+			}
 			key := ItemKey{Model: s.Model, Mode: s.Mode, Dataset: d, ProblemID: r.GetProblemId()}
 			if r.GetSample() < 2 {
 				out[key] = []ItemSample{sampleOf(r)}

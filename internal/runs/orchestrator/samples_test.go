@@ -147,4 +147,27 @@ func TestBaselineSamples(t *testing.T) {
 			}
 		}
 	}
+
+	// A stale sample is no measurement: alpha-0's sample 3 says it measured
+	// another problem, and beta-1's text changed since all its samples.
+	rs, err := gt.GetSamples(ctx, solver, "alpha", []string{"alpha-0"})
+	if err != nil || len(rs["alpha-0"]) != 4 || rs["alpha-0"][0].ProblemSHA256 == "" {
+		t.Fatalf("alpha-0's samples: %+v, %v; want 4, stamped with their problem's digest", rs, err)
+	}
+	other := rs["alpha-0"][2]
+	other.ProblemSHA256 = strings.Repeat("0", 64)
+	if _, err := gt.Import(ctx, func(yield func(groundtruth.Record, error) bool) { yield(other, nil) }); err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(probs.String(), "Compute beta 1.", "Compute beta 1, again.", 1)
+	if err := os.WriteFile(filepath.Join(dir, "problems.jsonl"), []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = orchestrator.LoadConfigSamples(ctx, cfg, exec); err != nil {
+		t.Fatal(err)
+	}
+	alpha0 := got[orchestrator.ItemKey{Model: "m", Mode: "extended", Dataset: "alpha", ProblemID: "alpha-0"}]
+	if _, ok := got[orchestrator.ItemKey{Model: "m", Mode: "extended", Dataset: "beta", ProblemID: "beta-1"}]; len(got) != 5 || ok || len(alpha0) != 3 {
+		t.Errorf("loaded %d items (beta-1 among them: %v), alpha-0 with %d samples; want 5 items without beta-1, alpha-0 with 3", len(got), ok, len(alpha0))
+	}
 }

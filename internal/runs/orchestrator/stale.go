@@ -48,7 +48,9 @@ func staleTruth(probs map[string]problems.Problem, truth map[string]*triagev1.Gr
 
 // staleProblem is the preflight problem of a solver whose ground truth of
 // ids on dataset is stale (staleTruth); where names the solver's entry.
-func staleProblem(where string, s Solver, dataset string, ids []string) string {
+// With files (the config lists ground-truth files, imported again at the
+// start of every run), it says that a stale record may come from one.
+func staleProblem(where string, s Solver, dataset string, ids []string, files bool) string {
 	named := strings.Join(ids[:min(len(ids), staleExamples)], ", ")
 	if len(ids) > staleExamples {
 		named += ", …"
@@ -57,6 +59,10 @@ func staleProblem(where string, s Solver, dataset string, ids []string) string {
 	if len(ids) == 1 {
 		noun = "problem"
 	}
-	return fmt.Sprintf("%s (%s/%s): the ground truth of %d %s of %s (%s) was measured on another text, grading or unsolvable mark than the problem files hold now; run `triage baseline` to measure them again (it solves stale problems again, whatever --rerun says), or restore the problems as they were",
+	msg := fmt.Sprintf("%s (%s/%s): the ground truth of %d %s of %s (%s) was measured on another text, grading or unsolvable mark than the problem files hold now; run `triage baseline` to measure them again (it solves stale problems again, whatever --rerun says), or restore the problems as they were",
 		where, s.Model, s.Mode, len(ids), noun, dataset, named)
+	if files {
+		msg += "; the config's ground_truth files are imported again at the start of every run, so a stale record that comes from one of them comes back until the file is updated (`triage ground-truth list` after the baseline) or taken out of ground_truth"
+	}
+	return msg
 }

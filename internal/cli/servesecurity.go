@@ -49,6 +49,16 @@ func addServeSecurityFlags(fs *flag.FlagSet, cfg *server.Config) *serveSecurity 
 // configure loads the TLS files and the token file into cfg, and reads
 // the inline endpoints' hosts.
 func (s *serveSecurity) configure(cfg *server.Config) error {
+	// The server refuses these too, in its own words; the flags are named
+	// here, where their values came from.
+	for _, f := range []struct {
+		flag  string
+		value int
+	}{{"--burst", cfg.Limits.Burst}, {"--max-concurrent", cfg.Limits.MaxConcurrent}} {
+		if f.value < 0 {
+			return fmt.Errorf("%s: must be ≥ 0, got %d", f.flag, f.value)
+		}
+	}
 	hosts, err := planner.ParseInlineHosts(s.inline)
 	if err != nil {
 		return fmt.Errorf("--allow-inline-endpoints: %w", err)

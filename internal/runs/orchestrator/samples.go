@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
-	"github.com/triage-eval/triage/internal/store/groundtruth"
 	"github.com/triage-eval/triage/internal/store/problems"
 )
 
@@ -72,7 +71,7 @@ func loadSamplesOf(ctx context.Context, exec triagev1.ExecutorServiceClient, s S
 			return fmt.Errorf("samples of %s/%s on %s: %w", s.Model, s.Mode, d, err)
 		}
 		for _, r := range resp.GetRecords() {
-			if p, ok := probs[r.GetProblemId()]; ok && r.GetProblemSha256() != "" && groundtruth.Stale(r.GetProblemSha256(), digests.of(p)) {
+			if p, ok := probs[r.GetProblemId()]; ok && digests.stale(p, r.GetProblemSha256()) {
 				continue
 			}
 			key := ItemKey{Model: s.Model, Mode: s.Mode, Dataset: d, ProblemID: r.GetProblemId()}

@@ -27,6 +27,13 @@ func (d problemDigests) of(p problems.Problem) string {
 	return h
 }
 
+// stale reports whether a record that measured p's version measured
+// (groundtruth.Stale) is stale, digesting p only when the record names a
+// version.
+func (d problemDigests) stale(p problems.Problem, measured string) bool {
+	return measured != "" && groundtruth.Stale(measured, d.of(p))
+}
+
 // staleTruth lists, sorted, the ids of probs whose ground truth in truth is
 // stale (groundtruth.Stale): measured on another text, grading or
 // unsolvable mark than the problem holds now. A problem is digested (once,
@@ -34,11 +41,7 @@ func (d problemDigests) of(p problems.Problem) string {
 func staleTruth(probs map[string]problems.Problem, truth map[string]*triagev1.GroundTruthRecord, digests problemDigests) []string {
 	var stale []string
 	for id, rec := range truth {
-		p, ok := probs[id]
-		if !ok || rec.GetProblemSha256() == "" {
-			continue
-		}
-		if groundtruth.Stale(rec.GetProblemSha256(), digests.of(p)) {
+		if p, ok := probs[id]; ok && digests.stale(p, rec.GetProblemSha256()) {
 			stale = append(stale, id)
 		}
 	}

@@ -63,16 +63,10 @@ func importErr(ctx context.Context, err error) error {
 	return err
 }
 
-// Stale reports whether r measured another problem than the one that now
-// digests to digest (problems.Digest): its text, grading or unsolvable mark
-// changed since. A record that does not say what it measured
-// (ProblemSHA256 "") is never stale: it is used as it is.
-func (r Record) Stale(digest string) bool { return Stale(r.ProblemSHA256, digest) }
-
 // Stale reports whether a record that measured the problem digesting to
 // measured ("" when unknown) is stale now that the problem digests to
-// digest: the one rule of Record.Stale, StoredSamples.Stale and a run's
-// check of the ground truth it reads.
+// digest: the one rule of StoredSamples.Stale and of every check of the
+// ground truth read.
 func Stale(measured, digest string) bool { return measured != "" && measured != digest }
 
 // Kept reports whether a baseline keeps a problem's stored record instead
@@ -101,7 +95,7 @@ func SampleOf(r Record) StoredSample {
 }
 
 // Stale reports whether sample j is stored but measured another problem
-// than the one that now digests to digest (Record.Stale).
+// than the one that now digests to digest (Stale).
 func (s StoredSamples) Stale(j int, digest string) bool {
 	st, ok := s[j]
 	return ok && Stale(st.ProblemSHA256, digest)

@@ -94,7 +94,11 @@ const readyTimeout = 10 * time.Second
 // awaitService returns nil once the service behind cc answers a health
 // check (whatever its status), or, after timeout, why it does not. Calls
 // wait for ready (serviceConfig) to ride through restarts; a service that
-// is down when a command starts is reported instead of waited for.
+// is down when a command starts is reported instead of waited for. A
+// connection that fails with an error no retry can cure (misconfigured:
+// the two ends disagree on TLS, or a certificate does not verify; the
+// check's retry policy has tried it a few times already) is reported at
+// once, not after timeout.
 func awaitService(cc grpc.ClientConnInterface, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
@@ -105,6 +109,9 @@ func awaitService(cc grpc.ClientConnInterface, timeout time.Duration) error {
 		switch status.Code(err) {
 		case codes.Unavailable:
 			why = status.Convert(err).Message() // the connection's error
+			if misconfigured(why) {
+				return fmt.Errorf("refuses the connection: %s%s", why, transportHint(why))
+			}
 		case codes.DeadlineExceeded:
 		default:
 			return nil // it answered (a server without health checks says Unimplemented)
@@ -135,13 +142,38 @@ func checkServes(cc grpc.ClientConnInterface, service string, timeout time.Durat
 }
 
 // transportHint says what a connection error most likely means when its
-// text is that of a client and a server that disagree on TLS; "" else.
+// text is that of a client and a server that disagree on TLS, or of a
+// certificate that does not verify; "" else. The TLS alerts come first: a
+// server's refusal of the client's certificate arrives as the preface's
+// read error.
 func transportHint(why string) string {
 	switch {
+	case strings.Contains(why, "x509: certificate is valid for"):
+		return " (the certificate names other hosts: dial a name it is valid for, or give that name with --tls-server-name)"
+	case strings.Contains(why, "x509: certificate signed by unknown authority"):
+		return " (the certificate does not chain to a CA this client trusts: give the server's CA with --tls-ca)"
+	case strings.Contains(why, "remote error: tls: certificate required"):
+		return " (the server requires a client certificate: give one with --tls-cert and --tls-key)"
 	case strings.Contains(why, "error reading server preface"):
 		return " (the server closed the connection before speaking HTTP/2, as a TLS server does to a plaintext client: if it serves TLS, dial with --tls or --tls-ca)"
 	case strings.Contains(why, "first record does not look like a TLS handshake"):
 		return " (the server answered in plaintext: if it serves no TLS, dial without the --tls flags)"
 	}
 	return ""
+}
+
+// misconfigured reports whether why, a connection's error, says that a
+// server answered and the two ends disagree (on TLS, or on whom to trust)
+// rather than that the server is down or restarting: no retry cures it, so
+// a command says so at once instead of waiting out its readiness timeout.
+// A connection closed before HTTP/2 (what a TLS server does to a plaintext
+// client) is not among them: a TCP proxy whose backend is restarting (a
+// port-forward, say) closes it the same way, and that one a wait cures.
+func misconfigured(why string) bool {
+	for _, s := range []string{"tls: failed to verify certificate", "x509: ", "remote error: tls: ", "first record does not look like a TLS handshake"} {
+		if strings.Contains(why, s) {
+			return true
+		}
+	}
+	return false
 }

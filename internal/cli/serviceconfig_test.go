@@ -12,6 +12,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
@@ -22,6 +23,7 @@ import (
 	"github.com/triage-eval/triage/internal/platform/server"
 	"github.com/triage-eval/triage/internal/platform/servertest"
 	"github.com/triage-eval/triage/internal/platform/telemetry"
+	"github.com/triage-eval/triage/internal/platform/transport"
 	"github.com/triage-eval/triage/internal/platform/transport/transporttest"
 	"github.com/triage-eval/triage/services/oracle"
 	"github.com/triage-eval/triage/services/planner"
@@ -209,6 +211,45 @@ func TestResourceExhaustedRetries(t *testing.T) {
 			t.Errorf("the Oracle computed the call %d times, want once", n)
 		}
 	})
+}
+
+// TestAwaitServiceRefusesMisconfiguredTLSAtOnce: a connection no retry can
+// cure (a certificate that does not verify, a client certificate missing,
+// TLS to a plaintext server) is reported as soon as the check (with its retries) fails, with
+// what to change, instead of after the readiness timeout. The timeout is a
+// minute, so a wait shows as the wrong message, not as a slow test failing.
+func TestAwaitServiceRefusesMisconfiguredTLSAtOnce(t *testing.T) {
+	pki := transporttest.New(t)
+	tlsSrv := startServeHTTP(t, "--tls-cert", pki.ServerCert, "--tls-key", pki.ServerKey)
+	mtlsSrv := startServeHTTP(t, "--tls-cert", pki.ServerCert, "--tls-key", pki.ServerKey, "--tls-client-ca", pki.CA)
+	plainSrv := serveTCP(t, server.Service{Name: "oracle", Desc: &triagev1.OracleService_ServiceDesc, Impl: oracle.NewService()})
+	for _, tc := range []struct {
+		name  string
+		addr  string
+		files transport.ClientFiles
+		want  string
+	}{
+		{"no CA for the server's certificate", tlsSrv.grpcAddr, transport.ClientFiles{}, "give the server's CA with --tls-ca"},
+		{"a name the certificate does not hold", tlsSrv.grpcAddr, transport.ClientFiles{CA: pki.CA, ServerName: "elsewhere.example"}, "--tls-server-name"},
+		{"no client certificate for mutual TLS", mtlsSrv.grpcAddr, transport.ClientFiles{CA: pki.CA}, "--tls-cert and --tls-key"},
+		{"TLS to a plaintext server", plainSrv, transport.ClientFiles{CA: pki.CA}, "dial without the --tls flags"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, err := transport.ClientConfig(tc.files)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cc, err := grpc.NewClient(tc.addr, append(resilientOptions(), grpc.WithTransportCredentials(credentials.NewTLS(cfg)))...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cc.Close()
+			err = awaitService(cc, time.Minute)
+			if err == nil || !strings.Contains(err.Error(), "refuses the connection") || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("awaitService = %v, want it refused at once, saying %q", err, tc.want)
+			}
+		})
+	}
 }
 
 // TestAwaitServiceHintsAtTLS: a plaintext client of a TLS server is told,

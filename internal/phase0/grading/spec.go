@@ -111,21 +111,49 @@ func ParseSpec(raw json.RawMessage) (Spec, error) {
 	return s, s.Validate()
 }
 
-// caseDistinctKeys refuses an object with two keys that differ only in
-// case: json.Unmarshal matches keys ignoring case, the last one winning, so
-// {"answer":"1","Answer":"2"} would grade by "2" while a reader (and the
-// problem's digest, which sorts keys) sees "1" first.
+// caseDistinctKeys refuses an object, at any depth, with two keys that
+// differ only in case: json.Unmarshal matches keys ignoring case, the last
+// one winning, so {"answer":"1","Answer":"2"} would grade by "2" while a
+// reader (and the problem's digest, which sorts keys) sees "1" first; the
+// same holds inside shuffle, choices or a test case.
 func caseDistinctKeys(raw json.RawMessage) error {
+	return caseDistinctKeysAt("grading", raw, specDepth)
+}
+
+// specDepth is how deep a Spec's fields go (grading, code, public_tests,
+// a test case): keys deeper than that are read by nothing that grades, and
+// not looking at them keeps the check linear in the spec's size.
+const specDepth = 4
+
+// caseDistinctKeysAt is caseDistinctKeys of the value raw at path (named as
+// the errors of Validate name fields: grading.shuffle,
+// grading.code.public_tests[2]), looking depth levels down.
+func caseDistinctKeysAt(path string, raw json.RawMessage, depth int) error {
+	if depth == 0 {
+		return nil
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) == nil {
+		for i, v := range list {
+			if err := caseDistinctKeysAt(fmt.Sprintf("%s[%d]", path, i), v, depth-1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	var keys map[string]json.RawMessage
 	if json.Unmarshal(raw, &keys) != nil {
-		return nil // not an object: Unmarshal into Spec said so already
+		return nil // a scalar; or not JSON, which Unmarshal into Spec said already
 	}
 	seen := make(map[string]string, len(keys))
 	for _, k := range slices.Sorted(maps.Keys(keys)) {
 		if other, ok := seen[strings.ToLower(k)]; ok {
-			return fmt.Errorf("grading: keys %q and %q differ only in case; keep one", other, k)
+			return fmt.Errorf("%s: keys %q and %q differ only in case; keep one", path, other, k)
 		}
 		seen[strings.ToLower(k)] = k
+		if err := caseDistinctKeysAt(path+"."+k, keys[k], depth-1); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -35,6 +35,13 @@ func TestParseSpecRefusesKeysDifferingInCase(t *testing.T) {
 		{`{"kind":"exact","Answer":"1"}`, ""},
 		{`{"kind":"exact","answer":"1","Answer":"2"}`, `grading: keys "Answer" and "answer" differ only in case; keep one`},
 		{`{"KIND":"math","kind":"exact","answer":"1"}`, `grading: keys "KIND" and "kind" differ only in case; keep one`},
+		// Nested objects are read the same way: a test case's or the
+		// shuffle's keys too.
+		{`{"kind":"code","code":{"testtype":"stdin","public_tests":[{"input":"1","output":"2"}]}}`, ""},
+		{`{"kind":"code","code":{"testtype":"stdin","public_tests":[{"input":"1","output":"2"},{"input":"1","output":"2","Output":"3"}]}}`, `grading.code.public_tests[1]: keys "Output" and "output" differ only in case; keep one`},
+		{`{"kind":"code","code":{"testtype":"stdin","TestType":"functional","public_tests":[{"input":"1","output":"2"}]}}`, `grading.code: keys "TestType" and "testtype" differ only in case; keep one`},
+		{`{"kind":"choice","answer":"B","choices":["x","y"],"shuffle":{"seed":1,"Seed":2,"permutation":[1,0]}}`, `grading.shuffle: keys "Seed" and "seed" differ only in case; keep one`},
+		{`{"kind":"choice","answer":"B","choices":["a","A"]}`, ""}, // values may differ only in case
 	}
 	for _, tt := range tests {
 		_, err := ParseSpec([]byte(tt.raw))

@@ -373,7 +373,7 @@ func printFreshness(w io.Writer, unit string, f runstore.Freshness) {
 		fmt.Fprintf(w, "warning: no %s of this run store records its inputs (written by an older triage): freshness cannot be checked; run the config again to check and recompute what changed\n", unit)
 		return
 	case f.Stale > 0:
-		fmt.Fprintf(w, "warning: %d %s(s) are stale (their inputs changed after they were computed) and are left out of every figure; run the config again to recompute them\n", f.Stale, unit)
+		fmt.Fprintf(w, "warning: %d %s(s) are stale (their inputs changed after they were computed) and are left out of every figure; run the config again to recompute them (if it refuses because ground truth was measured on problems edited since, run triage baseline first)\n", f.Stale, unit)
 	}
 	if f.Pending > 0 {
 		fmt.Fprintf(w, "note: %d %s(s) of the latest run are not computed yet\n", f.Pending, unit)

@@ -1,13 +1,19 @@
 package orchestrator_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	triagev1 "github.com/triage-eval/triage/gen/triage/v1"
 	"github.com/triage-eval/triage/internal/llm"
@@ -139,6 +145,74 @@ func BenchmarkLatencyBoundGrid(b *testing.B) {
 		wall := runGrid(b, cfg, eps)
 		b.ReportMetric(wall.Seconds(), "wall-s")
 		b.ReportMetric(wall.Seconds()/ideal.Seconds(), "x-ideal")
+	}
+}
+
+// BenchmarkLatencyFloor is LatencyBoundGrid's floor: its 1,920 model calls
+// alone, 64 at a time, to the same test model answering in 100 ms, with
+// none of a cell's other work (no gRPC, ground truth, scoring or store),
+// reported against the same ideal (1,920 × 100 ms / 64 = 3 s). client=http
+// posts a planner-sized body with net/http alone; client=llm sends it
+// through llm.Client, as the Planner does. What the grid takes beyond
+// client=llm's figure is everything else a run does; what client=http takes
+// beyond 1 is the two cores' own hand-offs to the test server and back.
+// Run with -benchtime 1x.
+func BenchmarkLatencyFloor(b *testing.B) {
+	const calls, concurrency, solvers = 1920, 64, 8
+	srv := llmtest.NewServer(b, llmtest.WithHandler(planningModel), llmtest.WithLatency(100*time.Millisecond), llmtest.WithoutLog())
+	ideal := time.Duration(calls) * 100 * time.Millisecond / concurrency
+	var prompt strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&prompt, "[id: ds0-%04d] [synthetic] problem ds0-%04d\n", i, i)
+	}
+	body, err := json.Marshal(map[string]any{"model": "model-00", "messages": []map[string]string{{"role": "user", "content": prompt.String()}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: concurrency}}
+	viaHTTP := func(int) error {
+		resp, err := hc.Post(srv.URL()+"/chat/completions", "application/json", bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+			return err
+		}
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("status %s", resp.Status)
+		}
+		return nil
+	}
+	clients := make([]*llm.Client, solvers)
+	for s := range clients {
+		name := fmt.Sprintf("model-%02d", s)
+		if clients[s], err = llm.New(llm.Endpoint{Name: name, BaseURL: srv.URL(), Model: name, Mode: llm.ModeStandard, Concurrency: concurrency, Timeout: 30 * time.Second}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	viaClient := func(i int) error {
+		_, err := clients[i%solvers].Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: "user", Content: prompt.String()}}})
+		return err
+	}
+	for _, bc := range []struct {
+		name string
+		call func(int) error
+	}{{"client=http", viaHTTP}, {"client=llm", viaClient}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				start := time.Now()
+				var g errgroup.Group
+				g.SetLimit(concurrency)
+				for i := range calls {
+					g.Go(func() error { return bc.call(i) })
+				}
+				if err := g.Wait(); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(time.Since(start).Seconds()/ideal.Seconds(), "x-ideal")
+			}
+		})
 	}
 }
 

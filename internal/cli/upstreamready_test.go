@@ -11,6 +11,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/metadata"
@@ -21,6 +22,8 @@ import (
 	"github.com/triage-eval/triage/internal/platform/server"
 	"github.com/triage-eval/triage/internal/platform/servertest"
 	"github.com/triage-eval/triage/internal/platform/telemetry"
+	"github.com/triage-eval/triage/internal/platform/transport"
+	"github.com/triage-eval/triage/internal/platform/transport/transporttest"
 	"github.com/triage-eval/triage/services/oracle"
 )
 
@@ -136,4 +139,42 @@ func serveOracle(t *testing.T, tokens *server.Tokens) string {
 		t.Fatal(err)
 	}
 	return servertest.ServeTCP(t, srv)
+}
+
+// TestUpstreamWithTheWrongTLSFailsAtOnce: a Scoring service whose upstream's
+// certificate does not verify against its --upstream-ca answers its
+// callers at once that it is mis-configured (Internal, which they do not
+// retry), naming the service and not its address, and gives the TLS error
+// to the operator's log; it waited out the upstream wait and answered
+// Unavailable (retry later) before. The wait here is a minute, so waiting
+// shows as the wrong answer, not as a slow test failing.
+func TestUpstreamWithTheWrongTLSFailsAtOnce(t *testing.T) {
+	served, other := transporttest.New(t), transporttest.New(t)
+	srv := startServeHTTP(t, "--services", "oracle", "--tls-cert", served.ServerCert, "--tls-key", served.ServerKey)
+	var causes []error
+	var mu sync.Mutex
+	unreachable := func(cause error) {
+		mu.Lock()
+		defer mu.Unlock()
+		causes = append(causes, cause)
+	}
+	cfg, err := transport.ClientConfig(transport.ClientFiles{CA: other.CA})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc, err := grpc.NewClient(srv.grpcAddr, append(resilientOptions(), grpc.WithTransportCredentials(credentials.NewTLS(cfg)),
+		grpc.WithChainUnaryInterceptor(upstreamInterceptor("oracle", time.Minute, unreachable)))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cc.Close() })
+	_, err = triagev1.NewOracleServiceClient(cc).ComputeReferences(context.Background(), &triagev1.ComputeReferencesRequest{})
+	if st := status.Convert(err); st.Code() != codes.Internal || !strings.Contains(st.Message(), "mis-configured: its connection to the oracle service fails") || strings.Contains(st.Message(), "127.0.0.1") {
+		t.Errorf("a call through an upstream whose certificate does not verify: %v, want Internal naming the oracle, not its address", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(causes) != 1 || !strings.Contains(causes[0].Error(), "x509") {
+		t.Errorf("causes given for the log: %v; want the certificate's error, once", causes)
+	}
 }

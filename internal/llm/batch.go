@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/triage-eval/triage/internal/platform/apperr"
+	"github.com/triage-eval/triage/internal/platform/canonjson"
 )
 
 // BatchStore records the batches a Client submitted, so that a process
@@ -488,7 +489,7 @@ type batchLine struct {
 
 // encodeLine returns the input line of it, newline included.
 func encodeLine(it batchItem) ([]byte, error) {
-	line, err := encodeCanonical(batchLine{CustomID: it.key, Method: "POST", URL: BatchEndpoint, Body: it.body})
+	line, err := canonjson.Marshal(batchLine{CustomID: it.key, Method: "POST", URL: BatchEndpoint, Body: it.body})
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/triage-eval/triage/internal/platform/canonjson"
 )
 
 // wireRequest is what every attempt of one Complete call sends: the
@@ -134,7 +136,7 @@ func patchDecoded(raw []byte, p bodyPatch) ([]byte, error) {
 		}
 	}
 	mergeInto(body, p.merge)
-	return encodeCanonical(body)
+	return canonjson.Marshal(body)
 }
 
 // mergeInto merges src into dst: where both hold an object the objects are
@@ -170,7 +172,7 @@ func canonicalJSON(raw []byte) ([]byte, error) {
 	if dec.More() {
 		return nil, fmt.Errorf("trailing data after JSON value")
 	}
-	return encodeCanonical(v)
+	return canonjson.Marshal(v)
 }
 
 // decodeObject decodes the JSON object raw, keeping numbers as written.
@@ -185,18 +187,6 @@ func decodeObject(raw []byte) (map[string]any, error) {
 		return nil, fmt.Errorf("not a JSON object")
 	}
 	return obj, nil
-}
-
-// encodeCanonical encodes v with sorted keys (encoding/json sorts map
-// keys) and without HTML escaping or a trailing newline.
-func encodeCanonical(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // normalizeObject returns a private copy of m as decoded JSON (objects as

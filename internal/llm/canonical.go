@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/triage-eval/triage/internal/platform/canonjson"
 )
 
 // patchFast is patchBody without decoding the body into maps: it rewrites
@@ -25,7 +27,7 @@ func patchFast(raw []byte, p bodyPatch) (out []byte, ok bool) {
 		return nil, false
 	}
 	set := func(key string, v any) bool {
-		enc, err := encodeCanonical(v)
+		enc, err := canonjson.Marshal(v)
 		if err != nil {
 			return false
 		}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/triage-eval/triage/internal/platform/canonjson"
 )
 
 // requestKey is the cache key Complete computes for req (buildWire, then
@@ -136,7 +138,7 @@ func contentJSON(content string) ([]byte, error) {
 		case b == '\\':
 			esc = `\\`
 		case b < 0x20, b == 0xE2 && (strings.HasPrefix(content[i:], "\u2028") || strings.HasPrefix(content[i:], "\u2029")):
-			return encodeCanonical(content)
+			return canonjson.Marshal(content)
 		default:
 			continue
 		}
@@ -174,11 +176,11 @@ func plainBits(x uint64) bool {
 
 // partsKey is bodyKey of the body that is the concatenation of parts.
 func partsKey(baseURL string, parts [][]byte, sample int) (string, error) {
-	u, err := encodeCanonical(baseURL)
+	u, err := canonjson.Marshal(baseURL)
 	if err != nil {
 		return "", err
 	}
-	v, err := encodeCanonical(cacheKeyVersion)
+	v, err := canonjson.Marshal(cacheKeyVersion)
 	if err != nil {
 		return "", err
 	}

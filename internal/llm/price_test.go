@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/triage-eval/triage/internal/llm/llmtest"
+	"github.com/triage-eval/triage/internal/platform/canonjson"
 )
 
 func TestPrice(t *testing.T) {
@@ -122,7 +123,7 @@ func TestBodyKeyIsTheCanonicalDigest(t *testing.T) {
 			if sample >= 2 {
 				fields["sample"] = sample
 			}
-			material, err := encodeCanonical(fields)
+			material, err := canonjson.Marshal(fields)
 			if err != nil {
 				t.Fatal(err)
 			}

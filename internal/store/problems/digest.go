@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+
+	"github.com/triage-eval/triage/internal/platform/canonjson"
 )
 
 // digestVersion names the digest scheme: a change to what Digest covers,
@@ -27,26 +29,13 @@ type digestInputs struct {
 // digest of the problem it measured; a problem that digests differently
 // now has stale ground truth.
 func Digest(p Problem) string {
-	b, err := marshal(digestInputs{Version: digestVersion, Text: p.Text, Grading: canonicalGrading(p.Grading), Unsolvable: p.Unsolvable})
+	b, err := canonjson.Marshal(digestInputs{Version: digestVersion, Text: p.Text, Grading: canonicalGrading(p.Grading), Unsolvable: p.Unsolvable})
 	if err != nil {
 		// Grading that is not JSON (never from Read) is digested as bytes.
 		b = append([]byte(digestVersion+"\x00"+p.Text+"\x00"), p.Grading...)
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
-}
-
-// marshal is v as JSON without insignificant space and without escaping
-// <, > and & (json.Marshal's HTML safety), so that the digested bytes are
-// plain JSON any other implementation writes alike.
-func marshal(v any) ([]byte, error) {
-	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(out.Bytes(), []byte("\n")), nil
 }
 
 // canonicalGrading is raw as one JSON value with its objects' keys sorted
@@ -62,7 +51,7 @@ func canonicalGrading(raw json.RawMessage) json.RawMessage {
 	if dec.Decode(&v) != nil || dec.More() {
 		return raw
 	}
-	out, err := marshal(v)
+	out, err := canonjson.Marshal(v)
 	if err != nil {
 		return raw
 	}

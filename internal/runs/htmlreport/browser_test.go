@@ -206,6 +206,60 @@ func open(t *testing.T, browser context.Context, path string) visit {
 	return visit{problems: slices.Clone(v.problems), requests: slices.Clone(v.requests), facts: v.facts, screenshot: v.screenshot, figure: v.figure}
 }
 
+// layoutFacts is how the page fits a window, with every <details> open.
+type layoutFacts struct {
+	PageWidth float64 `json:"pageWidth"`
+	ViewWidth float64 `json:"viewWidth"`
+	// Outside are the elements that stick out of the window or whose
+	// content (a long word, say) sticks out of them, but for the content
+	// of a .table-wrap (it scrolls in place) and of an <svg>.
+	Outside []string `json:"outside"`
+	// Scrolling are the ids of the summary's and the paired tables that
+	// are wider than their .table-wrap.
+	Scrolling []string `json:"scrolling"`
+	// WideFigures are the ids of the figures wider than their column.
+	WideFigures []string `json:"wideFigures"`
+}
+
+// layoutJS reads layoutFacts in the page, through the DevTools protocol.
+const layoutJS = `(() => {
+  document.querySelectorAll('details').forEach(d => { d.open = true; });
+  const view = document.documentElement.clientWidth;
+  const name = e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (typeof e.className === 'string' && e.className ? '.' + e.className.trim().split(/\s+/).join('.') : '');
+  const outside = [];
+  for (const e of document.body.querySelectorAll('*')) {
+    if (e.parentElement.closest('.table-wrap, svg')) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width > 0 && (r.right > view + 0.5 || r.left < -0.5)) outside.push(name(e) + ' ' + Math.round(r.left) + '–' + Math.round(r.right));
+    else if (e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX === 'visible') outside.push(name(e) + ': its content is ' + e.scrollWidth + ' px wide in ' + e.clientWidth);
+  }
+  return {
+    pageWidth: document.documentElement.scrollWidth,
+    viewWidth: view,
+    outside: outside.slice(0, 20),
+    scrolling: [...document.querySelectorAll('#summary .table-wrap, .pair .table-wrap')].filter(w => w.scrollWidth > w.clientWidth + 1).map(w => w.querySelector('table').id),
+    wideFigures: [...document.querySelectorAll('figure > svg')].filter(s => s.getBoundingClientRect().width > s.closest('figure').parentElement.getBoundingClientRect().width + 0.5).map(s => s.closest('figure').id),
+  };
+})()`
+
+// layoutAt loads the file at path in a new tab of browser whose window
+// is width px wide, and reads how the page fits it.
+func layoutAt(t *testing.T, browser context.Context, path string, width int64) layoutFacts {
+	t.Helper()
+	tab, cancel := chromedp.NewContext(browser)
+	defer cancel()
+	ctx, cancelTimeout := context.WithTimeout(tab, 5*time.Minute) // only catches a hang
+	defer cancelTimeout()
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 1000), chromedp.Navigate((&url.URL{Scheme: "file", Path: path}).String())); err != nil {
+		t.Fatalf("loading %s at %d px: %v", path, width, err)
+	}
+	f, err := chromedp.Run(ctx, chromedp.Evaluate[layoutFacts](layoutJS))
+	if err != nil {
+		t.Fatalf("reading the layout at %d px: %v", width, err)
+	}
+	return f
+}
+
 // greyVariance decodes a PNG and returns the variance of its grey levels
 // (0–255).
 func greyVariance(t *testing.T, data []byte) float64 {
@@ -233,7 +287,10 @@ func greyVariance(t *testing.T, data []byte) float64 {
 // the tables beside the figures and every report table in the collapsed
 // list, by title; the section "Why plans lose value" with figures 6 and 7
 // drawn beside their tables; no script, no console warning or error, no request but
-// the page itself; a screenshot that is not blank. A canary page with a
+// the page itself; a screenshot that is not blank. In windows 1400 and 700 px
+// wide, with every table open and a note holding a long unbroken identifier,
+// nothing runs off the page; at 1400 px the summary and the tables beside the
+// figures need no horizontal scroll. A canary page with a
 // console warning and an external image proves that the checks can fail.
 func TestReportInBrowser(t *testing.T) {
 	browser := startBrowser(t)
@@ -334,6 +391,31 @@ func TestReportInBrowser(t *testing.T) {
 		}
 		if g := greyVariance(t, v.figure); g < 300 {
 			t.Errorf("the first figure looks blank: grey variance %.0f", g)
+		}
+	})
+
+	t.Run("widths", func(t *testing.T) {
+		in := fixtureInput(t)
+		in.Notes = append(in.Notes, "Stale ground truth: problem digest sha256:"+strings.Repeat("0123456789abcdef", 8)+" (an identifier with no place to wrap at).")
+		path := filepath.Join(dir, "widths.html")
+		var buf bytes.Buffer
+		if err := Write(&buf, in); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, width := range []int64{1400, 700} {
+			f := layoutAt(t, browser, path, width)
+			if f.PageWidth > f.ViewWidth || len(f.Outside) > 0 {
+				t.Errorf("at %d px the page is %.0f px wide in a %.0f px window; sticking out (left–right, px): %q", width, f.PageWidth, f.ViewWidth, f.Outside)
+			}
+			if len(f.WideFigures) > 0 {
+				t.Errorf("at %d px figures wider than their column: %q", width, f.WideFigures)
+			}
+			if width >= 1400 && len(f.Scrolling) > 0 {
+				t.Errorf("at %d px the summary and the tables beside the figures must fit without a horizontal scroll; these scroll: %q", width, f.Scrolling)
+			}
 		}
 	})
 

@@ -34,6 +34,12 @@
 //  4. Every table (Report.Tables, then Report.CellsTable), each in a
 //     collapsed <details>.
 //
+// A figure sits beside its tables when they fit beside it with their
+// cells wrapped, and above them otherwise. Every table is the only child
+// of a div.table-wrap, which scrolls a table wider than its column so
+// that the page never does; its cells wrap only where pieces (tables.go)
+// lets them.
+//
 // Text is escaped by html/template. Figures are inlined only when their SVG
 // is well-formed, rooted at <svg>, and free of scripts, event handlers,
 // foreignObject and external references (see inlineSVG). Output is

@@ -2,6 +2,8 @@ package htmlreport
 
 import (
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/triage-eval/triage/internal/runs/budgetaware"
 	"github.com/triage-eval/triage/internal/runs/report"
@@ -17,10 +19,108 @@ type tableView struct {
 	Rows   [][]cellView
 }
 
-// cellView is one cell; Num right-aligns it.
+// cellView is one cell; Num right-aligns it. A body cell's Pieces say
+// where its text may wrap (see pieces); a header cell has none and wraps
+// between words.
 type cellView struct {
+	Text   string
+	Num    bool
+	Pieces []piece
+}
+
+// piece is a run of a cell's text; Keep holds it on one line.
+type piece struct {
 	Text string
-	Num  bool
+	Keep bool
+}
+
+// proseRunes is the length above which a text cell is prose: its column
+// gets a measure of its own (class "prose") and the cell wraps to it,
+// leaving the other columns the width to hold their values on one line.
+const proseRunes = 48
+
+// Class is the cell's class attribute: "num" right-aligns it, "keep" holds
+// all of it on one line, "prose" wraps it at a measure of its own.
+func (c cellView) Class() string {
+	var cls []string
+	if c.Num {
+		cls = append(cls, "num")
+	}
+	if len(c.Pieces) == 1 && c.Pieces[0].Keep {
+		cls = append(cls, "keep")
+	} else if !c.Num && utf8.RuneCountInString(c.Text) > proseRunes {
+		cls = append(cls, "prose")
+	}
+	return strings.Join(cls, " ")
+}
+
+// pieces splits a body cell's text where a line may break, so that a
+// narrow column wraps it at its parts and never inside one: a word (an
+// identifier such as a model, dataset or strategy name) is kept whole; a
+// cell of values breaks after each " / " that separates two of them
+// ("η_U … / η_E …"), keeping each value with its interval
+// ("0.512 [0.401, 0.613]†"), and before its parenthesised remark
+// ("(n=4; …)"), which wraps as prose, as does a text column's prose; a
+// cell of one value may also put its interval under it. Only the
+// outermost level counts: nothing inside brackets or parentheses is
+// split. The pieces' texts join to text exactly.
+func pieces(text string, num bool) []piece {
+	if text == "" {
+		return nil
+	}
+	if !strings.Contains(text, " ") {
+		return []piece{{Text: text, Keep: true}}
+	}
+	if !num {
+		return []piece{{Text: text}}
+	}
+	var out []piece
+	add := func(s string) {
+		if s != "" {
+			out = append(out, piece{Text: s, Keep: strings.Contains(s, " ")})
+		}
+	}
+	single := !topLevel(text, " / ")
+	depth, start := 0, 0
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case depth == 0 && c == ' ' && strings.HasPrefix(text[i:], " (") && i > 0:
+			add(text[start:i])
+			return append(out, piece{Text: " "}, piece{Text: text[i+1:]})
+		case depth == 0 && c == ' ' && single && strings.HasPrefix(text[i:], " [") && i > 0:
+			add(text[start:i])
+			out = append(out, piece{Text: " "})
+			start = i + 1
+		case depth == 0 && strings.HasPrefix(text[i:], " / "):
+			add(text[start : i+2])
+			out = append(out, piece{Text: " "})
+			start = i + 3
+			i += 2
+		case c == '[' || c == '(':
+			depth++
+		case c == ']' || c == ')':
+			depth = max(0, depth-1)
+		}
+	}
+	add(text[start:])
+	return out
+}
+
+// topLevel reports whether sep occurs in text outside brackets and
+// parentheses.
+func topLevel(text, sep string) bool {
+	depth := 0
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '[' || c == '(':
+			depth++
+		case c == ']' || c == ')':
+			depth = max(0, depth-1)
+		case depth == 0 && strings.HasPrefix(text[i:], sep):
+			return true
+		}
+	}
+	return false
 }
 
 // viewOf turns a report table into a view with the given id: a column
@@ -34,7 +134,7 @@ func viewOf(t report.Table, id string) tableView {
 	for _, row := range t.Rows {
 		cells := make([]cellView, len(row))
 		for j, text := range row {
-			cells[j] = cellView{Text: text, Num: num(j)}
+			cells[j] = cellView{Text: text, Num: num(j), Pieces: pieces(text, num(j))}
 		}
 		v.Rows = append(v.Rows, cells)
 	}

@@ -160,11 +160,15 @@ func TestInlineUpstreamErrorsAreSanitized(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel() // the retryable cases each wait out their timeout
 			srv := llmtest.NewServer(t, llmtest.WithHandler(func(int, llmtest.Recorded) llmtest.Reply { return tt.reply }))
 			c := newInlinePlanner(t, hostPort(t, srv.URL()))
 			// Short: the retryable cases give up when the whole call's
-			// timeout ends, which is what an attacker gets at most.
-			_, err := c.CreatePlan(context.Background(), inlineRequest(srv.URL(), time.Second))
+			// timeout ends, which is what an attacker gets at most. Long
+			// enough that a loaded machine still completes an attempt
+			// first (at 1 s one CI run ended before any, so the message
+			// had no last error to describe).
+			_, err := c.CreatePlan(context.Background(), inlineRequest(srv.URL(), 4*time.Second))
 			if status.Code(err) != tt.wantCode || !strings.Contains(status.Convert(err).Message(), tt.wantMsg) {
 				t.Errorf("err = %v, want %v containing %q", err, tt.wantCode, tt.wantMsg)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -33,16 +34,10 @@ import (
 // transport's own error (here a refused connection) goes to the operator's
 // log instead; a call to one that answers goes through.
 func TestUpstreamCallsDoNotWaitForADownService(t *testing.T) {
-	var causes []error
-	var mu sync.Mutex
-	unreachable := func(cause error) {
-		mu.Lock()
-		defer mu.Unlock()
-		causes = append(causes, cause)
-	}
+	var log causeLog
 	dial := func(addr string) *grpc.ClientConn {
 		cc, err := grpc.NewClient(addr, append(resilientOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()),
-			grpc.WithChainUnaryInterceptor(upstreamInterceptor("oracle", 200*time.Millisecond, unreachable)))...)
+			grpc.WithChainUnaryInterceptor(upstreamInterceptor("oracle", 200*time.Millisecond, log.add)))...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,11 +57,9 @@ func TestUpstreamCallsDoNotWaitForADownService(t *testing.T) {
 	if status.Code(err) != codes.Unavailable || !strings.Contains(err.Error(), "the oracle service is unreachable") || strings.Contains(err.Error(), "127.0.0.1") {
 		t.Errorf("call to a down upstream: %v; want Unavailable naming the oracle, not its address", err)
 	}
-	mu.Lock()
-	if len(causes) != 1 || !strings.Contains(causes[0].Error(), "connection refused") {
+	if causes := log.all(); len(causes) != 1 || !strings.Contains(causes[0].Error(), "connection refused") {
 		t.Errorf("causes given for the log: %v; want the refused connection, once", causes)
 	}
-	mu.Unlock()
 
 	up := serveOracle(t, nil)
 	if _, err := healthpb.NewHealthClient(dial(up)).Check(ctx, &healthpb.HealthCheckRequest{}); err != nil {
@@ -151,19 +144,13 @@ func serveOracle(t *testing.T, tokens *server.Tokens) string {
 func TestUpstreamWithTheWrongTLSFailsAtOnce(t *testing.T) {
 	served, other := transporttest.New(t), transporttest.New(t)
 	srv := startServeHTTP(t, "--services", "oracle", "--tls-cert", served.ServerCert, "--tls-key", served.ServerKey)
-	var causes []error
-	var mu sync.Mutex
-	unreachable := func(cause error) {
-		mu.Lock()
-		defer mu.Unlock()
-		causes = append(causes, cause)
-	}
+	var log causeLog
 	cfg, err := transport.ClientConfig(transport.ClientFiles{CA: other.CA})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cc, err := grpc.NewClient(srv.grpcAddr, append(resilientOptions(), grpc.WithTransportCredentials(credentials.NewTLS(cfg)),
-		grpc.WithChainUnaryInterceptor(upstreamInterceptor("oracle", time.Minute, unreachable)))...)
+		grpc.WithChainUnaryInterceptor(upstreamInterceptor("oracle", time.Minute, log.add)))...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,9 +159,28 @@ func TestUpstreamWithTheWrongTLSFailsAtOnce(t *testing.T) {
 	if st := status.Convert(err); st.Code() != codes.Internal || !strings.Contains(st.Message(), "mis-configured: its connection to the oracle service fails") || strings.Contains(st.Message(), "127.0.0.1") {
 		t.Errorf("a call through an upstream whose certificate does not verify: %v, want Internal naming the oracle, not its address", err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(causes) != 1 || !strings.Contains(causes[0].Error(), "x509") {
+	if causes := log.all(); len(causes) != 1 || !strings.Contains(causes[0].Error(), "x509") {
 		t.Errorf("causes given for the log: %v; want the certificate's error, once", causes)
 	}
+}
+
+// causeLog collects the causes an upstreamInterceptor gives for the
+// operator's log; its calls may come from several goroutines.
+type causeLog struct {
+	mu     sync.Mutex
+	causes []error
+}
+
+// add records cause (the interceptor's unreachable).
+func (l *causeLog) add(cause error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.causes = append(l.causes, cause)
+}
+
+// all returns the causes recorded so far.
+func (l *causeLog) all() []error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.causes)
 }

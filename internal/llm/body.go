@@ -159,22 +159,6 @@ func mergeInto(dst, src map[string]any) {
 	}
 }
 
-// canonicalJSON re-encodes the JSON value raw canonically: object keys
-// sorted, no insignificant white space, numbers exactly as written, no
-// HTML escaping. Two bodies with equal meaning have equal canonical forms.
-func canonicalJSON(raw []byte) ([]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("trailing data after JSON value")
-	}
-	return canonjson.Marshal(v)
-}
-
 // decodeObject decodes the JSON object raw, keeping numbers as written.
 func decodeObject(raw []byte) (map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))

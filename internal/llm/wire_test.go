@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/triage-eval/triage/internal/llm/llmtest"
+	"github.com/triage-eval/triage/internal/platform/canonjson"
 	"github.com/triage-eval/triage/internal/testkit/golden"
 )
 
@@ -219,7 +220,7 @@ func compareGolden(t *testing.T, path string, got []byte) {
 
 func mustCanonical(t *testing.T, raw []byte) []byte {
 	t.Helper()
-	c, err := canonicalJSON(raw)
+	c, err := canonjson.Canonical(raw)
 	if err != nil {
 		t.Fatalf("canonical JSON of %s: %v", raw, err)
 	}

@@ -1,6 +1,7 @@
 package grading
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -132,19 +133,21 @@ func caseDistinctKeysAt(path string, raw json.RawMessage, depth int) error {
 	if depth == 0 {
 		return nil
 	}
-	var list []json.RawMessage
-	if json.Unmarshal(raw, &list) == nil {
+	switch v := bytes.TrimSpace(raw); {
+	case len(v) > 0 && v[0] == '[':
+		var list []json.RawMessage
+		_ = json.Unmarshal(v, &list) // not JSON: Unmarshal into Spec said so already
 		for i, v := range list {
 			if err := caseDistinctKeysAt(fmt.Sprintf("%s[%d]", path, i), v, depth-1); err != nil {
 				return err
 			}
 		}
 		return nil
+	case len(v) == 0 || v[0] != '{':
+		return nil // a scalar
 	}
 	var keys map[string]json.RawMessage
-	if json.Unmarshal(raw, &keys) != nil {
-		return nil // a scalar; or not JSON, which Unmarshal into Spec said already
-	}
+	_ = json.Unmarshal(raw, &keys) // not JSON: Unmarshal into Spec said so already
 	seen := make(map[string]string, len(keys))
 	for _, k := range slices.Sorted(maps.Keys(keys)) {
 		if other, ok := seen[strings.ToLower(k)]; ok {

@@ -25,3 +25,26 @@ func TestMarshal(t *testing.T) {
 		t.Error("Marshal(func) = nil error, want json's")
 	}
 }
+
+func TestCanonical(t *testing.T) {
+	tests := []struct {
+		raw, want, wantErr string
+	}{
+		{`{ "b": 1.50, "a": {"d": [1, 2e3], "c": "<&>"} }`, `{"a":{"c":"<&>","d":[1,2e3]},"b":1.50}`, ""},
+		{`"x"`, `"x"`, ""},
+		{`{"a":1} {"b":2}`, "", "trailing data after JSON value"},
+		{`{"a":`, "", "unexpected EOF"},
+	}
+	for _, tt := range tests {
+		got, err := Canonical([]byte(tt.raw))
+		if tt.wantErr != "" {
+			if err == nil || err.Error() != tt.wantErr {
+				t.Errorf("Canonical(%s) = %s, %v; want error %q", tt.raw, got, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || string(got) != tt.want {
+			t.Errorf("Canonical(%s) = %s, %v; want %s", tt.raw, got, err, tt.want)
+		}
+	}
+}

@@ -3,5 +3,6 @@
 // encoding/json's encoding (map keys sorted, no insignificant space) without
 // its HTML escaping of <, > and & and without the encoder's trailing
 // newline, so that the bytes of a text are the text's own and two builds that
-// hash the same value hash the same bytes.
+// hash the same value hash the same bytes. Canonical re-encodes a JSON
+// document the same way, numbers as written.
 package canonjson

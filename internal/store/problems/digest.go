@@ -45,13 +45,7 @@ func canonicalGrading(raw json.RawMessage) json.RawMessage {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil || dec.More() {
-		return raw
-	}
-	out, err := canonjson.Marshal(v)
+	out, err := canonjson.Canonical(raw)
 	if err != nil {
 		return raw
 	}
